@@ -1,0 +1,112 @@
+/* cmd_topo.c - stopo topo: describe a topology. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "evaluator/cli.h"
+#include "topo/topo.h"
+
+static const char usage_text[] =
+	"usage: stopo topo --topo SPEC [--json]\n\n"
+	"Describe a network: family and parameters, switches, nodes, directed\n"
+	"links (injection and ejection included), radix, switch-to-switch\n"
+	"diameter and average hop count, groups or pods.\n\n"
+	"  -t, --topo SPEC   family:key=value,... or a topo.conf path\n"
+	"  -j, --json        machine-readable output\n"
+	"  -h, --help        this text\n";
+
+static const char *groups_key(const struct topo *t)
+{
+	return topo_kind(t) == TOPO_FATTREE ? "pods" : "groups";
+}
+
+int cmd_topo(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "topo", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *spec = NULL;
+	bool json = false;
+	struct topo_stats st;
+	struct err err = { "" };
+	struct topo *t;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': spec = optarg; break;
+		case 'j': json = true; break;
+		case 'h': fputs(usage_text, stdout); return CLI_OK;
+		default: fputs(usage_text, stderr); return CLI_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cli_error("topo", CLI_USAGE, "unexpected argument '%s'",
+				 argv[optind]);
+	if (!spec)
+		return cli_error("topo", CLI_USAGE, "--topo SPEC is required");
+	t = topo_create(spec, &err);
+	if (!t)
+		return cli_error("topo", CLI_USAGE, "%s", err.msg);
+	if (topo_stats(t, &st, &err)) {
+		topo_destroy(t);
+		return cli_error("topo", CLI_FAIL, "%s", err.msg);
+	}
+	if (json) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "family",
+				       json_object_new_string(topo_family(t)));
+		json_object_object_add(o, "spec",
+				       json_object_new_string(topo_spec(t)));
+		json_object_object_add(o, "switches",
+				       json_object_new_int64(topo_num_switches(t)));
+		json_object_object_add(o, "nodes",
+				       json_object_new_int64(topo_num_nodes(t)));
+		json_object_object_add(o, "links",
+				       json_object_new_int64(topo_num_links(t)));
+		json_object_object_add(o, "radix_min",
+				       json_object_new_int64(st.radix_min));
+		json_object_object_add(o, "radix_max",
+				       json_object_new_int64(st.radix_max));
+		json_object_object_add(o, "diameter",
+				       st.connected ? json_object_new_int64(st.diameter)
+						    : NULL);
+		json_object_object_add(o, "avg_hops",
+				       json_object_new_double(st.avg_hops));
+		json_object_object_add(o, "connected",
+				       json_object_new_boolean(st.connected));
+		if (topo_num_groups(t))
+			json_object_object_add(o, groups_key(t),
+					       json_object_new_int64(topo_num_groups(t)));
+		json_object_object_add(o, "unconnected_ports",
+				       json_object_new_int64(st.unconnected_ports));
+		cli_print_json(o);
+	} else {
+		printf("family:            %s\n", topo_family(t));
+		printf("spec:              %s\n", topo_spec(t));
+		printf("switches:          %u\n", topo_num_switches(t));
+		printf("nodes:             %u\n", topo_num_nodes(t));
+		printf("links (directed):  %u (%u switch-to-switch)\n",
+		       topo_num_links(t),
+		       topo_num_links(t) - 2 * topo_num_nodes(t));
+		printf("radix:             %u..%u\n", st.radix_min, st.radix_max);
+		if (st.connected)
+			printf("diameter:          %u hops\n", st.diameter);
+		else
+			printf("diameter:          infinite (switch graph is "
+			       "disconnected)\n");
+		printf("average hops:      %.4f\n", st.avg_hops);
+		if (topo_num_groups(t))
+			printf("%-18s %u\n",
+			       topo_kind(t) == TOPO_FATTREE ? "pods:" : "groups:",
+			       topo_num_groups(t));
+		printf("unconnected ports: %u\n", st.unconnected_ports);
+	}
+	topo_destroy(t);
+	return CLI_OK;
+}

@@ -1,0 +1,7 @@
+# evaluator/: flows and patterns, throughput models, MLS/TLS, what-if;
+# stopo's main and one file per subcommand.
+stopo_SOURCES += \
+	evaluator/stopo.c \
+	evaluator/cli.c \
+	evaluator/cmd_topo.c
+noinst_HEADERS += evaluator/cli.h

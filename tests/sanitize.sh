@@ -1,0 +1,22 @@
+#!/bin/sh
+# Re-run every unit suite in a second build made with AddressSanitizer and
+# UndefinedBehaviorSanitizer (any report fails the run).
+set -eu
+# Command-line variables of the outer make (TEST_LOGS ...) must not leak in.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+dir="$top_builddir/_sanitize"
+mkdir -p "$dir"
+cd "$dir"
+if [ ! -f Makefile ]; then
+	"$top_srcdir/configure" --quiet --disable-sanitized-check \
+		--disable-slurm-tests \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+		LDFLAGS="-fsanitize=address,undefined" >/dev/null
+fi
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+make -s check-TESTS TESTS="$UNIT_TESTS" >/dev/null 2>&1 || {
+	cat tests/unit/*.log 2>/dev/null | tail -n 100
+	exit 1
+}
+echo "sanitized unit suites passed: $UNIT_TESTS"

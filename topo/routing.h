@@ -1,0 +1,106 @@
+/* routing.h - routing path sets over a struct topo.
+ *
+ * A path is a list of directed link ids, injection and ejection included,
+ * taken literally: a VLB path is MIN(src->I) + MIN(I->dst), never pruned, so
+ * it may revisit a router and a link crossed twice is loaded twice.  A flow
+ * within one switch has one path of 0 hops (injection, ejection).  Hop
+ * count = switch-to-switch links on the path.
+ *
+ * Routings are given as "NAME[:key=value,...]" ("ugal:intra=global",
+ * "ksp:k=4") and resolved through an ops table (routing_*.c, one file per
+ * routing family).  A struct routing borrows its topology, is immutable and
+ * may be shared read-only between threads.
+ */
+#ifndef STOPO_ROUTING_H
+#define STOPO_ROUTING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topo/err.h"
+#include "topo/topo.h"
+
+#define ROUTING_MAX_HOPS 64
+
+enum path_class {
+	PATH_MIN = 0, /* minimal (also: every path of non-UGAL routings) */
+	PATH_VLB = 1, /* Valiant: through an intermediate switch */
+};
+
+/* A set of paths, flat: path i is links[off[i] .. off[i+1]). */
+struct pathset {
+	uint32_t n;          /* number of paths */
+	uint32_t *off;       /* n+1 entries */
+	uint32_t *links;     /* off[n] entries */
+	uint8_t *cls;        /* enum path_class per path */
+	uint32_t cap_paths;
+	size_t cap_links;
+};
+
+/* Path counts by class and hop count, computed without enumeration where
+ * the family allows it (dragonfly: paper 002's formulas). */
+struct routing_count {
+	uint64_t total;
+	uint64_t by_class[2];
+	uint64_t by_hops[ROUTING_MAX_HOPS + 1];
+};
+
+struct routing;
+
+/* Initialise an empty path set (no allocation). */
+void pathset_init(struct pathset *ps);
+/* Forget all paths, keep the memory. */
+void pathset_clear(struct pathset *ps);
+/* Free the memory; the set is empty again. */
+void pathset_free(struct pathset *ps);
+/* Append one path of LEN links with class CLS.  Returns 0 or -1 (memory). */
+int pathset_add(struct pathset *ps, const uint32_t *links, uint32_t len,
+		enum path_class cls);
+/* Hops (switch-to-switch links) of path I. */
+uint32_t pathset_hops(const struct pathset *ps, const struct topo *t,
+		      uint32_t i);
+
+/* Create routing SPEC over T (borrowed; must outlive the routing).
+ * Returns NULL with err set when the name is unknown, an option is bad or
+ * the routing does not apply to T's family. */
+struct routing *routing_create(const struct topo *t, const char *spec,
+			       struct err *err);
+/* Free; NULL is a no-op. */
+void routing_destroy(struct routing *r);
+
+/* Default routing name for a topology family ("ugal" for dragonfly,
+ * "ecmp" for fat-tree, "dor" for meshes, "shortest" otherwise). */
+const char *routing_default(const struct topo *t);
+/* Canonical spec of R, e.g. "ugal:intra=local" (borrowed). */
+const char *routing_spec(const struct routing *r);
+const struct topo *routing_topo(const struct routing *r);
+/* True for routings with several paths per flow used adaptively (ugal,
+ * vlb, ecmp, minimal, ksp, shortest), where a flow may use every path. */
+bool routing_multipath(const struct routing *r);
+
+/* Replace OUT with every path from node SRC to node DST.  Returns 0, or -1
+ * with err set (bad node ids, memory). */
+int routing_paths(const struct routing *r, uint32_t src, uint32_t dst,
+		  struct pathset *out, struct err *err);
+
+/* Count the paths from SRC to DST by class and hops.  Returns 0 or -1. */
+int routing_count(const struct routing *r, uint32_t src, uint32_t dst,
+		  struct routing_count *c, struct err *err);
+
+/* Link set of a job: set used[l] = 1 for every switch-to-switch link l that
+ * any path of any flow between two distinct nodes of NODES (all ordered
+ * pairs) can use.  USED has topo_num_links entries and is not cleared
+ * first.  Computed structurally per family when possible, by enumeration
+ * otherwise.  Returns 0 or -1. */
+int routing_linkset(const struct routing *r, const uint32_t *nodes,
+		    uint32_t n, uint8_t *used, struct err *err);
+
+/* The same, always by enumerating routing_paths (reference for tests). */
+int routing_linkset_enum(const struct routing *r, const uint32_t *nodes,
+			 uint32_t n, uint8_t *used, struct err *err);
+
+/* Names of the registered routings, NULL-terminated. */
+const char *const *routing_names(void);
+
+#endif

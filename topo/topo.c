@@ -1,0 +1,739 @@
+/* topo.c - the topology object: builder, numbering contract, accessors,
+ * statistics and the consistency checker. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "topo/topo_conf.h"
+#include "topo/topo_impl.h"
+
+int tb_init(struct topo_builder *b, uint32_t nswitches)
+{
+	memset(b, 0, sizeof(*b));
+	b->nswitches = nswitches;
+	b->inject_cap = 1.0;
+	return 0;
+}
+
+void tb_free(struct topo_builder *b)
+{
+	if (!b)
+		return;
+	free(b->cables);
+	free(b->node_sw);
+	free(b->sw_group);
+	free(b->sw_level);
+	memset(b, 0, sizeof(*b));
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	n = *cap ? *cap * 2 : 64;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+int tb_cable(struct topo_builder *b, uint32_t a, uint32_t bsw, double cap,
+	     enum topo_link_kind kind_ab, enum topo_link_kind kind_ba)
+{
+	if (a >= b->nswitches || bsw >= b->nswitches || a == bsw || !(cap > 0))
+		return -1;
+	if (grow((void **)&b->cables, &b->cap_cables, b->ncables + 1,
+		 sizeof(*b->cables)))
+		return -1;
+	b->cables[b->ncables++] = (struct tb_cable){
+		.a = a, .b = bsw, .cap = cap,
+		.kind_ab = kind_ab, .kind_ba = kind_ba,
+	};
+	return 0;
+}
+
+int tb_node(struct topo_builder *b, uint32_t sw)
+{
+	if (sw >= b->nswitches)
+		return -1;
+	if (grow((void **)&b->node_sw, &b->cap_nodes, b->nnodes + 1,
+		 sizeof(*b->node_sw)))
+		return -1;
+	b->node_sw[b->nnodes++] = sw;
+	return 0;
+}
+
+int tb_groups(struct topo_builder *b, uint32_t ngroups)
+{
+	b->ngroups = ngroups;
+	free(b->sw_group);
+	b->sw_group = malloc((b->nswitches ? b->nswitches : 1) *
+			     sizeof(*b->sw_group));
+	if (!b->sw_group)
+		return -1;
+	for (uint32_t s = 0; s < b->nswitches; s++)
+		b->sw_group[s] = TOPO_NONE;
+	return 0;
+}
+
+int tb_levels(struct topo_builder *b)
+{
+	free(b->sw_level);
+	b->sw_level = calloc(b->nswitches ? b->nswitches : 1,
+			     sizeof(*b->sw_level));
+	return b->sw_level ? 0 : -1;
+}
+
+/* One directed switch link before numbering. */
+struct dlink {
+	uint32_t from, to;
+	double cap;
+	enum topo_link_kind kind;
+	size_t cable;
+	int dir;
+};
+
+static int cmp_dlink(const void *x, const void *y)
+{
+	const struct dlink *a = x, *b = y;
+
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	if (a->to != b->to)
+		return a->to < b->to ? -1 : 1;
+	if (a->cable != b->cable)
+		return a->cable < b->cable ? -1 : 1;
+	return 0;
+}
+
+void topo_destroy(struct topo *t)
+{
+	if (!t)
+		return;
+	free(t->links);
+	free(t->node_sw);
+	free(t->sw_node_off);
+	free(t->sw_nodes);
+	free(t->out_off);
+	free(t->in_off);
+	free(t->in_links);
+	free(t->sw_group);
+	free(t->sw_level);
+	free(t);
+}
+
+static int fill_nodes(struct topo *t, const struct topo_builder *b)
+{
+	uint32_t S = t->nswitches, N = t->nnodes;
+	uint32_t *pos;
+
+	t->node_sw = malloc((N ? N : 1) * sizeof(uint32_t));
+	t->sw_node_off = calloc(S + 1, sizeof(uint32_t));
+	t->sw_nodes = malloc((N ? N : 1) * sizeof(uint32_t));
+	pos = calloc(S + 1, sizeof(uint32_t));
+	if (!t->node_sw || !t->sw_node_off || !t->sw_nodes || !pos) {
+		free(pos);
+		return -1;
+	}
+	for (uint32_t i = 0; i < N; i++) {
+		t->node_sw[i] = b->node_sw[i];
+		t->sw_node_off[b->node_sw[i] + 1]++;
+	}
+	for (uint32_t s = 0; s < S; s++)
+		t->sw_node_off[s + 1] += t->sw_node_off[s];
+	memcpy(pos, t->sw_node_off, (S + 1) * sizeof(uint32_t));
+	for (uint32_t i = 0; i < N; i++)
+		t->sw_nodes[pos[t->node_sw[i]]++] = i;
+	free(pos);
+	return 0;
+}
+
+static int fill_links(struct topo *t, const struct topo_builder *b)
+{
+	uint32_t S = t->nswitches, N = t->nnodes;
+	size_t nd = 2 * b->ncables;
+	struct dlink *d = malloc((nd ? nd : 1) * sizeof(*d));
+	uint32_t *cable_id = malloc((nd ? nd : 1) * sizeof(uint32_t));
+	uint32_t *pos;
+	uint32_t base = 2 * N;
+
+	t->links = malloc((t->nlinks ? t->nlinks : 1) * sizeof(*t->links));
+	t->out_off = calloc(S + 1, sizeof(uint32_t));
+	t->in_off = calloc(S + 1, sizeof(uint32_t));
+	t->in_links = malloc((nd ? nd : 1) * sizeof(uint32_t));
+	pos = calloc(S + 1, sizeof(uint32_t));
+	if (!d || !cable_id || !t->links || !t->out_off || !t->in_off ||
+	    !t->in_links || !pos) {
+		free(d);
+		free(cable_id);
+		free(pos);
+		return -1;
+	}
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t sw = b->node_sw[i];
+
+		t->links[i] = (struct topo_link){ i, sw, N + i, b->inject_cap,
+						  TOPO_LINK_INJECT };
+		t->links[N + i] = (struct topo_link){ sw, i, i, b->inject_cap,
+						      TOPO_LINK_EJECT };
+	}
+	for (size_t c = 0; c < b->ncables; c++) {
+		const struct tb_cable *cb = &b->cables[c];
+
+		d[2 * c] = (struct dlink){ cb->a, cb->b, cb->cap, cb->kind_ab,
+					   c, 0 };
+		d[2 * c + 1] = (struct dlink){ cb->b, cb->a, cb->cap,
+					       cb->kind_ba, c, 1 };
+	}
+	qsort(d, nd, sizeof(*d), cmp_dlink);
+	for (size_t k = 0; k < nd; k++)
+		cable_id[2 * d[k].cable + (size_t)d[k].dir] = base + (uint32_t)k;
+	for (size_t k = 0; k < nd; k++) {
+		uint32_t id = base + (uint32_t)k;
+		uint32_t rev = cable_id[2 * d[k].cable + (size_t)!d[k].dir];
+
+		t->links[id] = (struct topo_link){ d[k].from, d[k].to, rev,
+						   d[k].cap, d[k].kind };
+		t->out_off[d[k].from + 1]++;
+		t->in_off[d[k].to + 1]++;
+	}
+	t->out_off[0] = base;
+	for (uint32_t s = 0; s < S; s++) {
+		t->out_off[s + 1] += t->out_off[s];
+		t->in_off[s + 1] += t->in_off[s];
+	}
+	memcpy(pos, t->in_off, (S + 1) * sizeof(uint32_t));
+	/* ids ascend with "from", so each in-list is sorted by source */
+	for (size_t k = 0; k < nd; k++)
+		t->in_links[pos[d[k].to]++] = base + (uint32_t)k;
+	free(d);
+	free(cable_id);
+	free(pos);
+	return 0;
+}
+
+struct topo *tb_finish(struct topo_builder *b, struct err *err)
+{
+	struct topo *t = calloc(1, sizeof(*t));
+	uint64_t nl = 2 * (uint64_t)b->nnodes + 2 * (uint64_t)b->ncables;
+
+	if (!t)
+		goto nomem;
+	if (nl >= UINT32_MAX || b->nnodes >= UINT32_MAX) {
+		err_set(err, "topology too large (%llu links)",
+			(unsigned long long)nl);
+		goto fail;
+	}
+	t->nswitches = b->nswitches;
+	t->nnodes = (uint32_t)b->nnodes;
+	t->nlinks = (uint32_t)nl;
+	if (fill_nodes(t, b) || fill_links(t, b))
+		goto nomem;
+	t->ngroups = b->ngroups;
+	t->sw_group = b->sw_group;
+	t->sw_level = b->sw_level;
+	b->sw_group = NULL;
+	b->sw_level = NULL;
+	t->ndims = b->ndims;
+	memcpy(t->dims, b->dims, sizeof(t->dims));
+	t->unconnected_ports = b->unconnected_ports;
+	tb_free(b);
+	return t;
+nomem:
+	err_set(err, "out of memory building topology");
+fail:
+	topo_destroy(t);
+	tb_free(b);
+	return NULL;
+}
+
+/* ---- parameters ---- */
+
+static const char *find_param(const struct topo_args *a, const char *key)
+{
+	for (size_t i = 0; i < a->nparams; i++)
+		if (!strcmp(a->params[i].key, key))
+			return a->params[i].value;
+	return NULL;
+}
+
+const char *targ_str(const struct topo_args *a, const char *key)
+{
+	return find_param(a, key);
+}
+
+int targ_int(const struct topo_args *a, const char *key, long def, long min,
+	     long max, long *out, struct err *err)
+{
+	const char *v = find_param(a, key);
+	char *end;
+	long x;
+
+	if (!v) {
+		*out = def;
+		return 0;
+	}
+	errno = 0;
+	x = strtol(v, &end, 10);
+	if (errno || end == v || *end)
+		return err_set(err, "parameter %s=%s: not an integer", key, v);
+	if (x < min || x > max)
+		return err_set(err, "parameter %s=%ld: must be in [%ld, %ld]",
+			       key, x, min, max);
+	*out = x;
+	return 0;
+}
+
+int targ_double(const struct topo_args *a, const char *key, double def,
+		double *out, struct err *err)
+{
+	const char *v = find_param(a, key);
+	char *end;
+	double x;
+
+	if (!v) {
+		*out = def;
+		return 0;
+	}
+	errno = 0;
+	x = strtod(v, &end);
+	if (errno || end == v || *end || !(x > 0) || x > 1e12)
+		return err_set(err, "parameter %s=%s: not a positive number",
+			       key, v);
+	*out = x;
+	return 0;
+}
+
+/* ---- creation ---- */
+
+const char *const *topo_family_names(void)
+{
+	static const char *names[32];
+
+	if (!names[0]) {
+		size_t i;
+
+		for (i = 0; topo_family_table[i] && i < 31; i++)
+			names[i] = topo_family_table[i]->name;
+		names[i] = NULL;
+	}
+	return names;
+}
+
+const struct topo_family_ops *topo_family_find(const char *name)
+{
+	for (size_t i = 0; topo_family_table[i]; i++)
+		if (!strcmp(topo_family_table[i]->name, name))
+			return topo_family_table[i];
+	return NULL;
+}
+
+static bool key_known(const struct topo_family_ops *f, const char *key)
+{
+	for (size_t i = 0; f->keys && f->keys[i]; i++)
+		if (!strcmp(f->keys[i], key))
+			return true;
+	return false;
+}
+
+struct topo *topo_create_family(const char *family,
+				const struct topo_param *params,
+				size_t nparams, struct err *err)
+{
+	const struct topo_family_ops *f = topo_family_find(family);
+	struct topo_args args = { params, nparams };
+	struct topo_builder b;
+	struct topo *t;
+	size_t off = 0;
+
+	if (!f) {
+		err_set(err, "unknown topology family '%s'", family);
+		return NULL;
+	}
+	if (nparams > TOPO_MAX_PARAMS) {
+		err_set(err, "%s: too many parameters", family);
+		return NULL;
+	}
+	for (size_t i = 0; i < nparams; i++) {
+		if (!key_known(f, params[i].key)) {
+			err_set(err, "%s: unknown parameter '%s'", family,
+				params[i].key);
+			return NULL;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(params[i].key, params[j].key)) {
+				err_set(err, "%s: parameter '%s' given twice",
+					family, params[i].key);
+				return NULL;
+			}
+	}
+	tb_init(&b, 0);
+	if (f->build(&b, &args, err)) {
+		err_prefix(err, "%s", family);
+		tb_free(&b);
+		return NULL;
+	}
+	t = tb_finish(&b, err);
+	if (!t)
+		return NULL;
+	t->kind = f->kind;
+	t->family = f->name;
+	memcpy(t->params, params, nparams * sizeof(*params));
+	t->nparams = nparams;
+	off = (size_t)snprintf(t->spec, sizeof(t->spec), "%s", f->name);
+	for (size_t i = 0; i < nparams && off < sizeof(t->spec); i++)
+		off += (size_t)snprintf(t->spec + off, sizeof(t->spec) - off,
+					"%c%s=%s", i ? ',' : ':',
+					params[i].key, params[i].value);
+	return t;
+}
+
+/* Split "family:k=v,k=v" (also accepting spaces as separators, as in
+ * topo.conf's "Topology=dragonfly p=4 a=8") into family and params. */
+int topo_parse_spec(const char *spec, char *family, size_t famlen,
+		    struct topo_param *params, size_t *nparams,
+		    struct err *err)
+{
+	const char *p = spec;
+	size_t n = 0, len;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	len = strcspn(p, ": \t");
+	if (len == 0 || len >= famlen)
+		return err_set(err, "bad topology spec '%s'", spec);
+	memcpy(family, p, len);
+	family[len] = '\0';
+	p += len;
+	while (*p) {
+		const char *eq;
+		size_t kl, vl;
+
+		p += strspn(p, ":, \t");
+		if (!*p)
+			break;
+		len = strcspn(p, ", \t");
+		eq = memchr(p, '=', len);
+		if (!eq)
+			return err_set(err, "bad parameter '%.*s' (want key=value)",
+				       (int)len, p);
+		kl = (size_t)(eq - p);
+		vl = len - kl - 1;
+		if (n >= TOPO_MAX_PARAMS)
+			return err_set(err, "too many parameters");
+		if (kl == 0 || kl >= sizeof(params[n].key) || vl == 0 ||
+		    vl >= sizeof(params[n].value))
+			return err_set(err, "bad parameter '%.*s'", (int)len, p);
+		memcpy(params[n].key, p, kl);
+		params[n].key[kl] = '\0';
+		memcpy(params[n].value, eq + 1, vl);
+		params[n].value[vl] = '\0';
+		n++;
+		p += len;
+	}
+	*nparams = n;
+	return 0;
+}
+
+static bool looks_like_file(const char *spec)
+{
+	struct stat st;
+	size_t n = strlen(spec);
+
+	if (strchr(spec, '/') || (n > 5 && !strcmp(spec + n - 5, ".conf")))
+		return true;
+	return stat(spec, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+struct topo *topo_create(const char *spec, struct err *err)
+{
+	struct topo_param params[TOPO_MAX_PARAMS];
+	char family[64];
+	size_t n = 0;
+
+	if (!spec || !*spec) {
+		err_set(err, "empty topology spec");
+		return NULL;
+	}
+	if (looks_like_file(spec)) {
+		struct topo_conf *c = topo_conf_load(spec, err);
+		struct topo *t;
+
+		if (!c)
+			return NULL;
+		t = topo_conf_take_topo(c);
+		topo_conf_destroy(c);
+		return t;
+	}
+	if (topo_parse_spec(spec, family, sizeof(family), params, &n, err))
+		return NULL;
+	return topo_create_family(family, params, n, err);
+}
+
+/* ---- accessors ---- */
+
+enum topo_kind topo_kind(const struct topo *t) { return t->kind; }
+const char *topo_family(const struct topo *t) { return t->family; }
+const char *topo_spec(const struct topo *t) { return t->spec; }
+uint32_t topo_num_nodes(const struct topo *t) { return t->nnodes; }
+uint32_t topo_num_switches(const struct topo *t) { return t->nswitches; }
+uint32_t topo_num_links(const struct topo *t) { return t->nlinks; }
+uint32_t topo_num_groups(const struct topo *t) { return t->ngroups; }
+
+long topo_param_int(const struct topo *t, const char *key)
+{
+	for (size_t i = 0; i < t->nparams; i++)
+		if (!strcmp(t->params[i].key, key))
+			return strtol(t->params[i].value, NULL, 10);
+	return -1;
+}
+
+const struct topo_link *topo_link(const struct topo *t, uint32_t id)
+{
+	return &t->links[id];
+}
+
+uint32_t topo_eject_link(const struct topo *t, uint32_t node)
+{
+	return t->nnodes + node;
+}
+
+uint32_t topo_first_switch_link(const struct topo *t)
+{
+	return 2 * t->nnodes;
+}
+
+uint32_t topo_node_switch(const struct topo *t, uint32_t node)
+{
+	return t->node_sw[node];
+}
+
+const uint32_t *topo_switch_nodes(const struct topo *t, uint32_t sw,
+				  uint32_t *count)
+{
+	*count = t->sw_node_off[sw + 1] - t->sw_node_off[sw];
+	return t->sw_nodes + t->sw_node_off[sw];
+}
+
+uint32_t topo_switch_out(const struct topo *t, uint32_t sw, uint32_t *count)
+{
+	*count = t->out_off[sw + 1] - t->out_off[sw];
+	return t->out_off[sw];
+}
+
+const uint32_t *topo_switch_in(const struct topo *t, uint32_t sw,
+			       uint32_t *count)
+{
+	*count = t->in_off[sw + 1] - t->in_off[sw];
+	return t->in_links + t->in_off[sw];
+}
+
+uint32_t topo_link_between(const struct topo *t, uint32_t a, uint32_t b,
+			   uint32_t *count)
+{
+	uint32_t lo = t->out_off[a], hi = t->out_off[a + 1], first;
+
+	/* lower bound of "to >= b" within a's sorted out-links */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->links[mid].to < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	while (lo < t->out_off[a + 1] && t->links[lo].to == b)
+		lo++;
+	*count = lo - first;
+	return *count ? first : TOPO_NONE;
+}
+
+uint32_t topo_switch_group(const struct topo *t, uint32_t sw)
+{
+	return t->sw_group ? t->sw_group[sw] : TOPO_NONE;
+}
+
+uint32_t topo_switch_level(const struct topo *t, uint32_t sw)
+{
+	return t->sw_level ? t->sw_level[sw] : 0;
+}
+
+int topo_dims(const struct topo *t, uint32_t *dims)
+{
+	for (int i = 0; i < t->ndims; i++)
+		dims[i] = t->dims[i];
+	return t->ndims;
+}
+
+void topo_switch_coord(const struct topo *t, uint32_t sw, uint32_t *coord)
+{
+	for (int i = 0; i < t->ndims; i++) {
+		coord[i] = sw % t->dims[i];
+		sw /= t->dims[i];
+	}
+}
+
+/* ---- statistics ---- */
+
+/* BFS from S over the switch graph; dist must hold S entries. */
+static void bfs(const struct topo *t, uint32_t s, uint32_t *dist,
+		uint32_t *queue)
+{
+	uint32_t head = 0, tail = 0;
+
+	for (uint32_t i = 0; i < t->nswitches; i++)
+		dist[i] = UINT32_MAX;
+	dist[s] = 0;
+	queue[tail++] = s;
+	while (head < tail) {
+		uint32_t u = queue[head++];
+
+		for (uint32_t l = t->out_off[u]; l < t->out_off[u + 1]; l++) {
+			uint32_t v = t->links[l].to;
+
+			if (dist[v] == UINT32_MAX) {
+				dist[v] = dist[u] + 1;
+				queue[tail++] = v;
+			}
+		}
+	}
+}
+
+uint32_t topo_switch_distance(const struct topo *t, uint32_t a, uint32_t b)
+{
+	uint32_t *dist = malloc(t->nswitches * sizeof(uint32_t));
+	uint32_t *queue = malloc(t->nswitches * sizeof(uint32_t));
+	uint32_t d = UINT32_MAX;
+
+	if (dist && queue) {
+		bfs(t, a, dist, queue);
+		d = dist[b];
+	}
+	free(dist);
+	free(queue);
+	return d;
+}
+
+int topo_stats(const struct topo *t, struct topo_stats *st, struct err *err)
+{
+	uint32_t S = t->nswitches;
+	uint32_t *dist, *queue;
+	double sum = 0;
+	uint64_t pairs = 0;
+
+	memset(st, 0, sizeof(*st));
+	st->radix_min = UINT32_MAX;
+	for (uint32_t s = 0; s < S; s++) {
+		uint32_t r = (t->sw_node_off[s + 1] - t->sw_node_off[s]) +
+			     (t->out_off[s + 1] - t->out_off[s]);
+
+		if (r < st->radix_min)
+			st->radix_min = r;
+		if (r > st->radix_max)
+			st->radix_max = r;
+	}
+	if (!S)
+		st->radix_min = 0;
+	st->unconnected_ports = t->unconnected_ports;
+	st->connected = true;
+	dist = malloc((S ? S : 1) * sizeof(uint32_t));
+	queue = malloc((S ? S : 1) * sizeof(uint32_t));
+	if (!dist || !queue) {
+		free(dist);
+		free(queue);
+		return err_set(err, "out of memory");
+	}
+	for (uint32_t s = 0; s < S; s++) {
+		bfs(t, s, dist, queue);
+		for (uint32_t v = 0; v < S; v++) {
+			if (v == s)
+				continue;
+			if (dist[v] == UINT32_MAX) {
+				st->connected = false;
+				continue;
+			}
+			if (dist[v] > st->diameter)
+				st->diameter = dist[v];
+			sum += dist[v];
+			pairs++;
+		}
+	}
+	if (!st->connected)
+		st->diameter = UINT32_MAX;
+	st->avg_hops = pairs ? sum / (double)pairs : 0;
+	free(dist);
+	free(queue);
+	return 0;
+}
+
+/* ---- consistency checker ---- */
+
+int topo_check(const struct topo *t, struct err *err)
+{
+	uint32_t N = t->nnodes, S = t->nswitches;
+
+	if (t->nlinks < 2 * N)
+		return err_set(err, "fewer links than 2*nodes");
+	for (uint32_t i = 0; i < N; i++) {
+		const struct topo_link *in = &t->links[i], *out = &t->links[N + i];
+		uint32_t sw = t->node_sw[i];
+
+		if (sw >= S)
+			return err_set(err, "node %u on bad switch %u", i, sw);
+		if (in->kind != TOPO_LINK_INJECT || in->from != i ||
+		    in->to != sw || in->reverse != N + i)
+			return err_set(err, "bad injection link of node %u", i);
+		if (out->kind != TOPO_LINK_EJECT || out->from != sw ||
+		    out->to != i || out->reverse != i)
+			return err_set(err, "bad ejection link of node %u", i);
+		if (!(in->capacity > 0) || in->capacity != out->capacity)
+			return err_set(err, "bad capacity on node %u links", i);
+	}
+	for (uint32_t s = 0; s < S; s++) {
+		uint32_t cnt;
+		const uint32_t *nodes = topo_switch_nodes(t, s, &cnt);
+
+		for (uint32_t k = 0; k < cnt; k++)
+			if (t->node_sw[nodes[k]] != s ||
+			    (k && nodes[k] <= nodes[k - 1]))
+				return err_set(err, "bad node list of switch %u",
+					       s);
+		for (uint32_t l = t->out_off[s]; l < t->out_off[s + 1]; l++) {
+			const struct topo_link *lk = &t->links[l];
+			const struct topo_link *rv;
+
+			if (lk->from != s || lk->to >= S || lk->to == s)
+				return err_set(err, "link %u: bad endpoints", l);
+			if (l > t->out_off[s] && t->links[l - 1].to > lk->to)
+				return err_set(err, "links of switch %u unsorted",
+					       s);
+			if (lk->reverse < 2 * N || lk->reverse >= t->nlinks)
+				return err_set(err, "link %u: bad reverse", l);
+			rv = &t->links[lk->reverse];
+			if (rv->from != lk->to || rv->to != lk->from ||
+			    rv->reverse != l)
+				return err_set(err, "link %u: reverse mismatch",
+					       l);
+			if (!(lk->capacity > 0) || rv->capacity != lk->capacity)
+				return err_set(err, "link %u: bad capacity", l);
+		}
+	}
+	if (t->out_off[S] != t->nlinks)
+		return err_set(err, "link count mismatch");
+	if (t->ngroups && t->sw_group)
+		for (uint32_t s = 0; s < S; s++)
+			if (t->sw_group[s] != TOPO_NONE &&
+			    t->sw_group[s] >= t->ngroups)
+				return err_set(err, "switch %u: bad group", s);
+	return 0;
+}

@@ -1,0 +1,168 @@
+/* topo.h - interconnect topologies: a directed, capacitated graph of
+ * switches plus compute nodes.
+ *
+ * Numbering is a contract shared by stopo output, flow files, job files and
+ * the Slurm plugin:
+ *   - nodes     0 .. N-1  (node i may carry a Slurm node name, see topo_conf)
+ *   - switches  0 .. S-1  (family-specific order, see each family)
+ *   - links     0 .. L-1  directed:
+ *       [0, N)      injection link of node i   (node i -> its switch)
+ *       [N, 2N)     ejection link of node i    (its switch -> node i)
+ *       [2N, L)     switch-to-switch links, sorted by (from, to); parallel
+ *                   cables between the same pair are consecutive.
+ *     Every cable is two directed links with equal capacity; each link knows
+ *     its reverse.
+ *
+ * A struct topo is immutable once built and may be shared read-only between
+ * threads.  No GLPK, no Slurm here.
+ */
+#ifndef STOPO_TOPO_H
+#define STOPO_TOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topo/err.h"
+
+#define TOPO_NONE UINT32_MAX
+#define TOPO_MAX_DIMS 8
+
+enum topo_kind {
+	TOPO_DRAGONFLY,
+	TOPO_CASCADE,
+	TOPO_FATTREE,
+	TOPO_EXPRESSMESH,
+	TOPO_HYPERX,
+	TOPO_TORUS,
+	TOPO_JELLYFISH,
+	TOPO_GRAPH,
+};
+
+enum topo_link_kind {
+	TOPO_LINK_INJECT, /* node -> switch */
+	TOPO_LINK_EJECT,  /* switch -> node */
+	TOPO_LINK_LOCAL,  /* intra-group (dragonfly, cascade), mesh, generic */
+	TOPO_LINK_GLOBAL, /* between dragonfly / cascade groups */
+	TOPO_LINK_UP,     /* fat-tree, toward the roots */
+	TOPO_LINK_DOWN,   /* fat-tree, toward the leaves */
+};
+
+struct topo_link {
+	uint32_t from;    /* switch id; node id for TOPO_LINK_INJECT */
+	uint32_t to;      /* switch id; node id for TOPO_LINK_EJECT */
+	uint32_t reverse; /* id of the link of the same cable, other direction */
+	double capacity;
+	enum topo_link_kind kind;
+};
+
+struct topo;
+
+/* Key/value parameters of a family, e.g. "p=2,a=4,h=2,g=9". */
+struct topo_param {
+	char key[32];
+	char value[96];
+};
+
+/* Build a topology from SPEC: either "family:key=value,..." (or a bare
+ * family name with defaults) or the path of a topo.conf file (anything
+ * containing '/' or ending in ".conf", or an existing file).  Returns a new
+ * topology (free with topo_destroy) or NULL with err set. */
+struct topo *topo_create(const char *spec, struct err *err);
+
+/* Build family FAMILY from NPARAMS parameters.  Unknown keys and bad values
+ * are errors.  Returns a new topology or NULL with err set. */
+struct topo *topo_create_family(const char *family,
+				const struct topo_param *params,
+				size_t nparams, struct err *err);
+
+/* Split "family:k=v,k=v" (spaces also separate, as in topo.conf's
+ * "Topology=dragonfly p=4 a=8") into FAMILY and PARAMS (at most
+ * TOPO_MAX_PARAMS = 16).  Returns 0 or -1 with err set. */
+int topo_parse_spec(const char *spec, char *family, size_t famlen,
+		    struct topo_param *params, size_t *nparams,
+		    struct err *err);
+
+/* Free a topology; NULL is a no-op. */
+void topo_destroy(struct topo *t);
+
+/* Names of the registered families, NULL-terminated (static storage). */
+const char *const *topo_family_names(void);
+
+enum topo_kind topo_kind(const struct topo *t);
+/* Family name ("dragonfly", "fattree", ...). */
+const char *topo_family(const struct topo *t);
+/* Canonical spec string, e.g. "dragonfly:p=2,a=4,h=2,g=9" (borrowed). */
+const char *topo_spec(const struct topo *t);
+/* Value of integer parameter KEY of the family (after defaults), or -1. */
+long topo_param_int(const struct topo *t, const char *key);
+
+uint32_t topo_num_nodes(const struct topo *t);
+uint32_t topo_num_switches(const struct topo *t);
+uint32_t topo_num_links(const struct topo *t);
+
+/* Link ID (must be < topo_num_links).  Borrowed. */
+const struct topo_link *topo_link(const struct topo *t, uint32_t id);
+static inline uint32_t topo_inject_link(const struct topo *t, uint32_t node)
+{
+	(void)t;
+	return node;
+}
+uint32_t topo_eject_link(const struct topo *t, uint32_t node);
+/* First switch-to-switch link id (= 2N). */
+uint32_t topo_first_switch_link(const struct topo *t);
+
+/* Switch of node NODE. */
+uint32_t topo_node_switch(const struct topo *t, uint32_t node);
+/* Nodes attached to switch SW, ascending; *count set.  Borrowed. */
+const uint32_t *topo_switch_nodes(const struct topo *t, uint32_t sw,
+				  uint32_t *count);
+/* Outgoing switch-to-switch links of SW: ids first .. first+*count-1
+ * (contiguous, sorted by destination).  Returns first. */
+uint32_t topo_switch_out(const struct topo *t, uint32_t sw, uint32_t *count);
+/* Incoming switch-to-switch link ids of SW, sorted by source.  Borrowed. */
+const uint32_t *topo_switch_in(const struct topo *t, uint32_t sw,
+			       uint32_t *count);
+/* First link from switch A to switch B and the number of parallel links
+ * (consecutive ids) in *count; TOPO_NONE (and *count = 0) if none. */
+uint32_t topo_link_between(const struct topo *t, uint32_t a, uint32_t b,
+			   uint32_t *count);
+
+/* Groups: dragonfly / cascade groups; fat-tree pods (levels 0 and 1, pod of
+ * leaf w = w div k; switches at level >= 2 have no pod).  Families without
+ * groups have 0 groups and every switch is in TOPO_NONE. */
+uint32_t topo_num_groups(const struct topo *t);
+uint32_t topo_switch_group(const struct topo *t, uint32_t sw);
+
+/* Fat-tree level of a switch (0 = leaf); 0 for other families. */
+uint32_t topo_switch_level(const struct topo *t, uint32_t sw);
+
+/* Mesh-like families (expressmesh, hyperx, torus): number of dimensions and
+ * their sizes (router grid); 0 for others.  dims must hold TOPO_MAX_DIMS. */
+int topo_dims(const struct topo *t, uint32_t *dims);
+/* Router coordinates of SW (mesh-like families); coord holds TOPO_MAX_DIMS.
+ * Router id = l0 + d0*(l1 + d1*(l2 ...)). */
+void topo_switch_coord(const struct topo *t, uint32_t sw, uint32_t *coord);
+
+/* Summary statistics (see stopo-topo(1) for definitions). */
+struct topo_stats {
+	uint32_t radix_min, radix_max;   /* node ports + network ports */
+	uint32_t diameter;               /* switch graph, hops; UINT32_MAX if
+					  * disconnected */
+	double avg_hops;                 /* over ordered distinct switch pairs */
+	uint32_t unconnected_ports;      /* e.g. dragonfly global ports left
+					  * free when g-1 does not divide a*h */
+	bool connected;
+};
+/* Compute statistics (all-pairs BFS over the switch graph: O(S*(S+L))). */
+int topo_stats(const struct topo *t, struct topo_stats *st, struct err *err);
+
+/* Hop distance between switches (BFS; for one-off queries). */
+uint32_t topo_switch_distance(const struct topo *t, uint32_t a, uint32_t b);
+
+/* Consistency checker: link-id layout, reverse links, equal capacities of
+ * the two directions, positive capacities, node attachments, sorted
+ * adjacency.  Returns 0 or -1 with err naming the first violation. */
+int topo_check(const struct topo *t, struct err *err);
+
+#endif

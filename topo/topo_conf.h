@@ -1,0 +1,47 @@
+/* topo_conf.h - the topo.conf file (see topo.conf(5)): Slurm-style
+ * Key=Value lines naming the topology, the Slurm node names of nodes
+ * 0..N-1, capacity overrides, explicit graphs, and directives for the
+ * Slurm plugin (routing, policies per partition).
+ *
+ * Every error is reported as "PATH:LINE: message". */
+#ifndef STOPO_TOPO_CONF_H
+#define STOPO_TOPO_CONF_H
+
+#include <stdint.h>
+
+#include "topo/err.h"
+#include "topo/topo.h"
+
+struct topo_conf;
+
+/* Parse PATH.  Returns a new configuration or NULL with err set to
+ * "PATH:LINE: what".  Free with topo_conf_destroy. */
+struct topo_conf *topo_conf_load(const char *path, struct err *err);
+
+/* Parse configuration text (NAME is used in messages as the file name). */
+struct topo_conf *topo_conf_parse(const char *name, const char *text,
+				  struct err *err);
+
+/* Free; NULL is a no-op. */
+void topo_conf_destroy(struct topo_conf *c);
+
+/* The topology (borrowed; lives as long as the conf). */
+const struct topo *topo_conf_topo(const struct topo_conf *c);
+/* Take ownership of the topology (the conf no longer frees it). */
+struct topo *topo_conf_take_topo(struct topo_conf *c);
+
+/* Routing spec from "Routing=" or NULL when absent (borrowed). */
+const char *topo_conf_routing(const struct topo_conf *c);
+
+/* Slurm name of node I, or NULL when NodeName= was not given. */
+const char *topo_conf_node_name(const struct topo_conf *c, uint32_t i);
+/* Node index of Slurm name NAME, or TOPO_NONE. */
+uint32_t topo_conf_node_index(const struct topo_conf *c, const char *name);
+/* Whether NodeName= was given (then every node has a name). */
+int topo_conf_has_names(const struct topo_conf *c);
+
+/* Policy for PARTITION from "PartitionPolicy=part:policy[:opts]" lines, or
+ * the "DefaultPolicy=" value, or NULL (borrowed). */
+const char *topo_conf_policy(const struct topo_conf *c, const char *partition);
+
+#endif

@@ -1,0 +1,108 @@
+/* topo_impl.h - internals shared by topo.c and the family files; not a
+ * public header.  A family builds a topology through a struct topo_builder:
+ * add switches' cables and nodes, then topo.c lays out the contract
+ * numbering (see topo.h) in tb_finish. */
+#ifndef STOPO_TOPO_IMPL_H
+#define STOPO_TOPO_IMPL_H
+
+#include "topo/topo.h"
+
+#define TOPO_MAX_PARAMS 16
+
+struct topo {
+	enum topo_kind kind;
+	const char *family;
+	char spec[512];
+	struct topo_param params[TOPO_MAX_PARAMS];
+	size_t nparams;
+
+	uint32_t nnodes, nswitches, nlinks;
+	struct topo_link *links;
+	uint32_t *node_sw;      /* [N] */
+	uint32_t *sw_node_off;  /* [S+1] into sw_nodes */
+	uint32_t *sw_nodes;     /* [N] */
+	uint32_t *out_off;      /* [S+1] absolute link ids */
+	uint32_t *in_off;       /* [S+1] into in_links */
+	uint32_t *in_links;     /* [L-2N] */
+	uint32_t ngroups;
+	uint32_t *sw_group;     /* [S] */
+	uint32_t *sw_level;     /* [S] */
+	int ndims;
+	uint32_t dims[TOPO_MAX_DIMS];
+	uint32_t unconnected_ports;
+};
+
+struct tb_cable {
+	uint32_t a, b;
+	double cap;
+	enum topo_link_kind kind_ab, kind_ba;
+};
+
+struct topo_builder {
+	uint32_t nswitches;
+	struct tb_cable *cables;
+	size_t ncables, cap_cables;
+	uint32_t *node_sw;
+	size_t nnodes, cap_nodes;
+	double inject_cap;      /* injection/ejection capacity, default 1 */
+	uint32_t ngroups;
+	uint32_t *sw_group;     /* [S], TOPO_NONE by default */
+	uint32_t *sw_level;     /* [S], 0 by default */
+	int ndims;
+	uint32_t dims[TOPO_MAX_DIMS];
+	uint32_t unconnected_ports;
+};
+
+/* Parameters handed to a family's build function, with lookup helpers. */
+struct topo_args {
+	const struct topo_param *params;
+	size_t nparams;
+};
+
+/* Integer parameter KEY or DEF when absent; -1 with err set if malformed
+ * or outside [min, max].  *out receives the value. */
+int targ_int(const struct topo_args *a, const char *key, long def, long min,
+	     long max, long *out, struct err *err);
+/* Double parameter (capacities). */
+int targ_double(const struct topo_args *a, const char *key, double def,
+		double *out, struct err *err);
+/* String parameter or NULL. */
+const char *targ_str(const struct topo_args *a, const char *key);
+
+struct topo_family_ops {
+	const char *name;
+	enum topo_kind kind;
+	/* Accepted keys, NULL-terminated; anything else is an error. */
+	const char *const *keys;
+	/* Fill the builder (after tb_init); return 0 or -1 with err set. */
+	int (*build)(struct topo_builder *b, const struct topo_args *args,
+		     struct err *err);
+};
+
+int tb_init(struct topo_builder *b, uint32_t nswitches);
+void tb_free(struct topo_builder *b);
+/* A cable a<->b: two directed links of capacity CAP. */
+int tb_cable(struct topo_builder *b, uint32_t a, uint32_t bsw, double cap,
+	     enum topo_link_kind kind_ab, enum topo_link_kind kind_ba);
+/* Attach the next node (ids are given in call order) to switch SW. */
+int tb_node(struct topo_builder *b, uint32_t sw);
+/* Allocate group / level tables (called by families that have them). */
+int tb_groups(struct topo_builder *b, uint32_t ngroups);
+int tb_levels(struct topo_builder *b);
+/* Lay out the numbering contract and free the builder.  Returns the
+ * topology (kind/family/spec still to be set by the caller) or NULL. */
+struct topo *tb_finish(struct topo_builder *b, struct err *err);
+
+/* The family registry (topo_families.c). */
+const struct topo_family_ops *topo_family_find(const char *name);
+extern const struct topo_family_ops *const topo_family_table[];
+
+extern const struct topo_family_ops topo_family_dragonfly;
+extern const struct topo_family_ops topo_family_cascade;
+extern const struct topo_family_ops topo_family_fattree;
+extern const struct topo_family_ops topo_family_expressmesh;
+extern const struct topo_family_ops topo_family_hyperx;
+extern const struct topo_family_ops topo_family_torus;
+extern const struct topo_family_ops topo_family_jellyfish;
+
+#endif
