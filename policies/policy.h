@@ -1,0 +1,85 @@
+/* policy.h - job allocation policies behind one ops table, shared by the
+ * Slurm plugin and stopo (what the offline evaluator predicts is what
+ * production does).
+ *
+ * A policy is bound at creation to a topology and a routing (whether two
+ * jobs interfere depends on the routing), is immutable afterwards and is
+ * deterministic: the same view and request give the same answer. */
+#ifndef STOPO_POLICY_H
+#define STOPO_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topo/err.h"
+#include "topo/routing.h"
+#include "topo/topo.h"
+
+#define POLICY_FREE 0u /* owner[] value of a free node */
+#define POLICY_MAX_GRID 3
+
+/* What the policy sees of the machine now. */
+struct policy_view {
+	/* [N] job id holding each node, POLICY_FREE when free. */
+	const uint32_t *owner;
+	/* [N] nonzero when the node may be given to this request (partition,
+	 * node state, Slurm's candidate bitmap); NULL means every node. */
+	const uint8_t *usable;
+};
+
+struct policy_request {
+	uint32_t job_id;       /* nonzero */
+	uint32_t nodes;        /* node count */
+	/* 0 = best candidate; k = the k-th alternative (the plugin asks again
+	 * when the wrapped select plugin refused a candidate). */
+	uint32_t attempt;
+	const char *pattern;   /* traffic pattern spec or NULL */
+	uint32_t ngrid;        /* Cartesian task grid dims, 0 when absent */
+	uint32_t grid[POLICY_MAX_GRID];
+};
+
+enum policy_status {
+	POLICY_PLACED = 0, /* result holds the nodes */
+	POLICY_WAIT,       /* not now: reason says what it waits for */
+	POLICY_NEVER,      /* can never be placed (too large, no such
+			    * attempt, ...): reason says why */
+};
+
+struct policy_result {
+	uint32_t *nodes;   /* caller-allocated, room for request.nodes */
+	uint32_t n;        /* = request.nodes when placed */
+	/* Whether the placement is guaranteed interference-free (MLS = TLS =
+	 * 0 against every running job).  false for baselines and for
+	 * dragonfly-groups' large=shared jobs. */
+	bool isolated;
+	char reason[192];  /* human text for WAIT / NEVER */
+};
+
+struct policy;
+
+/* Create policy SPEC ("name[:key=value,...]", e.g. "dragonfly-groups:
+ * large=wait", "random:seed=7") for topology T and routing R (both
+ * borrowed, must outlive the policy).  NULL with err set when the name or
+ * an option is unknown or the policy does not apply to T's family. */
+struct policy *policy_create(const char *spec, const struct topo *t,
+			     const struct routing *r, struct err *err);
+/* Free; NULL is a no-op. */
+void policy_destroy(struct policy *p);
+
+/* Place REQ on the machine as V shows it.  Returns the status (never
+ * fails otherwise; out-of-memory is POLICY_WAIT with a reason). */
+enum policy_status policy_place(const struct policy *p,
+				const struct policy_view *v,
+				const struct policy_request *req,
+				struct policy_result *res);
+
+const char *policy_name(const struct policy *p);
+/* Canonical spec with options (borrowed). */
+const char *policy_spec(const struct policy *p);
+/* Whether the policy claims isolation for the jobs it places. */
+bool policy_isolating(const struct policy *p);
+/* Names of the registered policies, NULL-terminated. */
+const char *const *policy_names(void);
+
+#endif

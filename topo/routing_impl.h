@@ -1,0 +1,49 @@
+/* routing_impl.h - the routing ops table; internal to topo/.
+ *
+ * Adding a routing: one routing_<family>.c defining a const struct
+ * routing_ops, one line in the registry in routing.c, one test. */
+#ifndef STOPO_ROUTING_IMPL_H
+#define STOPO_ROUTING_IMPL_H
+
+#include "topo/routing.h"
+#include "topo/topo_impl.h"
+
+#define ROUTING_MAX_OPTS 8
+
+struct routing;
+
+struct routing_ops {
+	const char *name;          /* "min", "vlb", "ugal", "ecmp", ... */
+	const char *const *keys;   /* accepted options, NULL-terminated */
+	bool multipath;
+	/* Whether this routing applies to T's family. */
+	bool (*applies)(const struct topo *t);
+	/* Parse options (args) and precompute; may set r->priv.  Optional. */
+	int (*init)(struct routing *r, const struct topo_args *args,
+		    struct err *err);
+	/* Free r->priv.  Optional. */
+	void (*fini)(struct routing *r);
+	/* Append every path from node SRC to node DST (distinct switches;
+	 * routing.c handles src and dst on one switch) to OUT, injection and
+	 * ejection links included.  Required. */
+	int (*paths)(const struct routing *r, uint32_t src, uint32_t dst,
+		     struct pathset *out, struct err *err);
+	/* Count without enumerating.  Optional: routing.c enumerates when
+	 * NULL. */
+	int (*count)(const struct routing *r, uint32_t src, uint32_t dst,
+		     struct routing_count *c, struct err *err);
+	/* Structural link set of all ordered pairs of NODES (see
+	 * routing_linkset).  Optional: routing.c enumerates when NULL. */
+	int (*linkset)(const struct routing *r, const uint32_t *nodes,
+		       uint32_t n, uint8_t *used, struct err *err);
+};
+
+struct routing {
+	const struct topo *t;
+	const struct routing_ops *ops;
+	char spec[128];
+	long opt[ROUTING_MAX_OPTS];  /* parsed options, meaning per routing */
+	void *priv;
+};
+
+#endif
