@@ -1,0 +1,1 @@
+# bench/: contributions to the build (see Makefile.am).

@@ -1,0 +1,1 @@
+# plugin/: contributions to the build (see Makefile.am).

@@ -1,0 +1,1 @@
+# policies/: contributions to the build (see Makefile.am).

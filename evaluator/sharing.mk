@@ -1,0 +1,1 @@
+# evaluator/: contributions to the build (see Makefile.am).

@@ -1,0 +1,1 @@
+# topo/: contributions to the build (see Makefile.am).
