@@ -1,1 +1,3 @@
-# bench/: contributions to the build (see Makefile.am).
+# bench/: benchmarks, run by `make bench` (never by make check).  Module
+# fragments add their own programs to BENCH_PROGS.
+dist_man_MANS += man/stopo.1

@@ -1,0 +1,24 @@
+#!/bin/sh
+# test.sh - on a fresh Debian 12 machine: install, build and pass every test.
+#
+# make check runs the Criterion unit suites, the stopo golden-output tests,
+# the same unit suites again under AddressSanitizer+UBSan and under valgrind,
+# and the tests against real slurmctld/slurmd daemons; make distcheck then
+# proves the release tarball builds and passes on its own.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/_build}
+"$top/scripts/setup.sh"
+status=0
+make -C "$build" -j"$(nproc)" check VERBOSE=1 || status=$?
+if [ $status -ne 0 ]; then
+	echo "== make check failed; logs of failing tests:" >&2
+	grep -l '^:test-result: FAIL\|^:test-result: ERROR' \
+		$(find "$build" -name '*.trs' -not -path '*/_sanitize/*') 2>/dev/null |
+		sed 's/\.trs$/.log/' | while read -r log; do
+			echo "---- $log"; tail -n 60 "$log"; done
+	exit $status
+fi
+make -C "$build" -j"$(nproc)" distcheck \
+	DISTCHECK_CONFIGURE_FLAGS="--with-slurm-source=$(ls -d ${SLURM_SRC_PARENT:-$top/_deps}/slurm-wlm-22.05.8) --disable-slurm-tests --disable-sanitized-check" >/dev/null
+echo "distcheck: passed"
