@@ -1,15 +1,21 @@
 # topo/: topologies, routing path sets, topo.conf.
 CORE_SOURCES += \
 	topo/err.c \
+	topo/rng.c \
 	topo/topo.c \
 	topo/topo_families.c \
 	topo/topo_dragonfly.c \
 	topo/topo_fattree.c \
 	topo/topo_conf.c
-noinst_HEADERS += topo/err.h topo/topo.h topo/topo_impl.h topo/routing.h \
+noinst_HEADERS += topo/err.h topo/rng.h topo/topo.h topo/topo_impl.h topo/routing.h \
 	topo/topo_conf.h
 
 UNIT_TESTS += tests/unit/test_topo
 tests_unit_test_topo_SOURCES = tests/unit/test_topo.c
 tests_unit_test_topo_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_topo_LDADD = $(UNIT_LDADD)
+
+UNIT_TESTS += tests/unit/test_rng
+tests_unit_test_rng_SOURCES = tests/unit/test_rng.c
+tests_unit_test_rng_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_rng_LDADD = $(UNIT_LDADD)
