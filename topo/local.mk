@@ -5,6 +5,8 @@ CORE_SOURCES += \
 	topo/topo.c \
 	topo/topo_families.c \
 	topo/topo_dragonfly.c \
+	topo/topo_cascade.c \
+	topo/topo_jellyfish.c \
 	topo/topo_fattree.c \
 	topo/topo_conf.c
 noinst_HEADERS += topo/err.h topo/rng.h topo/topo.h topo/topo_impl.h topo/routing.h \

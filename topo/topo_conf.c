@@ -1,21 +1,1240 @@
-/* topo_conf.c - placeholder until the topo.conf parser lands. */
+/* topo_conf.c - the topo.conf parser (format: topo.conf(5)).
+ *
+ * Two passes: the first reads every directive, checking its syntax, into a
+ * struct pstate; the second builds the topology (a registered family, or
+ * the explicit graph of SwitchName= lines through the builder), applies
+ * Capacity= overrides in file order, and expands NodeName= hostlists with
+ * libslurm into a name table with a hash index.  Every error names the
+ * line of the directive that caused it. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <slurm/slurm.h>
 
 #include "topo/topo_conf.h"
+#include "topo/topo_impl.h"
+
+struct name_expr {
+	uint32_t line;
+	char *expr;
+};
+
+struct cap_rule {
+	uint32_t line;
+	char *target;
+	double cap;
+};
+
+struct part_policy {
+	uint32_t line;
+	char *part, *policy;
+};
+
+struct sw_link {
+	char *name;
+	double cap;
+	uint32_t to; /* resolved switch id */
+};
+
+struct sw_decl {
+	uint32_t line;
+	char *name;
+	char *nodes;          /* Nodes= value or NULL */
+	struct sw_link *links;
+	size_t nlinks;
+};
+
+/* Everything read in the first pass. */
+struct pstate {
+	const char *file;
+	struct err *err;
+	uint32_t lastline;
+	uint32_t topo_line;
+	char *topo_spec;
+	uint32_t routing_line;
+	char *routing;
+	uint32_t defpol_line;
+	char *defpol;
+	struct name_expr *names;
+	size_t nnames;
+	struct cap_rule *caps;
+	size_t ncaps;
+	struct part_policy *pols;
+	size_t npols;
+	struct sw_decl *sws;
+	size_t nsws;
+};
+
+struct topo_conf {
+	struct topo *topo;
+	char *routing;
+	char *defpol;
+	struct part_policy *pols;
+	uint32_t npols;
+	uint32_t nnames;        /* 0 or the number of nodes */
+	char *name_buf;         /* all names, NUL-separated */
+	uint32_t *name_off;     /* [nnames] offsets into name_buf */
+	uint32_t *htab;         /* open addressing: node index or TOPO_NONE */
+	uint32_t hmask;
+};
+
+/* ---- helpers ---- */
+
+static int perr(struct pstate *st, uint32_t line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int perr(struct pstate *st, uint32_t line, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return err_set(st->err, "%s:%u: %s", st->file, line, msg);
+}
+
+static int push(void **arr, size_t *n, size_t elem)
+{
+	void *q = realloc(*arr, (*n + 1) * elem);
+
+	if (!q)
+		return -1;
+	*arr = q;
+	memset((char *)q + *n * elem, 0, elem);
+	(*n)++;
+	return 0;
+}
+
+static char *dupn(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+/* A positive finite capacity. */
+static int parse_cap(const char *s, double *out)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (errno || end == s || *end || !(x > 0) || x > 1e12)
+		return -1;
+	*out = x;
+	return 0;
+}
+
+/* Switch names and hostlist atoms: letters, digits, '.', '_', '-'. */
+static int name_char(int ch)
+{
+	return isalnum(ch) || ch == '.' || ch == '_' || ch == '-';
+}
+
+static int valid_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!name_char((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* Check a hostlist expression before handing it to libslurm (which logs
+ * to stderr and sometimes accepts garbage such as "nid[0000-"):
+ * comma-separated names, each with optional bracketed lists of decimal
+ * ranges lo[-hi], lo <= hi.  Returns NULL or a static description. */
+static const char *hostlist_syntax(const char *s)
+{
+	int atom = 0;
+
+	if (!*s)
+		return "empty hostlist";
+	while (*s) {
+		if (*s == ',') {
+			if (!atom)
+				return "empty name in hostlist";
+			atom = 0;
+			s++;
+		} else if (*s == '[') {
+			s++;
+			for (;;) {
+				unsigned long lo, hi;
+				char *end;
+
+				if (!isdigit((unsigned char)*s))
+					return "bad range in brackets";
+				lo = strtoul(s, &end, 10);
+				s = end;
+				hi = lo;
+				if (*s == '-') {
+					s++;
+					if (!isdigit((unsigned char)*s))
+						return "bad range in brackets";
+					hi = strtoul(s, &end, 10);
+					s = end;
+				}
+				if (hi < lo)
+					return "range with high < low";
+				if (hi - lo > 100000000UL)
+					return "range too large";
+				if (*s == ',') {
+					s++;
+					continue;
+				}
+				if (*s == ']')
+					break;
+				return "unterminated '[' in hostlist";
+			}
+			s++;
+			atom = 1;
+		} else if (name_char((unsigned char)*s)) {
+			atom = 1;
+			s++;
+		} else {
+			return "bad character in hostlist";
+		}
+	}
+	return atom ? NULL : "empty name in hostlist";
+}
+
+/* ---- pass 1: directives ---- */
+
+/* Split LINE (modified in place) into whitespace-separated tokens. */
+static size_t tokenize(char *line, char **tok, size_t max)
+{
+	size_t n = 0;
+	char *p = line;
+
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == '\r')
+			*p++ = '\0';
+		if (!*p)
+			break;
+		if (n == max)
+			return max + 1;
+		tok[n++] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+			p++;
+	}
+	return n;
+}
+
+/* "Key=Value" -> key (NUL-terminated in place) and value; NULL if no '='. */
+static char *split_kv(char *tok)
+{
+	char *eq = strchr(tok, '=');
+
+	if (!eq)
+		return NULL;
+	*eq = '\0';
+	return eq + 1;
+}
+
+static int only_one(struct pstate *st, uint32_t line, char **tok,
+		    size_t ntok, const char *key)
+{
+	if (ntok > 1)
+		return perr(st, line, "%s= takes one value (unexpected '%s')",
+			    key, tok[1]);
+	return 0;
+}
+
+static int once(struct pstate *st, uint32_t line, uint32_t first,
+		const char *key)
+{
+	if (first)
+		return perr(st, line, "%s= given twice (first on line %u)",
+			    key, first);
+	return 0;
+}
+
+static int d_topology(struct pstate *st, uint32_t line, const char *rest)
+{
+	if (once(st, line, st->topo_line, "Topology"))
+		return -1;
+	while (*rest == ' ' || *rest == '\t')
+		rest++;
+	if (!*rest)
+		return perr(st, line, "Topology= needs a family");
+	st->topo_line = line;
+	st->topo_spec = strdup(rest);
+	return st->topo_spec ? 0 : perr(st, line, "out of memory");
+}
+
+static int d_routing(struct pstate *st, uint32_t line, char **tok,
+		const char *v,
+		     size_t ntok)
+{
+	const char *p = v;
+
+	if (only_one(st, line, tok, ntok, "Routing") ||
+	    once(st, line, st->routing_line, "Routing"))
+		return -1;
+	/* NAME[:key=value,...] */
+	while (isalnum((unsigned char)*p) || *p == '_' || *p == '-')
+		p++;
+	if (p == v || (*p && *p != ':'))
+		return perr(st, line, "bad routing '%s' (want NAME[:key=value,...])",
+			    v);
+	st->routing_line = line;
+	st->routing = strdup(v);
+	return st->routing ? 0 : perr(st, line, "out of memory");
+}
+
+static int d_nodename(struct pstate *st, uint32_t line, char **tok,
+		const char *v,
+		      size_t ntok)
+{
+	const char *why;
+
+	if (only_one(st, line, tok, ntok, "NodeName"))
+		return -1;
+	if ((why = hostlist_syntax(v)))
+		return perr(st, line, "NodeName=%s: %s", v, why);
+	if (push((void **)&st->names, &st->nnames, sizeof(*st->names)))
+		return perr(st, line, "out of memory");
+	st->names[st->nnames - 1].line = line;
+	st->names[st->nnames - 1].expr = strdup(v);
+	return st->names[st->nnames - 1].expr ? 0
+					      : perr(st, line, "out of memory");
+}
+
+static int d_capacity(struct pstate *st, uint32_t line, char **tok,
+		const char *v,
+		      size_t ntok)
+{
+	const char *colon = strrchr(v, ':');
+	struct cap_rule *r;
+	double cap;
+
+	if (only_one(st, line, tok, ntok, "Capacity"))
+		return -1;
+	if (!colon || colon == v)
+		return perr(st, line, "bad Capacity=%s (want KIND:CAP or "
+			    "SWITCH-SWITCH:CAP)", v);
+	if (parse_cap(colon + 1, &cap))
+		return perr(st, line, "bad capacity '%s' (want a positive "
+			    "number)", colon + 1);
+	if (push((void **)&st->caps, &st->ncaps, sizeof(*st->caps)))
+		return perr(st, line, "out of memory");
+	r = &st->caps[st->ncaps - 1];
+	r->line = line;
+	r->cap = cap;
+	r->target = dupn(v, (size_t)(colon - v));
+	return r->target ? 0 : perr(st, line, "out of memory");
+}
+
+static int d_partpolicy(struct pstate *st, uint32_t line, char **tok,
+		const char *v,
+			size_t ntok)
+{
+	const char *colon = strchr(v, ':');
+	struct part_policy *pp;
+
+	if (only_one(st, line, tok, ntok, "PartitionPolicy"))
+		return -1;
+	if (!colon || colon == v || !colon[1] || colon[1] == ':')
+		return perr(st, line, "bad PartitionPolicy=%s (want "
+			    "PARTITION:POLICY[:OPTIONS])", v);
+	for (size_t i = 0; i < st->npols; i++)
+		if (strlen(st->pols[i].part) == (size_t)(colon - v) &&
+		    !strncmp(st->pols[i].part, v, (size_t)(colon - v)))
+			return perr(st, line, "partition '%s' given twice "
+				    "(first on line %u)", st->pols[i].part,
+				    st->pols[i].line);
+	if (push((void **)&st->pols, &st->npols, sizeof(*st->pols)))
+		return perr(st, line, "out of memory");
+	pp = &st->pols[st->npols - 1];
+	pp->line = line;
+	pp->part = dupn(v, (size_t)(colon - v));
+	pp->policy = strdup(colon + 1);
+	return pp->part && pp->policy ? 0 : perr(st, line, "out of memory");
+}
+
+static int d_defpolicy(struct pstate *st, uint32_t line, char **tok,
+		const char *v,
+		       size_t ntok)
+{
+	if (only_one(st, line, tok, ntok, "DefaultPolicy") ||
+	    once(st, line, st->defpol_line, "DefaultPolicy"))
+		return -1;
+	if (*v == ':')
+		return perr(st, line, "bad DefaultPolicy=%s (want "
+			    "POLICY[:OPTIONS])", v);
+	st->defpol_line = line;
+	st->defpol = strdup(v);
+	return st->defpol ? 0 : perr(st, line, "out of memory");
+}
+
+/* "sw2,sw3:2,sw4" -> links with capacities (0 = the default). */
+static int parse_links(struct pstate *st, uint32_t line, struct sw_decl *d,
+		       const char *v)
+{
+	while (*v) {
+		size_t len = strcspn(v, ",");
+		const char *colon = memchr(v, ':', len);
+		size_t nl = colon ? (size_t)(colon - v) : len;
+		struct sw_link *lk;
+
+		if (push((void **)&d->links, &d->nlinks, sizeof(*d->links)))
+			return perr(st, line, "out of memory");
+		lk = &d->links[d->nlinks - 1];
+		lk->name = dupn(v, nl);
+		if (!lk->name)
+			return perr(st, line, "out of memory");
+		if (!valid_name(lk->name))
+			return perr(st, line, "bad switch name '%s' in Links=",
+				    lk->name);
+		if (colon) {
+			char cap[64];
+			size_t cl = len - nl - 1;
+
+			if (cl >= sizeof(cap))
+				cl = sizeof(cap) - 1;
+			memcpy(cap, colon + 1, cl);
+			cap[cl] = '\0';
+			if (parse_cap(cap, &lk->cap))
+				return perr(st, line, "bad capacity '%s' in "
+					    "Links= (want a positive number)",
+					    cap);
+		}
+		v += len;
+		if (*v == ',') {
+			v++;
+			if (!*v)
+				return perr(st, line, "empty entry in Links=");
+		}
+	}
+	return 0;
+}
+
+static int d_switch(struct pstate *st, uint32_t line, char **tok,
+		    size_t ntok)
+{
+	struct sw_decl *d;
+	const char *name = tok[0] + strlen(tok[0]) + 1;
+	int seen_nodes = 0, seen_links = 0;
+
+	if (!valid_name(name))
+		return perr(st, line, "bad switch name '%s' (letters, digits, "
+			    "'.', '_', '-')", name);
+	for (size_t i = 0; i < st->nsws; i++)
+		if (!strcmp(st->sws[i].name, name))
+			return perr(st, line, "switch '%s' defined twice "
+				    "(first on line %u)", name,
+				    st->sws[i].line);
+	if (push((void **)&st->sws, &st->nsws, sizeof(*st->sws)))
+		return perr(st, line, "out of memory");
+	d = &st->sws[st->nsws - 1];
+	d->line = line;
+	d->name = strdup(name);
+	if (!d->name)
+		return perr(st, line, "out of memory");
+	for (size_t i = 1; i < ntok; i++) {
+		char *v = split_kv(tok[i]);
+
+		if (!v)
+			return perr(st, line, "expected Key=Value, got '%s'",
+				    tok[i]);
+		if (!*v)
+			return perr(st, line, "%s= has an empty value", tok[i]);
+		if (!strcasecmp(tok[i], "Nodes")) {
+			const char *why = NULL;
+
+			if (seen_nodes++)
+				return perr(st, line, "Nodes= given twice");
+			if (strspn(v, "0123456789") != strlen(v))
+				why = hostlist_syntax(v);
+			if (why)
+				return perr(st, line, "Nodes=%s: %s", v, why);
+			d->nodes = strdup(v);
+			if (!d->nodes)
+				return perr(st, line, "out of memory");
+		} else if (!strcasecmp(tok[i], "Links")) {
+			if (seen_links++)
+				return perr(st, line, "Links= given twice");
+			if (parse_links(st, line, d, v))
+				return -1;
+		} else {
+			return perr(st, line, "unknown key '%s' on a "
+				    "SwitchName= line (Nodes=, Links=)",
+				    tok[i]);
+		}
+	}
+	return 0;
+}
+
+static int directive(struct pstate *st, uint32_t line, char *text)
+{
+	char *tok[4096];
+	size_t ntok;
+	const char *rest;
+	char *v;
+
+	/* Topology= takes the rest of the line as a family spec */
+	rest = text + strspn(text, " \t\r");
+	if (!strncasecmp(rest, "Topology=", 9))
+		return d_topology(st, line, rest + 9);
+	ntok = tokenize(text, tok, sizeof(tok) / sizeof(tok[0]));
+	if (ntok == 0)
+		return 0;
+	if (ntok > sizeof(tok) / sizeof(tok[0]))
+		return perr(st, line, "too many words on one line");
+	v = split_kv(tok[0]);
+	if (!v)
+		return perr(st, line, "expected Key=Value, got '%s'", tok[0]);
+	if (!*v)
+		return perr(st, line, "%s= has an empty value", tok[0]);
+	if (!strcasecmp(tok[0], "SwitchName"))
+		return d_switch(st, line, tok, ntok);
+	if (!strcasecmp(tok[0], "Routing"))
+		return d_routing(st, line, tok, v, ntok);
+	if (!strcasecmp(tok[0], "NodeName"))
+		return d_nodename(st, line, tok, v, ntok);
+	if (!strcasecmp(tok[0], "Capacity"))
+		return d_capacity(st, line, tok, v, ntok);
+	if (!strcasecmp(tok[0], "PartitionPolicy"))
+		return d_partpolicy(st, line, tok, v, ntok);
+	if (!strcasecmp(tok[0], "DefaultPolicy"))
+		return d_defpolicy(st, line, tok, v, ntok);
+	return perr(st, line, "unknown key '%s' (Topology, Routing, NodeName, "
+		    "Capacity, PartitionPolicy, DefaultPolicy, SwitchName)",
+		    tok[0]);
+}
+
+/* Split TEXT into logical lines ('#' starts a comment; a '\' ending a
+ * line joins the next line, whose leading blanks are dropped) and hand
+ * each to directive() with the number of its first line. */
+static int read_lines(struct pstate *st, const char *text)
+{
+	const char *p = text;
+	uint32_t line = 0, start = 0;
+	char *buf = NULL;
+	size_t blen = 0, bcap = 0;
+	int rc = 0, joining = 0;
+
+	while (*p && !rc) {
+		size_t len = strcspn(p, "\n");
+		const char *hash = memchr(p, '#', len);
+		size_t keep = hash ? (size_t)(hash - p) : len;
+		const char *q = p;
+		int cont;
+
+		line++;
+		if (!joining)
+			start = line;
+		while (keep && (p[keep - 1] == ' ' || p[keep - 1] == '\t' ||
+				p[keep - 1] == '\r'))
+			keep--;
+		cont = !hash && keep && p[keep - 1] == '\\';
+		if (cont)
+			keep--;
+		if (joining)
+			while (keep && (*q == ' ' || *q == '\t')) {
+				q++;
+				keep--;
+			}
+		if (blen + keep + 1 > bcap) {
+			size_t nc = (blen + keep + 1) * 2;
+			char *nb = realloc(buf, nc);
+
+			if (!nb) {
+				rc = perr(st, line, "out of memory");
+				break;
+			}
+			buf = nb;
+			bcap = nc;
+		}
+		memcpy(buf + blen, q, keep);
+		blen += keep;
+		buf[blen] = '\0';
+		p += len;
+		if (*p == '\n')
+			p++;
+		joining = cont && *p;
+		if (joining)
+			continue;
+		rc = directive(st, start, buf);
+		blen = 0;
+	}
+	st->lastline = line ? line : 1;
+	free(buf);
+	return rc;
+}
+
+static void pstate_free(struct pstate *st)
+{
+	free(st->topo_spec);
+	free(st->routing);
+	free(st->defpol);
+	for (size_t i = 0; i < st->nnames; i++)
+		free(st->names[i].expr);
+	free(st->names);
+	for (size_t i = 0; i < st->ncaps; i++)
+		free(st->caps[i].target);
+	free(st->caps);
+	for (size_t i = 0; i < st->npols; i++) {
+		free(st->pols[i].part);
+		free(st->pols[i].policy);
+	}
+	free(st->pols);
+	for (size_t i = 0; i < st->nsws; i++) {
+		for (size_t k = 0; k < st->sws[i].nlinks; k++)
+			free(st->sws[i].links[k].name);
+		free(st->sws[i].links);
+		free(st->sws[i].name);
+		free(st->sws[i].nodes);
+	}
+	free(st->sws);
+}
+
+/* ---- pass 2: the graph family ---- */
+
+static int sw_find(const struct pstate *st, const char *name)
+{
+	for (size_t i = 0; i < st->nsws; i++)
+		if (!strcmp(st->sws[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* One cable end declared on a SwitchName= line. */
+struct decl {
+	uint32_t lo, hi;   /* switch pair, lo < hi */
+	uint32_t from;     /* declaring switch */
+	double cap;
+	uint32_t line;
+};
+
+static int cmp_decl(const void *x, const void *y)
+{
+	const struct decl *a = x, *b = y;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	if (a->cap != b->cap)
+		return a->cap < b->cap ? -1 : 1;
+	return 0;
+}
+
+/* Add the cables of the pair in D[0..n): declared from one side, or from
+ * both sides with the same capacities (then each cable once). */
+static int pair_cables(struct pstate *st, struct topo_builder *b,
+		       const struct decl *d, size_t n)
+{
+	size_t na = 0;
+
+	while (na < n && d[na].from == d[0].from)
+		na++;
+	if (na < n) {
+		size_t nb = n - na;
+
+		if (na != nb)
+			return perr(st, d[na].line > d[0].line ? d[na].line
+							       : d[0].line,
+				    "switches '%s' and '%s' disagree on their "
+				    "links (%zu vs %zu cables)",
+				    st->sws[d[0].from].name,
+				    st->sws[d[na].from].name, na, nb);
+		for (size_t i = 0; i < na; i++)
+			if (d[i].cap != d[na + i].cap)
+				return perr(st, d[na].line > d[0].line
+							? d[na].line
+							: d[0].line,
+					    "switches '%s' and '%s' disagree "
+					    "on link capacities",
+					    st->sws[d[0].from].name,
+					    st->sws[d[na].from].name);
+	}
+	for (size_t i = 0; i < na; i++)
+		if (tb_cable(b, d[i].lo, d[i].hi, d[i].cap, TOPO_LINK_LOCAL,
+			     TOPO_LINK_LOCAL))
+			return perr(st, d[i].line, "out of memory");
+	return 0;
+}
+
+/* Node names given in graph Nodes= hostlists become NodeName entries. */
+static struct topo *build_graph(struct pstate *st,
+				const struct topo_param *params,
+				size_t nparams)
+{
+	struct topo_args args = { params, nparams };
+	struct topo_builder b;
+	struct decl *decls = NULL;
+	size_t ndecl = 0, k;
+	double cinj, clink;
+	int named = -1;
+	uint32_t named_line = 0;
+	size_t nodename_lines = st->nnames;
+	struct err sub = { "" };
+	struct topo *t;
+
+	for (size_t i = 0; i < nparams; i++)
+		if (strcmp(params[i].key, "inject") &&
+		    strcmp(params[i].key, "link")) {
+			perr(st, st->topo_line, "graph: unknown parameter '%s' "
+			     "(inject, link)", params[i].key);
+			return NULL;
+		}
+	for (size_t i = 0; i < nparams; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(params[i].key, params[j].key)) {
+				perr(st, st->topo_line, "graph: parameter "
+				     "'%s' given twice", params[i].key);
+				return NULL;
+			}
+	if (targ_double(&args, "inject", 1, &cinj, &sub) ||
+	    targ_double(&args, "link", 1, &clink, &sub)) {
+		perr(st, st->topo_line, "graph: %s", sub.msg);
+		return NULL;
+	}
+	if (!st->nsws) {
+		perr(st, st->topo_line, "Topology=graph needs SwitchName= "
+		     "lines");
+		return NULL;
+	}
+	tb_init(&b, (uint32_t)st->nsws);
+	b.inject_cap = cinj;
+	for (size_t i = 0; i < st->nsws; i++) {
+		struct sw_decl *d = &st->sws[i];
+		uint32_t cnt;
+
+		if (!d->nodes)
+			continue;
+		if (strspn(d->nodes, "0123456789") == strlen(d->nodes)) {
+			unsigned long x = strtoul(d->nodes, NULL, 10);
+
+			if (x > 10000000UL) {
+				perr(st, d->line, "Nodes=%s: too many nodes",
+				     d->nodes);
+				goto fail;
+			}
+			if (named == 1) {
+				perr(st, d->line, "Nodes=%s: a count, but line "
+				     "%u names its nodes (use names "
+				     "everywhere or counts everywhere)",
+				     d->nodes, named_line);
+				goto fail;
+			}
+			named = 0;
+			named_line = d->line;
+			cnt = (uint32_t)x;
+		} else {
+			hostlist_t hl;
+
+			if (named == 0) {
+				perr(st, d->line, "Nodes=%s: names, but line "
+				     "%u gives a count (use names everywhere "
+				     "or counts everywhere)", d->nodes,
+				     named_line);
+				goto fail;
+			}
+			if (nodename_lines) {
+				perr(st, st->names[0].line, "NodeName= "
+				     "conflicts with the node names given by "
+				     "Nodes= on line %u", d->line);
+				goto fail;
+			}
+			named = 1;
+			named_line = d->line;
+			hl = slurm_hostlist_create(d->nodes);
+			if (!hl) {
+				perr(st, d->line, "Nodes=%s: bad hostlist",
+				     d->nodes);
+				goto fail;
+			}
+			cnt = (uint32_t)slurm_hostlist_count(hl);
+			slurm_hostlist_destroy(hl);
+			/* the names themselves are read like NodeName= */
+			if (push((void **)&st->names, &st->nnames,
+				 sizeof(*st->names))) {
+				perr(st, d->line, "out of memory");
+				goto fail;
+			}
+			st->names[st->nnames - 1].line = d->line;
+			st->names[st->nnames - 1].expr = d->nodes;
+			d->nodes = NULL;
+		}
+		for (uint32_t q = 0; q < cnt; q++)
+			if (tb_node(&b, (uint32_t)i)) {
+				perr(st, d->line, "out of memory");
+				goto fail;
+			}
+	}
+	for (size_t i = 0; i < st->nsws; i++) {
+		struct sw_decl *d = &st->sws[i];
+
+		for (size_t l = 0; l < d->nlinks; l++) {
+			int j = sw_find(st, d->links[l].name);
+			struct decl *e;
+
+			if (j < 0) {
+				perr(st, d->line, "Links=: unknown switch "
+				     "'%s'", d->links[l].name);
+				goto fail;
+			}
+			if ((size_t)j == i) {
+				perr(st, d->line, "Links=: switch '%s' linked "
+				     "to itself", d->name);
+				goto fail;
+			}
+			if (push((void **)&decls, &ndecl, sizeof(*decls))) {
+				perr(st, d->line, "out of memory");
+				goto fail;
+			}
+			e = &decls[ndecl - 1];
+			e->lo = (uint32_t)(i < (size_t)j ? i : (size_t)j);
+			e->hi = (uint32_t)(i < (size_t)j ? (size_t)j : i);
+			e->from = (uint32_t)i;
+			e->cap = d->links[l].cap > 0 ? d->links[l].cap : clink;
+			e->line = d->line;
+		}
+	}
+	qsort(decls, ndecl, sizeof(*decls), cmp_decl);
+	for (size_t i = 0; i < ndecl; i = k) {
+		for (k = i; k < ndecl && decls[k].lo == decls[i].lo &&
+			    decls[k].hi == decls[i].hi; k++)
+			;
+		if (pair_cables(st, &b, decls + i, k - i))
+			goto fail;
+	}
+	free(decls);
+	decls = NULL;
+	t = tb_finish(&b, &sub);
+	if (!t) {
+		perr(st, st->topo_line, "%s", sub.msg);
+		return NULL;
+	}
+	t->kind = TOPO_GRAPH;
+	t->family = "graph";
+	memcpy(t->params, params, nparams * sizeof(*params));
+	t->nparams = nparams;
+	snprintf(t->spec, sizeof(t->spec), "graph:switches=%zu", st->nsws);
+	return t;
+fail:
+	free(decls);
+	tb_free(&b);
+	return NULL;
+}
+
+/* ---- pass 2: capacities ---- */
+
+/* Which links a link-kind name covers. */
+static int kind_match(const char *kind, enum topo_link_kind k)
+{
+	if (!strcmp(kind, "inject"))
+		return k == TOPO_LINK_INJECT || k == TOPO_LINK_EJECT;
+	if (!strcmp(kind, "local"))
+		return k == TOPO_LINK_LOCAL;
+	if (!strcmp(kind, "global"))
+		return k == TOPO_LINK_GLOBAL;
+	/* "link": every switch-to-switch link */
+	return k != TOPO_LINK_INJECT && k != TOPO_LINK_EJECT;
+}
+
+/* A switch of the pair: a graph switch name, else a decimal id. */
+static uint32_t cap_switch(const struct pstate *st, const struct topo *t,
+			   const char *s, size_t n)
+{
+	char buf[128];
+	char *end;
+	unsigned long x;
+
+	if (!n || n >= sizeof(buf))
+		return TOPO_NONE;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (t->kind == TOPO_GRAPH) {
+		int i = sw_find(st, buf);
+
+		return i < 0 ? TOPO_NONE : (uint32_t)i;
+	}
+	if (strspn(buf, "0123456789") != n)
+		return TOPO_NONE;
+	errno = 0;
+	x = strtoul(buf, &end, 10);
+	if (errno || x >= t->nswitches)
+		return TOPO_NONE;
+	return (uint32_t)x;
+}
+
+static int apply_cap(struct pstate *st, struct topo *t,
+		     const struct cap_rule *r)
+{
+	static const char *const kinds[] = { "inject", "local", "global",
+					     "link", NULL };
+	uint32_t hit = 0;
+
+	for (size_t i = 0; kinds[i]; i++) {
+		if (strcmp(r->target, kinds[i]))
+			continue;
+		for (uint32_t l = 0; l < t->nlinks; l++)
+			if (kind_match(kinds[i], t->links[l].kind)) {
+				t->links[l].capacity = r->cap;
+				hit++;
+			}
+		if (!hit)
+			return perr(st, r->line, "Capacity=%s: this %s "
+				    "topology has no %s links", r->target,
+				    t->family, r->target);
+		return 0;
+	}
+	/* SWITCH-SWITCH: try every '-' as the separator (names may hold
+	 * '-'); the first split naming two switches wins */
+	for (const char *dash = strchr(r->target, '-'); dash;
+	     dash = strchr(dash + 1, '-')) {
+		uint32_t a = cap_switch(st, t, r->target,
+					(size_t)(dash - r->target));
+		uint32_t b = cap_switch(st, t, dash + 1, strlen(dash + 1));
+		uint32_t cnt, first;
+
+		if (a == TOPO_NONE || b == TOPO_NONE)
+			continue;
+		first = topo_link_between(t, a, b, &cnt);
+		if (first == TOPO_NONE)
+			return perr(st, r->line, "Capacity=%s: no link between "
+				    "switches %u and %u", r->target, a, b);
+		for (uint32_t l = first; l < first + cnt; l++) {
+			t->links[l].capacity = r->cap;
+			t->links[t->links[l].reverse].capacity = r->cap;
+		}
+		return 0;
+	}
+	return perr(st, r->line, "Capacity=%s: not a link kind (inject, "
+		    "local, global, link) nor a pair of %s", r->target,
+		    t->kind == TOPO_GRAPH ? "switch names A-B"
+					  : "switch ids A-B");
+}
+
+/* ---- pass 2: node names ---- */
+
+static uint64_t hash_name(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* Insert node I; returns the index already holding the name or
+ * TOPO_NONE. */
+static uint32_t hash_insert(struct topo_conf *c, uint32_t i)
+{
+	const char *name = c->name_buf + c->name_off[i];
+	uint32_t h = (uint32_t)hash_name(name) & c->hmask;
+
+	while (c->htab[h] != TOPO_NONE) {
+		if (!strcmp(c->name_buf + c->name_off[c->htab[h]], name))
+			return c->htab[h];
+		h = (h + 1) & c->hmask;
+	}
+	c->htab[h] = i;
+	return TOPO_NONE;
+}
+
+static int build_names(struct pstate *st, struct topo_conf *c)
+{
+	uint32_t N = topo_num_nodes(c->topo), i = 0, hsize = 1;
+	uint64_t total = 0;
+	size_t blen = 0, bcap = 0;
+
+	if (!st->nnames)
+		return 0;
+	for (size_t k = 0; k < st->nnames; k++) {
+		hostlist_t hl = slurm_hostlist_create(st->names[k].expr);
+
+		if (!hl)
+			return perr(st, st->names[k].line, "bad hostlist "
+				    "'%s'", st->names[k].expr);
+		total += (uint64_t)slurm_hostlist_count(hl);
+		slurm_hostlist_destroy(hl);
+	}
+	if (total != N)
+		return perr(st, st->names[0].line, "NodeName= names %llu "
+			    "node%s but the topology has %u",
+			    (unsigned long long)total, total == 1 ? "" : "s",
+			    N);
+	while (hsize < 2 * N)
+		hsize *= 2;
+	c->name_off = malloc((N ? N : 1) * sizeof(*c->name_off));
+	c->htab = malloc(hsize * sizeof(*c->htab));
+	if (!c->name_off || !c->htab)
+		return perr(st, st->names[0].line, "out of memory");
+	memset(c->htab, 0xff, hsize * sizeof(*c->htab));
+	c->hmask = hsize - 1;
+	for (size_t k = 0; k < st->nnames; k++) {
+		hostlist_t hl = slurm_hostlist_create(st->names[k].expr);
+		char *h;
+
+		if (!hl)
+			return perr(st, st->names[k].line, "out of memory");
+		while ((h = slurm_hostlist_shift(hl))) {
+			size_t n = strlen(h) + 1;
+
+			if (blen + n > bcap) {
+				size_t nc = bcap ? bcap * 2 : 4096;
+				char *q;
+
+				while (nc < blen + n)
+					nc *= 2;
+				q = realloc(c->name_buf, nc);
+				if (!q) {
+					free(h);
+					slurm_hostlist_destroy(hl);
+					return perr(st, st->names[k].line,
+						    "out of memory");
+				}
+				c->name_buf = q;
+				bcap = nc;
+			}
+			memcpy(c->name_buf + blen, h, n);
+			free(h);
+			c->name_off[i] = (uint32_t)blen;
+			blen += n;
+			if (hash_insert(c, i) != TOPO_NONE) {
+				slurm_hostlist_destroy(hl);
+				return perr(st, st->names[k].line, "node name "
+					    "'%s' given twice",
+					    c->name_buf + c->name_off[i]);
+			}
+			i++;
+		}
+		slurm_hostlist_destroy(hl);
+	}
+	c->nnames = i;
+	return 0;
+}
+
+/* ---- the whole file ---- */
+
+static struct topo *build_topo(struct pstate *st)
+{
+	struct topo_param params[TOPO_MAX_PARAMS];
+	char family[64];
+	size_t n = 0;
+	struct err sub = { "" };
+	struct topo *t;
+
+	if (!st->topo_line) {
+		perr(st, st->lastline, "no Topology= directive");
+		return NULL;
+	}
+	if (topo_parse_spec(st->topo_spec, family, sizeof(family), params, &n,
+			    &sub)) {
+		perr(st, st->topo_line, "%s", sub.msg);
+		return NULL;
+	}
+	if (!strcmp(family, "graph"))
+		return build_graph(st, params, n);
+	if (st->nsws) {
+		perr(st, st->sws[0].line, "SwitchName= needs Topology=graph "
+		     "(this file has Topology=%s)", family);
+		return NULL;
+	}
+	t = topo_create_family(family, params, n, &sub);
+	if (!t)
+		perr(st, st->topo_line, "%s", sub.msg);
+	return t;
+}
+
+struct topo_conf *topo_conf_parse(const char *name, const char *text,
+				  struct err *err)
+{
+	struct pstate st = { .file = name, .err = err };
+	struct topo_conf *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		err_set(err, "%s: out of memory", name);
+		return NULL;
+	}
+	if (read_lines(&st, text))
+		goto fail;
+	c->topo = build_topo(&st);
+	if (!c->topo)
+		goto fail;
+	for (size_t i = 0; i < st.ncaps; i++)
+		if (apply_cap(&st, c->topo, &st.caps[i]))
+			goto fail;
+	if (build_names(&st, c))
+		goto fail;
+	c->routing = st.routing;
+	st.routing = NULL;
+	c->defpol = st.defpol;
+	st.defpol = NULL;
+	c->pols = st.pols;
+	c->npols = (uint32_t)st.npols;
+	st.pols = NULL;
+	st.npols = 0;
+	pstate_free(&st);
+	return c;
+fail:
+	pstate_free(&st);
+	topo_conf_destroy(c);
+	return NULL;
+}
 
 struct topo_conf *topo_conf_load(const char *path, struct err *err)
 {
-	err_set(err, "%s: topo.conf files are not supported yet", path);
-	return NULL;
+	FILE *f = fopen(path, "rb");
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	struct topo_conf *c;
+
+	if (!f) {
+		err_set(err, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+
+		if (cap - len < 4096) {
+			size_t nc = cap ? cap * 2 : 65536;
+			char *q = realloc(text, nc);
+
+			if (!q) {
+				fclose(f);
+				free(text);
+				err_set(err, "%s: out of memory", path);
+				return NULL;
+			}
+			text = q;
+			cap = nc;
+		}
+		got = fread(text + len, 1, cap - len - 1, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(text);
+		err_set(err, "%s: read error", path);
+		return NULL;
+	}
+	fclose(f);
+	text[len] = '\0';
+	if (strlen(text) != len) {
+		/* report the line of the first NUL byte */
+		uint32_t line = 1;
+
+		for (size_t i = 0; text[i]; i++)
+			line += text[i] == '\n';
+		free(text);
+		err_set(err, "%s:%u: NUL byte in file", path, line);
+		return NULL;
+	}
+	c = topo_conf_parse(path, text, err);
+	free(text);
+	return c;
 }
 
 void topo_conf_destroy(struct topo_conf *c)
 {
-	(void)c;
+	if (!c)
+		return;
+	topo_destroy(c->topo);
+	free(c->routing);
+	free(c->defpol);
+	for (uint32_t i = 0; i < c->npols; i++) {
+		free(c->pols[i].part);
+		free(c->pols[i].policy);
+	}
+	free(c->pols);
+	free(c->name_buf);
+	free(c->name_off);
+	free(c->htab);
+	free(c);
+}
+
+const struct topo *topo_conf_topo(const struct topo_conf *c)
+{
+	return c->topo;
 }
 
 struct topo *topo_conf_take_topo(struct topo_conf *c)
 {
-	(void)c;
-	return NULL;
+	struct topo *t = c->topo;
+
+	c->topo = NULL;
+	return t;
+}
+
+const char *topo_conf_routing(const struct topo_conf *c)
+{
+	return c->routing;
+}
+
+const char *topo_conf_node_name(const struct topo_conf *c, uint32_t i)
+{
+	if (i >= c->nnames)
+		return NULL;
+	return c->name_buf + c->name_off[i];
+}
+
+uint32_t topo_conf_node_index(const struct topo_conf *c, const char *name)
+{
+	uint32_t h;
+
+	if (!c->nnames || !name)
+		return TOPO_NONE;
+	h = (uint32_t)hash_name(name) & c->hmask;
+	while (c->htab[h] != TOPO_NONE) {
+		if (!strcmp(c->name_buf + c->name_off[c->htab[h]], name))
+			return c->htab[h];
+		h = (h + 1) & c->hmask;
+	}
+	return TOPO_NONE;
+}
+
+int topo_conf_has_names(const struct topo_conf *c)
+{
+	return c->nnames > 0;
+}
+
+const char *topo_conf_policy(const struct topo_conf *c, const char *partition)
+{
+	for (uint32_t i = 0; partition && i < c->npols; i++)
+		if (!strcmp(c->pols[i].part, partition))
+			return c->pols[i].policy;
+	return c->defpol;
+}
+
+const char *topo_conf_default_policy(const struct topo_conf *c)
+{
+	return c->defpol;
+}
+
+uint32_t topo_conf_num_partition_policies(const struct topo_conf *c)
+{
+	return c->npols;
+}
+
+int topo_conf_partition_policy(const struct topo_conf *c, uint32_t i,
+			       const char **part, const char **policy)
+{
+	if (i >= c->npols)
+		return -1;
+	*part = c->pols[i].part;
+	*policy = c->pols[i].policy;
+	return 0;
 }

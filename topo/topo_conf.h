@@ -15,33 +15,48 @@
 struct topo_conf;
 
 /* Parse PATH.  Returns a new configuration or NULL with err set to
- * "PATH:LINE: what".  Free with topo_conf_destroy. */
+ * "PATH:LINE: what" ("PATH: what" when the file cannot be read).  Free
+ * with topo_conf_destroy. */
 struct topo_conf *topo_conf_load(const char *path, struct err *err);
 
-/* Parse configuration text (NAME is used in messages as the file name). */
+/* Parse configuration text (NAME is used in messages as the file name).
+ * Same result as topo_conf_load. */
 struct topo_conf *topo_conf_parse(const char *name, const char *text,
 				  struct err *err);
 
 /* Free; NULL is a no-op. */
 void topo_conf_destroy(struct topo_conf *c);
 
-/* The topology (borrowed; lives as long as the conf). */
+/* The topology (borrowed; lives as long as the conf; NULL after
+ * topo_conf_take_topo). */
 const struct topo *topo_conf_topo(const struct topo_conf *c);
-/* Take ownership of the topology (the conf no longer frees it). */
+/* Take ownership of the topology (the conf no longer frees it; the node
+ * names, routing and policies stay available). */
 struct topo *topo_conf_take_topo(struct topo_conf *c);
 
 /* Routing spec from "Routing=" or NULL when absent (borrowed). */
 const char *topo_conf_routing(const struct topo_conf *c);
 
-/* Slurm name of node I, or NULL when NodeName= was not given. */
+/* Slurm name of node I, or NULL when the file names no nodes or I is out
+ * of range (borrowed). */
 const char *topo_conf_node_name(const struct topo_conf *c, uint32_t i);
-/* Node index of Slurm name NAME, or TOPO_NONE. */
+/* Node index of Slurm name NAME (hash lookup, O(1)), or TOPO_NONE. */
 uint32_t topo_conf_node_index(const struct topo_conf *c, const char *name);
-/* Whether NodeName= was given (then every node has a name). */
+/* Whether the nodes are named (NodeName= or names in a graph's Nodes=);
+ * then every node 0..N-1 has a distinct name. */
 int topo_conf_has_names(const struct topo_conf *c);
 
 /* Policy for PARTITION from "PartitionPolicy=part:policy[:opts]" lines, or
- * the "DefaultPolicy=" value, or NULL (borrowed). */
+ * the "DefaultPolicy=" value, or NULL (borrowed).  The value is
+ * "policy[:opts]". */
 const char *topo_conf_policy(const struct topo_conf *c, const char *partition);
+/* The "DefaultPolicy=" value or NULL (borrowed). */
+const char *topo_conf_default_policy(const struct topo_conf *c);
+/* Number of PartitionPolicy= lines; partition and policy of line I
+ * (0-based, file order) through *part and *policy (borrowed).  Returns 0,
+ * or -1 when I is out of range. */
+uint32_t topo_conf_num_partition_policies(const struct topo_conf *c);
+int topo_conf_partition_policy(const struct topo_conf *c, uint32_t i,
+			       const char **part, const char **policy);
 
 #endif
