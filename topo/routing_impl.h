@@ -1,7 +1,8 @@
 /* routing_impl.h - the routing ops table; internal to topo/.
  *
  * Adding a routing: one routing_<family>.c defining a const struct
- * routing_ops, one line in the registry in routing.c, one test. */
+ * routing_ops named routing_<name>, one X(<name>) in the ROUTINGS list of
+ * routing.c, one test. */
 #ifndef STOPO_ROUTING_IMPL_H
 #define STOPO_ROUTING_IMPL_H
 
@@ -16,6 +17,10 @@ struct routing_ops {
 	const char *name;          /* "min", "vlb", "ugal", "ecmp", ... */
 	const char *const *keys;   /* accepted options, NULL-terminated */
 	bool multipath;
+	/* True when the paths of a flow depend only on its two switches
+	 * (not on the node ids): link sets are then enumerated over switch
+	 * pairs.  False is always safe (dmodk depends on the destination). */
+	bool switch_paths;
 	/* Whether this routing applies to T's family. */
 	bool (*applies)(const struct topo *t);
 	/* Parse options (args) and precompute; may set r->priv.  Optional. */
@@ -45,5 +50,16 @@ struct routing {
 	long opt[ROUTING_MAX_OPTS];  /* parsed options, meaning per routing */
 	void *priv;
 };
+
+/* Append ",KEY=value" (or ":KEY=value" for the first option) to r->spec;
+ * init calls it for every option, defaults included, so that routing_spec
+ * is canonical ("ugal:intra=local"). */
+void routing_spec_add(struct routing *r, const char *key, const char *fmt,
+		      ...) __attribute__((format(printf, 3, 4)));
+
+/* Add N paths of class CLS and HOPS hops to C (hops >= ROUTING_MAX_HOPS
+ * go to the last bucket). */
+void routing_count_add(struct routing_count *c, enum path_class cls,
+		       uint32_t hops, uint64_t n);
 
 #endif

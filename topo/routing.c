@@ -1,0 +1,432 @@
+/* routing.c - the routing core: path sets, the registry of routings,
+ * "NAME[:key=value,...]" parsing, and the generic parts of routing_paths,
+ * routing_count and routing_linkset (same-switch flows, enumeration when a
+ * routing has no closed form). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo/routing_impl.h"
+
+/* ---- the registry ----
+ *
+ * One X(name) per routing; each is a const struct routing_ops named
+ * routing_<name> defined in a routing_<family>.c file. */
+#define ROUTINGS(X) \
+	X(min) X(vlb) X(ugal) \
+	X(ecmp) X(dmodk)
+
+#define DECLARE(n) extern const struct routing_ops routing_##n;
+#define ENTRY(n) &routing_##n,
+#define NAME(n) #n,
+ROUTINGS(DECLARE)
+
+static const struct routing_ops *const registry[] = { ROUTINGS(ENTRY) NULL };
+static const char *const registry_names[] = { ROUTINGS(NAME) NULL };
+
+const char *const *routing_names(void)
+{
+	return registry_names;
+}
+
+static const struct routing_ops *find_ops(const char *name)
+{
+	for (size_t i = 0; registry[i]; i++)
+		if (!strcmp(registry[i]->name, name))
+			return registry[i];
+	return NULL;
+}
+
+/* ---- path sets ---- */
+
+void pathset_init(struct pathset *ps)
+{
+	memset(ps, 0, sizeof(*ps));
+}
+
+void pathset_clear(struct pathset *ps)
+{
+	ps->n = 0;
+	if (ps->off)
+		ps->off[0] = 0;
+}
+
+void pathset_free(struct pathset *ps)
+{
+	free(ps->off);
+	free(ps->links);
+	free(ps->cls);
+	pathset_init(ps);
+}
+
+int pathset_add(struct pathset *ps, const uint32_t *links, uint32_t len,
+		enum path_class cls)
+{
+	size_t used = ps->n ? ps->off[ps->n] : 0;
+
+	if (ps->n + 1 >= ps->cap_paths) {
+		uint32_t nc = ps->cap_paths ? ps->cap_paths * 2 : 16;
+		uint32_t *off;
+		uint8_t *c;
+
+		if (nc <= ps->cap_paths)
+			return -1;
+		off = realloc(ps->off, ((size_t)nc + 1) * sizeof(*off));
+		if (!off)
+			return -1;
+		ps->off = off;
+		c = realloc(ps->cls, nc);
+		if (!c)
+			return -1;
+		ps->cls = c;
+		if (!ps->cap_paths)
+			ps->off[0] = 0;
+		ps->cap_paths = nc;
+	}
+	if (used + len > ps->cap_links) {
+		size_t nc = ps->cap_links ? ps->cap_links * 2 : 256;
+		uint32_t *l;
+
+		while (nc < used + len)
+			nc *= 2;
+		if (nc > UINT32_MAX)
+			return -1;
+		l = realloc(ps->links, nc * sizeof(*l));
+		if (!l)
+			return -1;
+		ps->links = l;
+		ps->cap_links = nc;
+	}
+	if (len)
+		memcpy(ps->links + used, links, len * sizeof(*links));
+	ps->cls[ps->n] = (uint8_t)cls;
+	ps->off[ps->n + 1] = (uint32_t)(used + len);
+	ps->n++;
+	return 0;
+}
+
+uint32_t pathset_hops(const struct pathset *ps, const struct topo *t,
+		      uint32_t i)
+{
+	uint32_t first = topo_first_switch_link(t), h = 0;
+
+	for (uint32_t k = ps->off[i]; k < ps->off[i + 1]; k++)
+		if (ps->links[k] >= first)
+			h++;
+	return h;
+}
+
+/* ---- creation ---- */
+
+static bool key_known(const struct routing_ops *ops, const char *key)
+{
+	for (size_t i = 0; ops->keys && ops->keys[i]; i++)
+		if (!strcmp(ops->keys[i], key))
+			return true;
+	return false;
+}
+
+/* "min, vlb or ugal": the routings that apply to T. */
+static void applicable(const struct topo *t, char *buf, size_t len)
+{
+	const struct routing_ops *ok[32];
+	size_t n = 0, off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; registry[i] && n < 32; i++)
+		if (!registry[i]->applies || registry[i]->applies(t))
+			ok[n++] = registry[i];
+	for (size_t i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+					i == 0 ? "" : i + 1 == n ? " or " : ", ",
+					ok[i]->name);
+}
+
+void routing_spec_add(struct routing *r, const char *key, const char *fmt,
+		      ...)
+{
+	size_t off = strlen(r->spec);
+	va_list ap;
+
+	if (off >= sizeof(r->spec))
+		return;
+	off += (size_t)snprintf(r->spec + off, sizeof(r->spec) - off, "%c%s=",
+				strchr(r->spec, ':') ? ',' : ':', key);
+	if (off >= sizeof(r->spec))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->spec + off, sizeof(r->spec) - off, fmt, ap);
+	va_end(ap);
+}
+
+struct routing *routing_create(const struct topo *t, const char *spec,
+			       struct err *err)
+{
+	struct topo_param params[TOPO_MAX_PARAMS];
+	struct topo_args args;
+	const struct routing_ops *ops;
+	struct routing *r;
+	char name[64], list[256];
+	size_t n = 0;
+
+	if (!t) {
+		err_set(err, "routing: no topology");
+		return NULL;
+	}
+	if (!spec || !*spec) {
+		err_set(err, "empty routing spec");
+		return NULL;
+	}
+	if (topo_parse_spec(spec, name, sizeof(name), params, &n, err)) {
+		err_prefix(err, "routing '%s'", spec);
+		return NULL;
+	}
+	ops = find_ops(name);
+	if (!ops) {
+		const char *const *names = routing_names();
+		size_t off = 0;
+
+		list[0] = '\0';
+		for (size_t i = 0; names[i] && off < sizeof(list); i++)
+			off += (size_t)snprintf(list + off, sizeof(list) - off,
+						"%s%s", i ? ", " : "", names[i]);
+		err_set(err, "unknown routing '%s' (known: %s)", name, list);
+		return NULL;
+	}
+	if (ops->applies && !ops->applies(t)) {
+		applicable(t, list, sizeof(list));
+		err_set(err, "routing '%s' does not apply to %s; use %s", name,
+			topo_family(t), list[0] ? list : "another topology");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!key_known(ops, params[i].key)) {
+			err_set(err, "routing '%s': unknown option '%s'", name,
+				params[i].key);
+			return NULL;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(params[i].key, params[j].key)) {
+				err_set(err, "routing '%s': option '%s' given "
+					"twice", name, params[i].key);
+				return NULL;
+			}
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		err_set(err, "out of memory");
+		return NULL;
+	}
+	r->t = t;
+	r->ops = ops;
+	snprintf(r->spec, sizeof(r->spec), "%s", ops->name);
+	args.params = params;
+	args.nparams = n;
+	if (ops->init && ops->init(r, &args, err)) {
+		err_prefix(err, "routing '%s'", name);
+		routing_destroy(r);
+		return NULL;
+	}
+	return r;
+}
+
+void routing_destroy(struct routing *r)
+{
+	if (!r)
+		return;
+	if (r->ops && r->ops->fini)
+		r->ops->fini(r);
+	free(r);
+}
+
+const char *routing_default(const struct topo *t)
+{
+	switch (topo_kind(t)) {
+	case TOPO_DRAGONFLY:
+	case TOPO_CASCADE:
+		return "ugal";
+	case TOPO_FATTREE:
+		return "ecmp";
+	case TOPO_EXPRESSMESH:
+	case TOPO_HYPERX:
+	case TOPO_TORUS:
+		return "dor";
+	default:
+		return "shortest";
+	}
+}
+
+const char *routing_spec(const struct routing *r)
+{
+	return r->spec;
+}
+
+const struct topo *routing_topo(const struct routing *r)
+{
+	return r->t;
+}
+
+bool routing_multipath(const struct routing *r)
+{
+	return r->ops->multipath;
+}
+
+/* ---- queries ---- */
+
+static int check_pair(const struct routing *r, uint32_t src, uint32_t dst,
+		      struct err *err)
+{
+	uint32_t n = topo_num_nodes(r->t);
+
+	if (src >= n || dst >= n)
+		return err_set(err, "node %u out of range (the topology has %u "
+			       "nodes)", src >= n ? src : dst, n);
+	if (src == dst)
+		return err_set(err, "source and destination are the same node "
+			       "%u", src);
+	return 0;
+}
+
+int routing_paths(const struct routing *r, uint32_t src, uint32_t dst,
+		  struct pathset *out, struct err *err)
+{
+	const struct topo *t = r->t;
+
+	pathset_clear(out);
+	if (check_pair(r, src, dst, err))
+		return -1;
+	if (topo_node_switch(t, src) == topo_node_switch(t, dst)) {
+		uint32_t l[2] = { topo_inject_link(t, src),
+				  topo_eject_link(t, dst) };
+
+		if (pathset_add(out, l, 2, PATH_MIN))
+			return err_set(err, "out of memory");
+		return 0;
+	}
+	if (r->ops->paths(r, src, dst, out, err)) {
+		pathset_clear(out);
+		return -1;
+	}
+	return 0;
+}
+
+void routing_count_add(struct routing_count *c, enum path_class cls,
+		       uint32_t hops, uint64_t n)
+{
+	c->total += n;
+	c->by_class[cls] += n;
+	c->by_hops[hops < ROUTING_MAX_HOPS ? hops : ROUTING_MAX_HOPS] += n;
+}
+
+int routing_count(const struct routing *r, uint32_t src, uint32_t dst,
+		  struct routing_count *c, struct err *err)
+{
+	const struct topo *t = r->t;
+	struct pathset ps;
+
+	memset(c, 0, sizeof(*c));
+	if (check_pair(r, src, dst, err))
+		return -1;
+	if (topo_node_switch(t, src) == topo_node_switch(t, dst)) {
+		routing_count_add(c, PATH_MIN, 0, 1);
+		return 0;
+	}
+	if (r->ops->count) {
+		if (r->ops->count(r, src, dst, c, err)) {
+			memset(c, 0, sizeof(*c));
+			return -1;
+		}
+		return 0;
+	}
+	pathset_init(&ps);
+	if (routing_paths(r, src, dst, &ps, err)) {
+		pathset_free(&ps);
+		return -1;
+	}
+	for (uint32_t i = 0; i < ps.n; i++)
+		routing_count_add(c, (enum path_class)ps.cls[i],
+				  pathset_hops(&ps, t, i), 1);
+	pathset_free(&ps);
+	return 0;
+}
+
+static int check_nodes(const struct routing *r, const uint32_t *nodes,
+		       uint32_t n, struct err *err)
+{
+	uint32_t nn = topo_num_nodes(r->t);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (nodes[i] >= nn)
+			return err_set(err, "node %u out of range (the topology "
+				       "has %u nodes)", nodes[i], nn);
+	return 0;
+}
+
+static void mark(const struct topo *t, const struct pathset *ps,
+		 uint8_t *used)
+{
+	uint32_t first = topo_first_switch_link(t);
+
+	for (uint32_t k = 0; k < ps->off[ps->n]; k++)
+		if (ps->links[k] >= first)
+			used[ps->links[k]] = 1;
+}
+
+int routing_linkset_enum(const struct routing *r, const uint32_t *nodes,
+			 uint32_t n, uint8_t *used, struct err *err)
+{
+	const struct topo *t = r->t;
+	uint32_t *rep = NULL, nrep = 0;
+	uint8_t *seen = NULL;
+	struct pathset ps;
+	int rc = -1;
+
+	if (check_nodes(r, nodes, n, err))
+		return -1;
+	pathset_init(&ps);
+	if (r->ops->switch_paths) {
+		/* Paths depend on the switch pair only: one node per switch. */
+		seen = calloc(topo_num_switches(t) ? topo_num_switches(t) : 1, 1);
+		rep = malloc((n ? n : 1) * sizeof(*rep));
+		if (!seen || !rep) {
+			err_set(err, "out of memory");
+			goto out;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t sw = topo_node_switch(t, nodes[i]);
+
+			if (!seen[sw]) {
+				seen[sw] = 1;
+				rep[nrep++] = nodes[i];
+			}
+		}
+		nodes = rep;
+		n = nrep;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = 0; j < n; j++) {
+			if (topo_node_switch(t, nodes[i]) ==
+			    topo_node_switch(t, nodes[j]))
+				continue; /* 0 hops (and src == dst) */
+			if (routing_paths(r, nodes[i], nodes[j], &ps, err))
+				goto out;
+			mark(t, &ps, used);
+		}
+	rc = 0;
+out:
+	pathset_free(&ps);
+	free(seen);
+	free(rep);
+	return rc;
+}
+
+int routing_linkset(const struct routing *r, const uint32_t *nodes,
+		    uint32_t n, uint8_t *used, struct err *err)
+{
+	if (check_nodes(r, nodes, n, err))
+		return -1;
+	if (r->ops->linkset)
+		return r->ops->linkset(r, nodes, n, used, err);
+	return routing_linkset_enum(r, nodes, n, used, err);
+}

@@ -1,0 +1,889 @@
+/* routing_dragonfly.c - min, vlb and ugal on the dragonfly and the Cray
+ * Cascade (paper 002 Sec. 2.3), for any family whose switches are split
+ * into groups joined by global links.
+ *
+ * Within a group the "local" paths from router x to router y are all the
+ * shortest paths over the group's own links (dfly: the direct link;
+ * Cascade: the direct row or column link, or the two 2-hop paths through
+ * the corners, X-first and Y-first); parallel links are separate paths.
+ *
+ *   MIN(x->y)  same group: the local paths.  Otherwise, for EVERY global
+ *              link u->v from x's group to y's group: local(x->u), the
+ *              global link, local(v->y).  One path per global link (times
+ *              the local choices), whatever its length: a*h/(g-1) paths in
+ *              dfly(p,a,h,g) when g-1 divides a*h.
+ *   VLB(s->d)  for every intermediate switch I: MIN(s->I) followed by
+ *              MIN(I->d), concatenated literally (never pruned; equal link
+ *              sequences through different I stay separate paths).  I runs
+ *              over every switch outside the source and destination groups
+ *              (a*(g-2) switches: a^3 h^2 (g-2)/(g-1)^2 paths, paper 002
+ *              Eq. 1).  Within one group option intra= decides: "local"
+ *              (default) every other router of the group (I != s, d);
+ *              "global" every switch of the g-1 other groups.
+ *              When a flow has no intermediate at all (g = 2, or a group
+ *              of two routers with intra=local) vlb routes it on its MIN
+ *              paths, tagged MIN.
+ *   ugal       MIN and VLB paths together, each tagged with its class.
+ *
+ * Counting never enumerates paths: per-pair MIN hop histograms come from
+ * the local distance/path-count tables and the global link lists, and the
+ * VLB histogram is the sum over intermediates of the convolution of two
+ * MIN histograms (O(switches * links per group pair) per flow).
+ *
+ * Link sets are derived per group (see linkset()), never by enumeration,
+ * whenever every group is connected and every pair of groups is joined by
+ * at least one global link; otherwise routing.c's enumeration is used. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo/routing_impl.h"
+
+enum mode { MODE_MIN, MODE_VLB, MODE_UGAL };
+
+#define UNREACH 255
+#define MAX_LOCAL_DIAM 15    /* keeps every path within ROUTING_MAX_HOPS */
+#define MAX_PAIRS (1u << 24) /* local distance tables */
+#define HL (2 * MAX_LOCAL_DIAM + 2) /* MIN histogram length */
+
+struct df {
+	enum mode mode;
+	bool intra_global;
+	bool complete;       /* groups connected, every group pair joined */
+	uint32_t S, G;
+	uint32_t *mem_off;   /* [G+1] */
+	uint32_t *mem;       /* switches by group, ascending */
+	uint32_t *idx;       /* [S] index within its group */
+	size_t *mat_off;     /* [G] into dist / np */
+	uint8_t *dist;       /* local hop distance, UNREACH if none */
+	uint32_t *np;        /* number of local shortest paths */
+	uint8_t *diam;       /* [G] local diameter */
+	uint8_t maxdiam;
+	uint32_t *gl_off;    /* [G+1] */
+	uint32_t *gl;        /* global links out of each group, by
+			      * (destination group, id) */
+};
+
+static const char *const keys[] = { "intra", NULL };
+
+static bool applies(const struct topo *t)
+{
+	return (topo_kind(t) == TOPO_DRAGONFLY ||
+		topo_kind(t) == TOPO_CASCADE) && topo_num_groups(t) > 0;
+}
+
+static uint32_t grp(const struct df *df, const struct topo *t, uint32_t s)
+{
+	(void)df;
+	return topo_switch_group(t, s);
+}
+
+static uint8_t D(const struct df *df, uint32_t g, uint32_t x, uint32_t y)
+{
+	uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
+
+	return df->dist[df->mat_off[g] + (size_t)df->idx[x] * a + df->idx[y]];
+}
+
+static uint32_t NP(const struct df *df, uint32_t g, uint32_t x, uint32_t y)
+{
+	uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
+
+	return df->np[df->mat_off[g] + (size_t)df->idx[x] * a + df->idx[y]];
+}
+
+static void df_free(struct df *df)
+{
+	if (!df)
+		return;
+	free(df->mem_off);
+	free(df->mem);
+	free(df->idx);
+	free(df->mat_off);
+	free(df->dist);
+	free(df->np);
+	free(df->diam);
+	free(df->gl_off);
+	free(df->gl);
+	free(df);
+}
+
+/* Groups' member lists. */
+static int build_groups(struct df *df, const struct topo *t, struct err *err)
+{
+	uint32_t *pos;
+
+	df->mem_off = calloc((size_t)df->G + 1, sizeof(uint32_t));
+	df->mem = malloc((size_t)df->S * sizeof(uint32_t));
+	df->idx = malloc((size_t)df->S * sizeof(uint32_t));
+	pos = calloc((size_t)df->G + 1, sizeof(uint32_t));
+	if (!df->mem_off || !df->mem || !df->idx || !pos) {
+		free(pos);
+		return err_set(err, "out of memory");
+	}
+	for (uint32_t s = 0; s < df->S; s++) {
+		uint32_t g = topo_switch_group(t, s);
+
+		if (g >= df->G) {
+			free(pos);
+			return err_set(err, "switch %u has no group", s);
+		}
+		df->mem_off[g + 1]++;
+	}
+	for (uint32_t g = 0; g < df->G; g++)
+		df->mem_off[g + 1] += df->mem_off[g];
+	memcpy(pos, df->mem_off, ((size_t)df->G + 1) * sizeof(uint32_t));
+	for (uint32_t s = 0; s < df->S; s++) {
+		uint32_t g = topo_switch_group(t, s);
+
+		df->idx[s] = pos[g] - df->mem_off[g];
+		df->mem[pos[g]++] = s;
+	}
+	free(pos);
+	return 0;
+}
+
+/* All-pairs local distances and shortest-path counts, BFS per router over
+ * the links that stay inside its group. */
+static int build_local(struct df *df, const struct topo *t, struct err *err)
+{
+	size_t total = 0;
+	uint32_t *queue;
+
+	df->mat_off = malloc(((size_t)df->G ? df->G : 1) * sizeof(size_t));
+	df->diam = calloc(df->G ? df->G : 1, 1);
+	if (!df->mat_off || !df->diam)
+		return err_set(err, "out of memory");
+	for (uint32_t g = 0; g < df->G; g++) {
+		size_t a = df->mem_off[g + 1] - df->mem_off[g];
+
+		df->mat_off[g] = total;
+		total += a * a;
+		if (total > MAX_PAIRS)
+			return err_set(err, "groups too large for dragonfly "
+				       "routing (%zu router pairs)", total);
+	}
+	df->dist = malloc(total ? total : 1);
+	df->np = calloc(total ? total : 1, sizeof(uint32_t));
+	queue = malloc((size_t)(df->S ? df->S : 1) * sizeof(uint32_t));
+	if (!df->dist || !df->np || !queue) {
+		free(queue);
+		return err_set(err, "out of memory");
+	}
+	memset(df->dist, UNREACH, total ? total : 1);
+	df->complete = true;
+	for (uint32_t g = 0; g < df->G; g++) {
+		uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
+
+		for (uint32_t i = 0; i < a; i++) {
+			uint8_t *dist = df->dist + df->mat_off[g] + (size_t)i * a;
+			uint32_t *np = df->np + df->mat_off[g] + (size_t)i * a;
+			uint32_t head = 0, tail = 0;
+
+			dist[i] = 0;
+			np[i] = 1;
+			queue[tail++] = df->mem[df->mem_off[g] + i];
+			while (head < tail) {
+				uint32_t u = queue[head++], cnt;
+				uint32_t first = topo_switch_out(t, u, &cnt);
+				uint32_t du = dist[df->idx[u]];
+
+				for (uint32_t l = first; l < first + cnt; l++) {
+					uint32_t z = topo_link(t, l)->to;
+					uint32_t iz = df->idx[z];
+
+					if (topo_switch_group(t, z) != g)
+						continue;
+					if (dist[iz] == UNREACH) {
+						if (du + 1 > MAX_LOCAL_DIAM) {
+							free(queue);
+							return err_set(err,
+								"group %u: local diameter above %d",
+								g, MAX_LOCAL_DIAM);
+						}
+						dist[iz] = (uint8_t)(du + 1);
+						queue[tail++] = z;
+					}
+					if (dist[iz] == du + 1)
+						np[iz] += np[df->idx[u]];
+				}
+			}
+			if (tail < a)
+				df->complete = false;
+			for (uint32_t j = 0; j < a; j++)
+				if (dist[j] != UNREACH && dist[j] > df->diam[g])
+					df->diam[g] = dist[j];
+		}
+		if (df->diam[g] > df->maxdiam)
+			df->maxdiam = df->diam[g];
+	}
+	free(queue);
+	return 0;
+}
+
+struct gkey {
+	uint32_t g, l;
+};
+
+static int cmp_gkey(const void *x, const void *y)
+{
+	const struct gkey *a = x, *b = y;
+
+	if (a->g != b->g)
+		return a->g < b->g ? -1 : 1;
+	return a->l < b->l ? -1 : a->l > b->l;
+}
+
+/* Per group: its outgoing global links sorted by destination group. */
+static int build_global(struct df *df, const struct topo *t, struct err *err)
+{
+	uint32_t n = 0;
+	struct gkey *key;
+
+	df->gl_off = calloc((size_t)df->G + 1, sizeof(uint32_t));
+	df->gl = malloc(((size_t)topo_num_links(t) + 1) * sizeof(uint32_t));
+	key = malloc(((size_t)topo_num_links(t) + 1) * sizeof(*key));
+	if (!df->gl_off || !df->gl || !key) {
+		free(key);
+		return err_set(err, "out of memory");
+	}
+	for (uint32_t g = 0; g < df->G; g++) {
+		uint32_t start = n;
+
+		for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
+			uint32_t cnt, first = topo_switch_out(t, df->mem[k], &cnt);
+
+			for (uint32_t l = first; l < first + cnt; l++) {
+				uint32_t h = topo_switch_group(t,
+							       topo_link(t, l)->to);
+
+				if (h != g)
+					key[n++] = (struct gkey){ h, l };
+			}
+		}
+		df->gl_off[g + 1] = n;
+		qsort(key + start, n - start, sizeof(*key), cmp_gkey);
+	}
+	for (uint32_t k = 0; k < n; k++)
+		df->gl[k] = key[k].l;
+	free(key);
+	return 0;
+}
+
+/* Global links from group A to group B: *cnt ids starting at the result. */
+static const uint32_t *glinks(const struct df *df, const struct topo *t,
+			      uint32_t a, uint32_t b, uint32_t *cnt)
+{
+	uint32_t lo = df->gl_off[a], hi = df->gl_off[a + 1], first;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (topo_switch_group(t, topo_link(t, df->gl[mid])->to) < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	while (lo < df->gl_off[a + 1] &&
+	       topo_switch_group(t, topo_link(t, df->gl[lo])->to) == b)
+		lo++;
+	*cnt = lo - first;
+	return df->gl + first;
+}
+
+static int init_mode(struct routing *r, const struct topo_args *args,
+		     enum mode mode, struct err *err)
+{
+	const struct topo *t = r->t;
+	const char *intra = targ_str(args, "intra");
+	struct df *df;
+
+	if (intra && strcmp(intra, "local") && strcmp(intra, "global"))
+		return err_set(err, "intra=%s: must be 'local' or 'global'",
+			       intra);
+	df = calloc(1, sizeof(*df));
+	if (!df)
+		return err_set(err, "out of memory");
+	df->mode = mode;
+	df->intra_global = intra && !strcmp(intra, "global");
+	df->S = topo_num_switches(t);
+	df->G = topo_num_groups(t);
+	if (build_groups(df, t, err) || build_local(df, t, err) ||
+	    build_global(df, t, err)) {
+		df_free(df);
+		return -1;
+	}
+	for (uint32_t a = 0; a < df->G && df->complete; a++)
+		for (uint32_t b = 0; b < df->G; b++) {
+			uint32_t cnt;
+
+			if (a == b)
+				continue;
+			glinks(df, t, a, b, &cnt);
+			if (!cnt) {
+				df->complete = false;
+				break;
+			}
+		}
+	r->priv = df;
+	if (mode != MODE_MIN)
+		routing_spec_add(r, "intra", "%s",
+				 df->intra_global ? "global" : "local");
+	return 0;
+}
+
+static int init_min(struct routing *r, const struct topo_args *args,
+		    struct err *err)
+{
+	return init_mode(r, args, MODE_MIN, err);
+}
+
+static int init_vlb(struct routing *r, const struct topo_args *args,
+		    struct err *err)
+{
+	return init_mode(r, args, MODE_VLB, err);
+}
+
+static int init_ugal(struct routing *r, const struct topo_args *args,
+		     struct err *err)
+{
+	return init_mode(r, args, MODE_UGAL, err);
+}
+
+static void fini(struct routing *r)
+{
+	df_free(r->priv);
+	r->priv = NULL;
+}
+
+/* ---- counting ---- */
+
+/* Add the MIN(x->y) hop histogram to h (length HL). */
+static void hist_min(const struct df *df, const struct topo *t, uint32_t x,
+		     uint32_t y, uint64_t *h)
+{
+	uint32_t gx = grp(df, t, x), gy = grp(df, t, y), cnt;
+	const uint32_t *gl;
+
+	if (gx == gy) {
+		if (D(df, gx, x, y) != UNREACH)
+			h[D(df, gx, x, y)] += NP(df, gx, x, y);
+		return;
+	}
+	gl = glinks(df, t, gx, gy, &cnt);
+	for (uint32_t k = 0; k < cnt; k++) {
+		const struct topo_link *lk = topo_link(t, gl[k]);
+		uint8_t d1 = D(df, gx, x, lk->from), d2 = D(df, gy, lk->to, y);
+
+		if (d1 == UNREACH || d2 == UNREACH)
+			continue;
+		h[d1 + 1 + d2] += (uint64_t)NP(df, gx, x, lk->from) *
+				  NP(df, gy, lk->to, y);
+	}
+}
+
+/* Add VLB paths through intermediate I to c. */
+static void count_via(const struct df *df, const struct topo *t, uint32_t s,
+		      uint32_t i, uint32_t d, struct routing_count *c)
+{
+	uint64_t a[HL] = { 0 }, b[HL] = { 0 };
+
+	hist_min(df, t, s, i, a);
+	hist_min(df, t, i, d, b);
+	for (uint32_t x = 0; x < HL; x++)
+		if (a[x])
+			for (uint32_t y = 0; y < HL; y++)
+				if (b[y])
+					routing_count_add(c, PATH_VLB, x + y,
+							  a[x] * b[y]);
+}
+
+/* Is switch I an intermediate of the VLB paths of flow s -> d? */
+static bool is_intermediate(const struct df *df, const struct topo *t,
+			    uint32_t s, uint32_t d, uint32_t i)
+{
+	uint32_t gs = grp(df, t, s), gd = grp(df, t, d), gi = grp(df, t, i);
+
+	if (i == s || i == d)
+		return false;
+	if (gs == gd && !df->intra_global)
+		return gi == gs;
+	return gi != gs && gi != gd;
+}
+
+static int count(const struct routing *r, uint32_t src, uint32_t dst,
+		 struct routing_count *c, struct err *err)
+{
+	const struct df *df = r->priv;
+	const struct topo *t = r->t;
+	uint32_t s = topo_node_switch(t, src), d = topo_node_switch(t, dst);
+
+	(void)err;
+	if (df->mode != MODE_MIN)
+		for (uint32_t i = 0; i < df->S; i++)
+			if (is_intermediate(df, t, s, d, i))
+				count_via(df, t, s, i, d, c);
+	if (df->mode != MODE_VLB || c->by_class[PATH_VLB] == 0) {
+		uint64_t h[HL] = { 0 };
+
+		hist_min(df, t, s, d, h);
+		for (uint32_t x = 0; x < HL; x++)
+			if (h[x])
+				routing_count_add(c, PATH_MIN, x, h[x]);
+	}
+	return 0;
+}
+
+/* ---- enumeration ---- */
+
+/* Append every local shortest path x -> y (links only) to OUT, each
+ * prefixed by buf[0..len). */
+static int local_walk(const struct df *df, const struct topo *t, uint32_t g,
+		      uint32_t x, uint32_t y, uint32_t *buf, uint32_t len,
+		      struct pathset *out)
+{
+	uint8_t dx = D(df, g, x, y);
+	uint32_t cnt, first;
+
+	if (x == y)
+		return pathset_add(out, buf, len, PATH_MIN);
+	if (dx == UNREACH)
+		return 0;
+	first = topo_switch_out(t, x, &cnt);
+	for (uint32_t l = first; l < first + cnt; l++) {
+		uint32_t z = topo_link(t, l)->to;
+
+		if (topo_switch_group(t, z) != g || D(df, g, z, y) != dx - 1)
+			continue;
+		buf[len] = l;
+		if (local_walk(df, t, g, z, y, buf, len + 1, out))
+			return -1;
+	}
+	return 0;
+}
+
+/* Append every MIN(x->y) link sequence to OUT (class MIN). */
+static int min_seqs(const struct df *df, const struct topo *t, uint32_t x,
+		    uint32_t y, struct pathset *out, struct pathset *tmp1,
+		    struct pathset *tmp2)
+{
+	uint32_t gx = grp(df, t, x), gy = grp(df, t, y), cnt;
+	uint32_t buf[ROUTING_MAX_HOPS + 2];
+	const uint32_t *gl;
+
+	if (gx == gy)
+		return local_walk(df, t, gx, x, y, buf, 0, out);
+	gl = glinks(df, t, gx, gy, &cnt);
+	for (uint32_t k = 0; k < cnt; k++) {
+		const struct topo_link *lk = topo_link(t, gl[k]);
+
+		pathset_clear(tmp1);
+		pathset_clear(tmp2);
+		if (local_walk(df, t, gx, x, lk->from, buf, 0, tmp1) ||
+		    local_walk(df, t, gy, lk->to, y, buf, 0, tmp2))
+			return -1;
+		for (uint32_t i = 0; i < tmp1->n; i++)
+			for (uint32_t j = 0; j < tmp2->n; j++) {
+				uint32_t len = 0;
+
+				for (uint32_t e = tmp1->off[i];
+				     e < tmp1->off[i + 1]; e++)
+					buf[len++] = tmp1->links[e];
+				buf[len++] = gl[k];
+				for (uint32_t e = tmp2->off[j];
+				     e < tmp2->off[j + 1]; e++)
+					buf[len++] = tmp2->links[e];
+				if (pathset_add(out, buf, len, PATH_MIN))
+					return -1;
+			}
+	}
+	return 0;
+}
+
+/* Append inject + A[i] + B[j] + eject for all i, j (B NULL: just A). */
+static int emit(const struct topo *t, uint32_t src, uint32_t dst,
+		const struct pathset *A, const struct pathset *B,
+		enum path_class cls, struct pathset *out)
+{
+	uint32_t buf[2 * ROUTING_MAX_HOPS + 4];
+	uint32_t nb = B ? B->n : 1;
+
+	for (uint32_t i = 0; i < A->n; i++)
+		for (uint32_t j = 0; j < nb; j++) {
+			uint32_t len = 0;
+
+			buf[len++] = topo_inject_link(t, src);
+			for (uint32_t e = A->off[i]; e < A->off[i + 1]; e++)
+				buf[len++] = A->links[e];
+			for (uint32_t e = B ? B->off[j] : 0;
+			     B && e < B->off[j + 1]; e++)
+				buf[len++] = B->links[e];
+			buf[len++] = topo_eject_link(t, dst);
+			if (pathset_add(out, buf, len, cls))
+				return -1;
+		}
+	return 0;
+}
+
+static int paths(const struct routing *r, uint32_t src, uint32_t dst,
+		 struct pathset *out, struct err *err)
+{
+	const struct df *df = r->priv;
+	const struct topo *t = r->t;
+	uint32_t s = topo_node_switch(t, src), d = topo_node_switch(t, dst);
+	struct pathset a, b, t1, t2;
+	uint32_t nvlb = 0;
+	int rc = -1;
+
+	pathset_init(&a);
+	pathset_init(&b);
+	pathset_init(&t1);
+	pathset_init(&t2);
+	if (df->mode != MODE_VLB) {
+		if (min_seqs(df, t, s, d, &a, &t1, &t2) ||
+		    emit(t, src, dst, &a, NULL, PATH_MIN, out))
+			goto nomem;
+	}
+	if (df->mode != MODE_MIN) {
+		uint32_t before = out->n;
+
+		for (uint32_t i = 0; i < df->S; i++) {
+			if (!is_intermediate(df, t, s, d, i))
+				continue;
+			pathset_clear(&a);
+			pathset_clear(&b);
+			if (min_seqs(df, t, s, i, &a, &t1, &t2) ||
+			    min_seqs(df, t, i, d, &b, &t1, &t2) ||
+			    emit(t, src, dst, &a, &b, PATH_VLB, out))
+				goto nomem;
+		}
+		nvlb = out->n - before;
+	}
+	if (df->mode == MODE_VLB && nvlb == 0) {
+		pathset_clear(&a);
+		if (min_seqs(df, t, s, d, &a, &t1, &t2) ||
+		    emit(t, src, dst, &a, NULL, PATH_MIN, out))
+			goto nomem;
+	}
+	if (out->n == 0) {
+		err_set(err, "no path from node %u to node %u", src, dst);
+		goto out;
+	}
+	rc = 0;
+	goto out;
+nomem:
+	err_set(err, "out of memory");
+out:
+	pathset_free(&a);
+	pathset_free(&b);
+	pathset_free(&t1);
+	pathset_free(&t2);
+	return rc;
+}
+
+/* ---- structural link sets ---- */
+
+/* Every link of every local shortest path x -> y. */
+static void mark_local(const struct df *df, const struct topo *t, uint32_t g,
+		       uint32_t x, uint32_t y, uint8_t *used)
+{
+	uint8_t dx;
+	uint32_t cnt, first;
+
+	if (x == y)
+		return;
+	dx = D(df, g, x, y);
+	first = topo_switch_out(t, x, &cnt);
+	for (uint32_t l = first; l < first + cnt; l++) {
+		uint32_t z = topo_link(t, l)->to;
+
+		if (topo_switch_group(t, z) != g || D(df, g, z, y) != dx - 1)
+			continue;
+		used[l] = 1;
+		mark_local(df, t, g, z, y, used);
+	}
+}
+
+/* Every link of every local shortest path from V to any router of its
+ * group: the links x->z with dist(v,z) = dist(v,x) + 1. */
+static void mark_from_all(const struct df *df, const struct topo *t,
+			  uint32_t v, uint8_t *used)
+{
+	uint32_t g = grp(df, t, v);
+
+	for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
+		uint32_t x = df->mem[k], cnt, first;
+		uint8_t dx = D(df, g, v, x);
+
+		if (dx >= df->diam[g])
+			continue;
+		first = topo_switch_out(t, x, &cnt);
+		for (uint32_t l = first; l < first + cnt; l++) {
+			uint32_t z = topo_link(t, l)->to;
+
+			if (topo_switch_group(t, z) == g &&
+			    D(df, g, v, z) == dx + 1)
+				used[l] = 1;
+		}
+	}
+}
+
+/* Every link of every local shortest path from any router of its group
+ * to U: the links x->z with dist(x,u) = dist(z,u) + 1. */
+static void mark_to_all(const struct df *df, const struct topo *t,
+			uint32_t u, uint8_t *used)
+{
+	uint32_t g = grp(df, t, u);
+
+	for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
+		uint32_t z = df->mem[k], cnt;
+		uint8_t dz = D(df, g, z, u);
+		const uint32_t *in;
+
+		if (dz >= df->diam[g])
+			continue;
+		in = topo_switch_in(t, z, &cnt);
+		for (uint32_t e = 0; e < cnt; e++) {
+			uint32_t x = topo_link(t, in[e])->from;
+
+			if (topo_switch_group(t, x) == g &&
+			    D(df, g, x, u) == dz + 1)
+				used[in[e]] = 1;
+		}
+	}
+}
+
+struct job {
+	uint32_t *cnt;      /* [G] job switches per group */
+	uint32_t *sw;       /* job switches, grouped: sw[off[g] .. ) */
+	uint32_t *off;      /* [G+1] */
+	uint32_t *groups;   /* job groups, ascending */
+	uint32_t ng;
+	uint8_t *flag;      /* [S] scratch bitmaps, 4 bits used */
+};
+
+enum { EXIT_MIN = 1, ENTRY_MIN = 2, EXIT_VLB = 4, ENTRY_VLB = 8,
+       FROM_ALL = 16, TO_ALL = 32, IN_JOB = 64 };
+
+static void job_free(struct job *j)
+{
+	free(j->cnt);
+	free(j->sw);
+	free(j->off);
+	free(j->groups);
+	free(j->flag);
+}
+
+static int job_build(const struct df *df, const struct topo *t,
+		     const uint32_t *nodes, uint32_t n, struct job *j)
+{
+	uint32_t G = df->G, *pos;
+
+	memset(j, 0, sizeof(*j));
+	j->cnt = calloc(G ? G : 1, sizeof(uint32_t));
+	j->off = calloc((size_t)G + 1, sizeof(uint32_t));
+	j->groups = malloc((G ? G : 1) * sizeof(uint32_t));
+	j->flag = calloc(df->S ? df->S : 1, 1);
+	j->sw = malloc((n ? n : 1) * sizeof(uint32_t));
+	if (!j->cnt || !j->off || !j->groups || !j->flag || !j->sw)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = topo_node_switch(t, nodes[i]);
+
+		if (j->flag[s] & IN_JOB)
+			continue;
+		j->flag[s] |= IN_JOB;
+		j->cnt[grp(df, t, s)]++;
+	}
+	for (uint32_t g = 0; g < G; g++) {
+		j->off[g + 1] = j->off[g] + j->cnt[g];
+		if (j->cnt[g])
+			j->groups[j->ng++] = g;
+	}
+	pos = malloc(((size_t)G + 1) * sizeof(uint32_t));
+	if (!pos)
+		return -1;
+	memcpy(pos, j->off, ((size_t)G + 1) * sizeof(uint32_t));
+	for (uint32_t g = 0; g < G; g++)
+		for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++)
+			if (j->flag[df->mem[k]] & IN_JOB)
+				j->sw[pos[g]++] = df->mem[k];
+	free(pos);
+	return 0;
+}
+
+/* Is the first half of a VLB path from job group GS through group GI used
+ * (equivalently, by symmetry, the second half through GI into GS)?  Some
+ * flow out of GS must admit GI as intermediate group. */
+static bool half_used(const struct df *df, const struct job *j, uint32_t gs,
+		      uint32_t gi)
+{
+	if (gi == gs)
+		return false;
+	if (df->intra_global && j->cnt[gs] >= 2)
+		return true;            /* a flow inside GS, through GI */
+	if (j->ng >= 3)
+		return true;            /* some destination group is not GI */
+	return j->ng == 2 && !j->cnt[gi]; /* the one other group is not GI */
+}
+
+/* Mark local links from each job switch of G to every router flagged
+ * EXIT and from every router flagged ENTRY to each job switch of G. */
+static void mark_ends(const struct df *df, const struct topo *t,
+		      const struct job *j, uint32_t g, uint8_t exit_f,
+		      uint8_t entry_f, uint8_t *used)
+{
+	for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
+		uint32_t u = df->mem[k];
+
+		if (!(j->flag[u] & (exit_f | entry_f)))
+			continue;
+		for (uint32_t q = j->off[g]; q < j->off[g + 1]; q++) {
+			if (j->flag[u] & exit_f)
+				mark_local(df, t, g, j->sw[q], u, used);
+			if (j->flag[u] & entry_f)
+				mark_local(df, t, g, u, j->sw[q], used);
+		}
+	}
+}
+
+/*
+ * Link set of all ordered pairs of the job's switches, group by group.
+ *
+ * MIN, flows inside a group G: the local paths between its job switches.
+ * MIN, flows G -> H (both job groups): every global link G -> H, local
+ *   paths from each job switch of G to the links' sources (EXIT_MIN) and
+ *   from their targets (ENTRY_MIN) to each job switch of H.
+ * VLB through group I: a path's first half from job group G is
+ *   local(s -> u), a global link u -> v from G to I and local(v -> any
+ *   router of I); its second half into job group H is local(any router of
+ *   I -> u'), a global link u' -> v' and local(v' -> d).  Both halves are
+ *   used exactly when some flow admits I as intermediate (half_used), and
+ *   the two halves are independent, so the union is taken per (G, I).
+ * VLB inside a group with intra=local: local(s -> I) for every other
+ *   router I, when some destination d != s, I exists; and symmetrically.
+ * vlb's fallback to MIN (flows without any intermediate) adds the MIN
+ *   links of those flows.
+ */
+static int linkset(const struct routing *r, const uint32_t *nodes,
+		   uint32_t n, uint8_t *used, struct err *err)
+{
+	const struct df *df = r->priv;
+	const struct topo *t = r->t;
+	bool want_min = df->mode != MODE_VLB, want_vlb = df->mode != MODE_MIN;
+	struct job j;
+
+	if (!df->complete)
+		return routing_linkset_enum(r, nodes, n, used, err);
+	if (job_build(df, t, nodes, n, &j)) {
+		job_free(&j);
+		return err_set(err, "out of memory");
+	}
+	for (uint32_t q = 0; q < j.ng; q++) {
+		uint32_t g = j.groups[q];
+		uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
+		bool vlb_empty = df->intra_global ? df->G < 2 : a < 3;
+
+		if (j.cnt[g] < 2)
+			continue;
+		/* MIN inside G (ugal, min, or vlb without intermediates) */
+		if (want_min || vlb_empty)
+			for (uint32_t x = j.off[g]; x < j.off[g + 1]; x++)
+				for (uint32_t y = j.off[g]; y < j.off[g + 1]; y++)
+					mark_local(df, t, g, j.sw[x], j.sw[y],
+						   used);
+		/* VLB inside G through its own routers */
+		if (want_vlb && !df->intra_global && !vlb_empty)
+			for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1];
+			     k++) {
+				uint32_t I = df->mem[k];
+				bool in = j.flag[I] & IN_JOB;
+
+				if (j.cnt[g] == 2 && in)
+					continue; /* no third job switch */
+				for (uint32_t x = j.off[g]; x < j.off[g + 1];
+				     x++) {
+					mark_local(df, t, g, j.sw[x], I, used);
+					mark_local(df, t, g, I, j.sw[x], used);
+				}
+			}
+	}
+	/* global links out of each job group */
+	for (uint32_t q = 0; q < j.ng; q++) {
+		uint32_t g = j.groups[q];
+
+		for (uint32_t k = df->gl_off[g]; k < df->gl_off[g + 1]; k++) {
+			uint32_t l = df->gl[k];
+			const struct topo_link *lk = topo_link(t, l);
+			uint32_t h = grp(df, t, lk->to);
+
+			/* MIN g -> h; vlb falls back to MIN when g = 2 */
+			if (j.cnt[h] && (want_min || df->G == 2)) {
+				used[l] = 1;
+				j.flag[lk->from] |= EXIT_MIN;
+				j.flag[lk->to] |= ENTRY_MIN;
+			}
+			if (want_vlb && half_used(df, &j, g, h)) {
+				const struct topo_link *rv =
+					topo_link(t, lk->reverse);
+
+				used[l] = 1;
+				used[lk->reverse] = 1;
+				j.flag[lk->from] |= EXIT_VLB;
+				j.flag[lk->to] |= FROM_ALL;
+				j.flag[rv->from] |= TO_ALL;
+				j.flag[rv->to] |= ENTRY_VLB;
+			}
+		}
+	}
+	for (uint32_t q = 0; q < j.ng; q++)
+		mark_ends(df, t, &j, j.groups[q], EXIT_MIN | EXIT_VLB,
+			  ENTRY_MIN | ENTRY_VLB, used);
+	for (uint32_t s = 0; s < df->S; s++) {
+		if (j.flag[s] & FROM_ALL)
+			mark_from_all(df, t, s, used);
+		if (j.flag[s] & TO_ALL)
+			mark_to_all(df, t, s, used);
+	}
+	job_free(&j);
+	return 0;
+}
+
+const struct routing_ops routing_min = {
+	.name = "min",
+	.keys = NULL,
+	.multipath = true,
+	.switch_paths = true,
+	.applies = applies,
+	.init = init_min,
+	.fini = fini,
+	.paths = paths,
+	.count = count,
+	.linkset = linkset,
+};
+
+const struct routing_ops routing_vlb = {
+	.name = "vlb",
+	.keys = keys,
+	.multipath = true,
+	.switch_paths = true,
+	.applies = applies,
+	.init = init_vlb,
+	.fini = fini,
+	.paths = paths,
+	.count = count,
+	.linkset = linkset,
+};
+
+const struct routing_ops routing_ugal = {
+	.name = "ugal",
+	.keys = keys,
+	.multipath = true,
+	.switch_paths = true,
+	.applies = applies,
+	.init = init_ugal,
+	.fini = fini,
+	.paths = paths,
+	.count = count,
+	.linkset = linkset,
+};
