@@ -1,1 +1,13 @@
-# policies/: contributions to the build (see Makefile.am).
+# policies/: allocation policies behind one ops table (policy.h).
+CORE_SOURCES += \
+	policies/policy.c \
+	policies/policy_linear.c \
+	policies/policy_clustered.c \
+	policies/policy_random.c \
+	policies/policy_fattree_pods.c
+noinst_HEADERS += policies/policy.h policies/policy_impl.h
+
+UNIT_TESTS += tests/unit/test_policy
+tests_unit_test_policy_SOURCES = tests/unit/test_policy.c
+tests_unit_test_policy_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_policy_LDADD = $(UNIT_LDADD)

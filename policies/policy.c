@@ -1,0 +1,412 @@
+/* policy.c - the policy registry, spec parsing and the shared helpers. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/policy_impl.h"
+#include "topo/rng.h"
+
+/* The registry: one line per policy file. */
+static const struct policy_ops *const registry[] = {
+	&policy_linear,
+	&policy_clustered,
+	&policy_random,
+	&policy_fattree_pods,
+	/* Room for "nne" (paper 004 gamma placement of Cartesian
+	 * nearest-neighbour jobs on dragonfly): it reads req->grid/ngrid and
+	 * req->pattern, which the plugin and stopo already carry. */
+	NULL,
+};
+
+/* The same names as a constant table (policy_names); a unit test checks
+ * that it matches the registry. */
+static const char *const names[] = {
+	"linear", "clustered", "random", "fattree-pods", NULL,
+};
+
+const struct policy_ops *policy_find(const char *name)
+{
+	for (size_t i = 0; registry[i]; i++)
+		if (strcmp(registry[i]->name, name) == 0)
+			return registry[i];
+	return NULL;
+}
+
+const char *const *policy_names(void)
+{
+	return names;
+}
+
+static size_t nkeys(const struct policy_ops *ops)
+{
+	size_t n = 0;
+
+	while (ops->keys && ops->keys[n])
+		n++;
+	return n;
+}
+
+static int key_index(const struct policy_ops *ops, const char *key,
+		     size_t len)
+{
+	for (size_t i = 0; ops->keys && ops->keys[i]; i++)
+		if (strlen(ops->keys[i]) == len &&
+		    strncmp(ops->keys[i], key, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void list_keys(const struct policy_ops *ops, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; ops->keys && ops->keys[i] && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "",
+				      ops->keys[i]);
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+/* Parse the "k=v,k=v" part of SPEC into P->values. */
+static int parse_options(struct policy *p, const char *opts, struct err *err)
+{
+	const struct policy_ops *ops = p->ops;
+	const char *s = opts;
+	char seen[POLICY_MAX_OPTS] = { 0 };
+
+	while (*s) {
+		const char *end = s + strcspn(s, ",");
+		const char *eq = memchr(s, '=', (size_t)(end - s));
+		char keys[160];
+		int k;
+
+		if (end == s) {
+			s++;
+			continue;
+		}
+		if (!eq || eq == s)
+			return err_set(err, "policy %s: option '%.*s' is not "
+				       "key=value", ops->name, (int)(end - s), s);
+		k = key_index(ops, s, (size_t)(eq - s));
+		if (k < 0) {
+			list_keys(ops, keys, sizeof(keys));
+			return err_set(err, "policy %s: unknown option '%.*s' "
+				       "(known: %s)", ops->name,
+				       (int)(eq - s), s, keys);
+		}
+		if (seen[k])
+			return err_set(err, "policy %s: option '%s' given "
+				       "twice", ops->name, ops->keys[k]);
+		seen[k] = 1;
+		if (end - eq - 1 <= 0 || end - eq - 1 >= POLICY_OPT_LEN)
+			return err_set(err, "policy %s: option '%s' needs a "
+				       "value of 1 to %d characters",
+				       ops->name, ops->keys[k],
+				       POLICY_OPT_LEN - 1);
+		memcpy(p->values[k], eq + 1, (size_t)(end - eq - 1));
+		p->values[k][end - eq - 1] = '\0';
+		s = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static void make_spec(struct policy *p)
+{
+	size_t o = (size_t)snprintf(p->spec, sizeof(p->spec), "%s",
+				    p->ops->name);
+
+	for (size_t i = 0; i < nkeys(p->ops) && o < sizeof(p->spec); i++)
+		o += (size_t)snprintf(p->spec + o, sizeof(p->spec) - o,
+				      "%c%s=%s", i ? ',' : ':',
+				      p->ops->keys[i], p->values[i]);
+}
+
+struct policy *policy_create(const char *spec, const struct topo *t,
+			     const struct routing *r, struct err *err)
+{
+	const struct policy_ops *ops;
+	struct policy *p;
+	char name[64];
+	size_t nlen;
+
+	if (!spec || !t || !r) {
+		err_set(err, "policy: spec, topology and routing are required");
+		return NULL;
+	}
+	while (*spec == ' ')
+		spec++;
+	nlen = strcspn(spec, ":");
+	if (nlen == 0 || nlen >= sizeof(name)) {
+		err_set(err, "policy: bad spec '%s' (expected "
+			"name[:key=value,...])", spec);
+		return NULL;
+	}
+	memcpy(name, spec, nlen);
+	name[nlen] = '\0';
+	ops = policy_find(name);
+	if (!ops) {
+		char known[256];
+		size_t o = 0;
+
+		known[0] = '\0';
+		for (size_t i = 0; registry[i] && o < sizeof(known); i++)
+			o += (size_t)snprintf(known + o, sizeof(known) - o,
+					      "%s%s", i ? ", " : "",
+					      registry[i]->name);
+		err_set(err, "unknown policy '%s' (known: %s)", name, known);
+		return NULL;
+	}
+	if (nkeys(ops) > POLICY_MAX_OPTS) {
+		err_set(err, "policy %s: too many options", name);
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		err_set(err, "policy %s: out of memory", name);
+		return NULL;
+	}
+	p->ops = ops;
+	p->t = t;
+	p->r = r;
+	for (size_t i = 0; i < nkeys(ops); i++)
+		snprintf(p->values[i], POLICY_OPT_LEN, "%s", ops->defaults[i]);
+	if ((spec[nlen] == ':' && parse_options(p, spec + nlen + 1, err)) ||
+	    ops->create(p, err)) {
+		policy_destroy(p);
+		return NULL;
+	}
+	make_spec(p);
+	return p;
+}
+
+void policy_destroy(struct policy *p)
+{
+	if (!p)
+		return;
+	if (p->ops->destroy)
+		p->ops->destroy(p->state);
+	free(p);
+}
+
+enum policy_status policy_place(const struct policy *p,
+				const struct policy_view *v,
+				const struct policy_request *req,
+				struct policy_result *res)
+{
+	uint32_t n = topo_num_nodes(p->t), usable = 0;
+
+	res->n = 0;
+	res->isolated = false;
+	res->reason[0] = '\0';
+	if (!v || !v->owner || !req || !res->nodes)
+		return policy_say(res, POLICY_NEVER, "bad call: view, owner "
+				  "array and result buffer are required");
+	if (req->job_id == POLICY_FREE)
+		return policy_say(res, POLICY_NEVER, "job id 0 is reserved "
+				  "for free nodes");
+	if (req->nodes == 0)
+		return policy_say(res, POLICY_NEVER, "a job needs at least "
+				  "one node");
+	if (req->ngrid > POLICY_MAX_GRID)
+		return policy_say(res, POLICY_NEVER, "grid has %u dimensions "
+				  "(at most %d)", req->ngrid, POLICY_MAX_GRID);
+	for (uint32_t i = 0; i < n; i++)
+		usable += policy_node_usable(v, i);
+	if (req->nodes > usable)
+		return policy_say(res, POLICY_NEVER, "needs %u nodes, the "
+				  "machine has %u usable", req->nodes, usable);
+	return p->ops->place(p, v, req, res);
+}
+
+const char *policy_name(const struct policy *p)
+{
+	return p->ops->name;
+}
+
+const char *policy_spec(const struct policy *p)
+{
+	return p->spec;
+}
+
+bool policy_isolating(const struct policy *p)
+{
+	return p->ops->isolating;
+}
+
+/* ---- helpers for the policy files ---- */
+
+const char *policy_opt(const struct policy *p, const char *key)
+{
+	int k = key_index(p->ops, key, strlen(key));
+
+	return k < 0 ? "" : p->values[k];
+}
+
+int policy_opt_long(const struct policy *p, const char *key, long lo,
+		    long hi, long *out, struct err *err)
+{
+	const char *s = policy_opt(p, key);
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < lo || v > hi)
+		return err_set(err, "policy %s: option %s=%s: expected an "
+			       "integer in [%ld, %ld]", p->ops->name, key, s,
+			       lo, hi);
+	*out = v;
+	return 0;
+}
+
+int policy_opt_choice(const struct policy *p, const char *key,
+		      const char *const *choices, int *out, struct err *err)
+{
+	const char *s = policy_opt(p, key);
+	char list[160];
+	size_t o = 0;
+
+	for (int i = 0; choices[i]; i++)
+		if (strcmp(s, choices[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	list[0] = '\0';
+	for (int i = 0; choices[i] && o < sizeof(list); i++)
+		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s",
+				      i ? ", " : "", choices[i]);
+	return err_set(err, "policy %s: option %s=%s: expected one of %s",
+		       p->ops->name, key, s, list);
+}
+
+enum policy_status policy_say(struct policy_result *res,
+			      enum policy_status status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(res->reason, sizeof(res->reason), fmt, ap);
+	va_end(ap);
+	if (status != POLICY_PLACED)
+		res->n = 0;
+	return status;
+}
+
+static uint32_t hash32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352dU;
+	x ^= x >> 15;
+	x *= 0x846ca68bU;
+	x ^= x >> 16;
+	return x;
+}
+
+int policy_jobs_build(struct policy_jobs *j, const uint32_t *owner,
+		      uint32_t n)
+{
+	uint32_t cap = 16, *keys, *vals;
+
+	j->n = 0;
+	j->idx = malloc((size_t)(n ? n : 1) * sizeof(*j->idx));
+	j->ids = malloc((size_t)(n ? n : 1) * sizeof(*j->ids));
+	while (cap < 2 * (uint64_t)n)
+		cap *= 2;
+	keys = calloc(cap, sizeof(*keys));
+	vals = malloc(cap * sizeof(*vals));
+	if (!j->idx || !j->ids || !keys || !vals) {
+		free(keys);
+		free(vals);
+		policy_jobs_free(j);
+		return -1;
+	}
+	for (uint32_t i = 0, last = POLICY_FREE, lastidx = 0; i < n; i++) {
+		uint32_t id = owner[i], h;
+
+		if (id == POLICY_FREE) {
+			j->idx[i] = UINT32_MAX;
+			continue;
+		}
+		if (id == last) { /* jobs mostly hold runs of nodes */
+			j->idx[i] = lastidx;
+			continue;
+		}
+		for (h = hash32(id) & (cap - 1); keys[h] && keys[h] != id;
+		     h = (h + 1) & (cap - 1))
+			;
+		if (!keys[h]) {
+			keys[h] = id;
+			vals[h] = j->n;
+			j->ids[j->n++] = id;
+		}
+		j->idx[i] = vals[h];
+		last = id;
+		lastidx = vals[h];
+	}
+	free(keys);
+	free(vals);
+	return 0;
+}
+
+void policy_jobs_free(struct policy_jobs *j)
+{
+	free(j->idx);
+	free(j->ids);
+	j->idx = j->ids = NULL;
+	j->n = 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+void policy_sort_u32(uint32_t *a, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++)
+		if (a[i - 1] > a[i]) {
+			qsort(a, n, sizeof(*a), cmp_u32);
+			return;
+		}
+}
+
+uint32_t policy_free_nodes(const struct policy *p, const struct policy_view *v,
+			   uint32_t *out)
+{
+	uint32_t n = topo_num_nodes(p->t), f = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (policy_node_ok(v, i))
+			out[f++] = i;
+	return f;
+}
+
+uint64_t policy_seed(uint64_t seed, uint32_t job_id, uint32_t attempt)
+{
+	uint64_t x = seed ^ ((uint64_t)job_id << 32 | attempt);
+
+	/* splitmix64 finaliser: nearby (job, attempt) give unrelated seeds */
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+void policy_pick_random(uint32_t *pool, uint32_t npool, uint32_t k,
+			uint64_t seed, uint32_t *out)
+{
+	struct rng g;
+
+	rng_seed(&g, seed);
+	for (uint32_t i = 0; i < k; i++) {
+		uint32_t j = i + (uint32_t)rng_below(&g, npool - i), t = pool[j];
+
+		pool[j] = pool[i];
+		pool[i] = t;
+		out[i] = t;
+	}
+}

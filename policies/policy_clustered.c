@@ -1,0 +1,119 @@
+/* policy_clustered.c - baseline of paper 003 Sec. III-B-2: "most of the
+ * nodes assigned to a job are topologically close, but ~10% may be
+ * arbitrarily scattered on the system".
+ *
+ * Node ids follow the topology (leaf by leaf, router by router, group by
+ * group), so "close" is a run of free nodes of least id span: for a job of
+ * n nodes, c = n - round(n * scatter / 100) nodes are the c consecutive free
+ * usable nodes (in id order) whose id span is smallest (ties: lowest
+ * start), and the other n - c are drawn at random among the remaining free
+ * nodes from seed= mixed with the job id and attempt.  Attempt k takes the
+ * k-th window in (span, start) order.  No isolation claim. */
+#include <stdlib.h>
+
+#include "policies/policy_impl.h"
+
+static const char *const keys[] = { "seed", "scatter", NULL };
+static const char *const defaults[] = { "1", "10", NULL };
+
+static int create(struct policy *p, struct err *err)
+{
+	long x;
+
+	return policy_opt_long(p, "seed", 0, 0x7fffffffL, &x, err) ||
+	       policy_opt_long(p, "scatter", 0, 100, &x, err) ? -1 : 0;
+}
+
+struct win {
+	uint32_t span, start;
+};
+
+static int cmp_win(const void *a, const void *b)
+{
+	const struct win *x = a, *y = b;
+
+	if (x->span != y->span)
+		return x->span < y->span ? -1 : 1;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* Start index (in FR) of the ATTEMPT-th window of C free nodes. */
+static int pick_window(const uint32_t *fr, uint32_t f, uint32_t c,
+		       uint32_t attempt, uint32_t *start)
+{
+	uint32_t nw = f - c + 1;
+	struct win *w;
+
+	if (attempt >= nw)
+		return -1;
+	if (attempt == 0) {
+		uint32_t best = 0;
+
+		for (uint32_t i = 1; i < nw; i++)
+			if (fr[i + c - 1] - fr[i] <
+			    fr[best + c - 1] - fr[best])
+				best = i;
+		*start = best;
+		return 0;
+	}
+	w = malloc(nw * sizeof(*w));
+	if (!w)
+		return -1;
+	for (uint32_t i = 0; i < nw; i++)
+		w[i] = (struct win){ fr[i + c - 1] - fr[i], i };
+	qsort(w, nw, sizeof(*w), cmp_win);
+	*start = w[attempt].start;
+	free(w);
+	return 0;
+}
+
+static enum policy_status place(const struct policy *p,
+				const struct policy_view *v,
+				const struct policy_request *req,
+				struct policy_result *res)
+{
+	uint32_t *fr = malloc(topo_num_nodes(p->t) * sizeof(*fr)), f, c, s;
+	uint64_t seed = strtoull(policy_opt(p, "seed"), NULL, 10);
+	long scatter = strtol(policy_opt(p, "scatter"), NULL, 10);
+	uint32_t n = req->nodes, nscat;
+
+	if (!fr)
+		return policy_say(res, POLICY_WAIT, "out of memory");
+	f = policy_free_nodes(p, v, fr);
+	if (f < n) {
+		free(fr);
+		return policy_say(res, POLICY_WAIT, "waiting for %u free "
+				  "nodes (%u free)", n, f);
+	}
+	nscat = (uint32_t)(((uint64_t)n * (uint64_t)scatter + 50) / 100);
+	c = n - nscat;
+	if (c == 0) {
+		s = 0;
+	} else if (pick_window(fr, f, c, req->attempt, &s)) {
+		free(fr);
+		return policy_say(res, POLICY_NEVER, "no candidate #%u (%u "
+				  "windows of %u free nodes)", req->attempt,
+				  f - c + 1, c);
+	}
+	for (uint32_t i = 0; i < c; i++)
+		res->nodes[i] = fr[s + i];
+	/* the rest: the free nodes outside the window, drawn at random */
+	for (uint32_t i = s + c; i < f; i++)
+		fr[i - c] = fr[i];
+	policy_pick_random(fr, f - c, nscat,
+			   policy_seed(seed, req->job_id, req->attempt),
+			   res->nodes + c);
+	policy_sort_u32(res->nodes, n);
+	res->n = n;
+	free(fr);
+	return POLICY_PLACED;
+}
+
+const struct policy_ops policy_clustered = {
+	.name = "clustered",
+	.keys = keys,
+	.defaults = defaults,
+	.isolating = false,
+	.create = create,
+	.place = place,
+};

@@ -1,0 +1,363 @@
+/* policy_fattree_pods.c - interference-free placement on a k-ary n-tree,
+ * paper 003 Sec. IV-B-2 (rules i-iv), generalised to n levels.
+ *
+ * Units: a level-l unit is the k^l leaves whose indices agree in base-k
+ * digits l..n-2 (leaf w is in unit w / k^l): level 0 = one leaf switch,
+ * level 1 = a pod, level n-1 = the whole machine.  Under minimal up/down
+ * routing (ecmp, dmodk) the up-links of a unit's top switches carry only
+ * traffic of jobs with nodes inside AND outside the unit ("crossing" it),
+ * and every other switch-to-switch link belongs to exactly one unit that
+ * way.  So link sets are pairwise disjoint iff every unit is crossed by at
+ * most one job.  The policy keeps that invariant:
+ *   - a job of n <= k nodes goes to one leaf (rule i): it crosses nothing
+ *     and uses no switch-to-switch link, so it may take leftover nodes of
+ *     any leaf, even one crossed by another job;
+ *   - otherwise, with j the smallest level whose units hold n nodes, it
+ *     gets m = ceil(n / (k^j nodes)) WHOLE level-(j-1) units (every node
+ *     free and usable) inside one level-j unit (rule ii for j = 1: whole
+ *     leaves in one pod; rule iv for j = n-1 = 2: whole pods).  It crosses
+ *     only units it fills first, and no unit at level >= j.
+ * The job gets exactly n nodes (lowest ids of its units); the unused rest
+ * of its last unit stays free but is crossed by the job, so only jobs that
+ * do not cross it can use it: single-leaf jobs in a partly used leaf,
+ * and multi-leaf jobs on whole leaves left in a partly used pod (the
+ * paper's rule iii).  A policy call sees only owner[], and that inference
+ * is exact: a unit with a busy node is never "whole".
+ *
+ * Candidates (attempt order): single-leaf jobs: leaves with enough free
+ * nodes, fewest free first (best fit), then lowest id; larger jobs: level-j
+ * units with enough whole sub-units, fewest whole sub-units first, then
+ * lowest id, and in each unit every run of m consecutive whole sub-units
+ * from the lowest. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/policy_impl.h"
+
+struct ft {
+	uint32_t k, n;      /* arity, levels */
+	uint32_t leaves;    /* k^(n-1) */
+	uint64_t pw[17];    /* pw[l] = k^l */
+};
+
+static int create(struct policy *p, struct err *err)
+{
+	struct ft *f;
+	long k, n;
+
+	if (topo_kind(p->t) != TOPO_FATTREE)
+		return err_set(err, "policy fattree-pods: topology %s is not "
+			       "a fat-tree", topo_family(p->t));
+	k = topo_param_int(p->t, "k");
+	n = topo_param_int(p->t, "n");
+	if (k < 1 || n < 1 || n > 16)
+		return err_set(err, "policy fattree-pods: fat-tree without "
+			       "k and n parameters");
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return err_set(err, "policy fattree-pods: out of memory");
+	f->k = (uint32_t)k;
+	f->n = (uint32_t)n;
+	f->pw[0] = 1;
+	for (uint32_t l = 1; l <= f->n; l++)
+		f->pw[l] = f->pw[l - 1] * f->k;
+	f->leaves = (uint32_t)f->pw[f->n - 1];
+	if ((uint64_t)f->leaves * f->k != topo_num_nodes(p->t)) {
+		free(f);
+		return err_set(err, "policy fattree-pods: node count does not "
+			       "match k^n");
+	}
+	p->state = f;
+	return 0;
+}
+
+static void destroy(void *state)
+{
+	free(state);
+}
+
+/* Unit names for reasons. */
+static const char *unit_name(uint32_t l, bool plural)
+{
+	if (l == 0)
+		return plural ? "leaf switches" : "leaf switch";
+	if (l == 1)
+		return plural ? "pods" : "pod";
+	return plural ? "subtrees" : "subtree";
+}
+
+/* Per-call counts.  nfree[w]: free usable nodes of leaf w; whole[l][u]:
+ * number of whole level-(l-1) units inside level-l unit u (l >= 1), and
+ * a level-l unit is whole when whole[l][u] == k (leaves: nfree == k). */
+struct counts {
+	uint32_t *nfree;
+	uint32_t *whole[16];
+	uint32_t *mem;
+};
+
+static int count(const struct policy *p, const struct ft *f,
+		 const struct policy_view *v, bool empty, struct counts *c)
+{
+	size_t total = f->leaves;
+	uint32_t *q;
+
+	for (uint32_t l = 1; l < f->n; l++)
+		total += f->pw[f->n - 1 - l];
+	c->mem = calloc(total, sizeof(uint32_t));
+	if (!c->mem)
+		return -1;
+	c->nfree = c->mem;
+	q = c->mem + f->leaves;
+	for (uint32_t l = 1; l < f->n; l++) {
+		c->whole[l] = q;
+		q += f->pw[f->n - 1 - l];
+	}
+	for (uint32_t w = 0; w < f->leaves; w++) {
+		uint32_t cnt, nf = 0;
+		const uint32_t *nodes = topo_switch_nodes(p->t, w, &cnt);
+
+		for (uint32_t i = 0; i < cnt; i++)
+			nf += empty ? policy_node_usable(v, nodes[i])
+				    : policy_node_ok(v, nodes[i]);
+		c->nfree[w] = nf;
+	}
+	for (uint32_t l = 1; l < f->n; l++)
+		for (uint32_t u = 0; u < f->pw[f->n - l]; u++) {
+			bool w = l == 1 ? c->nfree[u] == f->k
+					: c->whole[l - 1][u] == f->k;
+
+			c->whole[l][u / f->k] += w;
+		}
+	return 0;
+}
+
+static bool sub_whole(const struct ft *f, const struct counts *c, uint32_t l,
+		      uint32_t s)
+{
+	return l == 0 ? c->nfree[s] == f->k : c->whole[l][s] == f->k;
+}
+
+struct cand {
+	uint32_t key, id;
+};
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Single-leaf job: the ATTEMPT-th leaf (best fit).  Returns the leaf or
+ * UINT32_MAX; *ncand = number of candidates; *most = most free on a leaf. */
+static uint32_t find_leaf(const struct ft *f, const struct counts *c,
+			  uint32_t need, uint32_t attempt, uint32_t *ncand,
+			  uint32_t *most)
+{
+	struct cand *cd = malloc(f->leaves * sizeof(*cd));
+	uint32_t nc = 0, r = UINT32_MAX;
+
+	*most = 0;
+	for (uint32_t w = 0; w < f->leaves; w++) {
+		if (c->nfree[w] > *most)
+			*most = c->nfree[w];
+		if (c->nfree[w] >= need && cd)
+			cd[nc++] = (struct cand){ c->nfree[w], w };
+	}
+	*ncand = nc;
+	if (!cd)
+		return UINT32_MAX;
+	if (attempt < nc) {
+		qsort(cd, nc, sizeof(*cd), cmp_cand);
+		r = cd[attempt].id;
+	}
+	free(cd);
+	return r;
+}
+
+/* Job inside one level-J unit on M whole level-(J-1) units: the ATTEMPT-th
+ * candidate.  Sets *unit and *first (index of the first of the M whole
+ * sub-units among the whole sub-units of the unit, in id order).  Returns
+ * 0, or -1 with *ncand = candidates and *best = most whole sub-units in a
+ * unit. */
+static int find_units(const struct ft *f, const struct counts *c, uint32_t j,
+		      uint32_t m, uint32_t attempt, uint32_t *unit,
+		      uint32_t *first, uint64_t *ncand, uint32_t *best)
+{
+	uint32_t nu = (uint32_t)f->pw[f->n - 1 - j], nc = 0;
+	struct cand *cd = malloc(nu * sizeof(*cd));
+	uint64_t seen = 0;
+	int rc = -1;
+
+	*best = 0;
+	*ncand = 0;
+	if (!cd)
+		return -1;
+	for (uint32_t u = 0; u < nu; u++) {
+		uint32_t w = c->whole[j][u];
+
+		if (w > *best)
+			*best = w;
+		if (w >= m) {
+			cd[nc++] = (struct cand){ w, u };
+			*ncand += w - m + 1;
+		}
+	}
+	qsort(cd, nc, sizeof(*cd), cmp_cand);
+	for (uint32_t i = 0; i < nc; i++) {
+		uint64_t here = cd[i].key - m + 1;
+
+		if (attempt < seen + here) {
+			*unit = cd[i].id;
+			*first = (uint32_t)(attempt - seen);
+			rc = 0;
+			break;
+		}
+		seen += here;
+	}
+	free(cd);
+	return rc;
+}
+
+/* Give the job NEED nodes: the free usable nodes of leaves [lo, hi) in id
+ * order. */
+static void take_leaves(const struct policy *p, const struct policy_view *v,
+			uint32_t lo, uint32_t hi, uint32_t need,
+			struct policy_result *res)
+{
+	res->n = 0;
+	for (uint32_t w = lo; w < hi && res->n < need; w++) {
+		uint32_t cnt;
+		const uint32_t *nodes = topo_switch_nodes(p->t, w, &cnt);
+
+		for (uint32_t i = 0; i < cnt && res->n < need; i++)
+			if (policy_node_ok(v, nodes[i]))
+				res->nodes[res->n++] = nodes[i];
+	}
+}
+
+/* Try to place on counts C.  Returns PLACED, or WAIT with a reason
+ * (callers decide WAIT/NEVER), or NEVER for a too-high attempt. */
+static enum policy_status try_place(const struct policy *p,
+				    const struct ft *f,
+				    const struct policy_view *v,
+				    const struct counts *c,
+				    const struct policy_request *req,
+				    struct policy_result *res, bool fill)
+{
+	uint32_t need = req->nodes, j = 0;
+
+	while ((uint64_t)f->pw[j + 1] < need)
+		j++;
+	if (j == 0) {
+		uint32_t nc, most;
+		uint32_t w = find_leaf(f, c, need, req->attempt, &nc, &most);
+
+		if (w == UINT32_MAX) {
+			if (nc > 0)
+				return policy_say(res, POLICY_NEVER,
+						  "no candidate #%u (%u "
+						  "candidates)", req->attempt,
+						  nc);
+			return policy_say(res, POLICY_WAIT, "waiting for a "
+					  "leaf switch with %u free nodes "
+					  "(most free on a leaf: %u)", need,
+					  most);
+		}
+		if (fill)
+			take_leaves(p, v, w, w + 1, need, res);
+		return POLICY_PLACED;
+	}
+	{
+		uint64_t subnodes = f->pw[j];
+		uint32_t m = (uint32_t)((need + subnodes - 1) / subnodes);
+		uint32_t unit, first, best, sub, lo, hi, idx = 0;
+		uint64_t nc;
+		bool top = j == f->n - 1;
+
+		if (find_units(f, c, j, m, req->attempt, &unit, &first, &nc,
+			       &best)) {
+			if (nc > 0)
+				return policy_say(res, POLICY_NEVER,
+						  "no candidate #%u (%llu "
+						  "candidates)", req->attempt,
+						  (unsigned long long)nc);
+			if (top)
+				return policy_say(res, POLICY_WAIT,
+						  "waiting for %u whole %s "
+						  "(%u whole)", m,
+						  unit_name(j - 1, true),
+						  best);
+			return policy_say(res, POLICY_WAIT, "waiting for %u "
+					  "whole %s in one %s (at most %u "
+					  "in one)", m,
+					  unit_name(j - 1, true),
+					  unit_name(j, false), best);
+		}
+		if (!fill)
+			return POLICY_PLACED;
+		/* the first-th .. (first+m-1)-th whole sub-units of unit */
+		res->n = 0;
+		for (sub = unit * f->k; sub < (unit + 1) * f->k; sub++) {
+			if (!sub_whole(f, c, j - 1, sub))
+				continue;
+			if (idx >= first && idx < first + m) {
+				lo = (uint32_t)(sub * f->pw[j - 1]);
+				hi = (uint32_t)(lo + f->pw[j - 1]);
+				uint32_t got = res->n;
+				struct policy_result part = *res;
+
+				part.nodes = res->nodes + got;
+				take_leaves(p, v, lo, hi, need - got, &part);
+				res->n = got + part.n;
+			}
+			idx++;
+		}
+		return POLICY_PLACED;
+	}
+}
+
+static enum policy_status place(const struct policy *p,
+				const struct policy_view *v,
+				const struct policy_request *req,
+				struct policy_result *res)
+{
+	const struct ft *f = p->state;
+	struct counts c;
+	enum policy_status st;
+
+	if (count(p, f, v, false, &c))
+		return policy_say(res, POLICY_WAIT, "out of memory");
+	st = try_place(p, f, v, &c, req, res, true);
+	free(c.mem);
+	if (st == POLICY_PLACED) {
+		res->isolated = true;
+		return st;
+	}
+	if (st == POLICY_WAIT) {
+		/* can it ever run isolated?  the same search with every
+		 * usable node free */
+		struct policy_request r0 = *req;
+		struct policy_result tmp = *res;
+
+		r0.attempt = 0;
+		if (count(p, f, v, true, &c))
+			return st;
+		if (try_place(p, f, v, &c, &r0, &tmp, false) != POLICY_PLACED)
+			st = policy_say(res, POLICY_NEVER, "can never run "
+					"isolated: needs %s", tmp.reason +
+					strlen("waiting for "));
+		free(c.mem);
+	}
+	return st;
+}
+
+const struct policy_ops policy_fattree_pods = {
+	.name = "fattree-pods",
+	.isolating = true,
+	.create = create,
+	.destroy = destroy,
+	.place = place,
+};

@@ -1,0 +1,117 @@
+/* policy_impl.h - what a policy file implements, and the helpers shared by
+ * the policy files.  Adding a policy = one file policy_<name>.c defining a
+ * const struct policy_ops, one line in the registry (policy.c), one test.
+ *
+ * A policy is stateless between calls: everything it knows about running
+ * jobs it infers from the view (owner[] of every node) on each call, so the
+ * plugin, stopo whatif and a restarted slurmctld all see the same answer. */
+#ifndef STOPO_POLICY_IMPL_H
+#define STOPO_POLICY_IMPL_H
+
+#include <stdarg.h>
+
+#include "policies/policy.h"
+
+#define POLICY_MAX_OPTS 8
+#define POLICY_OPT_LEN 64
+
+struct policy;
+
+struct policy_ops {
+	const char *name;
+	/* Option keys (NULL-terminated) and their defaults, same order. */
+	const char *const *keys;
+	const char *const *defaults;
+	/* Whether the policy claims isolation for (most of) its jobs. */
+	bool isolating;
+	/* Check the family and the options (policy_opt_*), set p->state.
+	 * Returns 0 or -1 with err set. */
+	int (*create)(struct policy *p, struct err *err);
+	/* Free p->state (may be NULL). */
+	void (*destroy)(void *state);
+	/* Place (see policy_place); res->nodes has room for req->nodes and
+	 * res->n, isolated and reason are cleared by the caller.  The
+	 * request has been checked: 1 <= nodes <= number of nodes. */
+	enum policy_status (*place)(const struct policy *p,
+				    const struct policy_view *v,
+				    const struct policy_request *req,
+				    struct policy_result *res);
+};
+
+struct policy {
+	const struct policy_ops *ops;
+	const struct topo *t;
+	const struct routing *r;
+	char values[POLICY_MAX_OPTS][POLICY_OPT_LEN]; /* in ops->keys order */
+	char spec[320];
+	void *state;
+};
+
+/* The registry entries (one per policy file). */
+extern const struct policy_ops policy_linear;
+extern const struct policy_ops policy_clustered;
+extern const struct policy_ops policy_random;
+extern const struct policy_ops policy_fattree_pods;
+extern const struct policy_ops policy_mesh_blocks;
+extern const struct policy_ops policy_dragonfly_groups;
+
+/* Ops of policy NAME or NULL. */
+const struct policy_ops *policy_find(const char *name);
+
+/* Option KEY of P (after defaults); "" when P's policy has no such key. */
+const char *policy_opt(const struct policy *p, const char *key);
+/* Option KEY as an integer in [lo, hi].  Returns 0 or -1 with err set. */
+int policy_opt_long(const struct policy *p, const char *key, long lo,
+		    long hi, long *out, struct err *err);
+/* Option KEY as the index of one of CHOICES (NULL-terminated).  Returns 0
+ * or -1 with err set naming the accepted values. */
+int policy_opt_choice(const struct policy *p, const char *key,
+		      const char *const *choices, int *out, struct err *err);
+
+/* Format RES->reason; returns STATUS (for `return policy_say(...)`). */
+enum policy_status policy_say(struct policy_result *res,
+			      enum policy_status status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Whether node I is free and usable in V. */
+static inline bool policy_node_ok(const struct policy_view *v, uint32_t i)
+{
+	return v->owner[i] == POLICY_FREE && (!v->usable || v->usable[i]);
+}
+
+/* Whether node I could be used on an empty machine (usable). */
+static inline bool policy_node_usable(const struct policy_view *v,
+				      uint32_t i)
+{
+	return !v->usable || v->usable[i];
+}
+
+/* Job table: dense indices for the job ids present in owner[] (open
+ * addressing; built per call in O(N)).  idx[i] is the dense index of the
+ * owner of node i or UINT32_MAX for a free node; ids[j] the job id of
+ * index j. */
+struct policy_jobs {
+	uint32_t n;      /* distinct jobs */
+	uint32_t *idx;   /* [N] */
+	uint32_t *ids;   /* [n] */
+};
+/* Build the table for the N nodes of OWNER.  Returns 0 or -1 (memory). */
+int policy_jobs_build(struct policy_jobs *j, const uint32_t *owner,
+		      uint32_t n);
+void policy_jobs_free(struct policy_jobs *j);
+
+/* Free usable nodes of V in id order into OUT (room for N); returns the
+ * count. */
+uint32_t policy_free_nodes(const struct policy *p, const struct policy_view *v,
+			   uint32_t *out);
+/* Seed for (SEED, job, attempt): deterministic, well mixed. */
+uint64_t policy_seed(uint64_t seed, uint32_t job_id, uint32_t attempt);
+/* Draw K distinct elements of POOL[0..npool) uniformly (partial
+ * Fisher-Yates from SEED; POOL is permuted) into OUT.  K <= npool. */
+void policy_pick_random(uint32_t *pool, uint32_t npool, uint32_t k,
+			uint64_t seed, uint32_t *out);
+
+/* Sort A[0..n) ascending (node lists handed back are sorted). */
+void policy_sort_u32(uint32_t *a, uint32_t n);
+
+#endif

@@ -1,0 +1,46 @@
+/* policy_linear.c - baseline: the lowest free usable node ids.  Attempt k
+ * skips the first k free nodes (a distinct candidate per attempt).  No
+ * isolation claim. */
+#include <stdlib.h>
+
+#include "policies/policy_impl.h"
+
+static int create(struct policy *p, struct err *err)
+{
+	return 0;
+}
+
+static enum policy_status place(const struct policy *p,
+				const struct policy_view *v,
+				const struct policy_request *req,
+				struct policy_result *res)
+{
+	uint32_t *fr = malloc(topo_num_nodes(p->t) * sizeof(*fr)), f;
+
+	if (!fr)
+		return policy_say(res, POLICY_WAIT, "out of memory");
+	f = policy_free_nodes(p, v, fr);
+	if (f < req->nodes) {
+		free(fr);
+		return policy_say(res, POLICY_WAIT, "waiting for %u free "
+				  "nodes (%u free)", req->nodes, f);
+	}
+	if (req->attempt > f - req->nodes) {
+		free(fr);
+		return policy_say(res, POLICY_NEVER, "no candidate #%u (%u "
+				  "candidates)", req->attempt,
+				  f - req->nodes + 1);
+	}
+	for (uint32_t i = 0; i < req->nodes; i++)
+		res->nodes[i] = fr[req->attempt + i];
+	res->n = req->nodes;
+	free(fr);
+	return POLICY_PLACED;
+}
+
+const struct policy_ops policy_linear = {
+	.name = "linear",
+	.isolating = false,
+	.create = create,
+	.place = place,
+};

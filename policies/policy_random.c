@@ -1,0 +1,56 @@
+/* policy_random.c - baseline: a uniformly random set of free usable nodes,
+ * drawn from seed= mixed with the job id and the attempt index (so the
+ * same request always gets the same nodes).  No isolation claim. */
+#include <stdlib.h>
+
+#include "policies/policy_impl.h"
+
+static const char *const keys[] = { "seed", NULL };
+static const char *const defaults[] = { "1", NULL };
+
+static int create(struct policy *p, struct err *err)
+{
+	long seed;
+
+	return policy_opt_long(p, "seed", 0, 0x7fffffffL, &seed, err);
+}
+
+static enum policy_status place(const struct policy *p,
+				const struct policy_view *v,
+				const struct policy_request *req,
+				struct policy_result *res)
+{
+	uint32_t *fr = malloc(topo_num_nodes(p->t) * sizeof(*fr)), f;
+	uint64_t seed = strtoull(policy_opt(p, "seed"), NULL, 10);
+
+	if (!fr)
+		return policy_say(res, POLICY_WAIT, "out of memory");
+	f = policy_free_nodes(p, v, fr);
+	if (f < req->nodes) {
+		free(fr);
+		return policy_say(res, POLICY_WAIT, "waiting for %u free "
+				  "nodes (%u free)", req->nodes, f);
+	}
+	if (f == req->nodes && req->attempt > 0) {
+		free(fr);
+		return policy_say(res, POLICY_NEVER, "no candidate #%u (the "
+				  "free nodes are exactly the request)",
+				  req->attempt);
+	}
+	policy_pick_random(fr, f, req->nodes,
+			   policy_seed(seed, req->job_id, req->attempt),
+			   res->nodes);
+	policy_sort_u32(res->nodes, req->nodes);
+	res->n = req->nodes;
+	free(fr);
+	return POLICY_PLACED;
+}
+
+const struct policy_ops policy_random = {
+	.name = "random",
+	.keys = keys,
+	.defaults = defaults,
+	.isolating = false,
+	.create = create,
+	.place = place,
+};
