@@ -1,0 +1,886 @@
+/*****************************************************************************\
+ *  select_topo.c - node selection plugin that places jobs so that they do
+ *  not share network links.
+ *
+ *  select/topo wraps select/cons_tres the way select/other wraps it for
+ *  Cray: every select_p_* call is delegated, except that select_p_job_test
+ *  first asks the allocation policy of the job's partition (topo.conf) for
+ *  an isolated node set among the candidate nodes and narrows the bitmap
+ *  to it.  The plugin keeps the owner (job id) of every node, from
+ *  job_begin/job_fini/job_resized/job_expand and from the job list after a
+ *  restart or reconfiguration, so that the policy sees the truth.
+ *
+ *  Every error path logs and either falls back to the wrapped plugin or
+ *  holds the job pending with a reason: the plugin never takes slurmctld
+ *  down except for a bad topo.conf at start-up (fatal with file:line).
+ *  See select_topo(8).
+\*****************************************************************************/
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/bitstring.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/plugin.h"
+#include "src/common/read_config.h"
+#include "src/common/run_in_daemon.h"
+#include "src/common/select.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "plugin/topo_adapter.h"
+
+/*
+ * These are defined here so that the plugin also loads into slurmd and
+ * the client commands, which do not define them (the same as
+ * select/cons_tres does).  In slurmctld the executable's definitions take
+ * precedence.
+ */
+slurm_conf_t slurm_conf;
+node_record_t **node_record_table_ptr;
+List job_list;
+int node_record_count;
+time_t last_job_update;
+
+const char plugin_name[] = "Topology-aware interference-free selection";
+const char plugin_type[] = "select/topo";
+const uint32_t plugin_id = 177;
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+/* How often job_test asks the policy again when cons_tres refuses. */
+#define MAX_ATTEMPTS 8
+/* Pending reasons are prefixed with this. */
+#define REASON_PREFIX "topo: "
+/* The SPANK plugin's job-control variables (spank_job_control_setenv
+ * adds the SPANK_ prefix). */
+#define ENV_POLICY "SPANK_TOPO_POLICY="
+#define ENV_PATTERN "SPANK_TOPO_PATTERN="
+#define ENV_GRID "SPANK_TOPO_GRID="
+
+static const char *wrap_syms[] = {
+	"plugin_id",
+	"select_p_state_save",
+	"select_p_state_restore",
+	"select_p_job_init",
+	"select_p_node_init",
+	"select_p_job_test",
+	"select_p_job_begin",
+	"select_p_job_ready",
+	"select_p_job_expand",
+	"select_p_job_resized",
+	"select_p_job_signal",
+	"select_p_job_fini",
+	"select_p_job_suspend",
+	"select_p_job_resume",
+	"select_p_step_pick_nodes",
+	"select_p_step_start",
+	"select_p_step_finish",
+	"select_p_select_nodeinfo_pack",
+	"select_p_select_nodeinfo_unpack",
+	"select_p_select_nodeinfo_alloc",
+	"select_p_select_nodeinfo_free",
+	"select_p_select_nodeinfo_set_all",
+	"select_p_select_nodeinfo_set",
+	"select_p_select_nodeinfo_get",
+	"select_p_select_jobinfo_alloc",
+	"select_p_select_jobinfo_free",
+	"select_p_select_jobinfo_set",
+	"select_p_select_jobinfo_get",
+	"select_p_select_jobinfo_copy",
+	"select_p_select_jobinfo_pack",
+	"select_p_select_jobinfo_unpack",
+	"select_p_select_jobinfo_sprint",
+	"select_p_select_jobinfo_xstrdup",
+	"select_p_get_info_from_plugin",
+	"select_p_update_node_config",
+	"select_p_reconfigure",
+	"select_p_resv_test",
+};
+
+static slurm_select_ops_t wrap;
+static plugin_context_t *wrap_context = NULL;
+static const char *wrap_type = "select/cons_tres";
+
+/*
+ * State of the topology side, slurmctld only.  topo_lock protects it;
+ * slurmctld calls the select plugin under its own locks, the mutex only
+ * guards against the few calls made without the job write lock.
+ */
+static pthread_mutex_t topo_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tstate *tstate = NULL;
+static uint32_t *owner = NULL;		/* [N] job id per topology node */
+static char *conf_path = NULL;
+
+static void _rebuild_owner_locked(List jobs);
+
+static char *_topo_conf_path(void)
+{
+	char *path = NULL, *slash;
+
+	if (slurm_conf.slurm_conf)
+		path = xstrdup(slurm_conf.slurm_conf);
+	else
+		path = xstrdup("/etc/slurm/slurm.conf");
+	if ((slash = strrchr(path, '/')))
+		slash[1] = '\0';
+	else
+		xfree(path);
+	xstrcat(path, "topo.conf");
+	return path;
+}
+
+extern int init(void)
+{
+	if (wrap_context)
+		return SLURM_SUCCESS;
+	if (!(wrap_context = plugin_context_create("select", wrap_type,
+						   (void **) &wrap, wrap_syms,
+						   sizeof(wrap_syms)))) {
+		error("%s: cannot load %s", plugin_type, wrap_type);
+		return SLURM_ERROR;
+	}
+	debug("%s: loaded, wrapping %s", plugin_type, wrap_type);
+	return SLURM_SUCCESS;
+}
+
+extern int fini(void)
+{
+	slurm_mutex_lock(&topo_lock);
+	tstate_destroy(tstate);
+	tstate = NULL;
+	xfree(owner);
+	xfree(conf_path);
+	slurm_mutex_unlock(&topo_lock);
+	if (wrap_context) {
+		plugin_context_destroy(wrap_context);
+		wrap_context = NULL;
+	}
+	return SLURM_SUCCESS;
+}
+
+/*
+ * Load topo.conf and check it against the node table.  At start-up a bad
+ * file is fatal; on reconfiguration the old one stays and the error is
+ * logged loudly.
+ */
+static void _load_topo_conf(void)
+{
+	struct err err = { { 0 } };
+	const char **names;
+	struct tstate *s;
+	char *path = _topo_conf_path();
+	bool reconfig;
+	int i;
+
+	names = xcalloc(node_record_count + 1, sizeof(char *));
+	for (i = 0; i < node_record_count; i++)
+		names[i] = node_record_table_ptr[i] ?
+			node_record_table_ptr[i]->name : NULL;
+	s = tstate_load(path, names, node_record_count, &err);
+	xfree(names);
+
+	slurm_mutex_lock(&topo_lock);
+	reconfig = (tstate != NULL);
+	if (!s) {
+		slurm_mutex_unlock(&topo_lock);
+		if (!reconfig)
+			fatal("%s: %s", plugin_type, err.msg);
+		error("%s: %s", plugin_type, err.msg);
+		error("%s: reconfiguration: KEEPING THE PREVIOUS topo.conf (%s); fix the file and run scontrol reconfigure again",
+		      plugin_type, conf_path);
+		xfree(path);
+		return;
+	}
+	tstate_destroy(tstate);
+	tstate = s;
+	xfree(conf_path);
+	conf_path = path;
+	xfree(owner);
+	owner = xcalloc(tstate_nodes(s) + 1, sizeof(uint32_t));
+	_rebuild_owner_locked(job_list);
+	slurm_mutex_unlock(&topo_lock);
+	info("%s: %s: topology %s, %u nodes, routing %s", plugin_type,
+	     conf_path, topo_spec(tstate_topo(s)), tstate_nodes(s),
+	     routing_spec(tstate_routing(s)));
+}
+
+/* Whether the topology state matches the node table now. */
+static bool _usable_locked(void)
+{
+	return tstate && owner &&
+		(tstate_nodes(tstate) == (uint32_t) node_record_count);
+}
+
+static void _set_owner_locked(job_record_t *job_ptr, bool set)
+{
+	int i, last;
+
+	if (!job_ptr->node_bitmap)
+		return;
+	last = bit_fls(job_ptr->node_bitmap);
+	for (i = bit_ffs(job_ptr->node_bitmap); (i >= 0) && (i <= last); i++) {
+		uint32_t t;
+
+		if (!bit_test(job_ptr->node_bitmap, i))
+			continue;
+		t = tstate_s2t(tstate, i);
+		if (t == TOPO_NONE)
+			continue;
+		if (set)
+			owner[t] = job_ptr->job_id;
+		else if (owner[t] == job_ptr->job_id)
+			owner[t] = POLICY_FREE;
+	}
+}
+
+static int _rebuild_one(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+
+	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
+		_set_owner_locked(job_ptr, true);
+	return 0;
+}
+
+/* owner[] from the job list (after a restart or reconfiguration). */
+static void _rebuild_owner_locked(List jobs)
+{
+	if (!_usable_locked())
+		return;
+	memset(owner, 0, sizeof(uint32_t) * tstate_nodes(tstate));
+	if (jobs)
+		list_for_each(jobs, _rebuild_one, NULL);
+}
+
+static const char *_spank_env(job_record_t *job_ptr, const char *key)
+{
+	size_t len = strlen(key);
+	uint32_t i;
+
+	for (i = 0; i < job_ptr->spank_job_env_size; i++) {
+		if (job_ptr->spank_job_env[i] &&
+		    !strncmp(job_ptr->spank_job_env[i], key, len))
+			return job_ptr->spank_job_env[i] + len;
+	}
+	return NULL;
+}
+
+static void _parse_grid(const char *s, struct policy_request *req)
+{
+	char *end;
+
+	req->ngrid = 0;
+	while (s && *s && (req->ngrid < POLICY_MAX_GRID)) {
+		unsigned long v = strtoul(s, &end, 10);
+
+		if ((end == s) || !v)
+			break;
+		req->grid[req->ngrid++] = v;
+		if (*end != 'x')
+			break;
+		s = end + 1;
+	}
+}
+
+/* The pending reason the scheduler keeps (see select_nodes(): a state
+ * reason of WAIT_BLOCK_D_ACTION is left alone, with its description). */
+static void _set_reason(job_record_t *job_ptr, const char *why)
+{
+	xfree(job_ptr->state_desc);
+	xstrfmtcat(job_ptr->state_desc, "%s%s", REASON_PREFIX, why);
+	job_ptr->state_reason = WAIT_BLOCK_D_ACTION;
+	last_job_update = time(NULL);
+}
+
+static void _clear_reason(job_record_t *job_ptr)
+{
+	if ((job_ptr->state_reason == WAIT_BLOCK_D_ACTION) &&
+	    job_ptr->state_desc &&
+	    !strncmp(job_ptr->state_desc, REASON_PREFIX,
+		     strlen(REASON_PREFIX))) {
+		job_ptr->state_reason = WAIT_RESOURCES;
+		xfree(job_ptr->state_desc);
+	}
+}
+
+/* Node count the policy must place. */
+static uint32_t _node_count(job_record_t *job_ptr, uint32_t min_nodes,
+			    uint32_t max_nodes, uint32_t req_nodes)
+{
+	uint32_t n = req_nodes, cpus = 0;
+
+	if (max_nodes && (n > max_nodes))
+		n = max_nodes;
+	if (n < min_nodes)
+		n = min_nodes;
+	if (!n)
+		n = 1;
+	/* A job given as tasks only: enough whole nodes for its CPUs. */
+	if (node_record_count && node_record_table_ptr[0])
+		cpus = node_record_table_ptr[0]->config_ptr ?
+			node_record_table_ptr[0]->config_ptr->cpus :
+			node_record_table_ptr[0]->cpus;
+	if (cpus && job_ptr->details && job_ptr->details->min_cpus) {
+		uint32_t need = (job_ptr->details->min_cpus + cpus - 1) / cpus;
+
+		if ((need > n) && (!max_nodes || (need <= max_nodes)))
+			n = need;
+	}
+	return n;
+}
+
+static uint8_t *_usable_from_bitmap(bitstr_t *bitmap)
+{
+	uint32_t n = tstate_nodes(tstate), i;
+	uint8_t *usable = xcalloc(n + 1, 1);
+	int last = bit_fls(bitmap), b;
+
+	for (b = bit_ffs(bitmap); (b >= 0) && (b <= last); b++) {
+		if (!bit_test(bitmap, b))
+			continue;
+		i = tstate_s2t(tstate, b);
+		if (i != TOPO_NONE)
+			usable[i] = 1;
+	}
+	return usable;
+}
+
+static bitstr_t *_bitmap_from_result(struct policy_result *res)
+{
+	bitstr_t *b = bit_alloc(node_record_count);
+	uint32_t i;
+
+	for (i = 0; i < res->n; i++) {
+		uint32_t s = tstate_t2s(tstate, res->nodes[i]);
+
+		if (s < (uint32_t) node_record_count)
+			bit_set(b, s);
+	}
+	return b;
+}
+
+/* Running jobs sorted by end time, for the will-run search. */
+typedef struct {
+	uint32_t id;
+	time_t end;
+} run_job_t;
+
+typedef struct {
+	run_job_t *jobs;
+	uint32_t n, cap;
+	time_t now;
+} run_list_t;
+
+static int _collect_running(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	run_list_t *rl = arg;
+
+	if (!(IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) ||
+	    !job_ptr->node_bitmap)
+		return 0;
+	if (rl->n == rl->cap) {
+		rl->cap = rl->cap ? 2 * rl->cap : 64;
+		xrecalloc(rl->jobs, rl->cap, sizeof(run_job_t));
+	}
+	rl->jobs[rl->n].id = job_ptr->job_id;
+	rl->jobs[rl->n].end = (job_ptr->end_time < rl->now) ?
+		rl->now : job_ptr->end_time;
+	rl->n++;
+	return 0;
+}
+
+static int _cmp_end(const void *a, const void *b)
+{
+	const run_job_t *x = a, *y = b;
+
+	if (x->end != y->end)
+		return (x->end < y->end) ? -1 : 1;
+	return (x->id < y->id) ? -1 : (x->id > y->id);
+}
+
+static int _cmp_id(const void *a, const void *b)
+{
+	const run_job_t *x = a, *y = b;
+
+	return (x->id < y->id) ? -1 : (x->id > y->id);
+}
+
+/*
+ * SELECT_MODE_WILL_RUN: the policy sees the future.  Running jobs are
+ * released in order of their end times until the policy places the job;
+ * the wrapped plugin then computes the start time on the narrowed bitmap
+ * (the nodes are free once the released jobs have ended).
+ */
+static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
+		     const struct policy *p, struct policy_request *req,
+		     struct policy_result *res, uint16_t mode,
+		     List preemptee_candidates, List *preemptee_job_list,
+		     bitstr_t *exc_core_bitmap)
+{
+	uint32_t n = tstate_nodes(tstate), i, released = 0;
+	run_list_t rl = { .now = time(NULL) };
+	run_job_t *by_id, key;
+	uint32_t *rank = xcalloc(n + 1, sizeof(uint32_t));
+	time_t *ends;
+	uint8_t *usable = _usable_from_bitmap(bitmap);
+	enum policy_status st;
+	int rc = SLURM_ERROR;
+
+	list_for_each(job_list, _collect_running, &rl);
+	if (rl.n)
+		qsort(rl.jobs, rl.n, sizeof(run_job_t), _cmp_end);
+	ends = xcalloc(rl.n + 1, sizeof(time_t));
+	by_id = xcalloc(rl.n + 1, sizeof(run_job_t));
+	for (i = 0; i < rl.n; i++) {
+		ends[i] = rl.jobs[i].end;
+		by_id[i].id = rl.jobs[i].id;
+		by_id[i].end = i;	/* rank */
+	}
+	if (rl.n)
+		qsort(by_id, rl.n, sizeof(run_job_t), _cmp_id);
+	for (i = 0; i < n; i++) {
+		run_job_t *hit = NULL;
+
+		rank[i] = UINT32_MAX;
+		if (owner[i] == POLICY_FREE || !rl.n)
+			continue;
+		key.id = owner[i];
+		hit = bsearch(&key, by_id, rl.n, sizeof(run_job_t), _cmp_id);
+		if (hit)
+			rank[i] = hit->end;
+	}
+	st = tstate_will_run(tstate, p, owner, usable, rank, ends, rl.n, req,
+			     res, &released);
+	if (st == POLICY_PLACED) {
+		bitstr_t *narrow = _bitmap_from_result(res);
+
+		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes,
+					req->nodes, req->nodes, mode,
+					preemptee_candidates,
+					preemptee_job_list, exc_core_bitmap);
+		if (rc == SLURM_SUCCESS)
+			bit_copybits(bitmap, narrow);
+		FREE_NULL_BITMAP(narrow);
+		log_flag(SELECT_TYPE, "%s: will_run %pJ: after %u job ends: %s (rc=%d)",
+			 plugin_type, job_ptr, released,
+			 rc == SLURM_SUCCESS ? "placed" : "refused", rc);
+	} else {
+		log_flag(SELECT_TYPE, "%s: will_run %pJ: %s", plugin_type,
+			 job_ptr, res->reason);
+	}
+	xfree(rank);
+	xfree(ends);
+	xfree(by_id);
+	xfree(usable);
+	xfree(rl.jobs);
+	return rc;
+}
+
+/* SELECT_MODE_TEST_ONLY: can the job ever run isolated among BITMAP? */
+static int _test_only(job_record_t *job_ptr, bitstr_t *bitmap,
+		      const struct policy *p, struct policy_request *req,
+		      struct policy_result *res, uint16_t mode,
+		      List preemptee_candidates, List *preemptee_job_list,
+		      bitstr_t *exc_core_bitmap)
+{
+	uint32_t n = tstate_nodes(tstate);
+	uint32_t *empty = xcalloc(n + 1, sizeof(uint32_t));
+	uint8_t *usable = _usable_from_bitmap(bitmap);
+	struct policy_view v = { .owner = empty, .usable = usable };
+	enum policy_status st = policy_place(p, &v, req, res);
+	int rc = SLURM_ERROR;
+
+	if (st == POLICY_PLACED) {
+		bitstr_t *narrow = _bitmap_from_result(res);
+
+		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes,
+					req->nodes, req->nodes, mode,
+					preemptee_candidates,
+					preemptee_job_list, exc_core_bitmap);
+		if (rc == SLURM_SUCCESS)
+			bit_copybits(bitmap, narrow);
+		FREE_NULL_BITMAP(narrow);
+	} else {
+		info("%s: %pJ can never run isolated under %s: %s",
+		     plugin_type, job_ptr, policy_spec(p), res->reason);
+	}
+	xfree(empty);
+	xfree(usable);
+	return rc;
+}
+
+/* SELECT_MODE_RUN_NOW: the policy's candidates in turn. */
+static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
+		    const struct policy *p, struct policy_request *req,
+		    struct policy_result *res, uint16_t mode,
+		    List preemptee_candidates, List *preemptee_job_list,
+		    bitstr_t *exc_core_bitmap)
+{
+	uint8_t *usable = _usable_from_bitmap(bitmap);
+	struct policy_view v = { .owner = owner, .usable = usable };
+	enum policy_status st = POLICY_WAIT;
+	int rc = SLURM_ERROR;
+
+	for (req->attempt = 0; req->attempt < MAX_ATTEMPTS; req->attempt++) {
+		bitstr_t *narrow;
+
+		st = policy_place(p, &v, req, res);
+		if (st != POLICY_PLACED)
+			break;
+		narrow = _bitmap_from_result(res);
+		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes,
+					req->nodes, req->nodes, mode,
+					preemptee_candidates,
+					preemptee_job_list, exc_core_bitmap);
+		if (rc == SLURM_SUCCESS) {
+			bit_copybits(bitmap, narrow);
+			FREE_NULL_BITMAP(narrow);
+			break;
+		}
+		FREE_NULL_BITMAP(narrow);
+		log_flag(SELECT_TYPE, "%s: %pJ: %s refused candidate %u",
+			 plugin_type, job_ptr, wrap_type, req->attempt);
+	}
+	if (rc == SLURM_SUCCESS) {
+		_clear_reason(job_ptr);
+	} else if (st == POLICY_WAIT || st == POLICY_NEVER) {
+		_set_reason(job_ptr, res->reason);
+		log_flag(SELECT_TYPE, "%s: %pJ pending: %s", plugin_type,
+			 job_ptr, res->reason);
+	} else {
+		_clear_reason(job_ptr);
+	}
+	xfree(usable);
+	return rc;
+}
+
+extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+			     uint32_t min_nodes, uint32_t max_nodes,
+			     uint32_t req_nodes, uint16_t mode,
+			     List preemptee_candidates,
+			     List *preemptee_job_list,
+			     bitstr_t *exc_core_bitmap)
+{
+	struct err err = { { 0 } };
+	struct policy_request req = { 0 };
+	struct policy_result res = { 0 };
+	const struct policy *p;
+	const char *override, *part;
+	bool none = false;
+	int rc;
+
+	slurm_mutex_lock(&topo_lock);
+	if (!_usable_locked() || !job_ptr->details)
+		goto delegate;
+	part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
+	override = _spank_env(job_ptr, ENV_POLICY);
+	p = tstate_policy(tstate, part, override, &none, &err);
+	if (!p && none)
+		goto delegate;
+	if (!p) {
+		error("%s: %pJ: %s", plugin_type, job_ptr, err.msg);
+		if (mode == SELECT_MODE_RUN_NOW)
+			_set_reason(job_ptr, err.msg);
+		slurm_mutex_unlock(&topo_lock);
+		return SLURM_ERROR;
+	}
+	if (!policy_isolating(p))
+		goto delegate;
+
+	/* Isolated jobs get whole nodes: two jobs on one node share its
+	 * injection link. */
+	job_ptr->details->whole_node = WHOLE_NODE_REQUIRED;
+	job_ptr->details->share_res = 0;
+
+	req.job_id = job_ptr->job_id;
+	req.nodes = _node_count(job_ptr, min_nodes, max_nodes, req_nodes);
+	req.pattern = _spank_env(job_ptr, ENV_PATTERN);
+	_parse_grid(_spank_env(job_ptr, ENV_GRID), &req);
+	res.nodes = xcalloc(req.nodes + 1, sizeof(uint32_t));
+
+	if (mode == SELECT_MODE_TEST_ONLY)
+		rc = _test_only(job_ptr, bitmap, p, &req, &res, mode,
+				preemptee_candidates, preemptee_job_list,
+				exc_core_bitmap);
+	else if (mode == SELECT_MODE_WILL_RUN)
+		rc = _will_run(job_ptr, bitmap, p, &req, &res, mode,
+			       preemptee_candidates, preemptee_job_list,
+			       exc_core_bitmap);
+	else
+		rc = _run_now(job_ptr, bitmap, p, &req, &res, mode,
+			      preemptee_candidates, preemptee_job_list,
+			      exc_core_bitmap);
+	xfree(res.nodes);
+	slurm_mutex_unlock(&topo_lock);
+	return rc;
+
+delegate:
+	slurm_mutex_unlock(&topo_lock);
+	return (*(wrap.job_test))(job_ptr, bitmap, min_nodes, max_nodes,
+				  req_nodes, mode, preemptee_candidates,
+				  preemptee_job_list, exc_core_bitmap);
+}
+
+extern int select_p_state_save(char *dir_name)
+{
+	return (*(wrap.state_save))(dir_name);
+}
+
+extern int select_p_state_restore(char *dir_name)
+{
+	return (*(wrap.state_restore))(dir_name);
+}
+
+extern int select_p_job_init(List jobs)
+{
+	int rc = (*(wrap.job_init))(jobs);
+
+	slurm_mutex_lock(&topo_lock);
+	_rebuild_owner_locked(jobs);
+	slurm_mutex_unlock(&topo_lock);
+	return rc;
+}
+
+extern int select_p_node_init(void)
+{
+	int rc = (*(wrap.node_init))();
+
+	if (running_in_slurmctld())
+		_load_topo_conf();
+	return rc;
+}
+
+extern int select_p_job_begin(job_record_t *job_ptr)
+{
+	int rc = (*(wrap.job_begin))(job_ptr);
+
+	slurm_mutex_lock(&topo_lock);
+	if (_usable_locked())
+		_set_owner_locked(job_ptr, true);
+	slurm_mutex_unlock(&topo_lock);
+	return rc;
+}
+
+extern int select_p_job_ready(job_record_t *job_ptr)
+{
+	return (*(wrap.job_ready))(job_ptr);
+}
+
+extern int select_p_job_expand(job_record_t *from_job_ptr,
+			       job_record_t *to_job_ptr)
+{
+	int rc = (*(wrap.job_expand))(from_job_ptr, to_job_ptr);
+
+	slurm_mutex_lock(&topo_lock);
+	_rebuild_owner_locked(job_list);
+	slurm_mutex_unlock(&topo_lock);
+	return rc;
+}
+
+extern int select_p_job_resized(job_record_t *job_ptr,
+				node_record_t *node_ptr)
+{
+	int rc = (*(wrap.job_resized))(job_ptr, node_ptr);
+
+	slurm_mutex_lock(&topo_lock);
+	if (_usable_locked() && node_ptr) {
+		uint32_t t = tstate_s2t(tstate, node_ptr->index);
+
+		if ((t != TOPO_NONE) && (owner[t] == job_ptr->job_id))
+			owner[t] = POLICY_FREE;
+	}
+	slurm_mutex_unlock(&topo_lock);
+	return rc;
+}
+
+extern int select_p_job_signal(job_record_t *job_ptr, int signal)
+{
+	return (*(wrap.job_signal))(job_ptr, signal);
+}
+
+extern int select_p_job_fini(job_record_t *job_ptr)
+{
+	int rc = (*(wrap.job_fini))(job_ptr);
+
+	slurm_mutex_lock(&topo_lock);
+	if (_usable_locked()) {
+		uint32_t i, n = tstate_nodes(tstate);
+
+		/* By id, not by bitmap: the bitmap may already have lost
+		 * nodes (resize, node failure). */
+		for (i = 0; i < n; i++)
+			if (owner[i] == job_ptr->job_id)
+				owner[i] = POLICY_FREE;
+	}
+	slurm_mutex_unlock(&topo_lock);
+	return rc;
+}
+
+extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
+{
+	return (*(wrap.job_suspend))(job_ptr, indf_susp);
+}
+
+extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
+{
+	return (*(wrap.job_resume))(job_ptr, indf_susp);
+}
+
+extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
+					  select_jobinfo_t *jobinfo,
+					  uint32_t node_count,
+					  bitstr_t **avail_nodes)
+{
+	return (*(wrap.step_pick_nodes))(job_ptr, jobinfo, node_count,
+					 avail_nodes);
+}
+
+extern int select_p_step_start(step_record_t *step_ptr)
+{
+	return (*(wrap.step_start))(step_ptr);
+}
+
+extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
+{
+	return (*(wrap.step_finish))(step_ptr, killing_step);
+}
+
+extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
+					 buf_t *buffer,
+					 uint16_t protocol_version)
+{
+	return (*(wrap.nodeinfo_pack))(nodeinfo, buffer, protocol_version);
+}
+
+extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
+					   buf_t *buffer,
+					   uint16_t protocol_version)
+{
+	return (*(wrap.nodeinfo_unpack))(nodeinfo, buffer, protocol_version);
+}
+
+extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
+{
+	return (*(wrap.nodeinfo_alloc))();
+}
+
+extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
+{
+	return (*(wrap.nodeinfo_free))(nodeinfo);
+}
+
+extern int select_p_select_nodeinfo_set_all(void)
+{
+	return (*(wrap.nodeinfo_set_all))();
+}
+
+extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
+{
+	return (*(wrap.nodeinfo_set))(job_ptr);
+}
+
+extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
+					enum select_nodedata_type dinfo,
+					enum node_states state, void *data)
+{
+	return (*(wrap.nodeinfo_get))(nodeinfo, dinfo, state, data);
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
+{
+	return (*(wrap.jobinfo_alloc))();
+}
+
+extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
+{
+	return (*(wrap.jobinfo_free))(jobinfo);
+}
+
+extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	return (*(wrap.jobinfo_set))(jobinfo, data_type, data);
+}
+
+extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	return (*(wrap.jobinfo_get))(jobinfo, data_type, data);
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_copy(
+	select_jobinfo_t *jobinfo)
+{
+	return (*(wrap.jobinfo_copy))(jobinfo);
+}
+
+extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
+					buf_t *buffer,
+					uint16_t protocol_version)
+{
+	return (*(wrap.jobinfo_pack))(jobinfo, buffer, protocol_version);
+}
+
+extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
+					  buf_t *buffer,
+					  uint16_t protocol_version)
+{
+	return (*(wrap.jobinfo_unpack))(jobinfo, buffer, protocol_version);
+}
+
+extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
+					    char *buf, size_t size, int mode)
+{
+	return (*(wrap.jobinfo_sprint))(jobinfo, buf, size, mode);
+}
+
+extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
+					     int mode)
+{
+	return (*(wrap.jobinfo_xstrdup))(jobinfo, mode);
+}
+
+extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
+					 job_record_t *job_ptr, void *data)
+{
+	return (*(wrap.get_info_from_plugin))(dinfo, job_ptr, data);
+}
+
+extern int select_p_update_node_config(int index)
+{
+	return (*(wrap.update_node_config))(index);
+}
+
+extern int select_p_reconfigure(void)
+{
+	int rc = (*(wrap.reconfigure))();
+
+	slurm_mutex_lock(&topo_lock);
+	_rebuild_owner_locked(job_list);
+	slurm_mutex_unlock(&topo_lock);
+	return rc;
+}
+
+extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
+				    uint32_t node_cnt,
+				    bitstr_t *avail_bitmap,
+				    bitstr_t **core_bitmap)
+{
+	return (*(wrap.resv_test))(resv_desc_ptr, node_cnt, avail_bitmap,
+				   core_bitmap);
+}

@@ -1,0 +1,182 @@
+/*****************************************************************************\
+ *  spank_topo.c - SPANK plugin adding the select/topo job options
+ *
+ *    --topo-policy=NAME[:opts]  allocation policy for this job (see
+ *                               stopo-policies(7); within what the
+ *                               partition allows, checked by select/topo)
+ *    --topo-pattern=P           traffic pattern, for the predictions
+ *    --topo-grid=AxBxC          Cartesian task grid (1 to 3 dimensions)
+ *
+ *  Values are checked here, so that a bad one is refused at submission,
+ *  and handed to slurmctld as job control environment variables
+ *  (spank_job_control_setenv adds the SPANK_ prefix): SPANK_TOPO_POLICY,
+ *  SPANK_TOPO_PATTERN, SPANK_TOPO_GRID in the job's spank_job_env, where
+ *  select/topo reads them.  Options are registered in slurm_spank_init
+ *  with spank_option_register (sbatch ignores a static spank_options
+ *  table).  See select_topo(8).
+\*****************************************************************************/
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <slurm/spank.h>
+
+#include "policies/policy.h"
+
+SPANK_PLUGIN(topo, 1);
+
+#define VALUE_MAX 256
+
+static char opt_policy[VALUE_MAX];
+static char opt_pattern[VALUE_MAX];
+static char opt_grid[VALUE_MAX];
+
+static int policy_known(const char *spec)
+{
+	const char *const *names = policy_names();
+	size_t len = strcspn(spec, ":");
+	int i;
+
+	for (i = 0; names && names[i]; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], spec, len))
+			return 1;
+	return 0;
+}
+
+static int copy_value(char *dst, const char *val, const char *opt)
+{
+	size_t i;
+
+	if (!val || !*val) {
+		slurm_error("--%s: a value is required", opt);
+		return -1;
+	}
+	if (strlen(val) >= VALUE_MAX) {
+		slurm_error("--%s: value longer than %d characters", opt,
+			    VALUE_MAX - 1);
+		return -1;
+	}
+	for (i = 0; val[i]; i++) {
+		if (isspace((unsigned char)val[i]) || val[i] == '=') {
+			slurm_error("--%s=%s: spaces and '=' are not allowed",
+				    opt, val);
+			return -1;
+		}
+	}
+	strcpy(dst, val);
+	return 0;
+}
+
+static int cb_policy(int val, const char *optarg, int remote)
+{
+	const char *const *names;
+	char list[512] = "";
+	int i;
+
+	if (copy_value(opt_policy, optarg, "topo-policy") < 0)
+		return -1;
+	if (remote || policy_known(opt_policy))
+		return 0;
+	names = policy_names();
+	for (i = 0; names && names[i]; i++) {
+		if (i)
+			strncat(list, " ", sizeof(list) - strlen(list) - 1);
+		strncat(list, names[i], sizeof(list) - strlen(list) - 1);
+	}
+	slurm_error("--topo-policy=%s: unknown policy (known: %s)",
+		    opt_policy, list);
+	opt_policy[0] = '\0';
+	return -1;
+}
+
+static int cb_pattern(int val, const char *optarg, int remote)
+{
+	return copy_value(opt_pattern, optarg, "topo-pattern");
+}
+
+static int cb_grid(int val, const char *optarg, int remote)
+{
+	const char *s = optarg;
+	int dims = 0;
+
+	if (copy_value(opt_grid, optarg, "topo-grid") < 0)
+		return -1;
+	for (;;) {
+		char *end;
+		unsigned long v = strtoul(s, &end, 10);
+
+		if (end == s || v == 0 || v > 1000000 || !isdigit((unsigned char)*s)) {
+			slurm_error("--topo-grid=%s: expected AxBxC with positive integers",
+				    optarg);
+			opt_grid[0] = '\0';
+			return -1;
+		}
+		dims++;
+		if (*end == '\0')
+			break;
+		if (*end != 'x' || dims == POLICY_MAX_GRID) {
+			slurm_error("--topo-grid=%s: expected 1 to %d dimensions AxBxC",
+				    optarg, POLICY_MAX_GRID);
+			opt_grid[0] = '\0';
+			return -1;
+		}
+		s = end + 1;
+	}
+	return 0;
+}
+
+static struct spank_option options[] = {
+	{ "topo-policy", "NAME",
+	  "select/topo allocation policy for this job (stopo-policies(7))",
+	  1, 0, cb_policy },
+	{ "topo-pattern", "PATTERN",
+	  "traffic pattern of this job, for select/topo's predictions",
+	  1, 0, cb_pattern },
+	{ "topo-grid", "AxBxC",
+	  "Cartesian task grid of this job, for select/topo",
+	  1, 0, cb_grid },
+};
+
+int slurm_spank_init(spank_t sp, int ac, char **av)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+		if (spank_option_register(sp, &options[i]) != ESPANK_SUCCESS) {
+			slurm_error("spank_topo: cannot register --%s",
+				    options[i].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int set_env(spank_t sp, const char *name, const char *val)
+{
+	spank_err_t rc;
+
+	if (!val[0])
+		return 0;
+	rc = spank_job_control_setenv(sp, name, val, 1);
+	if (rc != ESPANK_SUCCESS) {
+		slurm_error("spank_topo: cannot pass %s to slurmctld: %s", name,
+			    spank_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
+{
+	spank_context_t ctx = spank_context();
+
+	if (ctx != S_CTX_ALLOCATOR && ctx != S_CTX_LOCAL)
+		return 0;
+	if (set_env(sp, "TOPO_POLICY", opt_policy) < 0 ||
+	    set_env(sp, "TOPO_PATTERN", opt_pattern) < 0 ||
+	    set_env(sp, "TOPO_GRID", opt_grid) < 0)
+		return -1;
+	return 0;
+}

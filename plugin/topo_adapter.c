@@ -1,0 +1,248 @@
+/*****************************************************************************\
+ *  topo_adapter.c - the Slurm-free half of select/topo (see topo_adapter.h).
+\*****************************************************************************/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/topo_adapter.h"
+
+#define MAX_CACHED_POLICIES 64
+
+struct cached_policy {
+	char *spec;
+	struct policy *p;
+};
+
+struct tstate {
+	struct topo_conf *conf;
+	struct routing *routing;
+	uint32_t n;
+	uint32_t *s2t;	/* [n] Slurm node index -> topology node */
+	uint32_t *t2s;	/* [n] topology node -> Slurm node index */
+	struct cached_policy cache[MAX_CACHED_POLICIES];
+	uint32_t ncache;
+};
+
+struct tstate *tstate_load(const char *path, const char *const *names,
+			   uint32_t nslurm, struct err *err)
+{
+	struct tstate *s = calloc(1, sizeof(*s));
+	const char *rspec;
+	uint32_t i;
+
+	if (!s) {
+		err_set(err, "%s: out of memory", path);
+		return NULL;
+	}
+	if (!(s->conf = topo_conf_load(path, err)))
+		goto fail;
+	s->n = topo_num_nodes(topo_conf_topo(s->conf));
+	if (!topo_conf_has_names(s->conf)) {
+		err_set(err, "%s: no NodeName= line: topo.conf must name the "
+			"Slurm node of every topology node", path);
+		goto fail;
+	}
+	if (s->n != nslurm) {
+		err_set(err, "%s: topology has %u nodes but slurm.conf has %u",
+			path, s->n, nslurm);
+		goto fail;
+	}
+	s->s2t = malloc(sizeof(uint32_t) * (s->n ? s->n : 1));
+	s->t2s = malloc(sizeof(uint32_t) * (s->n ? s->n : 1));
+	if (!s->s2t || !s->t2s) {
+		err_set(err, "%s: out of memory", path);
+		goto fail;
+	}
+	for (i = 0; i < s->n; i++)
+		s->t2s[i] = TOPO_NONE;
+	for (i = 0; i < nslurm; i++) {
+		uint32_t t = names[i] ?
+			topo_conf_node_index(s->conf, names[i]) : TOPO_NONE;
+
+		if (t == TOPO_NONE || t >= s->n) {
+			err_set(err, "%s: slurm.conf node %s is not in "
+				"topo.conf", path, names[i] ? names[i] : "?");
+			goto fail;
+		}
+		if (s->t2s[t] != TOPO_NONE) {
+			err_set(err, "%s: slurm.conf node %s appears twice",
+				path, names[i]);
+			goto fail;
+		}
+		s->s2t[i] = t;
+		s->t2s[t] = i;
+	}
+	rspec = topo_conf_routing(s->conf);
+	if (!rspec)
+		rspec = routing_default(topo_conf_topo(s->conf));
+	if (!(s->routing = routing_create(topo_conf_topo(s->conf), rspec,
+					  err)))
+		goto fail;
+	return s;
+fail:
+	tstate_destroy(s);
+	return NULL;
+}
+
+void tstate_destroy(struct tstate *s)
+{
+	uint32_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->ncache; i++) {
+		policy_destroy(s->cache[i].p);
+		free(s->cache[i].spec);
+	}
+	routing_destroy(s->routing);
+	topo_conf_destroy(s->conf);
+	free(s->s2t);
+	free(s->t2s);
+	free(s);
+}
+
+const struct topo *tstate_topo(const struct tstate *s)
+{
+	return topo_conf_topo(s->conf);
+}
+
+const struct routing *tstate_routing(const struct tstate *s)
+{
+	return s->routing;
+}
+
+uint32_t tstate_nodes(const struct tstate *s)
+{
+	return s->n;
+}
+
+uint32_t tstate_s2t(const struct tstate *s, uint32_t i)
+{
+	return i < s->n ? s->s2t[i] : TOPO_NONE;
+}
+
+uint32_t tstate_t2s(const struct tstate *s, uint32_t t)
+{
+	return t < s->n ? s->t2s[t] : TOPO_NONE;
+}
+
+static const struct policy *cached(struct tstate *s, const char *spec,
+				   struct err *err)
+{
+	struct policy *p;
+	uint32_t i;
+
+	for (i = 0; i < s->ncache; i++)
+		if (!strcmp(s->cache[i].spec, spec))
+			return s->cache[i].p;
+	if (!(p = policy_create(spec, topo_conf_topo(s->conf), s->routing,
+				err)))
+		return NULL;
+	if (s->ncache == MAX_CACHED_POLICIES) {
+		/* Bounded: the oldest per-job spec makes room. */
+		policy_destroy(s->cache[0].p);
+		free(s->cache[0].spec);
+		memmove(&s->cache[0], &s->cache[1],
+			sizeof(s->cache[0]) * (MAX_CACHED_POLICIES - 1));
+		s->ncache--;
+	}
+	if (!(s->cache[s->ncache].spec = strdup(spec))) {
+		policy_destroy(p);
+		err_set(err, "out of memory");
+		return NULL;
+	}
+	s->cache[s->ncache++].p = p;
+	return p;
+}
+
+bool tstate_policy_known(const char *spec)
+{
+	const char *const *names = policy_names();
+	size_t len = strcspn(spec, ":");
+	uint32_t i;
+
+	for (i = 0; names && names[i]; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], spec, len))
+			return true;
+	return false;
+}
+
+const struct policy *tstate_policy(struct tstate *s, const char *partition,
+				   const char *override, bool *none,
+				   struct err *err)
+{
+	const char *spec = topo_conf_policy(s->conf, partition);
+	const struct policy *part = NULL, *job;
+
+	*none = false;
+	if (spec && !(part = cached(s, spec, err)))
+		return NULL;
+	if (!override || !*override) {
+		*none = !part;
+		return part;
+	}
+	if (!(job = cached(s, override, err)))
+		return NULL;
+	if (part && policy_isolating(part) && !policy_isolating(job)) {
+		err_set(err, "--topo-policy=%s is not isolating but partition "
+			"%s requires isolation (%s)", override,
+			partition ? partition : "(default)", spec);
+		return NULL;
+	}
+	return job;
+}
+
+enum policy_status tstate_will_run(const struct tstate *s,
+				   const struct policy *p,
+				   const uint32_t *owner, const uint8_t *usable,
+				   const uint32_t *rank, const time_t *ends,
+				   uint32_t njobs,
+				   const struct policy_request *req,
+				   struct policy_result *res,
+				   uint32_t *released)
+{
+	struct policy_view v = { .usable = usable };
+	enum policy_status st = POLICY_WAIT;
+	uint32_t *sim = NULL, *start = NULL, *order = NULL;
+	uint32_t k = 0, j;
+
+	sim = malloc(sizeof(uint32_t) * (s->n + 1));
+	start = calloc(njobs + 2, sizeof(uint32_t));
+	order = malloc(sizeof(uint32_t) * (s->n + 1));
+	if (!sim || !start || !order) {
+		snprintf(res->reason, sizeof(res->reason), "out of memory");
+		goto out;
+	}
+	memcpy(sim, owner, sizeof(uint32_t) * s->n);
+	/* Counting sort of the busy nodes by the rank of their job's end,
+	 * so that each end time releases its nodes in O(their number). */
+	for (j = 0; j < s->n; j++)
+		if (rank[j] < njobs)
+			start[rank[j] + 1]++;
+	for (j = 0; j < njobs; j++)
+		start[j + 1] += start[j];
+	for (j = 0; j < s->n; j++)
+		if (rank[j] < njobs)
+			order[start[rank[j]]++] = j;
+	/* start[r] is now the end of rank r's nodes in order[]. */
+	v.owner = sim;
+	j = 0;
+	for (;;) {
+		st = policy_place(p, &v, req, res);
+		if (st != POLICY_WAIT || k == njobs)
+			break;
+		/* Release every job ending at the next end time. */
+		do {
+			for (; j < start[k]; j++)
+				sim[order[j]] = POLICY_FREE;
+			k++;
+		} while (k < njobs && ends[k] == ends[k - 1]);
+	}
+out:
+	*released = k;
+	free(sim);
+	free(start);
+	free(order);
+	return st;
+}

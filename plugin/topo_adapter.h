@@ -1,0 +1,72 @@
+/*****************************************************************************\
+ *  topo_adapter.h - the Slurm-free half of select/topo: topo.conf loaded
+ *  and checked against slurm.conf's node list, the routing, the policies
+ *  per partition (cached), the owner of every node, and the placement and
+ *  will-run searches.  select_topo.c translates Slurm structures (bitmaps,
+ *  job records) to and from these dense ids; this file includes no Slurm
+ *  header so that it follows the core's contracts (err.h, no printing).
+\*****************************************************************************/
+#ifndef _SELECT_TOPO_ADAPTER_H
+#define _SELECT_TOPO_ADAPTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "policies/policy.h"
+#include "topo/err.h"
+#include "topo/routing.h"
+#include "topo/topo.h"
+#include "topo/topo_conf.h"
+
+/* One loaded configuration: immutable after tstate_load except for the
+ * policy cache (filled lazily under the plugin's lock). */
+struct tstate;
+
+/* Load topo.conf PATH and check it against Slurm's nodes NAMES[0..NSLURM):
+ * every Slurm node must be named in topo.conf and every topo.conf node must
+ * be a Slurm node.  Returns a new state or NULL with err set to
+ * "PATH:LINE: what" (or "PATH: what" for the cross-check). */
+struct tstate *tstate_load(const char *path, const char *const *names,
+			   uint32_t nslurm, struct err *err);
+/* Free; NULL is a no-op. */
+void tstate_destroy(struct tstate *s);
+
+const struct topo *tstate_topo(const struct tstate *s);
+const struct routing *tstate_routing(const struct tstate *s);
+/* Number of topology nodes (= Slurm nodes). */
+uint32_t tstate_nodes(const struct tstate *s);
+/* Topology node of Slurm node index I, or TOPO_NONE. */
+uint32_t tstate_s2t(const struct tstate *s, uint32_t i);
+/* Slurm node index of topology node T. */
+uint32_t tstate_t2s(const struct tstate *s, uint32_t t);
+
+/* The policy a job gets: the partition's (PartitionPolicy= / DefaultPolicy=)
+ * or OVERRIDE (from --topo-policy) when allowed: any policy when the
+ * partition's is not isolating, otherwise only isolating ones.  Returns the
+ * policy (borrowed, cached in S), or NULL with *none = true when no policy
+ * applies (the job is left to the wrapped plugin), or NULL with err set. */
+const struct policy *tstate_policy(struct tstate *s, const char *partition,
+				   const char *override, bool *none,
+				   struct err *err);
+
+/* Whether a policy name (before any ':') is registered. */
+bool tstate_policy_known(const char *spec);
+
+/* Will-run search: from OWNER ([N], topology-indexed) release busy nodes
+ * one end time at a time until the policy places REQ on USABLE.  RANK[N]
+ * gives for each node the index in ENDS (ascending end times of the NJOBS
+ * running jobs) of the job holding it, or UINT32_MAX when the node is
+ * free or never released.  Returns the policy's last answer; on
+ * POLICY_PLACED, *released = how many end times had to pass (0 = now;
+ * k = when the job ending at ENDS[k-1] is gone) and RES holds the nodes. */
+enum policy_status tstate_will_run(const struct tstate *s,
+				   const struct policy *p,
+				   const uint32_t *owner, const uint8_t *usable,
+				   const uint32_t *rank, const time_t *ends,
+				   uint32_t njobs,
+				   const struct policy_request *req,
+				   struct policy_result *res,
+				   uint32_t *released);
+
+#endif
