@@ -15,7 +15,8 @@
  * routing_<name> defined in a routing_<family>.c file. */
 #define ROUTINGS(X) \
 	X(min) X(vlb) X(ugal) \
-	X(ecmp) X(dmodk)
+	X(ecmp) X(dmodk) \
+	X(dor) X(minimal) X(ksp) X(shortest)
 
 #define DECLARE(n) extern const struct routing_ops routing_##n;
 #define ENTRY(n) &routing_##n,

@@ -1,0 +1,652 @@
+/* routing_mesh.c - dimension-order (dor) and minimal routing on the
+ * mesh-like families: expressmesh, hyperx and torus (paper 003 Sec. II-C).
+ *
+ * Both routings move "toward the destination" in every dimension.
+ *
+ * Express mesh / HyperX (gap g; HyperX is g = 1): within dimension i a hop
+ * goes from coordinate x to y with |y - x| = 1 + m*g and never passes the
+ * destination coordinate (paper 003 Sec. II-C-1, rules 1-3).  The fewest
+ * such hops over a distance D >= 1 is h(D) = ((D - 1) mod g) + 1 (each hop
+ * is 1 mod g long), and the fewest-hop sequences are exactly the
+ * compositions of D into h(D) parts that are each 1 mod g: there are
+ * C(M + h - 1, h - 1) of them, M = (D - h) / g.  For g >= 3 a path that
+ * overshoots and comes back can be shorter than h(D); the paper's rule
+ * forbids it (deadlock freedom), and so do we: "minimal" means fewest hops
+ * among toward-destination paths.  For g <= 2 this equals the graph
+ * distance.  Every h(D) <= g, hence the diameter bound n*g.
+ *
+ * Torus: within a dimension of size k the shorter way round the ring, in
+ * unit hops.  When both ways are equally long (k even, distance k/2, k > 2)
+ * minimal uses both and dor takes the positive direction.  A dimension of
+ * size 2 has one cable, hence one path.
+ *
+ * dor: dimensions in the order 0, 1, ..., n-1.  Within an express-mesh
+ * dimension it takes the paper's rule 2/3 with the express option first:
+ * one hop to the farthest router that is joined to the current one and
+ * does not pass the destination coordinate (the direct link when there is
+ * one, rule 1), then unit mesh hops; this uses h(D) hops.  One path.
+ *
+ * minimal: every interleaving of the dimensions and, within each
+ * dimension, every fewest-hop toward-destination sequence.  Count =
+ * multinomial(H; h_0, ..., h_{n-1}) * prod_i seq_i, H = sum h_i.
+ *
+ * Link sets: if the switches hosting the job form a box (an interval in
+ * every dimension; for a torus dimension the interval must be the whole
+ * ring or shorter than half of it, so that no pair goes round the other
+ * way) the link set is the set of links internal to the box, both
+ * directions: every path stays in the box and every internal link is the
+ * one-hop path of its end points.  Otherwise it is computed per ordered
+ * switch pair from the per-dimension hop sets (no path enumeration).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo/routing_impl.h"
+
+/* Refuse to list more path links than this (about 512 MB). */
+#define MAX_LIST_LINKS (1ULL << 27)
+
+struct mesh {
+	int n;
+	bool torus;
+	bool dor;
+	uint32_t k[TOPO_MAX_DIMS];
+	uint32_t stride[TOPO_MAX_DIMS];
+	uint32_t gap[TOPO_MAX_DIMS]; /* express mesh / hyperx; 0 for torus */
+};
+
+static bool mesh_applies(const struct topo *t)
+{
+	enum topo_kind k = topo_kind(t);
+
+	return k == TOPO_EXPRESSMESH || k == TOPO_HYPERX || k == TOPO_TORUS;
+}
+
+/* The gap of dimension I, read off the links of router 0: the smallest
+ * distance d >= 2 joined to it is 1 + gap.  A dimension without such a
+ * link behaves as a plain mesh line (gap k - 1). */
+static uint32_t infer_gap(const struct topo *t, const struct mesh *m, int i)
+{
+	uint32_t k = m->k[i], cnt;
+
+	if (k <= 2)
+		return 1;
+	for (uint32_t d = 2; d < k; d++)
+		if (topo_link_between(t, 0, d * m->stride[i], &cnt) !=
+		    TOPO_NONE)
+			return d - 1;
+	return k - 1;
+}
+
+static int mesh_init(struct routing *r, const struct topo_args *args,
+		     struct err *err)
+{
+	struct mesh *m = calloc(1, sizeof(*m));
+	uint32_t stride = 1;
+
+	if (!m)
+		return err_set(err, "out of memory");
+	m->n = topo_dims(r->t, m->k);
+	m->torus = topo_kind(r->t) == TOPO_TORUS;
+	m->dor = !strcmp(r->ops->name, "dor");
+	for (int i = 0; i < m->n; i++) {
+		m->stride[i] = stride;
+		stride *= m->k[i];
+	}
+	for (int i = 0; i < m->n; i++)
+		m->gap[i] = m->torus ? 0 : infer_gap(r->t, m, i);
+	r->priv = m;
+	return 0;
+}
+
+static void mesh_fini(struct routing *r)
+{
+	free(r->priv);
+	r->priv = NULL;
+}
+
+/* ---- one dimension ---- */
+
+/* Fewest toward-destination express-mesh hops over distance D. */
+static uint32_t em_hops(uint32_t d, uint32_t g)
+{
+	return d ? (d - 1) % g + 1 : 0;
+}
+
+/* Ring distances from X to Y: forward (+) and backward (-). */
+static void ring(uint32_t x, uint32_t y, uint32_t k, uint32_t *fwd,
+		 uint32_t *bwd)
+{
+	*fwd = (y + k - x) % k;
+	*bwd = (x + k - y) % k;
+}
+
+/* Hops needed in dimension I from coordinate X to Y. */
+static uint32_t dim_hops(const struct mesh *m, int i, uint32_t x, uint32_t y)
+{
+	uint32_t f, b;
+
+	if (!m->torus)
+		return em_hops(x > y ? x - y : y - x, m->gap[i]);
+	ring(x, y, m->k[i], &f, &b);
+	return f < b ? f : b;
+}
+
+/* C(n, k) or UINT64_MAX on overflow. */
+static uint64_t binom(uint64_t n, uint64_t k)
+{
+	unsigned __int128 c = 1;
+
+	if (k > n)
+		return 0;
+	if (k > n - k)
+		k = n - k;
+	for (uint64_t i = 1; i <= k; i++) {
+		c = c * (n - k + i) / i;
+		if (c > UINT64_MAX)
+			return UINT64_MAX;
+	}
+	return (uint64_t)c;
+}
+
+/* Number of fewest-hop toward sequences in dimension I from X to Y. */
+static uint64_t dim_seqs(const struct mesh *m, int i, uint32_t x, uint32_t y)
+{
+	uint32_t f, b, d, h;
+
+	if (x == y)
+		return 1;
+	if (m->torus) {
+		ring(x, y, m->k[i], &f, &b);
+		return f == b && m->k[i] > 2 ? 2 : 1;
+	}
+	d = x > y ? x - y : y - x;
+	h = em_hops(d, m->gap[i]);
+	return binom((d - h) / m->gap[i] + h - 1, h - 1);
+}
+
+/* Next coordinates from X on a fewest-hop toward sequence to Y in
+ * dimension I (ascending); returns how many (at most k). */
+static uint32_t dim_next(const struct mesh *m, int i, uint32_t x, uint32_t y,
+			 uint32_t *next)
+{
+	uint32_t n = 0, k = m->k[i];
+
+	if (x == y)
+		return 0;
+	if (m->torus) {
+		uint32_t f, b;
+
+		ring(x, y, k, &f, &b);
+		if (b <= f && !(b == f && k == 2))
+			next[n++] = (x + k - 1) % k;
+		if (f <= b)
+			next[n++] = (x + 1) % k;
+		if (n == 2 && next[0] > next[1]) {
+			uint32_t tmp = next[0];
+
+			next[0] = next[1];
+			next[1] = tmp;
+		}
+		return n;
+	}
+	{
+		uint32_t g = m->gap[i], d = x > y ? x - y : y - x;
+		uint32_t h = em_hops(d, g);
+
+		for (uint32_t len = 1; len <= d; len += g)
+			if (em_hops(d - len, g) + 1 == h)
+				next[n++] = len;
+		/* lengths ascend; turn them into coordinates, ascending */
+		for (uint32_t j = 0; j < n; j++)
+			next[j] = y > x ? x + next[j] : x - next[j];
+		if (y < x)
+			for (uint32_t a = 0, z = n - 1; a < z; a++, z--) {
+				uint32_t tmp = next[a];
+
+				next[a] = next[z];
+				next[z] = tmp;
+			}
+		return n;
+	}
+}
+
+/* The dor step from X toward Y in dimension I. */
+static uint32_t dim_dor_next(const struct mesh *m, int i, uint32_t x,
+			     uint32_t y)
+{
+	uint32_t k = m->k[i];
+
+	if (m->torus) {
+		uint32_t f, b;
+
+		ring(x, y, k, &f, &b);
+		return f <= b ? (x + 1) % k : (x + k - 1) % k;
+	}
+	{
+		uint32_t g = m->gap[i], d = x > y ? x - y : y - x;
+		uint32_t len = 1 + g * ((d - 1) / g);
+
+		return y > x ? x + len : x - len;
+	}
+}
+
+/* Is X on some fewest toward sequence from S to D in dimension I? */
+static bool dim_on(const struct mesh *m, int i, uint32_t s, uint32_t d,
+		   uint32_t x)
+{
+	if (!m->torus && (x < (s < d ? s : d) || x > (s > d ? s : d)))
+		return false;
+	if (m->torus) {
+		uint32_t h = dim_hops(m, i, s, d), f1, b1, f2, b2;
+
+		ring(s, x, m->k[i], &f1, &b1);
+		ring(x, d, m->k[i], &f2, &b2);
+		return (f1 + f2 == h) || (b1 + b2 == h);
+	}
+	return dim_hops(m, i, s, x) + dim_hops(m, i, x, d) ==
+	       dim_hops(m, i, s, d);
+}
+
+/* ---- helpers ---- */
+
+static void coords(const struct mesh *m, uint32_t sw, uint32_t *c)
+{
+	for (int i = 0; i < m->n; i++) {
+		c[i] = sw % m->k[i];
+		sw /= m->k[i];
+	}
+}
+
+/* Switch id of SW with coordinate I moved from X to Y. */
+static uint32_t moved(const struct mesh *m, uint32_t sw, int i, uint32_t x,
+		      uint32_t y)
+{
+	return sw - x * m->stride[i] + y * m->stride[i];
+}
+
+static uint32_t link_of(const struct topo *t, uint32_t a, uint32_t b)
+{
+	uint32_t cnt;
+
+	return topo_link_between(t, a, b, &cnt);
+}
+
+/* Count of the pair's paths and their hop count (no enumeration). */
+static int pair_count(const struct routing *r, uint32_t sa, uint32_t sb,
+		      uint64_t *total, uint32_t *hops, struct err *err)
+{
+	const struct mesh *m = r->priv;
+	uint32_t a[TOPO_MAX_DIMS], b[TOPO_MAX_DIMS];
+	uint64_t n = 1, sum = 0;
+
+	coords(m, sa, a);
+	coords(m, sb, b);
+	for (int i = 0; i < m->n; i++) {
+		uint32_t h = dim_hops(m, i, a[i], b[i]);
+		uint64_t c;
+
+		sum += h;
+		if (m->dor)
+			continue;
+		/* multinomial as a product of binomials */
+		c = binom(sum, h);
+		if (c == UINT64_MAX || __builtin_mul_overflow(n, c, &n))
+			goto overflow;
+		c = dim_seqs(m, i, a[i], b[i]);
+		if (c == UINT64_MAX || __builtin_mul_overflow(n, c, &n))
+			goto overflow;
+	}
+	*total = n;
+	*hops = (uint32_t)sum;
+	return 0;
+overflow:
+	return err_set(err, "%s: path count between switches %u and %u "
+		       "exceeds 2^64", r->ops->name, sa, sb);
+}
+
+static int mesh_count(const struct routing *r, uint32_t src, uint32_t dst,
+		      struct routing_count *c, struct err *err)
+{
+	uint64_t n;
+	uint32_t h;
+
+	if (pair_count(r, topo_node_switch(r->t, src),
+		       topo_node_switch(r->t, dst), &n, &h, err))
+		return -1;
+	routing_count_add(c, PATH_MIN, h, n);
+	return 0;
+}
+
+/* ---- enumeration ---- */
+
+struct walk {
+	const struct routing *r;
+	const struct mesh *m;
+	uint32_t dst[TOPO_MAX_DIMS];
+	uint32_t cur[TOPO_MAX_DIMS];
+	uint32_t *path;   /* [0] injection, then switch links */
+	uint32_t len;
+	uint32_t eject;
+	struct pathset *out;
+};
+
+static int walk_emit(struct walk *w)
+{
+	w->path[w->len] = w->eject;
+	return pathset_add(w->out, w->path, w->len + 1, PATH_MIN);
+}
+
+/* Depth-first over every interleaving and every fewest-hop hop. */
+static int walk_min(struct walk *w, uint32_t sw)
+{
+	const struct mesh *m = w->m;
+	bool done = true;
+
+	for (int i = 0; i < m->n; i++) {
+		uint32_t next[64], *nx = next, cnt, x = w->cur[i];
+		int rc = 0;
+
+		if (x == w->dst[i])
+			continue;
+		done = false;
+		if (m->k[i] > 64) {
+			nx = malloc(m->k[i] * sizeof(*nx));
+			if (!nx)
+				return -1;
+		}
+		cnt = dim_next(m, i, x, w->dst[i], nx);
+		for (uint32_t j = 0; j < cnt && !rc; j++) {
+			uint32_t to = moved(m, sw, i, x, nx[j]);
+
+			w->path[w->len++] = link_of(w->r->t, sw, to);
+			w->cur[i] = nx[j];
+			rc = walk_min(w, to);
+			w->cur[i] = x;
+			w->len--;
+		}
+		if (nx != next)
+			free(nx);
+		if (rc)
+			return rc;
+	}
+	return done ? walk_emit(w) : 0;
+}
+
+static int mesh_paths(const struct routing *r, uint32_t src, uint32_t dst,
+		      struct pathset *out, struct err *err)
+{
+	const struct mesh *m = r->priv;
+	uint32_t sa = topo_node_switch(r->t, src);
+	uint32_t sb = topo_node_switch(r->t, dst);
+	struct walk w = { .r = r, .m = m, .out = out };
+	uint64_t n;
+	uint32_t h;
+	int rc = 0;
+
+	if (pair_count(r, sa, sb, &n, &h, err))
+		return -1;
+	if (n > MAX_LIST_LINKS / (h + 2))
+		return err_set(err, "%s: %llu paths between nodes %u and %u "
+			       "are too many to list; count them instead",
+			       r->ops->name, (unsigned long long)n, src, dst);
+	w.path = malloc((h + 2) * sizeof(*w.path));
+	if (!w.path)
+		return err_set(err, "out of memory");
+	coords(m, sa, w.cur);
+	coords(m, sb, w.dst);
+	w.path[0] = topo_inject_link(r->t, src);
+	w.len = 1;
+	w.eject = topo_eject_link(r->t, dst);
+	if (m->dor) {
+		uint32_t sw = sa;
+
+		for (int i = 0; i < m->n; i++)
+			while (w.cur[i] != w.dst[i]) {
+				uint32_t y = dim_dor_next(m, i, w.cur[i],
+							  w.dst[i]);
+				uint32_t to = moved(m, sw, i, w.cur[i], y);
+
+				w.path[w.len++] = link_of(r->t, sw, to);
+				w.cur[i] = y;
+				sw = to;
+			}
+		rc = walk_emit(&w);
+	} else {
+		rc = walk_min(&w, sa);
+	}
+	free(w.path);
+	return rc ? err_set(err, "out of memory") : 0;
+}
+
+/* ---- link sets ---- */
+
+/* Mark dimension-I hops X->Y at every combination of the other
+ * coordinates in SETS (lists of NSET[j] coordinates). */
+static void mark_hops(const struct topo *t, const struct mesh *m, int i,
+		      const uint32_t *hx, const uint32_t *hy, uint32_t nh,
+		      uint32_t *const *sets, const uint32_t *nset,
+		      uint8_t *used)
+{
+	uint32_t idx[TOPO_MAX_DIMS] = { 0 };
+
+	for (;;) {
+		uint32_t base = 0;
+		int j;
+
+		for (j = 0; j < m->n; j++)
+			if (j != i)
+				base += sets[j][idx[j]] * m->stride[j];
+		for (uint32_t q = 0; q < nh; q++) {
+			uint32_t l = link_of(t, base + hx[q] * m->stride[i],
+					     base + hy[q] * m->stride[i]);
+
+			if (l != TOPO_NONE)
+				used[l] = 1;
+		}
+		for (j = 0; j < m->n; j++) {
+			if (j == i)
+				continue;
+			if (++idx[j] < nset[j])
+				break;
+			idx[j] = 0;
+		}
+		if (j == m->n)
+			return;
+	}
+}
+
+/* Links of all paths between switches SA and SB (one direction).  BUF
+ * holds sum(k) coordinates plus 2 * HCAP hops. */
+static void pair_links(const struct routing *r, uint32_t sa, uint32_t sb,
+		       uint32_t *buf, size_t hcap, uint8_t *used)
+{
+	const struct mesh *m = r->priv;
+	uint32_t a[TOPO_MAX_DIMS], b[TOPO_MAX_DIMS];
+	uint32_t *sets[TOPO_MAX_DIMS], nset[TOPO_MAX_DIMS];
+	uint32_t *hx, *hy, *p = buf;
+
+	coords(m, sa, a);
+	coords(m, sb, b);
+	for (int i = 0; i < m->n; i++) {
+		sets[i] = p;
+		nset[i] = 0;
+		p += m->k[i];
+	}
+	hx = p;
+	hy = p + hcap;
+	for (int i = 0; i < m->n; i++) {
+		uint32_t nh = 0;
+
+		if (a[i] == b[i])
+			continue;
+		/* coordinates of the other dimensions while dim i moves */
+		for (int j = 0; j < m->n; j++) {
+			nset[j] = 0;
+			if (j == i)
+				continue;
+			if (m->dor) {
+				sets[j][nset[j]++] = j < i ? b[j] : a[j];
+				continue;
+			}
+			for (uint32_t x = 0; x < m->k[j]; x++)
+				if (dim_on(m, j, a[j], b[j], x))
+					sets[j][nset[j]++] = x;
+		}
+		if (m->dor) {
+			for (uint32_t x = a[i]; x != b[i]; nh++) {
+				hx[nh] = x;
+				x = hy[nh] = dim_dor_next(m, i, x, b[i]);
+			}
+		} else {
+			for (uint32_t x = 0; x < m->k[i]; x++) {
+				uint32_t cnt, base = nh;
+
+				if (x == b[i] || !dim_on(m, i, a[i], b[i], x))
+					continue;
+				/* every next step from an on-path x stays on
+				 * a fewest sequence from a to b */
+				cnt = dim_next(m, i, x, b[i], hy + base);
+				for (uint32_t q = 0; q < cnt; q++) {
+					hx[nh] = x;
+					hy[nh++] = hy[base + q];
+				}
+			}
+		}
+		mark_hops(r->t, m, i, hx, hy, nh, sets, nset, used);
+	}
+}
+
+/* Hops a dimension's hop list may hold (minimal): k coordinates times the
+ * next steps of each (2 on a torus ring, up to k/g + 1 in an express mesh
+ * line). */
+static uint64_t hop_cap(const struct mesh *m)
+{
+	uint64_t cap = 1;
+
+	for (int i = 0; i < m->n; i++) {
+		uint64_t k = m->k[i];
+		uint64_t c = m->torus ? 2 * k : k * (k / m->gap[i] + 1);
+
+		if (c > cap)
+			cap = c;
+	}
+	return cap;
+}
+
+/* Is the switch set SW[0..ns) (distinct) a box whose pairs keep their
+ * paths inside it? */
+static bool is_box(const struct mesh *m, const uint32_t *sw, uint32_t ns)
+{
+	uint32_t lo[TOPO_MAX_DIMS], hi[TOPO_MAX_DIMS], c[TOPO_MAX_DIMS];
+	uint64_t vol = 1;
+
+	for (int i = 0; i < m->n; i++)
+		lo[i] = UINT32_MAX, hi[i] = 0;
+	for (uint32_t q = 0; q < ns; q++) {
+		coords(m, sw[q], c);
+		for (int i = 0; i < m->n; i++) {
+			if (c[i] < lo[i])
+				lo[i] = c[i];
+			if (c[i] > hi[i])
+				hi[i] = c[i];
+		}
+	}
+	for (int i = 0; i < m->n; i++) {
+		uint32_t len = hi[i] - lo[i] + 1;
+
+		if (m->torus && len != m->k[i] && 2 * (len - 1) >= m->k[i])
+			return false;
+		vol *= len;
+	}
+	/* the bounding box is full iff it holds exactly ns switches */
+	return vol == ns;
+}
+
+static int mesh_linkset(const struct routing *r, const uint32_t *nodes,
+			uint32_t n, uint8_t *used, struct err *err)
+{
+	const struct topo *t = r->t;
+	const struct mesh *m = r->priv;
+	uint32_t S = topo_num_switches(t), ns = 0, ksum = 0;
+	uint64_t hcap;
+	uint8_t *on = calloc(S ? S : 1, 1);
+	uint32_t *sw = malloc((n ? n : 1) * sizeof(*sw));
+	uint32_t *buf = NULL;
+	int rc = 0;
+
+	if (!on || !sw) {
+		rc = err_set(err, "out of memory");
+		goto out;
+	}
+	for (uint32_t q = 0; q < n; q++) {
+		uint32_t s = topo_node_switch(t, nodes[q]);
+
+		if (!on[s]) {
+			on[s] = 1;
+			sw[ns++] = s;
+		}
+	}
+	if (ns < 2)
+		goto out;
+	if (is_box(m, sw, ns)) {
+		for (uint32_t q = 0; q < ns; q++) {
+			uint32_t cnt, first = topo_switch_out(t, sw[q], &cnt);
+
+			for (uint32_t l = first; l < first + cnt; l++)
+				if (on[topo_link(t, l)->to])
+					used[l] = 1;
+		}
+		goto out;
+	}
+	for (int i = 0; i < m->n; i++)
+		ksum += m->k[i];
+	hcap = hop_cap(m);
+	if (hcap > (1ULL << 26)) {
+		rc = err_set(err, "%s: dimension too long for a structural "
+			     "link set", r->ops->name);
+		goto out;
+	}
+	buf = malloc(((size_t)ksum + 2 * (size_t)hcap) * sizeof(*buf));
+	if (!buf) {
+		rc = err_set(err, "out of memory");
+		goto out;
+	}
+	for (uint32_t x = 0; x < ns; x++)
+		for (uint32_t y = 0; y < ns; y++)
+			if (x != y)
+				pair_links(r, sw[x], sw[y], buf, hcap, used);
+out:
+	free(on);
+	free(sw);
+	free(buf);
+	return rc;
+}
+
+static const char *const no_keys[] = { NULL };
+
+const struct routing_ops routing_dor = {
+	.name = "dor",
+	.keys = no_keys,
+	.multipath = false,
+	.switch_paths = true,
+	.applies = mesh_applies,
+	.init = mesh_init,
+	.fini = mesh_fini,
+	.paths = mesh_paths,
+	.count = mesh_count,
+	.linkset = mesh_linkset,
+};
+
+const struct routing_ops routing_minimal = {
+	.name = "minimal",
+	.keys = no_keys,
+	.multipath = true,
+	.switch_paths = true,
+	.applies = mesh_applies,
+	.init = mesh_init,
+	.fini = mesh_fini,
+	.paths = mesh_paths,
+	.count = mesh_count,
+	.linkset = mesh_linkset,
+};
