@@ -63,11 +63,12 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 #define MAX_ATTEMPTS 8
 /* Pending reasons are prefixed with this. */
 #define REASON_PREFIX "topo: "
-/* The SPANK plugin's job-control variables (spank_job_control_setenv
- * adds the SPANK_ prefix). */
-#define ENV_POLICY "SPANK_TOPO_POLICY="
-#define ENV_PATTERN "SPANK_TOPO_PATTERN="
-#define ENV_GRID "SPANK_TOPO_GRID="
+/* The SPANK plugin's job control variables, as they appear in
+ * job_ptr->spank_job_env (slurmd adds a SPANK_ prefix only when it
+ * exports them to the job's environment). */
+#define ENV_POLICY "TOPO_POLICY="
+#define ENV_PATTERN "TOPO_PATTERN="
+#define ENV_GRID "TOPO_GRID="
 
 static const char *wrap_syms[] = {
 	"plugin_id",
@@ -514,8 +515,8 @@ static int _test_only(job_record_t *job_ptr, bitstr_t *bitmap,
 			bit_copybits(bitmap, narrow);
 		FREE_NULL_BITMAP(narrow);
 	} else {
-		info("%s: %pJ can never run isolated under %s: %s",
-		     plugin_type, job_ptr, policy_spec(p), res->reason);
+		log_flag(SELECT_TYPE, "%s: %pJ cannot run isolated under %s on these nodes: %s",
+			 plugin_type, job_ptr, policy_spec(p), res->reason);
 	}
 	xfree(empty);
 	xfree(usable);
@@ -597,6 +598,9 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		slurm_mutex_unlock(&topo_lock);
 		return SLURM_ERROR;
 	}
+	log_flag(SELECT_TYPE, "%s: %pJ mode=%u policy=%s%s%s", plugin_type,
+		 job_ptr, mode, policy_spec(p), override ? " override=" : "",
+		 override ? override : "");
 	if (!policy_isolating(p))
 		goto delegate;
 

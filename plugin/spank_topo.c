@@ -9,9 +9,9 @@
  *
  *  Values are checked here, so that a bad one is refused at submission,
  *  and handed to slurmctld as job control environment variables
- *  (spank_job_control_setenv adds the SPANK_ prefix): SPANK_TOPO_POLICY,
- *  SPANK_TOPO_PATTERN, SPANK_TOPO_GRID in the job's spank_job_env, where
- *  select/topo reads them.  Options are registered in slurm_spank_init
+ *  (spank_job_control_setenv): TOPO_POLICY, TOPO_PATTERN, TOPO_GRID in the
+ *  job's spank_job_env, where select/topo reads them (the job itself sees
+ *  them as SPANK_TOPO_*).  Options are registered in slurm_spank_init
  *  with spank_option_register (sbatch ignores a static spank_options
  *  table).  See select_topo(8).
 \*****************************************************************************/

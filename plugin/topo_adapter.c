@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "plugin/topo_adapter.h"
 
@@ -23,6 +24,30 @@ struct tstate {
 	struct cached_policy cache[MAX_CACHED_POLICIES];
 	uint32_t ncache;
 };
+
+/* Line of the first "KEY=" directive of PATH (for cross-check messages
+ * about a directive the parser accepted), or 0. */
+static unsigned key_line(const char *path, const char *key)
+{
+	FILE *f = fopen(path, "r");
+	char buf[4096];
+	unsigned line = 0, found = 0;
+	size_t len = strlen(key);
+
+	if (!f)
+		return 0;
+	while (!found && fgets(buf, sizeof(buf), f)) {
+		const char *p = buf;
+
+		line++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!strncasecmp(p, key, len) && p[len] == '=')
+			found = line;
+	}
+	fclose(f);
+	return found;
+}
 
 struct tstate *tstate_load(const char *path, const char *const *names,
 			   uint32_t nslurm, struct err *err)
@@ -44,8 +69,9 @@ struct tstate *tstate_load(const char *path, const char *const *names,
 		goto fail;
 	}
 	if (s->n != nslurm) {
-		err_set(err, "%s: topology has %u nodes but slurm.conf has %u",
-			path, s->n, nslurm);
+		err_set(err, "%s:%u: topology has %u nodes but slurm.conf "
+			"has %u", path, key_line(path, "Topology"), s->n,
+			nslurm);
 		goto fail;
 	}
 	s->s2t = malloc(sizeof(uint32_t) * (s->n ? s->n : 1));
@@ -61,13 +87,15 @@ struct tstate *tstate_load(const char *path, const char *const *names,
 			topo_conf_node_index(s->conf, names[i]) : TOPO_NONE;
 
 		if (t == TOPO_NONE || t >= s->n) {
-			err_set(err, "%s: slurm.conf node %s is not in "
-				"topo.conf", path, names[i] ? names[i] : "?");
+			err_set(err, "%s:%u: slurm.conf node %s is not in "
+				"NodeName=", path, key_line(path, "NodeName"),
+				names[i] ? names[i] : "?");
 			goto fail;
 		}
 		if (s->t2s[t] != TOPO_NONE) {
-			err_set(err, "%s: slurm.conf node %s appears twice",
-				path, names[i]);
+			err_set(err, "%s:%u: slurm.conf node %s appears "
+				"twice", path, key_line(path, "NodeName"),
+				names[i]);
 			goto fail;
 		}
 		s->s2t[i] = t;

@@ -1,2 +1,53 @@
-#!/bin/sh
-exit 77
+#!/bin/bash
+# select/topo loads into slurmctld, slurmd and the clients; jobs run; the
+# SPANK options reach the plugin (an unknown policy is refused by sbatch,
+# a non-isolating override in an isolating partition by slurmctld).
+. "$(dirname "$0")/lib.sh"
+require_cluster
+
+cat > "$TDIR/topo.conf" <<'CONF'
+# fat-tree k=4, n=3: 64 nodes, 4 per leaf switch, 16 per pod
+Topology=fattree k=4 n=3
+NodeName=n[0-63]
+PartitionPolicy=batch:fattree-pods
+CONF
+cluster_start topo "$TDIR/topo.conf"
+grep -q "select/topo: .*topology fattree" "$TDIR/c/log/slurmctld.log" ||
+	fail "slurmctld did not load topo.conf"
+sinfo -h -o '%D %t' | grep -q "^64 idle" || fail "sinfo: $(sinfo)"
+
+# A job runs, on whole nodes, and completes.
+id=$(submit 4 1) || fail "sbatch -N 4"
+id2=$(submit 2 1 --topo-policy=fattree-pods --topo-pattern=all2all --topo-grid=2x1) ||
+	fail "sbatch with --topo-* options"
+wait_all 60 || fail "jobs did not finish"
+for j in $id $id2; do
+	scontrol show job "$j" | grep -q "JobState=COMPLETED" ||
+		fail "job $j: $(scontrol show job "$j" | grep JobState)"
+done
+# Four nodes in one leaf switch (fattree-pods, rule i): n[4k..4k+3].
+nodes=$(scontrol show job "$id" | sed -n 's/^ *NodeList=//p')
+case "$nodes" in
+n\[0-3\]|n\[4-7\]|n\[8-11\]|n\[12-15\]|n\[16-19\]|n\[20-23\]|n\[24-27\]|n\[28-31\]) ;;
+n\[32-35\]|n\[36-39\]|n\[40-43\]|n\[44-47\]|n\[48-51\]|n\[52-55\]|n\[56-59\]|n\[60-63\]) ;;
+*) fail "4-node job not on one leaf switch: $nodes" ;;
+esac
+
+# Unknown policy: refused at submission by the SPANK plugin.
+if sbatch -N 1 --topo-policy=no-such-policy --wrap true >"$TDIR/out" 2>&1; then
+	fail "--topo-policy=no-such-policy was accepted"
+fi
+grep -q "unknown policy" "$TDIR/out" || fail "no clear message: $(cat "$TDIR/out")"
+# Bad grid.
+if sbatch -N 1 --topo-grid=2xx3 --wrap true >"$TDIR/out" 2>&1; then
+	fail "--topo-grid=2xx3 was accepted"
+fi
+# A non-isolating policy in an isolating partition: slurmctld refuses it
+# (so the option did reach the select plugin through spank_job_env).
+if sbatch -N 2 --topo-policy=linear --wrap true >"$TDIR/out" 2>&1; then
+	fail "--topo-policy=linear accepted in an isolating partition"
+fi
+grep -q "requires isolation" "$TDIR/c/log/slurmctld.log" ||
+	fail "slurmctld did not see --topo-policy"
+ctld_alive || fail "slurmctld died"
+echo "PASS"

@@ -1,0 +1,186 @@
+# tests/slurm/lib.sh - shared helpers of the tests against real Slurm
+# daemons (sourced).  Each test starts its own emulated cluster with
+# scripts/slurm-cluster.sh in a temp directory and always tears it down.
+#
+# Environment (set by make check): top_srcdir, top_builddir, STOPO.
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+: "${STOPO:=$top_builddir/stopo}"
+CLUSTER="$top_srcdir/scripts/slurm-cluster.sh"
+
+skip() { echo "SKIP: $*"; exit 77; }
+fail() {
+	echo "FAIL: $*" >&2
+	if [ -n "${TDIR:-}" ] && [ -f "$TDIR/c/log/slurmctld.log" ]; then
+		echo "--- slurmctld.log (tail)" >&2
+		tail -n 30 "$TDIR/c/log/slurmctld.log" >&2
+	fi
+	exit 1
+}
+note() { echo "# $*"; }
+
+# Preconditions: root, daemons installed, plugins built.
+require_cluster() {
+	[ "$(id -u)" = 0 ] || skip "needs root (emulated cluster runs SlurmUser=root)"
+	for c in slurmctld slurmd munged sbatch squeue scontrol sinfo ss; do
+		command -v "$c" >/dev/null || skip "$c not installed"
+	done
+	[ -f "$top_builddir/plugin/.libs/select_topo.so" ] ||
+		skip "select_topo.so not built (configure --with-slurm-source)"
+	TDIR=$(mktemp -d /tmp/stopo-slurm-test.XXXXXX) || fail "mktemp"
+	chmod 755 "$TDIR"
+	trap 'cluster_stop; rm -rf "$TDIR"' EXIT
+	trap 'exit 1' INT TERM
+}
+
+# cluster_start SELECT TOPO_CONF_FILE [NODES]
+cluster_start() {
+	SELECT=$1 TOPO_CONF=$2 NODES=${3:-64} PLUGIN_BUILDDIR=$top_builddir \
+		"$CLUSTER" start "$TDIR/c" >"$TDIR/start.log" 2>&1 ||
+		{ cat "$TDIR/start.log" >&2; fail "cluster did not start"; }
+	export SLURM_CONF="$TDIR/c/etc/slurm.conf"
+}
+
+cluster_stop() {
+	[ -n "${TDIR:-}" ] && [ -d "$TDIR/c" ] && "$CLUSTER" stop "$TDIR/c" >/dev/null 2>&1
+	return 0
+}
+
+# A fresh cluster directory (after cluster_stop) for a second run.
+cluster_reset() {
+	cluster_stop
+	rm -rf "$TDIR/c"
+}
+
+ctld_alive() {
+	kill -0 "$(cat "$TDIR/c/ctld.pid")" 2>/dev/null
+}
+
+# submit N SECONDS [sbatch options...] -> prints the job id
+submit() {
+	local n=$1 s=$2
+	shift 2
+	sbatch --parsable -N "$n" -o /dev/null "$@" --wrap "sleep $s" 2>"$TDIR/sbatch.err" ||
+		{ cat "$TDIR/sbatch.err" >&2; return 1; }
+}
+
+# Jobs not yet finished (pending, running, completing).
+active_jobs() {
+	squeue -h -t PD,R,CG,CF -o '%i' 2>/dev/null | wc -l
+}
+
+# wait_all TIMEOUT: until no job is active; 1 on timeout.
+wait_all() {
+	local end=$(( $(date +%s) + $1 ))
+	while [ "$(date +%s)" -lt $end ]; do
+		[ "$(active_jobs)" = 0 ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+# snapshot NAME: squeue --json of the running jobs, kept for the report.
+snapshot() {
+	squeue --json > "$TDIR/snap.$1.json" 2>/dev/null
+}
+
+# have_report: whether stopo has the report subcommand.
+have_report() {
+	"$STOPO" report --help >/dev/null 2>&1
+}
+
+# sharing FILE TOPOCONF -> prints "MLS TLS" of the running jobs in FILE.
+sharing() {
+	"$STOPO" report --json --topo "$2" --squeue "$1" 2>"$TDIR/report.err" |
+		python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["mls"], d["tls"])' ||
+		{ cat "$TDIR/report.err" >&2; return 1; }
+}
+
+# job_states -> "id state" lines of every job slurmctld knows.
+job_states() {
+	squeue --json 2>/dev/null | python3 -c '
+import json, sys
+for j in json.load(sys.stdin)["jobs"]:
+    print(j["job_id"], j["job_state"])'
+}
+
+# A scripted workload: lines "DELAY NODES SECONDS" (DELAY seconds after
+# the previous submission).  The default mix below has 1- to 32-node
+# jobs arriving over ~8 s and running 2-6 s.
+WORKLOAD_64='0 16 4
+0 4 6
+0 2 3
+0 8 5
+0 1 4
+0 3 5
+1 32 4
+0 2 3
+0 5 4
+0 1 2
+1 12 5
+0 4 3
+0 6 4
+1 16 3
+0 2 2
+0 1 5
+1 7 3
+0 3 4
+1 32 3
+0 4 2
+1 2 3
+0 1 2
+1 9 3
+0 16 2'
+
+# run_workload NAME TIMEOUT [sbatch options]: submit $WORKLOAD (default
+# WORKLOAD_64), snapshot squeue --json every 0.5 s until every job has
+# finished; job ids in $TDIR/NAME.jobs, snapshots $TDIR/snap.NAME.*.json.
+run_workload() {
+	local name=$1 timeout=$2 i=0 end
+	shift 2
+	: > "$TDIR/$name.jobs"
+	( while :; do i=$((i + 1)); snapshot "$name.$i"; sleep 0.5; done ) &
+	local sampler=$!
+	echo "${WORKLOAD:-$WORKLOAD_64}" | while read -r delay n s; do
+		[ -n "$n" ] || continue
+		sleep "$delay"
+		submit "$n" "$s" "$@" >> "$TDIR/$name.jobs" || echo "submit failed: $n nodes" >&2
+	done
+	sleep 1
+	end=$(( $(date +%s) + timeout ))
+	while [ "$(active_jobs)" != 0 ] && [ "$(date +%s)" -lt $end ]; do
+		sleep 0.5
+	done
+	kill "$sampler" 2>/dev/null
+	wait "$sampler" 2>/dev/null
+	[ "$(active_jobs)" = 0 ] || { squeue >&2; fail "$name: jobs still active after ${timeout}s"; }
+}
+
+# all_completed NAME: every job of NAME ended COMPLETED.
+all_completed() {
+	local id st bad=0
+	job_states > "$TDIR/states"
+	while read -r id; do
+		st=$(awk -v id="$id" '$1 == id {print $2}' "$TDIR/states")
+		if [ "$st" != COMPLETED ]; then
+			echo "job $id: ${st:-LOST}" >&2
+			bad=1
+		fi
+	done < "$TDIR/$1.jobs"
+	[ $bad = 0 ]
+}
+
+# max_sharing NAME TOPOCONF: the largest MLS and TLS over the snapshots
+# of NAME that have at least two running jobs ("MLS TLS SAMPLES").
+max_sharing() {
+	local f mls=0 tls=0 n=0 m t
+	for f in "$TDIR"/snap."$1".*.json; do
+		[ -s "$f" ] || continue
+		read -r m t < <(sharing "$f" "$2") || fail "stopo report failed on $f"
+		n=$((n + 1))
+		mls=$(python3 -c "print(max($mls, $m))")
+		tls=$(python3 -c "print(max($tls, $t))")
+	done
+	echo "$mls $tls $n"
+}
