@@ -4,7 +4,8 @@ CORE_SOURCES += \
 	policies/policy_linear.c \
 	policies/policy_clustered.c \
 	policies/policy_random.c \
-	policies/policy_fattree_pods.c
+	policies/policy_fattree_pods.c \
+	policies/policy_dragonfly_groups.c
 noinst_HEADERS += policies/policy.h policies/policy_impl.h
 
 UNIT_TESTS += tests/unit/test_policy

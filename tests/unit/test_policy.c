@@ -268,50 +268,135 @@ Test(policy, random_deterministic)
 	fx_close(&g);
 }
 
-/* ---- fattree-pods: k=4, n=3: 16 leaves of 4 nodes, 4 pods of 16 ---- */
+/* ---- hand-worked placements ----
+ * fattree:k=4,n=3: 16 leaves of 4 nodes (leaf w: nodes 4w..4w+3), 4 pods
+ * of 16 nodes (pod q: leaves 4q..4q+3).
+ * dragonfly:p=2,a=4,h=2,g=9: router r holds nodes 2r, 2r+1; group g holds
+ * routers 4g..4g+3, nodes 8g..8g+7. */
 
-struct ftcase {
-	char busy[64];     /* "lo-hi,lo-hi" owned by job 100+i */
+struct pcase {
+	char topo[40];
+	char routing[24];
+	char policy[40];
+	char busy[80];     /* "lo-hi,lo-hi": job 100, 101, ... */
 	char unusable[32]; /* ranges */
 	uint32_t nodes, attempt;
 	int status;
 	char want[160];    /* ranges or reason */
+	int isolated;
 };
 
-static struct ftcase ftcases[] = {
-	/* rule i: one leaf, best fit */
-	{ "", "", 3, 0, POLICY_PLACED, "0-2" },
-	{ "0-2", "", 1, 0, POLICY_PLACED, "3" },
-	{ "0-2,4-5", "", 2, 0, POLICY_PLACED, "6-7" },
-	{ "0-2,4-5", "", 2, 1, POLICY_PLACED, "8-9" },
-	/* every leaf has 1 busy node: 4-node jobs wait for a leaf */
-	{ "0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60", "", 4, 0,
+#define FT "fattree:k=4,n=3"
+#define DF "dragonfly:p=2,a=4,h=2,g=9"
+
+static struct pcase pcases[] = {
+	/* fattree-pods, rule i: one leaf, best fit */
+	{ FT, "ecmp", "fattree-pods", "", "", 3, 0, POLICY_PLACED, "0-2", 1 },
+	{ FT, "ecmp", "fattree-pods", "0-2", "", 1, 0, POLICY_PLACED, "3", 1 },
+	{ FT, "ecmp", "fattree-pods", "0-2,4-5", "", 2, 0, POLICY_PLACED,
+	  "6-7", 1 },
+	{ FT, "ecmp", "fattree-pods", "0-2,4-5", "", 2, 1, POLICY_PLACED,
+	  "8-9", 1 },
+	/* every leaf has a busy node: 4-node jobs wait for a leaf */
+	{ FT, "ecmp", "fattree-pods",
+	  "0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60", "", 4, 0,
 	  POLICY_WAIT, "waiting for a leaf switch with 4 free nodes (most "
-	  "free on a leaf: 3)" },
+	  "free on a leaf: 3)", 0 },
 	/* rule ii: whole leaves in one pod; best-fit pod */
-	{ "", "", 6, 0, POLICY_PLACED, "0-5" },
-	{ "0-2", "", 6, 0, POLICY_PLACED, "4-9" },
-	{ "0-2", "", 6, 1, POLICY_PLACED, "8-13" },
-	{ "0-2", "", 6, 2, POLICY_PLACED, "16-21" },
-	{ "0-2,20", "", 8, 0, POLICY_PLACED, "4-11" },
-	{ "0-2,20,24", "", 12, 0, POLICY_PLACED, "4-15" },
-	{ "0-2,20,24", "", 13, 0, POLICY_PLACED, "32-44" },
+	{ FT, "ecmp", "fattree-pods", "", "", 6, 0, POLICY_PLACED, "0-5", 1 },
+	{ FT, "ecmp", "fattree-pods", "0-2", "", 6, 0, POLICY_PLACED, "4-9",
+	  1 },
+	{ FT, "ecmp", "fattree-pods", "0-2", "", 6, 1, POLICY_PLACED, "8-13",
+	  1 },
+	{ FT, "ecmp", "fattree-pods", "0-2", "", 6, 2, POLICY_PLACED,
+	  "16-21", 1 },
+	{ FT, "ecmp", "fattree-pods", "0-2,20", "", 8, 0, POLICY_PLACED,
+	  "4-11", 1 },
+	{ FT, "ecmp", "fattree-pods", "0-2,20,24", "", 12, 0, POLICY_PLACED,
+	  "4-15", 1 },
+	{ FT, "ecmp", "fattree-pods", "0-2,20,24", "", 13, 0, POLICY_PLACED,
+	  "32-44", 1 },
 	/* rule iv: whole pods */
-	{ "", "", 20, 0, POLICY_PLACED, "0-19" },
-	{ "0", "", 20, 0, POLICY_PLACED, "16-35" },
-	{ "0", "", 20, 1, POLICY_PLACED, "32-51" },
-	{ "0", "", 20, 2, POLICY_NEVER, "no candidate #2 (2 candidates)" },
-	{ "0,16", "", 20, 0, POLICY_PLACED, "32-51" },
-	{ "0,16,32", "", 20, 0, POLICY_WAIT, "waiting for 2 whole pods (1 "
-	  "whole)" },
-	/* a pod whose leaves each have a busy node */
-	{ "0,4,8,20,24,36,40,44,48,52,56,60", "", 9, 0, POLICY_WAIT,
-	  "waiting for 3 whole leaf switches in one pod (at most 2 in "
-	  "one)" },
+	{ FT, "ecmp", "fattree-pods", "", "", 20, 0, POLICY_PLACED, "0-19",
+	  1 },
+	{ FT, "ecmp", "fattree-pods", "0", "", 20, 0, POLICY_PLACED, "16-35",
+	  1 },
+	{ FT, "dmodk", "fattree-pods", "0", "", 20, 1, POLICY_PLACED,
+	  "32-51", 1 },
+	{ FT, "ecmp", "fattree-pods", "0", "", 20, 2, POLICY_NEVER,
+	  "no candidate #2 (2 candidates)", 0 },
+	{ FT, "ecmp", "fattree-pods", "0,16", "", 20, 0, POLICY_PLACED,
+	  "32-51", 1 },
+	{ FT, "ecmp", "fattree-pods", "0,16,32", "", 20, 0, POLICY_WAIT,
+	  "waiting for 2 whole pods (1 whole)", 0 },
+	/* each leaf of pods 0 and 1 has a busy node, pods 2, 3: two each */
+	{ FT, "ecmp", "fattree-pods", "0,4,8,20,24,36,40,44,48,52,56,60",
+	  "", 9, 0, POLICY_WAIT, "waiting for 3 whole leaf switches in one "
+	  "pod (at most 2 in one)", 0 },
 	/* never: not enough usable whole pods even when empty */
-	{ "", "48-63,40", 40, 0, POLICY_NEVER, "can never run isolated: "
-	  "needs 3 whole pods (2 whole)" },
-	{ "", "", 64, 0, POLICY_PLACED, "0-63" },
+	{ FT, "ecmp", "fattree-pods", "", "48-63,40", 40, 0, POLICY_NEVER,
+	  "can never run isolated: needs 3 whole pods (2 whole)", 0 },
+	{ FT, "ecmp", "fattree-pods", "", "", 64, 0, POLICY_PLACED, "0-63",
+	  1 },
+
+	/* dragonfly-groups under ugal (intra=local) */
+	{ DF, "ugal", "dragonfly-groups", "", "", 2, 0, POLICY_PLACED, "0-1",
+	  1 },
+	{ DF, "ugal", "dragonfly-groups", "0", "", 1, 0, POLICY_PLACED, "1",
+	  1 },
+	{ DF, "ugal", "dragonfly-groups", "", "", 3, 0, POLICY_PLACED, "0-2",
+	  1 },
+	{ DF, "ugal", "dragonfly-groups", "0-2", "", 3, 0, POLICY_PLACED,
+	  "8-10", 1 },
+	{ DF, "ugal", "dragonfly-groups", "0-2", "", 1, 0, POLICY_PLACED, "3",
+	  1 },
+	/* a 2-node job: routers first (2..35: 34 of them), then groups
+	 * (group 0 holds a multi-router job) */
+	{ DF, "ugal", "dragonfly-groups", "0-2", "", 2, 33, POLICY_PLACED,
+	  "70-71", 1 },
+	{ DF, "ugal", "dragonfly-groups", "0-2", "", 2, 34, POLICY_PLACED,
+	  "8-9", 1 },
+	/* larger than a group */
+	{ DF, "ugal", "dragonfly-groups", "", "", 10, 0, POLICY_PLACED,
+	  "0-9", 1 },
+	{ DF, "ugal", "dragonfly-groups", "0-2", "", 10, 0, POLICY_WAIT,
+	  "waiting for the 1 multi-router jobs to end (a job spanning groups "
+	  "detours through every group)", 0 },
+	{ DF, "ugal", "dragonfly-groups:large=shared", "0-2", "", 10, 0,
+	  POLICY_PLACED, "8-17", 0 },
+	{ DF, "ugal", "dragonfly-groups", "8-17", "", 3, 0, POLICY_WAIT,
+	  "waiting for job 100, which spans groups, to end", 0 },
+	{ DF, "ugal", "dragonfly-groups", "8-17", "", 2, 0, POLICY_PLACED,
+	  "0-1", 1 },
+	{ DF, "ugal", "dragonfly-groups:large=shared", "8-17", "", 3, 0,
+	  POLICY_PLACED, "0-2", 0 },
+	/* every group holds a multi-router job */
+	{ DF, "vlb", "dragonfly-groups",
+	  "0-2,8-10,16-18,24-26,32-34,40-42,48-50,56-58,64-66", "", 4, 0,
+	  POLICY_WAIT, "waiting for 4 free nodes in one group without "
+	  "another multi-router job (at most 0)", 0 },
+	/* min: routers of a multi-router job are closed to other ones */
+	{ DF, "min", "dragonfly-groups", "0-2", "", 3, 0, POLICY_PLACED,
+	  "4-6", 1 },
+	{ DF, "min", "dragonfly-groups", "0-2", "", 5, 0, POLICY_PLACED,
+	  "8-12", 1 },
+	/* job 100 holds routers 4-8: group 2 has 3 open routers (best fit) */
+	{ DF, "min", "dragonfly-groups", "8-17", "", 3, 0, POLICY_PLACED,
+	  "18-20", 1 },
+	{ DF, "min", "dragonfly-groups", "8-17", "", 10, 0, POLICY_PLACED,
+	  "0-7,24-25", 1 },
+	{ DF, "min", "dragonfly-groups", "8-17", "", 10, 1, POLICY_PLACED,
+	  "24-33", 1 },
+	/* intra=global: one multi-router job in the machine */
+	{ DF, "ugal:intra=global", "dragonfly-groups", "0-2", "", 3, 0,
+	  POLICY_WAIT, "waiting for multi-router job 100 to end (under "
+	  "intra=global every multi-router job detours through every "
+	  "group)", 0 },
+	{ DF, "ugal:intra=global", "dragonfly-groups", "0-2", "", 2, 0,
+	  POLICY_PLACED, "4-5", 1 },
+	{ DF, "ugal", "dragonfly-groups", "", "0-39,41", 25, 0, POLICY_NEVER,
+	  "can never run isolated: needs 4 whole groups (3 whole)", 0 },
+	{ DF, "ugal", "fattree-pods", "", "", 1, 0, -1, "", 0 },
 };
 
 static void parse_into(struct fx *f, const char *s, int what)
@@ -332,26 +417,189 @@ static void parse_into(struct fx *f, const char *s, int what)
 	}
 }
 
-ParameterizedTestParameters(policy, fattree_pods)
+ParameterizedTestParameters(policy, placements)
 {
-	return cr_make_param_array(struct ftcase, ftcases,
-				   sizeof(ftcases) / sizeof(ftcases[0]));
+	/* the last row is a wrong-family spec, checked in bad_specs */
+	return cr_make_param_array(struct pcase, pcases,
+				   sizeof(pcases) / sizeof(pcases[0]) - 1);
 }
 
-ParameterizedTest(struct ftcase *c, policy, fattree_pods)
+ParameterizedTest(struct pcase *c, policy, placements)
 {
 	struct fx f;
 	struct policy_result res;
 	int st;
 
-	fx_open(&f, "fattree:k=4,n=3", "ecmp", "fattree-pods");
+	fx_open(&f, c->topo, c->routing, c->policy);
 	parse_into(&f, c->busy, 0);
 	parse_into(&f, c->unusable, 1);
 	st = ask(&f, 1, c->nodes, c->attempt, &res);
-	cr_assert_eq(st, c->status, "%u nodes: got %d '%s'", c->nodes, st,
-		     f.got);
-	cr_assert_str_eq(f.got, c->want);
-	if (st == POLICY_PLACED)
-		cr_assert(res.isolated);
+	cr_assert_eq(st, c->status, "%s %s %s, %u nodes: got %d '%s'",
+		     c->topo, c->routing, c->policy, c->nodes, st, f.got);
+	cr_assert_str_eq(f.got, c->want, "%s %s %s %u nodes: '%s'", c->topo,
+			 c->routing, c->policy, c->nodes, f.got);
+	cr_assert_eq(res.isolated, c->isolated != 0);
 	fx_close(&f);
+}
+
+/* ---- the guarantee: random arrivals and departures ----
+ * Every placed job's link set comes from routing_linkset.  A job the
+ * policy calls isolated must share no link with any running job; strict
+ * policies must call every job isolated; a baseline on the same sequence
+ * must share links (so the check can fail). */
+
+struct gcase {
+	char topo[48];
+	char routing[24];
+	char policy[48];
+	uint32_t small, group; /* nodes per leaf/router, per pod/group */
+	int strict;
+};
+
+#define EM "expressmesh:dims=4x4x4,gap=1,p=1"
+
+static struct gcase gcases[] = {
+	{ FT, "ecmp", "fattree-pods", 4, 16, 1 },
+	{ FT, "dmodk", "fattree-pods", 4, 16, 1 },
+	{ DF, "min", "dragonfly-groups", 2, 8, 1 },
+	{ DF, "ugal", "dragonfly-groups", 2, 8, 1 },
+	{ DF, "vlb", "dragonfly-groups", 2, 8, 1 },
+	{ DF, "ugal:intra=global", "dragonfly-groups", 2, 8, 1 },
+	{ DF, "vlb:intra=global", "dragonfly-groups", 2, 8, 1 },
+	{ DF, "ugal", "dragonfly-groups:large=shared", 2, 8, 0 },
+	{ DF, "min", "dragonfly-groups:large=shared", 2, 8, 1 },
+	{ "cascade:groups=3,pair=8", "min", "dragonfly-groups", 4, 384, 1 },
+	{ "cascade:groups=3,pair=8", "ugal", "dragonfly-groups", 4, 384, 1 },
+};
+
+struct seqstat {
+	uint32_t placed, multi, shared, isolated;
+	uint64_t hash;
+};
+
+struct gjob {
+	uint32_t id, n, nl;
+	uint32_t *nodes, *links;
+	bool isolated, alive;
+};
+
+static void run_seq(const struct gcase *c, const char *policy, uint64_t seed,
+		    uint32_t steps, struct seqstat *out)
+{
+	struct fx f;
+	struct rng g;
+	struct err e = { "" };
+	struct gjob *jobs = calloc(steps + 1, sizeof(*jobs));
+	uint32_t njobs = 0, L, *use;
+	uint8_t *used;
+
+	fx_open(&f, c->topo, c->routing, policy);
+	L = topo_num_links(f.t);
+	use = calloc(L, sizeof(*use));
+	used = malloc(L);
+	cr_assert(jobs && use && used);
+	memset(out, 0, sizeof(*out));
+	out->hash = 1469598103934665603ULL;
+	rng_seed(&g, seed);
+	for (uint32_t step = 0; step < steps; step++) {
+		uint32_t alive = 0, size, cls, maxs;
+		struct policy_result res;
+		struct gjob *j;
+
+		for (uint32_t i = 0; i < njobs; i++)
+			alive += jobs[i].alive;
+		if (alive && rng_below(&g, 3) == 0) {
+			uint32_t k = (uint32_t)rng_below(&g, alive);
+
+			for (uint32_t i = 0; i < njobs; i++) {
+				if (!jobs[i].alive || k--)
+					continue;
+				jobs[i].alive = false;
+				for (uint32_t x = 0; x < jobs[i].n; x++)
+					f.owner[jobs[i].nodes[x]] = 0;
+				for (uint32_t x = 0; x < jobs[i].nl; x++)
+					use[jobs[i].links[x]]--;
+				break;
+			}
+			continue;
+		}
+		cls = (uint32_t)rng_below(&g, 4);
+		maxs = cls == 0 ? c->small : cls == 1 ? 2 * c->small :
+		       cls == 2 ? c->group : f.n / 3;
+		size = 1 + (uint32_t)rng_below(&g, maxs);
+		if (ask(&f, 1000 + step, size, 0, &res) != POLICY_PLACED)
+			continue;
+		j = &jobs[njobs++];
+		j->id = 1000 + step;
+		j->n = res.n;
+		j->nodes = malloc(res.n * sizeof(uint32_t));
+		memcpy(j->nodes, res.nodes, res.n * sizeof(uint32_t));
+		memset(used, 0, L);
+		cr_assert_eq(routing_linkset(f.r, j->nodes, j->n, used, &e), 0,
+			     "%s", e.msg);
+		j->links = malloc(L * sizeof(uint32_t));
+		j->nl = 0;
+		for (uint32_t l = 0; l < L; l++)
+			if (used[l])
+				j->links[j->nl++] = l;
+		j->isolated = res.isolated;
+		j->alive = true;
+		out->placed++;
+		out->multi += j->nl > 0;
+		out->isolated += res.isolated;
+		for (uint32_t x = 0; x < j->nl; x++)
+			if (use[j->links[x]]) {
+				out->shared++;
+				cr_assert_not(res.isolated, "%s %s %s seed %llu: "
+					      "job %u (%u nodes %s) called "
+					      "isolated shares link %u",
+					      c->topo, c->routing, policy,
+					      (unsigned long long)seed, j->id,
+					      j->n, f.got, j->links[x]);
+				break;
+			}
+		if (c->strict && policy_isolating(f.p))
+			cr_assert(res.isolated, "%s %s: job of %u nodes not "
+				  "isolated", c->topo, policy, size);
+		for (uint32_t x = 0; x < j->nl; x++)
+			use[j->links[x]]++;
+		for (uint32_t x = 0; x < j->n; x++) {
+			f.owner[j->nodes[x]] = j->id;
+			out->hash = (out->hash ^ j->nodes[x]) *
+				    1099511628211ULL;
+		}
+	}
+	for (uint32_t i = 0; i < njobs; i++) {
+		free(jobs[i].nodes);
+		free(jobs[i].links);
+	}
+	free(jobs);
+	free(use);
+	free(used);
+	fx_close(&f);
+}
+
+ParameterizedTestParameters(policy, guarantee)
+{
+	return cr_make_param_array(struct gcase, gcases,
+				   sizeof(gcases) / sizeof(gcases[0]));
+}
+
+ParameterizedTest(struct gcase *c, policy, guarantee, .timeout = 120)
+{
+	struct seqstat s, b, again;
+	uint32_t base_shared = 0;
+
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		run_seq(c, c->policy, seed, 150, &s);
+		cr_assert_geq(s.multi, 5, "%s %s %s: only %u multi-switch jobs",
+			      c->topo, c->routing, c->policy, s.multi);
+		run_seq(c, "clustered", seed, 150, &b);
+		base_shared += b.shared;
+		run_seq(c, c->policy, seed, 150, &again);
+		cr_assert_eq(s.hash, again.hash, "not deterministic");
+		cr_assert_eq(s.placed, again.placed);
+	}
+	cr_assert_gt(base_shared, 0, "%s %s: the baseline never shares, the "
+		     "check cannot fail", c->topo, c->routing);
 }
