@@ -8,6 +8,7 @@
 
 static const struct cli_cmd commands[] = {
 	{ "topo", "describe a network topology", cmd_topo },
+	{ "paths", "count and list the paths of a flow under a routing", cmd_paths },
 };
 
 static void usage(FILE *f)

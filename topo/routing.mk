@@ -5,3 +5,12 @@ CORE_SOURCES += \
 	topo/routing_dragonfly.c \
 	topo/routing_fattree.c
 noinst_HEADERS += topo/routing_impl.h
+
+UNIT_TESTS += tests/unit/test_routing
+tests_unit_test_routing_SOURCES = tests/unit/test_routing.c
+tests_unit_test_routing_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_routing_LDADD = $(UNIT_LDADD)
+
+stopo_SOURCES += evaluator/cmd_paths.c
+dist_man_MANS += man/stopo-paths.1
+CLI_TESTS += tests/cli/paths.sh
