@@ -8,6 +8,8 @@
 
 static const struct cli_cmd commands[] = {
 	{ "topo", "describe a network topology", cmd_topo },
+	{ "whatif", "simulate a job queue under allocation policies", cmd_whatif },
+	{ "report", "link sharing among running jobs (MLS/TLS)", cmd_report },
 	{ "paths", "count and list the paths of a flow under a routing", cmd_paths },
 };
 
