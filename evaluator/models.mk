@@ -10,3 +10,11 @@ CORE_SOURCES += \
 	evaluator/model_jm.c \
 	evaluator/model_mmf.c \
 	evaluator/model_lp.c
+
+UNIT_TESTS += tests/unit/test_model tests/unit/test_flows
+tests_unit_test_model_SOURCES = tests/unit/test_model.c
+tests_unit_test_model_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_model_LDADD = $(UNIT_LDADD)
+tests_unit_test_flows_SOURCES = tests/unit/test_flows.c
+tests_unit_test_flows_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_flows_LDADD = $(UNIT_LDADD)

@@ -1,0 +1,600 @@
+/* test_model.c - the throughput models on hand-built instances (answers
+ * worked by hand in the comments), cross-checks between models on random
+ * instances (LP against progressive filling, MCF against MMF, HM against
+ * JM, link loads against capacities) and the GLPK status paths. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "evaluator/model.h"
+#include "topo/rng.h"
+#include "topo/routing.h"
+#include "topo/topo.h"
+
+#define TOL 1e-9
+
+/* A hand-built instance: up to 16 flows, 64 paths, 256 path links. */
+struct inst {
+	uint32_t nlinks, nflows, npaths, nent;
+	double cap[64];
+	double demand[16];
+	uint32_t src[16];
+	uint32_t flow_off[17];
+	uint32_t path_off[65];
+	uint32_t links[256];
+};
+
+static void inst_init(struct inst *s, uint32_t nlinks, const double *cap)
+{
+	memset(s, 0, sizeof(*s));
+	s->nlinks = nlinks;
+	memcpy(s->cap, cap, nlinks * sizeof(double));
+}
+
+/* Start a new flow of demand W. */
+static void inst_flow(struct inst *s, double w)
+{
+	s->demand[s->nflows] = w;
+	s->src[s->nflows] = s->nflows;
+	s->nflows++;
+	s->flow_off[s->nflows] = s->npaths;
+}
+
+/* Add a path (LEN links) to the last flow. */
+static void inst_path(struct inst *s, uint32_t len, const uint32_t *links)
+{
+	memcpy(s->links + s->nent, links, len * sizeof(uint32_t));
+	s->nent += len;
+	s->npaths++;
+	s->path_off[s->npaths] = s->nent;
+	s->flow_off[s->nflows] = s->npaths;
+}
+
+static struct model_input as_input(struct inst *s)
+{
+	struct model_input in = {
+		.nlinks = s->nlinks,
+		.cap = s->cap,
+		.nflows = s->nflows,
+		.demand = s->demand,
+		.src = s->src,
+		.flow_off = s->flow_off,
+		.npaths = s->npaths,
+		.path_off = s->path_off,
+		.links = s->links,
+	};
+	return in;
+}
+
+static void solve(const char *model, const struct model_input *in,
+		  const struct model_opts *o, struct model_result *res)
+{
+	struct err err = { "" };
+
+	cr_assert_eq(model_solve(model, in, o, res, &err), 0, "%s: %s",
+		     model, err.msg);
+	cr_assert_eq(res->status, MODEL_OPTIMAL, "%s: status %d", model,
+		     res->status);
+	cr_assert_eq(res->nflows, in->nflows);
+}
+
+/* Every link's load (from the path rates) within its capacity, path rates
+ * non-negative and summing to each flow's rate. */
+static void check_feasible(const struct model_input *in,
+			   const struct model_result *res)
+{
+	double *load = calloc(in->nlinks, sizeof(double));
+
+	for (uint32_t i = 0; i < in->nflows; i++) {
+		double s = 0;
+
+		for (uint32_t p = in->flow_off[i]; p < in->flow_off[i + 1];
+		     p++) {
+			cr_assert_geq(res->path_rates[p], 0);
+			s += res->path_rates[p];
+			for (uint32_t e = in->path_off[p];
+			     e < in->path_off[p + 1]; e++)
+				load[in->links[e]] += res->path_rates[p];
+		}
+		cr_assert_float_eq(s, res->rates[i], 1e-9 * (1 + s),
+				   "%s flow %u: paths %g rate %g", res->model,
+				   i, s, res->rates[i]);
+	}
+	for (uint32_t l = 0; l < in->nlinks; l++)
+		cr_assert_leq(load[l], in->cap[l] * (1 + 1e-9) + 1e-12,
+			      "%s: link %u load %.12g > capacity %g",
+			      res->model, l, load[l], in->cap[l]);
+	free(load);
+}
+
+static void expect_rates(const char *model, struct model_input *in,
+			 const double *want, double alpha)
+{
+	struct model_result res;
+	double agg = 0;
+
+	solve(model, in, NULL, &res);
+	for (uint32_t i = 0; i < in->nflows; i++) {
+		cr_expect_float_eq(res.rates[i], want[i], TOL,
+				   "%s flow %u: %.12g, want %.12g", model, i,
+				   res.rates[i], want[i]);
+		agg += want[i];
+	}
+	cr_expect_float_eq(res.aggregate, agg, TOL);
+	cr_expect_float_eq(res.alpha, alpha, TOL, "%s alpha %g want %g",
+			   model, res.alpha, alpha);
+	check_feasible(in, &res);
+	model_result_free(&res);
+}
+
+/* Two flows, one path each: A = {0}, B = {0, 1}; C0 = 1, C1 = 0.25.
+ *  HM: u0 = 2, u1 = 1 -> A = 1/2, B = min(1/2, 1/4) = 1/4.
+ *  JM: round 1 shares 1/2, 1/4: A += 1/2, B += 1/4, link 1 saturates (it set
+ *      the smallest increment); R0 = 1/4; round 2: A += 1/4 -> 3/4.
+ *  MMF: level 1/4 saturates link 1 (B = 1/4); A fills link 0 -> 3/4.
+ *  MCF: alpha = 1/4 (link 1). */
+static void two_flows(struct inst *s, double wa, double wb)
+{
+	static const double cap[] = { 1.0, 0.25 };
+
+	inst_init(s, 2, cap);
+	inst_flow(s, wa);
+	inst_path(s, 1, (uint32_t[]){ 0 });
+	inst_flow(s, wb);
+	inst_path(s, 2, (uint32_t[]){ 0, 1 });
+}
+
+Test(model, two_flows)
+{
+	struct inst s;
+	struct model_input in;
+
+	two_flows(&s, 1, 1);
+	in = as_input(&s);
+	expect_rates("hm", &in, (double[]){ 0.5, 0.25 }, 0);
+	expect_rates("jm", &in, (double[]){ 0.75, 0.25 }, 0);
+	expect_rates("mmf", &in, (double[]){ 0.75, 0.25 }, 0.25);
+	expect_rates("mcf", &in, (double[]){ 0.25, 0.25 }, 0.25);
+}
+
+/* Demands as weights: A = 2, B = 1 (HM/JM ignore them).
+ *  MCF: 2a + a <= 1, a <= 1/4 -> a = 1/4: A = 1/2, B = 1/4.
+ *  MMF: B stops at level 1/4; A = 2t with 2t + 1/4 <= 1 -> A = 3/4. */
+Test(model, two_flows_weighted)
+{
+	struct inst s;
+	struct model_input in;
+
+	two_flows(&s, 2, 1);
+	in = as_input(&s);
+	expect_rates("hm", &in, (double[]){ 0.5, 0.25 }, 0);
+	expect_rates("jm", &in, (double[]){ 0.75, 0.25 }, 0);
+	expect_rates("mcf", &in, (double[]){ 0.5, 0.25 }, 0.25);
+	expect_rates("mmf", &in, (double[]){ 0.75, 0.25 }, 0.25);
+}
+
+/* Parking lot: links 0, 1, 2 of capacity 1, 2, 3; the long flow L crosses
+ * all three, S0, S1, S2 one each.
+ *  HM: u = 2 everywhere: L = 1/2, S0 = 1/2, S1 = 1, S2 = 3/2.
+ *  JM: round 1 as HM; R = (0, 1/2, 1): link 0 saturates L and S0; round
+ *      2: S1 += 1/2, S2 += 1 -> (1/2, 1/2, 3/2, 5/2).
+ *  MMF: level 1/2 saturates link 0; link 1 then has 1 left for S1, link 2
+ *      has 2 for S2 -> (1/2, 1/2, 3/2, 5/2).
+ *  MCF: 2a <= 1 -> 1/2 for all. */
+static void parking_lot(struct inst *s)
+{
+	static const double cap[] = { 1, 2, 3 };
+
+	inst_init(s, 3, cap);
+	inst_flow(s, 1);
+	inst_path(s, 3, (uint32_t[]){ 0, 1, 2 });
+	for (uint32_t l = 0; l < 3; l++) {
+		inst_flow(s, 1);
+		inst_path(s, 1, &l);
+	}
+}
+
+Test(model, parking_lot)
+{
+	struct inst s;
+	struct model_input in;
+	struct model_opts o;
+	struct model_result res;
+
+	parking_lot(&s);
+	in = as_input(&s);
+	expect_rates("hm", &in, (double[]){ 0.5, 0.5, 1, 1.5 }, 0);
+	expect_rates("jm", &in, (double[]){ 0.5, 0.5, 1.5, 2.5 }, 0);
+	expect_rates("mmf", &in, (double[]){ 0.5, 0.5, 1.5, 2.5 }, 0.5);
+	expect_rates("mcf", &in, (double[]){ 0.5, 0.5, 0.5, 0.5 }, 0.5);
+	/* the iterative LP gives the same as filling */
+	model_opts_init(&o);
+	o.mmf_method = MODEL_MMF_LP;
+	solve("mmf", &in, &o, &res);
+	cr_expect_float_eq(res.rates[0], 0.5, TOL);
+	cr_expect_float_eq(res.rates[1], 0.5, TOL);
+	cr_expect_float_eq(res.rates[2], 1.5, TOL);
+	cr_expect_float_eq(res.rates[3], 2.5, TOL);
+	cr_expect_eq(res.iterations, 3); /* levels 1/2, 3/2, 5/2 */
+	model_result_free(&res);
+}
+
+/* Per-node statistics and the most loaded links, parking lot under MMF
+ * with L from node 0, S0 and S1 from node 1, S2 from node 2: node sums
+ * 1/2, 2, 5/2; mean 5/3; Jain = 5^2 / (3 (1/4 + 4 + 25/4)) = 25/31.5.
+ * Loads 1, 2, 3 = capacities: all at utilisation 1, lower id first. */
+Test(model, node_and_link_stats)
+{
+	struct inst s;
+	struct model_input in;
+	struct model_result res;
+
+	parking_lot(&s);
+	s.src[0] = 0;
+	s.src[1] = 1;
+	s.src[2] = 1;
+	s.src[3] = 2;
+	in = as_input(&s);
+	solve("mmf", &in, NULL, &res);
+	cr_expect_eq(res.nnodes, 3);
+	cr_expect_float_eq(res.node_min, 0.5, TOL);
+	cr_expect_float_eq(res.node_max, 2.5, TOL);
+	cr_expect_float_eq(res.node_mean, 5.0 / 3, TOL);
+	cr_expect_float_eq(res.node_jain, 25 / 31.5, TOL);
+	cr_expect_float_eq(res.min_rate, 0.5, TOL);
+	cr_expect_float_eq(res.max_rate, 2.5, TOL);
+	cr_expect_float_eq(res.mean_rate, 5.0 / 4, TOL);
+	cr_assert_eq(res.ntop, 3);
+	for (uint32_t k = 0; k < 3; k++) {
+		cr_expect_eq(res.top[k].link, k);
+		cr_expect_float_eq(res.top[k].load, k + 1.0, TOL);
+		cr_expect_float_eq(res.top[k].capacity, k + 1.0, TOL);
+	}
+	model_result_free(&res);
+}
+
+/* Multi-path: A has paths {0} and {1}, B {1}, C {1, 2}; C = (1, 1, 0.2).
+ *  HM: u = (1, 3, 1): A = 1 + 1/3, B = 1/3, C = min(1/3, 0.2) = 0.2.
+ *  JM: round 1 as HM, R = (0, 2/15, 0): links 0 and 2 saturate; round 2:
+ *      A's path {1} and B share 2/15: +1/15 each -> A = 1.4, B = 0.4.
+ *  MMF: C = 0.2 (link 2); then B <= 1 - 0.2 = 0.8 on link 1 with A moved
+ *       to link 0; A = 1 -> (1, 0.8, 0.2) in three LPs.
+ *  MCF: 0.2 for all. */
+Test(model, multipath)
+{
+	static const double cap[] = { 1, 1, 0.2 };
+	struct inst s;
+	struct model_input in;
+	struct model_result res;
+
+	inst_init(&s, 3, cap);
+	inst_flow(&s, 1);
+	inst_path(&s, 1, (uint32_t[]){ 0 });
+	inst_path(&s, 1, (uint32_t[]){ 1 });
+	inst_flow(&s, 1);
+	inst_path(&s, 1, (uint32_t[]){ 1 });
+	inst_flow(&s, 1);
+	inst_path(&s, 2, (uint32_t[]){ 1, 2 });
+	in = as_input(&s);
+	expect_rates("hm", &in, (double[]){ 4.0 / 3, 1.0 / 3, 0.2 }, 0);
+	expect_rates("jm", &in, (double[]){ 1.4, 0.4, 0.2 }, 0);
+	expect_rates("mmf", &in, (double[]){ 1, 0.8, 0.2 }, 0.2);
+	expect_rates("mcf", &in, (double[]){ 0.2, 0.2, 0.2 }, 0.2);
+	solve("mmf", &in, NULL, &res);
+	cr_expect_eq(res.iterations, 3);
+	model_result_free(&res);
+}
+
+/* A path crossing a link twice loads it twice: one flow, path {0, 0},
+ * C0 = 1 -> every model gives 1/2. */
+Test(model, link_crossed_twice)
+{
+	static const double cap[] = { 1 };
+	struct inst s;
+	struct model_input in;
+
+	inst_init(&s, 1, cap);
+	inst_flow(&s, 1);
+	inst_path(&s, 2, (uint32_t[]){ 0, 0 });
+	in = as_input(&s);
+	expect_rates("hm", &in, (double[]){ 0.5 }, 0);
+	expect_rates("jm", &in, (double[]){ 0.5 }, 0);
+	expect_rates("mmf", &in, (double[]){ 0.5 }, 0.5);
+	expect_rates("mcf", &in, (double[]){ 0.5 }, 0.5);
+}
+
+/* ---- random instances ---- */
+
+struct rinst {
+	struct model_input in;
+	double *cap, *demand;
+	uint32_t *flow_off, *path_off, *links;
+};
+
+/* NF flows over NL links, each flow 1..KMAX paths of 1..4 distinct
+ * links, capacities in [0.5, 2], demands 1 or in [0.5, 2]. */
+static void rinst_make(struct rinst *r, uint64_t seed, uint32_t nl,
+		       uint32_t nf, uint32_t kmax, bool unit)
+{
+	struct rng g;
+	uint32_t np = 0, ne = 0;
+
+	rng_seed(&g, seed);
+	r->cap = malloc(nl * sizeof(double));
+	r->demand = malloc(nf * sizeof(double));
+	r->flow_off = malloc((nf + 1) * sizeof(uint32_t));
+	r->path_off = malloc((nf * kmax + 1) * sizeof(uint32_t));
+	r->links = malloc(nf * kmax * 4 * sizeof(uint32_t));
+	for (uint32_t l = 0; l < nl; l++)
+		r->cap[l] = 0.5 + 1.5 * rng_double(&g);
+	r->path_off[0] = 0;
+	for (uint32_t i = 0; i < nf; i++) {
+		uint32_t k = 1 + (uint32_t)rng_below(&g, kmax);
+
+		r->demand[i] = unit ? 1 : 0.5 + 1.5 * rng_double(&g);
+		r->flow_off[i] = np;
+		for (uint32_t p = 0; p < k; p++) {
+			uint32_t len = 1 + (uint32_t)rng_below(&g, 4);
+
+			for (uint32_t e = 0; e < len; e++) {
+				uint32_t l;
+				bool dup;
+
+				do {
+					l = (uint32_t)rng_below(&g, nl);
+					dup = false;
+					for (uint32_t q = r->path_off[np];
+					     q < ne; q++)
+						dup |= r->links[q] == l;
+				} while (dup);
+				r->links[ne++] = l;
+			}
+			np++;
+			r->path_off[np] = ne;
+		}
+	}
+	r->flow_off[nf] = np;
+	r->in = (struct model_input){
+		.nlinks = nl, .cap = r->cap, .nflows = nf,
+		.demand = r->demand, .flow_off = r->flow_off, .npaths = np,
+		.path_off = r->path_off, .links = r->links,
+	};
+}
+
+static void rinst_free(struct rinst *r)
+{
+	free(r->cap);
+	free(r->demand);
+	free(r->flow_off);
+	free(r->path_off);
+	free(r->links);
+}
+
+/* MMF-SP: the iterative LP and progressive filling agree (weighted). */
+Test(model, mmf_lp_equals_filling)
+{
+	for (uint64_t seed = 1; seed <= 30; seed++) {
+		struct rinst r;
+		struct model_opts lp, fill;
+		struct model_result a, b;
+
+		rinst_make(&r, seed, 12 + seed % 9, 10 + seed % 23, 1,
+			   seed % 2);
+		model_opts_init(&lp);
+		lp.mmf_method = MODEL_MMF_LP;
+		model_opts_init(&fill);
+		fill.mmf_method = MODEL_MMF_FILLING;
+		solve("mmf", &r.in, &lp, &a);
+		solve("mmf", &r.in, &fill, &b);
+		for (uint32_t i = 0; i < r.in.nflows; i++)
+			cr_expect_float_eq(a.rates[i], b.rates[i], 1e-7,
+					   "seed %llu flow %u: lp %.10g filling "
+					   "%.10g", (unsigned long long)seed, i,
+					   a.rates[i], b.rates[i]);
+		cr_expect_float_eq(a.alpha, b.alpha, 1e-7);
+		check_feasible(&r.in, &a);
+		check_feasible(&r.in, &b);
+		model_result_free(&a);
+		model_result_free(&b);
+		rinst_free(&r);
+	}
+}
+
+/* Max-min fairness by definition (single path): every flow crosses a
+ * saturated link on which it has the largest rate/demand level. */
+Test(model, filling_is_max_min_fair)
+{
+	for (uint64_t seed = 100; seed < 120; seed++) {
+		struct rinst r;
+		struct model_result a;
+		double *load;
+
+		rinst_make(&r, seed, 15, 25, 1, seed % 2);
+		solve("mmf", &r.in, NULL, &a);
+		load = calloc(r.in.nlinks, sizeof(double));
+		for (uint32_t p = 0; p < r.in.npaths; p++)
+			for (uint32_t e = r.in.path_off[p];
+			     e < r.in.path_off[p + 1]; e++)
+				load[r.in.links[e]] += a.path_rates[p];
+		for (uint32_t i = 0; i < r.in.nflows; i++) {
+			double lvl = a.rates[i] / r.in.demand[i];
+			bool ok = false;
+
+			for (uint32_t e = r.in.path_off[i];
+			     e < r.in.path_off[i + 1] && !ok; e++) {
+				uint32_t l = r.in.links[e];
+				double top = 0;
+
+				if (load[l] < r.in.cap[l] * (1 - 1e-9))
+					continue;
+				for (uint32_t j = 0; j < r.in.nflows; j++)
+					for (uint32_t q = r.in.path_off[j];
+					     q < r.in.path_off[j + 1]; q++)
+						if (r.in.links[q] == l &&
+						    a.rates[j] / r.in.demand[j] >
+							    top)
+							top = a.rates[j] /
+							      r.in.demand[j];
+				ok = lvl >= top * (1 - 1e-9);
+			}
+			cr_expect(ok, "seed %llu flow %u has no bottleneck",
+				  (unsigned long long)seed, i);
+		}
+		free(load);
+		model_result_free(&a);
+		rinst_free(&r);
+	}
+}
+
+/* Multi-path, unit demands: MCF = the smallest MMF rate = MMF's first
+ * level; HM <= JM per flow; every model feasible. */
+Test(model, cross_checks_multipath)
+{
+	for (uint64_t seed = 1; seed <= 25; seed++) {
+		struct rinst r;
+		struct model_result hm, jm, mcf, mmf;
+
+		rinst_make(&r, seed * 7919, 10 + seed % 7, 8 + seed % 17, 4,
+			   true);
+		solve("hm", &r.in, NULL, &hm);
+		solve("jm", &r.in, NULL, &jm);
+		solve("mcf", &r.in, NULL, &mcf);
+		solve("mmf", &r.in, NULL, &mmf);
+		cr_expect_float_eq(mcf.alpha, mmf.min_rate, 1e-7,
+				   "seed %llu: mcf %.10g, mmf min %.10g",
+				   (unsigned long long)seed, mcf.alpha,
+				   mmf.min_rate);
+		cr_expect_float_eq(mmf.alpha, mcf.alpha, 1e-7);
+		for (uint32_t i = 0; i < r.in.nflows; i++) {
+			cr_expect_leq(hm.rates[i], jm.rates[i] + 1e-12,
+				      "seed %llu flow %u: hm %g > jm %g",
+				      (unsigned long long)seed, i,
+				      hm.rates[i], jm.rates[i]);
+			cr_expect_float_eq(mcf.rates[i], mcf.alpha, 1e-12);
+			/* MMF is at least the concurrent level for all */
+			cr_expect_geq(mmf.rates[i], mcf.alpha - 1e-7);
+		}
+		/* MMF's aggregate is at least MCF's */
+		cr_expect_geq(mmf.aggregate, mcf.aggregate - 1e-7);
+		check_feasible(&r.in, &hm);
+		check_feasible(&r.in, &jm);
+		check_feasible(&r.in, &mcf);
+		check_feasible(&r.in, &mmf);
+		model_result_free(&hm);
+		model_result_free(&jm);
+		model_result_free(&mcf);
+		model_result_free(&mmf);
+		rinst_free(&r);
+	}
+}
+
+/* ---- status and errors ---- */
+
+/* A 1 ms limit on an LP that needs far longer: status MODEL_TIME_LIMIT,
+ * return 0, rates zero (MCF) or feasible (MMF). */
+Test(model, time_limit_status)
+{
+	struct rinst r;
+	struct model_opts o;
+	struct model_result res;
+	struct err err = { "" };
+
+	rinst_make(&r, 42, 400, 4000, 8, true);
+	model_opts_init(&o);
+	o.time_limit_ms = 1;
+	cr_assert_eq(model_solve("mcf", &r.in, &o, &res, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(res.status, MODEL_TIME_LIMIT);
+	cr_expect_float_eq(res.aggregate, 0, 1e-12);
+	model_result_free(&res);
+	o.mmf_method = MODEL_MMF_LP;
+	cr_assert_eq(model_solve("mmf", &r.in, &o, &res, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(res.status, MODEL_TIME_LIMIT);
+	check_feasible(&r.in, &res);
+	model_result_free(&res);
+	rinst_free(&r);
+}
+
+Test(model, bad_input_is_an_error)
+{
+	struct inst s;
+	struct model_input in;
+	struct model_result res;
+	struct err err = { "" };
+
+	two_flows(&s, 1, 1);
+	in = as_input(&s);
+	cr_expect_eq(model_solve("xyz", &in, NULL, &res, &err), -1);
+	cr_expect(strstr(err.msg, "unknown model"), "%s", err.msg);
+	s.links[1] = 7;
+	cr_expect_eq(model_solve("mcf", &in, NULL, &res, &err), -1);
+	cr_expect(strstr(err.msg, "link 7 out of range"), "%s", err.msg);
+	s.links[1] = 0;
+	s.demand[1] = 0;
+	cr_expect_eq(model_solve("mmf", &in, NULL, &res, &err), -1);
+	cr_expect(strstr(err.msg, "demand"), "%s", err.msg);
+	s.demand[1] = 1;
+	s.cap[0] = -1;
+	cr_expect_eq(model_solve("hm", &in, NULL, &res, &err), -1);
+	cr_expect(strstr(err.msg, "capacity"), "%s", err.msg);
+	s.cap[0] = 1;
+	s.path_off[1] = 0; /* empty path */
+	cr_expect_eq(model_solve("jm", &in, NULL, &res, &err), -1);
+	cr_expect(strstr(err.msg, "no links"), "%s", err.msg);
+	s.path_off[1] = 1;
+	{
+		struct model_opts o;
+
+		model_opts_init(&o);
+		o.mmf_method = MODEL_MMF_FILLING;
+		s.npaths++; /* a second path for flow 1 */
+		s.path_off[3] = 4;
+		s.links[3] = 1;
+		s.nent = 4;
+		s.flow_off[2] = 3;
+		in = as_input(&s);
+		cr_expect_eq(model_solve("mmf", &in, &o, &res, &err), -1);
+		cr_expect(strstr(err.msg, "one path per flow"), "%s", err.msg);
+	}
+}
+
+/* model_run over a real topology and routing: one rate per flow, link
+ * loads within capacity (injection links: a node's flows sum to <= 1). */
+Test(model, model_run_dragonfly)
+{
+	struct err err = { "" };
+	struct topo *t = topo_create("dragonfly:p=2,a=4,h=2,g=9", &err);
+	struct routing *r;
+	struct flows f;
+	struct model_input in;
+
+	cr_assert(t, "%s", err.msg);
+	r = routing_create(t, "ugal", &err);
+	cr_assert(r, "%s", err.msg);
+	flows_init(&f);
+	cr_assert_eq(flows_pattern("perm:1", NULL, topo_num_nodes(t), 3, &f,
+				   &err), 0, "%s", err.msg);
+	cr_assert_eq(model_input_build(r, &f, &in, &err), 0, "%s", err.msg);
+	for (const char *const *m = model_names(); *m; m++) {
+		struct model_result a, b;
+
+		cr_assert_eq(model_run(*m, r, &f, NULL, &a, &err), 0, "%s",
+			     err.msg);
+		cr_expect_eq(a.status, MODEL_OPTIMAL);
+		cr_expect_eq(a.nflows, f.n);
+		cr_expect_eq(a.nnodes, f.n); /* a permutation: one per node */
+		cr_expect_leq(a.max_rate, 1 + 1e-9); /* injection capacity */
+		solve(*m, &in, NULL, &b);
+		cr_expect_float_eq(a.aggregate, b.aggregate, 1e-9);
+		check_feasible(&in, &b);
+		model_result_free(&a);
+		model_result_free(&b);
+	}
+	model_input_free(&in);
+	flows_free(&f);
+	routing_destroy(r);
+	topo_destroy(t);
+}
