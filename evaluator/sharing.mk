@@ -11,3 +11,8 @@ noinst_HEADERS += evaluator/linkshare.h evaluator/workload.h \
 stopo_SOURCES += \
 	evaluator/cmd_whatif.c \
 	evaluator/cmd_report.c
+
+UNIT_TESTS += tests/unit/test_linkshare
+tests_unit_test_linkshare_SOURCES = tests/unit/test_linkshare.c
+tests_unit_test_linkshare_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_linkshare_LDADD = $(UNIT_LDADD)
