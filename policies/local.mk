@@ -5,6 +5,7 @@ CORE_SOURCES += \
 	policies/policy_clustered.c \
 	policies/policy_random.c \
 	policies/policy_fattree_pods.c \
+	policies/policy_mesh_blocks.c \
 	policies/policy_dragonfly_groups.c
 noinst_HEADERS += policies/policy.h policies/policy_impl.h
 

@@ -13,6 +13,7 @@ static const struct policy_ops *const registry[] = {
 	&policy_clustered,
 	&policy_random,
 	&policy_fattree_pods,
+	&policy_mesh_blocks,
 	&policy_dragonfly_groups,
 	/* Room for "nne" (paper 004 gamma placement of Cartesian
 	 * nearest-neighbour jobs on dragonfly): it reads req->grid/ngrid and
@@ -23,8 +24,8 @@ static const struct policy_ops *const registry[] = {
 /* The same names as a constant table (policy_names); a unit test checks
  * that it matches the registry. */
 static const char *const names[] = {
-	"linear", "clustered", "random", "fattree-pods", "dragonfly-groups",
-	NULL,
+	"linear", "clustered", "random", "fattree-pods", "mesh-blocks",
+	"dragonfly-groups", NULL,
 };
 
 const struct policy_ops *policy_find(const char *name)

@@ -150,6 +150,16 @@ static struct bad bads[] = {
 	{ "fattree:k=4,n=3", "linear:x=1", "unknown option 'x' (known: none)" },
 	{ "dragonfly:p=2,a=4,h=2,g=9", "fattree-pods", "not a fat-tree" },
 	{ "fattree:k=4,n=3", "", "bad spec" },
+	{ "torus:dims=4x4x4,p=1", "mesh-blocks:mode=building-block,"
+	  "block=3x2x2", "does not divide" },
+	{ "torus:dims=4x4x4,p=1", "mesh-blocks:mode=building-block,"
+	  "block=2x2", "want 3 extents" },
+	{ "torus:dims=4x4x4,p=1", "mesh-blocks:mode=blocks", "expected one "
+	  "of variable, building-block" },
+	{ "fattree:k=4,n=3", "mesh-blocks", "not an express mesh" },
+	{ "fattree:k=4,n=3", "dragonfly-groups", "not a dragonfly" },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "dragonfly-groups:large=maybe",
+	  "expected one of wait, shared" },
 };
 
 ParameterizedTestParameters(policy, bad_specs)
@@ -277,8 +287,8 @@ Test(policy, random_deterministic)
 struct pcase {
 	char topo[40];
 	char routing[24];
-	char policy[40];
-	char busy[80];     /* "lo-hi,lo-hi": job 100, 101, ... */
+	char policy[64];
+	char busy[80];     /* "lo-hi,lo-hi+lo-hi": jobs 100, 101, ... */
 	char unusable[32]; /* ranges */
 	uint32_t nodes, attempt;
 	int status;
@@ -288,6 +298,7 @@ struct pcase {
 
 #define FT "fattree:k=4,n=3"
 #define DF "dragonfly:p=2,a=4,h=2,g=9"
+#define EM "expressmesh:dims=4x4x4,gap=1,p=1"
 
 static struct pcase pcases[] = {
 	/* fattree-pods, rule i: one leaf, best fit */
@@ -396,6 +407,70 @@ static struct pcase pcases[] = {
 	  POLICY_PLACED, "4-5", 1 },
 	{ DF, "ugal", "dragonfly-groups", "", "0-39,41", 25, 0, POLICY_NEVER,
 	  "can never run isolated: needs 4 whole groups (3 whole)", 0 },
+
+	/* mesh-blocks on expressmesh 4x4x4, p=1: router = node = x+4y+16z */
+	{ EM, "dor", "mesh-blocks", "", "", 1, 0, POLICY_PLACED, "0", 1 },
+	{ EM, "dor", "mesh-blocks", "", "", 2, 0, POLICY_PLACED, "0-1", 1 },
+	{ EM, "dor", "mesh-blocks", "", "", 3, 0, POLICY_PLACED, "0-2", 1 },
+	{ EM, "dor", "mesh-blocks", "", "", 4, 0, POLICY_PLACED, "0-1,4-5",
+	  1 },
+	{ EM, "minimal", "mesh-blocks", "", "", 8, 0, POLICY_PLACED,
+	  "0-1,4-5,16-17,20-21", 1 },
+	{ EM, "dor", "mesh-blocks", "0-1,4-5", "", 4, 0, POLICY_PLACED,
+	  "2-3,6-7", 1 },
+	/* job 100 on routers 0, 1, 4: its box 2x2x1 holds router 5 */
+	{ EM, "dor", "mesh-blocks", "0-1+4", "", 2, 0, POLICY_PLACED, "2-3",
+	  1 },
+	{ EM, "dor", "mesh-blocks", "0-1+4", "", 2, 1, POLICY_PLACED, "6-7",
+	  1 },
+	{ EM, "dor", "mesh-blocks", "0-1+4", "", 1, 0, POLICY_PLACED, "5",
+	  1 },
+	{ EM, "dor", "mesh-blocks", "0-62", "", 1, 0, POLICY_PLACED, "63",
+	  1 },
+	/* one job's box covers the whole machine: router 63 is for
+	 * single-router jobs only */
+	{ EM, "dor", "mesh-blocks", "0-62", "", 2, 0, POLICY_WAIT,
+	  "waiting for a cuboid of 2 free routers (0 free)", 0 },
+	{ EM, "dor", "mesh-blocks", "0-31,32-47,48-59,60-61", "", 2, 0,
+	  POLICY_PLACED, "62-63", 1 },
+	{ EM, "dor", "mesh-blocks", "0-31,32-47,48-59,60", "", 4, 0,
+	  POLICY_WAIT, "waiting for a cuboid of 4 free routers (3 free)",
+	  0 },
+	/* building blocks of 2x2x2 routers */
+	{ EM, "dor", "mesh-blocks:mode=building-block", "", "", 1, 0,
+	  POLICY_PLACED, "0", 1 },
+	{ EM, "dor", "mesh-blocks:mode=building-block", "", "", 3, 0,
+	  POLICY_PLACED, "0-1,4", 1 },
+	{ EM, "dor", "mesh-blocks:mode=building-block", "", "", 9, 0,
+	  POLICY_PLACED, "0-7,16", 1 },
+	{ EM, "dor", "mesh-blocks:mode=building-block", "0", "", 8, 0,
+	  POLICY_PLACED, "2-3,6-7,18-19,22-23", 1 },
+	{ EM, "dor", "mesh-blocks:mode=building-block,block=4x4x1", "0", "",
+	  17, 0, POLICY_PLACED, "16-32", 1 },
+	{ EM, "dor", "mesh-blocks:mode=building-block,block=4x4x1", "0", "",
+	  49, 0, POLICY_WAIT, "waiting for a cuboid of 4 free 4x4x1 blocks "
+	  "(3 free)", 0 },
+	/* torus ring of 8: extents 1-4 or 8 (dor and minimal leave longer
+	 * intervals the other way round) */
+	{ "torus:dims=8,p=1", "dor", "mesh-blocks", "", "", 4, 0,
+	  POLICY_PLACED, "0-3", 1 },
+	{ "torus:dims=8,p=1", "dor", "mesh-blocks", "", "", 5, 0,
+	  POLICY_PLACED, "0-4", 1 },
+	{ "torus:dims=8,p=1", "minimal", "mesh-blocks", "", "7", 5, 0,
+	  POLICY_NEVER, "can never run isolated: needs a cuboid of 5 free "
+	  "routers (7 free)", 0 },
+	{ "hyperx:dims=8,p=1", "dor", "mesh-blocks", "", "7", 5, 0,
+	  POLICY_PLACED, "0-4", 1 },
+	/* blocks wrap round the ring */
+	{ "torus:dims=8,p=1", "dor", "mesh-blocks", "1-2", "", 3, 0,
+	  POLICY_PLACED, "3-5", 1 },
+	{ "torus:dims=8,p=1", "dor", "mesh-blocks", "1-5", "", 3, 0,
+	  POLICY_PLACED, "0,6-7", 1 },
+	/* 3 routers: 3x1 is not allowed on a ring of 4, so 2x2 */
+	{ "torus:dims=4x4,p=2", "dor", "mesh-blocks", "", "", 6, 0,
+	  POLICY_PLACED, "0-3,8-9", 1 },
+	{ "torus:dims=4x4,p=2", "dor", "mesh-blocks", "", "", 7, 0,
+	  POLICY_PLACED, "0-3,8-10", 1 },
 	{ DF, "ugal", "fattree-pods", "", "", 1, 0, -1, "", 0 },
 };
 
@@ -412,7 +487,9 @@ static void parse_into(struct fx *f, const char *s, int what)
 		if (what)
 			unusable(f, (uint32_t)lo, (uint32_t)hi);
 		else
-			own(f, job++, (uint32_t)lo, (uint32_t)hi);
+			own(f, job, (uint32_t)lo, (uint32_t)hi);
+		if (*end != '+') /* '+' joins ranges into one job */
+			job++;
 		s = *end ? end + 1 : end;
 	}
 }
@@ -456,8 +533,6 @@ struct gcase {
 	int strict;
 };
 
-#define EM "expressmesh:dims=4x4x4,gap=1,p=1"
-
 static struct gcase gcases[] = {
 	{ FT, "ecmp", "fattree-pods", 4, 16, 1 },
 	{ FT, "dmodk", "fattree-pods", 4, 16, 1 },
@@ -470,6 +545,17 @@ static struct gcase gcases[] = {
 	{ DF, "min", "dragonfly-groups:large=shared", 2, 8, 1 },
 	{ "cascade:groups=3,pair=8", "min", "dragonfly-groups", 4, 384, 1 },
 	{ "cascade:groups=3,pair=8", "ugal", "dragonfly-groups", 4, 384, 1 },
+	{ EM, "dor", "mesh-blocks", 1, 8, 1 },
+	{ EM, "minimal", "mesh-blocks", 1, 8, 1 },
+	{ EM, "dor", "mesh-blocks:mode=building-block", 1, 8, 1 },
+	{ "expressmesh:dims=6x5x4,gap=2,p=2", "minimal", "mesh-blocks", 2, 16,
+	  1 },
+	{ "hyperx:dims=4x4x4,p=2", "minimal", "mesh-blocks", 2, 16, 1 },
+	{ "torus:dims=4x4x4,p=1", "dor", "mesh-blocks", 1, 8, 1 },
+	{ "torus:dims=4x4x4,p=1", "minimal", "mesh-blocks", 1, 8, 1 },
+	{ "torus:dims=6x5x4,p=1", "minimal", "mesh-blocks", 1, 8, 1 },
+	{ "torus:dims=5x5x5,p=1", "dor", "mesh-blocks:mode=building-block,"
+	  "block=5x1x1", 1, 8, 1 },
 };
 
 struct seqstat {

@@ -1,0 +1,673 @@
+/* policy_mesh_blocks.c - convex blocks of whole routers on express mesh,
+ * HyperX and torus (paper 003 Sec. IV-B-3), the Blue Gene / Cray XE way.
+ *
+ * Under dor and minimal routing (topo/routing_mesh.c) every hop moves
+ * toward the destination in its dimension, so all paths between routers of
+ * a cuboid stay inside it: a job whose routers lie in a cuboid uses only
+ * links between routers of that cuboid.  On a torus this holds only when
+ * every extent is the whole ring or e with 2(e-1) < k (shorter than half
+ * the ring; at exactly half, minimal routing goes both ways round), so
+ * only such blocks are handed out (a block may wrap around the ring).
+ *
+ * The policy infers each running multi-router job's box (its routers'
+ * bounding cuboid; on a torus the shortest cyclic interval per dimension)
+ * from owner[] and keeps boxes disjoint:
+ *   - a job that fits on one router goes to a router with enough free
+ *     nodes (routers inside another job's box first, then fewest free,
+ *     then lowest id): it uses no switch-to-switch link, so it may take
+ *     leftover routers of any block;
+ *   - any other job gets a cuboid of whole routers (every node free and
+ *     usable) that lies in no other job's box, and takes its nodes router
+ *     by router in id order within the cuboid (so its own box is inside
+ *     the cuboid); leftover routers of its box serve single-router jobs
+ *     only.
+ * mode=variable (default): any cuboid of at least ceil(n/p) routers, least
+ * waste first (fewest routers), then most compact (smallest longest
+ * extent), then shortest extents in the highest dimensions (2x1x1 before
+ * 1x1x2), then lowest origin id.
+ * mode=building-block: the machine is tiled with blocks of shape block=
+ * (e.g. 2x2x2, each extent dividing the dimension); a job gets a cuboid of
+ * ceil(n / (block routers * p)) or more whole free blocks, chosen in the
+ * same order on the block grid. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/policy_impl.h"
+
+#define D TOPO_MAX_DIMS
+
+static const char *const keys[] = { "mode", "block", NULL };
+static const char *const defaults[] = { "variable", "2x2x2", NULL };
+static const char *const modes[] = { "variable", "building-block", NULL };
+
+struct shape {
+	uint32_t e[D];   /* extent in cells */
+	uint32_t vol;    /* cells */
+	uint32_t maxe;   /* longest extent in routers */
+};
+
+struct mb {
+	int n;                 /* dimensions */
+	bool torus;
+	uint32_t k[D];         /* routers per dimension */
+	uint32_t c[D];         /* cell (block) extent, 1 in variable mode */
+	uint32_t kc[D];        /* cells per dimension */
+	uint32_t p;            /* nodes per router (max) */
+	uint32_t R, ncells;
+	bool blocks;
+	struct shape *shapes;  /* allowed shapes, sorted */
+	uint32_t nshapes;
+	uint32_t ext[D];       /* extended grid (prefix sums): kc or 2kc */
+	size_t next;           /* cells of the extended grid + 1 per dim */
+};
+
+static int parse_block(const char *s, uint32_t *out, int n)
+{
+	int i = 0;
+
+	while (*s) {
+		char *end;
+		unsigned long v = strtoul(s, &end, 10);
+
+		if (end == s || v == 0 || v > 1u << 20 || i >= n)
+			return -1;
+		out[i++] = (uint32_t)v;
+		if (*end == 'x')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return i == n ? 0 : -1;
+}
+
+static int cmp_shape(const void *a, const void *b)
+{
+	const struct shape *x = a, *y = b;
+
+	if (x->vol != y->vol)
+		return x->vol < y->vol ? -1 : 1;
+	if (x->maxe != y->maxe)
+		return x->maxe < y->maxe ? -1 : 1;
+	/* then short extents in the high dimensions first: 2x1x1 before
+	 * 1x1x2, so blocks grow along dimension 0 (node order) */
+	for (int i = D - 1; i >= 0; i--)
+		if (x->e[i] != y->e[i])
+			return x->e[i] < y->e[i] ? -1 : 1;
+	return 0;
+}
+
+/* Whether extent E routers is allowed in a dimension of K routers. */
+static bool extent_ok(const struct mb *m, uint32_t e, uint32_t k)
+{
+	return !m->torus || e == k || 2 * (uint64_t)(e - 1) < k;
+}
+
+static int build_shapes(struct mb *m)
+{
+	uint64_t total = 1;
+	uint32_t e[D];
+
+	for (int i = 0; i < m->n; i++)
+		total *= m->kc[i];
+	m->shapes = malloc(total * sizeof(*m->shapes));
+	if (!m->shapes)
+		return -1;
+	for (int i = 0; i < D; i++)
+		e[i] = 1;
+	for (;;) {
+		struct shape s = { .vol = 1 };
+		bool ok = true;
+		int i;
+
+		for (i = 0; i < m->n; i++) {
+			uint32_t r = e[i] * m->c[i];
+
+			ok = ok && extent_ok(m, r, m->k[i]);
+			s.e[i] = e[i];
+			s.vol *= e[i];
+			if (r > s.maxe)
+				s.maxe = r;
+		}
+		if (ok)
+			m->shapes[m->nshapes++] = s;
+		for (i = 0; i < m->n && ++e[i] > m->kc[i]; i++)
+			e[i] = 1;
+		if (i == m->n)
+			break;
+	}
+	qsort(m->shapes, m->nshapes, sizeof(*m->shapes), cmp_shape);
+	return 0;
+}
+
+static void destroy(void *state)
+{
+	struct mb *m = state;
+
+	if (m)
+		free(m->shapes);
+	free(m);
+}
+
+static int create(struct policy *p, struct err *err)
+{
+	enum topo_kind k = topo_kind(p->t);
+	struct mb *m;
+	int mode;
+	uint32_t blk[D];
+
+	if (k != TOPO_EXPRESSMESH && k != TOPO_HYPERX && k != TOPO_TORUS)
+		return err_set(err, "policy mesh-blocks: topology %s is not "
+			       "an express mesh, HyperX or torus",
+			       topo_family(p->t));
+	if (policy_opt_choice(p, "mode", modes, &mode, err))
+		return -1;
+	{
+		const char *rs = routing_spec(p->r);
+		size_t nl = strcspn(rs, ":");
+
+		if (!((nl == 3 && !strncmp(rs, "dor", 3)) ||
+		      (nl == 7 && !strncmp(rs, "minimal", 7))))
+			return err_set(err, "policy mesh-blocks: routing %s "
+				       "is not supported (dor, minimal)", rs);
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return err_set(err, "policy mesh-blocks: out of memory");
+	m->n = topo_dims(p->t, m->k);
+	m->torus = k == TOPO_TORUS;
+	m->blocks = mode == 1;
+	m->R = topo_num_switches(p->t);
+	for (uint32_t s = 0; s < m->R; s++) {
+		uint32_t cnt;
+
+		topo_switch_nodes(p->t, s, &cnt);
+		if (cnt > m->p)
+			m->p = cnt;
+	}
+	if (m->blocks && parse_block(policy_opt(p, "block"), blk, m->n)) {
+		int n = m->n;
+
+		destroy(m);
+		return err_set(err, "policy mesh-blocks: block=%s: want %d "
+			       "extents like 2x2x2", policy_opt(p, "block"),
+			       n);
+	}
+	m->ncells = 1;
+	m->next = 1;
+	for (int i = 0; i < m->n; i++) {
+		m->c[i] = m->blocks ? blk[i] : 1;
+		if (m->k[i] % m->c[i]) {
+			uint32_t ki = m->k[i];
+
+			destroy(m);
+			return err_set(err, "policy mesh-blocks: block=%s: "
+				       "extent %u does not divide dimension "
+				       "%d (%u)", policy_opt(p, "block"),
+				       blk[i], i, ki);
+		}
+		m->kc[i] = m->k[i] / m->c[i];
+		m->ncells *= m->kc[i];
+		m->ext[i] = m->torus ? 2 * m->kc[i] : m->kc[i];
+		m->next *= m->ext[i] + 1;
+	}
+	if (m->n == 0 || build_shapes(m)) {
+		destroy(m);
+		return err_set(err, "policy mesh-blocks: no router grid");
+	}
+	if (!m->blocks) /* canonical spec: block= does not apply */
+		snprintf(p->values[1], POLICY_OPT_LEN, "-");
+	p->state = m;
+	return 0;
+}
+
+/* ---- per call ---- */
+
+struct st {
+	uint32_t *rfree;   /* [R] free usable nodes */
+	uint8_t *ravail;   /* [R] whole and outside every job's box */
+	uint8_t *inbox;    /* [R] inside some multi-router job's box */
+	uint32_t *pre;     /* prefix sums of available cells, extended */
+	uint32_t navail;   /* available cells */
+};
+
+static void st_free(struct st *s)
+{
+	free(s->rfree);
+	free(s->ravail);
+	free(s->inbox);
+	free(s->pre);
+}
+
+static void coord_of(const struct mb *m, uint32_t r, uint32_t *x)
+{
+	for (int i = 0; i < m->n; i++) {
+		x[i] = r % m->k[i];
+		r /= m->k[i];
+	}
+}
+
+static uint32_t router_of(const struct mb *m, const uint32_t *x)
+{
+	uint32_t r = 0;
+
+	for (int i = m->n - 1; i >= 0; i--)
+		r = r * m->k[i] + x[i] % m->k[i];
+	return r;
+}
+
+/* Interval [lo, lo+len) (mod k on a torus) covering the coordinates
+ * marked in PRESENT[0..k). */
+static void hull(const struct mb *m, const uint8_t *present, uint32_t k,
+		 uint32_t *lo, uint32_t *len)
+{
+	uint32_t first = k, last = 0, gap = 0, gapend = 0, run = 0;
+
+	for (uint32_t x = 0; x < k; x++)
+		if (present[x]) {
+			if (first == k)
+				first = x;
+			last = x;
+		}
+	*lo = first;
+	*len = last - first + 1;
+	if (!m->torus)
+		return;
+	/* largest circular run of absent coordinates */
+	for (uint32_t i = 0; i < 2 * k; i++) {
+		run = present[(first + 1 + i) % k] ? 0 : run + 1;
+		if (run > gap && run < k) {
+			gap = run;
+			gapend = (first + 1 + i) % k;
+		}
+	}
+	*lo = (gapend + 1) % k;
+	*len = k - gap;
+}
+
+/* Mark the boxes of multi-router jobs in s->inbox. */
+static int mark_boxes(const struct policy *p, const struct mb *m,
+		      const struct policy_view *v, struct st *s)
+{
+	uint32_t N = topo_num_nodes(p->t), kmax = 0, np = 0, total = 0;
+	struct policy_jobs jobs;
+	uint32_t *cnt, *pos, *last, *pj, *pr, *list;
+	uint8_t *present;
+	int rc = -1;
+
+	if (policy_jobs_build(&jobs, v->owner, N))
+		return -1;
+	for (int i = 0; i < m->n; i++)
+		if (m->k[i] > kmax)
+			kmax = m->k[i];
+	cnt = calloc((size_t)jobs.n + 1, sizeof(*cnt));
+	pos = malloc(((size_t)jobs.n + 1) * sizeof(*pos));
+	last = malloc(((size_t)jobs.n + 1) * sizeof(*last));
+	pj = malloc(((size_t)N + 1) * sizeof(*pj));
+	pr = malloc(((size_t)N + 1) * sizeof(*pr));
+	list = malloc(((size_t)N + 1) * sizeof(*list));
+	present = calloc(kmax, 1);
+	if (!cnt || !pos || !last || !pj || !pr || !list || !present)
+		goto out;
+	/* (job, router) pairs, at most one per node, grouped by job */
+	for (uint32_t j = 0; j < jobs.n; j++)
+		last[j] = UINT32_MAX;
+	for (uint32_t r = 0; r < m->R; r++) {
+		uint32_t c;
+		const uint32_t *nodes = topo_switch_nodes(p->t, r, &c);
+
+		for (uint32_t i = 0; i < c; i++) {
+			uint32_t j = jobs.idx[nodes[i]];
+
+			if (j == UINT32_MAX || last[j] == r)
+				continue;
+			last[j] = r;
+			cnt[j]++;
+			pj[np] = j;
+			pr[np++] = r;
+		}
+	}
+	for (uint32_t j = 0; j < jobs.n; j++) {
+		pos[j] = total;
+		total += cnt[j];
+	}
+	for (uint32_t i = 0; i < np; i++)
+		list[pos[pj[i]]++] = pr[i];
+	for (uint32_t j = 0; j < jobs.n; j++)
+		pos[j] -= cnt[j];
+	for (uint32_t j = 0; j < jobs.n; j++) {
+		uint32_t lo[D], len[D], x[D], idx[D];
+		int d;
+
+		if (cnt[j] < 2)
+			continue;
+		for (d = 0; d < m->n; d++) {
+			memset(present, 0, m->k[d]);
+			for (uint32_t i = 0; i < cnt[j]; i++) {
+				coord_of(m, list[pos[j] + i], x);
+				present[x[d]] = 1;
+			}
+			hull(m, present, m->k[d], &lo[d], &len[d]);
+			idx[d] = 0;
+		}
+		for (;;) {
+			for (d = 0; d < m->n; d++)
+				x[d] = lo[d] + idx[d];
+			s->inbox[router_of(m, x)] = 1;
+			for (d = 0; d < m->n && ++idx[d] >= len[d]; d++)
+				idx[d] = 0;
+			if (d == m->n)
+				break;
+		}
+	}
+	rc = 0;
+out:
+	policy_jobs_free(&jobs);
+	free(cnt);
+	free(pos);
+	free(last);
+	free(pj);
+	free(pr);
+	free(list);
+	free(present);
+	return rc;
+}
+
+/* Prefix sums over the extended cell grid: pre[(x0+1) + (ext0+1)*(...)]
+ * = number of available cells with extended coordinates < x. */
+static void prefix(const struct mb *m, struct st *s)
+{
+	uint32_t x[D] = { 0 }, stride[D];
+	size_t sz = 1;
+
+	for (int d = 0; d < m->n; d++) {
+		stride[d] = (uint32_t)sz;
+		sz *= m->ext[d] + 1;
+	}
+	memset(s->pre, 0, sz * sizeof(*s->pre));
+	/* cell values at index (x+1) */
+	for (;;) {
+		size_t at = 0;
+		uint32_t cx[D];
+		int d;
+
+		for (d = 0; d < m->n; d++) {
+			at += (size_t)(x[d] + 1) * stride[d];
+			cx[d] = x[d] % m->kc[d];
+		}
+		{
+			/* a cell is available when all its routers are */
+			uint32_t r0[D], idx[D] = { 0 }, ok = 1;
+
+			for (d = 0; d < m->n; d++)
+				r0[d] = cx[d] * m->c[d];
+			for (;;) {
+				uint32_t rx[D];
+
+				for (d = 0; d < m->n; d++)
+					rx[d] = r0[d] + idx[d];
+				ok &= s->ravail[router_of(m, rx)];
+				for (d = 0; d < m->n && ++idx[d] >= m->c[d];
+				     d++)
+					idx[d] = 0;
+				if (d == m->n || !ok)
+					break;
+			}
+			s->pre[at] = ok;
+		}
+		for (d = 0; d < m->n && ++x[d] >= m->ext[d]; d++)
+			x[d] = 0;
+		if (d == m->n)
+			break;
+	}
+	/* running sums, one dimension at a time */
+	for (int d = 0; d < m->n; d++)
+		for (size_t i = 0; i < sz; i++)
+			if ((i / stride[d]) % (m->ext[d] + 1) > 0)
+				s->pre[i] += s->pre[i - stride[d]];
+}
+
+/* Available cells in the box [o, o+e) of the extended grid. */
+static uint32_t box_sum(const struct mb *m, const struct st *s,
+			const uint32_t *o, const uint32_t *e)
+{
+	int64_t sum = 0;
+
+	for (uint32_t mask = 0; mask < (1u << m->n); mask++) {
+		size_t at = 0, stride = 1;
+		int sign = 1;
+
+		for (int d = 0; d < m->n; d++) {
+			uint32_t x = o[d];
+
+			if (mask & (1u << d)) {
+				x += e[d];
+			} else {
+				sign = -sign;
+			}
+			at += x * stride;
+			stride *= m->ext[d] + 1;
+		}
+		sum += sign * (int64_t)s->pre[at];
+	}
+	return (uint32_t)sum;
+}
+
+static int scan(const struct policy *p, const struct mb *m,
+		const struct policy_view *v, bool empty, struct st *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->rfree = calloc(m->R, sizeof(*s->rfree));
+	s->ravail = calloc(m->R, 1);
+	s->inbox = calloc(m->R, 1);
+	s->pre = malloc(m->next * sizeof(*s->pre));
+	if (!s->rfree || !s->ravail || !s->inbox || !s->pre ||
+	    (!empty && mark_boxes(p, m, v, s))) {
+		st_free(s);
+		return -1;
+	}
+	for (uint32_t r = 0; r < m->R; r++) {
+		uint32_t c;
+		const uint32_t *nodes = topo_switch_nodes(p->t, r, &c);
+
+		for (uint32_t i = 0; i < c; i++)
+			s->rfree[r] += empty ? policy_node_usable(v, nodes[i])
+					     : policy_node_ok(v, nodes[i]);
+		s->ravail[r] = c > 0 && s->rfree[r] == c && !s->inbox[r];
+	}
+	prefix(m, s);
+	return 0;
+}
+
+struct cand {
+	uint64_t key;
+	uint32_t id;
+};
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Take NEED nodes from the cuboid of cells at origin O, shape E. */
+static void take_box(const struct policy *p, const struct mb *m,
+		     const struct policy_view *v, const uint32_t *o,
+		     const uint32_t *e, uint32_t need,
+		     struct policy_result *res)
+{
+	uint32_t idx[D] = { 0 }, len[D];
+	int d;
+
+	for (d = 0; d < m->n; d++)
+		len[d] = e[d] * m->c[d];
+	res->n = 0;
+	for (;;) {
+		uint32_t x[D], c;
+		const uint32_t *nodes;
+
+		for (d = 0; d < m->n; d++)
+			x[d] = o[d] * m->c[d] + idx[d];
+		nodes = topo_switch_nodes(p->t, router_of(m, x), &c);
+		for (uint32_t i = 0; i < c && res->n < need; i++)
+			if (policy_node_ok(v, nodes[i]))
+				res->nodes[res->n++] = nodes[i];
+		for (d = 0; d < m->n && ++idx[d] >= len[d]; d++)
+			idx[d] = 0;
+		if (d == m->n || res->n == need)
+			break;
+	}
+	policy_sort_u32(res->nodes, res->n);
+}
+
+static void shape_str(const struct mb *m, const uint32_t *e, char *buf,
+		      size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int d = 0; d < m->n && o < len; d++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%u", d ? "x" : "",
+				      e[d]);
+}
+
+static enum policy_status search(const struct policy *p, const struct mb *m,
+				 const struct policy_view *v,
+				 const struct st *s,
+				 const struct policy_request *req,
+				 struct policy_result *res, bool fill)
+{
+	uint32_t need = req->nodes, at = req->attempt, nr = 0;
+	uint64_t cellnodes = (uint64_t)m->p;
+	uint32_t cells, seen = 0;
+
+	if (need <= m->p) {
+		struct cand *c = malloc(((size_t)m->R + 1) * sizeof(*c));
+
+		if (!c)
+			return policy_say(res, POLICY_WAIT, "out of memory");
+		for (uint32_t r = 0; r < m->R; r++)
+			if (s->rfree[r] >= need)
+				c[nr++] = (struct cand){
+					((uint64_t)!s->inbox[r] << 32) |
+					s->rfree[r], r };
+		if (at < nr) {
+			qsort(c, nr, sizeof(*c), cmp_cand);
+			if (fill) {
+				uint32_t cnt;
+				const uint32_t *nodes = topo_switch_nodes(
+					p->t, c[at].id, &cnt);
+
+				res->n = 0;
+				for (uint32_t i = 0; i < cnt && res->n < need;
+				     i++)
+					if (policy_node_ok(v, nodes[i]))
+						res->nodes[res->n++] = nodes[i];
+			}
+			free(c);
+			return POLICY_PLACED;
+		}
+		free(c);
+		if (nr > 0)
+			return policy_say(res, POLICY_NEVER, "no candidate "
+					  "#%u (%u candidates)", req->attempt,
+					  nr);
+		return policy_say(res, POLICY_WAIT, "waiting for a router "
+				  "with %u free nodes", need);
+	}
+	for (int d = 0; d < m->n; d++)
+		cellnodes *= m->c[d];
+	cells = (uint32_t)((need + cellnodes - 1) / cellnodes);
+	for (uint32_t i = 0; i < m->nshapes; i++) {
+		const struct shape *sh = &m->shapes[i];
+		uint32_t o[D] = { 0 }, lim[D];
+		int d;
+
+		if (sh->vol < cells)
+			continue;
+		if (sh->vol * cellnodes < need)
+			continue;
+		for (d = 0; d < m->n; d++)
+			lim[d] = m->torus && sh->e[d] < m->kc[d]
+				 ? m->kc[d] : m->kc[d] - sh->e[d] + 1;
+		for (;;) {
+			if (box_sum(m, s, o, sh->e) == sh->vol) {
+				if (seen == at) {
+					if (fill)
+						take_box(p, m, v, o, sh->e,
+							 need, res);
+					return POLICY_PLACED;
+				}
+				seen++;
+			}
+			for (d = 0; d < m->n && ++o[d] >= lim[d]; d++)
+				o[d] = 0;
+			if (d == m->n)
+				break;
+		}
+	}
+	if (seen > 0)
+		return policy_say(res, POLICY_NEVER, "no candidate #%u (%u "
+				  "candidates)", req->attempt, seen);
+	{
+		char blk[64];
+
+		shape_str(m, m->c, blk, sizeof(blk));
+		if (m->blocks)
+			return policy_say(res, POLICY_WAIT, "waiting for a "
+					  "cuboid of %u free %s blocks (%u "
+					  "free)", cells, blk,
+					  box_sum(m, s, (uint32_t[D]){ 0 },
+						  m->kc));
+		return policy_say(res, POLICY_WAIT, "waiting for a cuboid of "
+				  "%u free routers (%u free)", cells,
+				  box_sum(m, s, (uint32_t[D]){ 0 }, m->kc));
+	}
+}
+
+static enum policy_status place(const struct policy *p,
+				const struct policy_view *v,
+				const struct policy_request *req,
+				struct policy_result *res)
+{
+	const struct mb *m = p->state;
+	struct st s;
+	enum policy_status st;
+
+	if (scan(p, m, v, false, &s))
+		return policy_say(res, POLICY_WAIT, "out of memory");
+	st = search(p, m, v, &s, req, res, true);
+	st_free(&s);
+	if (st == POLICY_PLACED) {
+		res->isolated = true;
+		return st;
+	}
+	if (st == POLICY_WAIT) {
+		struct policy_request r0 = *req;
+		struct policy_result tmp = *res;
+
+		r0.attempt = 0;
+		if (scan(p, m, v, true, &s))
+			return st;
+		if (search(p, m, v, &s, &r0, &tmp, false) != POLICY_PLACED)
+			st = policy_say(res, POLICY_NEVER, "can never run "
+					"isolated: needs %s", tmp.reason +
+					strlen("waiting for "));
+		st_free(&s);
+	}
+	return st;
+}
+
+const struct policy_ops policy_mesh_blocks = {
+	.name = "mesh-blocks",
+	.keys = keys,
+	.defaults = defaults,
+	.isolating = true,
+	.create = create,
+	.destroy = destroy,
+	.place = place,
+};
