@@ -16,3 +16,14 @@ UNIT_TESTS += tests/unit/test_linkshare
 tests_unit_test_linkshare_SOURCES = tests/unit/test_linkshare.c
 tests_unit_test_linkshare_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_linkshare_LDADD = $(UNIT_LDADD)
+
+UNIT_TESTS += tests/unit/test_workload
+tests_unit_test_workload_SOURCES = tests/unit/test_workload.c
+tests_unit_test_workload_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_workload_LDADD = $(UNIT_LDADD)
+
+UNIT_TESTS += tests/unit/test_whatif
+tests_unit_test_whatif_SOURCES = tests/unit/test_whatif.c
+tests_unit_test_whatif_CFLAGS = $(UNIT_CFLAGS) \
+	-DTESTDATA='"$(abs_top_srcdir)/tests/data"'
+tests_unit_test_whatif_LDADD = $(UNIT_LDADD)

@@ -531,13 +531,17 @@ static void measure(struct sim *s)
 		s->res->tls_max = s->cur_tls;
 }
 
+/* FCFS order: arrival, then submit time (squeue jobs pending before the
+ * snapshot all arrive "now"), then workload order. */
 static int cmp_arr_ctx(const void *a, const void *b, void *ctx)
 {
-	const int64_t *arrival = ctx;
+	const struct sim *s = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
-	if (arrival[x] != arrival[y])
-		return arrival[x] < arrival[y] ? -1 : 1;
+	if (s->arrival[x] != s->arrival[y])
+		return s->arrival[x] < s->arrival[y] ? -1 : 1;
+	if (s->w->jobs[x].submit != s->w->jobs[y].submit)
+		return s->w->jobs[x].submit < s->w->jobs[y].submit ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
@@ -683,7 +687,7 @@ static int simulate(struct sim *s)
 	if (s->now == INT64_MAX)
 		s->now = 0;
 	s->tfirst = s->tlast = s->now;
-	qsort_r(s->arr, s->narr, sizeof(*s->arr), cmp_arr_ctx, s->arrival);
+	qsort_r(s->arr, s->narr, sizeof(*s->arr), cmp_arr_ctx, s);
 	if (start_running(s))
 		return -1;
 	measure(s);

@@ -1,0 +1,261 @@
+/* test_whatif.c - the FCFS + EASY backfill simulator on small SWF files
+ * whose schedules were worked out by hand (the reasoning is in the
+ * comments of tests/data/whatif_small.swf and whatif_hold.swf): a
+ * backfilled job, a job that must wait for the head's reservation, a job
+ * the isolating policy holds, a job dropped as never placeable, the
+ * metrics (wait, bounded slowdown, utilisation, makespan, MLS/TLS over
+ * time), squeue snapshots with running jobs, and predicted rates. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evaluator/whatif.h"
+#include "evaluator/workload.h"
+#include "topo/routing.h"
+#include "topo/topo.h"
+
+#ifndef TESTDATA
+#define TESTDATA "tests/data"
+#endif
+
+struct run {
+	struct topo *t;
+	struct routing *r;
+	struct workload w;
+	struct whatif_result res;
+};
+
+static void simulate(struct run *x, const char *spec, const char *file,
+		     const char *policy, bool rates)
+{
+	struct err err = { "" };
+	struct wl_opts wo;
+	struct whatif_opts so;
+	char path[512];
+
+	x->t = topo_create(spec, &err);
+	cr_assert_not_null(x->t, "%s", err.msg);
+	x->r = routing_create(x->t, routing_default(x->t), &err);
+	cr_assert_not_null(x->r, "%s", err.msg);
+	snprintf(path, sizeof(path), "%s/%s", TESTDATA, file);
+	wl_opts_init(&wo);
+	cr_assert_eq(workload_load(path, &wo, &x->w, &err), 0, "%s", err.msg);
+	whatif_opts_init(&so);
+	so.rates = rates;
+	cr_assert_eq(whatif_run(x->t, x->r, policy, &x->w, &so, &x->res, &err),
+		     0, "%s", err.msg);
+}
+
+static void simulate_text(struct run *x, const char *spec, const char *text,
+			  const char *policy)
+{
+	struct err err = { "" };
+	struct wl_opts wo;
+
+	x->t = topo_create(spec, &err);
+	cr_assert_not_null(x->t, "%s", err.msg);
+	x->r = routing_create(x->t, routing_default(x->t), &err);
+	cr_assert_not_null(x->r, "%s", err.msg);
+	wl_opts_init(&wo);
+	wo.nnodes = topo_num_nodes(x->t);
+	cr_assert_eq(workload_parse("snap.json", text, strlen(text), &wo,
+				    &x->w, &err), 0, "%s", err.msg);
+	cr_assert_eq(whatif_run(x->t, x->r, policy, &x->w, NULL, &x->res,
+				&err), 0, "%s", err.msg);
+}
+
+static void release(struct run *x)
+{
+	whatif_result_free(&x->res);
+	workload_free(&x->w);
+	routing_destroy(x->r);
+	topo_destroy(x->t);
+}
+
+static const struct whatif_job *job(const struct run *x, uint32_t id)
+{
+	for (uint32_t i = 0; i < x->res.njob_out; i++)
+		if (x->res.jobs[i].id == id)
+			return &x->res.jobs[i];
+	cr_assert_fail("no job %u", id);
+	return NULL;
+}
+
+/* Job ID ran [START, END) on the nodes of RANGES ("a-b" pieces). */
+static void expect(const struct run *x, uint32_t id, int64_t start,
+		   int64_t end, const uint32_t (*ranges)[2], int nr)
+{
+	const struct whatif_job *j = job(x, id);
+	uint32_t want = 0;
+
+	cr_assert_not(j->dropped, "job %u dropped: %s", id, j->reason);
+	cr_assert_eq(j->start, start, "job %u starts at %lld, want %lld", id,
+		     (long long)j->start, (long long)start);
+	cr_assert_eq(j->end, end, "job %u ends at %lld, want %lld", id,
+		     (long long)j->end, (long long)end);
+	for (int k = 0; k < nr; k++)
+		want += ranges[k][1] - ranges[k][0] + 1;
+	cr_assert_eq(j->n, want, "job %u has %u nodes", id, j->n);
+	for (uint32_t q = 0; q < j->n; q++) {
+		bool in = false;
+
+		for (int k = 0; k < nr; k++)
+			in |= j->nodes[q] >= ranges[k][0] &&
+			      j->nodes[q] <= ranges[k][1];
+		cr_assert(in, "job %u got node %u", id, j->nodes[q]);
+	}
+}
+
+#define R(...) ((const uint32_t[][2]){ __VA_ARGS__ })
+#define NR(...) (int)(sizeof((const uint32_t[][2]){ __VA_ARGS__ }) / \
+		      sizeof(uint32_t[2]))
+#define EXPECT(x, id, s, e, ...) expect(x, id, s, e, R(__VA_ARGS__), \
+					NR(__VA_ARGS__))
+
+Test(whatif, easy_backfill_by_hand)
+{
+	struct run x;
+
+	simulate(&x, "fattree:k=4,n=3", "whatif_small.swf", "linear", false);
+	EXPECT(&x, 1, 0, 100, { 0, 31 });
+	EXPECT(&x, 2, 0, 200, { 32, 47 });
+	/* head: waits for job 1's limit */
+	EXPECT(&x, 3, 100, 150, { 0, 31 }, { 48, 63 });
+	/* backfilled: ends before the head's reservation */
+	EXPECT(&x, 4, 20, 50, { 48, 55 });
+	/* fits by count at 30 and 50 but only on reserved nodes */
+	EXPECT(&x, 5, 150, 250, { 0, 7 });
+	EXPECT(&x, 6, 40, 50, { 56, 59 });
+	cr_assert_eq(x.res.started, 6);
+	cr_assert_eq(x.res.dropped, 0);
+	cr_assert_eq(x.res.backfilled, 2);
+	cr_assert_float_eq(x.res.makespan, 250, 1e-9);
+	cr_assert_float_eq(x.res.mean_wait, 35, 1e-9);
+	cr_assert_float_eq(x.res.mean_bsld, 1.5, 1e-9);
+	cr_assert_float_eq(x.res.utilization, 9880.0 / (64 * 250), 1e-9);
+	/* linear gives whole leaves here (multiples of 4): no job shares */
+	cr_assert_float_eq(x.res.mls_max, 0, 1e-9);
+	cr_assert_eq(x.res.isolated_jobs, 6);
+	release(&x);
+}
+
+Test(whatif, held_for_isolation)
+{
+	struct run x;
+
+	simulate(&x, "fattree:k=4,n=2", "whatif_hold.swf", "fattree-pods",
+		 false);
+	EXPECT(&x, 21, 0, 100, { 0, 2 });
+	EXPECT(&x, 22, 0, 100, { 4, 6 });
+	EXPECT(&x, 23, 0, 100, { 8, 10 });
+	EXPECT(&x, 24, 0, 100, { 12, 14 });
+	/* 4 free nodes at t=10, but on four leaves: held */
+	EXPECT(&x, 25, 100, 150, { 0, 3 });
+	EXPECT(&x, 26, 20, 30, { 3, 3 });
+	cr_assert(job(&x, 27)->dropped);
+	cr_assert(strlen(job(&x, 27)->reason) > 0);
+	cr_assert_eq(x.res.dropped, 1);
+	cr_assert_eq(x.res.backfilled, 1);
+	cr_assert_float_eq(x.res.mls_max, 0, 1e-9);
+	cr_assert_float_eq(x.res.tls_max, 0, 1e-9);
+	cr_assert_eq(x.res.isolated_jobs, 6);
+	cr_assert_eq(x.res.violations, 0);
+	/* waits 0,0,0,0,90,0; makespan 150 */
+	cr_assert_float_eq(x.res.mean_wait, 15, 1e-9);
+	cr_assert_float_eq(x.res.makespan, 150, 1e-9);
+	release(&x);
+}
+
+/* The same workload under linear: no hold, and sharing: job 22 (3-5,
+ * leaves 0-1) and job 23 (6-8, leaves 1-2) share leaf 1's 8 links out of
+ * 16 each (MLS 50 %, TLS 8/24) for all of [0, 100). */
+Test(whatif, linear_shares)
+{
+	struct run x;
+
+	simulate(&x, "fattree:k=4,n=2", "whatif_hold.swf", "linear", false);
+	EXPECT(&x, 22, 0, 100, { 3, 5 });
+	EXPECT(&x, 25, 10, 60, { 12, 15 });
+	EXPECT(&x, 26, 60, 70, { 12, 12 });
+	cr_assert_float_eq(x.res.mls_max, 50, 1e-9);
+	cr_assert_float_eq(x.res.tls_max, 100.0 / 3, 1e-9);
+	cr_assert_float_eq(x.res.mls_mean, 50, 1e-9);
+	cr_assert_float_eq(x.res.tls_mean, 100.0 / 3, 1e-9);
+	cr_assert_eq(x.res.isolated_jobs, 4);
+	cr_assert_not(job(&x, 22)->ran_isolated);
+	cr_assert(job(&x, 21)->ran_isolated);
+	release(&x);
+}
+
+/* squeue snapshot: job 7 runs on 0-7 since t=1000 with a 10-minute
+ * limit (ends 1600 in the simulation); job 8 (8 nodes) pends since 1100;
+ * job 9 (60 nodes) pends since 1050; now = 1100 (latest time seen).
+ * linear: 9 runs 1600-2200 on 0-59, then 8 on 0-7 (2200-2800). */
+Test(whatif, squeue_snapshot)
+{
+	static const char snap[] =
+		"{\"meta\":{},\"errors\":[],\"jobs\":["
+		"{\"job_id\":7,\"job_state\":\"RUNNING\",\"nodes\":\"0-7\","
+		"\"node_count\":8,\"submit_time\":900,\"start_time\":1000,"
+		"\"time_limit\":10},"
+		"{\"job_id\":8,\"job_state\":\"PENDING\",\"nodes\":\"\","
+		"\"node_count\":8,\"submit_time\":1100,\"start_time\":0,"
+		"\"time_limit\":10},"
+		"{\"job_id\":9,\"job_state\":\"PENDING\",\"nodes\":\"\","
+		"\"node_count\":60,\"submit_time\":1050,\"start_time\":0,"
+		"\"time_limit\":10},"
+		"{\"job_id\":6,\"job_state\":\"COMPLETED\",\"nodes\":\"0\","
+		"\"node_count\":1,\"submit_time\":0,\"start_time\":0,"
+		"\"time_limit\":1}]}";
+	struct run x;
+
+	simulate_text(&x, "fattree:k=4,n=3", snap, "linear");
+	cr_assert_eq(x.w.now, 1100);
+	cr_assert_eq(x.w.ignored, 1);
+	EXPECT(&x, 7, 1000, 1600, { 0, 7 });
+	cr_assert(job(&x, 7)->was_running);
+	/* 9 is first in FCFS order (submitted 1050) and waits; its
+	 * reservation: t=1600 on 0-59.  Job 8 (limit 600, would end 1700)
+	 * must avoid 0-59 and only 60-63 are outside: it waits too, and
+	 * EASY lets 9 go first. */
+	EXPECT(&x, 9, 1600, 2200, { 0, 59 });
+	EXPECT(&x, 8, 2200, 2800, { 0, 7 });
+	release(&x);
+}
+
+/* Rates: every job's predicted communication rate is computed and
+ * positive for multi-node jobs, zero for one-node jobs. */
+Test(whatif, rates)
+{
+	struct run x;
+
+	simulate(&x, "fattree:k=4,n=2", "whatif_hold.swf", "linear", true);
+	cr_assert(x.res.rates);
+	for (uint32_t i = 0; i < x.res.njob_out; i++) {
+		const struct whatif_job *j = &x.res.jobs[i];
+
+		if (j->dropped)
+			continue;
+		if (j->n >= 2)
+			cr_assert_gt(j->rate, 0, "job %u", j->id);
+		else
+			cr_assert_float_eq(j->rate, 0, 1e-12);
+	}
+	cr_assert_gt(x.res.rate_sum, 0);
+	release(&x);
+}
+
+Test(whatif, bad_policy)
+{
+	struct err err = { "" };
+	struct topo *t = topo_create("fattree:k=4,n=2", &err);
+	struct routing *r = routing_create(t, "ecmp", &err);
+	struct workload w = { 0 };
+	struct whatif_result res;
+
+	cr_assert_eq(whatif_run(t, r, "nosuch", &w, NULL, &res, &err), -1);
+	cr_assert(strlen(err.msg) > 0);
+	routing_destroy(r);
+	topo_destroy(t);
+}

@@ -1,0 +1,262 @@
+/* test_workload.c - job lists: SWF fields and fallbacks, CSV, JSON job
+ * lists, squeue --json (Slurm 22.05) with node names mapped through
+ * topo.conf, running-job files, and every bad record as "file:line: what"
+ * or skipped and counted. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evaluator/workload.h"
+#include "topo/topo_conf.h"
+
+static void parse_ok(const char *text, const struct wl_opts *o,
+		     struct workload *w)
+{
+	struct err err = { "" };
+
+	cr_assert_eq(workload_parse("t", text, strlen(text), o, w, &err), 0,
+		     "%s", err.msg);
+}
+
+Test(workload, swf_fields)
+{
+	static const char swf[] =
+		"; Version: 2\n"
+		"; MaxNodes: 128\n"
+		"  ; MaxProcs: 512\n"
+		"\n"
+		"1 0 -1 100 16 -1 -1 16 200 -1 1 1 1 1 1 1 -1 -1\n"
+		/* allocated -1: requested (8) is used; requested time -1: the
+		 * run time */
+		"2 5 3 50 -1 -1 -1 9 -1 -1 1 1 1 1 1 1 -1 -1\n"
+		/* run time beyond the limit: killed at the limit */
+		"3 7 -1 500 4 -1 -1 4 60 -1 1 1 1 1 1 1 -1 -1\n"
+		"4 8 -1 0 1 -1 -1 1 -1 -1 0 1 1 1 1 1 -1 -1\n";
+	struct wl_opts o;
+	struct workload w;
+
+	wl_opts_init(&o);
+	o.cores_per_node = 4;
+	parse_ok(swf, &o, &w);
+	cr_assert_eq(w.format, WL_SWF);
+	cr_assert_eq(w.n, 4);
+	cr_assert_eq(w.max_nodes, 128);
+	cr_assert_eq(w.jobs[0].id, 1);
+	cr_assert_eq(w.jobs[0].nodes, 4);      /* 16 / 4 */
+	cr_assert_eq(w.jobs[0].runtime, 100);
+	cr_assert_eq(w.jobs[0].limit, 200);
+	cr_assert_eq(w.jobs[0].line, 5);
+	cr_assert_eq(w.jobs[1].submit, 5);
+	cr_assert_eq(w.jobs[1].nodes, 3);      /* ceil(9 / 4) */
+	cr_assert_eq(w.jobs[1].limit, 50);
+	cr_assert_eq(w.jobs[2].runtime, 60);
+	cr_assert_eq(w.jobs[3].runtime, 0);
+	cr_assert_eq(w.jobs[3].limit, 1);
+	cr_assert_eq(w.jobs[3].nodes, 1);
+	workload_free(&w);
+	workload_free(NULL);
+}
+
+struct bad_case {
+	char text[160];
+	char want[80];   /* substring of the message, after "t:LINE: " */
+	int line;
+};
+
+ParameterizedTestParameters(workload, bad_records)
+{
+	static struct bad_case cases[] = {
+		{ "1 0 -1 10 4 -1 -1 4\n", "8 fields", 1 },
+		{ "; c\n1 0 -1 x 4 -1 -1 4 10\n", "field 4: 'x' is not a number", 2 },
+		{ "0 0 -1 10 4 -1 -1 4 10\n", "field 1", 1 },
+		{ "1 -5 -1 10 4 -1 -1 4 10\n", "field 2", 1 },
+		{ "1 0 -1 -1 4 -1 -1 4 10\n", "run time unknown", 1 },
+		{ "1 0 -1 10 -1 -1 -1 -1 10\n", "no processor count", 1 },
+		{ "id,submit,nodes,runtime,limit\n1,0,4,10\n", "want 5", 2 },
+		{ "id,submit,nodes,runtime,limit\n1,0,zero,10,10\n",
+		  "nodes: 'zero' is not an integer", 2 },
+		{ "id,submit,nodes,runtime,limit\n\n1,0,0,10,10\n",
+		  "nodes must be a positive integer", 3 },
+		{ "id,submit,nodes,runtime,limit\n1,0,2,10,0\n",
+		  "limit must be positive", 2 },
+		{ "id,submit,size\n", "header must be", 1 },
+		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,\"runtime\":5},\n"
+		  "{\"id\":2,\"submit\":0,\"runtime\":5}]}", "jobs[1]: \"nodes\" missing",
+		  -1 },
+		{ "{\"jobs\":[{\"id\":1,\n\"submit\":0,,}]}", "bad JSON", 2 },
+		{ "{\"nojobs\":1}", "no \"jobs\" array", 1 },
+		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"RUNNING\",\"nodes\":"
+		  "\"n[0-1]\",\"time_limit\":5}]}", "need a topo.conf", -1 },
+		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"PENDING\","
+		  "\"time_limit\":5}]}", "pending with no node_count", -1 },
+	};
+
+	return cr_make_param_array(struct bad_case, cases,
+				   sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(struct bad_case *c, workload, bad_records)
+{
+	struct wl_opts o;
+	struct workload w;
+	struct err err = { "" };
+	char prefix[32];
+
+	wl_opts_init(&o);
+	cr_assert_eq(workload_parse("t", c->text, strlen(c->text), &o, &w,
+				    &err), -1, "accepted: %s", c->text);
+	cr_assert_eq(w.n, 0);
+	cr_assert(strstr(err.msg, c->want), "'%s' lacks '%s'", err.msg,
+		  c->want);
+	if (c->line > 0) {
+		snprintf(prefix, sizeof(prefix), "t:%d: ", c->line);
+		cr_assert_eq(strncmp(err.msg, prefix, strlen(prefix)), 0,
+			     "'%s' does not start with '%s'", err.msg, prefix);
+	} else {
+		cr_assert_eq(strncmp(err.msg, "t: jobs[", 8), 0, "%s", err.msg);
+	}
+	/* with skip_bad the record is counted, never an error */
+	o.skip_bad = true;
+	if (!strstr(c->want, "header") && !strstr(c->want, "JSON") &&
+	    !strstr(c->want, "array")) {
+		cr_assert_eq(workload_parse("t", c->text, strlen(c->text), &o,
+					    &w, &err), 0, "%s", err.msg);
+		cr_assert_geq(w.skipped, 1);
+		workload_free(&w);
+	}
+}
+
+Test(workload, csv_and_json_lists)
+{
+	static const char csv[] =
+		"# comment\n"
+		"id,submit,nodes,runtime,limit,pattern\n"
+		"1,0,4,100,200,random:2\n"
+		"2,10,8,50,,\n"
+		"3,20,2,30,-1,\"stencil:dims=2x1\"\n";
+	static const char json[] =
+		"[{\"id\":5,\"submit\":1,\"nodes\":3,\"runtime\":9,\"limit\":20,"
+		"\"pattern\":\"pairs\"},{\"id\":6,\"submit\":2,\"nodes\":1,"
+		"\"runtime\":4}]";
+	struct workload w;
+
+	parse_ok(csv, NULL, &w);
+	cr_assert_eq(w.format, WL_CSV);
+	cr_assert_eq(w.n, 3);
+	cr_assert_str_eq(w.jobs[0].pattern, "random:2");
+	cr_assert_eq(w.jobs[0].limit, 200);
+	cr_assert_eq(w.jobs[1].limit, 50);
+	cr_assert_null(w.jobs[1].pattern);
+	cr_assert_str_eq(w.jobs[2].pattern, "stencil:dims=2x1");
+	cr_assert_eq(w.jobs[2].line, 5);
+	workload_free(&w);
+	parse_ok(json, NULL, &w);
+	cr_assert_eq(w.format, WL_JSON);
+	cr_assert_eq(w.n, 2);
+	cr_assert_eq(w.jobs[0].limit, 20);
+	cr_assert_str_eq(w.jobs[0].pattern, "pairs");
+	cr_assert_eq(w.jobs[1].limit, 4);
+	cr_assert_not(w.squeue);
+	workload_free(&w);
+}
+
+/* squeue --json as Slurm 22.05 writes it (v0.0.38 job fields; only the
+ * ones used here plus a few others), names through topo.conf. */
+Test(workload, squeue_names)
+{
+	static const char conf_text[] =
+		"Topology=fattree k=4 n=2\n"
+		"NodeName=n[00-15]\n";
+	static const char snap[] =
+		"{\n \"meta\": {\"plugin\": {\"type\": \"openapi/v0.0.38\"}},\n"
+		" \"errors\": [],\n \"jobs\": [\n"
+		"  {\"account\": \"\", \"job_id\": 12, \"job_state\": \"RUNNING\","
+		" \"nodes\": \"n[00-03,08]\", \"node_count\": 5,"
+		" \"submit_time\": 100, \"start_time\": 120, \"time_limit\": 2,"
+		" \"partition\": \"batch\"},\n"
+		"  {\"job_id\": 13, \"job_state\": \"PENDING\", \"nodes\": \"\","
+		" \"node_count\": 4, \"submit_time\": 130, \"start_time\": 0,"
+		" \"time_limit\": null},\n"
+		"  {\"job_id\": 14, \"job_state\": \"CANCELLED\", \"nodes\": \"n01\","
+		" \"node_count\": 1, \"submit_time\": 1, \"start_time\": 1,"
+		" \"time_limit\": 1}\n ]\n}\n";
+	struct err err = { "" };
+	struct topo_conf *c = topo_conf_parse("topo.conf", conf_text, &err);
+	struct wl_opts o;
+	struct workload w;
+
+	cr_assert_not_null(c, "%s", err.msg);
+	wl_opts_init(&o);
+	o.conf = c;
+	o.nnodes = 16;
+	o.default_limit = 777;
+	parse_ok(snap, &o, &w);
+	cr_assert(w.squeue);
+	cr_assert_eq(w.n, 2);
+	cr_assert_eq(w.ignored, 1);
+	cr_assert_eq(w.now, 130);
+	cr_assert(w.jobs[0].running);
+	cr_assert_eq(w.jobs[0].nodes, 5);
+	cr_assert_eq(w.jobs[0].alloc[0], 0);
+	cr_assert_eq(w.jobs[0].alloc[3], 3);
+	cr_assert_eq(w.jobs[0].alloc[4], 8);
+	cr_assert_eq(w.jobs[0].start, 120);
+	cr_assert_eq(w.jobs[0].limit, 120, "minutes -> seconds");
+	cr_assert_not(w.jobs[1].running);
+	cr_assert_eq(w.jobs[1].nodes, 4);
+	cr_assert_eq(w.jobs[1].limit, 777, "null limit -> default");
+	workload_free(&w);
+	topo_conf_destroy(c);
+}
+
+Test(workload, running_file)
+{
+	static const char conf_text[] =
+		"Topology=fattree k=4 n=2\n"
+		"NodeName=n[00-15]\n";
+	static const char jobs[] =
+		"# id nodes\n"
+		"101 n[00-03]\n"
+		"102 4-5,9   stencil:dims=3x1\n"
+		"\n";
+	struct err err = { "" };
+	struct topo_conf *c = topo_conf_parse("topo.conf", conf_text, &err);
+	struct wl_opts o;
+	struct workload w;
+
+	cr_assert_not_null(c, "%s", err.msg);
+	wl_opts_init(&o);
+	o.conf = c;
+	o.nnodes = 16;
+	cr_assert_eq(workload_parse_running("j", jobs, strlen(jobs), &o, &w,
+					    &err), 0, "%s", err.msg);
+	cr_assert_eq(w.n, 2);
+	cr_assert_eq(w.jobs[0].nodes, 4);
+	cr_assert_eq(w.jobs[1].nodes, 3);
+	cr_assert_eq(w.jobs[1].alloc[2], 9);
+	cr_assert_str_eq(w.jobs[1].pattern, "stencil:dims=3x1");
+	workload_free(&w);
+	cr_assert_eq(workload_parse_running("j", "7 n99\n", 6, &o, &w, &err),
+		     -1);
+	cr_assert_str_eq(err.msg, "j:1: job 7: node 'n99' is not in topo.conf "
+				  "NodeName=");
+	cr_assert_eq(workload_parse_running("j", "\n7 0-16\n", 8, &o, &w,
+					    &err), -1);
+	cr_assert(strstr(err.msg, "j:2: job 7: bad node list '0-16'"), "%s",
+		  err.msg);
+	cr_assert_eq(workload_parse_running("j", "x 0-1\n", 6, &o, &w, &err),
+		     -1);
+	cr_assert(strstr(err.msg, "j:1: job id 'x'"), "%s", err.msg);
+	topo_conf_destroy(c);
+}
+
+Test(workload, load_file_errors)
+{
+	struct workload w;
+	struct err err = { "" };
+
+	cr_assert_eq(workload_load("/nonexistent/x.swf", NULL, &w, &err), -1);
+	cr_assert(strstr(err.msg, "/nonexistent/x.swf: "), "%s", err.msg);
+}
