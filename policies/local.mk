@@ -13,3 +13,8 @@ UNIT_TESTS += tests/unit/test_policy
 tests_unit_test_policy_SOURCES = tests/unit/test_policy.c
 tests_unit_test_policy_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_policy_LDADD = $(UNIT_LDADD)
+
+BENCH_PROGS += bench/bench_policy
+bench_bench_policy_SOURCES = bench/bench_policy.c
+bench_bench_policy_CFLAGS = $(AM_CFLAGS)
+bench_bench_policy_LDADD = libstopo.la $(CORE_LIBS)
