@@ -40,5 +40,8 @@ endif
 dist_man_MANS += man/select_topo.8
 
 SLURM_TESTS += \
-	tests/slurm/basic.sh
+	tests/slurm/basic.sh \
+	tests/slurm/fattree.sh \
+	tests/slurm/restart.sh \
+	tests/slurm/badinput.sh
 EXTRA_DIST += tests/slurm/lib.sh

@@ -51,6 +51,7 @@
 slurm_conf_t slurm_conf;
 node_record_t **node_record_table_ptr;
 List job_list;
+List part_list;
 int node_record_count;
 time_t last_job_update;
 
@@ -179,7 +180,8 @@ extern int fini(void)
 static void _load_topo_conf(void)
 {
 	struct err err = { { 0 } };
-	const char **names;
+	const char **names, **parts;
+	uint32_t nparts = 0;
 	struct tstate *s;
 	char *path = _topo_conf_path();
 	bool reconfig;
@@ -189,8 +191,19 @@ static void _load_topo_conf(void)
 	for (i = 0; i < node_record_count; i++)
 		names[i] = node_record_table_ptr[i] ?
 			node_record_table_ptr[i]->name : NULL;
-	s = tstate_load(path, names, node_record_count, &err);
+	parts = xcalloc((part_list ? list_count(part_list) : 0) + 1,
+			sizeof(char *));
+	if (part_list) {
+		part_record_t *part_ptr;
+		ListIterator it = list_iterator_create(part_list);
+
+		while ((part_ptr = list_next(it)))
+			parts[nparts++] = part_ptr->name;
+		list_iterator_destroy(it);
+	}
+	s = tstate_load(path, names, node_record_count, parts, nparts, &err);
 	xfree(names);
+	xfree(parts);
 
 	slurm_mutex_lock(&topo_lock);
 	reconfig = (tstate != NULL);
@@ -515,8 +528,14 @@ static int _test_only(job_record_t *job_ptr, bitstr_t *bitmap,
 			bit_copybits(bitmap, narrow);
 		FREE_NULL_BITMAP(narrow);
 	} else {
-		log_flag(SELECT_TYPE, "%s: %pJ cannot run isolated under %s on these nodes: %s",
-			 plugin_type, job_ptr, policy_spec(p), res->reason);
+		static uint32_t last_job_logged = 0;
+
+		/* Slurm probes several node sets; say it once per job. */
+		if (last_job_logged != job_ptr->job_id)
+			info("%s: %pJ cannot run isolated under %s on the nodes offered: %s",
+			     plugin_type, job_ptr, policy_spec(p),
+			     res->reason);
+		last_job_logged = job_ptr->job_id;
 	}
 	xfree(empty);
 	xfree(usable);

@@ -25,9 +25,13 @@ struct tstate {
 	uint32_t ncache;
 };
 
+static const struct policy *cached(struct tstate *s, const char *spec,
+				   struct err *err);
+
 /* Line of the first "KEY=" directive of PATH (for cross-check messages
  * about a directive the parser accepted), or 0. */
-static unsigned key_line(const char *path, const char *key)
+static unsigned key_line_value(const char *path, const char *key,
+			       const char *prefix)
 {
 	FILE *f = fopen(path, "r");
 	char buf[4096];
@@ -42,15 +46,58 @@ static unsigned key_line(const char *path, const char *key)
 		line++;
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (!strncasecmp(p, key, len) && p[len] == '=')
+		if (strncasecmp(p, key, len) || p[len] != '=')
+			continue;
+		p += len + 1;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!prefix || (!strncmp(p, prefix, strlen(prefix)) &&
+				p[strlen(prefix)] == ':'))
 			found = line;
 	}
 	fclose(f);
 	return found;
 }
 
+static unsigned key_line(const char *path, const char *key)
+{
+	return key_line_value(path, key, NULL);
+}
+
+/* Create every policy the configuration names, so that a bad policy
+ * name or one that does not fit the topology is an error at load time. */
+static int check_policies(struct tstate *s, const char *path,
+			  const char *const *parts, uint32_t nparts,
+			  struct err *err)
+{
+	struct err e = { { 0 } };
+	const char *spec;
+	uint32_t i;
+
+	for (i = 0; i <= nparts; i++) {
+		const char *part = (i < nparts) ? parts[i] : NULL;
+		const char *dflt = topo_conf_policy(s->conf, NULL);
+		unsigned line;
+
+		spec = part ? topo_conf_policy(s->conf, part) : dflt;
+		if (!spec || (part && spec == dflt && dflt))
+			continue;
+		if (cached(s, spec, &e))
+			continue;
+		line = part ? key_line_value(path, "PartitionPolicy", part) : 0;
+		if (!line)
+			line = key_line(path, "DefaultPolicy");
+		err_set(err, "%s:%u: policy '%s'%s%s: %s", path, line, spec,
+			part ? " of partition " : "", part ? part : "",
+			e.msg);
+		return -1;
+	}
+	return 0;
+}
+
 struct tstate *tstate_load(const char *path, const char *const *names,
-			   uint32_t nslurm, struct err *err)
+			   uint32_t nslurm, const char *const *parts,
+			   uint32_t nparts, struct err *err)
 {
 	struct tstate *s = calloc(1, sizeof(*s));
 	const char *rspec;
@@ -106,6 +153,8 @@ struct tstate *tstate_load(const char *path, const char *const *names,
 		rspec = routing_default(topo_conf_topo(s->conf));
 	if (!(s->routing = routing_create(topo_conf_topo(s->conf), rspec,
 					  err)))
+		goto fail;
+	if (check_policies(s, path, parts, nparts, err) < 0)
 		goto fail;
 	return s;
 fail:

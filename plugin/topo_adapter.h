@@ -25,10 +25,13 @@ struct tstate;
 
 /* Load topo.conf PATH and check it against Slurm's nodes NAMES[0..NSLURM):
  * every Slurm node must be named in topo.conf and every topo.conf node must
- * be a Slurm node.  Returns a new state or NULL with err set to
- * "PATH:LINE: what" (or "PATH: what" for the cross-check). */
+ * be a Slurm node; and create the policy of every partition of
+ * PARTS[0..NPARTS) and the default one (unknown or inapplicable policies
+ * are errors).  Returns a new state or NULL with err set to
+ * "PATH:LINE: what". */
 struct tstate *tstate_load(const char *path, const char *const *names,
-			   uint32_t nslurm, struct err *err);
+			   uint32_t nslurm, const char *const *parts,
+			   uint32_t nparts, struct err *err);
 /* Free; NULL is a no-op. */
 void tstate_destroy(struct tstate *s);
 

@@ -92,7 +92,7 @@ have_report() {
 
 # sharing FILE TOPOCONF -> prints "MLS TLS" of the running jobs in FILE.
 sharing() {
-	"$STOPO" report --json --topo "$2" --squeue "$1" 2>"$TDIR/report.err" |
+	"$STOPO" report --json --topo "$2" "$1" 2>"$TDIR/report.err" |
 		python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["mls"], d["tls"])' ||
 		{ cat "$TDIR/report.err" >&2; return 1; }
 }
@@ -107,31 +107,31 @@ for j in json.load(sys.stdin)["jobs"]:
 
 # A scripted workload: lines "DELAY NODES SECONDS" (DELAY seconds after
 # the previous submission).  The default mix below has 1- to 32-node
-# jobs arriving over ~8 s and running 2-6 s.
-WORKLOAD_64='0 16 4
-0 4 6
-0 2 3
-0 8 5
-0 1 4
-0 3 5
-1 32 4
-0 2 3
-0 5 4
-0 1 2
-1 12 5
+# jobs arriving over ~8 s and running 1-3 s.
+WORKLOAD_64='0 16 2
 0 4 3
-0 6 4
-1 16 3
 0 2 2
-0 1 5
-1 7 3
-0 3 4
-1 32 3
-0 4 2
-1 2 3
+0 8 3
 0 1 2
-1 9 3
-0 16 2'
+0 3 3
+1 32 2
+0 2 2
+0 5 2
+0 1 1
+1 12 3
+0 4 2
+0 6 2
+1 16 2
+0 2 1
+0 1 3
+1 7 2
+0 3 2
+1 32 2
+0 4 1
+1 2 2
+0 1 1
+1 9 2
+0 16 1'
 
 # run_workload NAME TIMEOUT [sbatch options]: submit $WORKLOAD (default
 # WORKLOAD_64), snapshot squeue --json every 0.5 s until every job has
@@ -174,13 +174,12 @@ all_completed() {
 # max_sharing NAME TOPOCONF: the largest MLS and TLS over the snapshots
 # of NAME that have at least two running jobs ("MLS TLS SAMPLES").
 max_sharing() {
-	local f mls=0 tls=0 n=0 m t
+	local f n=0
+	: > "$TDIR/sharing.$1"
 	for f in "$TDIR"/snap."$1".*.json; do
 		[ -s "$f" ] || continue
-		read -r m t < <(sharing "$f" "$2") || fail "stopo report failed on $f"
+		sharing "$f" "$2" >> "$TDIR/sharing.$1" || fail "stopo report failed on $f"
 		n=$((n + 1))
-		mls=$(python3 -c "print(max($mls, $m))")
-		tls=$(python3 -c "print(max($tls, $t))")
 	done
-	echo "$mls $tls $n"
+	awk -v n=$n '$1 > m { m = $1 } $2 > t { t = $2 } END { print m + 0, t + 0, n }' "$TDIR/sharing.$1"
 }

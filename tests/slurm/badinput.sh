@@ -1,0 +1,74 @@
+#!/bin/bash
+# Bad inputs never crash slurmctld: a job no isolated placement can hold
+# is refused at submission; topo.conf naming other nodes than slurm.conf,
+# or an unknown policy, stops slurmctld at start-up with file:line.
+. "$(dirname "$0")/lib.sh"
+require_cluster
+
+cat > "$TDIR/topo.conf" <<'CONF'
+Topology=fattree k=4 n=3
+NodeName=n[0-63]
+PartitionPolicy=batch:fattree-pods
+PartitionPolicy=small:fattree-pods
+CONF
+# Partition "small" = one leaf switch and half of another: 5 nodes fit
+# Slurm's limits but no isolated placement (fattree-pods gives a job of
+# more than one leaf whole leaf switches).
+SLURM_EXTRA='PartitionName=small Nodes=n[0-5] MaxTime=INFINITE State=UP OverSubscribe=EXCLUSIVE' \
+	cluster_start topo "$TDIR/topo.conf"
+
+if sbatch -p small -N 5 -o /dev/null --wrap true >"$TDIR/out" 2>&1; then
+	sleep 2
+	id=$(awk '{print $NF}' "$TDIR/out")
+	reason=$(squeue -h -j "$id" -o '%r')
+	case "$reason" in
+	topo:*) note "pending with reason: $reason" ;;
+	*) fail "5-node job in 'small' accepted without a topo reason: $(cat "$TDIR/out") / $reason" ;;
+	esac
+else
+	note "refused at submission: $(cat "$TDIR/out")"
+	grep -q "cannot run isolated" "$TDIR/c/log/slurmctld.log" ||
+		fail "slurmctld did not log why"
+fi
+# Same size in the big partition runs.
+id=$(submit 5 1) || fail "5 nodes in batch"
+# Unknown policy and bad grid: refused by the SPANK plugin.
+sbatch -N 1 --topo-policy=nosuch --wrap true >"$TDIR/out" 2>&1 &&
+	fail "--topo-policy=nosuch accepted"
+grep -q "unknown policy" "$TDIR/out" || fail "no clear message: $(cat "$TDIR/out")"
+sbatch -N 1 --topo-grid=0x4 --wrap true >"$TDIR/out" 2>&1 &&
+	fail "--topo-grid=0x4 accepted"
+wait_all 60 || fail "jobs did not finish"
+scontrol show job "$id" | grep -q JobState=COMPLETED || fail "job $id did not complete"
+ctld_alive || fail "slurmctld died"
+cluster_reset
+
+# topo.conf names other nodes than slurm.conf: slurmctld refuses to start.
+printf 'Topology=fattree k=4 n=3\nNodeName=m[0-63]\n' > "$TDIR/bad1.conf"
+if SELECT=topo TOPO_CONF="$TDIR/bad1.conf" PLUGIN_BUILDDIR=$top_builddir \
+	"$CLUSTER" start "$TDIR/c" >"$TDIR/start.log" 2>&1; then
+	fail "slurmctld started with a topo.conf naming other nodes"
+fi
+grep -q "fatal: select/topo: .*topo.conf:2: slurm.conf node n0 is not in NodeName=" \
+	"$TDIR/c/log/slurmctld.log" || fail "no file:line for the node mismatch: $(grep fatal "$TDIR/c/log/slurmctld.log")"
+cluster_reset
+
+# Too few nodes in topo.conf for slurm.conf.
+printf 'Topology=fattree k=4 n=2\nNodeName=n[0-15]\n' > "$TDIR/bad2.conf"
+if SELECT=topo TOPO_CONF="$TDIR/bad2.conf" PLUGIN_BUILDDIR=$top_builddir \
+	"$CLUSTER" start "$TDIR/c" >"$TDIR/start.log" 2>&1; then
+	fail "slurmctld started with a 16-node topo.conf for 64 nodes"
+fi
+grep -q "fatal: select/topo: .*topo.conf:1: topology has 16 nodes but slurm.conf has 64" \
+	"$TDIR/c/log/slurmctld.log" || fail "no file:line for the size mismatch: $(grep fatal "$TDIR/c/log/slurmctld.log")"
+cluster_reset
+
+# Unknown policy in topo.conf.
+printf 'Topology=fattree k=4 n=3\nNodeName=n[0-63]\nPartitionPolicy=batch:no-such-policy\n' > "$TDIR/bad3.conf"
+if SELECT=topo TOPO_CONF="$TDIR/bad3.conf" PLUGIN_BUILDDIR=$top_builddir \
+	"$CLUSTER" start "$TDIR/c" >"$TDIR/start.log" 2>&1; then
+	fail "slurmctld started with an unknown policy"
+fi
+grep -q "fatal: select/topo: .*topo.conf:3: " "$TDIR/c/log/slurmctld.log" ||
+	fail "no file:line for the unknown policy: $(grep fatal "$TDIR/c/log/slurmctld.log")"
+echo "PASS"
