@@ -369,6 +369,8 @@ static void mark(const struct topo *t, const struct pathset *ps,
 {
 	uint32_t first = topo_first_switch_link(t);
 
+	if (!ps->n)
+		return; /* off may still be unallocated */
 	for (uint32_t k = 0; k < ps->off[ps->n]; k++)
 		if (ps->links[k] >= first)
 			used[ps->links[k]] = 1;

@@ -14,3 +14,8 @@ tests_unit_test_routing_LDADD = $(UNIT_LDADD)
 stopo_SOURCES += evaluator/cmd_paths.c
 dist_man_MANS += man/stopo-paths.1
 CLI_TESTS += tests/cli/paths.sh
+
+BENCH_PROGS += bench/bench_routing
+bench_bench_routing_SOURCES = bench/bench_routing.c
+bench_bench_routing_CFLAGS = $(AM_CFLAGS)
+bench_bench_routing_LDADD = libstopo.la $(CORE_LIBS)

@@ -71,20 +71,28 @@ static bool applies(const struct topo *t)
 		topo_kind(t) == TOPO_CASCADE) && topo_num_groups(t) > 0;
 }
 
-static uint32_t grp(const struct df *df, const struct topo *t, uint32_t s)
+/* Hot-path accessors: struct topo is visible inside topo/ (topo_impl.h),
+ * and the out-of-line public accessors dominate counting time. */
+static inline uint32_t grp(const struct df *df, const struct topo *t,
+			   uint32_t s)
 {
 	(void)df;
-	return topo_switch_group(t, s);
+	return t->sw_group[s];
 }
 
-static uint8_t D(const struct df *df, uint32_t g, uint32_t x, uint32_t y)
+#define LINK(t, l) (&(t)->links[l])
+#define GROUP(t, s) ((t)->sw_group[s])
+
+static inline uint8_t D(const struct df *df, uint32_t g, uint32_t x,
+			uint32_t y)
 {
 	uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
 
 	return df->dist[df->mat_off[g] + (size_t)df->idx[x] * a + df->idx[y]];
 }
 
-static uint32_t NP(const struct df *df, uint32_t g, uint32_t x, uint32_t y)
+static inline uint32_t NP(const struct df *df, uint32_t g, uint32_t x,
+			  uint32_t y)
 {
 	uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
 
@@ -121,7 +129,7 @@ static int build_groups(struct df *df, const struct topo *t, struct err *err)
 		return err_set(err, "out of memory");
 	}
 	for (uint32_t s = 0; s < df->S; s++) {
-		uint32_t g = topo_switch_group(t, s);
+		uint32_t g = GROUP(t, s);
 
 		if (g >= df->G) {
 			free(pos);
@@ -133,7 +141,7 @@ static int build_groups(struct df *df, const struct topo *t, struct err *err)
 		df->mem_off[g + 1] += df->mem_off[g];
 	memcpy(pos, df->mem_off, ((size_t)df->G + 1) * sizeof(uint32_t));
 	for (uint32_t s = 0; s < df->S; s++) {
-		uint32_t g = topo_switch_group(t, s);
+		uint32_t g = GROUP(t, s);
 
 		df->idx[s] = pos[g] - df->mem_off[g];
 		df->mem[pos[g]++] = s;
@@ -188,10 +196,10 @@ static int build_local(struct df *df, const struct topo *t, struct err *err)
 				uint32_t du = dist[df->idx[u]];
 
 				for (uint32_t l = first; l < first + cnt; l++) {
-					uint32_t z = topo_link(t, l)->to;
+					uint32_t z = LINK(t, l)->to;
 					uint32_t iz = df->idx[z];
 
-					if (topo_switch_group(t, z) != g)
+					if (GROUP(t, z) != g)
 						continue;
 					if (dist[iz] == UNREACH) {
 						if (du + 1 > MAX_LOCAL_DIAM) {
@@ -254,7 +262,7 @@ static int build_global(struct df *df, const struct topo *t, struct err *err)
 
 			for (uint32_t l = first; l < first + cnt; l++) {
 				uint32_t h = topo_switch_group(t,
-							       topo_link(t, l)->to);
+							       LINK(t, l)->to);
 
 				if (h != g)
 					key[n++] = (struct gkey){ h, l };
@@ -278,14 +286,14 @@ static const uint32_t *glinks(const struct df *df, const struct topo *t,
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (topo_switch_group(t, topo_link(t, df->gl[mid])->to) < b)
+		if (GROUP(t, LINK(t, df->gl[mid])->to) < b)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	first = lo;
 	while (lo < df->gl_off[a + 1] &&
-	       topo_switch_group(t, topo_link(t, df->gl[lo])->to) == b)
+	       GROUP(t, LINK(t, df->gl[lo])->to) == b)
 		lo++;
 	*cnt = lo - first;
 	return df->gl + first;
@@ -358,21 +366,20 @@ static void fini(struct routing *r)
 
 /* ---- counting ---- */
 
-/* Add the MIN(x->y) hop histogram to h (length HL). */
-static void hist_min(const struct df *df, const struct topo *t, uint32_t x,
-		     uint32_t y, uint64_t *h)
+/* Add the hop histogram of MIN(x->y), x in group GX and y in group GY,
+ * to h: one entry per global link of GL[0..cnt) (the links GX -> GY), or
+ * the local paths when GX == GY. */
+static void hist_links(const struct df *df, uint32_t x, uint32_t y,
+		       uint32_t gx, uint32_t gy, const struct topo *t,
+		       const uint32_t *gl, uint32_t cnt, uint64_t *h)
 {
-	uint32_t gx = grp(df, t, x), gy = grp(df, t, y), cnt;
-	const uint32_t *gl;
-
 	if (gx == gy) {
 		if (D(df, gx, x, y) != UNREACH)
 			h[D(df, gx, x, y)] += NP(df, gx, x, y);
 		return;
 	}
-	gl = glinks(df, t, gx, gy, &cnt);
 	for (uint32_t k = 0; k < cnt; k++) {
-		const struct topo_link *lk = topo_link(t, gl[k]);
+		const struct topo_link *lk = LINK(t, gl[k]);
 		uint8_t d1 = D(df, gx, x, lk->from), d2 = D(df, gy, lk->to, y);
 
 		if (d1 == UNREACH || d2 == UNREACH)
@@ -382,20 +389,52 @@ static void hist_min(const struct df *df, const struct topo *t, uint32_t x,
 	}
 }
 
-/* Add VLB paths through intermediate I to c. */
-static void count_via(const struct df *df, const struct topo *t, uint32_t s,
-		      uint32_t i, uint32_t d, struct routing_count *c)
+/* Add the VLB paths whose halves have hop histograms A and B to c. */
+static void conv_add(const struct df *df, const uint64_t *a,
+		     const uint64_t *b, struct routing_count *c)
 {
-	uint64_t a[HL] = { 0 }, b[HL] = { 0 };
+	uint32_t hl = 2u * df->maxdiam + 2;
 
-	hist_min(df, t, s, i, a);
-	hist_min(df, t, i, d, b);
-	for (uint32_t x = 0; x < HL; x++)
+	for (uint32_t x = 0; x < hl; x++)
 		if (a[x])
-			for (uint32_t y = 0; y < HL; y++)
+			for (uint32_t y = 0; y < hl; y++)
 				if (b[y])
 					routing_count_add(c, PATH_VLB, x + y,
 							  a[x] * b[y]);
+}
+
+/* VLB histogram of s -> d: per intermediate group, the global link lists
+ * are looked up once; per intermediate, two MIN histograms convolved. */
+static void count_vlb(const struct df *df, const struct topo *t, uint32_t s,
+		      uint32_t d, struct routing_count *c)
+{
+	uint32_t gs = grp(df, t, s), gd = grp(df, t, d);
+	bool local = gs == gd && !df->intra_global;
+
+	for (uint32_t g = 0; g < df->G; g++) {
+		const uint32_t *gl1 = NULL, *gl2 = NULL;
+		uint32_t n1 = 0, n2 = 0;
+
+		if (local ? g != gs : (g == gs || g == gd))
+			continue;
+		if (!local) {
+			gl1 = glinks(df, t, gs, g, &n1);
+			gl2 = glinks(df, t, g, gd, &n2);
+		}
+		for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
+			uint32_t i = df->mem[k];
+			uint64_t a[HL], b[HL];
+
+			if (i == s || i == d)
+				continue;
+			/* only the first 2 * maxdiam + 2 entries are used */
+			memset(a, 0, (2u * df->maxdiam + 2) * sizeof(*a));
+			memset(b, 0, (2u * df->maxdiam + 2) * sizeof(*b));
+			hist_links(df, s, i, gs, g, t, gl1, n1, a);
+			hist_links(df, i, d, g, gd, t, gl2, n2, b);
+			conv_add(df, a, b, c);
+		}
+	}
 }
 
 /* Is switch I an intermediate of the VLB paths of flow s -> d? */
@@ -420,13 +459,13 @@ static int count(const struct routing *r, uint32_t src, uint32_t dst,
 
 	(void)err;
 	if (df->mode != MODE_MIN)
-		for (uint32_t i = 0; i < df->S; i++)
-			if (is_intermediate(df, t, s, d, i))
-				count_via(df, t, s, i, d, c);
+		count_vlb(df, t, s, d, c);
 	if (df->mode != MODE_VLB || c->by_class[PATH_VLB] == 0) {
+		uint32_t gs = grp(df, t, s), gd = grp(df, t, d), n = 0;
+		const uint32_t *gl = gs == gd ? NULL : glinks(df, t, gs, gd, &n);
 		uint64_t h[HL] = { 0 };
 
-		hist_min(df, t, s, d, h);
+		hist_links(df, s, d, gs, gd, t, gl, n, h);
 		for (uint32_t x = 0; x < HL; x++)
 			if (h[x])
 				routing_count_add(c, PATH_MIN, x, h[x]);
@@ -451,9 +490,9 @@ static int local_walk(const struct df *df, const struct topo *t, uint32_t g,
 		return 0;
 	first = topo_switch_out(t, x, &cnt);
 	for (uint32_t l = first; l < first + cnt; l++) {
-		uint32_t z = topo_link(t, l)->to;
+		uint32_t z = LINK(t, l)->to;
 
-		if (topo_switch_group(t, z) != g || D(df, g, z, y) != dx - 1)
+		if (GROUP(t, z) != g || D(df, g, z, y) != dx - 1)
 			continue;
 		buf[len] = l;
 		if (local_walk(df, t, g, z, y, buf, len + 1, out))
@@ -475,7 +514,7 @@ static int min_seqs(const struct df *df, const struct topo *t, uint32_t x,
 		return local_walk(df, t, gx, x, y, buf, 0, out);
 	gl = glinks(df, t, gx, gy, &cnt);
 	for (uint32_t k = 0; k < cnt; k++) {
-		const struct topo_link *lk = topo_link(t, gl[k]);
+		const struct topo_link *lk = LINK(t, gl[k]);
 
 		pathset_clear(tmp1);
 		pathset_clear(tmp2);
@@ -595,9 +634,9 @@ static void mark_local(const struct df *df, const struct topo *t, uint32_t g,
 	dx = D(df, g, x, y);
 	first = topo_switch_out(t, x, &cnt);
 	for (uint32_t l = first; l < first + cnt; l++) {
-		uint32_t z = topo_link(t, l)->to;
+		uint32_t z = LINK(t, l)->to;
 
-		if (topo_switch_group(t, z) != g || D(df, g, z, y) != dx - 1)
+		if (GROUP(t, z) != g || D(df, g, z, y) != dx - 1)
 			continue;
 		used[l] = 1;
 		mark_local(df, t, g, z, y, used);
@@ -619,9 +658,9 @@ static void mark_from_all(const struct df *df, const struct topo *t,
 			continue;
 		first = topo_switch_out(t, x, &cnt);
 		for (uint32_t l = first; l < first + cnt; l++) {
-			uint32_t z = topo_link(t, l)->to;
+			uint32_t z = LINK(t, l)->to;
 
-			if (topo_switch_group(t, z) == g &&
+			if (GROUP(t, z) == g &&
 			    D(df, g, v, z) == dx + 1)
 				used[l] = 1;
 		}
@@ -644,9 +683,9 @@ static void mark_to_all(const struct df *df, const struct topo *t,
 			continue;
 		in = topo_switch_in(t, z, &cnt);
 		for (uint32_t e = 0; e < cnt; e++) {
-			uint32_t x = topo_link(t, in[e])->from;
+			uint32_t x = LINK(t, in[e])->from;
 
-			if (topo_switch_group(t, x) == g &&
+			if (GROUP(t, x) == g &&
 			    D(df, g, x, u) == dz + 1)
 				used[in[e]] = 1;
 		}
@@ -727,21 +766,56 @@ static bool half_used(const struct df *df, const struct job *j, uint32_t gs,
 	return j->ng == 2 && !j->cnt[gi]; /* the one other group is not GI */
 }
 
-/* Mark local links from each job switch of G to every router flagged
- * EXIT and from every router flagged ENTRY to each job switch of G. */
+/* Every local link of group G: each is the one-hop shortest path between
+ * its end points, so this is the union of local(v -> all) over all v. */
+static void mark_group(const struct df *df, const struct topo *t, uint32_t g,
+		       uint8_t *used)
+{
+	for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
+		uint32_t cnt, first = topo_switch_out(t, df->mem[k], &cnt);
+
+		for (uint32_t l = first; l < first + cnt; l++)
+			if (GROUP(t, LINK(t, l)->to) == g)
+				used[l] = 1;
+	}
+}
+
+static uint32_t count_flag(const struct df *df, const struct job *j,
+			   uint32_t g, uint8_t f)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++)
+		n += (j->flag[df->mem[k]] & f) != 0;
+	return n;
+}
+
+/* Mark local paths from each job switch of G to every router flagged
+ * EXIT_F and from every router flagged ENTRY_F to each job switch of G.
+ * When every router of G is flagged, that is local(s -> all). */
 static void mark_ends(const struct df *df, const struct topo *t,
 		      const struct job *j, uint32_t g, uint8_t exit_f,
 		      uint8_t entry_f, uint8_t *used)
 {
+	uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
+	bool all_exit = count_flag(df, j, g, exit_f) == a;
+	bool all_entry = count_flag(df, j, g, entry_f) == a;
+
+	for (uint32_t q = j->off[g]; q < j->off[g + 1]; q++) {
+		if (all_exit)
+			mark_from_all(df, t, j->sw[q], used);
+		if (all_entry)
+			mark_to_all(df, t, j->sw[q], used);
+	}
+	if (all_exit && all_entry)
+		return;
 	for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
 		uint32_t u = df->mem[k];
 
-		if (!(j->flag[u] & (exit_f | entry_f)))
-			continue;
 		for (uint32_t q = j->off[g]; q < j->off[g + 1]; q++) {
-			if (j->flag[u] & exit_f)
+			if (!all_exit && (j->flag[u] & exit_f))
 				mark_local(df, t, g, j->sw[q], u, used);
-			if (j->flag[u] & entry_f)
+			if (!all_entry && (j->flag[u] & entry_f))
 				mark_local(df, t, g, u, j->sw[q], used);
 		}
 	}
@@ -792,15 +866,22 @@ static int linkset(const struct routing *r, const uint32_t *nodes,
 				for (uint32_t y = j.off[g]; y < j.off[g + 1]; y++)
 					mark_local(df, t, g, j.sw[x], j.sw[y],
 						   used);
-		/* VLB inside G through its own routers */
-		if (want_vlb && !df->intra_global && !vlb_empty)
+		/* VLB inside G through its own routers: with a third job
+		 * switch every router is an intermediate of some flow, so
+		 * the union over I of local(s -> I) is local(s -> all) */
+		if (want_vlb && !df->intra_global && !vlb_empty &&
+		    j.cnt[g] >= 3)
+			for (uint32_t x = j.off[g]; x < j.off[g + 1]; x++) {
+				mark_from_all(df, t, j.sw[x], used);
+				mark_to_all(df, t, j.sw[x], used);
+			}
+		else if (want_vlb && !df->intra_global && !vlb_empty)
 			for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1];
 			     k++) {
 				uint32_t I = df->mem[k];
-				bool in = j.flag[I] & IN_JOB;
 
-				if (j.cnt[g] == 2 && in)
-					continue; /* no third job switch */
+				if (j.flag[I] & IN_JOB)
+					continue; /* two job switches: I != s, d */
 				for (uint32_t x = j.off[g]; x < j.off[g + 1];
 				     x++) {
 					mark_local(df, t, g, j.sw[x], I, used);
@@ -814,7 +895,7 @@ static int linkset(const struct routing *r, const uint32_t *nodes,
 
 		for (uint32_t k = df->gl_off[g]; k < df->gl_off[g + 1]; k++) {
 			uint32_t l = df->gl[k];
-			const struct topo_link *lk = topo_link(t, l);
+			const struct topo_link *lk = LINK(t, l);
 			uint32_t h = grp(df, t, lk->to);
 
 			/* MIN g -> h; vlb falls back to MIN when g = 2 */
@@ -825,7 +906,7 @@ static int linkset(const struct routing *r, const uint32_t *nodes,
 			}
 			if (want_vlb && half_used(df, &j, g, h)) {
 				const struct topo_link *rv =
-					topo_link(t, lk->reverse);
+					LINK(t, lk->reverse);
 
 				used[l] = 1;
 				used[lk->reverse] = 1;
@@ -839,11 +920,22 @@ static int linkset(const struct routing *r, const uint32_t *nodes,
 	for (uint32_t q = 0; q < j.ng; q++)
 		mark_ends(df, t, &j, j.groups[q], EXIT_MIN | EXIT_VLB,
 			  ENTRY_MIN | ENTRY_VLB, used);
-	for (uint32_t s = 0; s < df->S; s++) {
-		if (j.flag[s] & FROM_ALL)
-			mark_from_all(df, t, s, used);
-		if (j.flag[s] & TO_ALL)
-			mark_to_all(df, t, s, used);
+	for (uint32_t g = 0; g < df->G; g++) {
+		uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
+
+		if (count_flag(df, &j, g, FROM_ALL) == a ||
+		    count_flag(df, &j, g, TO_ALL) == a) {
+			mark_group(df, t, g, used);
+			continue;
+		}
+		for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
+			uint32_t s = df->mem[k];
+
+			if (j.flag[s] & FROM_ALL)
+				mark_from_all(df, t, s, used);
+			if (j.flag[s] & TO_ALL)
+				mark_to_all(df, t, s, used);
+		}
 	}
 	job_free(&j);
 	return 0;
