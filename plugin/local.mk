@@ -43,5 +43,6 @@ SLURM_TESTS += \
 	tests/slurm/basic.sh \
 	tests/slurm/fattree.sh \
 	tests/slurm/restart.sh \
-	tests/slurm/badinput.sh
+	tests/slurm/badinput.sh \
+	tests/slurm/backfill.sh
 EXTRA_DIST += tests/slurm/lib.sh

@@ -452,6 +452,7 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 	uint8_t *usable = _usable_from_bitmap(bitmap);
 	enum policy_status st;
 	int rc = SLURM_ERROR;
+	char now_reason[sizeof(res->reason)];
 
 	list_for_each(job_list, _collect_running, &rl);
 	if (rl.n)
@@ -477,7 +478,11 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 			rank[i] = hit->end;
 	}
 	st = tstate_will_run(tstate, p, owner, usable, rank, ends, rl.n, req,
-			     res, &released);
+			     res, &released, now_reason, sizeof(now_reason));
+	/* Backfill is often the first to look at a job: give it the reason
+	 * it cannot start now (RUN_NOW sets it too). */
+	if (now_reason[0] && job_ptr->job_id && IS_JOB_PENDING(job_ptr))
+		_set_reason(job_ptr, now_reason);
 	if (st == POLICY_PLACED) {
 		bitstr_t *narrow = _bitmap_from_result(res);
 
@@ -553,6 +558,14 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 	struct policy_view v = { .owner = owner, .usable = usable };
 	enum policy_status st = POLICY_WAIT;
 	int rc = SLURM_ERROR;
+	uint32_t i, n = tstate_nodes(tstate);
+
+	/* Slurm offers only the nodes free now; busy nodes are part of the
+	 * machine too (owned), so that the policy answers "wait for ..."
+	 * rather than "never". */
+	for (i = 0; i < n; i++)
+		if (owner[i] != POLICY_FREE)
+			usable[i] = 1;
 
 	for (req->attempt = 0; req->attempt < MAX_ATTEMPTS; req->attempt++) {
 		bitstr_t *narrow;

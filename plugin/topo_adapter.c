@@ -277,7 +277,8 @@ enum policy_status tstate_will_run(const struct tstate *s,
 				   uint32_t njobs,
 				   const struct policy_request *req,
 				   struct policy_result *res,
-				   uint32_t *released)
+				   uint32_t *released, char *now_reason,
+				   size_t now_len)
 {
 	struct policy_view v = { .usable = usable };
 	enum policy_status st = POLICY_WAIT;
@@ -307,6 +308,9 @@ enum policy_status tstate_will_run(const struct tstate *s,
 	j = 0;
 	for (;;) {
 		st = policy_place(p, &v, req, res);
+		if (k == 0 && now_reason && now_len)
+			snprintf(now_reason, now_len, "%s",
+				 st == POLICY_PLACED ? "" : res->reason);
 		if (st != POLICY_WAIT || k == njobs)
 			break;
 		/* Release every job ending at the next end time. */

@@ -62,7 +62,9 @@ bool tstate_policy_known(const char *spec);
  * running jobs) of the job holding it, or UINT32_MAX when the node is
  * free or never released.  Returns the policy's last answer; on
  * POLICY_PLACED, *released = how many end times had to pass (0 = now;
- * k = when the job ending at ENDS[k-1] is gone) and RES holds the nodes. */
+ * k = when the job ending at ENDS[k-1] is gone) and RES holds the nodes.
+ * NOW_REASON (NOW_LEN bytes) receives why the job cannot start now, or ""
+ * when it can. */
 enum policy_status tstate_will_run(const struct tstate *s,
 				   const struct policy *p,
 				   const uint32_t *owner, const uint8_t *usable,
@@ -70,6 +72,7 @@ enum policy_status tstate_will_run(const struct tstate *s,
 				   uint32_t njobs,
 				   const struct policy_request *req,
 				   struct policy_result *res,
-				   uint32_t *released);
+				   uint32_t *released, char *now_reason,
+				   size_t now_len);
 
 #endif
