@@ -44,5 +44,6 @@ SLURM_TESTS += \
 	tests/slurm/fattree.sh \
 	tests/slurm/restart.sh \
 	tests/slurm/badinput.sh \
-	tests/slurm/backfill.sh
+	tests/slurm/backfill.sh \
+	tests/slurm/mesh_dragonfly.sh
 EXTRA_DIST += tests/slurm/lib.sh

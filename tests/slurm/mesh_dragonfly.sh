@@ -1,0 +1,66 @@
+#!/bin/bash
+# The same guarantees as fattree.sh on the other families: express mesh
+# 4x4x4 (p=1, 64 nodes) under mesh-blocks and a dragonfly (p=2,a=4,h=2,
+# g=9: 72 nodes, 8 per group) under dragonfly-groups with its default
+# routing (ugal): every job of a mixed workload completes and every
+# sampled moment has MLS = TLS = 0.  (fattree.sh shows the same check
+# failing under plain cons_tres.)
+. "$(dirname "$0")/lib.sh"
+require_cluster
+have_report || skip "stopo report not built"
+
+check_run() {
+	local name=$1 conf=$2 nodes=$3
+	cluster_start topo "$conf" "$nodes"
+	run_workload "$name" 150
+	all_completed "$name" || fail "$name: a job did not complete"
+	read -r mls tls n < <(max_sharing "$name" "$conf")
+	note "$name: max MLS $mls, max TLS $tls over $n samples"
+	[ "$n" -ge 5 ] || fail "$name: only $n samples"
+	python3 -c "import sys; sys.exit(0 if $mls == 0 and $tls == 0 else 1)" ||
+		fail "$name: links shared (MLS $mls, TLS $tls)"
+	ctld_alive || fail "$name: slurmctld died"
+	cluster_reset
+}
+
+cat > "$TDIR/mesh.conf" <<'CONF'
+Topology=expressmesh dims=4x4x4 gap=1 p=1
+NodeName=n[0-63]
+DefaultPolicy=mesh-blocks
+CONF
+WORKLOAD='0 8 2
+0 4 3
+0 2 2
+0 16 2
+0 1 3
+1 12 2
+0 3 2
+0 6 3
+1 27 2
+0 2 2
+1 5 2
+0 8 3
+1 1 2
+0 16 2
+0 4 2' check_run mesh "$TDIR/mesh.conf" 64
+
+cat > "$TDIR/dfly.conf" <<'CONF'
+Topology=dragonfly p=2 a=4 h=2 g=9
+NodeName=n[0-71]
+PartitionPolicy=batch:dragonfly-groups
+CONF
+WORKLOAD='0 8 2
+0 2 3
+0 4 2
+0 1 3
+0 6 2
+1 16 2
+0 3 2
+0 2 3
+1 8 2
+0 5 2
+1 1 2
+0 7 2
+0 24 2
+0 2 2' check_run dragonfly "$TDIR/dfly.conf" 72
+echo "PASS"
