@@ -10,13 +10,15 @@
  *      pairs of that list and join one of them chosen at random).
  *   2. Otherwise let u be the first entry of the free list (initially
  *      switches 0..N-1; a switch whose ports fill is replaced by the last
- *      entry).  If u has >= 2 free ports: draw random cables (x, y) (a
- *      uniformly random entry y of x's adjacency list) until x, y differ
- *      from u and neither is adjacent to u; remove it, join u-x and u-y
+ *      entry).  If u has >= 2 free ports: find a cable (x, y) with x, y
+ *      not u and neither adjacent to u; remove it, join u-x and u-y
  *      (Jellyfish's incremental expansion step).
- *   3. Otherwise, with v the second entry of the free list: draw random
- *      cables (x, y) until x, y are outside {u, v}, x is not adjacent to
- *      u and y not adjacent to v; remove it, join u-x and v-y.
+ *   3. Otherwise, with v the second entry of the free list: find a cable
+ *      (x, y) with x, y outside {u, v}, x not adjacent to u and y not
+ *      adjacent to v; remove it, join u-x and v-y.
+ *   A cable is found by 64 random draws (a uniformly random entry y of
+ *   x's adjacency list over all switches x), then, if those fail, by a
+ *   uniform choice among all valid cables in (x, list position) order.
  *   4. If the switch graph is disconnected, start again from step 1 with
  *      the generator's continuing stream (at most 100 attempts).
  * Cables are then added in order of (lower switch, higher switch). */
@@ -37,11 +39,32 @@ struct jf {
 	uint32_t *list;  /* switches with a free port: list[0 .. m) */
 	uint32_t *pos;   /* [n] index in list, or UINT32_MAX */
 	uint32_t m;
+	uint64_t *bits;  /* n*n adjacency bit matrix when n <= BITS_MAX */
 	struct rng rng;
 };
 
+/* Dense adjacency matrix up to this many switches (8 MiB). */
+#define BITS_MAX 8192
+
+static void set_bit(struct jf *j, uint32_t u, uint32_t v, bool on)
+{
+	uint64_t i = (uint64_t)u * j->n + v, m = 1ULL << (i % 64);
+
+	if (!j->bits)
+		return;
+	if (on)
+		j->bits[i / 64] |= m;
+	else
+		j->bits[i / 64] &= ~m;
+}
+
 static bool adjacent(const struct jf *j, uint32_t u, uint32_t v)
 {
+	if (j->bits) {
+		uint64_t i = (uint64_t)u * j->n + v;
+
+		return j->bits[i / 64] >> (i % 64) & 1;
+	}
 	for (uint32_t k = 0; k < j->deg[u]; k++)
 		if (j->adj[(size_t)u * j->d + k] == v)
 			return true;
@@ -66,6 +89,8 @@ static void join(struct jf *j, uint32_t u, uint32_t v)
 {
 	j->adj[(size_t)u * j->d + j->deg[u]++] = v;
 	j->adj[(size_t)v * j->d + j->deg[v]++] = u;
+	set_bit(j, u, v, true);
+	set_bit(j, v, u, true);
 	settle(j, u);
 	settle(j, v);
 }
@@ -87,6 +112,8 @@ static void unjoin(struct jf *j, uint32_t u, uint32_t v)
 {
 	drop_half(j, u, v);
 	drop_half(j, v, u);
+	set_bit(j, u, v, false);
+	set_bit(j, v, u, false);
 }
 
 /* Step 1: one random joinable pair, or false when there is none. */
@@ -142,23 +169,51 @@ static bool random_cable(struct jf *j, uint32_t *x, uint32_t *y)
 	return false;
 }
 
+static bool rewire_ok(const struct jf *j, uint32_t u, uint32_t v,
+		      uint32_t x, uint32_t y)
+{
+	return x != u && x != v && y != u && y != v && !adjacent(j, u, x) &&
+	       !adjacent(j, v, y);
+}
+
 /* Steps 2 and 3: rewire one cable to use the free ports of u and v (u == v
- * for a switch with >= 2 free ports).  Gives up after many draws. */
+ * for a switch with >= 2 free ports): 64 random draws, then a uniform
+ * choice among all valid cables (one always exists when step 1 found no
+ * pair: see the man page).  Returns false only if none exists. */
 static bool rewire(struct jf *j, uint32_t u, uint32_t v)
 {
-	for (int tries = 0; tries < 100000; tries++) {
+	uint64_t valid = 0, pick;
+
+	for (int tries = 0; tries < 64; tries++) {
 		uint32_t x, y;
 
 		if (!random_cable(j, &x, &y))
 			return false;
-		if (x == u || x == v || y == u || y == v ||
-		    adjacent(j, u, x) || adjacent(j, v, y))
+		if (!rewire_ok(j, u, v, x, y))
 			continue;
 		unjoin(j, x, y);
 		join(j, u, x);
 		join(j, v, y);
 		return true;
 	}
+	for (uint32_t x = 0; x < j->n; x++)
+		for (uint32_t k = 0; k < j->deg[x]; k++)
+			valid += rewire_ok(j, u, v, x,
+					   j->adj[(size_t)x * j->d + k]);
+	if (!valid)
+		return false;
+	pick = rng_below(&j->rng, valid);
+	for (uint32_t x = 0; x < j->n; x++)
+		for (uint32_t k = 0; k < j->deg[x]; k++) {
+			uint32_t y = j->adj[(size_t)x * j->d + k];
+
+			if (rewire_ok(j, u, v, x, y) && pick-- == 0) {
+				unjoin(j, x, y);
+				join(j, u, x);
+				join(j, v, y);
+				return true;
+			}
+		}
 	return false;
 }
 
@@ -188,6 +243,8 @@ static bool connected(const struct jf *j, uint32_t *queue, uint8_t *seen)
 static bool regular_graph(struct jf *j)
 {
 	memset(j->deg, 0, j->n * sizeof(*j->deg));
+	if (j->bits)
+		memset(j->bits, 0, ((uint64_t)j->n * j->n + 63) / 64 * 8);
 	for (uint32_t v = 0; v < j->n; v++) {
 		j->list[v] = v;
 		j->pos[v] = v;
@@ -268,7 +325,9 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 	j.pos = malloc(j.n * sizeof(*j.pos));
 	queue = malloc(j.n * sizeof(*queue));
 	seen = malloc(j.n);
-	if (!j.adj || !j.deg || !j.list || !j.pos || !queue || !seen) {
+	if (j.n <= BITS_MAX)
+		j.bits = malloc(((uint64_t)j.n * j.n + 63) / 64 * 8);
+	if ((j.n <= BITS_MAX && !j.bits) || !j.adj || !j.deg || !j.list || !j.pos || !queue || !seen) {
 		err_set(err, "out of memory");
 		goto out;
 	}
@@ -314,6 +373,7 @@ out:
 	free(j.deg);
 	free(j.list);
 	free(j.pos);
+	free(j.bits);
 	free(queue);
 	free(seen);
 	return rc;

@@ -1,8 +1,11 @@
 /* test_topo.c - topology families: counts, degrees, symmetry,
- * connectivity, groups/pods; topo_check runs on every instance. */
+ * connectivity, groups/pods, the wiring rules, jellyfish regularity and
+ * reproducibility, Table I of paper 003, and every spec parse error.
+ * topo_check runs on every instance. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "topo/topo.h"
 
@@ -16,21 +19,119 @@ static struct topo *mk(const char *spec)
 	return t;
 }
 
+/* Radix of SW from the accessors: node ports + outgoing switch links. */
+static uint32_t radix(const struct topo *t, uint32_t sw)
+{
+	uint32_t nn, no;
+
+	topo_switch_nodes(t, sw, &nn);
+	topo_switch_out(t, sw, &no);
+	return nn + no;
+}
+
+/* Union-find connectivity of the switch graph (a second algorithm next to
+ * topo_stats' BFS). */
+static uint32_t find(uint32_t *up, uint32_t x)
+{
+	while (up[x] != x)
+		x = up[x] = up[up[x]];
+	return x;
+}
+
+static bool uf_connected(const struct topo *t)
+{
+	uint32_t S = topo_num_switches(t), comps = S;
+	uint32_t *up = malloc(S * sizeof(*up));
+
+	for (uint32_t s = 0; s < S; s++)
+		up[s] = s;
+	for (uint32_t l = topo_first_switch_link(t); l < topo_num_links(t);
+	     l++) {
+		uint32_t a = find(up, topo_link(t, l)->from);
+		uint32_t b = find(up, topo_link(t, l)->to);
+
+		if (a != b) {
+			up[a] = b;
+			comps--;
+		}
+	}
+	free(up);
+	return comps <= 1;
+}
+
+/* Every switch link has a reverse with swapped ends and equal capacity,
+ * and a->b has as many parallel links as b->a. */
+static void check_symmetry(const struct topo *t, const char *spec)
+{
+	for (uint32_t l = topo_first_switch_link(t); l < topo_num_links(t);
+	     l++) {
+		const struct topo_link *lk = topo_link(t, l);
+		const struct topo_link *rv = topo_link(t, lk->reverse);
+		uint32_t n1, n2;
+
+		cr_assert_eq(rv->from, lk->to, "%s link %u", spec, l);
+		cr_assert_eq(rv->to, lk->from, "%s link %u", spec, l);
+		cr_assert_eq(rv->capacity, lk->capacity, "%s link %u", spec, l);
+		topo_link_between(t, lk->from, lk->to, &n1);
+		topo_link_between(t, lk->to, lk->from, &n2);
+		cr_assert_eq(n1, n2, "%s link %u parallel count", spec, l);
+	}
+}
+
 struct count_case {
 	char spec[64]; /* arrays, not pointers: Criterion runs each case in a new process */
 	uint32_t nodes, switches, switch_links, groups;
 	uint32_t radix_min, radix_max, diameter;
+	uint32_t unconnected;
+	double avg_hops;   /* < 0: not hand-computed */
+	uint32_t per;      /* node i sits on switch i / per */
 };
 
-/* Hand-computed: dfly(p,a,h,g) has p*a*g nodes, a*g switches,
- * g*a(a-1) local + a*g*h global directed links when g-1 divides a*h;
- * radix p + (a-1) + h.  k-ary n-tree: k^n nodes, n*k^(n-1) switches,
- * 2*(n-1)*k^n directed switch links; leaf radix 2k, top radix k. */
+#define NOT_HAND UINT32_MAX /* diameter not hand-computed (jellyfish) */
+
+/* Hand-computed.
+ * dfly(p,a,h,g): p*a*g nodes, a*g switches, g*a(a-1) local directed links,
+ * a*g*h global directed links when g-1 divides a*h; radix p+(a-1)+h.
+ *   (1,4,2,4): a*h=8, g-1=3: copies c=0,1 complete, copy 2 (ports 6,7)
+ *   exists on groups 0..2 only (landing port 6+i' needs i' <= 1), so group
+ *   3's ports 6 and 7 (router 3) are unconnected: 2 ports; global cables
+ *   6 pairs * 2 + 3 pairs (01,02,12) = 15 -> 30 directed; radix 4..6.
+ *   (1,2,2,2): the 4-cycle 0-1-3-2 with doubled global cables: avg 4/3.
+ *   (2,3,1,1): one group, its 3 global ports unconnected.
+ * k-ary n-tree: k^n nodes, n*k^(n-1) switches, 2*(n-1)*k^n directed
+ * switch links; leaf radix 2k, top radix k; k=3,n=2 is K(3,3) plus
+ * nodes: avg (3*1+2*2)/5.
+ * cascade: 96 routers, 384 nodes per group; per group 6*C(16,2) row +
+ * 16*C(6,2) column cables = 960 -> 1920 directed; radix 4+15+5 (+ global
+ * ports: (groups-1)*pair per group on routers t mod 96); one group: 20
+ * neighbours at 1 hop, 75 at 2: avg 170/95.
+ * jellyfish(n,r,p): n*(r-p) directed switch links, radix r. */
 static const struct count_case counts[] = {
-	{ "dragonfly:p=2,a=4,h=2,g=9", 72, 36, 9 * 12 + 36 * 2, 9, 7, 7, 3 },
-	{ "dragonfly:p=1,a=2,h=1,g=3", 6, 6, 3 * 2 + 6, 3, 3, 3, 3 },
-	{ "fattree:k=4,n=3", 64, 48, 2 * 2 * 64, 4, 4, 8, 4 },
-	{ "fattree:k=2,n=2", 4, 4, 2 * 4, 1, 2, 4, 2 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", 72, 36, 9 * 12 + 36 * 2, 9, 7, 7, 3, 0,
+	  -1, 2 },
+	{ "dragonfly:p=1,a=2,h=1,g=3", 6, 6, 3 * 2 + 6, 3, 3, 3, 3, 0, -1, 1 },
+	{ "dragonfly:p=2,a=4,h=2,g=5", 40, 20, 5 * 12 + 5 * 8, 5, 7, 7, 3, 0,
+	  -1, 2 },
+	{ "dragonfly:p=1,a=4,h=2,g=4", 16, 16, 4 * 12 + 30, 4, 4, 6, 3, 2,
+	  -1, 1 },
+	{ "dragonfly:p=1,a=2,h=2,g=2", 4, 4, 2 * 2 + 8, 2, 4, 4, 2, 0,
+	  4.0 / 3, 1 },
+	{ "dragonfly:p=2,a=3,h=1,g=1", 6, 3, 6, 1, 4, 4, 1, 3, 1.0, 2 },
+	{ "fattree:k=4,n=3", 64, 48, 2 * 2 * 64, 4, 4, 8, 4, 0, -1, 4 },
+	{ "fattree:k=2,n=2", 4, 4, 2 * 4, 1, 2, 4, 2, 0, -1, 2 },
+	{ "fattree:k=3,n=2", 9, 6, 2 * 9, 1, 3, 6, 2, 0, 7.0 / 5, 3 },
+	{ "fattree:k=4,n=1", 4, 1, 0, 0, 4, 4, 0, 0, 0.0, 4 },
+	{ "cascade:groups=1", 384, 96, 1920, 1, 24, 24, 2, 0, 170.0 / 95,
+	  4 },
+	{ "cascade:groups=2,pair=4", 768, 192, 2 * 1920 + 8, 2, 24, 25, 5, 0,
+	  -1, 4 },
+	{ "cascade", 2304, 576, 6 * 1920 + 6 * 5 * 24, 6, 25, 26, 4, 0, -1,
+	  4 },
+	{ "jellyfish:n=64,r=6,p=1,seed=1", 64, 64, 64 * 5, 0, 6, 6, NOT_HAND,
+	  0, -1, 1 },
+	{ "jellyfish:n=5,r=5,p=1", 5, 5, 5 * 4, 0, 5, 5, 1, 0, 1.0, 1 },
+	{ "jellyfish:n=50,r=10,p=5,seed=9", 250, 50, 50 * 5, 0, 10, 10,
+	  NOT_HAND, 0, -1, 5 },
 };
 
 ParameterizedTestParameters(topo, counts)
@@ -47,17 +148,388 @@ ParameterizedTest(const struct count_case *c, topo, counts)
 	cr_expect_eq(topo_num_nodes(t), c->nodes, "%s nodes", c->spec);
 	cr_expect_eq(topo_num_switches(t), c->switches, "%s switches", c->spec);
 	cr_expect_eq(topo_num_links(t), 2 * c->nodes + c->switch_links,
-		     "%s links", c->spec);
+		     "%s links %u", c->spec, topo_num_links(t));
 	cr_expect_eq(topo_num_groups(t), c->groups, "%s groups", c->spec);
 	cr_assert_eq(topo_stats(t, &st, NULL), 0);
 	cr_expect_eq(st.radix_min, c->radix_min, "%s radix_min %u", c->spec,
 		     st.radix_min);
 	cr_expect_eq(st.radix_max, c->radix_max, "%s radix_max %u", c->spec,
 		     st.radix_max);
-	cr_expect_eq(st.diameter, c->diameter, "%s diameter %u", c->spec,
-		     st.diameter);
-	cr_expect(st.connected);
+	if (c->diameter != NOT_HAND)
+		cr_expect_eq(st.diameter, c->diameter, "%s diameter %u",
+			     c->spec, st.diameter);
+	cr_expect_eq(st.unconnected_ports, c->unconnected,
+		     "%s unconnected %u", c->spec, st.unconnected_ports);
+	if (c->avg_hops >= 0)
+		cr_expect_float_eq(st.avg_hops, c->avg_hops, 1e-12,
+				   "%s avg %f", c->spec, st.avg_hops);
+	cr_expect(st.connected, "%s", c->spec);
+	cr_expect(uf_connected(t), "%s", c->spec);
+	check_symmetry(t, c->spec);
+	for (uint32_t i = 0; i < topo_num_nodes(t); i++)
+		cr_assert_eq(topo_node_switch(t, i),
+			     i / c->per, "%s node %u",
+			     c->spec, i);
 	topo_destroy(t);
+}
+
+/* Every dragonfly router: a-1 local links to its own group and h global
+ * links; every pair of groups is joined by a*h/(g-1) cables (g-1 divides
+ * a*h in these five configurations, paper 002 Table 3 and Fig. 1). */
+Test(topo, dragonfly_degrees_and_pairs)
+{
+	static const struct { char spec[48]; long a, h, g; } cs[] = {
+		{ "dragonfly:p=2,a=4,h=2,g=9", 4, 2, 9 },
+		{ "dragonfly:p=2,a=4,h=2,g=5", 4, 2, 5 },
+		{ "dragonfly:p=3,a=6,h=3,g=19", 6, 3, 19 },
+		{ "dragonfly:p=5,a=10,h=5,g=26", 10, 5, 26 },
+		{ "dragonfly:p=5,a=10,h=5,g=6", 10, 5, 6 },
+	};
+
+	for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); k++) {
+		struct topo *t = mk(cs[k].spec);
+		long a = cs[k].a, h = cs[k].h, g = cs[k].g;
+		uint32_t *pair = calloc((size_t)(g * g), sizeof(*pair));
+
+		for (uint32_t s = 0; s < topo_num_switches(t); s++) {
+			uint32_t cnt, first = topo_switch_out(t, s, &cnt);
+			uint32_t loc = 0, glob = 0;
+
+			cr_assert_eq(topo_switch_group(t, s), s / a);
+			for (uint32_t l = first; l < first + cnt; l++) {
+				const struct topo_link *lk = topo_link(t, l);
+
+				if (lk->kind == TOPO_LINK_LOCAL) {
+					cr_assert_eq(lk->to / a, s / a);
+					loc++;
+				} else {
+					cr_assert_eq(lk->kind,
+						     TOPO_LINK_GLOBAL);
+					cr_assert_neq(lk->to / a, s / a);
+					glob++;
+					pair[(s / a) * g + lk->to / a]++;
+				}
+			}
+			cr_expect_eq(loc, a - 1, "%s sw %u", cs[k].spec, s);
+			cr_expect_eq(glob, h, "%s sw %u", cs[k].spec, s);
+		}
+		for (long i = 0; i < g; i++)
+			for (long j = 0; j < g; j++)
+				cr_expect_eq(pair[i * g + j],
+					     i == j ? 0 : (a * h) / (g - 1),
+					     "%s groups %ld-%ld", cs[k].spec,
+					     i, j);
+		free(pair);
+		topo_destroy(t);
+	}
+}
+
+/* The global port rule of issue 2 on dfly(1,4,2,4), by hand: group 0's
+ * port t=0 (router 0) -> group 1, copy 0, landing port 0 (router 4);
+ * port t=3 (router 1) -> k=0, group 1, copy 1, landing port 3 (router
+ * 5); port t=7 (router 3) -> k=1, group 2, copy 2, landing 6 (router 11).
+ * Group 3 router 3 (switch 15) has no global link. */
+Test(topo, dragonfly_port_rule)
+{
+	struct topo *t = mk("dragonfly:p=1,a=4,h=2,g=4");
+	uint32_t cnt;
+
+	cr_expect_neq(topo_link_between(t, 0, 4, &cnt), TOPO_NONE);
+	cr_expect_neq(topo_link_between(t, 1, 5, &cnt), TOPO_NONE);
+	cr_expect_neq(topo_link_between(t, 3, 11, &cnt), TOPO_NONE);
+	topo_switch_out(t, 15, &cnt);
+	cr_expect_eq(cnt, 3, "switch 15 has only its 3 local links");
+	topo_destroy(t);
+}
+
+/* Fat-tree: levels, up-link rule, pods (a pod's leaves connect only to
+ * level-1 switches of the same pod). */
+Test(topo, fattree_pods_and_levels)
+{
+	struct topo *t = mk("fattree:k=4,n=3");
+
+	cr_assert_eq(topo_num_groups(t), 4);
+	for (uint32_t s = 0; s < 48; s++) {
+		uint32_t cnt, first = topo_switch_out(t, s, &cnt);
+
+		cr_expect_eq(topo_switch_level(t, s), s / 16);
+		cr_expect_eq(topo_switch_group(t, s),
+			     s < 32 ? (s % 16) / 4 : TOPO_NONE, "sw %u", s);
+		for (uint32_t l = first; l < first + cnt; l++) {
+			const struct topo_link *lk = topo_link(t, l);
+			uint32_t w = s % 16, v = lk->to % 16;
+
+			if (lk->kind == TOPO_LINK_UP) {
+				uint32_t lev = s / 16, pw = lev ? 4 : 1;
+
+				cr_expect_eq(lk->to / 16, lev + 1);
+				/* differs only in base-k digit lev */
+				cr_expect_eq(w - (w / pw) % 4 * pw,
+					     v - (v / pw) % 4 * pw);
+			} else {
+				cr_expect_eq(lk->kind, TOPO_LINK_DOWN);
+			}
+			if (s < 16)
+				cr_expect_eq(topo_switch_group(t, lk->to),
+					     topo_switch_group(t, s));
+		}
+	}
+	/* leaf 5 (pod 1) links to level-1 switches 4..7 (ids 20..23) */
+	for (uint32_t u = 20; u < 24; u++) {
+		uint32_t cnt;
+
+		cr_expect_neq(topo_link_between(t, 5, u, &cnt), TOPO_NONE);
+	}
+	/* level-1 switch 5 (id 21) links to level-2 switches 1,5,9,13 */
+	for (uint32_t u = 1; u < 16; u += 4) {
+		uint32_t cnt;
+
+		cr_expect_neq(topo_link_between(t, 21, 32 + u, &cnt),
+			      TOPO_NONE, "21 -> %u", 32 + u);
+	}
+	topo_destroy(t);
+}
+
+/* Cascade: rows all-to-all capacity 1, columns capacity 3, global ports
+ * on routers t mod 96: with 6 groups and pair 24, 120 ports per group, so
+ * routers 0..23 have two global links and the others one; each pair of
+ * groups has 24 cables on 24 distinct routers of each side. */
+Test(topo, cascade_structure)
+{
+	struct topo *t = mk("cascade");
+	uint32_t pair[6][6] = { { 0 } };
+
+	for (uint32_t s = 0; s < 576; s++) {
+		uint32_t cnt, first = topo_switch_out(t, s, &cnt);
+		uint32_t row = 0, col = 0, glob = 0, r = s % 96;
+		uint32_t seen[6] = { 0 };
+
+		cr_assert_eq(topo_switch_group(t, s), s / 96);
+		for (uint32_t l = first; l < first + cnt; l++) {
+			const struct topo_link *lk = topo_link(t, l);
+			uint32_t r2 = lk->to % 96;
+
+			if (lk->kind == TOPO_LINK_GLOBAL) {
+				glob++;
+				pair[s / 96][lk->to / 96]++;
+				seen[lk->to / 96]++;
+			} else if (r2 / 16 == r / 16) {
+				cr_expect_eq(lk->capacity, 1.0);
+				row++;
+			} else {
+				cr_expect_eq(r2 % 16, r % 16);
+				cr_expect_eq(lk->capacity, 3.0);
+				col++;
+			}
+		}
+		cr_expect_eq(row, 15, "sw %u", s);
+		cr_expect_eq(col, 5, "sw %u", s);
+		cr_expect_eq(glob, r < 24 ? 2 : 1, "sw %u", s);
+		for (int g = 0; g < 6; g++)
+			cr_expect_leq(seen[g], 1, "sw %u: two cables to "
+				      "group %d", s, g);
+	}
+	for (int i = 0; i < 6; i++)
+		for (int j = 0; j < 6; j++)
+			cr_expect_eq(pair[i][j], i == j ? 0 : 24);
+	topo_destroy(t);
+}
+
+Test(topo, cascade_capacities)
+{
+	struct topo *t = mk("cascade:groups=2,pair=2,local=2,column=5,"
+			    "global=7,inject=9");
+
+	for (uint32_t l = 0; l < topo_num_links(t); l++) {
+		const struct topo_link *lk = topo_link(t, l);
+		double want;
+
+		if (lk->kind == TOPO_LINK_INJECT || lk->kind == TOPO_LINK_EJECT)
+			want = 9;
+		else if (lk->kind == TOPO_LINK_GLOBAL)
+			want = 7;
+		else if (lk->from % 96 / 16 == lk->to % 96 / 16)
+			want = 2;
+		else
+			want = 5;
+		cr_assert_eq(lk->capacity, want, "link %u", l);
+	}
+	topo_destroy(t);
+}
+
+static bool same_links(const struct topo *a, const struct topo *b)
+{
+	if (topo_num_links(a) != topo_num_links(b))
+		return false;
+	for (uint32_t l = 0; l < topo_num_links(a); l++)
+		if (topo_link(a, l)->from != topo_link(b, l)->from ||
+		    topo_link(a, l)->to != topo_link(b, l)->to)
+			return false;
+	return true;
+}
+
+/* Jellyfish: simple (no parallel cables), (r-p)-regular, connected,
+ * reproducible from the seed, different for another seed. */
+Test(topo, jellyfish_regular_and_reproducible)
+{
+	static const char *const specs[] = {
+		"jellyfish:n=216,r=6,p=1,seed=7",
+		"jellyfish:n=64,r=6,p=1",
+		"jellyfish:n=6,r=6,p=1,seed=3",   /* complete graph K6 */
+		"jellyfish:n=10,r=9,p=1,seed=5",  /* d = n-2 */
+		"jellyfish:n=2,r=2,p=1",
+		"jellyfish:n=100,r=4,p=1,seed=18446744073709551615",
+	};
+
+	for (size_t k = 0; k < sizeof(specs) / sizeof(specs[0]); k++) {
+		struct topo *t = mk(specs[k]), *u = mk(specs[k]);
+		long n = topo_param_int(t, "n"), r = topo_param_int(t, "r");
+		long p = topo_param_int(t, "p");
+
+		cr_assert_eq(topo_num_switches(t), n);
+		for (uint32_t s = 0; s < n; s++) {
+			uint32_t cnt, first = topo_switch_out(t, s, &cnt);
+
+			cr_expect_eq(cnt, r - p, "%s sw %u", specs[k], s);
+			for (uint32_t l = first + 1; l < first + cnt; l++)
+				cr_expect_neq(topo_link(t, l)->to,
+					      topo_link(t, l - 1)->to,
+					      "%s: parallel cable", specs[k]);
+		}
+		cr_expect(uf_connected(t), "%s", specs[k]);
+		cr_expect(same_links(t, u), "%s not reproducible", specs[k]);
+		topo_destroy(t);
+		topo_destroy(u);
+	}
+}
+
+Test(topo, jellyfish_seed_matters)
+{
+	struct topo *a = mk("jellyfish:n=64,r=6,p=1,seed=1");
+	struct topo *b = mk("jellyfish:n=64,r=6,p=1,seed=2");
+
+	cr_expect(!same_links(a, b));
+	topo_destroy(a);
+	topo_destroy(b);
+}
+
+/* Paper 003 Table I: fat-tree radix 44, 10,648 nodes; dragonfly radix 29
+ * (p + a-1 + h = 7+14+8), 11,130 nodes, 106 groups of 15 routers.  Radix
+ * from the accessors here, not topo_stats. */
+Test(topo, table1)
+{
+	struct topo *ft = mk("fattree:k=22,n=3");
+	struct topo *df = mk("dragonfly:p=7,a=15,h=8,g=106");
+	uint32_t mx = 0;
+
+	cr_expect_eq(topo_num_nodes(ft), 10648);
+	for (uint32_t s = 0; s < topo_num_switches(ft); s++)
+		mx = radix(ft, s) > mx ? radix(ft, s) : mx;
+	cr_expect_eq(mx, 44);
+	cr_expect_eq(topo_num_nodes(df), 11130);
+	cr_expect_eq(topo_num_groups(df), 106);
+	cr_expect_eq(topo_num_switches(df), 106 * 15);
+	mx = 0;
+	for (uint32_t s = 0; s < topo_num_switches(df); s++)
+		mx = radix(df, s) > mx ? radix(df, s) : mx;
+	cr_expect_eq(mx, 29);
+	/* 120 ports, 105 other groups: groups 16..105 cannot pair their 15
+	 * second-copy ports (see dragonfly_port_rule): 90 * 15 */
+	{
+		struct topo_stats st;
+
+		cr_assert_eq(topo_stats(df, &st, NULL), 0);
+		cr_expect_eq(st.unconnected_ports, 1350);
+		cr_expect_eq(st.radix_min, 21);
+	}
+	topo_destroy(ft);
+	topo_destroy(df);
+}
+
+struct bad_case {
+	char spec[128];
+	char msg[96]; /* expected substring of the error */
+};
+
+static const struct bad_case bad[] = {
+	{ "", "empty topology spec" },
+	{ "nosuch:p=1", "unknown topology family 'nosuch'" },
+	{ ":p=1", "bad topology spec" },
+	{ "dragonfly:p=2,zz=3", "dragonfly: unknown parameter 'zz'" },
+	{ "dragonfly:p=x", "parameter p=x: not an integer" },
+	{ "dragonfly:p=0", "parameter p=0: must be in [1," },
+	{ "dragonfly:p=2,p=3", "parameter 'p' given twice" },
+	{ "dragonfly:a=4,h=2,g=10", "g=10 exceeds a*h+1=9" },
+	{ "dragonfly:p", "bad parameter 'p' (want key=value)" },
+	{ "dragonfly:p=", "bad parameter 'p='" },
+	{ "dragonfly:inject=0", "parameter inject=0: not a positive number" },
+	{ "dragonfly:global=-1", "parameter global=-1: not a positive" },
+	{ "dragonfly:p=1,a=1,h=1,g=1,inject=1,local=1,global=1,p=1,a=1,h=1,"
+	  "g=1,inject=1,local=1,global=1,p=1,a=1,h=1", "too many parameters" },
+	{ "fattree:k=2,n=17", "parameter n=17: must be in [1, 16]" },
+	{ "fattree:k=1000,n=4", "too large" },
+	{ "cascade:groups=100", "exceeds 960" },
+	{ "cascade:groups=0", "parameter groups=0: must be in" },
+	{ "cascade:pair=0", "parameter pair=0: must be in" },
+	{ "cascade:column=x", "parameter column=x: not a positive number" },
+	{ "jellyfish:n=5,r=4,p=1", "is odd" },
+	{ "jellyfish:n=4,r=5,p=1", "need n > 4 switches" },
+	{ "jellyfish:r=4,p=4", "p=4 leaves no switch ports" },
+	{ "jellyfish:seed=-1", "seed=-1: not an unsigned integer" },
+	{ "jellyfish:seed=1x", "seed=1x: not an unsigned integer" },
+	{ "jellyfish:k=3", "jellyfish: unknown parameter 'k'" },
+	{ "/nonexistent/topo.conf", "/nonexistent/topo.conf: cannot open" },
+};
+
+ParameterizedTestParameters(topo, parse_errors)
+{
+	return cr_make_param_array(struct bad_case, bad,
+				   sizeof(bad) / sizeof(bad[0]));
+}
+
+ParameterizedTest(const struct bad_case *c, topo, parse_errors)
+{
+	struct err err = { "" };
+	struct topo *t = topo_create(c->spec, &err);
+
+	cr_assert_null(t, "'%s' accepted", c->spec);
+	cr_expect(strstr(err.msg, c->msg) != NULL, "'%s': got '%s', want '%s'",
+		  c->spec, err.msg, c->msg);
+}
+
+Test(topo, spec_forms)
+{
+	struct topo *a = mk("dragonfly:p=2,a=4,h=2,g=9");
+	struct topo *b = mk("dragonfly p=2 a=4 h=2 g=9");
+	struct topo *c = mk("dragonfly");
+
+	cr_expect_str_eq(topo_spec(a), "dragonfly:p=2,a=4,h=2,g=9");
+	cr_expect_str_eq(topo_spec(b), "dragonfly:p=2,a=4,h=2,g=9");
+	cr_expect(same_links(a, b));
+	/* defaults: p=2, a=4, h=2, g=a*h+1 */
+	cr_expect(same_links(a, c));
+	cr_expect_eq(topo_param_int(a, "g"), 9);
+	cr_expect_eq(topo_param_int(a, "zz"), -1);
+	cr_expect_str_eq(topo_family(a), "dragonfly");
+	cr_expect_eq(topo_kind(a), TOPO_DRAGONFLY);
+	topo_destroy(a);
+	topo_destroy(b);
+	topo_destroy(c);
+}
+
+Test(topo, family_names)
+{
+	const char *const *names = topo_family_names();
+	static const char *const want[] = { "dragonfly", "cascade", "fattree",
+					    "jellyfish" };
+
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		bool found = false;
+
+		for (size_t i = 0; names[i]; i++)
+			found |= !strcmp(names[i], want[k]);
+		cr_expect(found, "%s not registered", want[k]);
+	}
 }
 
 Test(topo, destroy_null)
