@@ -133,14 +133,30 @@ static char *node_text(const struct topo_conf *conf, const uint32_t *v,
 	return out;
 }
 
+/* "sw20(L1) -> sw32(L2) up" (fat-tree levels, groups elsewhere). */
+static void sw_text(const struct topo *t, uint32_t sw, char *buf, size_t len)
+{
+	uint32_t g = topo_switch_group(t, sw);
+
+	if (topo_kind(t) == TOPO_FATTREE)
+		snprintf(buf, len, "sw%u(L%u)", sw, topo_switch_level(t, sw));
+	else if (g != TOPO_NONE)
+		snprintf(buf, len, "sw%u(g%u)", sw, g);
+	else
+		snprintf(buf, len, "sw%u", sw);
+}
+
 static void link_text(const struct topo *t, uint32_t l, char *buf,
 		      size_t len)
 {
 	const struct topo_link *k = topo_link(t, l);
 	static const char *const kind[] = { "inject", "eject", "local",
 					    "global", "up", "down" };
+	char a[32], b[32];
 
-	snprintf(buf, len, "%u->%u %s", k->from, k->to,
+	sw_text(t, k->from, a, sizeof(a));
+	sw_text(t, k->to, b, sizeof(b));
+	snprintf(buf, len, "%s -> %s %s", a, b,
 		 (unsigned)k->kind < 6 ? kind[k->kind] : "");
 }
 
@@ -398,15 +414,15 @@ int cmd_report(int argc, char **argv)
 			putchar('\n');
 		}
 		if (nhot) {
-			printf("\nmost shared links:\n%-8s %-22s %5s  %s\n", "LINK",
+			printf("\nmost shared links:\n%-8s %-28s %5s  %s\n", "LINK",
 			       "SWITCHES", "JOBS", "JOB IDS");
 			for (uint32_t h = 0; h < nhot; h++) {
-				char lt[64];
+				char lt[96];
 				uint32_t m = jobs_on(hot[h].link, sets, nset, &res,
 						     ids, nj);
 
 				link_text(t, hot[h].link, lt, sizeof(lt));
-				printf("%-8u %-22s %5u  ", hot[h].link, lt,
+				printf("%-8u %-28s %5u  ", hot[h].link, lt,
 				       hot[h].jobs);
 				for (uint32_t q = 0; q < m && q < 12; q++)
 					printf("%s%u", q ? "," : "", ids[q]);

@@ -27,3 +27,5 @@ tests_unit_test_whatif_SOURCES = tests/unit/test_whatif.c
 tests_unit_test_whatif_CFLAGS = $(UNIT_CFLAGS) \
 	-DTESTDATA='"$(abs_top_srcdir)/tests/data"'
 tests_unit_test_whatif_LDADD = $(UNIT_LDADD)
+
+CLI_TESTS += tests/cli/whatif.sh tests/cli/report.sh

@@ -10,34 +10,48 @@
 
 #include "evaluator/svg.h"
 
-#define CELL 8      /* node square */
+#define CELL 8      /* node square (CELL_BIG machines: CELL_SMALL) */
+#define CELL_SMALL 4
+#define CELL_BIG 4096
 #define GAP 1
 #define PAD 3       /* inside a switch box */
 #define SWGAP 4     /* between switch boxes */
 #define PANELPAD 8
-#define MAXW 1500   /* wrap panels beyond this width */
+#define MAXW 1600   /* wrap panels beyond this width */
 #define LEGEND_JOBS 24
 
 struct geo {
 	uint32_t cols;      /* node squares per row in a switch box */
 	uint32_t box;       /* switch box side */
+	uint32_t cell;      /* node square side */
 };
 
 static void job_colour(uint32_t k, char *buf, size_t len)
 {
-	/* golden-angle hues, two lightness levels */
-	double h = fmod(k * 137.508, 360.0);
+	/* distinct colours first, no reds (those mark sharing) */
+	static const char *const pal[] = {
+		"#4e79a7", "#59a14f", "#b07aa1", "#76b7b2", "#9c755f",
+		"#bcbd22", "#1f3b73", "#edc948", "#9d7edb", "#2f6b3a",
+		"#86bcb6", "#d4a6c8",
+	};
+	double h;
 
+	if (k < sizeof(pal) / sizeof(pal[0])) {
+		snprintf(buf, len, "%s", pal[k]);
+		return;
+	}
+	/* then golden-angle hues in 40..320 degrees */
+	h = fmod(k * 137.508, 280.0) + 40;
 	snprintf(buf, len, "hsl(%.0f,%d%%,%d%%)", h, k % 2 ? 55 : 70,
-		 k % 2 ? 45 : 58);
+		 k % 2 ? 40 : 55);
 }
 
 static const char *share_fill(uint32_t jobs)
 {
 	if (jobs >= 3)
-		return "#f4a6a6";   /* 3+ jobs on a link */
+		return "#ef6f6f";   /* 3+ jobs on a link */
 	if (jobs == 2)
-		return "#f9d49b";   /* 2 jobs */
+		return "#f7b267";   /* 2 jobs */
 	if (jobs == 1)
 		return "#dcecf7";   /* used by one job */
 	return "#f2f2f2";           /* unused */
@@ -99,21 +113,22 @@ static void draw_switch(FILE *f, const struct topo *t, uint32_t s,
 		swshare[s] == 1 ? "" : "s");
 	for (uint32_t q = 0; q < cnt; q++) {
 		uint32_t v = nodes[q], k = owner_job[v];
-		uint32_t nx = x + PAD + (q % g->cols) * (CELL + GAP);
-		uint32_t ny = y + PAD + (q / g->cols) * (CELL + GAP);
+		uint32_t nx = x + PAD + (q % g->cols) * (g->cell + GAP);
+		uint32_t ny = y + PAD + (q / g->cols) * (g->cell + GAP);
 
 		if (k == UINT32_MAX) {
 			fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" "
 				"height=\"%u\" fill=\"#ffffff\" stroke=\"#ccc\" "
 				"stroke-width=\"0.5\"><title>node %u: free"
-				"</title></rect>\n", nx, ny, CELL, CELL, v);
+				"</title></rect>\n", nx, ny, g->cell, g->cell, v);
 			continue;
 		}
 		fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
 			"fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"><title>node "
-			"%u: job %u%s</title></rect>\n", nx, ny, CELL, CELL,
+			"%u: job %u%s</title></rect>\n", nx, ny, g->cell, g->cell,
 			colour[k], res->jobs[k].isolated ? "#444" : "#d00000",
-			res->jobs[k].isolated ? "0.5" : "1.6", v, res->jobs[k].id,
+			res->jobs[k].isolated ? "0.5" : g->cell > 5 ? "1.6" : "0.9",
+			v, res->jobs[k].id,
 			res->jobs[k].isolated ? " (isolated)" : " (shares links)");
 	}
 }
@@ -167,6 +182,8 @@ static int layout(const struct topo *t, struct panel **out, uint32_t *np,
 		if (topo_kind(t) == TOPO_FATTREE && q->group != TOPO_NONE &&
 		    q->n % 2 == 0)
 			cols = q->n / 2;
+		else if (topo_kind(t) == TOPO_FATTREE)
+			cols = q->n;    /* upper levels: one row per level */
 		else
 			cols = (uint32_t)ceil(sqrt((double)q->n * 2));
 		if (cols * step + 2 * PANELPAD > MAXW)
@@ -206,7 +223,7 @@ int svg_write(FILE *f, const struct topo *t, const char *title,
 	char (*colour)[32] = malloc((res->njobs ? res->njobs : 1) * 32);
 	struct panel *p = NULL;
 	uint32_t np = 0, maxp = 1, width = 0, height = 0, top = 60, ly;
-	uint32_t shown = 0;
+	uint32_t shown = 0, nshare = 0;
 	struct geo g;
 	int rc = -1;
 
@@ -230,7 +247,8 @@ int svg_write(FILE *f, const struct topo *t, const char *title,
 	g.cols = (uint32_t)ceil(sqrt((double)maxp));
 	if (g.cols < 2)
 		g.cols = 2;
-	g.box = 2 * PAD + g.cols * (CELL + GAP) - GAP;
+	g.cell = N > CELL_BIG ? CELL_SMALL : CELL;
+	g.box = 2 * PAD + g.cols * (g.cell + GAP) - GAP;
 	switch_share(t, res, swshare);
 	if (layout(t, &p, &np, &g))
 		goto oom;
@@ -253,10 +271,20 @@ int svg_write(FILE *f, const struct topo *t, const char *title,
 	fputs("<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">",
 	      f);
 	xml_text(f, title);
-	fprintf(f, "</text>\n<text x=\"10\" y=\"40\" font-size=\"13\">MLS %.2f %%"
-		"   TLS %.2f %%   %u job%s, %u link%s used, %u shared (most jobs "
-		"on one link: %u)</text>\n", res->mls, res->tls, res->njobs,
-		res->njobs == 1 ? "" : "s", res->used_links,
+	for (uint32_t k = 0; k < res->njobs; k++)
+		nshare += !res->jobs[k].isolated;
+	fprintf(f, "</text>\n<text x=\"10\" y=\"40\" font-size=\"13\">"
+		"<tspan font-weight=\"bold\" fill=\"%s\">MLS %.2f %%, TLS "
+		"%.2f %%: ", res->shared_links ? "#c00000" : "#007a00",
+		res->mls, res->tls);
+	if (res->shared_links)
+		fprintf(f, "%u of %u job%s share links</tspan>", nshare,
+			res->njobs, res->njobs == 1 ? "" : "s");
+	else
+		fprintf(f, "no link shared: all %u job%s isolated</tspan>",
+			res->njobs, res->njobs == 1 ? "" : "s");
+	fprintf(f, " (%u link%s used, %u shared, at most %u jobs on one "
+		"link)</text>\n", res->used_links,
 		res->used_links == 1 ? "" : "s", res->shared_links,
 		res->max_link_jobs);
 	fprintf(f, "<g transform=\"translate(10,%u)\">\n", top);
@@ -309,10 +337,10 @@ int svg_write(FILE *f, const struct topo *t, const char *title,
 	      "<rect x=\"0\" y=\"52\" width=\"12\" height=\"12\" fill=\"#fff\" "
 	      "stroke=\"#ccc\"/><text x=\"18\" y=\"62\">free</text>\n"
 	      "<rect x=\"130\" y=\"52\" width=\"12\" height=\"12\" "
-	      "fill=\"hsl(0,70%,58%)\" stroke=\"#444\" stroke-width=\"0.5\"/>"
+	      "fill=\"#4e79a7\" stroke=\"#444\" stroke-width=\"0.5\"/>"
 	      "<text x=\"148\" y=\"62\">job running isolated</text>\n"
 	      "<rect x=\"300\" y=\"52\" width=\"12\" height=\"12\" "
-	      "fill=\"hsl(0,70%,58%)\" stroke=\"#d00000\" stroke-width=\"1.6\"/>"
+	      "fill=\"#4e79a7\" stroke=\"#d00000\" stroke-width=\"1.6\"/>"
 	      "<text x=\"318\" y=\"62\">job sharing links (red outline)</text>\n",
 	      f);
 	fprintf(f, "<text x=\"0\" y=\"88\" font-weight=\"bold\">Jobs%s</text>\n",

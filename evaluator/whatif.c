@@ -240,8 +240,11 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes,
 {
 	const struct wl_job *j = &s->w->jobs[i];
 	struct whatif_job *o = &s->res->jobs[i];
+	/* the link set of the job's own pattern (all pairs without one),
+	 * seeded as its rate's flows are */
 	struct ls_job lj = { .id = i + 1, .nodes = nodes, .n = n,
-			     .pattern = NULL };
+			     .pattern = j->pattern,
+			     .seed = s->o->seed + j->id };
 	uint32_t *links, nl;
 
 	o->nodes = malloc((n ? n : 1) * sizeof(*o->nodes));
