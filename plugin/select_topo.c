@@ -62,6 +62,9 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 /* How often job_test asks the policy again when cons_tres refuses. */
 #define MAX_ATTEMPTS 8
+/* Largest job whose JM rates are predicted at start (n^2 flows for
+ * alltoall); MLS/TLS are computed for every job. */
+#define MAX_MODEL_NODES 128
 /* Pending reasons are prefixed with this. */
 #define REASON_PREFIX "topo: "
 /* The SPANK plugin's job control variables, as they appear in
@@ -699,13 +702,72 @@ extern int select_p_node_init(void)
 	return rc;
 }
 
+/*
+ * In-process evaluator: the job's predicted communication rate (JM over
+ * its pattern) and the link sharing of every running job, recorded in
+ * StateSaveLocation/topo_jobs.log (one line per job start), in the job's
+ * AdminComment (when empty) and logged with DebugFlags=SelectType.
+ */
+static void _evaluate_locked(job_record_t *job_ptr)
+{
+	struct err err = { { 0 } };
+	struct teval ev;
+	uint32_t *nodes, n = 0, i;
+	int last, b;
+	char line[512], *path = NULL;
+	FILE *f;
+
+	if (!job_ptr->node_bitmap)
+		return;
+	nodes = xcalloc(tstate_nodes(tstate) + 1, sizeof(uint32_t));
+	last = bit_fls(job_ptr->node_bitmap);
+	for (b = bit_ffs(job_ptr->node_bitmap); (b >= 0) && (b <= last); b++) {
+		if (bit_test(job_ptr->node_bitmap, b) &&
+		    ((i = tstate_s2t(tstate, b)) != TOPO_NONE))
+			nodes[n++] = i;
+	}
+	if (tstate_evaluate(tstate, owner, job_ptr->job_id, nodes, n,
+			    _spank_env(job_ptr, ENV_PATTERN), MAX_MODEL_NODES,
+			    &ev, &err) < 0)
+		error("%s: %pJ: evaluation: %s", plugin_type, job_ptr,
+		      err.msg);
+	xfree(nodes);
+	if (ev.modelled)
+		snprintf(line, sizeof(line),
+			 "pattern=%s flows=%u jm_mean=%.4g jm_min=%.4g jm_aggregate=%.4g links=%u shared=%u shares_with=%u running=%u mls=%.4g tls=%.4g",
+			 ev.pattern, ev.flows, ev.rate_mean, ev.rate_min,
+			 ev.aggregate, ev.job_links, ev.job_shared,
+			 ev.job_nshares, ev.njobs, ev.mls, ev.tls);
+	else
+		snprintf(line, sizeof(line),
+			 "pattern=%s jm=none links=%u shared=%u shares_with=%u running=%u mls=%.4g tls=%.4g",
+			 ev.pattern, ev.job_links, ev.job_shared,
+			 ev.job_nshares, ev.njobs, ev.mls, ev.tls);
+	log_flag(SELECT_TYPE, "%s: %pJ started on %u nodes: %s", plugin_type,
+		 job_ptr, n, line);
+	if (!job_ptr->admin_comment)
+		xstrfmtcat(job_ptr->admin_comment, "topo: %s", line);
+	xstrfmtcat(path, "%s/topo_jobs.log", slurm_conf.state_save_location);
+	if ((f = fopen(path, "a"))) {
+		fprintf(f, "%ld job=%u nodes=%u %s\n", (long) time(NULL),
+			job_ptr->job_id, n, line);
+		fclose(f);
+	} else {
+		debug("%s: cannot append to %s: %m", plugin_type, path);
+	}
+	xfree(path);
+}
+
 extern int select_p_job_begin(job_record_t *job_ptr)
 {
 	int rc = (*(wrap.job_begin))(job_ptr);
 
 	slurm_mutex_lock(&topo_lock);
-	if (_usable_locked())
+	if (_usable_locked()) {
 		_set_owner_locked(job_ptr, true);
+		if (rc == SLURM_SUCCESS)
+			_evaluate_locked(job_ptr);
+	}
 	slurm_mutex_unlock(&topo_lock);
 	return rc;
 }

@@ -327,3 +327,104 @@ out:
 	free(order);
 	return st;
 }
+
+struct pair {
+	uint32_t owner, node;
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+
+	if (x->owner != y->owner)
+		return x->owner < y->owner ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* MLS/TLS of the running jobs (OWNER) and JOB_ID's share. */
+static int evaluate_sharing(const struct tstate *s, const uint32_t *owner,
+			    uint32_t job_id, struct teval *ev, struct err *err)
+{
+	struct pair *pairs = malloc(sizeof(*pairs) * (s->n + 1));
+	uint32_t *nodes = malloc(sizeof(uint32_t) * (s->n + 1));
+	struct ls_job *jobs = malloc(sizeof(*jobs) * (s->n + 1));
+	struct ls_result lr = { 0 };
+	uint32_t np = 0, nj = 0, i;
+	int rc = -1;
+
+	if (!pairs || !nodes || !jobs) {
+		err_set(err, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < s->n; i++)
+		if (owner[i] != POLICY_FREE) {
+			pairs[np].owner = owner[i];
+			pairs[np++].node = i;
+		}
+	qsort(pairs, np, sizeof(*pairs), cmp_pair);
+	for (i = 0; i < np; i++) {
+		nodes[i] = pairs[i].node;
+		if (i == 0 || pairs[i].owner != pairs[i - 1].owner) {
+			jobs[nj].id = pairs[i].owner;
+			jobs[nj].nodes = &nodes[i];
+			jobs[nj].n = 0;
+			jobs[nj].pattern = NULL;
+			jobs[nj].seed = 0;
+			nj++;
+		}
+		jobs[nj - 1].n++;
+	}
+	ev->njobs = nj;
+	if (linkshare_compute(s->routing, jobs, nj, &lr, err) < 0)
+		goto out;
+	ev->mls = lr.mls;
+	ev->tls = lr.tls;
+	for (i = 0; i < lr.njobs; i++)
+		if (lr.jobs[i].id == job_id) {
+			ev->job_links = lr.jobs[i].links;
+			ev->job_shared = lr.jobs[i].shared;
+			ev->job_nshares = lr.jobs[i].nshares;
+		}
+	rc = 0;
+out:
+	linkshare_free(&lr);
+	free(pairs);
+	free(nodes);
+	free(jobs);
+	return rc;
+}
+
+int tstate_evaluate(const struct tstate *s, const uint32_t *owner,
+		    uint32_t job_id, const uint32_t *nodes, uint32_t n,
+		    const char *pattern, uint32_t max_model_nodes,
+		    struct teval *ev, struct err *err)
+{
+	struct model_opts opts;
+	struct model_result mr = { { 0 } };
+	struct flows f;
+	int rc = 0;
+
+	memset(ev, 0, sizeof(*ev));
+	snprintf(ev->pattern, sizeof(ev->pattern), "%s",
+		 pattern && *pattern ? pattern : TSTATE_DEFAULT_PATTERN);
+	if (evaluate_sharing(s, owner, job_id, ev, err) < 0)
+		return -1;
+	if (n < 2 || n > max_model_nodes)
+		return 0;	/* ev->modelled stays false */
+	flows_init(&f);
+	model_opts_init(&opts);
+	opts.time_limit_ms = 1000;
+	if (flows_pattern(ev->pattern, nodes, n, job_id, &f, err) < 0 ||
+	    model_run("jm", s->routing, &f, &opts, &mr, err) < 0) {
+		rc = -1;
+	} else if (f.n) {
+		ev->modelled = true;
+		ev->flows = f.n;
+		ev->rate_mean = mr.mean_rate;
+		ev->rate_min = mr.min_rate;
+		ev->aggregate = mr.aggregate;
+	}
+	model_result_free(&mr);
+	flows_free(&f);
+	return rc;
+}

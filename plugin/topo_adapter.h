@@ -18,6 +18,9 @@
 #include "topo/routing.h"
 #include "topo/topo.h"
 #include "topo/topo_conf.h"
+#include "evaluator/flows.h"
+#include "evaluator/linkshare.h"
+#include "evaluator/model.h"
 
 /* One loaded configuration: immutable after tstate_load except for the
  * policy cache (filled lazily under the plugin's lock). */
@@ -74,5 +77,29 @@ enum policy_status tstate_will_run(const struct tstate *s,
 				   struct policy_result *res,
 				   uint32_t *released, char *now_reason,
 				   size_t now_len);
+
+/* Pattern used for predictions when the job gave none (--topo-pattern). */
+#define TSTATE_DEFAULT_PATTERN "alltoall"
+
+/* What the in-process evaluator records for a job that starts. */
+struct teval {
+	char pattern[64];
+	bool modelled;          /* false: 1 node or above the size cap */
+	uint32_t flows;
+	double rate_mean, rate_min, aggregate; /* JM, capacity units */
+	double mls, tls;        /* of all running jobs, percent */
+	uint32_t njobs;         /* running jobs compared */
+	uint32_t job_links, job_shared, job_nshares; /* this job */
+};
+
+/* Evaluate job JOB_ID on NODES[0..N) (topology ids) once it holds them in
+ * OWNER: MLS/TLS of every running job (linkshare_compute) and, for jobs of
+ * 2 to MAX_MODEL_NODES nodes, the JM rates of its pattern (PATTERN or
+ * TSTATE_DEFAULT_PATTERN; LP time limit 1 s).  Returns 0, or -1 with err
+ * set; EV holds what was computed before the error. */
+int tstate_evaluate(const struct tstate *s, const uint32_t *owner,
+		    uint32_t job_id, const uint32_t *nodes, uint32_t n,
+		    const char *pattern, uint32_t max_model_nodes,
+		    struct teval *ev, struct err *err);
 
 #endif
