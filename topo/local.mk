@@ -21,3 +21,9 @@ UNIT_TESTS += tests/unit/test_rng
 tests_unit_test_rng_SOURCES = tests/unit/test_rng.c
 tests_unit_test_rng_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_rng_LDADD = $(UNIT_LDADD)
+
+UNIT_TESTS += tests/unit/test_topo_conf
+tests_unit_test_topo_conf_SOURCES = tests/unit/test_topo_conf.c
+tests_unit_test_topo_conf_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_unit_test_topo_conf_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_topo_conf_LDADD = $(UNIT_LDADD)

@@ -1,0 +1,305 @@
+/* test_topo_conf.c - the topo.conf parser: good fixtures (names, hash
+ * lookup, capacities, policies, explicit graphs, continuation lines) and
+ * one fixture per error path, asserting the "PATH:LINE: message" of each.
+ * Fixtures live in tests/data/ (SRCDIR is the source tree). */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "topo/topo_conf.h"
+
+static void data_path(char *buf, size_t len, const char *file)
+{
+	snprintf(buf, len, "%s/tests/data/%s", SRCDIR, file);
+}
+
+static struct topo_conf *load(const char *file)
+{
+	char path[1024];
+	struct err err = { "" };
+	struct topo_conf *c;
+
+	data_path(path, sizeof(path), file);
+	c = topo_conf_load(path, &err);
+	cr_assert_not_null(c, "%s: %s", file, err.msg);
+	cr_assert_eq(topo_check(topo_conf_topo(c), &err), 0, "%s: %s", file,
+		     err.msg);
+	return c;
+}
+
+static double cap_between(const struct topo *t, uint32_t a, uint32_t b,
+			  uint32_t k)
+{
+	uint32_t cnt, first = topo_link_between(t, a, b, &cnt);
+
+	cr_assert_lt(k, cnt, "link %u-%u #%u", a, b, k);
+	return topo_link(t, first + k)->capacity;
+}
+
+Test(topo_conf, dragonfly)
+{
+	struct topo_conf *c = load("good_dragonfly.conf");
+	const struct topo *t = topo_conf_topo(c);
+	char name[16];
+
+	cr_expect_str_eq(topo_spec(t), "dragonfly:p=2,a=4,h=2,g=9");
+	cr_expect_eq(topo_num_nodes(t), 72);
+	cr_expect_str_eq(topo_conf_routing(c), "ugal:intra=local");
+	cr_expect(topo_conf_has_names(c));
+	for (uint32_t i = 0; i < 72; i++) {
+		snprintf(name, sizeof(name), "nid%04u", i);
+		cr_expect_str_eq(topo_conf_node_name(c, i), name);
+		cr_expect_eq(topo_conf_node_index(c, name), i);
+	}
+	cr_expect_null(topo_conf_node_name(c, 72));
+	cr_expect_eq(topo_conf_node_index(c, "nid0072"), TOPO_NONE);
+	cr_expect_eq(topo_conf_node_index(c, "nid004"), TOPO_NONE);
+	/* Capacity=global:2, then Capacity=0-1:0.5 (both directions) */
+	for (uint32_t l = 0; l < topo_num_links(t); l++) {
+		const struct topo_link *lk = topo_link(t, l);
+		double want = lk->kind == TOPO_LINK_GLOBAL ? 2 : 1;
+
+		if (lk->kind == TOPO_LINK_LOCAL &&
+		    ((lk->from == 0 && lk->to == 1) ||
+		     (lk->from == 1 && lk->to == 0)))
+			want = 0.5;
+		cr_expect_eq(lk->capacity, want, "link %u", l);
+	}
+	cr_expect_str_eq(topo_conf_policy(c, "batch"), "group");
+	cr_expect_str_eq(topo_conf_policy(c, "debug"), "clustered:max=4");
+	cr_expect_str_eq(topo_conf_policy(c, "other"), "random:seed=7");
+	cr_expect_str_eq(topo_conf_policy(c, NULL), "random:seed=7");
+	cr_expect_str_eq(topo_conf_default_policy(c), "random:seed=7");
+	cr_expect_eq(topo_conf_num_partition_policies(c), 2);
+	{
+		const char *part, *pol;
+
+		cr_expect_eq(topo_conf_partition_policy(c, 1, &part, &pol), 0);
+		cr_expect_str_eq(part, "debug");
+		cr_expect_str_eq(pol, "clustered:max=4");
+		cr_expect_eq(topo_conf_partition_policy(c, 2, &part, &pol),
+			     -1);
+	}
+	topo_conf_destroy(c);
+}
+
+/* Continuation lines, lower/upper case keys, several NodeName= lines in
+ * order, kind capacities. */
+Test(topo_conf, fattree_continuation)
+{
+	struct topo_conf *c = load("good_fattree.conf");
+	const struct topo *t = topo_conf_topo(c);
+
+	cr_expect_str_eq(topo_spec(t), "fattree:k=4,n=2");
+	cr_expect_eq(topo_num_nodes(t), 16);
+	cr_expect_str_eq(topo_conf_node_name(c, 0), "a0");
+	cr_expect_str_eq(topo_conf_node_name(c, 7), "a7");
+	cr_expect_str_eq(topo_conf_node_name(c, 8), "b0");
+	cr_expect_str_eq(topo_conf_node_name(c, 12), "c0");
+	cr_expect_eq(topo_conf_node_index(c, "c3"), 15);
+	cr_expect_null(topo_conf_routing(c));
+	cr_expect_null(topo_conf_policy(c, "batch"));
+	for (uint32_t l = 0; l < topo_num_links(t); l++)
+		cr_expect_eq(topo_link(t, l)->capacity,
+			     l < 2 * 16 ? 2.0 : 10.0, "link %u", l);
+	topo_conf_destroy(c);
+}
+
+/* The hand-worked graph of good_graph.conf: s0-s1 (listed on both sides:
+ * one cable, capacity link=2), s0-s3 (then Capacity=s0-s3:3), s1-s2 twice
+ * (2 and 4), s2-s3, s1-s3 (8); radix s0 2+2, s1 2+4, s2 1+3, s3 0+3. */
+Test(topo_conf, graph_counts)
+{
+	struct topo_conf *c = load("good_graph.conf");
+	const struct topo *t = topo_conf_topo(c);
+	struct topo_stats st;
+	uint32_t cnt;
+
+	cr_expect_str_eq(topo_family(t), "graph");
+	cr_expect_eq(topo_kind(t), TOPO_GRAPH);
+	cr_expect_eq(topo_num_switches(t), 4);
+	cr_expect_eq(topo_num_nodes(t), 5);
+	cr_expect_eq(topo_num_links(t), 2 * 5 + 2 * 6);
+	cr_expect_eq(topo_node_switch(t, 0), 0);
+	cr_expect_eq(topo_node_switch(t, 3), 1);
+	cr_expect_eq(topo_node_switch(t, 4), 2);
+	cr_expect_str_eq(topo_conf_node_name(c, 4), "n5");
+	topo_link_between(t, 1, 2, &cnt);
+	cr_expect_eq(cnt, 2);
+	cr_expect_eq(cap_between(t, 0, 1, 0), 2);
+	cr_expect_eq(cap_between(t, 0, 3, 0), 3);
+	cr_expect_eq(cap_between(t, 3, 0, 0), 3);
+	cr_expect_eq(cap_between(t, 1, 2, 0) + cap_between(t, 1, 2, 1), 6);
+	cr_expect_eq(cap_between(t, 2, 3, 0), 2);
+	cr_expect_eq(cap_between(t, 3, 1, 0), 8);
+	cr_assert_eq(topo_stats(t, &st, NULL), 0);
+	cr_expect_eq(st.radix_min, 3);
+	cr_expect_eq(st.radix_max, 6);
+	cr_expect_eq(st.diameter, 2);
+	cr_expect_eq(topo_num_groups(t), 0);
+	topo_conf_destroy(c);
+}
+
+/* Node names from Nodes= hostlists; switch names containing '-' in a
+ * Capacity= pair. */
+Test(topo_conf, graph_names)
+{
+	struct topo_conf *c = load("good_graph_names.conf");
+	const struct topo *t = topo_conf_topo(c);
+
+	cr_expect_eq(topo_num_nodes(t), 7);
+	cr_expect_str_eq(topo_conf_node_name(c, 0), "cn01");
+	cr_expect_str_eq(topo_conf_node_name(c, 5), "cn06");
+	cr_expect_eq(topo_conf_node_index(c, "gpu1"), 6);
+	cr_expect_eq(topo_node_switch(t, 6), 1);
+	cr_expect_eq(cap_between(t, 0, 2, 0), 5);
+	cr_expect_eq(cap_between(t, 1, 2, 0), 2);
+	topo_conf_destroy(c);
+}
+
+Test(topo_conf, cascade_names)
+{
+	struct topo_conf *c = load("good_cascade.conf");
+
+	cr_expect_eq(topo_num_nodes(topo_conf_topo(c)), 768);
+	cr_expect_eq(topo_conf_node_index(c, "nid00767"), 767);
+	topo_conf_destroy(c);
+}
+
+/* Ten thousand names map back to their indices (the plugin's case). */
+Test(topo_conf, many_names)
+{
+	struct err err = { "" };
+	struct topo_conf *c = topo_conf_parse("big.conf",
+					      "Topology=fattree k=22 n=3\n"
+					      "NodeName=nid[00000-10647]\n",
+					      &err);
+	char name[16];
+
+	cr_assert_not_null(c, "%s", err.msg);
+	for (uint32_t i = 0; i < 10648; i++) {
+		snprintf(name, sizeof(name), "nid%05u", i);
+		cr_assert_eq(topo_conf_node_index(c, name), i);
+	}
+	topo_conf_destroy(c);
+}
+
+Test(topo_conf, take_topo_and_unnamed)
+{
+	struct err err = { "" };
+	struct topo_conf *c = topo_conf_parse("x.conf", "Topology=dragonfly",
+					      &err);
+	struct topo *t;
+
+	cr_assert_not_null(c, "%s", err.msg);
+	cr_expect(!topo_conf_has_names(c));
+	cr_expect_null(topo_conf_node_name(c, 0));
+	cr_expect_eq(topo_conf_node_index(c, "nid0"), TOPO_NONE);
+	t = topo_conf_take_topo(c);
+	cr_expect_null(topo_conf_topo(c));
+	topo_conf_destroy(c);
+	cr_expect_eq(topo_num_nodes(t), 72);
+	topo_destroy(t);
+	topo_conf_destroy(NULL);
+}
+
+/* topo_create on a path goes through the parser. */
+Test(topo_conf, topo_create_path)
+{
+	char path[1024];
+	struct err err = { "" };
+	struct topo *t;
+
+	data_path(path, sizeof(path), "good_graph.conf");
+	t = topo_create(path, &err);
+	cr_assert_not_null(t, "%s", err.msg);
+	cr_expect_eq(topo_num_switches(t), 4);
+	topo_destroy(t);
+	data_path(path, sizeof(path), "bad_family.conf");
+	cr_expect_null(topo_create(path, &err));
+	cr_expect(strstr(err.msg, "bad_family.conf:2: ") != NULL, "%s",
+		  err.msg);
+}
+
+Test(topo_conf, missing_file)
+{
+	struct err err = { "" };
+
+	cr_expect_null(topo_conf_load("/nonexistent/x.conf", &err));
+	cr_expect_str_eq(err.msg, "/nonexistent/x.conf: cannot open: No such "
+			 "file or directory");
+}
+
+struct bad_case {
+	char file[48];
+	unsigned line;
+	char msg[96];
+};
+
+static const struct bad_case bad[] = {
+	{ "bad_unknown_key.conf", 2, "unknown key 'Foo'" },
+	{ "bad_no_equals.conf", 3, "expected Key=Value, got 'NodeName'" },
+	{ "bad_empty_value.conf", 2, "Routing= has an empty value" },
+	{ "bad_topology_twice.conf", 3, "Topology= given twice (first on line 1)" },
+	{ "bad_topology_empty.conf", 1, "Topology= needs a family" },
+	{ "bad_no_topology.conf", 3, "no Topology= directive" },
+	{ "bad_family.conf", 2, "unknown topology family 'hypercube'" },
+	{ "bad_family_param.conf", 1, "g=10 exceeds a*h+1=9" },
+	{ "bad_family_key.conf", 1, "fattree: unknown parameter 'm'" },
+	{ "bad_family_syntax.conf", 1, "bad parameter 'n' (want key=value)" },
+	{ "bad_routing.conf", 2, "Routing= takes one value (unexpected 'extra')" },
+	{ "bad_routing_name.conf", 2, "bad routing ':k=2'" },
+	{ "bad_routing_twice.conf", 3, "Routing= given twice (first on line 1)" },
+	{ "bad_hostlist.conf", 2, "NodeName=n[3-1]: range with high < low" },
+	{ "bad_hostlist_open.conf", 2, "bad range in brackets" },
+	{ "bad_node_count.conf", 3, "NodeName= names 3 nodes but the topology has 4" },
+	{ "bad_node_dup.conf", 3, "node name 'n1' given twice" },
+	{ "bad_capacity_syntax.conf", 2, "bad Capacity=global (want KIND:CAP" },
+	{ "bad_capacity_value.conf", 2, "bad capacity '-2' (want a positive number)" },
+	{ "bad_capacity_target.conf", 2, "Capacity=spine: not a link kind" },
+	{ "bad_capacity_nolink.conf", 3, "Capacity=0-1: no link between switches 0 and 1" },
+	{ "bad_capacity_kind.conf", 2, "this fattree topology has no global links" },
+	{ "bad_partpolicy.conf", 2, "bad PartitionPolicy=batch (want PARTITION:POLICY" },
+	{ "bad_partpolicy_dup.conf", 3, "partition 'batch' given twice (first on line 2)" },
+	{ "bad_defpolicy_twice.conf", 3, "DefaultPolicy= given twice (first on line 1)" },
+	{ "bad_switch_nograph.conf", 2, "SwitchName= needs Topology=graph" },
+	{ "bad_graph_empty.conf", 2, "Topology=graph needs SwitchName= lines" },
+	{ "bad_graph_param.conf", 1, "graph: unknown parameter 'speed'" },
+	{ "bad_graph_unknown_link.conf", 2, "Links=: unknown switch 's2'" },
+	{ "bad_graph_self.conf", 3, "switch 's2' linked to itself" },
+	{ "bad_graph_dup_switch.conf", 3, "switch 's1' defined twice (first on line 2)" },
+	{ "bad_graph_disagree.conf", 3, "switches 's1' and 's2' disagree on their links (2 vs 1 cables)" },
+	{ "bad_graph_disagree_cap.conf", 3, "disagree on link capacities" },
+	{ "bad_graph_name.conf", 2, "bad switch name 's/1'" },
+	{ "bad_graph_key.conf", 2, "unknown key 'Ports' on a SwitchName= line" },
+	{ "bad_graph_mixed.conf", 3, "Nodes=3: a count, but line 2 names its nodes" },
+	{ "bad_graph_nodename.conf", 2, "NodeName= conflicts with the node names given by Nodes= on line 3" },
+	{ "bad_graph_linkcap.conf", 2, "bad capacity 'fast' in Links=" },
+	{ "bad_graph_nodes_twice.conf", 2, "Nodes= given twice" },
+	{ "bad_continuation.conf", 2, "NodeName= takes one value (unexpected 'c[0-7]')" },
+};
+
+ParameterizedTestParameters(topo_conf, errors)
+{
+	return cr_make_param_array(struct bad_case, bad,
+				   sizeof(bad) / sizeof(bad[0]));
+}
+
+/* The message is exactly "PATH:LINE: ..." and contains the expected
+ * text. */
+ParameterizedTest(const struct bad_case *c, topo_conf, errors)
+{
+	char path[1024], prefix[1100];
+	struct err err = { "" };
+	struct topo_conf *conf;
+
+	data_path(path, sizeof(path), c->file);
+	conf = topo_conf_load(path, &err);
+	cr_assert_null(conf, "%s accepted", c->file);
+	snprintf(prefix, sizeof(prefix), "%s:%u: ", path, c->line);
+	cr_expect(!strncmp(err.msg, prefix, strlen(prefix)),
+		  "%s: got '%s', want line %u", c->file, err.msg, c->line);
+	cr_expect(strstr(err.msg, c->msg) != NULL, "%s: got '%s', want '%s'",
+		  c->file, err.msg, c->msg);
+}
