@@ -172,13 +172,15 @@ all_completed() {
 }
 
 # max_sharing NAME TOPOCONF: the largest MLS and TLS over the snapshots
-# of NAME that have at least two running jobs ("MLS TLS SAMPLES").
+# of NAME ("MLS TLS SAMPLES"); per snapshot "MLS TLS FILE" lines are kept
+# in $TDIR/sharing.NAME.
 max_sharing() {
 	local f n=0
 	: > "$TDIR/sharing.$1"
 	for f in "$TDIR"/snap."$1".*.json; do
 		[ -s "$f" ] || continue
-		sharing "$f" "$2" >> "$TDIR/sharing.$1" || fail "stopo report failed on $f"
+		echo "$(sharing "$f" "$2" || echo fail) $f" >> "$TDIR/sharing.$1"
+		grep -q "^fail" "$TDIR/sharing.$1" && fail "stopo report failed on $f"
 		n=$((n + 1))
 	done
 	awk -v n=$n '$1 > m { m = $1 } $2 > t { t = $2 } END { print m + 0, t + 0, n }' "$TDIR/sharing.$1"
