@@ -619,6 +619,15 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	int rc;
 
 	slurm_mutex_lock(&topo_lock);
+	if (tstate && !_usable_locked()) {
+		static bool warned = false;
+
+		if (!warned)
+			error("%s: slurm.conf has %d nodes but %s has %u: jobs are placed by %s alone until topo.conf matches",
+			      plugin_type, node_record_count, conf_path,
+			      tstate_nodes(tstate), wrap_type);
+		warned = true;
+	}
 	if (!_usable_locked() || !job_ptr->details)
 		goto delegate;
 	part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
