@@ -18,3 +18,5 @@ BENCH_PROGS += bench/bench_policy
 bench_bench_policy_SOURCES = bench/bench_policy.c
 bench_bench_policy_CFLAGS = $(AM_CFLAGS)
 bench_bench_policy_LDADD = libstopo.la $(CORE_LIBS)
+
+dist_man_MANS += man/stopo-policies.7
