@@ -47,3 +47,9 @@ SLURM_TESTS += \
 	tests/slurm/backfill.sh \
 	tests/slurm/mesh_dragonfly.sh
 EXTRA_DIST += tests/slurm/lib.sh
+
+# What the plugin adds per job_test / job_begin at 10k nodes (make bench).
+BENCH_PROGS += plugin/bench_adapter
+plugin_bench_adapter_SOURCES = plugin/bench_adapter.c plugin/topo_adapter.c
+plugin_bench_adapter_CFLAGS = $(AM_CFLAGS)
+plugin_bench_adapter_LDADD = libstopo.la $(CORE_LIBS)

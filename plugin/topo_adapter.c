@@ -348,10 +348,11 @@ static int evaluate_sharing(const struct tstate *s, const uint32_t *owner,
 	struct pair *pairs = malloc(sizeof(*pairs) * (s->n + 1));
 	uint32_t *nodes = malloc(sizeof(uint32_t) * (s->n + 1));
 	struct ls_job *jobs = malloc(sizeof(*jobs) * (s->n + 1));
-	struct ls_result lr = { 0 };
+	struct ls_result lr;
 	uint32_t np = 0, nj = 0, i;
 	int rc = -1;
 
+	memset(&lr, 0, sizeof(lr));
 	if (!pairs || !nodes || !jobs) {
 		err_set(err, "out of memory");
 		goto out;
@@ -400,11 +401,12 @@ int tstate_evaluate(const struct tstate *s, const uint32_t *owner,
 		    struct teval *ev, struct err *err)
 {
 	struct model_opts opts;
-	struct model_result mr = { { 0 } };
+	struct model_result mr;
 	struct flows f;
 	int rc = 0;
 
 	memset(ev, 0, sizeof(*ev));
+	memset(&mr, 0, sizeof(mr));
 	snprintf(ev->pattern, sizeof(ev->pattern), "%s",
 		 pattern && *pattern ? pattern : TSTATE_DEFAULT_PATTERN);
 	if (evaluate_sharing(s, owner, job_id, ev, err) < 0)
