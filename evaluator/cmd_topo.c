@@ -1,6 +1,7 @@
 /* cmd_topo.c - stopo topo: describe a topology. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "evaluator/cli.h"
@@ -20,6 +21,21 @@ static const char *groups_key(const struct topo *t)
 	return topo_kind(t) == TOPO_FATTREE ? "pods" : "groups";
 }
 
+/* A parameter value as a JSON number when it is one, else a string. */
+static struct json_object *param_json(const char *v)
+{
+	char *end;
+	long long i = strtoll(v, &end, 10);
+	double d;
+
+	if (*v && !*end)
+		return json_object_new_int64(i);
+	d = strtod(v, &end);
+	if (*v && !*end)
+		return json_object_new_double(d);
+	return json_object_new_string(v);
+}
+
 int cmd_topo(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -33,6 +49,8 @@ int cmd_topo(int argc, char **argv)
 	struct topo_stats st;
 	struct err err = { "" };
 	struct topo *t;
+	const struct topo_param *ps;
+	size_t np;
 	int c;
 
 	optind = 1;
@@ -56,13 +74,19 @@ int cmd_topo(int argc, char **argv)
 		topo_destroy(t);
 		return cli_error("topo", CLI_FAIL, "%s", err.msg);
 	}
+	np = topo_params(t, &ps);
 	if (json) {
 		struct json_object *o = json_object_new_object();
+		struct json_object *po = json_object_new_object();
 
 		json_object_object_add(o, "family",
 				       json_object_new_string(topo_family(t)));
 		json_object_object_add(o, "spec",
 				       json_object_new_string(topo_spec(t)));
+		for (size_t i = 0; i < np; i++)
+			json_object_object_add(po, ps[i].key,
+					       param_json(ps[i].value));
+		json_object_object_add(o, "parameters", po);
 		json_object_object_add(o, "switches",
 				       json_object_new_int64(topo_num_switches(t)));
 		json_object_object_add(o, "nodes",
@@ -89,6 +113,10 @@ int cmd_topo(int argc, char **argv)
 	} else {
 		printf("family:            %s\n", topo_family(t));
 		printf("spec:              %s\n", topo_spec(t));
+		printf("parameters:       ");
+		for (size_t i = 0; i < np; i++)
+			printf(" %s=%s", ps[i].key, ps[i].value);
+		printf("%s\n", np ? "" : " (none)");
 		printf("switches:          %u\n", topo_num_switches(t));
 		printf("nodes:             %u\n", topo_num_nodes(t));
 		printf("links (directed):  %u (%u switch-to-switch)\n",

@@ -165,7 +165,7 @@ struct routing *routing_create(const struct topo *t, const char *spec,
 			       struct err *err)
 {
 	struct topo_param params[TOPO_MAX_PARAMS];
-	struct topo_args args;
+	struct topo_args args = { 0 };
 	const struct routing_ops *ops;
 	struct routing *r;
 	char name[64], list[256];

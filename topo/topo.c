@@ -271,6 +271,22 @@ const char *targ_str(const struct topo_args *a, const char *key)
 	return find_param(a, key);
 }
 
+void targ_note_default(const struct topo_args *a, const char *key,
+		       const char *value)
+{
+	struct topo_param *d;
+
+	if (!a->defaults || find_param(a, key) ||
+	    *a->ndefaults >= TOPO_MAX_PARAMS)
+		return;
+	for (size_t i = 0; i < *a->ndefaults; i++)
+		if (!strcmp(a->defaults[i].key, key))
+			return;
+	d = &a->defaults[(*a->ndefaults)++];
+	snprintf(d->key, sizeof(d->key), "%s", key);
+	snprintf(d->value, sizeof(d->value), "%s", value);
+}
+
 int targ_int(const struct topo_args *a, const char *key, long def, long min,
 	     long max, long *out, struct err *err)
 {
@@ -279,6 +295,10 @@ int targ_int(const struct topo_args *a, const char *key, long def, long min,
 	long x;
 
 	if (!v) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%ld", def);
+		targ_note_default(a, key, buf);
 		*out = def;
 		return 0;
 	}
@@ -301,6 +321,10 @@ int targ_double(const struct topo_args *a, const char *key, double def,
 	double x;
 
 	if (!v) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%g", def);
+		targ_note_default(a, key, buf);
 		*out = def;
 		return 0;
 	}
@@ -350,7 +374,9 @@ struct topo *topo_create_family(const char *family,
 				size_t nparams, struct err *err)
 {
 	const struct topo_family_ops *f = topo_family_find(family);
-	struct topo_args args = { params, nparams };
+	struct topo_param defs[TOPO_MAX_PARAMS];
+	size_t ndefs = 0;
+	struct topo_args args = { params, nparams, defs, &ndefs };
 	struct topo_builder b;
 	struct topo *t;
 	size_t off = 0;
@@ -389,6 +415,19 @@ struct topo *topo_create_family(const char *family,
 	t->family = f->name;
 	memcpy(t->params, params, nparams * sizeof(*params));
 	t->nparams = nparams;
+	/* effective parameters in key order: given value, else default */
+	for (size_t k = 0; f->keys[k] && t->neff < TOPO_MAX_PARAMS; k++) {
+		const struct topo_param *src = NULL;
+
+		for (size_t i = 0; i < nparams && !src; i++)
+			if (!strcmp(params[i].key, f->keys[k]))
+				src = &params[i];
+		for (size_t i = 0; i < ndefs && !src; i++)
+			if (!strcmp(defs[i].key, f->keys[k]))
+				src = &defs[i];
+		if (src)
+			t->eff[t->neff++] = *src;
+	}
 	off = (size_t)snprintf(t->spec, sizeof(t->spec), "%s", f->name);
 	for (size_t i = 0; i < nparams && off < sizeof(t->spec); i++)
 		off += (size_t)snprintf(t->spec + off, sizeof(t->spec) - off,
@@ -494,7 +533,16 @@ long topo_param_int(const struct topo *t, const char *key)
 	for (size_t i = 0; i < t->nparams; i++)
 		if (!strcmp(t->params[i].key, key))
 			return strtol(t->params[i].value, NULL, 10);
+	for (size_t i = 0; i < t->neff; i++)
+		if (!strcmp(t->eff[i].key, key))
+			return strtol(t->eff[i].value, NULL, 10);
 	return -1;
+}
+
+size_t topo_params(const struct topo *t, const struct topo_param **params)
+{
+	*params = t->eff;
+	return t->neff;
 }
 
 const struct topo_link *topo_link(const struct topo *t, uint32_t id)

@@ -96,6 +96,10 @@ const char *topo_family(const struct topo *t);
 const char *topo_spec(const struct topo *t);
 /* Value of integer parameter KEY of the family (after defaults), or -1. */
 long topo_param_int(const struct topo *t, const char *key);
+/* Every parameter of the family, given or defaulted, in the family's key
+ * order (e.g. p, a, h, g, inject, local, global); *params is set to the
+ * array (borrowed).  Returns the count. */
+size_t topo_params(const struct topo *t, const struct topo_param **params);
 
 uint32_t topo_num_nodes(const struct topo *t);
 uint32_t topo_num_switches(const struct topo *t);

@@ -675,7 +675,7 @@ static struct topo *build_graph(struct pstate *st,
 				const struct topo_param *params,
 				size_t nparams)
 {
-	struct topo_args args = { params, nparams };
+	struct topo_args args = { params, nparams, NULL, NULL };
 	struct topo_builder b;
 	struct decl *decls = NULL;
 	size_t ndecl = 0, k;
@@ -826,6 +826,15 @@ static struct topo *build_graph(struct pstate *st,
 	t->family = "graph";
 	memcpy(t->params, params, nparams * sizeof(*params));
 	t->nparams = nparams;
+	for (size_t k = 0; k < 2; k++) {
+		static const char *const gkeys[] = { "inject", "link" };
+		const char *v = targ_str(&args, gkeys[k]);
+
+		snprintf(t->eff[k].key, sizeof(t->eff[k].key), "%s", gkeys[k]);
+		snprintf(t->eff[k].value, sizeof(t->eff[k].value), "%s",
+			 v ? v : "1");
+	}
+	t->neff = 2;
 	snprintf(t->spec, sizeof(t->spec), "graph:switches=%zu", st->nsws);
 	return t;
 fail:

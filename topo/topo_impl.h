@@ -15,6 +15,10 @@ struct topo {
 	char spec[512];
 	struct topo_param params[TOPO_MAX_PARAMS];
 	size_t nparams;
+	/* given parameters and the defaults the family used, in the family's
+	 * key order (topo_params, topo_param_int) */
+	struct topo_param eff[TOPO_MAX_PARAMS];
+	size_t neff;
 
 	uint32_t nnodes, nswitches, nlinks;
 	struct topo_link *links;
@@ -53,10 +57,14 @@ struct topo_builder {
 	uint32_t unconnected_ports;
 };
 
-/* Parameters handed to a family's build function, with lookup helpers. */
+/* Parameters handed to a family's build function, with lookup helpers.
+ * The helpers note every default they apply in DEFAULTS (owned by the
+ * caller, TOPO_MAX_PARAMS entries; may be NULL). */
 struct topo_args {
 	const struct topo_param *params;
 	size_t nparams;
+	struct topo_param *defaults;
+	size_t *ndefaults;
 };
 
 /* Integer parameter KEY or DEF when absent; -1 with err set if malformed
@@ -68,6 +76,10 @@ int targ_double(const struct topo_args *a, const char *key, double def,
 		double *out, struct err *err);
 /* String parameter or NULL. */
 const char *targ_str(const struct topo_args *a, const char *key);
+/* Note that KEY took default VALUE (for families parsing a key with
+ * targ_str); no-op when KEY was given. */
+void targ_note_default(const struct topo_args *a, const char *key,
+		       const char *value);
 
 struct topo_family_ops {
 	const char *name;

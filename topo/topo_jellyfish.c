@@ -275,8 +275,10 @@ static int parse_seed(const struct topo_args *args, uint64_t *seed,
 	char *end;
 
 	*seed = 1;
-	if (!v)
+	if (!v) {
+		targ_note_default(args, "seed", "1");
 		return 0;
+	}
 	errno = 0;
 	if (*v == '-')
 		return err_set(err, "parameter seed=%s: not an unsigned integer",

@@ -517,6 +517,36 @@ Test(topo, spec_forms)
 	topo_destroy(c);
 }
 
+/* Defaults are parameters too: topo_param_int and topo_params see them,
+ * in the family's key order; the spec keeps what was given. */
+Test(topo, default_parameters)
+{
+	struct topo *t = mk("dragonfly:h=1,p=3");
+	struct topo *f = mk("fattree");
+	struct topo *j = mk("jellyfish:n=8,r=4");
+	const struct topo_param *ps;
+	size_t n = topo_params(t, &ps);
+	static const char *const want[][2] = {
+		{ "p", "3" }, { "a", "4" }, { "h", "1" }, { "g", "5" },
+		{ "inject", "1" }, { "local", "1" }, { "global", "1" },
+	};
+
+	cr_expect_str_eq(topo_spec(t), "dragonfly:h=1,p=3");
+	cr_assert_eq(n, 7);
+	for (size_t i = 0; i < n; i++) {
+		cr_expect_str_eq(ps[i].key, want[i][0]);
+		cr_expect_str_eq(ps[i].value, want[i][1]);
+	}
+	cr_expect_eq(topo_param_int(t, "g"), 5);
+	cr_expect_eq(topo_param_int(f, "k"), 4);
+	cr_expect_eq(topo_param_int(f, "n"), 3);
+	cr_expect_eq(topo_param_int(j, "p"), 1);
+	cr_expect_eq(topo_param_int(j, "seed"), 1);
+	topo_destroy(t);
+	topo_destroy(f);
+	topo_destroy(j);
+}
+
 Test(topo, family_names)
 {
 	const char *const *names = topo_family_names();
