@@ -29,3 +29,9 @@ tests_unit_test_whatif_CFLAGS = $(UNIT_CFLAGS) \
 tests_unit_test_whatif_LDADD = $(UNIT_LDADD)
 
 CLI_TESTS += tests/cli/whatif.sh tests/cli/report.sh
+dist_man_MANS += man/stopo-whatif.1 man/stopo-report.1
+
+BENCH_PROGS += bench/bench_whatif
+bench_bench_whatif_SOURCES = bench/bench_whatif.c
+bench_bench_whatif_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+bench_bench_whatif_LDADD = libstopo.la $(CORE_LIBS)

@@ -1,0 +1,148 @@
+/* bench_whatif.c - the what-if simulator on the 10,000-job Lublin workload
+ * (lublin_256.swf, for a 256-node machine) scaled to paper 003's
+ * 10,648-node fat-tree (fattree:k=22,n=3, ecmp; job sizes times
+ * 10648/256, rounded up), FCFS + EASY backfill, no rate prediction.
+ * Target: under 60 s for fattree-pods.  Also one-shot MLS/TLS of 300
+ * jobs on that machine.
+ *
+ * Usage: bench_whatif [SWF [POLICY...]]  (default: $STOPO_LUBLIN or
+ * /work/shared/workloads/lublin_256.swf; fattree-pods and clustered).
+ * Prints wall and CPU seconds per policy. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "evaluator/linkshare.h"
+#include "evaluator/whatif.h"
+#include "evaluator/workload.h"
+#include "topo/rng.h"
+#include "topo/routing.h"
+#include "topo/topo.h"
+
+#define TARGET_S 60.0
+
+static double now(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int bench_linkshare(const struct routing *r, uint32_t N)
+{
+	struct ls_job *jobs = calloc(300, sizeof(*jobs));
+	uint32_t *perm = malloc(N * sizeof(*perm)), pos = 0, nj = 0;
+	struct ls_result res;
+	struct err err = { "" };
+	struct rng g;
+	double t0, t1;
+
+	if (!jobs || !perm)
+		return 1;
+	rng_seed(&g, 7);
+	for (uint32_t i = 0; i < N; i++)
+		perm[i] = i;
+	/* clustered-looking jobs: runs of consecutive nodes, some shuffled */
+	for (uint32_t i = 0; i + 1 < N; i += 2)
+		if (rng_below(&g, 10) == 0) {
+			uint32_t j = (uint32_t)rng_below(&g, N), x = perm[i];
+
+			perm[i] = perm[j];
+			perm[j] = x;
+		}
+	while (nj < 300 && pos < N) {
+		uint32_t sz = 2 + (uint32_t)rng_below(&g, 60);
+
+		if (pos + sz > N)
+			break;
+		jobs[nj].id = nj + 1;
+		jobs[nj].nodes = perm + pos;
+		jobs[nj].n = sz;
+		pos += sz;
+		nj++;
+	}
+	t0 = now(CLOCK_MONOTONIC);
+	if (linkshare_compute(r, jobs, nj, &res, &err)) {
+		fprintf(stderr, "bench_whatif: %s\n", err.msg);
+		return 1;
+	}
+	t1 = now(CLOCK_MONOTONIC);
+	printf("linkshare_compute: %u jobs on %u nodes (%u nodes busy): "
+	       "%.3f s, MLS %.1f %%, TLS %.1f %%\n", nj, N, pos, t1 - t0,
+	       res.mls, res.tls);
+	linkshare_free(&res);
+	free(jobs);
+	free(perm);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const defpol[] = { "fattree-pods", "clustered" };
+	const char *path = argc > 1 ? argv[1] : getenv("STOPO_LUBLIN");
+	const char *const *pols = defpol;
+	int npol = 2, rc = 0;
+	struct err err = { "" };
+	struct topo *t;
+	struct routing *r;
+	struct workload w;
+	struct wl_opts wo;
+	struct whatif_opts so;
+
+	if (!path)
+		path = "/work/shared/workloads/lublin_256.swf";
+	if (argc > 2) {
+		pols = (const char *const *)argv + 2;
+		npol = argc - 2;
+	}
+	if (access(path, R_OK)) {
+		printf("bench_whatif: %s not readable: skipped (set "
+		       "STOPO_LUBLIN)\n", path);
+		return 0;
+	}
+	t = topo_create("fattree:k=22,n=3", &err);
+	r = t ? routing_create(t, "ecmp", &err) : NULL;
+	if (!r) {
+		fprintf(stderr, "bench_whatif: %s\n", err.msg);
+		return 1;
+	}
+	if (bench_linkshare(r, topo_num_nodes(t)))
+		return 1;
+	wl_opts_init(&wo);
+	if (workload_load(path, &wo, &w, &err)) {
+		fprintf(stderr, "bench_whatif: %s\n", err.msg);
+		return 1;
+	}
+	for (uint32_t i = 0; i < w.n; i++)
+		w.jobs[i].nodes = (uint32_t)(((uint64_t)w.jobs[i].nodes *
+					      topo_num_nodes(t) + w.max_nodes - 1) /
+					     (w.max_nodes ? w.max_nodes : 1));
+	whatif_opts_init(&so);
+	so.rates = false;
+	for (int p = 0; p < npol; p++) {
+		struct whatif_result res;
+		double c0 = now(CLOCK_PROCESS_CPUTIME_ID), c1;
+
+		if (whatif_run(t, r, pols[p], &w, &so, &res, &err)) {
+			fprintf(stderr, "bench_whatif: %s\n", err.msg);
+			rc = 1;
+			break;
+		}
+		c1 = now(CLOCK_PROCESS_CPUTIME_ID);
+		printf("whatif %s: %u jobs on %u nodes: %.1f s wall, %.1f s CPU "
+		       "(target %.0f s: %s); utilization %.3f, mean wait %.0f s, "
+		       "MLS max %.1f %%, isolated %u\n", res.policy, w.n,
+		       topo_num_nodes(t), res.seconds, c1 - c0, TARGET_S,
+		       res.seconds < TARGET_S ? "met" : "MISSED",
+		       res.utilization, res.mean_wait, res.mls_max,
+		       res.isolated_jobs);
+		whatif_result_free(&res);
+	}
+	workload_free(&w);
+	routing_destroy(r);
+	topo_destroy(t);
+	return rc;
+}
