@@ -27,3 +27,8 @@ tests_unit_test_topo_conf_SOURCES = tests/unit/test_topo_conf.c
 tests_unit_test_topo_conf_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_unit_test_topo_conf_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_topo_conf_LDADD = $(UNIT_LDADD)
+
+BENCH_PROGS += bench/bench_topo
+bench_bench_topo_SOURCES = bench/bench_topo.c
+bench_bench_topo_CFLAGS = $(AM_CFLAGS)
+bench_bench_topo_LDADD = libstopo.la $(CORE_LIBS)

@@ -1,0 +1,113 @@
+/* bench_topo.c - `stopo topo` on paper 003's Table I machines
+ * (fattree:k=22,n=3, dragonfly:p=7,a=15,h=8,g=106,
+ * expressmesh:dims=12x10x10,gap=1,p=9; issue 2 asks < 2 s each on the
+ * 2-core reference machine), plus the Cascade and a jellyfish of similar
+ * size.  Times the library work (topo_create + topo_stats, best of 3) and
+ * the whole command (./stopo topo --topo SPEC --json, run from the build
+ * directory as `make bench` does; STOPO overrides the path).
+ * Run by `make bench`; prints timings and exits 1 when the command takes
+ * 2 s or more on a Table I machine. */
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "topo/topo.h"
+
+extern char **environ;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Library time: create + stats, best of 3 (-1 on error). */
+static double lib_time(const char *spec, struct topo_stats *st)
+{
+	double best = -1;
+
+	for (int rep = 0; rep < 3; rep++) {
+		struct err err = { "" };
+		double t0 = now();
+		struct topo *t = topo_create(spec, &err);
+
+		if (!t || topo_stats(t, st, &err)) {
+			fprintf(stderr, "%s: %s\n", spec, err.msg);
+			topo_destroy(t);
+			return -1;
+		}
+		topo_destroy(t);
+		t0 = now() - t0;
+		if (best < 0 || t0 < best)
+			best = t0;
+	}
+	return best;
+}
+
+/* Wall time of the command, output discarded (-1 on failure). */
+static double cmd_time(const char *stopo, const char *spec)
+{
+	char *argv[] = { (char *)stopo, "topo", "--topo", (char *)spec,
+			 "--json", NULL };
+	posix_spawn_file_actions_t fa;
+	double t0 = now();
+	pid_t pid;
+	int status;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", 1, 0);
+	if (posix_spawn(&pid, stopo, &fa, NULL, argv, environ)) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -1;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return now() - t0;
+}
+
+int main(void)
+{
+	static const struct {
+		const char *spec;
+		int table1;
+	} cases[] = {
+		{ "fattree:k=22,n=3", 1 },
+		{ "dragonfly:p=7,a=15,h=8,g=106", 1 },
+		{ "expressmesh:dims=12x10x10,gap=1,p=9", 1 },
+		{ "cascade:groups=28", 0 },
+		{ "jellyfish:n=1200,r=38,p=9,seed=1", 0 },
+	};
+	const char *stopo = getenv("STOPO") ? getenv("STOPO") : "./stopo";
+	int slow = 0;
+
+	printf("%-38s %7s %6s %9s %9s %8s\n", "spec", "nodes", "radix",
+	       "lib (s)", "stopo (s)", "diameter");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct topo_stats st;
+		struct err err = { "" };
+		struct topo *t = topo_create(cases[i].spec, &err);
+		double lt = lib_time(cases[i].spec, &st);
+		double ct = access(stopo, X_OK) ? -1
+						: cmd_time(stopo, cases[i].spec);
+
+		if (!t || lt < 0)
+			return 1;
+		printf("%-38s %7u %3u-%-2u %9.3f %9.3f %8u%s\n", cases[i].spec,
+		       topo_num_nodes(t), st.radix_min, st.radix_max, lt, ct,
+		       st.diameter,
+		       cases[i].table1 && (ct >= 2 || lt >= 2) ? "  OVER 2 s"
+							     : "");
+		if (cases[i].table1 && (ct >= 2 || lt >= 2))
+			slow = 1;
+		topo_destroy(t);
+	}
+	return slow;
+}
