@@ -32,3 +32,4 @@ BENCH_PROGS += bench/bench_topo
 bench_bench_topo_SOURCES = bench/bench_topo.c
 bench_bench_topo_CFLAGS = $(AM_CFLAGS)
 bench_bench_topo_LDADD = libstopo.la $(CORE_LIBS)
+CLI_TESTS += tests/cli/topo.sh

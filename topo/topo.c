@@ -483,7 +483,7 @@ int topo_parse_spec(const char *spec, char *family, size_t famlen,
 	return 0;
 }
 
-static bool looks_like_file(const char *spec)
+bool topo_spec_is_file(const char *spec)
 {
 	struct stat st;
 	size_t n = strlen(spec);
@@ -503,7 +503,7 @@ struct topo *topo_create(const char *spec, struct err *err)
 		err_set(err, "empty topology spec");
 		return NULL;
 	}
-	if (looks_like_file(spec)) {
+	if (topo_spec_is_file(spec)) {
 		struct topo_conf *c = topo_conf_load(spec, err);
 		struct topo *t;
 

@@ -70,6 +70,10 @@ struct topo_param {
  * topology (free with topo_destroy) or NULL with err set. */
 struct topo *topo_create(const char *spec, struct err *err);
 
+/* Whether topo_create treats SPEC as a topo.conf path: it contains '/',
+ * ends in ".conf", or names an existing regular file. */
+bool topo_spec_is_file(const char *spec);
+
 /* Build family FAMILY from NPARAMS parameters.  Unknown keys and bad values
  * are errors.  Returns a new topology or NULL with err set. */
 struct topo *topo_create_family(const char *family,
