@@ -33,3 +33,4 @@ bench_bench_topo_SOURCES = bench/bench_topo.c
 bench_bench_topo_CFLAGS = $(AM_CFLAGS)
 bench_bench_topo_LDADD = libstopo.la $(CORE_LIBS)
 CLI_TESTS += tests/cli/topo.sh
+dist_man_MANS += man/stopo-topo.1 man/topo.conf.5
