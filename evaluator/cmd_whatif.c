@@ -131,11 +131,13 @@ static struct json_object *jdouble(double v)
 	return json_object_new_double(v);
 }
 
-static struct json_object *policy_json(const struct whatif_result *r)
+static struct json_object *policy_json(const struct whatif_result *r,
+				       const char *label)
 {
 	struct json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "policy", json_object_new_string(r->policy));
+	json_object_object_add(o, "policy", json_object_new_string(label));
+	json_object_object_add(o, "spec", json_object_new_string(r->policy));
 	json_object_object_add(o, "jobs", json_object_new_int64(r->njobs));
 	json_object_object_add(o, "started", json_object_new_int64(r->started));
 	json_object_object_add(o, "dropped", json_object_new_int64(r->dropped));
@@ -161,25 +163,27 @@ static struct json_object *policy_json(const struct whatif_result *r)
 	return o;
 }
 
-static int width(const struct whatif_result *res, int n)
+/* Column width: the longest policy as given. */
+static int width(char *const *labels, int n)
 {
 	int w = 12;
 
 	for (int i = 0; i < n; i++)
-		if ((int)strlen(res[i].policy) > w)
-			w = (int)strlen(res[i].policy);
+		if ((int)strlen(labels[i]) > w)
+			w = (int)strlen(labels[i]);
 	return w;
 }
 
 static void row(const char *label, const struct whatif_result *res, int n,
-		const char *fmt, double (*get)(const struct whatif_result *))
+		int w, const char *fmt,
+		double (*get)(const struct whatif_result *))
 {
 	printf("%-24s", label);
 	for (int i = 0; i < n; i++) {
 		char cell[64];
 
 		snprintf(cell, sizeof(cell), fmt, get(&res[i]));
-		printf("  %*s", width(res, n), cell);
+		printf("  %*s", w, cell);
 	}
 	putchar('\n');
 }
@@ -202,46 +206,50 @@ GETTER(g_tlsmean, r->tls_mean)
 GETTER(g_ratesum, r->rate_sum)
 GETTER(g_ratemean, r->rate_mean)
 
-static void print_table(const struct whatif_result *res, int n)
+static void print_table(const struct whatif_result *res, int n,
+			char *const *labels)
 {
+	int w = width(labels, n);
+
 	printf("%-24s", "policy");
 	for (int i = 0; i < n; i++)
-		printf("  %*s", width(res, n), res[i].policy);
+		printf("  %*s", w, labels[i]);
 	putchar('\n');
-	row("jobs started", res, n, "%.0f", g_started);
-	row("jobs dropped (never)", res, n, "%.0f", g_dropped);
-	row("jobs backfilled", res, n, "%.0f", g_backfilled);
-	row("utilization %", res, n, "%.2f", g_util);
-	row("makespan s", res, n, "%.0f", g_makespan);
-	row("mean wait s", res, n, "%.1f", g_wait);
-	row("mean bounded slowdown", res, n, "%.2f", g_bsld);
-	row("jobs run isolated", res, n, "%.0f", g_iso);
-	row("isolation violations", res, n, "%.0f", g_viol);
-	row("MLS max %", res, n, "%.2f", g_mlsmax);
-	row("MLS time-avg %", res, n, "%.2f", g_mlsmean);
-	row("TLS max %", res, n, "%.2f", g_tlsmax);
-	row("TLS time-avg %", res, n, "%.2f", g_tlsmean);
+	row("jobs started", res, n, w, "%.0f", g_started);
+	row("jobs dropped (never)", res, n, w, "%.0f", g_dropped);
+	row("jobs backfilled", res, n, w, "%.0f", g_backfilled);
+	row("utilization %", res, n, w, "%.2f", g_util);
+	row("makespan s", res, n, w, "%.0f", g_makespan);
+	row("mean wait s", res, n, w, "%.1f", g_wait);
+	row("mean bounded slowdown", res, n, w, "%.2f", g_bsld);
+	row("jobs run isolated", res, n, w, "%.0f", g_iso);
+	row("isolation violations", res, n, w, "%.0f", g_viol);
+	row("MLS max %", res, n, w, "%.2f", g_mlsmax);
+	row("MLS time-avg %", res, n, w, "%.2f", g_mlsmean);
+	row("TLS max %", res, n, w, "%.2f", g_tlsmax);
+	row("TLS time-avg %", res, n, w, "%.2f", g_tlsmean);
 	if (res[0].rates) {
-		row("comm. rate sum", res, n, "%.3f", g_ratesum);
-		row("comm. rate per job", res, n, "%.4f", g_ratemean);
+		row("comm. rate sum", res, n, w, "%.3f", g_ratesum);
+		row("comm. rate per job", res, n, w, "%.4f", g_ratemean);
 	}
 }
 
-static int write_jobs(FILE *f, const struct whatif_result *r)
+static int write_jobs(FILE *f, const struct whatif_result *r,
+		      const char *label)
 {
 	for (uint32_t i = 0; i < r->njob_out; i++) {
 		const struct whatif_job *j = &r->jobs[i];
 		char *ranges;
 
 		if (j->dropped) {
-			fprintf(f, "%s,%u,%lld,,,\n", r->policy, j->id,
+			fprintf(f, "%s,%u,%lld,,,\n", label, j->id,
 				(long long)j->submit);
 			continue;
 		}
 		ranges = cli_format_ranges(j->nodes, j->n);
 		if (!ranges)
 			return -1;
-		fprintf(f, "%s,%u,%lld,%lld,%lld,\"%s\"\n", r->policy, j->id,
+		fprintf(f, "%s,%u,%lld,%lld,%lld,\"%s\"\n", label, j->id,
 			(long long)j->submit, (long long)j->start,
 			(long long)j->end, ranges);
 		free(ranges);
@@ -395,7 +403,7 @@ int cmd_whatif(int argc, char **argv)
 		}
 		fprintf(jf, "policy,id,submit,start,end,nodes\n");
 		for (int i = 0; i < nres; i++)
-			if (write_jobs(jf, &res[i])) {
+			if (write_jobs(jf, &res[i], pols[i])) {
 				rc = cli_error(CMD, CLI_FAIL, "out of memory");
 				goto out;
 			}
@@ -422,7 +430,7 @@ int cmd_whatif(int argc, char **argv)
 		json_object_object_add(o, "bsld_threshold",
 				       jdouble(WHATIF_BSLD_TAU));
 		for (int i = 0; i < nres; i++)
-			json_object_array_add(a, policy_json(&res[i]));
+			json_object_array_add(a, policy_json(&res[i], pols[i]));
 		json_object_object_add(o, "policies", a);
 		cli_print_json(o);
 	} else {
@@ -430,7 +438,7 @@ int cmd_whatif(int argc, char **argv)
 		       topo_num_nodes(t), routing_spec(r));
 		printf("workload: %s (%u jobs%s)\n\n", wpath, w.n,
 		       w.squeue ? ", squeue snapshot" : "");
-		print_table(res, nres);
+		print_table(res, nres, pols);
 		printf("\nbounded slowdown threshold %.0f s; MLS/TLS "
 		       "time-averaged over the makespan\n", WHATIF_BSLD_TAU);
 	}

@@ -274,7 +274,8 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes,
 			free(links);
 			return err_set(s->err, "out of memory");
 		}
-		memcpy(s->links[i], links, nl * sizeof(uint32_t));
+		if (nl)
+			memcpy(s->links[i], links, nl * sizeof(uint32_t));
 		s->nlinks[i] = nl;
 	}
 	if (ls_state_add(s->ls, i + 1, links, nl, s->err))
