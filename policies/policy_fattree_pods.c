@@ -28,13 +28,25 @@
  * nodes, fewest free first (best fit), then lowest id; larger jobs: level-j
  * units with enough whole sub-units, fewest whole sub-units first, then
  * lowest id, and in each unit every run of m consecutive whole sub-units
- * from the lowest. */
+ * from the lowest.
+ *
+ * Option large=leaves applies rule iii to jobs larger than a pod (j >= 2):
+ * instead of whole pods they get m = ceil(n / k) whole leaves inside one
+ * level-j unit, in pods (generally: units of levels 1..j-1) that no running
+ * job crosses; the pods may hold other jobs that stay inside them.  The
+ * job then crosses those pods, so they are closed to other multi-pod jobs
+ * until it ends.  large=pods (default) is the paper's practical rule iv. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "policies/policy_impl.h"
 
+static const char *const keys[] = { "large", NULL };
+static const char *const defaults[] = { "pods", NULL };
+static const char *const large_choices[] = { "pods", "leaves", NULL };
+
 struct ft {
+	bool rule3;         /* large=leaves: rule iii for jobs above a pod */
 	uint32_t k, n;      /* arity, levels */
 	uint32_t leaves;    /* k^(n-1) */
 	uint64_t pw[17];    /* pw[l] = k^l */
@@ -44,10 +56,13 @@ static int create(struct policy *p, struct err *err)
 {
 	struct ft *f;
 	long k, n;
+	int large;
 
 	if (topo_kind(p->t) != TOPO_FATTREE)
 		return err_set(err, "policy fattree-pods: topology %s is not "
 			       "a fat-tree", topo_family(p->t));
+	if (policy_opt_choice(p, "large", large_choices, &large, err))
+		return -1;
 	k = topo_param_int(p->t, "k");
 	n = topo_param_int(p->t, "n");
 	if (k < 1 || n < 1 || n > 16)
@@ -56,6 +71,7 @@ static int create(struct policy *p, struct err *err)
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return err_set(err, "policy fattree-pods: out of memory");
+	f->rule3 = large == 1;
 	f->k = (uint32_t)k;
 	f->n = (uint32_t)n;
 	f->pw[0] = 1;
@@ -93,7 +109,77 @@ struct counts {
 	uint32_t *nfree;
 	uint32_t *whole[16];
 	uint32_t *mem;
+	/* large=leaves: crossed[l][u] for 1 <= l <= n-2: a running job has
+	 * nodes inside and outside level-l unit u */
+	uint8_t *crossed[16];
+	uint8_t *cmem;
 };
+
+/* Lowest level whose unit holds both leaves A and B. */
+static uint32_t lca_level(const struct ft *f, uint32_t a, uint32_t b)
+{
+	uint32_t l = 0;
+
+	while (a != b) {
+		a /= f->k;
+		b /= f->k;
+		l++;
+	}
+	return l;
+}
+
+/* Mark the units crossed by running jobs (O(N n)). */
+static int mark_crossed(const struct policy *p, const struct ft *f,
+			const struct policy_view *v, struct counts *c)
+{
+	uint32_t N = topo_num_nodes(p->t), *first, *span;
+	struct policy_jobs jobs;
+	size_t total = 0;
+	uint8_t *q;
+
+	for (uint32_t l = 1; l + 1 < f->n; l++)
+		total += f->pw[f->n - 1 - l];
+	c->cmem = calloc(total + 1, 1);
+	if (!c->cmem || policy_jobs_build(&jobs, v->owner, N))
+		return -1;
+	q = c->cmem;
+	for (uint32_t l = 1; l + 1 < f->n; l++) {
+		c->crossed[l] = q;
+		q += f->pw[f->n - 1 - l];
+	}
+	first = malloc(((size_t)jobs.n + 1) * sizeof(*first));
+	span = calloc((size_t)jobs.n + 1, sizeof(*span));
+	if (!first || !span) {
+		free(first);
+		free(span);
+		policy_jobs_free(&jobs);
+		return -1;
+	}
+	for (uint32_t j = 0; j < jobs.n; j++)
+		first[j] = UINT32_MAX;
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t j = jobs.idx[i], w = topo_node_switch(p->t, i), l;
+
+		if (j == UINT32_MAX)
+			continue;
+		if (first[j] == UINT32_MAX)
+			first[j] = w;
+		else if ((l = lca_level(f, w, first[j])) > span[j])
+			span[j] = l;
+	}
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t j = jobs.idx[i], w = topo_node_switch(p->t, i);
+
+		if (j == UINT32_MAX)
+			continue;
+		for (uint32_t l = 1; l < span[j] && l + 1 < f->n; l++)
+			c->crossed[l][w / f->pw[l]] = 1;
+	}
+	free(first);
+	free(span);
+	policy_jobs_free(&jobs);
+	return 0;
+}
 
 static int count(const struct policy *p, const struct ft *f,
 		 const struct policy_view *v, bool empty, struct counts *c)
@@ -101,11 +187,20 @@ static int count(const struct policy *p, const struct ft *f,
 	size_t total = f->leaves;
 	uint32_t *q;
 
+	memset(c, 0, sizeof(*c));
 	for (uint32_t l = 1; l < f->n; l++)
 		total += f->pw[f->n - 1 - l];
 	c->mem = calloc(total, sizeof(uint32_t));
 	if (!c->mem)
 		return -1;
+	if (f->rule3 && f->n >= 3) {
+		/* on the empty machine nothing crosses (crossed[] NULL) */
+		if (!empty && mark_crossed(p, f, v, c)) {
+			free(c->mem);
+			free(c->cmem);
+			return -1;
+		}
+	}
 	c->nfree = c->mem;
 	q = c->mem + f->leaves;
 	for (uint32_t l = 1; l < f->n; l++) {
@@ -221,6 +316,107 @@ static int find_units(const struct ft *f, const struct counts *c, uint32_t j,
 	return rc;
 }
 
+static void take_leaves(const struct policy *p, const struct policy_view *v,
+			uint32_t lo, uint32_t hi, uint32_t need,
+			struct policy_result *res);
+
+/* large=leaves (rule iii), job inside one level-J unit (J >= 2) on M whole
+ * leaves whose units at levels 1..J-1 no running job crosses.  Candidates:
+ * level-J units with enough such leaves, fewest first, then lowest id; in
+ * the unit, level-(J-1) sub-units with the most such leaves first (fewest
+ * units crossed), then lowest id.  Fills RES when FILL. */
+static enum policy_status find_leaves(const struct policy *p,
+				      const struct ft *f,
+				      const struct policy_view *v,
+				      const struct counts *c, uint32_t j,
+				      uint32_t need, uint32_t attempt,
+				      struct policy_result *res, bool fill)
+{
+	uint32_t m = (need + f->k - 1) / f->k;
+	uint32_t nu = (uint32_t)f->pw[f->n - 1 - j];
+	uint32_t nsub = (uint32_t)f->pw[f->n - j]; /* level j-1 units */
+	uint32_t per = (uint32_t)f->pw[j - 1];     /* leaves per sub-unit */
+	uint32_t *elig = calloc(nsub, sizeof(*elig)), nc = 0, best = 0;
+	struct cand *cd = malloc(((size_t)nu + 1) * sizeof(*cd));
+	enum policy_status st;
+
+	if (!elig || !cd) {
+		free(elig);
+		free(cd);
+		return policy_say(res, POLICY_WAIT, "out of memory");
+	}
+	for (uint32_t w = 0; w < f->leaves; w++) {
+		bool ok = c->nfree[w] == f->k;
+
+		for (uint32_t l = 1; l < j && ok && c->crossed[l]; l++)
+			ok = !c->crossed[l][w / f->pw[l]];
+		elig[w / per] += ok;
+	}
+	for (uint32_t u = 0; u < nu; u++) {
+		uint32_t e = 0;
+
+		for (uint32_t s = u * f->k; s < (u + 1) * f->k; s++)
+			e += elig[s];
+		if (e > best)
+			best = e;
+		if (e >= m)
+			cd[nc++] = (struct cand){ e, u };
+	}
+	if (attempt >= nc) {
+		st = nc ? policy_say(res, POLICY_NEVER, "no candidate #%u "
+				     "(%u candidates)", attempt, nc)
+			: policy_say(res, POLICY_WAIT, "waiting for %u whole "
+				     "leaf switches in %s no other job "
+				     "crosses (%u such in one %s)", m,
+				     unit_name(j - 1, true), best,
+				     unit_name(j, false));
+		free(elig);
+		free(cd);
+		return st;
+	}
+	qsort(cd, nc, sizeof(*cd), cmp_cand);
+	if (fill) {
+		uint32_t u = cd[attempt].id, ns = 0;
+		struct cand *sub = malloc(f->k * sizeof(*sub));
+
+		if (!sub) {
+			free(elig);
+			free(cd);
+			return policy_say(res, POLICY_WAIT, "out of memory");
+		}
+		for (uint32_t s = u * f->k; s < (u + 1) * f->k; s++)
+			if (elig[s])
+				sub[ns++] = (struct cand){ UINT32_MAX - elig[s],
+							   s };
+		qsort(sub, ns, sizeof(*sub), cmp_cand);
+		res->n = 0;
+		for (uint32_t i = 0; i < ns && res->n < need; i++)
+			for (uint32_t w = sub[i].id * per;
+			     w < (sub[i].id + 1) * per && res->n < need; w++) {
+				bool ok = c->nfree[w] == f->k;
+
+				for (uint32_t l = 1; l < j && ok &&
+				     c->crossed[l]; l++)
+					ok = !c->crossed[l][w / f->pw[l]];
+				if (!ok)
+					continue;
+				{
+					struct policy_result part = *res;
+
+					part.nodes = res->nodes + res->n;
+					take_leaves(p, v, w, w + 1,
+						    need - res->n, &part);
+					res->n += part.n;
+				}
+			}
+		free(sub);
+		policy_sort_u32(res->nodes, res->n);
+	}
+	free(elig);
+	free(cd);
+	return POLICY_PLACED;
+}
+
 /* Give the job NEED nodes: the free usable nodes of leaves [lo, hi) in id
  * order. */
 static void take_leaves(const struct policy *p, const struct policy_view *v,
@@ -270,6 +466,9 @@ static enum policy_status try_place(const struct policy *p,
 			take_leaves(p, v, w, w + 1, need, res);
 		return POLICY_PLACED;
 	}
+	if (j >= 2 && f->rule3)
+		return find_leaves(p, f, v, c, j, need, req->attempt, res,
+				   fill);
 	{
 		uint64_t subnodes = f->pw[j];
 		uint32_t m = (uint32_t)((need + subnodes - 1) / subnodes);
@@ -332,6 +531,7 @@ static enum policy_status place(const struct policy *p,
 		return policy_say(res, POLICY_WAIT, "out of memory");
 	st = try_place(p, f, v, &c, req, res, true);
 	free(c.mem);
+	free(c.cmem);
 	if (st == POLICY_PLACED) {
 		res->isolated = true;
 		return st;
@@ -350,12 +550,15 @@ static enum policy_status place(const struct policy *p,
 					"isolated: needs %s", tmp.reason +
 					strlen("waiting for "));
 		free(c.mem);
+		free(c.cmem);
 	}
 	return st;
 }
 
 const struct policy_ops policy_fattree_pods = {
 	.name = "fattree-pods",
+	.keys = keys,
+	.defaults = defaults,
 	.isolating = true,
 	.create = create,
 	.destroy = destroy,

@@ -10,8 +10,10 @@
  * only such blocks are handed out (a block may wrap around the ring).
  *
  * The policy infers each running multi-router job's box (its routers'
- * bounding cuboid; on a torus the shortest cyclic interval per dimension)
- * from owner[] and keeps boxes disjoint:
+ * bounding cuboid; on a torus the shortest cyclic interval per dimension,
+ * or the whole ring when that interval is half the ring or more, since
+ * flows may then go round the other way) from owner[] and keeps boxes
+ * disjoint:
  *   - a job that fits on one router goes to a router with enough free
  *     nodes (routers inside another job's box first, then fewest free,
  *     then lowest id): it uses no switch-to-switch link, so it may take
@@ -349,6 +351,12 @@ static int mark_boxes(const struct policy *p, const struct mb *m,
 				present[x[d]] = 1;
 			}
 			hull(m, present, m->k[d], &lo[d], &len[d]);
+			/* a torus interval of half the ring or more: flows
+			 * may go round the other way, the whole ring is its */
+			if (!extent_ok(m, len[d], m->k[d])) {
+				lo[d] = 0;
+				len[d] = m->k[d];
+			}
 			idx[d] = 0;
 		}
 		for (;;) {

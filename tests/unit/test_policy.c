@@ -148,6 +148,8 @@ static struct bad bads[] = {
 	{ "fattree:k=4,n=3", "random:seed=1,seed=2", "given twice" },
 	{ "fattree:k=4,n=3", "clustered:scatter=101", "expected an integer" },
 	{ "fattree:k=4,n=3", "linear:x=1", "unknown option 'x' (known: none)" },
+	{ "fattree:k=4,n=3", "fattree-pods:large=all", "expected one of "
+	  "pods, leaves" },
 	{ "dragonfly:p=2,a=4,h=2,g=9", "fattree-pods", "not a fat-tree" },
 	{ "fattree:k=4,n=3", "", "bad spec" },
 	{ "torus:dims=4x4x4,p=1", "mesh-blocks:mode=building-block,"
@@ -349,6 +351,27 @@ static struct pcase pcases[] = {
 	  "can never run isolated: needs 3 whole pods (2 whole)", 0 },
 	{ FT, "ecmp", "fattree-pods", "", "", 64, 0, POLICY_PLACED, "0-63",
 	  1 },
+	/* large=leaves (rule iii): whole leaves in pods nobody crosses */
+	{ FT, "ecmp", "fattree-pods:large=leaves", "0", "", 20, 0,
+	  POLICY_PLACED, "16-35", 1 },
+	{ FT, "ecmp", "fattree-pods", "0,16,32,48", "", 20, 0, POLICY_WAIT,
+	  "waiting for 2 whole pods (0 whole)", 0 },
+	{ FT, "ecmp", "fattree-pods:large=leaves", "0,16,32,48", "", 20, 0,
+	  POLICY_PLACED, "4-15,20-27", 1 },
+	/* job 104 crosses pods 0 and 1 */
+	{ FT, "ecmp", "fattree-pods:large=leaves", "0,16,32,48,4-11+20-27",
+	  "", 20, 0, POLICY_PLACED, "36-47,52-59", 1 },
+	{ FT, "ecmp", "fattree-pods:large=leaves", "0,16,32,48,4-11+20-27",
+	  "", 28, 0, POLICY_WAIT, "waiting for 7 whole leaf switches in "
+	  "pods no other job crosses (6 such in one subtree)", 0 },
+	/* jobs inside pods 0 and 1 do not close them; pods with the most
+	 * such leaves first */
+	{ FT, "ecmp", "fattree-pods:large=leaves", "0,16,32,48,4-11,20-27",
+	  "", 28, 0, POLICY_PLACED, "12-15,36-47,52-63", 1 },
+	{ FT, "ecmp", "fattree-pods:large=leaves", "", "0,16,32,48", 60, 0,
+	  POLICY_NEVER, "can never run isolated: needs 15 whole leaf "
+	  "switches in pods no other job crosses (12 such in one subtree)",
+	  0 },
 
 	/* dragonfly-groups under ugal (intra=local) */
 	{ DF, "ugal", "dragonfly-groups", "", "", 2, 0, POLICY_PLACED, "0-1",
@@ -464,13 +487,23 @@ static struct pcase pcases[] = {
 	/* blocks wrap round the ring */
 	{ "torus:dims=8,p=1", "dor", "mesh-blocks", "1-2", "", 3, 0,
 	  POLICY_PLACED, "3-5", 1 },
-	{ "torus:dims=8,p=1", "dor", "mesh-blocks", "1-5", "", 3, 0,
+	{ "torus:dims=8,p=1", "dor", "mesh-blocks", "2-5", "", 3, 0,
 	  POLICY_PLACED, "0,6-7", 1 },
+	/* routers 1-5 span half the ring: the job's flows from 1 to 5 go
+	 * both ways round, its box is the whole ring */
+	{ "torus:dims=8,p=1", "minimal", "mesh-blocks", "1-5", "", 3, 0,
+	  POLICY_WAIT, "waiting for a cuboid of 3 free routers (0 free)", 0 },
 	/* 3 routers: 3x1 is not allowed on a ring of 4, so 2x2 */
 	{ "torus:dims=4x4,p=2", "dor", "mesh-blocks", "", "", 6, 0,
 	  POLICY_PLACED, "0-3,8-9", 1 },
 	{ "torus:dims=4x4,p=2", "dor", "mesh-blocks", "", "", 7, 0,
 	  POLICY_PLACED, "0-3,8-10", 1 },
+	/* a job on rows 0-2 of a ring of 4: flows between rows 0 and 2 go
+	 * both ways round, so row 3 is inside its box; single routers only */
+	{ "torus:dims=4x4,p=1", "minimal", "mesh-blocks", "0-10", "", 2, 0,
+	  POLICY_WAIT, "waiting for a cuboid of 2 free routers (0 free)", 0 },
+	{ "torus:dims=4x4,p=1", "minimal", "mesh-blocks", "0-10", "", 1, 0,
+	  POLICY_PLACED, "11", 1 },
 	{ DF, "ugal", "fattree-pods", "", "", 1, 0, -1, "", 0 },
 };
 
@@ -536,6 +569,11 @@ struct gcase {
 static struct gcase gcases[] = {
 	{ FT, "ecmp", "fattree-pods", 4, 16, 1 },
 	{ FT, "dmodk", "fattree-pods", 4, 16, 1 },
+	{ FT, "ecmp", "fattree-pods:large=leaves", 4, 16, 1 },
+	{ FT, "dmodk", "fattree-pods:large=leaves", 4, 16, 1 },
+	{ "fattree:k=3,n=4", "ecmp", "fattree-pods", 3, 9, 1 },
+	{ "fattree:k=3,n=4", "ecmp", "fattree-pods:large=leaves", 3, 9, 1 },
+	{ "fattree:k=2,n=5", "dmodk", "fattree-pods:large=leaves", 2, 4, 1 },
 	{ DF, "min", "dragonfly-groups", 2, 8, 1 },
 	{ DF, "ugal", "dragonfly-groups", 2, 8, 1 },
 	{ DF, "vlb", "dragonfly-groups", 2, 8, 1 },
@@ -609,10 +647,16 @@ static void run_seq(const struct gcase *c, const char *policy, uint64_t seed,
 			}
 			continue;
 		}
-		cls = (uint32_t)rng_below(&g, 4);
+		/* sizes: one switch, two switches, one pod/group, just
+		 * over one pod/group (multi-unit jobs), up to a third */
+		cls = (uint32_t)rng_below(&g, 5);
 		maxs = cls == 0 ? c->small : cls == 1 ? 2 * c->small :
-		       cls == 2 ? c->group : f.n / 3;
+		       cls == 2 ? c->group : cls == 3 ? c->group / 2 : f.n / 3;
 		size = 1 + (uint32_t)rng_below(&g, maxs);
+		if (cls == 3)
+			size += c->group;
+		if (size > f.n)
+			size = f.n;
 		if (ask(&f, 1000 + step, size, 0, &res) != POLICY_PLACED)
 			continue;
 		j = &jobs[njobs++];
@@ -674,12 +718,15 @@ ParameterizedTestParameters(policy, guarantee)
 ParameterizedTest(struct gcase *c, policy, guarantee, .timeout = 120)
 {
 	struct seqstat s, b, again;
-	uint32_t base_shared = 0;
+	uint32_t base_shared = 0, multi = 0;
 
-	for (uint64_t seed = 1; seed <= 3; seed++) {
+	/* POLICY_TEST_SEEDS=N runs more sequences (stress, by hand) */
+	const char *env = getenv("POLICY_TEST_SEEDS");
+	uint64_t seeds = env && atoi(env) > 0 ? (uint64_t)atoi(env) : 3;
+
+	for (uint64_t seed = 1; seed <= seeds; seed++) {
 		run_seq(c, c->policy, seed, 150, &s);
-		cr_assert_geq(s.multi, 5, "%s %s %s: only %u multi-switch jobs",
-			      c->topo, c->routing, c->policy, s.multi);
+		multi += s.multi;
 		run_seq(c, "clustered", seed, 150, &b);
 		base_shared += b.shared;
 		run_seq(c, c->policy, seed, 150, &again);
@@ -688,4 +735,7 @@ ParameterizedTest(struct gcase *c, policy, guarantee, .timeout = 120)
 	}
 	cr_assert_gt(base_shared, 0, "%s %s: the baseline never shares, the "
 		     "check cannot fail", c->topo, c->routing);
+	/* jobs using links at all, or the check is empty */
+	cr_assert_geq(multi, 4 * seeds, "%s %s %s: only %u multi-switch jobs",
+		      c->topo, c->routing, c->policy, multi);
 }
