@@ -68,7 +68,13 @@ struct policy *policy_create(const char *spec, const struct topo *t,
 void policy_destroy(struct policy *p);
 
 /* Place REQ on the machine as V shows it.  Returns the status (never
- * fails otherwise; out-of-memory is POLICY_WAIT with a reason). */
+ * fails otherwise; out-of-memory is POLICY_WAIT with a reason).
+ * PLACED: res->nodes[0..n) ascending, all free and usable in V.
+ * WAIT: no candidate now, but one exists with every usable node free.
+ * NEVER: not even then (too large, no such shape ...), or req->attempt is
+ * beyond the candidates (attempt k is the k-th best distinct candidate).
+ * The policy infers everything about running jobs from V alone, so the
+ * answer depends only on (V, REQ).  See stopo-policies(7). */
 enum policy_status policy_place(const struct policy *p,
 				const struct policy_view *v,
 				const struct policy_request *req,
