@@ -31,31 +31,35 @@ static bool applies(const struct topo *t)
 	return topo_kind(t) == TOPO_FATTREE;
 }
 
+/* k and n from the topology itself (levels and nodes per leaf), so that
+ * defaults of the family's parameters need not be known here. */
 static int init(struct routing *r, const struct topo_args *args,
 		struct err *err)
 {
-	struct ft *ft = calloc(1, sizeof(*ft));
-	long k = topo_param_int(r->t, "k"), n = topo_param_int(r->t, "n");
+	const struct topo *t = r->t;
+	uint32_t S = topo_num_switches(t), N = topo_num_nodes(t), n, k;
+	struct ft *ft;
 
 	(void)args;
+	if (!S || !N)
+		return err_set(err, "empty fat-tree");
+	n = topo_switch_level(t, S - 1) + 1;
+	topo_switch_nodes(t, 0, &k);
+	if (n > 16 || S % n || k < 1)
+		return err_set(err, "not a k-ary n-tree");
+	ft = calloc(1, sizeof(*ft));
 	if (!ft)
 		return err_set(err, "out of memory");
-	/* Parameters absent from the spec take the family's defaults. */
-	if (k < 0)
-		k = 4;
-	if (n < 0)
-		n = 3;
-	ft->k = (uint32_t)k;
-	ft->n = (uint32_t)n;
+	ft->k = k;
+	ft->n = n;
 	ft->pw[0] = 1;
-	for (uint32_t i = 1; i <= ft->n && i < 17; i++)
-		ft->pw[i] = ft->pw[i - 1] * ft->k;
-	ft->per = ft->pw[ft->n - 1];
-	if ((uint64_t)ft->per * ft->n != topo_num_switches(r->t) ||
-	    (uint64_t)ft->per * ft->k != topo_num_nodes(r->t)) {
+	for (uint32_t i = 1; i <= n; i++)
+		ft->pw[i] = ft->pw[i - 1] * k;
+	ft->per = ft->pw[n - 1];
+	if ((uint64_t)ft->per * n != S || (uint64_t)ft->per * k != N) {
 		free(ft);
-		return err_set(err, "fat-tree parameters do not match the "
-			       "topology");
+		return err_set(err, "not a k-ary n-tree (%u switches, %u "
+			       "nodes)", S, N);
 	}
 	r->priv = ft;
 	return 0;

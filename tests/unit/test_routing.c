@@ -169,26 +169,27 @@ Test(routing, dfly_hand_hops)
 struct enum_case {
 	char topo[64];
 	char routing[32];
+	int trials; /* 0: 60; fewer for Cascade's large VLB sets */
 };
 
 static const struct enum_case enum_cases[] = {
-	{ "dragonfly:p=2,a=4,h=2,g=9", "min" },
-	{ "dragonfly:p=2,a=4,h=2,g=9", "vlb" },
-	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal" },
-	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=global" },
-	{ "dragonfly:p=1,a=4,h=2,g=4", "ugal" },
-	{ "dragonfly:p=1,a=4,h=2,g=4", "vlb:intra=global" },
-	{ "dragonfly:p=1,a=5,h=3,g=8", "ugal" },
-	{ "dragonfly:p=1,a=3,h=1,g=2", "vlb" },
-	{ "dragonfly:p=2,a=2,h=1,g=2", "vlb" },
-	{ "dragonfly:p=2,a=4,h=0,g=1", "vlb:intra=global" },
-	{ "cascade:groups=2,pair=2", "min" },
-	{ "cascade:groups=3,pair=2", "ugal" },
-	{ "cascade:groups=3,pair=3", "vlb:intra=global" },
-	{ "fattree:k=4,n=3", "ecmp" },
-	{ "fattree:k=4,n=3", "dmodk" },
-	{ "fattree:k=3,n=3", "ecmp" },
-	{ "fattree:k=2,n=4", "dmodk" },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "min", 0 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "vlb", 0 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", 0 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=global", 0 },
+	{ "dragonfly:p=1,a=4,h=2,g=4", "ugal", 0 },
+	{ "dragonfly:p=1,a=4,h=2,g=4", "vlb:intra=global", 0 },
+	{ "dragonfly:p=1,a=5,h=3,g=8", "ugal", 0 },
+	{ "dragonfly:p=1,a=3,h=1,g=2", "vlb", 0 },
+	{ "dragonfly:p=2,a=2,h=1,g=2", "vlb", 0 },
+	{ "dragonfly:p=2,a=4,h=0,g=1", "vlb:intra=global", 0 },
+	{ "cascade:groups=2,pair=2", "min", 0 },
+	{ "cascade:groups=3,pair=2", "ugal", 12 },
+	{ "cascade:groups=3,pair=3", "vlb:intra=global", 8 },
+	{ "fattree:k=4,n=3", "ecmp", 0 },
+	{ "fattree:k=4,n=3", "dmodk", 0 },
+	{ "fattree:k=3,n=3", "ecmp", 0 },
+	{ "fattree:k=2,n=4", "dmodk", 0 },
 };
 
 ParameterizedTestParameters(routing, count_is_enumeration)
@@ -230,7 +231,7 @@ ParameterizedTest(const struct enum_case *c, routing, count_is_enumeration)
 	unsigned seed = 12345;
 
 	pathset_init(&ps);
-	for (int trial = 0; trial < 60; trial++) {
+	for (int trial = 0; trial < (c->trials ? c->trials : 60); trial++) {
 		uint32_t src = (uint32_t)rand_r(&seed) % N;
 		uint32_t dst = (uint32_t)rand_r(&seed) % N;
 		struct routing_count cnt;
@@ -388,38 +389,39 @@ struct ls_case {
 	char topo[64];
 	char routing[32];
 	int clustered; /* draw nodes from a window (same group / pod) */
+	int trials;    /* 0: 40; fewer for Cascade's large VLB sets */
 };
 
 static const struct ls_case ls_cases[] = {
-	{ "dragonfly:p=2,a=4,h=2,g=9", "min", 0 },
-	{ "dragonfly:p=2,a=4,h=2,g=9", "vlb", 0 },
-	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", 0 },
-	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=global", 0 },
-	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", 1 },
-	{ "dragonfly:p=2,a=4,h=2,g=9", "min", 1 },
-	{ "dragonfly:p=2,a=4,h=2,g=9", "vlb:intra=global", 1 },
-	{ "dragonfly:p=1,a=4,h=2,g=4", "min", 0 },
-	{ "dragonfly:p=1,a=4,h=2,g=4", "vlb", 0 },
-	{ "dragonfly:p=1,a=4,h=2,g=4", "ugal:intra=global", 0 },
-	{ "dragonfly:p=1,a=5,h=3,g=8", "ugal", 1 },
-	{ "dragonfly:p=1,a=5,h=3,g=8", "vlb:intra=global", 0 },
-	{ "dragonfly:p=1,a=3,h=1,g=2", "vlb", 0 },
-	{ "dragonfly:p=1,a=3,h=1,g=2", "ugal", 0 },
-	{ "dragonfly:p=2,a=2,h=1,g=2", "vlb", 0 },
-	{ "dragonfly:p=2,a=4,h=0,g=1", "vlb:intra=global", 0 },
-	{ "dragonfly:p=2,a=4,h=0,g=1", "ugal", 0 },
-	{ "cascade:groups=2,pair=2", "min", 0 },
-	{ "cascade:groups=2,pair=2", "ugal", 1 },
-	{ "cascade:groups=3,pair=2", "vlb", 0 },
-	{ "cascade:groups=3,pair=2", "ugal:intra=global", 0 },
-	{ "cascade:groups=3,pair=2", "min", 1 },
-	{ "fattree:k=4,n=3", "ecmp", 0 },
-	{ "fattree:k=4,n=3", "dmodk", 0 },
-	{ "fattree:k=4,n=3", "ecmp", 1 },
-	{ "fattree:k=4,n=3", "dmodk", 1 },
-	{ "fattree:k=3,n=3", "dmodk", 0 },
-	{ "fattree:k=2,n=4", "dmodk", 0 },
-	{ "fattree:k=2,n=4", "ecmp", 1 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "min", 0, 0 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "vlb", 0, 0 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", 0, 0 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=global", 0, 0 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", 1, 0 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "min", 1, 0 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "vlb:intra=global", 1, 0 },
+	{ "dragonfly:p=1,a=4,h=2,g=4", "min", 0, 0 },
+	{ "dragonfly:p=1,a=4,h=2,g=4", "vlb", 0, 0 },
+	{ "dragonfly:p=1,a=4,h=2,g=4", "ugal:intra=global", 0, 0 },
+	{ "dragonfly:p=1,a=5,h=3,g=8", "ugal", 1, 0 },
+	{ "dragonfly:p=1,a=5,h=3,g=8", "vlb:intra=global", 0, 0 },
+	{ "dragonfly:p=1,a=3,h=1,g=2", "vlb", 0, 0 },
+	{ "dragonfly:p=1,a=3,h=1,g=2", "ugal", 0, 0 },
+	{ "dragonfly:p=2,a=2,h=1,g=2", "vlb", 0, 0 },
+	{ "dragonfly:p=2,a=4,h=0,g=1", "vlb:intra=global", 0, 0 },
+	{ "dragonfly:p=2,a=4,h=0,g=1", "ugal", 0, 0 },
+	{ "cascade:groups=2,pair=2", "min", 0, 0 },
+	{ "cascade:groups=2,pair=2", "ugal", 1, 12 },
+	{ "cascade:groups=3,pair=2", "vlb", 0, 6 },
+	{ "cascade:groups=3,pair=2", "ugal:intra=global", 0, 6 },
+	{ "cascade:groups=3,pair=2", "min", 1, 0 },
+	{ "fattree:k=4,n=3", "ecmp", 0, 0 },
+	{ "fattree:k=4,n=3", "dmodk", 0, 0 },
+	{ "fattree:k=4,n=3", "ecmp", 1, 0 },
+	{ "fattree:k=4,n=3", "dmodk", 1, 0 },
+	{ "fattree:k=3,n=3", "dmodk", 0, 0 },
+	{ "fattree:k=2,n=4", "dmodk", 0, 0 },
+	{ "fattree:k=2,n=4", "ecmp", 1, 0 },
 };
 
 ParameterizedTestParameters(routing, linkset_structural)
@@ -438,7 +440,7 @@ ParameterizedTest(const struct ls_case *c, routing, linkset_structural)
 	int nonempty = 0;
 
 	cr_assert(a && b);
-	for (int trial = 0; trial < 40; trial++) {
+	for (int trial = 0; trial < (c->trials ? c->trials : 40); trial++) {
 		uint32_t nodes[12], n = 1 + (uint32_t)rand_r(&seed) % 10;
 		uint32_t base = (uint32_t)rand_r(&seed) % N;
 		uint32_t win = c->clustered ? 24 : N;
