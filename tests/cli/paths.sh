@@ -57,6 +57,12 @@ check cascade_min.json 0 --topo cascade:groups=2 --routing min --src 0 --dst 384
 check fattree_dmodk.txt 0 --topo fattree:k=4,n=3 --routing dmodk --src 0 --dst 63 --list
 check fattree_ecmp.json 0 --topo fattree:k=4,n=3 --src 0 --dst 63 --json
 
+# a topo.conf: its Routing= is the default, nodes go by their Slurm names
+printf 'Topology=dragonfly p=2 a=4 h=2 g=9\nNodeName=nid[00-71]\nRouting=min\n' \
+	>"$tmp/t.conf"
+check conf_names.txt 0 --topo "$tmp/t.conf" --src nid00 --dst nid71
+error conf_bad_name 2 "not a node index or a node name" --topo "$tmp/t.conf" --src nid00 --dst nid99
+
 # paper 002 Eq. 1 on a balanced dfly(4,8,4,33): 1 MIN, 8^3*4^2*31/32^2 = 248
 "$STOPO" paths --topo dragonfly:p=4,a=8,h=4,g=33 --src 0 --dst 1055 --json \
 	>"$tmp/f" 2>&1
