@@ -39,7 +39,9 @@ struct pathset {
 };
 
 /* Path counts by class and hop count, computed without enumeration where
- * the family allows it (dragonfly: paper 002's formulas). */
+ * the family allows it (dragonfly: paper 002's formulas).  by_hops[h] is
+ * the number of paths of h hops; the last bucket holds every path of
+ * ROUTING_MAX_HOPS hops or more. */
 struct routing_count {
 	uint64_t total;
 	uint64_t by_class[2];
