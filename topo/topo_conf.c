@@ -152,13 +152,15 @@ static int valid_name(const char *s)
 	return 1;
 }
 
-/* Check a hostlist expression before handing it to libslurm (which logs
- * to stderr and sometimes accepts garbage such as "nid[0000-"):
- * comma-separated names, each with optional bracketed lists of decimal
- * ranges lo[-hi], lo <= hi.  Returns NULL or a static description. */
+/* Check a hostlist expression before handing it to libslurm, which logs
+ * to stderr (and leaks) on errors and sometimes accepts garbage such as
+ * "nid[0000-": comma-separated names, each with optional bracketed lists
+ * of decimal ranges lo[-hi], lo <= hi, at most 65536 names per range
+ * (Slurm's MAX_RANGE), no text after the last bracket of a name.
+ * Returns NULL or a static description. */
 static const char *hostlist_syntax(const char *s)
 {
-	int atom = 0;
+	int atom = 0, bracket = 0, suffix = 0;
 
 	if (!*s)
 		return "empty hostlist";
@@ -166,7 +168,9 @@ static const char *hostlist_syntax(const char *s)
 		if (*s == ',') {
 			if (!atom)
 				return "empty name in hostlist";
-			atom = 0;
+			if (suffix)
+				return "text after ']' in hostlist";
+			atom = bracket = suffix = 0;
 			s++;
 		} else if (*s == '[') {
 			s++;
@@ -188,8 +192,9 @@ static const char *hostlist_syntax(const char *s)
 				}
 				if (hi < lo)
 					return "range with high < low";
-				if (hi - lo > 100000000UL)
-					return "range too large";
+				if (hi - lo >= 65536)
+					return "range of more than 65536 "
+					       "names (Slurm's limit)";
 				if (*s == ',') {
 					s++;
 					continue;
@@ -199,14 +204,18 @@ static const char *hostlist_syntax(const char *s)
 				return "unterminated '[' in hostlist";
 			}
 			s++;
-			atom = 1;
+			atom = bracket = 1;
+			suffix = 0;
 		} else if (name_char((unsigned char)*s)) {
 			atom = 1;
+			suffix = bracket;
 			s++;
 		} else {
 			return "bad character in hostlist";
 		}
 	}
+	if (suffix)
+		return "text after ']' in hostlist";
 	return atom ? NULL : "empty name in hostlist";
 }
 

@@ -253,6 +253,8 @@ static const struct bad_case bad[] = {
 	{ "bad_routing_twice.conf", 3, "Routing= given twice (first on line 1)" },
 	{ "bad_hostlist.conf", 2, "NodeName=n[3-1]: range with high < low" },
 	{ "bad_hostlist_open.conf", 2, "bad range in brackets" },
+	{ "bad_hostlist_suffix.conf", 2, "NodeName=n[0-3]x: text after ']' in hostlist" },
+	{ "bad_hostlist_range.conf", 3, "range of more than 65536 names" },
 	{ "bad_node_count.conf", 3, "NodeName= names 3 nodes but the topology has 4" },
 	{ "bad_node_dup.conf", 3, "node name 'n1' given twice" },
 	{ "bad_capacity_syntax.conf", 2, "bad Capacity=global (want KIND:CAP" },
