@@ -44,6 +44,7 @@ char *cli_format_ranges(const uint32_t *nodes, uint32_t n);
 /* The subcommands (one file each: cmd_<name>.c). */
 int cmd_topo(int argc, char **argv);
 int cmd_paths(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 

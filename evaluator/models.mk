@@ -18,3 +18,5 @@ tests_unit_test_model_LDADD = $(UNIT_LDADD)
 tests_unit_test_flows_SOURCES = tests/unit/test_flows.c
 tests_unit_test_flows_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_flows_LDADD = $(UNIT_LDADD)
+
+stopo_SOURCES += evaluator/cmd_eval.c

@@ -11,6 +11,7 @@ static const struct cli_cmd commands[] = {
 	{ "whatif", "simulate a job queue under allocation policies", cmd_whatif },
 	{ "report", "link sharing among running jobs (MLS/TLS)", cmd_report },
 	{ "paths", "count and list the paths of a flow under a routing", cmd_paths },
+	{ "eval", "predict flow rates with the HM, JM, MCF and MMF models", cmd_eval },
 };
 
 static void usage(FILE *f)
