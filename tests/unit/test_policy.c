@@ -130,7 +130,7 @@ Test(policy, names_match_registry)
 		cr_assert(ops, "%s", n[i]);
 		cr_assert_str_eq(ops->name, n[i]);
 	}
-	cr_assert_geq(i, 4);
+	cr_assert_eq(i, 6);
 	cr_assert_null(policy_find("nosuch"));
 }
 
@@ -256,6 +256,85 @@ Test(policy, clustered)
 	cr_assert_eq(ask(&f, 1, 1, 0, &res), POLICY_PLACED);
 	cr_assert_str_eq(f.got, "0");
 	fx_close(&f);
+}
+
+Test(policy, clustered_attempts)
+{
+	struct fx f;
+	struct policy_result res;
+
+	/* scatter=0: the window of least span only; free runs 0-9, 20-63 */
+	fx_open(&f, "fattree:k=4,n=3", NULL, "clustered:scatter=0");
+	own(&f, 5, 10, 19);
+	cr_assert_eq(ask(&f, 1, 12, 0, &res), POLICY_PLACED);
+	cr_assert_str_eq(f.got, "20-31");
+	cr_assert_eq(ask(&f, 1, 12, 1, &res), POLICY_PLACED);
+	cr_assert_str_eq(f.got, "21-32");
+	/* 54 free nodes: 43 windows of 12 */
+	cr_assert_eq(ask(&f, 1, 12, 42, &res), POLICY_PLACED);
+	cr_assert_str_eq(f.got, "9,20-30"); /* spans 21: the last start */
+	cr_assert_eq(ask(&f, 1, 12, 43, &res), POLICY_NEVER);
+	cr_assert_str_eq(f.got, "no candidate #43 (43 windows of 12 free "
+			 "nodes)");
+	fx_close(&f);
+}
+
+Test(policy, usable_mask)
+{
+	struct fx f;
+	struct policy_result res;
+
+	fx_open(&f, "fattree:k=4,n=3", NULL, "linear");
+	unusable(&f, 0, 5);
+	cr_assert_eq(ask(&f, 1, 3, 0, &res), POLICY_PLACED);
+	cr_assert_str_eq(f.got, "6-8");
+	unusable(&f, 6, 63);
+	cr_assert_eq(ask(&f, 1, 1, 0, &res), POLICY_NEVER);
+	cr_assert_str_eq(f.got, "needs 1 nodes, the machine has 0 usable");
+	fx_close(&f);
+}
+
+/* Every size on small and degenerate machines: an answer, never a crash,
+ * placements that are free and of the right size (ask checks). */
+Test(policy, every_size_small_machines)
+{
+	static const char *const m[][3] = {
+		{ "fattree:k=1,n=1", "ecmp", "fattree-pods" },
+		{ "fattree:k=3,n=1", "ecmp", "fattree-pods" },
+		{ "fattree:k=2,n=2", "dmodk", "fattree-pods:large=leaves" },
+		{ "fattree:k=2,n=4", "ecmp", "fattree-pods:large=leaves" },
+		{ "torus:dims=1,p=2", "dor", "mesh-blocks" },
+		{ "torus:dims=2x3,p=1", "minimal", "mesh-blocks" },
+		{ "hyperx:dims=3x1x2,p=2", "dor",
+		  "mesh-blocks:mode=building-block,block=3x1x1" },
+		{ "dragonfly:p=1,a=2,h=1,g=3", "ugal", "dragonfly-groups" },
+		{ "dragonfly:p=1,a=2,h=1,g=3", "min",
+		  "dragonfly-groups:large=shared" },
+	};
+
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		struct fx f;
+		struct policy_result res;
+
+		fx_open(&f, m[i][0], m[i][1], m[i][2]);
+		for (uint32_t n = 1; n <= f.n + 1; n++) {
+			int st = ask(&f, 1, n, 0, &res);
+
+			cr_assert(st == POLICY_PLACED || st == POLICY_WAIT ||
+				  st == POLICY_NEVER);
+			/* the machine is empty: never WAIT */
+			cr_assert_neq(st, POLICY_WAIT, "%s %u: %s", m[i][0], n,
+				      f.got);
+			if (n > f.n)
+				cr_assert_eq(st, POLICY_NEVER);
+		}
+		/* half full (every other node), every size again */
+		for (uint32_t x = 0; x < f.n; x += 2)
+			f.owner[x] = 7;
+		for (uint32_t n = 1; n <= f.n; n++)
+			ask(&f, 1, n, 0, &res);
+		fx_close(&f);
+	}
 }
 
 Test(policy, random_deterministic)
