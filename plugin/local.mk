@@ -53,3 +53,9 @@ BENCH_PROGS += plugin/bench_adapter
 plugin_bench_adapter_SOURCES = plugin/bench_adapter.c plugin/topo_adapter.c
 plugin_bench_adapter_CFLAGS = $(AM_CFLAGS)
 plugin_bench_adapter_LDADD = libstopo.la $(CORE_LIBS)
+
+# Unit tests of the Slurm-free adapter (no Slurm tree needed).
+UNIT_TESTS += plugin/test_adapter
+plugin_test_adapter_SOURCES = plugin/test_adapter.c plugin/topo_adapter.c
+plugin_test_adapter_CFLAGS = $(UNIT_CFLAGS)
+plugin_test_adapter_LDADD = $(UNIT_LDADD)

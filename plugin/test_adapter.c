@@ -1,0 +1,298 @@
+/* test_adapter.c - the Slurm-free half of select/topo (topo_adapter.c):
+ * topo.conf against Slurm's node list, policy choice per job, the
+ * backfill will-run search and the evaluator, with hand-worked
+ * expectations on the 64-node fat-tree k=4, n=3 (4 nodes per leaf
+ * switch, 16 per pod). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plugin/topo_adapter.h"
+
+#define N 64
+
+static char conf_path[64];
+static char *names[N];
+static const char *parts[] = { "batch", "debug" };
+
+static void write_conf(const char *text)
+{
+	FILE *f;
+	int fd;
+
+	strcpy(conf_path, "/tmp/test_adapter.XXXXXX");
+	fd = mkstemp(conf_path);
+	cr_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	cr_assert(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void make_names(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < N; i++) {
+		names[i] = malloc(16);
+		snprintf(names[i], 16, "n%u", i);
+	}
+}
+
+static void cleanup(void)
+{
+	uint32_t i;
+
+	unlink(conf_path);
+	for (i = 0; i < N; i++)
+		free(names[i]);
+}
+
+static struct tstate *load(const char *text, struct err *err)
+{
+	write_conf(text);
+	return tstate_load(conf_path, (const char *const *)names, N, parts, 2,
+			   err);
+}
+
+static const char *good =
+	"Topology=fattree k=4 n=3\n"
+	"NodeName=n[0-63]\n"
+	"PartitionPolicy=batch:fattree-pods\n";
+
+TestSuite(adapter, .init = make_names, .fini = cleanup);
+
+Test(adapter, maps_slurm_order_to_topology_order)
+{
+	struct err err = { { 0 } };
+	struct tstate *s;
+	uint32_t i;
+	char *tmp;
+
+	/* Slurm's table in another order than NodeName=: reversed. */
+	for (i = 0; i < N / 2; i++) {
+		tmp = names[i];
+		names[i] = names[N - 1 - i];
+		names[N - 1 - i] = tmp;
+	}
+	s = load(good, &err);
+	cr_assert(s, "%s", err.msg);
+	cr_assert_eq(tstate_nodes(s), N);
+	for (i = 0; i < N; i++) {
+		cr_assert_eq(tstate_s2t(s, i), N - 1 - i);
+		cr_assert_eq(tstate_t2s(s, N - 1 - i), i);
+	}
+	cr_assert_eq(tstate_s2t(s, N), TOPO_NONE);
+	tstate_destroy(s);
+}
+
+Test(adapter, node_mismatch_names_the_line)
+{
+	struct err err = { { 0 } };
+
+	free(names[5]);
+	names[5] = strdup("x5");
+	cr_assert_null(load(good, &err));
+	cr_assert(strstr(err.msg, ":2: slurm.conf node x5 is not in NodeName="),
+		  "%s", err.msg);
+}
+
+Test(adapter, size_mismatch_names_the_line)
+{
+	struct err err = { { 0 } };
+
+	cr_assert_null(load("Topology=fattree k=4 n=2\nNodeName=n[0-15]\n",
+			    &err));
+	cr_assert(strstr(err.msg, ":1: topology has 16 nodes but slurm.conf has 64"),
+		  "%s", err.msg);
+}
+
+Test(adapter, unknown_policy_names_the_line)
+{
+	struct err err = { { 0 } };
+
+	cr_assert_null(load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+			    "PartitionPolicy=batch:fattree-pods\n"
+			    "PartitionPolicy=debug:no-such\n", &err));
+	cr_assert(strstr(err.msg, ":4: policy 'no-such' of partition debug"),
+		  "%s", err.msg);
+}
+
+Test(adapter, policy_choice_and_overrides)
+{
+	struct err err = { { 0 } };
+	struct tstate *s = load(good, &err);
+	const struct policy *p;
+	bool none;
+
+	cr_assert(s, "%s", err.msg);
+	p = tstate_policy(s, "batch", NULL, &none, &err);
+	cr_assert(p && !none);
+	cr_assert_str_eq(policy_name(p), "fattree-pods");
+	/* No policy for debug and no DefaultPolicy: cons_tres alone. */
+	p = tstate_policy(s, "debug", NULL, &none, &err);
+	cr_assert(!p && none);
+	/* A job cannot opt out of isolation... */
+	p = tstate_policy(s, "batch", "linear", &none, &err);
+	cr_assert(!p && !none);
+	cr_assert(strstr(err.msg, "requires isolation"), "%s", err.msg);
+	/* ...but may pick a baseline where nothing is required. */
+	p = tstate_policy(s, "debug", "linear", &none, &err);
+	cr_assert(p && !none);
+	cr_assert_str_eq(policy_name(p), "linear");
+	cr_assert(tstate_policy_known("fattree-pods:x=1"));
+	cr_assert(!tstate_policy_known("fattree"));
+	tstate_destroy(s);
+}
+
+/* Pods 0 and 1 end at t=10 and t=20, pods 2-3 (one job) at t=30. */
+static void three_jobs(uint32_t *owner, uint32_t *rank, time_t *ends)
+{
+	uint32_t i;
+
+	for (i = 0; i < N; i++) {
+		owner[i] = i < 16 ? 1 : i < 32 ? 2 : 3;
+		rank[i] = owner[i] - 1;
+	}
+	ends[0] = 10;
+	ends[1] = 20;
+	ends[2] = 30;
+}
+
+struct wr_case {
+	uint32_t nodes;
+	uint32_t free_from;    /* nodes >= this are free now (64: none) */
+	uint32_t released;     /* expected end times to wait for */
+	uint32_t lo, hi;       /* expected node range [lo, hi) */
+	bool now;              /* startable now */
+};
+
+Test(adapter, will_run_releases_jobs_in_end_order)
+{
+	static const struct wr_case cases[] = {
+		/* 32 nodes = two whole pods: pods 0-1 after t=20. */
+		{ 32, 64, 2, 0, 32, false },
+		/* one pod: pod 0 after t=10. */
+		{ 16, 64, 1, 0, 16, false },
+		/* 4 nodes, the last leaf is free now. */
+		{ 4, 60, 0, 60, 64, true },
+		/* 64 nodes: after everything. */
+		{ 64, 64, 3, 0, 64, false },
+	};
+	struct err err = { { 0 } };
+	struct tstate *s = load(good, &err);
+	uint32_t owner[N], rank[N], nodes[N], i, c;
+	time_t ends[3];
+	const struct policy *p;
+	bool none;
+
+	cr_assert(s, "%s", err.msg);
+	p = tstate_policy(s, "batch", NULL, &none, &err);
+	cr_assert(p);
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct policy_request req = { .job_id = 99,
+					      .nodes = cases[c].nodes };
+		struct policy_result res = { .nodes = nodes };
+		uint32_t released = 77;
+		char why[192];
+
+		three_jobs(owner, rank, ends);
+		for (i = cases[c].free_from; i < N; i++) {
+			owner[i] = POLICY_FREE;
+			rank[i] = UINT32_MAX;
+		}
+		cr_assert_eq(tstate_will_run(s, p, owner, NULL, rank, ends, 3,
+					     &req, &res, &released, why,
+					     sizeof(why)),
+			     POLICY_PLACED, "case %u: %s", c, res.reason);
+		cr_assert_eq(released, cases[c].released, "case %u", c);
+		cr_assert_eq(res.n, cases[c].nodes);
+		for (i = 0; i < res.n; i++)
+			cr_assert(nodes[i] >= cases[c].lo &&
+				  nodes[i] < cases[c].hi,
+				  "case %u: node %u", c, nodes[i]);
+		cr_assert_eq(why[0] == '\0', cases[c].now, "case %u: %s", c,
+			     why);
+		/* The caller's owners are untouched. */
+		cr_assert_eq(owner[0], cases[c].free_from == 0 ? 0u : 1u);
+	}
+	tstate_destroy(s);
+}
+
+Test(adapter, will_run_never_when_too_large)
+{
+	struct err err = { { 0 } };
+	struct tstate *s = load(good, &err);
+	uint32_t owner[N], rank[N], nodes[N + 1];
+	time_t ends[3];
+	struct policy_request req = { .job_id = 99, .nodes = N + 1 };
+	struct policy_result res = { .nodes = nodes };
+	const struct policy *p;
+	uint32_t released;
+	char why[192];
+	bool none;
+
+	cr_assert(s, "%s", err.msg);
+	p = tstate_policy(s, "batch", NULL, &none, &err);
+	three_jobs(owner, rank, ends);
+	cr_assert_neq(tstate_will_run(s, p, owner, NULL, rank, ends, 3, &req,
+				      &res, &released, why, sizeof(why)),
+		      POLICY_PLACED);
+	cr_assert(res.reason[0]);
+	tstate_destroy(s);
+}
+
+Test(adapter, evaluate_identical_link_sets_share_everything)
+{
+	struct err err = { { 0 } };
+	struct tstate *s = load(good, &err);
+	uint32_t owner[N] = { 0 }, a[2] = { 0, 4 };
+	struct teval ev;
+
+	cr_assert(s, "%s", err.msg);
+	/* Jobs 1 = {0, 4} and 2 = {1, 5}: both span leaves 0 and 1, so
+	 * their link sets are equal and every link is shared. */
+	owner[0] = owner[4] = 1;
+	owner[1] = owner[5] = 2;
+	cr_assert_eq(tstate_evaluate(s, owner, 1, a, 2, NULL, 128, &ev, &err),
+		     0, "%s", err.msg);
+	cr_assert_eq(ev.njobs, 2);
+	cr_assert_float_eq(ev.mls, 100.0, 1e-9);
+	cr_assert_float_eq(ev.tls, 100.0, 1e-9);
+	cr_assert(ev.job_links > 0);
+	cr_assert_eq(ev.job_shared, ev.job_links);
+	cr_assert_eq(ev.job_nshares, 1);
+	cr_assert_str_eq(ev.pattern, TSTATE_DEFAULT_PATTERN);
+	tstate_destroy(s);
+}
+
+Test(adapter, evaluate_leaf_local_jobs_are_isolated)
+{
+	struct err err = { { 0 } };
+	struct tstate *s = load(good, &err);
+	uint32_t owner[N] = { 0 }, a[2] = { 0, 1 };
+	struct teval ev;
+
+	cr_assert(s, "%s", err.msg);
+	/* Two jobs inside leaves 0 and 1: no switch-to-switch link. */
+	owner[0] = owner[1] = 1;
+	owner[4] = owner[5] = 2;
+	cr_assert_eq(tstate_evaluate(s, owner, 1, a, 2, NULL, 128, &ev, &err),
+		     0, "%s", err.msg);
+	cr_assert_float_eq(ev.mls, 0.0, 1e-12);
+	cr_assert_float_eq(ev.tls, 0.0, 1e-12);
+	cr_assert_eq(ev.job_links, 0);
+	/* alltoall of 2 nodes: 2 flows, each alone on its injection and
+	 * ejection link (capacity 1): JM rate 1 each. */
+	cr_assert(ev.modelled);
+	cr_assert_eq(ev.flows, 2);
+	cr_assert_float_eq(ev.rate_mean, 1.0, 1e-9);
+	cr_assert_float_eq(ev.aggregate, 2.0, 1e-9);
+	/* Above the size cap: sharing only. */
+	cr_assert_eq(tstate_evaluate(s, owner, 1, a, 2, NULL, 1, &ev, &err),
+		     0);
+	cr_assert(!ev.modelled);
+	tstate_destroy(s);
+}
