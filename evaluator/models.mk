@@ -20,3 +20,11 @@ tests_unit_test_flows_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_flows_LDADD = $(UNIT_LDADD)
 
 stopo_SOURCES += evaluator/cmd_eval.c
+
+BENCH_PROGS += bench/bench_model
+bench_bench_model_SOURCES = bench/bench_model.c
+bench_bench_model_CFLAGS = $(AM_CFLAGS)
+bench_bench_model_LDADD = libstopo.la $(CORE_LIBS)
+
+CLI_TESTS += tests/cli/eval.sh
+dist_man_MANS += man/stopo-eval.1

@@ -1,0 +1,95 @@
+/* bench_model.c - the throughput models at scale (issue 3 "Must show"):
+ *   HM and JM, random:1, minimal routing, on dragonfly:p=7,a=15,h=8,g=106
+ *   (11,130 nodes) and fattree:k=22,n=3 (10,648 nodes; the fat-tree's
+ *   minimal routings are ecmp = every minimal path and dmodk = one);
+ *   MCF and MMF, perm:1 with ugal paths (every MIN and VLB path its own LP
+ *   column) on dragonfly:p=2,a=4,h=2,g=9 and dragonfly:p=3,a=6,h=3,g=19.
+ * Prints, per case: path enumeration time (routing), the model's wall and
+ * CPU time, flows, paths, path-link crossings, JM rounds / MMF LPs, LP
+ * rows x columns and non-zeros.  Run by `make bench`; asserts nothing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "evaluator/model.h"
+#include "topo/routing.h"
+#include "topo/topo.h"
+
+static double clk(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void run(const char *topo, const char *routing, const char *pattern,
+		const char *const *models)
+{
+	struct err err = { "" };
+	struct topo *t = topo_create(topo, &err);
+	struct routing *r = t ? routing_create(t, routing, &err) : NULL;
+	struct flows f;
+	struct model_input in;
+	double w0, c0;
+
+	if (!r) {
+		fprintf(stderr, "%s %s: %s\n", topo, routing, err.msg);
+		exit(1);
+	}
+	flows_init(&f);
+	if (flows_pattern(pattern, NULL, topo_num_nodes(t), 1, &f, &err)) {
+		fprintf(stderr, "%s: %s\n", pattern, err.msg);
+		exit(1);
+	}
+	w0 = clk(CLOCK_MONOTONIC);
+	if (model_input_build(r, &f, &in, &err)) {
+		fprintf(stderr, "%s: %s\n", topo, err.msg);
+		exit(1);
+	}
+	printf("%s, %s, %s: %u flows, %u paths, %u crossings; paths "
+	       "enumerated in %.3f s\n", topo, routing_spec(r), pattern,
+	       in.nflows, in.npaths, in.path_off[in.npaths],
+	       clk(CLOCK_MONOTONIC) - w0);
+	for (; *models; models++) {
+		struct model_result res;
+
+		w0 = clk(CLOCK_MONOTONIC);
+		c0 = clk(CLOCK_PROCESS_CPUTIME_ID);
+		if (model_solve(*models, &in, NULL, &res, &err)) {
+			fprintf(stderr, "%s: %s\n", *models, err.msg);
+			exit(1);
+		}
+		printf("  %-4s %8.3f s wall %8.3f s cpu  aggregate %10.3f  "
+		       "mean %.5f  min %.5f  jain %.4f  %s %u",
+		       res.model, clk(CLOCK_MONOTONIC) - w0,
+		       clk(CLOCK_PROCESS_CPUTIME_ID) - c0, res.aggregate,
+		       res.mean_rate, res.min_rate, res.node_jain,
+		       res.lp_rows ? "LPs" : "rounds", res.iterations);
+		if (res.lp_rows)
+			printf("  LP %u x %u, %llu non-zeros", res.lp_rows,
+			       res.lp_cols,
+			       (unsigned long long)res.lp_nonzeros);
+		printf("%s\n", res.status == MODEL_OPTIMAL ? ""
+							   : "  (not optimal)");
+		model_result_free(&res);
+	}
+	model_input_free(&in);
+	flows_free(&f);
+	routing_destroy(r);
+	topo_destroy(t);
+}
+
+int main(void)
+{
+	static const char *const fast[] = { "hm", "jm", NULL };
+	static const char *const lp[] = { "mcf", "mmf", NULL };
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	run("dragonfly:p=7,a=15,h=8,g=106", "min", "random:1", fast);
+	run("fattree:k=22,n=3", "ecmp", "random:1", fast);
+	run("fattree:k=22,n=3", "dmodk", "random:1", fast);
+	run("dragonfly:p=2,a=4,h=2,g=9", "ugal", "perm:1", lp);
+	run("dragonfly:p=3,a=6,h=3,g=19", "ugal", "perm:1", lp);
+	return 0;
+}
