@@ -16,6 +16,11 @@ struct ev {
 	uint32_t job;
 };
 
+struct rel {
+	int64_t t;
+	uint32_t job;
+};
+
 struct sim {
 	const struct topo *t;
 	const struct routing *r;
@@ -31,8 +36,14 @@ struct sim {
 	uint8_t *usable;        /* [N] backfill mask (0 on reserved nodes) */
 	uint8_t *scratch;       /* [L] zeroed link marks */
 	uint32_t *buf;          /* [N] policy result */
+	uint32_t *buf2;         /* [N] policy result of reservation checks */
 	uint32_t *resv;         /* [N] reserved nodes of the head */
 	uint32_t nresv;
+	struct rel *rel;        /* running jobs by expected end (reserve) */
+	uint32_t relk;          /* the first relk end before the head starts */
+	uint32_t *bfb;          /* jobs backfilled this pass that end before
+				 * the reservation */
+	uint32_t nbfb;
 	struct ls_state *ls;
 	uint32_t *run;          /* running job indices */
 	uint32_t nrun;
@@ -112,9 +123,10 @@ static struct ev heap_pop(struct sim *s)
 	return top;
 }
 
-static enum policy_status place(struct sim *s, uint32_t i,
-				const uint32_t *owner, const uint8_t *usable,
-				struct policy_result *pr)
+static enum policy_status place_into(struct sim *s, uint32_t i,
+				     const uint32_t *owner,
+				     const uint8_t *usable,
+				     struct policy_result *pr, uint32_t *buf)
 {
 	const struct wl_job *j = &s->w->jobs[i];
 	struct policy_view v = { .owner = owner, .usable = usable };
@@ -125,13 +137,20 @@ static enum policy_status place(struct sim *s, uint32_t i,
 	};
 
 	memset(pr, 0, sizeof(*pr));
-	pr->nodes = s->buf;
+	pr->nodes = buf;
 	if (j->nodes > s->N) {
 		snprintf(pr->reason, sizeof(pr->reason), "%u nodes requested, "
 			 "the machine has %u", j->nodes, s->N);
 		return POLICY_NEVER;
 	}
 	return policy_place(s->pol, &v, &rq, pr);
+}
+
+static enum policy_status place(struct sim *s, uint32_t i,
+				const uint32_t *owner, const uint8_t *usable,
+				struct policy_result *pr)
+{
+	return place_into(s, i, owner, usable, pr, s->buf);
 }
 
 static void drop(struct sim *s, uint32_t i, const char *why)
@@ -321,11 +340,6 @@ static int64_t exp_end(const struct sim *s, uint32_t i)
 	return e > o->end ? e : o->end;
 }
 
-struct rel {
-	int64_t t;
-	uint32_t job;
-};
-
 static int cmp_rel(const void *a, const void *b)
 {
 	const struct rel *x = a, *y = b;
@@ -354,17 +368,15 @@ static enum policy_status try_release(struct sim *s, uint32_t i,
 /* Reservation of waiting head I: earliest expected end after which the
  * policy places it, and those nodes (s->resv).  Binary search over how
  * many running jobs have ended (placement only gets easier as nodes
- * free).  Returns 0, 1 when it cannot be placed even on an empty machine,
- * -1 on memory. */
+ * free).  Returns 0, or 1 when it cannot be placed even on an empty
+ * machine. */
 static int reserve(struct sim *s, uint32_t i, int64_t *when,
 		   struct policy_result *pr)
 {
-	struct rel *rel = malloc((s->nrun ? s->nrun : 1) * sizeof(*rel));
+	struct rel *rel = s->rel;
 	uint64_t avail = s->nfree;
 	uint32_t lo = 1, hi = s->nrun, need = s->w->jobs[i].nodes;
 
-	if (!rel)
-		return -1;
 	for (uint32_t k = 0; k < s->nrun; k++) {
 		rel[k].t = exp_end(s, s->run[k]);
 		rel[k].job = s->run[k];
@@ -374,10 +386,8 @@ static int reserve(struct sim *s, uint32_t i, int64_t *when,
 		avail += s->res->jobs[rel[0].job].n;
 	while (lo < hi && avail < need)
 		avail += s->res->jobs[rel[lo++].job].n;
-	if (try_release(s, i, rel, hi, pr) != POLICY_PLACED) {
-		free(rel);
+	if (try_release(s, i, rel, hi, pr) != POLICY_PLACED)
 		return 1;
-	}
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
@@ -394,7 +404,7 @@ static int reserve(struct sim *s, uint32_t i, int64_t *when,
 	memcpy(s->resv, pr->nodes, pr->n * sizeof(*s->resv));
 	s->nresv = pr->n;
 	*when = rel[lo - 1].t > s->now ? rel[lo - 1].t : s->now;
-	free(rel);
+	s->relk = lo;
 	return 0;
 }
 
@@ -414,6 +424,31 @@ static int start_placed(struct sim *s, uint32_t i,
 		     s->now + j->runtime);
 }
 
+/* Whether head H still fits at its reserved start if job I, running
+ * past it, takes PR's nodes now: the machine as it will be then (the jobs
+ * ending before released, I's nodes busy) must still place H.  Isolating
+ * policies may refuse a reserved set because of a neighbour (a dragonfly
+ * group holding another multi-router job), so "outside the reserved
+ * nodes" alone does not protect the head. */
+static bool keeps_reservation(struct sim *s, uint32_t h, uint32_t i,
+			      const struct policy_result *pr)
+{
+	struct policy_result hr;
+
+	memcpy(s->tmp, s->owner, s->N * sizeof(*s->tmp));
+	for (uint32_t q = 0; q < s->relk + s->nbfb; q++) {
+		uint32_t j = q < s->relk ? s->rel[q].job : s->bfb[q - s->relk];
+		const struct whatif_job *o = &s->res->jobs[j];
+
+		for (uint32_t v = 0; v < o->n; v++)
+			if (s->tmp[o->nodes[v]] == j + 1)
+				s->tmp[o->nodes[v]] = POLICY_FREE;
+	}
+	for (uint32_t k = 0; k < pr->n; k++)
+		s->tmp[pr->nodes[k]] = i + 1;
+	return place_into(s, h, s->tmp, NULL, &hr, s->buf2) == POLICY_PLACED;
+}
+
 static int backfill(struct sim *s, int64_t shadow)
 {
 	struct policy_result pr;
@@ -422,6 +457,7 @@ static int backfill(struct sim *s, int64_t shadow)
 	uint32_t free_out = s->nfree;
 	int rc = 0;
 
+	s->nbfb = 0;
 	for (uint32_t k = 0; k < s->nresv; k++) {
 		s->usable[s->resv[k]] = 0;
 		if (s->owner[s->resv[k]] == POLICY_FREE)
@@ -440,6 +476,11 @@ static int backfill(struct sim *s, int64_t shadow)
 		}
 		tried++;
 		st = place(s, i, s->owner, before ? NULL : s->usable, &pr);
+		if (st == POLICY_PLACED && !before &&
+		    !keeps_reservation(s, s->queue[0], i, &pr)) {
+			pos++;
+			continue;
+		}
 		if (st == POLICY_PLACED) {
 			for (uint32_t k = 0; k < pr.n; k++)
 				free_out -= s->usable[pr.nodes[k]];
@@ -448,6 +489,8 @@ static int backfill(struct sim *s, int64_t shadow)
 				break;
 			}
 			s->res->backfilled++;
+			if (before)
+				s->bfb[s->nbfb++] = i;
 			queue_remove(s, pos);
 		} else if (st == POLICY_NEVER && before) {
 			drop(s, i, pr.reason);
@@ -496,8 +539,6 @@ static int schedule(struct sim *s)
 			continue;
 		}
 		r = reserve(s, i, &shadow, &pr);
-		if (r < 0)
-			return err_set(s->err, "out of memory");
 		if (r > 0) {
 			char why[192];
 
@@ -557,6 +598,9 @@ static int setup(struct sim *s)
 	s->tmp = malloc(s->N * sizeof(*s->tmp));
 	s->usable = malloc(s->N);
 	s->buf = malloc(s->N * sizeof(*s->buf));
+	s->buf2 = malloc(s->N * sizeof(*s->buf2));
+	s->rel = malloc((nj ? nj : 1) * sizeof(*s->rel));
+	s->bfb = malloc((nj ? nj : 1) * sizeof(*s->bfb));
 	s->resv = malloc(s->N * sizeof(*s->resv));
 	s->scratch = calloc(L ? L : 1, 1);
 	s->run = malloc((nj ? nj : 1) * sizeof(*s->run));
@@ -565,7 +609,8 @@ static int setup(struct sim *s)
 	s->arr = malloc((nj ? nj : 1) * sizeof(*s->arr));
 	s->arrival = malloc((nj ? nj : 1) * sizeof(*s->arrival));
 	s->res->jobs = calloc(nj ? nj : 1, sizeof(*s->res->jobs));
-	if (!s->owner || !s->tmp || !s->usable || !s->buf || !s->resv ||
+	if (!s->owner || !s->tmp || !s->usable || !s->buf || !s->buf2 ||
+	    !s->rel || !s->bfb || !s->resv ||
 	    !s->scratch || !s->run || !s->heap || !s->queue || !s->arr ||
 	    !s->arrival || !s->res->jobs)
 		return -1;
@@ -598,6 +643,9 @@ static void teardown(struct sim *s)
 	free(s->tmp);
 	free(s->usable);
 	free(s->buf);
+	free(s->buf2);
+	free(s->rel);
+	free(s->bfb);
 	free(s->resv);
 	free(s->scratch);
 	free(s->run);
