@@ -55,6 +55,7 @@ struct sim {
 	uint32_t narr, next;
 	int64_t *arrival;       /* [njobs] when the job joins the queue */
 	int64_t now, tlast, tfirst;
+	int64_t tend;           /* latest end so far */
 	double mls_int, tls_int, busy;
 	double cur_mls, cur_tls;
 	uint32_t **links;       /* rates: each running job's link set */
@@ -312,6 +313,8 @@ static void finish(struct sim *s, uint32_t i)
 	struct whatif_job *o = &s->res->jobs[i];
 	struct ls_job_now jn;
 
+	if (o->end > s->tend)
+		s->tend = o->end;
 	for (uint32_t k = 0; k < o->n; k++)
 		if (s->owner[o->nodes[k]] == i + 1) {
 			s->owner[o->nodes[k]] = POLICY_FREE;
@@ -684,7 +687,9 @@ static void summarise(struct sim *s)
 	struct whatif_result *res = s->res;
 	double wsum = 0, bsum = 0;
 	uint32_t nw = 0;
-	double span = (double)(s->tlast - s->tfirst);
+	/* to the last end: a job dropped later does not stretch it (nothing
+	 * runs after the last end, so the integrals stop there too) */
+	double span = s->tend > s->tfirst ? (double)(s->tend - s->tfirst) : 0;
 
 	for (uint32_t i = 0; i < s->w->n; i++) {
 		const struct whatif_job *o = &res->jobs[i];
@@ -738,7 +743,7 @@ static int simulate(struct sim *s)
 	}
 	if (s->now == INT64_MAX)
 		s->now = 0;
-	s->tfirst = s->tlast = s->now;
+	s->tfirst = s->tlast = s->tend = s->now;
 	qsort_r(s->arr, s->narr, sizeof(*s->arr), cmp_arr_ctx, s);
 	if (start_running(s))
 		return -1;

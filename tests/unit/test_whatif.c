@@ -259,3 +259,23 @@ Test(whatif, bad_policy)
 	routing_destroy(r);
 	topo_destroy(t);
 }
+
+/* A job dropped after the last end does not stretch the makespan: job 1
+ * (4 of 16 nodes, 0-100), job 2 (99 nodes) arrives at 500 and is dropped:
+ * makespan 100, utilisation 4*100 / (16*100) = 0.25. */
+Test(whatif, late_drop_keeps_makespan)
+{
+	static const char csv[] =
+		"id,submit,nodes,runtime,limit\n"
+		"1,0,4,100,100\n"
+		"2,500,99,10,10\n";
+	struct run x;
+
+	simulate_text(&x, "fattree:k=4,n=2", csv, "linear");
+	cr_assert_eq(x.res.dropped, 1);
+	cr_assert(strstr(job(&x, 2)->reason, "99 nodes"), "%s",
+		  job(&x, 2)->reason);
+	cr_assert_float_eq(x.res.makespan, 100, 1e-9);
+	cr_assert_float_eq(x.res.utilization, 0.25, 1e-9);
+	release(&x);
+}
