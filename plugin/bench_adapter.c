@@ -6,8 +6,9 @@
  *  policy itself.  Measures, per call (process CPU time):
  *    run_now   policy_place on the current owners (SELECT_MODE_RUN_NOW)
  *    will_run  the backfill search: release jobs by end time until placed
- *    evaluate  the in-process evaluator at job start (MLS/TLS of every
- *              running job; JM over a 64-node job's alltoall)
+ *    evaluate  the in-process evaluator at job start: one-shot (every
+ *              running job's link set) and incremental (the tracker
+ *              select_topo.c uses: the new job's link set), plus JM
  *  The topo.conf and node names go through tstate_load as in slurmctld.
  *
  *  Usage: bench_adapter [iterations]   (default 20)
@@ -169,8 +170,23 @@ static int run_case(const struct bcase *c, int iters)
 				    &err) < 0)
 			fprintf(stderr, "evaluate: %s\n", err.msg);
 		a = cpu_now() - a;
-		printf("  evaluate (job of %u nodes, %u running): %.1f ms, MLS %.2f TLS %.2f, JM mean %.4g\n",
+		printf("  evaluate one-shot (job of %u nodes, %u running): %.1f ms, MLS %.2f TLS %.2f, JM mean %.4g\n",
 		       n, ev.njobs, a * 1e3, ev.mls, ev.tls, ev.rate_mean);
+		a = cpu_now();
+		if (tstate_track_reset(s, owner, &err) < 0)
+			fprintf(stderr, "track: %s\n", err.msg);
+		a = cpu_now() - a;
+		printf("  tracker rebuild (restart/reconfigure): %.1f ms\n",
+		       a * 1e3);
+		a = cpu_now();
+		tstate_track_remove(s, target);
+		if (tstate_track_add(s, target, nodes, n, &err) < 0 ||
+		    tstate_evaluate_tracked(s, target, nodes, n, NULL, 128,
+					    &ev, &err) < 0)
+			fprintf(stderr, "tracked: %s\n", err.msg);
+		a = cpu_now() - a;
+		printf("  job_begin with the tracker (link set + JM): %.2f ms, MLS %.2f\n",
+		       a * 1e3, ev.mls);
 	}
 	tstate_destroy(s);
 	for (i = 0; i < c->nodes; i++)

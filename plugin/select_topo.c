@@ -127,6 +127,7 @@ static pthread_mutex_t topo_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tstate *tstate = NULL;
 static uint32_t *owner = NULL;		/* [N] job id per topology node */
 static char *conf_path = NULL;
+static bool tracking = false;		/* tstate's link-sharing tracker */
 
 static void _rebuild_owner_locked(List jobs);
 
@@ -222,6 +223,7 @@ static void _load_topo_conf(void)
 	}
 	tstate_destroy(tstate);
 	tstate = s;
+	tracking = false;
 	xfree(conf_path);
 	conf_path = path;
 	xfree(owner);
@@ -271,14 +273,42 @@ static int _rebuild_one(void *x, void *arg)
 	return 0;
 }
 
-/* owner[] from the job list (after a restart or reconfiguration). */
+/* owner[] from the job list (after a restart or reconfiguration); the
+ * link-sharing tracker is rebuilt when anything changed. */
 static void _rebuild_owner_locked(List jobs)
 {
+	struct err err = { { 0 } };
+	uint32_t n;
+	uint32_t *old;
+
 	if (!_usable_locked())
 		return;
-	memset(owner, 0, sizeof(uint32_t) * tstate_nodes(tstate));
+	n = tstate_nodes(tstate);
+	old = xcalloc(n + 1, sizeof(uint32_t));
+	memcpy(old, owner, sizeof(uint32_t) * n);
+	memset(owner, 0, sizeof(uint32_t) * n);
 	if (jobs)
 		list_for_each(jobs, _rebuild_one, NULL);
+	if (!tracking || memcmp(old, owner, sizeof(uint32_t) * n)) {
+		tracking = (tstate_track_reset(tstate, owner, &err) == 0);
+		if (!tracking)
+			error("%s: link-sharing tracker: %s", plugin_type,
+			      err.msg);
+	}
+	xfree(old);
+}
+
+/* Topology ids of the nodes JOB_ID holds in owner[] (xfree). */
+static uint32_t *_owned_nodes_locked(uint32_t job_id, uint32_t *count)
+{
+	uint32_t n = tstate_nodes(tstate), i, *nodes;
+
+	nodes = xcalloc(n + 1, sizeof(uint32_t));
+	*count = 0;
+	for (i = 0; i < n; i++)
+		if (owner[i] == job_id)
+			nodes[(*count)++] = i;
+	return nodes;
 }
 
 static const char *_spank_env(job_record_t *job_ptr, const char *key)
@@ -715,43 +745,42 @@ extern int select_p_node_init(void)
  * In-process evaluator: the job's predicted communication rate (JM over
  * its pattern) and the link sharing of every running job, recorded in
  * StateSaveLocation/topo_jobs.log (one line per job start), in the job's
- * AdminComment (when empty) and logged with DebugFlags=SelectType.
+ * AdminComment (when empty) and logged with DebugFlags=SelectType.  Link
+ * sets are kept incrementally (tstate_track_*): a job start costs its own
+ * link set, not every running job's.
  */
 static void _evaluate_locked(job_record_t *job_ptr)
 {
 	struct err err = { { 0 } };
 	struct teval ev;
-	uint32_t *nodes, n = 0, i;
-	int last, b;
+	uint32_t *nodes, n = 0;
 	char line[512], *path = NULL;
 	FILE *f;
 
-	if (!job_ptr->node_bitmap)
+	if (!tracking)
 		return;
-	nodes = xcalloc(tstate_nodes(tstate) + 1, sizeof(uint32_t));
-	last = bit_fls(job_ptr->node_bitmap);
-	for (b = bit_ffs(job_ptr->node_bitmap); (b >= 0) && (b <= last); b++) {
-		if (bit_test(job_ptr->node_bitmap, b) &&
-		    ((i = tstate_s2t(tstate, b)) != TOPO_NONE))
-			nodes[n++] = i;
-	}
-	if (tstate_evaluate(tstate, owner, job_ptr->job_id, nodes, n,
-			    _spank_env(job_ptr, ENV_PATTERN), MAX_MODEL_NODES,
-			    &ev, &err) < 0)
+	nodes = _owned_nodes_locked(job_ptr->job_id, &n);
+	if ((tstate_track_add(tstate, job_ptr->job_id, nodes, n, &err) < 0) ||
+	    (tstate_evaluate_tracked(tstate, job_ptr->job_id, nodes, n,
+				     _spank_env(job_ptr, ENV_PATTERN),
+				     MAX_MODEL_NODES, &ev, &err) < 0)) {
 		error("%s: %pJ: evaluation: %s", plugin_type, job_ptr,
 		      err.msg);
+		xfree(nodes);
+		return;
+	}
 	xfree(nodes);
 	if (ev.modelled)
 		snprintf(line, sizeof(line),
-			 "pattern=%s flows=%u jm_mean=%.4g jm_min=%.4g jm_aggregate=%.4g links=%u shared=%u shares_with=%u running=%u mls=%.4g tls=%.4g",
+			 "pattern=%s flows=%u jm_mean=%.4g jm_min=%.4g jm_aggregate=%.4g links=%u shared=%u running=%u mls=%.4g tls=%.4g",
 			 ev.pattern, ev.flows, ev.rate_mean, ev.rate_min,
 			 ev.aggregate, ev.job_links, ev.job_shared,
-			 ev.job_nshares, ev.njobs, ev.mls, ev.tls);
+			 ev.njobs, ev.mls, ev.tls);
 	else
 		snprintf(line, sizeof(line),
-			 "pattern=%s jm=none links=%u shared=%u shares_with=%u running=%u mls=%.4g tls=%.4g",
-			 ev.pattern, ev.job_links, ev.job_shared,
-			 ev.job_nshares, ev.njobs, ev.mls, ev.tls);
+			 "pattern=%s jm=none links=%u shared=%u running=%u mls=%.4g tls=%.4g",
+			 ev.pattern, ev.job_links, ev.job_shared, ev.njobs,
+			 ev.mls, ev.tls);
 	log_flag(SELECT_TYPE, "%s: %pJ started on %u nodes: %s", plugin_type,
 		 job_ptr, n, line);
 	if (!job_ptr->admin_comment)
@@ -806,8 +835,19 @@ extern int select_p_job_resized(job_record_t *job_ptr,
 	if (_usable_locked() && node_ptr) {
 		uint32_t t = tstate_s2t(tstate, node_ptr->index);
 
-		if ((t != TOPO_NONE) && (owner[t] == job_ptr->job_id))
+		if ((t != TOPO_NONE) && (owner[t] == job_ptr->job_id)) {
+			struct err err = { { 0 } };
+			uint32_t *nodes, n;
+
 			owner[t] = POLICY_FREE;
+			nodes = _owned_nodes_locked(job_ptr->job_id, &n);
+			if (tracking &&
+			    (tstate_track_add(tstate, job_ptr->job_id, nodes, n,
+					      &err) < 0))
+				error("%s: %pJ: %s", plugin_type, job_ptr,
+				      err.msg);
+			xfree(nodes);
+		}
 	}
 	slurm_mutex_unlock(&topo_lock);
 	return rc;
@@ -831,6 +871,7 @@ extern int select_p_job_fini(job_record_t *job_ptr)
 		for (i = 0; i < n; i++)
 			if (owner[i] == job_ptr->job_id)
 				owner[i] = POLICY_FREE;
+		tstate_track_remove(tstate, job_ptr->job_id);
 	}
 	slurm_mutex_unlock(&topo_lock);
 	return rc;

@@ -296,3 +296,40 @@ Test(adapter, evaluate_leaf_local_jobs_are_isolated)
 	cr_assert(!ev.modelled);
 	tstate_destroy(s);
 }
+
+Test(adapter, tracker_agrees_with_one_shot)
+{
+	struct err err = { { 0 } };
+	struct tstate *s = load(good, &err);
+	uint32_t owner[N] = { 0 }, a[2] = { 0, 4 }, b[2] = { 1, 5 };
+	struct teval one, inc;
+
+	cr_assert(s, "%s", err.msg);
+	owner[0] = owner[4] = 1;
+	owner[1] = owner[5] = 2;
+	cr_assert_eq(tstate_track_reset(s, owner, &err), 0, "%s", err.msg);
+	cr_assert_eq(tstate_evaluate(s, owner, 1, a, 2, NULL, 128, &one, &err),
+		     0);
+	cr_assert_eq(tstate_evaluate_tracked(s, 1, a, 2, NULL, 128, &inc,
+					     &err), 0, "%s", err.msg);
+	cr_assert_float_eq(inc.mls, one.mls, 1e-9);
+	cr_assert_float_eq(inc.tls, one.tls, 1e-9);
+	cr_assert_eq(inc.job_links, one.job_links);
+	cr_assert_eq(inc.job_shared, one.job_shared);
+	cr_assert_eq(inc.njobs, 2);
+	/* Job 2 ends: nothing shared any more. */
+	tstate_track_remove(s, 2);
+	cr_assert_eq(tstate_evaluate_tracked(s, 1, a, 2, NULL, 128, &inc,
+					     &err), 0);
+	cr_assert_float_eq(inc.mls, 0.0, 1e-12);
+	cr_assert_eq(inc.job_shared, 0);
+	cr_assert_eq(inc.njobs, 1);
+	/* Job 2 starts again: shared again; an unknown job is an error. */
+	cr_assert_eq(tstate_track_add(s, 2, b, 2, &err), 0, "%s", err.msg);
+	cr_assert_eq(tstate_evaluate_tracked(s, 1, a, 2, NULL, 128, &inc,
+					     &err), 0);
+	cr_assert_float_eq(inc.mls, 100.0, 1e-9);
+	cr_assert_eq(tstate_evaluate_tracked(s, 3, a, 2, NULL, 128, &inc,
+					     &err), -1);
+	tstate_destroy(s);
+}

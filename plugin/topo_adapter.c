@@ -23,6 +23,7 @@ struct tstate {
 	uint32_t *t2s;	/* [n] topology node -> Slurm node index */
 	struct cached_policy cache[MAX_CACHED_POLICIES];
 	uint32_t ncache;
+	struct ls_state *ls;	/* link sets of the running jobs */
 };
 
 static const struct policy *cached(struct tstate *s, const char *spec,
@@ -172,6 +173,7 @@ void tstate_destroy(struct tstate *s)
 		policy_destroy(s->cache[i].p);
 		free(s->cache[i].spec);
 	}
+	ls_state_destroy(s->ls);
 	routing_destroy(s->routing);
 	topo_conf_destroy(s->conf);
 	free(s->s2t);
@@ -395,22 +397,18 @@ out:
 	return rc;
 }
 
-int tstate_evaluate(const struct tstate *s, const uint32_t *owner,
-		    uint32_t job_id, const uint32_t *nodes, uint32_t n,
-		    const char *pattern, uint32_t max_model_nodes,
-		    struct teval *ev, struct err *err)
+/* JM rates of the job's pattern (for 2 to MAX_MODEL_NODES nodes). */
+static int evaluate_jm(const struct tstate *s, uint32_t job_id,
+		       const uint32_t *nodes, uint32_t n,
+		       uint32_t max_model_nodes, struct teval *ev,
+		       struct err *err)
 {
 	struct model_opts opts;
 	struct model_result mr;
 	struct flows f;
 	int rc = 0;
 
-	memset(ev, 0, sizeof(*ev));
 	memset(&mr, 0, sizeof(mr));
-	snprintf(ev->pattern, sizeof(ev->pattern), "%s",
-		 pattern && *pattern ? pattern : TSTATE_DEFAULT_PATTERN);
-	if (evaluate_sharing(s, owner, job_id, ev, err) < 0)
-		return -1;
 	if (n < 2 || n > max_model_nodes)
 		return 0;	/* ev->modelled stays false */
 	flows_init(&f);
@@ -429,4 +427,104 @@ int tstate_evaluate(const struct tstate *s, const uint32_t *owner,
 	model_result_free(&mr);
 	flows_free(&f);
 	return rc;
+}
+
+static void set_pattern(struct teval *ev, const char *pattern)
+{
+	memset(ev, 0, sizeof(*ev));
+	snprintf(ev->pattern, sizeof(ev->pattern), "%s",
+		 pattern && *pattern ? pattern : TSTATE_DEFAULT_PATTERN);
+}
+
+int tstate_evaluate(const struct tstate *s, const uint32_t *owner,
+		    uint32_t job_id, const uint32_t *nodes, uint32_t n,
+		    const char *pattern, uint32_t max_model_nodes,
+		    struct teval *ev, struct err *err)
+{
+	set_pattern(ev, pattern);
+	if (evaluate_sharing(s, owner, job_id, ev, err) < 0)
+		return -1;
+	return evaluate_jm(s, job_id, nodes, n, max_model_nodes, ev, err);
+}
+
+int tstate_track_reset(struct tstate *s, const uint32_t *owner,
+		       struct err *err)
+{
+	struct pair *pairs = malloc(sizeof(*pairs) * (s->n + 1));
+	uint32_t *nodes = malloc(sizeof(uint32_t) * (s->n + 1));
+	uint32_t np = 0, i, first;
+	int rc = -1;
+
+	ls_state_destroy(s->ls);
+	s->ls = NULL;
+	if (!pairs || !nodes) {
+		err_set(err, "out of memory");
+		goto out;
+	}
+	if (!(s->ls = ls_state_create(s->routing, err)))
+		goto out;
+	for (i = 0; i < s->n; i++)
+		if (owner[i] != POLICY_FREE) {
+			pairs[np].owner = owner[i];
+			pairs[np++].node = i;
+		}
+	qsort(pairs, np, sizeof(*pairs), cmp_pair);
+	for (i = 0; i < np; i++)
+		nodes[i] = pairs[i].node;
+	for (first = 0, i = 1; i <= np; i++) {
+		if (i < np && pairs[i].owner == pairs[first].owner)
+			continue;
+		if (tstate_track_add(s, pairs[first].owner, &nodes[first],
+				     i - first, err) < 0)
+			goto out;
+		first = i;
+	}
+	rc = 0;
+out:
+	if (rc < 0) {
+		ls_state_destroy(s->ls);
+		s->ls = NULL;
+	}
+	free(pairs);
+	free(nodes);
+	return rc;
+}
+
+int tstate_track_add(struct tstate *s, uint32_t job_id,
+		     const uint32_t *nodes, uint32_t n, struct err *err)
+{
+	struct ls_job j = { .id = job_id, .nodes = nodes, .n = n };
+
+	if (!s->ls) {
+		err_set(err, "link-sharing tracker not initialised");
+		return -1;
+	}
+	ls_state_remove(s->ls, job_id);
+	return ls_state_add_job(s->ls, &j, err);
+}
+
+void tstate_track_remove(struct tstate *s, uint32_t job_id)
+{
+	if (s->ls)
+		ls_state_remove(s->ls, job_id);
+}
+
+int tstate_evaluate_tracked(const struct tstate *s, uint32_t job_id,
+			    const uint32_t *nodes, uint32_t n,
+			    const char *pattern, uint32_t max_model_nodes,
+			    struct teval *ev, struct err *err)
+{
+	struct ls_job_now now;
+
+	set_pattern(ev, pattern);
+	if (!s->ls || ls_state_job(s->ls, job_id, &now) < 0) {
+		err_set(err, "job %u is not tracked", job_id);
+		return -1;
+	}
+	ev->mls = ls_state_mls(s->ls);
+	ev->tls = ls_state_tls(s->ls);
+	ev->njobs = ls_state_njobs(s->ls);
+	ev->job_links = now.links;
+	ev->job_shared = now.shared;
+	return evaluate_jm(s, job_id, nodes, n, max_model_nodes, ev, err);
 }

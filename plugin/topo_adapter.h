@@ -102,4 +102,23 @@ int tstate_evaluate(const struct tstate *s, const uint32_t *owner,
 		    const char *pattern, uint32_t max_model_nodes,
 		    struct teval *ev, struct err *err);
 
+/* Incremental link sharing of the running jobs (what job_begin reports
+ * without recomputing every job's link set).  reset: rebuild from OWNER
+ * ([N], topology ids); add: job JOB_ID now holds NODES (replaces a
+ * previous entry); remove: the job ended.  Return 0 or -1 with err set
+ * (after a failed reset the tracker is off until the next reset). */
+int tstate_track_reset(struct tstate *s, const uint32_t *owner,
+		       struct err *err);
+int tstate_track_add(struct tstate *s, uint32_t job_id,
+		     const uint32_t *nodes, uint32_t n, struct err *err);
+void tstate_track_remove(struct tstate *s, uint32_t job_id);
+
+/* tstate_evaluate for a job already added to the tracker: MLS/TLS of the
+ * tracked jobs and the job's links and shared links (job_nshares is not
+ * known: 0).  Returns 0 or -1 with err set. */
+int tstate_evaluate_tracked(const struct tstate *s, uint32_t job_id,
+			    const uint32_t *nodes, uint32_t n,
+			    const char *pattern, uint32_t max_model_nodes,
+			    struct teval *ev, struct err *err);
+
 #endif
