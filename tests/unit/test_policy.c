@@ -164,25 +164,24 @@ static struct bad bads[] = {
 	  "expected one of wait, shared" },
 };
 
-ParameterizedTestParameters(policy, bad_specs)
+Test(policy, bad_specs)
 {
-	return cr_make_param_array(struct bad, bads,
-				   sizeof(bads) / sizeof(bads[0]));
-}
+	for (size_t i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
+		const struct bad *b = &bads[i];
+		struct err e = { "" };
+		struct topo *t = topo_create(b->topo, &e);
+		struct routing *r;
 
-ParameterizedTest(struct bad *b, policy, bad_specs)
-{
-	struct err e = { "" };
-	struct topo *t = topo_create(b->topo, &e);
-	struct routing *r;
-
-	cr_assert(t, "%s", e.msg);
-	r = routing_create(t, routing_default(t), &e);
-	cr_assert(r, "%s", e.msg);
-	cr_assert_null(policy_create(b->spec, t, r, &e), "%s", b->spec);
-	cr_assert(strstr(e.msg, b->msg), "'%s' -> '%s'", b->spec, e.msg);
-	routing_destroy(r);
-	topo_destroy(t);
+		cr_assert(t, "%s", e.msg);
+		r = routing_create(t, routing_default(t), &e);
+		cr_assert(r, "%s", e.msg);
+		cr_expect_null(policy_create(b->spec, t, r, &e), "%s",
+			       b->spec);
+		cr_expect(strstr(e.msg, b->msg), "'%s' -> '%s'", b->spec,
+			  e.msg);
+		routing_destroy(r);
+		topo_destroy(t);
+	}
 }
 
 Test(policy, canonical_spec)
@@ -583,7 +582,6 @@ static struct pcase pcases[] = {
 	  POLICY_WAIT, "waiting for a cuboid of 2 free routers (0 free)", 0 },
 	{ "torus:dims=4x4,p=1", "minimal", "mesh-blocks", "0-10", "", 1, 0,
 	  POLICY_PLACED, "11", 1 },
-	{ DF, "ugal", "fattree-pods", "", "", 1, 0, -1, "", 0 },
 };
 
 static void parse_into(struct fx *f, const char *s, int what)
@@ -606,29 +604,30 @@ static void parse_into(struct fx *f, const char *s, int what)
 	}
 }
 
-ParameterizedTestParameters(policy, placements)
+/* One process for the whole table (cheap under valgrind); every message
+ * names the row. */
+Test(policy, placements)
 {
-	/* the last row is a wrong-family spec, checked in bad_specs */
-	return cr_make_param_array(struct pcase, pcases,
-				   sizeof(pcases) / sizeof(pcases[0]) - 1);
-}
+	for (size_t i = 0; i < sizeof(pcases) / sizeof(pcases[0]); i++) {
+		const struct pcase *c = &pcases[i];
+		struct fx f;
+		struct policy_result res;
+		int st;
 
-ParameterizedTest(struct pcase *c, policy, placements)
-{
-	struct fx f;
-	struct policy_result res;
-	int st;
-
-	fx_open(&f, c->topo, c->routing, c->policy);
-	parse_into(&f, c->busy, 0);
-	parse_into(&f, c->unusable, 1);
-	st = ask(&f, 1, c->nodes, c->attempt, &res);
-	cr_assert_eq(st, c->status, "%s %s %s, %u nodes: got %d '%s'",
-		     c->topo, c->routing, c->policy, c->nodes, st, f.got);
-	cr_assert_str_eq(f.got, c->want, "%s %s %s %u nodes: '%s'", c->topo,
-			 c->routing, c->policy, c->nodes, f.got);
-	cr_assert_eq(res.isolated, c->isolated != 0);
-	fx_close(&f);
+		fx_open(&f, c->topo, c->routing, c->policy);
+		parse_into(&f, c->busy, 0);
+		parse_into(&f, c->unusable, 1);
+		st = ask(&f, 1, c->nodes, c->attempt, &res);
+		cr_expect_eq(st, c->status, "row %zu: %s %s %s busy '%s', %u "
+			     "nodes: got %d '%s'", i, c->topo, c->routing,
+			     c->policy, c->busy, c->nodes, st, f.got);
+		cr_expect_str_eq(f.got, c->want, "row %zu: %s %s %s busy "
+				 "'%s', %u nodes: '%s'", i, c->topo,
+				 c->routing, c->policy, c->busy, c->nodes,
+				 f.got);
+		cr_expect_eq(res.isolated, c->isolated != 0, "row %zu", i);
+		fx_close(&f);
+	}
 }
 
 /* ---- the guarantee: random arrivals and departures ----
