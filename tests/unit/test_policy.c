@@ -685,9 +685,14 @@ struct gjob {
 	bool isolated, alive;
 };
 
-static void run_seq(const struct gcase *c, const char *policy, uint64_t seed,
-		    uint32_t steps, struct seqstat *out)
+/* FOREIGN: when set, every third arrival is placed by this other policy
+ * (jobs of another partition, or placed before select/topo ran): the
+ * isolating policy must still tell the truth about its own jobs. */
+static void run_seq(const struct gcase *c, const char *policy,
+		    const char *foreign, uint64_t seed, uint32_t steps,
+		    struct seqstat *out)
 {
+	struct policy *other = NULL;
 	struct fx f;
 	struct rng g;
 	struct err e = { "" };
@@ -696,6 +701,10 @@ static void run_seq(const struct gcase *c, const char *policy, uint64_t seed,
 	uint8_t *used;
 
 	fx_open(&f, c->topo, c->routing, policy);
+	if (foreign) {
+		other = policy_create(foreign, f.t, f.r, &e);
+		cr_assert(other, "%s", e.msg);
+	}
 	L = topo_num_links(f.t);
 	use = calloc(L, sizeof(*use));
 	used = malloc(L);
@@ -735,8 +744,19 @@ static void run_seq(const struct gcase *c, const char *policy, uint64_t seed,
 			size += c->group;
 		if (size > f.n)
 			size = f.n;
-		if (ask(&f, 1000 + step, size, 0, &res) != POLICY_PLACED)
+		if (other && step % 3 == 0) {
+			struct policy *mine = f.p;
+			int st;
+
+			f.p = other;
+			st = ask(&f, 1000 + step, size, 0, &res);
+			f.p = mine;
+			if (st != POLICY_PLACED)
+				continue;
+		} else if (ask(&f, 1000 + step, size, 0, &res) !=
+			   POLICY_PLACED) {
 			continue;
+		}
 		j = &jobs[njobs++];
 		j->id = 1000 + step;
 		j->n = res.n;
@@ -766,7 +786,8 @@ static void run_seq(const struct gcase *c, const char *policy, uint64_t seed,
 					      j->n, f.got, j->links[x]);
 				break;
 			}
-		if (c->strict && policy_isolating(f.p))
+		if (c->strict && policy_isolating(f.p) && !(other &&
+							     step % 3 == 0))
 			cr_assert(res.isolated, "%s %s: job of %u nodes not "
 				  "isolated", c->topo, policy, size);
 		for (uint32_t x = 0; x < j->nl; x++)
@@ -784,6 +805,7 @@ static void run_seq(const struct gcase *c, const char *policy, uint64_t seed,
 	free(jobs);
 	free(use);
 	free(used);
+	policy_destroy(other);
 	fx_close(&f);
 }
 
@@ -796,23 +818,27 @@ ParameterizedTestParameters(policy, guarantee)
 ParameterizedTest(struct gcase *c, policy, guarantee, .timeout = 120)
 {
 	struct seqstat s, b, again;
-	uint32_t base_shared = 0, multi = 0;
+	uint32_t base_shared = 0, multi = 0, mixed_isolated = 0;
 
 	/* POLICY_TEST_SEEDS=N runs more sequences (stress, by hand) */
 	const char *env = getenv("POLICY_TEST_SEEDS");
 	uint64_t seeds = env && atoi(env) > 0 ? (uint64_t)atoi(env) : 3;
 
 	for (uint64_t seed = 1; seed <= seeds; seed++) {
-		run_seq(c, c->policy, seed, 150, &s);
+		run_seq(c, c->policy, NULL, seed, 150, &s);
 		multi += s.multi;
-		run_seq(c, "clustered", seed, 150, &b);
+		run_seq(c, "clustered", NULL, seed, 150, &b);
 		base_shared += b.shared;
-		run_seq(c, c->policy, seed, 150, &again);
+		run_seq(c, c->policy, NULL, seed, 150, &again);
 		cr_assert_eq(s.hash, again.hash, "not deterministic");
 		cr_assert_eq(s.placed, again.placed);
+		/* with foreign jobs around (checked inside) */
+		run_seq(c, c->policy, "random", seed, 150, &again);
+		mixed_isolated += again.isolated;
 	}
 	cr_assert_gt(base_shared, 0, "%s %s: the baseline never shares, the "
 		     "check cannot fail", c->topo, c->routing);
+	cr_assert_gt(mixed_isolated, 0);
 	/* jobs using links at all, or the check is empty */
 	cr_assert_geq(multi, 4 * seeds, "%s %s %s: only %u multi-switch jobs",
 		      c->topo, c->routing, c->policy, multi);
