@@ -678,6 +678,19 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	if (!policy_isolating(p))
 		goto delegate;
 
+	/* The policy chooses the nodes: an explicit node list cannot be
+	 * honoured (refused at submission, see select_topo(8)). */
+	if (job_ptr->details->req_node_bitmap &&
+	    (bit_set_count(job_ptr->details->req_node_bitmap) > 0)) {
+		if (mode == SELECT_MODE_TEST_ONLY)
+			info("%s: %pJ: explicit node lists (-w) are not supported under policy %s",
+			     plugin_type, job_ptr, policy_spec(p));
+		else if (mode == SELECT_MODE_RUN_NOW)
+			_set_reason(job_ptr, "explicit node lists (-w) are not supported under an isolating policy");
+		slurm_mutex_unlock(&topo_lock);
+		return SLURM_ERROR;
+	}
+
 	/* Isolated jobs get whole nodes: two jobs on one node share its
 	 * injection link. */
 	job_ptr->details->whole_node = WHOLE_NODE_REQUIRED;

@@ -30,6 +30,11 @@ else
 	grep -q "cannot run isolated" "$TDIR/c/log/slurmctld.log" ||
 		fail "slurmctld did not log why"
 fi
+# An explicit node list cannot be honoured under an isolating policy.
+sbatch -N 2 -w n0,n9 -o /dev/null --wrap true >"$TDIR/out" 2>&1 &&
+	fail "-w accepted under an isolating policy"
+grep -q "explicit node lists" "$TDIR/c/log/slurmctld.log" ||
+	fail "slurmctld did not log why -w was refused"
 # Same size in the big partition runs.
 id=$(submit 5 1) || fail "5 nodes in batch"
 # Unknown policy and bad grid: refused by the SPANK plugin.
