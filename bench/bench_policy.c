@@ -1,6 +1,7 @@
 /* bench_policy.c - time of one policy_place call on the paper 003 Table I
  * prototypes (fat-tree k=22 n=3: 10,648 nodes; dragonfly p=7 a=15 h=8
- * g=106: 11,130 nodes; G1 express mesh 12x10x10 p=9: 10,800 nodes) with
+ * g=106: 11,130 nodes; G1 express mesh 12x10x10 p=9: 10,800 nodes; a
+ * 16x16x16 torus with p=2: 8,192 nodes) with
  * the machine about half full, for several job sizes.
  *
  * Times are process CPU time per call (the machine may be busy).
@@ -36,6 +37,8 @@ static const struct bcase cases[] = {
 	  { 1, 9, 72, 500, 2000, 5000 } },
 	{ "expressmesh:dims=12x10x10,gap=1,p=9", "dor",
 	  "mesh-blocks:mode=building-block,block=2x2x2", { 72, 500 } },
+	{ "torus:dims=16x16x16,p=2", "dor", "mesh-blocks",
+	  { 1, 50, 500, 3000 } },
 };
 
 static double now(void)

@@ -430,10 +430,15 @@ static void prefix(const struct mb *m, struct st *s)
 			break;
 	}
 	/* running sums, one dimension at a time */
-	for (int d = 0; d < m->n; d++)
-		for (size_t i = 0; i < sz; i++)
-			if ((i / stride[d]) % (m->ext[d] + 1) > 0)
-				s->pre[i] += s->pre[i - stride[d]];
+	for (int d = 0; d < m->n; d++) {
+		size_t st = stride[d], span = st * (m->ext[d] + 1);
+
+		for (size_t base = 0; base < sz; base += span)
+			for (size_t x = st; x < span; x += st)
+				for (size_t r = 0; r < st; r++)
+					s->pre[base + x + r] +=
+						s->pre[base + x - st + r];
+	}
 }
 
 /* Available cells in the box [o, o+e) of the extended grid. */
@@ -462,8 +467,10 @@ static uint32_t box_sum(const struct mb *m, const struct st *s,
 	return (uint32_t)sum;
 }
 
+/* Per-call state; the prefix sums only for jobs on several routers. */
 static int scan(const struct policy *p, const struct mb *m,
-		const struct policy_view *v, bool empty, struct st *s)
+		const struct policy_view *v, bool empty, bool blocks,
+		struct st *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->rfree = calloc(m->R, sizeof(*s->rfree));
@@ -484,7 +491,8 @@ static int scan(const struct policy *p, const struct mb *m,
 					     : policy_node_ok(v, nodes[i]);
 		s->ravail[r] = c > 0 && s->rfree[r] == c && !s->inbox[r];
 	}
-	prefix(m, s);
+	if (blocks)
+		prefix(m, s);
 	return 0;
 }
 
@@ -551,7 +559,7 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 {
 	uint32_t need = req->nodes, at = req->attempt, nr = 0;
 	uint64_t cellnodes = (uint64_t)m->p;
-	uint32_t cells, seen = 0;
+	uint32_t cells, seen = 0, total, zero[D] = { 0 };
 
 	if (need <= m->p) {
 		struct cand *c = malloc(((size_t)m->R + 1) * sizeof(*c));
@@ -564,7 +572,13 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 					((uint64_t)!s->inbox[r] << 32) |
 					s->rfree[r], r };
 		if (at < nr) {
-			qsort(c, nr, sizeof(*c), cmp_cand);
+			if (at == 0) { /* the best: one pass */
+				for (uint32_t i = 1; i < nr; i++)
+					if (cmp_cand(&c[i], &c[0]) < 0)
+						c[0] = c[i];
+			} else {
+				qsort(c, nr, sizeof(*c), cmp_cand);
+			}
 			if (fill) {
 				uint32_t cnt;
 				const uint32_t *nodes = topo_switch_nodes(
@@ -590,10 +604,14 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 	for (int d = 0; d < m->n; d++)
 		cellnodes *= m->c[d];
 	cells = (uint32_t)((need + cellnodes - 1) / cellnodes);
+	total = box_sum(m, s, zero, m->kc);
 	for (uint32_t i = 0; i < m->nshapes; i++) {
 		const struct shape *sh = &m->shapes[i];
 		uint32_t o[D] = { 0 }, lim[D];
 		int d;
+
+		if (sh->vol > total) /* shapes are sorted by volume */
+			break;
 
 		if (sh->vol < cells)
 			continue;
@@ -628,12 +646,9 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 		if (m->blocks)
 			return policy_say(res, POLICY_WAIT, "waiting for a "
 					  "cuboid of %u free %s blocks (%u "
-					  "free)", cells, blk,
-					  box_sum(m, s, (uint32_t[D]){ 0 },
-						  m->kc));
+					  "free)", cells, blk, total);
 		return policy_say(res, POLICY_WAIT, "waiting for a cuboid of "
-				  "%u free routers (%u free)", cells,
-				  box_sum(m, s, (uint32_t[D]){ 0 }, m->kc));
+				  "%u free routers (%u free)", cells, total);
 	}
 }
 
@@ -646,7 +661,7 @@ static enum policy_status place(const struct policy *p,
 	struct st s;
 	enum policy_status st;
 
-	if (scan(p, m, v, false, &s))
+	if (scan(p, m, v, false, req->nodes > m->p, &s))
 		return policy_say(res, POLICY_WAIT, "out of memory");
 	st = search(p, m, v, &s, req, res, true);
 	st_free(&s);
@@ -659,7 +674,7 @@ static enum policy_status place(const struct policy *p,
 		struct policy_result tmp = *res;
 
 		r0.attempt = 0;
-		if (scan(p, m, v, true, &s))
+		if (scan(p, m, v, true, req->nodes > m->p, &s))
 			return st;
 		if (search(p, m, v, &s, &r0, &tmp, false) != POLICY_PLACED)
 			st = policy_say(res, POLICY_NEVER, "can never run "
