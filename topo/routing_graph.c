@@ -55,11 +55,13 @@ static void scratch_free(struct scratch *s)
 }
 
 /* Hop distances of every switch TO switch DST, walking links backwards,
- * skipping removed links (LOFF, switch link id - first) and removed
- * switches (may be NULL).  s->queue lists the reached switches in
- * nondecreasing distance. */
+ * skipping removed links (rm_link, indexed by switch link id - first) and
+ * removed switches (either may be NULL).  s->queue lists the reached
+ * switches in nondecreasing distance.  With STOP != TOPO_NONE the search
+ * ends once every switch closer than STOP is settled (enough to walk down
+ * from STOP); the others may keep UINT32_MAX. */
 static void bfs_to(const struct topo *t, uint32_t dst, const uint8_t *rm_sw,
-		   const uint8_t *rm_link, struct scratch *s)
+		   const uint8_t *rm_link, uint32_t stop, struct scratch *s)
 {
 	uint32_t S = topo_num_switches(t), first = topo_first_switch_link(t);
 	uint32_t head = 0;
@@ -71,7 +73,11 @@ static void bfs_to(const struct topo *t, uint32_t dst, const uint8_t *rm_sw,
 	s->queue[s->nq++] = dst;
 	while (head < s->nq) {
 		uint32_t v = s->queue[head++], cnt;
-		const uint32_t *in = topo_switch_in(t, v, &cnt);
+		const uint32_t *in;
+
+		if (stop != TOPO_NONE && s->dist[stop] <= s->dist[v])
+			break;
+		in = topo_switch_in(t, v, &cnt);
 
 		for (uint32_t q = 0; q < cnt; q++) {
 			uint32_t u = topo_link(t, in[q])->from;
@@ -126,7 +132,7 @@ static int shortest_count_sw(const struct routing *r, uint32_t sa,
 		rc = err_set(err, "out of memory");
 		goto out;
 	}
-	bfs_to(t, sb, NULL, NULL, &s);
+	bfs_to(t, sb, NULL, NULL, sa, &s);
 	if (s.dist[sa] == UINT32_MAX) {
 		rc = err_set(err, "shortest: switch %u cannot reach switch %u",
 			     sa, sb);
@@ -213,7 +219,7 @@ static int shortest_paths(const struct routing *r, uint32_t src,
 		rc = err_set(err, "out of memory");
 		goto out;
 	}
-	bfs_to(t, sb, NULL, NULL, &s);
+	bfs_to(t, sb, NULL, NULL, sa, &s);
 	d.dist = s.dist;
 	d.path[0] = topo_inject_link(t, src);
 	d.len = 1;
@@ -255,7 +261,7 @@ static int shortest_linkset(const struct routing *r, const uint32_t *nodes,
 	for (uint32_t x = 0; ns > 1 && x < ns; x++) {
 		uint32_t d = w[x];
 
-		bfs_to(t, d, NULL, NULL, &s);
+		bfs_to(t, d, NULL, NULL, TOPO_NONE, &s);
 		memcpy(reach, in_w, S);
 		for (uint32_t q = s.nq; q-- > 1;) {
 			uint32_t u = s.queue[q], cnt, first;
@@ -382,7 +388,7 @@ static int yen_spurs(struct yen *y, uint32_t sb)
 			if (y->a[q].len > i &&
 			    !memcmp(y->a[q].l, prev->l, i * sizeof(uint32_t)))
 				y->rm_link[y->a[q].l[i] - y->first] = 1;
-		bfs_to(t, sb, y->rm_sw, y->rm_link, &y->s);
+		bfs_to(t, sb, y->rm_sw, y->rm_link, spur, &y->s);
 		if (y->s.dist[spur] == UINT32_MAX)
 			continue;
 		c.len = i + y->s.dist[spur];
@@ -424,7 +430,7 @@ static int yen_run(struct yen *y, uint32_t sa, uint32_t sb, uint32_t k)
 	y->a = calloc(k, sizeof(*y->a));
 	if (scratch_init(&y->s, S) || !y->rm_sw || !y->rm_link || !y->a)
 		return -1;
-	bfs_to(t, sb, NULL, NULL, &y->s);
+	bfs_to(t, sb, NULL, NULL, sa, &y->s);
 	if (y->s.dist[sa] == UINT32_MAX)
 		return 1;
 	y->a[0].len = y->s.dist[sa];

@@ -35,8 +35,9 @@
  * ring or shorter than half of it, so that no pair goes round the other
  * way) the link set is the set of links internal to the box, both
  * directions: every path stays in the box and every internal link is the
- * one-hop path of its end points.  Otherwise it is computed per ordered
- * switch pair from the per-dimension hop sets (no path enumeration).
+ * one-hop path of its end points.  Otherwise, per destination switch, the
+ * links reachable from the job's switches in the graph of toward steps
+ * (no path enumeration; O(switches * steps) per destination).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -231,23 +232,6 @@ static uint32_t dim_dor_next(const struct mesh *m, int i, uint32_t x,
 	}
 }
 
-/* Is X on some fewest toward sequence from S to D in dimension I? */
-static bool dim_on(const struct mesh *m, int i, uint32_t s, uint32_t d,
-		   uint32_t x)
-{
-	if (!m->torus && (x < (s < d ? s : d) || x > (s > d ? s : d)))
-		return false;
-	if (m->torus) {
-		uint32_t h = dim_hops(m, i, s, d), f1, b1, f2, b2;
-
-		ring(s, x, m->k[i], &f1, &b1);
-		ring(x, d, m->k[i], &f2, &b2);
-		return (f1 + f2 == h) || (b1 + b2 == h);
-	}
-	return dim_hops(m, i, s, x) + dim_hops(m, i, x, d) ==
-	       dim_hops(m, i, s, d);
-}
-
 /* ---- helpers ---- */
 
 static void coords(const struct mesh *m, uint32_t sw, uint32_t *c)
@@ -421,117 +405,55 @@ static int mesh_paths(const struct routing *r, uint32_t src, uint32_t dst,
 
 /* ---- link sets ---- */
 
-/* Mark dimension-I hops X->Y at every combination of the other
- * coordinates in SETS (lists of NSET[j] coordinates). */
-static void mark_hops(const struct topo *t, const struct mesh *m, int i,
-		      const uint32_t *hx, const uint32_t *hy, uint32_t nh,
-		      uint32_t *const *sets, const uint32_t *nset,
-		      uint8_t *used)
-{
-	uint32_t idx[TOPO_MAX_DIMS] = { 0 };
-
-	for (;;) {
-		uint32_t base = 0;
-		int j;
-
-		for (j = 0; j < m->n; j++)
-			if (j != i)
-				base += sets[j][idx[j]] * m->stride[j];
-		for (uint32_t q = 0; q < nh; q++) {
-			uint32_t l = link_of(t, base + hx[q] * m->stride[i],
-					     base + hy[q] * m->stride[i]);
-
-			if (l != TOPO_NONE)
-				used[l] = 1;
-		}
-		for (j = 0; j < m->n; j++) {
-			if (j == i)
-				continue;
-			if (++idx[j] < nset[j])
-				break;
-			idx[j] = 0;
-		}
-		if (j == m->n)
-			return;
-	}
-}
-
-/* Links of all paths between switches SA and SB (one direction).  BUF
- * holds sum(k) coordinates plus 2 * HCAP hops. */
-static void pair_links(const struct routing *r, uint32_t sa, uint32_t sb,
-		       uint32_t *buf, size_t hcap, uint8_t *used)
+/* Union, over the sources in SW (ON flags), of the links of their paths
+ * to switch D: every path toward D lives in the graph of "next steps"
+ * toward D (dor: one next step per switch; minimal: every fewest-hop
+ * toward step in every unfinished dimension), and every walk in that graph
+ * from a source is one of its paths, so marking the links reachable from
+ * the sources is exact.  SEEN and QUEUE have S entries, NEXT k_max. */
+static void toward_links(const struct routing *r, uint32_t d,
+			 const uint32_t *sw, uint32_t ns, uint8_t *seen,
+			 uint32_t *queue, uint32_t *next, uint8_t *used)
 {
 	const struct mesh *m = r->priv;
-	uint32_t a[TOPO_MAX_DIMS], b[TOPO_MAX_DIMS];
-	uint32_t *sets[TOPO_MAX_DIMS], nset[TOPO_MAX_DIMS];
-	uint32_t *hx, *hy, *p = buf;
+	uint32_t dc[TOPO_MAX_DIMS], c[TOPO_MAX_DIMS], head = 0, tail = 0;
 
-	coords(m, sa, a);
-	coords(m, sb, b);
-	for (int i = 0; i < m->n; i++) {
-		sets[i] = p;
-		nset[i] = 0;
-		p += m->k[i];
-	}
-	hx = p;
-	hy = p + hcap;
-	for (int i = 0; i < m->n; i++) {
-		uint32_t nh = 0;
+	coords(m, d, dc);
+	for (uint32_t q = 0; q < ns; q++)
+		if (sw[q] != d) {
+			seen[sw[q]] = 1;
+			queue[tail++] = sw[q];
+		}
+	while (head < tail) {
+		uint32_t u = queue[head++];
 
-		if (a[i] == b[i])
-			continue;
-		/* coordinates of the other dimensions while dim i moves */
-		for (int j = 0; j < m->n; j++) {
-			nset[j] = 0;
-			if (j == i)
+		coords(m, u, c);
+		for (int i = 0; i < m->n; i++) {
+			uint32_t cnt;
+
+			if (c[i] == dc[i])
 				continue;
 			if (m->dor) {
-				sets[j][nset[j]++] = j < i ? b[j] : a[j];
-				continue;
+				next[0] = dim_dor_next(m, i, c[i], dc[i]);
+				cnt = 1;
+			} else {
+				cnt = dim_next(m, i, c[i], dc[i], next);
 			}
-			for (uint32_t x = 0; x < m->k[j]; x++)
-				if (dim_on(m, j, a[j], b[j], x))
-					sets[j][nset[j]++] = x;
-		}
-		if (m->dor) {
-			for (uint32_t x = a[i]; x != b[i]; nh++) {
-				hx[nh] = x;
-				x = hy[nh] = dim_dor_next(m, i, x, b[i]);
-			}
-		} else {
-			for (uint32_t x = 0; x < m->k[i]; x++) {
-				uint32_t cnt, base = nh;
+			for (uint32_t q = 0; q < cnt; q++) {
+				uint32_t v = moved(m, u, i, c[i], next[q]);
 
-				if (x == b[i] || !dim_on(m, i, a[i], b[i], x))
-					continue;
-				/* every next step from an on-path x stays on
-				 * a fewest sequence from a to b */
-				cnt = dim_next(m, i, x, b[i], hy + base);
-				for (uint32_t q = 0; q < cnt; q++) {
-					hx[nh] = x;
-					hy[nh++] = hy[base + q];
+				used[link_of(r->t, u, v)] = 1;
+				if (v != d && !seen[v]) {
+					seen[v] = 1;
+					queue[tail++] = v;
 				}
 			}
+			if (m->dor)
+				break;
 		}
-		mark_hops(r->t, m, i, hx, hy, nh, sets, nset, used);
 	}
-}
-
-/* Hops a dimension's hop list may hold (minimal): k coordinates times the
- * next steps of each (2 on a torus ring, up to k/g + 1 in an express mesh
- * line). */
-static uint64_t hop_cap(const struct mesh *m)
-{
-	uint64_t cap = 1;
-
-	for (int i = 0; i < m->n; i++) {
-		uint64_t k = m->k[i];
-		uint64_t c = m->torus ? 2 * k : k * (k / m->gap[i] + 1);
-
-		if (c > cap)
-			cap = c;
-	}
-	return cap;
+	for (uint32_t q = 0; q < tail; q++)
+		seen[queue[q]] = 0;
 }
 
 /* Is the switch set SW[0..ns) (distinct) a box whose pairs keep their
@@ -568,11 +490,10 @@ static int mesh_linkset(const struct routing *r, const uint32_t *nodes,
 {
 	const struct topo *t = r->t;
 	const struct mesh *m = r->priv;
-	uint32_t S = topo_num_switches(t), ns = 0, ksum = 0;
-	uint64_t hcap;
+	uint32_t S = topo_num_switches(t), ns = 0, kmax = 1;
 	uint8_t *on = calloc(S ? S : 1, 1);
 	uint32_t *sw = malloc((n ? n : 1) * sizeof(*sw));
-	uint32_t *buf = NULL;
+	uint32_t *queue = NULL, *next = NULL;
 	int rc = 0;
 
 	if (!on || !sw) {
@@ -600,26 +521,22 @@ static int mesh_linkset(const struct routing *r, const uint32_t *nodes,
 		goto out;
 	}
 	for (int i = 0; i < m->n; i++)
-		ksum += m->k[i];
-	hcap = hop_cap(m);
-	if (hcap > (1ULL << 26)) {
-		rc = err_set(err, "%s: dimension too long for a structural "
-			     "link set", r->ops->name);
-		goto out;
-	}
-	buf = malloc(((size_t)ksum + 2 * (size_t)hcap) * sizeof(*buf));
-	if (!buf) {
+		if (m->k[i] > kmax)
+			kmax = m->k[i];
+	queue = malloc(S * sizeof(*queue));
+	next = malloc(kmax * sizeof(*next));
+	if (!queue || !next) {
 		rc = err_set(err, "out of memory");
 		goto out;
 	}
-	for (uint32_t x = 0; x < ns; x++)
-		for (uint32_t y = 0; y < ns; y++)
-			if (x != y)
-				pair_links(r, sw[x], sw[y], buf, hcap, used);
+	memset(on, 0, S); /* reused as the "seen" flags */
+	for (uint32_t q = 0; q < ns; q++)
+		toward_links(r, sw[q], sw, ns, on, queue, next, used);
 out:
 	free(on);
 	free(sw);
-	free(buf);
+	free(queue);
+	free(next);
 	return rc;
 }
 
