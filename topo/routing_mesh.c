@@ -35,9 +35,11 @@
  * ring or shorter than half of it, so that no pair goes round the other
  * way) the link set is the set of links internal to the box, both
  * directions: every path stays in the box and every internal link is the
- * one-hop path of its end points.  Otherwise, per destination switch, the
- * links reachable from the job's switches in the graph of toward steps
- * (no path enumeration; O(switches * steps) per destination).
+ * one-hop path of its end points.  Otherwise dor factors by dimension
+ * (dor_linkset, O(S * k) per dimension) and minimal marks, per destination
+ * switch, the links reachable from the job's switches in the graph of
+ * toward steps (toward_links, O(S * steps) per destination).  No path is
+ * enumerated.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -485,6 +487,77 @@ static bool is_box(const struct mesh *m, const uint32_t *sw, uint32_t ns)
 	return vol == ns;
 }
 
+/* dor link set, factored by dimension: a dor path from s to d moves in
+ * dimension i along the line whose lower coordinates are d's and upper
+ * coordinates s's, from s_i to d_i.  So for every line of dimension i the
+ * hops used are those of the line paths from X (i-th coordinates of the
+ * job's switches that share the line's upper coordinates) to Y (those of
+ * the switches sharing its lower coordinates).  Line paths toward one y
+ * form a tree (the next step depends only on the position), so each y
+ * costs O(k).  Total O(S * k) per dimension.  ON flags the job's
+ * switches. */
+static int dor_linkset(const struct routing *r, const uint8_t *on,
+		       uint8_t *used)
+{
+	const struct mesh *m = r->priv;
+	uint32_t S = topo_num_switches(r->t);
+
+	for (int i = 0; i < m->n; i++) {
+		uint32_t k = m->k[i], st = m->stride[i];
+		uint32_t lower = st, upper = S / (st * k);
+		uint8_t *x = calloc((size_t)upper * k, 1);
+		uint8_t *y = calloc((size_t)lower * k, 1);
+		uint8_t *seen = calloc(k, 1);
+
+		if (!x || !y || !seen) {
+			free(x);
+			free(y);
+			free(seen);
+			return -1;
+		}
+		for (uint32_t s = 0; s < S; s++)
+			if (on[s]) {
+				uint32_t c = (s / st) % k;
+
+				x[(size_t)(s / (st * k)) * k + c] = 1;
+				y[(size_t)(s % st) * k + c] = 1;
+			}
+		for (uint32_t lo = 0; lo < lower; lo++)
+			for (uint32_t up = 0; up < upper; up++) {
+				const uint8_t *xs = x + (size_t)up * k;
+				const uint8_t *ys = y + (size_t)lo * k;
+				uint32_t base = lo + up * st * k;
+
+				for (uint32_t to = 0; to < k; to++) {
+					if (!ys[to])
+						continue;
+					memset(seen, 0, k);
+					seen[to] = 1;
+					for (uint32_t from = 0; from < k; from++) {
+						uint32_t z = from;
+
+						if (!xs[from])
+							continue;
+						while (!seen[z]) {
+							uint32_t z2 = dim_dor_next(
+								m, i, z, to);
+
+							seen[z] = 1;
+							used[link_of(r->t,
+								     base + z * st,
+								     base + z2 * st)] = 1;
+							z = z2;
+						}
+					}
+				}
+			}
+		free(x);
+		free(y);
+		free(seen);
+	}
+	return 0;
+}
+
 static int mesh_linkset(const struct routing *r, const uint32_t *nodes,
 			uint32_t n, uint8_t *used, struct err *err)
 {
@@ -518,6 +591,11 @@ static int mesh_linkset(const struct routing *r, const uint32_t *nodes,
 				if (on[topo_link(t, l)->to])
 					used[l] = 1;
 		}
+		goto out;
+	}
+	if (m->dor) {
+		if (dor_linkset(r, on, used))
+			rc = err_set(err, "out of memory");
 		goto out;
 	}
 	for (int i = 0; i < m->n; i++)
