@@ -58,6 +58,7 @@ struct df {
 	uint32_t *np;        /* number of local shortest paths */
 	uint8_t *diam;       /* [G] local diameter */
 	uint8_t maxdiam;
+	uint32_t *nlocal;    /* [G] local (intra-group) directed links */
 	uint32_t *gl_off;    /* [G+1] */
 	uint32_t *gl;        /* global links out of each group, by
 			      * (destination group, id) */
@@ -110,6 +111,7 @@ static void df_free(struct df *df)
 	free(df->dist);
 	free(df->np);
 	free(df->diam);
+	free(df->nlocal);
 	free(df->gl_off);
 	free(df->gl);
 	free(df);
@@ -159,7 +161,8 @@ static int build_local(struct df *df, const struct topo *t, struct err *err)
 
 	df->mat_off = malloc(((size_t)df->G ? df->G : 1) * sizeof(size_t));
 	df->diam = calloc(df->G ? df->G : 1, 1);
-	if (!df->mat_off || !df->diam)
+	df->nlocal = calloc(df->G ? df->G : 1, sizeof(uint32_t));
+	if (!df->mat_off || !df->diam || !df->nlocal)
 		return err_set(err, "out of memory");
 	for (uint32_t g = 0; g < df->G; g++) {
 		size_t a = df->mem_off[g + 1] - df->mem_off[g];
@@ -266,6 +269,8 @@ static int build_global(struct df *df, const struct topo *t, struct err *err)
 
 				if (h != g)
 					key[n++] = (struct gkey){ h, l };
+				else
+					df->nlocal[g]++;
 			}
 		}
 		df->gl_off[g + 1] = n;
@@ -623,14 +628,14 @@ out:
 /* ---- structural link sets ---- */
 
 /* Every link of every local shortest path x -> y. */
-static void mark_local(const struct df *df, const struct topo *t, uint32_t g,
-		       uint32_t x, uint32_t y, uint8_t *used)
+static uint32_t mark_local(const struct df *df, const struct topo *t,
+			   uint32_t g, uint32_t x, uint32_t y, uint8_t *used)
 {
 	uint8_t dx;
-	uint32_t cnt, first;
+	uint32_t cnt, first, fresh = 0;
 
 	if (x == y)
-		return;
+		return 0;
 	dx = D(df, g, x, y);
 	first = topo_switch_out(t, x, &cnt);
 	for (uint32_t l = first; l < first + cnt; l++) {
@@ -638,17 +643,19 @@ static void mark_local(const struct df *df, const struct topo *t, uint32_t g,
 
 		if (GROUP(t, z) != g || D(df, g, z, y) != dx - 1)
 			continue;
+		fresh += !used[l];
 		used[l] = 1;
-		mark_local(df, t, g, z, y, used);
+		fresh += mark_local(df, t, g, z, y, used);
 	}
+	return fresh;
 }
 
 /* Every link of every local shortest path from V to any router of its
  * group: the links x->z with dist(v,z) = dist(v,x) + 1. */
-static void mark_from_all(const struct df *df, const struct topo *t,
-			  uint32_t v, uint8_t *used)
+static uint32_t mark_from_all(const struct df *df, const struct topo *t,
+			      uint32_t v, uint8_t *used)
 {
-	uint32_t g = grp(df, t, v);
+	uint32_t g = grp(df, t, v), fresh = 0;
 
 	for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
 		uint32_t x = df->mem[k], cnt, first;
@@ -660,19 +667,21 @@ static void mark_from_all(const struct df *df, const struct topo *t,
 		for (uint32_t l = first; l < first + cnt; l++) {
 			uint32_t z = LINK(t, l)->to;
 
-			if (GROUP(t, z) == g &&
-			    D(df, g, v, z) == dx + 1)
+			if (GROUP(t, z) == g && D(df, g, v, z) == dx + 1) {
+				fresh += !used[l];
 				used[l] = 1;
+			}
 		}
 	}
+	return fresh;
 }
 
 /* Every link of every local shortest path from any router of its group
  * to U: the links x->z with dist(x,u) = dist(z,u) + 1. */
-static void mark_to_all(const struct df *df, const struct topo *t,
-			uint32_t u, uint8_t *used)
+static uint32_t mark_to_all(const struct df *df, const struct topo *t,
+			    uint32_t u, uint8_t *used)
 {
-	uint32_t g = grp(df, t, u);
+	uint32_t g = grp(df, t, u), fresh = 0;
 
 	for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
 		uint32_t z = df->mem[k], cnt;
@@ -685,11 +694,53 @@ static void mark_to_all(const struct df *df, const struct topo *t,
 		for (uint32_t e = 0; e < cnt; e++) {
 			uint32_t x = LINK(t, in[e])->from;
 
-			if (GROUP(t, x) == g &&
-			    D(df, g, x, u) == dz + 1)
+			if (GROUP(t, x) == g && D(df, g, x, u) == dz + 1) {
+				fresh += !used[in[e]];
 				used[in[e]] = 1;
+			}
 		}
 	}
+	return fresh;
+}
+
+/* A step coprime with N of about sqrt(N): visiting 0, step, 2 step, ...
+ * mod N spreads over the rows and columns of a Cascade group early, so
+ * the whole-group coverage that stops the loops below is reached after a
+ * few routers (the order does not change the result). */
+static uint32_t stride(uint32_t n)
+{
+	uint32_t s = 1;
+
+	while (s * s < n)
+		s++;
+	for (s++; n > 1; s++) {
+		uint32_t a = s, b = n;
+
+		while (b) {
+			uint32_t r = a % b;
+
+			a = b;
+			b = r;
+		}
+		if (a == 1)
+			break;
+	}
+	return n > 1 ? s % n : 0;
+}
+
+/* Local links of group G already in USED. */
+static uint32_t count_marked(const struct df *df, const struct topo *t,
+			     uint32_t g, const uint8_t *used)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
+		uint32_t cnt, first = topo_switch_out(t, df->mem[k], &cnt);
+
+		for (uint32_t l = first; l < first + cnt; l++)
+			n += GROUP(t, LINK(t, l)->to) == g && used[l];
+	}
+	return n;
 }
 
 struct job {
@@ -800,12 +851,19 @@ static void mark_ends(const struct df *df, const struct topo *t,
 	uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
 	bool all_exit = count_flag(df, j, g, exit_f) == a;
 	bool all_entry = count_flag(df, j, g, entry_f) == a;
+	uint32_t have = count_marked(df, t, g, used);
 
-	for (uint32_t q = j->off[g]; q < j->off[g + 1]; q++) {
+	uint32_t nj = j->off[g + 1] - j->off[g], step = stride(nj);
+
+	for (uint32_t i = 0, q = 0; i < nj; i++, q = (q + step) % nj) {
+		uint32_t sw = j->sw[j->off[g] + q];
+
+		if (have >= df->nlocal[g])
+			return;
 		if (all_exit)
-			mark_from_all(df, t, j->sw[q], used);
+			have += mark_from_all(df, t, sw, used);
 		if (all_entry)
-			mark_to_all(df, t, j->sw[q], used);
+			have += mark_to_all(df, t, sw, used);
 	}
 	if (all_exit && all_entry)
 		return;
@@ -813,11 +871,38 @@ static void mark_ends(const struct df *df, const struct topo *t,
 		uint32_t u = df->mem[k];
 
 		for (uint32_t q = j->off[g]; q < j->off[g + 1]; q++) {
+			if (have >= df->nlocal[g])
+				return;
 			if (!all_exit && (j->flag[u] & exit_f))
-				mark_local(df, t, g, j->sw[q], u, used);
+				have += mark_local(df, t, g, j->sw[q], u, used);
 			if (!all_entry && (j->flag[u] & entry_f))
-				mark_local(df, t, g, u, j->sw[q], used);
+				have += mark_local(df, t, g, u, j->sw[q], used);
 		}
+	}
+}
+
+/* local(v -> all) for routers flagged FROM_ALL and local(all -> u) for
+ * those flagged TO_ALL, stopping as soon as every local link of G is
+ * marked (with many flagged routers a few of them already cover it). */
+static void mark_some(const struct df *df, const struct topo *t,
+		      const struct job *j, uint32_t g, uint8_t *used)
+{
+	uint32_t have = UINT32_MAX, a = df->mem_off[g + 1] - df->mem_off[g];
+	uint32_t step = stride(a);
+
+	for (uint32_t i = 0, k = 0; i < a; i++, k = (k + step) % a) {
+		uint32_t s = df->mem[df->mem_off[g] + k];
+
+		if (!(j->flag[s] & (FROM_ALL | TO_ALL)))
+			continue;
+		if (have == UINT32_MAX)
+			have = count_marked(df, t, g, used);
+		if (have == df->nlocal[g])
+			return;
+		if (j->flag[s] & FROM_ALL)
+			have += mark_from_all(df, t, s, used);
+		if (j->flag[s] & TO_ALL)
+			have += mark_to_all(df, t, s, used);
 	}
 }
 
@@ -858,22 +943,32 @@ static int linkset(const struct routing *r, const uint32_t *nodes,
 		uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
 		bool vlb_empty = df->intra_global ? df->G < 2 : a < 3;
 
+		uint32_t have, need = df->nlocal[g];
+
 		if (j.cnt[g] < 2)
 			continue;
+		/* Every step below only adds local links of G: stop once they
+		 * are all marked. */
+		have = count_marked(df, t, g, used);
 		/* MIN inside G (ugal, min, or vlb without intermediates) */
 		if (want_min || vlb_empty)
 			for (uint32_t x = j.off[g]; x < j.off[g + 1]; x++)
-				for (uint32_t y = j.off[g]; y < j.off[g + 1]; y++)
-					mark_local(df, t, g, j.sw[x], j.sw[y],
-						   used);
+				for (uint32_t y = j.off[g];
+				     y < j.off[g + 1] && have < need; y++)
+					have += mark_local(df, t, g, j.sw[x],
+							   j.sw[y], used);
 		/* VLB inside G through its own routers: with a third job
 		 * switch every router is an intermediate of some flow, so
 		 * the union over I of local(s -> I) is local(s -> all) */
 		if (want_vlb && !df->intra_global && !vlb_empty &&
 		    j.cnt[g] >= 3)
-			for (uint32_t x = j.off[g]; x < j.off[g + 1]; x++) {
-				mark_from_all(df, t, j.sw[x], used);
-				mark_to_all(df, t, j.sw[x], used);
+			for (uint32_t i = 0, x = 0, nj = j.cnt[g],
+				     step = stride(nj); i < nj && have < need;
+			     i++, x = (x + step) % nj) {
+				uint32_t sw = j.sw[j.off[g] + x];
+
+				have += mark_from_all(df, t, sw, used);
+				have += mark_to_all(df, t, sw, used);
 			}
 		else if (want_vlb && !df->intra_global && !vlb_empty)
 			for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1];
@@ -882,10 +977,12 @@ static int linkset(const struct routing *r, const uint32_t *nodes,
 
 				if (j.flag[I] & IN_JOB)
 					continue; /* two job switches: I != s, d */
-				for (uint32_t x = j.off[g]; x < j.off[g + 1];
-				     x++) {
-					mark_local(df, t, g, j.sw[x], I, used);
-					mark_local(df, t, g, I, j.sw[x], used);
+				for (uint32_t x = j.off[g];
+				     x < j.off[g + 1] && have < need; x++) {
+					have += mark_local(df, t, g, j.sw[x], I,
+							   used);
+					have += mark_local(df, t, g, I, j.sw[x],
+							   used);
 				}
 			}
 	}
@@ -928,14 +1025,7 @@ static int linkset(const struct routing *r, const uint32_t *nodes,
 			mark_group(df, t, g, used);
 			continue;
 		}
-		for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
-			uint32_t s = df->mem[k];
-
-			if (j.flag[s] & FROM_ALL)
-				mark_from_all(df, t, s, used);
-			if (j.flag[s] & TO_ALL)
-				mark_to_all(df, t, s, used);
-		}
+		mark_some(df, t, &j, g, used);
 	}
 	job_free(&j);
 	return 0;

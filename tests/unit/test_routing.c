@@ -473,6 +473,38 @@ ParameterizedTest(const struct ls_case *c, routing, linkset_structural)
 	topo_destroy(t);
 }
 
+/* Larger Cascade jobs (many routers per group, three groups), where the
+ * structural code takes its whole-group shortcuts and stops early once a
+ * group's local links are all marked. */
+Test(routing, cascade_linkset_large)
+{
+	static const char *const rs[] = { "ugal", "min", "vlb:intra=global" };
+	struct topo *t = mk("cascade:groups=3,pair=2");
+	uint32_t L = topo_num_links(t), nodes[40], n = 0;
+	uint8_t *a = malloc(L), *b = malloc(L);
+
+	/* routers 0, 11, 22, ... of groups 0 and 1, two of group 2 */
+	for (uint32_t r = 0; r < 192; r += 11)
+		nodes[n++] = 4 * r + r % 4;
+	nodes[n++] = 4 * 200;
+	nodes[n++] = 4 * 250 + 1;
+	for (int k = 0; k < 3; k++) {
+		struct routing *r = mkr(t, rs[k]);
+
+		memset(a, 0, L);
+		memset(b, 0, L);
+		cr_assert_eq(routing_linkset(r, nodes, n, a, NULL), 0);
+		cr_assert_eq(routing_linkset_enum(r, nodes, n, b, NULL), 0);
+		for (uint32_t l = 0; l < L; l++)
+			cr_assert_eq(a[l], b[l], "%s link %u (%u->%u)", rs[k], l,
+				     topo_link(t, l)->from, topo_link(t, l)->to);
+		routing_destroy(r);
+	}
+	free(a);
+	free(b);
+	topo_destroy(t);
+}
+
 /* Issue 4's rule under ugal/intra=local: a job on one router uses no
  * link; a job on routers 0 and 1 of a dfly group uses the local links
  * touching them (MIN 0<->1, Valiant detours via routers 2 and 3) and
