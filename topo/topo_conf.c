@@ -16,6 +16,7 @@
 
 #include <slurm/slurm.h>
 
+#include "topo/routing.h"
 #include "topo/topo_conf.h"
 #include "topo/topo_impl.h"
 
@@ -1093,6 +1094,17 @@ struct topo_conf *topo_conf_parse(const char *name, const char *text,
 	for (size_t i = 0; i < st.ncaps; i++)
 		if (apply_cap(&st, c->topo, &st.caps[i]))
 			goto fail;
+	if (st.routing) {
+		/* the routing must exist and apply to this family */
+		struct err sub = { "" };
+		struct routing *r = routing_create(c->topo, st.routing, &sub);
+
+		if (!r) {
+			perr(&st, st.routing_line, "%s", sub.msg);
+			goto fail;
+		}
+		routing_destroy(r);
+	}
 	if (build_names(&st, c))
 		goto fail;
 	c->routing = st.routing;

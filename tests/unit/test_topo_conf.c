@@ -250,6 +250,8 @@ static const struct bad_case bad[] = {
 	{ "bad_family_syntax.conf", 1, "bad parameter 'n' (want key=value)" },
 	{ "bad_routing.conf", 2, "Routing= takes one value (unexpected 'extra')" },
 	{ "bad_routing_name.conf", 2, "bad routing ':k=2'" },
+	{ "bad_routing_family.conf", 3, "routing 'ugal' does not apply to fattree" },
+	{ "bad_routing_option.conf", 2, "intra=nowhere: must be 'local' or 'global'" },
 	{ "bad_routing_twice.conf", 3, "Routing= given twice (first on line 1)" },
 	{ "bad_hostlist.conf", 2, "NodeName=n[3-1]: range with high < low" },
 	{ "bad_hostlist_open.conf", 2, "bad range in brackets" },
