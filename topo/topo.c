@@ -1,6 +1,7 @@
 /* topo.c - the topology object: builder, numbering contract, accessors,
  * statistics and the consistency checker. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,18 +340,24 @@ int targ_double(const struct topo_args *a, const char *key, double def,
 
 /* ---- creation ---- */
 
+/* The name list is derived once from the constant registry; pthread_once
+ * keeps the first call safe when several threads race to it. */
+static const char *family_names[32];
+static pthread_once_t family_names_once = PTHREAD_ONCE_INIT;
+
+static void fill_family_names(void)
+{
+	size_t i;
+
+	for (i = 0; topo_family_table[i] && i < 31; i++)
+		family_names[i] = topo_family_table[i]->name;
+	family_names[i] = NULL;
+}
+
 const char *const *topo_family_names(void)
 {
-	static const char *names[32];
-
-	if (!names[0]) {
-		size_t i;
-
-		for (i = 0; topo_family_table[i] && i < 31; i++)
-			names[i] = topo_family_table[i]->name;
-		names[i] = NULL;
-	}
-	return names;
+	pthread_once(&family_names_once, fill_family_names);
+	return family_names;
 }
 
 const struct topo_family_ops *topo_family_find(const char *name)
