@@ -59,6 +59,8 @@ check fattree.json 0 -t fattree:k=4,n=3 -j
 check cascade.txt 0 --topo cascade
 check jellyfish.json 0 --topo jellyfish:n=64,r=6,p=1,seed=1 --json
 check graph.json 0 --topo "$data/good_graph.conf" --json
+check graph_disconnected.txt 0 --topo "$data/good_graph_disconnected.conf"
+check graph_disconnected.json 0 --topo "$data/good_graph_disconnected.conf" --json
 check conf_dragonfly.txt 0 --topo "$data/good_dragonfly.conf"
 check table1_fattree.json 0 --topo fattree:k=22,n=3 --json
 check table1_dragonfly.json 0 --topo dragonfly:p=7,a=15,h=8,g=106 --json
