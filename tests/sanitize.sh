@@ -15,7 +15,7 @@ if [ ! -f Makefile ]; then
 fi
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-make -s check-TESTS TESTS="$UNIT_TESTS" >/dev/null 2>&1 || {
+make -s -j"$(nproc)" check-TESTS TESTS="$UNIT_TESTS" >/dev/null 2>&1 || {
 	cat tests/unit/*.log 2>/dev/null | tail -n 100
 	exit 1
 }

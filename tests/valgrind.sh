@@ -1,18 +1,27 @@
-#!/bin/sh
-# Re-run every unit suite under valgrind memcheck; any error fails.
+#!/bin/bash
+# Re-run every unit suite under valgrind memcheck, one suite per core at a
+# time; any memory error or definite leak fails.
 set -eu
-status=0
-for t in $UNIT_TESTS; do
-	log="$top_builddir/$t.valgrind.log"
+one() {
+	local t=$1 log="$top_builddir/$1.valgrind.log" bad=0 f
+	rm -f "$log".*
 	if ! "$VALGRIND" -q --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite --trace-children=yes \
-		--log-file="$log.%p" "$top_builddir/$t" -j1 >/dev/null 2>&1; then
+		--log-file="$log.%p" "$top_builddir/$t" -j1 >"$log.out" 2>&1; then
 		echo "FAIL: $t under valgrind"
-		status=1
+		tail -n 30 "$log.out"
+		bad=1
 	fi
-	for f in "$log".*; do
-		[ -s "$f" ] && { echo "== $f"; cat "$f"; status=1; }
+	for f in "$log".[0-9]*; do
+		[ -f "$f" ] || continue
+		if [ -s "$f" ]; then echo "== $f"; cat "$f"; bad=1; fi
 		rm -f "$f"
 	done
-done
-exit $status
+	rm -f "$log.out"
+	[ $bad = 0 ] && echo "ok: $t under valgrind"
+	return $bad
+}
+export -f one
+export VALGRIND top_builddir
+printf '%s\n' $UNIT_TESTS |
+	xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} bash -c 'one "$1"' _ {}
