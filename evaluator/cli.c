@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <hwloc.h>
+
 #include "evaluator/cli.h"
 
 int cli_error(const char *cmd, int code, const char *fmt, ...)
@@ -170,4 +172,25 @@ char *cli_format_ranges(const uint32_t *nodes, uint32_t n)
 	}
 	free(v);
 	return s;
+}
+
+int cli_host_cores(uint32_t *out, struct err *err)
+{
+	hwloc_topology_t topo;
+	int n;
+
+	if (hwloc_topology_init(&topo) < 0)
+		return err_set(err, "hwloc: cannot initialise");
+	if (hwloc_topology_load(topo) < 0) {
+		hwloc_topology_destroy(topo);
+		return err_set(err, "hwloc: cannot read this machine's topology");
+	}
+	n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+	if (n <= 0) /* some virtual machines expose no cores: count PUs */
+		n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+	hwloc_topology_destroy(topo);
+	if (n <= 0)
+		return err_set(err, "hwloc: this machine reports no cores");
+	*out = (uint32_t)n;
+	return 0;
 }

@@ -31,6 +31,10 @@ int cli_parse_u32(const char *cmd, const char *opt, const char *s,
 int cli_parse_u64(const char *cmd, const char *opt, const char *s,
 		  uint64_t *out);
 
+/* Number of processor cores of this machine, from hwloc (for options such
+ * as `--cores-per-node host`).  Returns 0 or -1 with err set. */
+int cli_host_cores(uint32_t *out, struct err *err);
+
 /* Print OBJ to stdout (pretty, followed by a newline) and release it. */
 void cli_print_json(struct json_object *obj);
 

@@ -29,7 +29,8 @@ static const char usage_text[] =
 	"  -w, --workload FILE      SWF, CSV, JSON job list or squeue --json ('-'\n"
 	"                           = stdin)\n"
 	"  -p, --policy P[,P...]    policies to compare (name[:key=value,...])\n"
-	"  -c, --cores-per-node N   SWF processors per node (default 1)\n"
+	"  -c, --cores-per-node N   SWF processors per node (default 1; 'host':\n"
+	"                           the cores of this machine, from hwloc)\n"
 	"  -s, --scale F|auto       multiply job sizes by F, rounded up; auto =\n"
 	"                           topology nodes / the workload's MaxNodes\n"
 	"  -n, --limit-jobs N       only the first N jobs\n"
@@ -307,9 +308,16 @@ int cmd_whatif(int argc, char **argv)
 		case 'w': wpath = optarg; break;
 		case 'p': plist = optarg; break;
 		case 'c':
-			if (cli_parse_u32(CMD, "--cores-per-node", optarg,
-					  &wo.cores_per_node))
+			if (!strcmp(optarg, "host")) {
+				struct err herr = { "" };
+
+				if (cli_host_cores(&wo.cores_per_node, &herr))
+					return cli_error(CMD, CLI_FAIL, "%s",
+							 herr.msg);
+			} else if (cli_parse_u32(CMD, "--cores-per-node",
+						 optarg, &wo.cores_per_node)) {
 				return CLI_USAGE;
+			}
 			if (!wo.cores_per_node)
 				return cli_error(CMD, CLI_USAGE, "--cores-per-node "
 						 "must be positive");

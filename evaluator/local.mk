@@ -5,3 +5,5 @@ stopo_SOURCES += \
 	evaluator/cli.c \
 	evaluator/cmd_topo.c
 noinst_HEADERS += evaluator/cli.h
+
+CLI_TESTS += tests/cli/host_cores.sh
