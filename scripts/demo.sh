@@ -23,8 +23,9 @@ run topo --topo fattree:k=4,n=3
 run paths --topo dragonfly:p=2,a=4,h=2,g=9 --routing ugal --src 0 --dst 70
 run paths --topo fattree:k=4,n=3 --routing ecmp --src 0 --dst 63
 run eval --topo dragonfly:p=2,a=4,h=2,g=9 --routing min --pattern perm:1 --seed 1 --model all
-run whatif --topo fattree:k=4,n=3 --workload "$top/examples/demo.swf" \
-	--policy clustered,fattree-pods
+# D-mod-k: the static routing InfiniBand subnet managers install on fat-trees
+run whatif --topo fattree:k=4,n=3 --routing dmodk \
+	--workload "$top/examples/demo.swf" --policy clustered,fattree-pods
 if [ "${DEMO_SKIP_SLURM:-0}" != 1 ]; then
 	printf '\n$ scripts/demo-slurm.sh   # select/topo vs cons_tres in real Slurm daemons\n'
 	"$top/scripts/demo-slurm.sh" "$build"
