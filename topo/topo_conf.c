@@ -61,6 +61,8 @@ struct pstate {
 	char *routing;
 	uint32_t defpol_line;
 	char *defpol;
+	uint32_t wrap_line;
+	const char *wrap;	/* canonical (static) or NULL */
 	struct name_expr *names;
 	size_t nnames;
 	struct cap_rule *caps;
@@ -75,6 +77,7 @@ struct topo_conf {
 	struct topo *topo;
 	char *routing;
 	char *defpol;
+	const char *wrap;	/* static: WRAP_CONS_TRES or WRAP_LINEAR */
 	struct part_policy *pols;
 	uint32_t npols;
 	uint32_t nnames;        /* 0 or the number of nodes */
@@ -83,6 +86,9 @@ struct topo_conf {
 	uint32_t *htab;         /* open addressing: node index or TOPO_NONE */
 	uint32_t hmask;
 };
+
+#define WRAP_CONS_TRES "select/cons_tres"
+#define WRAP_LINEAR "select/linear"
 
 /* ---- helpers ---- */
 
@@ -389,6 +395,25 @@ static int d_defpolicy(struct pstate *st, uint32_t line, char **tok,
 	return st->defpol ? 0 : perr(st, line, "out of memory");
 }
 
+/* Wrap=cons_tres|linear (or the full plugin names): the stock select
+ * plugin the Slurm plugin wraps. */
+static int d_wrap(struct pstate *st, uint32_t line, char **tok,
+		  const char *v, size_t ntok)
+{
+	if (only_one(st, line, tok, ntok, "Wrap") ||
+	    once(st, line, st->wrap_line, "Wrap"))
+		return -1;
+	if (!strcmp(v, "cons_tres") || !strcmp(v, WRAP_CONS_TRES))
+		st->wrap = WRAP_CONS_TRES;
+	else if (!strcmp(v, "linear") || !strcmp(v, WRAP_LINEAR))
+		st->wrap = WRAP_LINEAR;
+	else
+		return perr(st, line, "Wrap=%s: must be cons_tres or linear",
+			    v);
+	st->wrap_line = line;
+	return 0;
+}
+
 /* "sw2,sw3:2,sw4" -> links with capacities (0 = the default). */
 static int parse_links(struct pstate *st, uint32_t line, struct sw_decl *d,
 		       const char *v)
@@ -520,9 +545,11 @@ static int directive(struct pstate *st, uint32_t line, char *text)
 		return d_partpolicy(st, line, tok, v, ntok);
 	if (!strcasecmp(tok[0], "DefaultPolicy"))
 		return d_defpolicy(st, line, tok, v, ntok);
+	if (!strcasecmp(tok[0], "Wrap"))
+		return d_wrap(st, line, tok, v, ntok);
 	return perr(st, line, "unknown key '%s' (Topology, Routing, NodeName, "
-		    "Capacity, PartitionPolicy, DefaultPolicy, SwitchName)",
-		    tok[0]);
+		    "Capacity, PartitionPolicy, DefaultPolicy, SwitchName, "
+		    "Wrap)", tok[0]);
 }
 
 /* Split TEXT into logical lines ('#' starts a comment; a '\' ending a
@@ -1111,6 +1138,7 @@ struct topo_conf *topo_conf_parse(const char *name, const char *text,
 	st.routing = NULL;
 	c->defpol = st.defpol;
 	st.defpol = NULL;
+	c->wrap = st.wrap ? st.wrap : WRAP_CONS_TRES;
 	c->pols = st.pols;
 	c->npols = (uint32_t)st.npols;
 	st.pols = NULL;
@@ -1123,12 +1151,13 @@ fail:
 	return NULL;
 }
 
-struct topo_conf *topo_conf_load(const char *path, struct err *err)
+/* The text of PATH, NUL-terminated (free), or NULL with err set ("PATH:
+ * cannot open: ...", "PATH:LINE: NUL byte in file"). */
+static char *read_text(const char *path, struct err *err)
 {
 	FILE *f = fopen(path, "rb");
 	char *text = NULL;
 	size_t len = 0, cap = 0;
-	struct topo_conf *c;
 
 	if (!f) {
 		err_set(err, "%s: cannot open: %s", path, strerror(errno));
@@ -1173,9 +1202,34 @@ struct topo_conf *topo_conf_load(const char *path, struct err *err)
 		err_set(err, "%s:%u: NUL byte in file", path, line);
 		return NULL;
 	}
+	return text;
+}
+
+struct topo_conf *topo_conf_load(const char *path, struct err *err)
+{
+	char *text = read_text(path, err);
+	struct topo_conf *c;
+
+	if (!text)
+		return NULL;
 	c = topo_conf_parse(path, text, err);
 	free(text);
 	return c;
+}
+
+const char *topo_conf_peek_wrap(const char *path, struct err *err)
+{
+	char *text = read_text(path, err);
+	struct pstate st = { .file = path, .err = err };
+	const char *wrap = NULL;
+
+	if (!text)
+		return NULL;
+	if (!read_lines(&st, text))
+		wrap = st.wrap ? st.wrap : WRAP_CONS_TRES;
+	pstate_free(&st);
+	free(text);
+	return wrap;
 }
 
 void topo_conf_destroy(struct topo_conf *c)
@@ -1212,6 +1266,11 @@ struct topo *topo_conf_take_topo(struct topo_conf *c)
 const char *topo_conf_routing(const struct topo_conf *c)
 {
 	return c->routing;
+}
+
+const char *topo_conf_wrap(const struct topo_conf *c)
+{
+	return c->wrap;
 }
 
 const char *topo_conf_node_name(const struct topo_conf *c, uint32_t i)

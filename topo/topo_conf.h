@@ -1,7 +1,8 @@
 /* topo_conf.h - the topo.conf file (see topo.conf(5)): Slurm-style
  * Key=Value lines naming the topology, the Slurm node names of nodes
  * 0..N-1, capacity overrides, explicit graphs, and directives for the
- * Slurm plugin (routing, policies per partition).
+ * Slurm plugin (routing, policies per partition, the wrapped select
+ * plugin).
  *
  * Every error is reported as "PATH:LINE: message". */
 #ifndef STOPO_TOPO_CONF_H
@@ -36,6 +37,18 @@ struct topo *topo_conf_take_topo(struct topo_conf *c);
 
 /* Routing spec from "Routing=" or NULL when absent (borrowed). */
 const char *topo_conf_routing(const struct topo_conf *c);
+
+/* The stock select plugin the Slurm plugin wraps, from "Wrap=" (cons_tres,
+ * linear, select/cons_tres or select/linear): "select/cons_tres" (also
+ * when absent) or "select/linear" (static; never NULL). */
+const char *topo_conf_wrap(const struct topo_conf *c);
+/* The Wrap= value of PATH as topo_conf_wrap gives it, without building
+ * the topology (what the plugin needs in every Slurm process, before
+ * slurmctld's node table exists): every directive's syntax is checked as
+ * by topo_conf_load, nothing that needs the topology is.  Returns a static
+ * string or NULL with err set to "PATH:LINE: what" ("PATH: what" when the
+ * file cannot be read). */
+const char *topo_conf_peek_wrap(const char *path, struct err *err);
 
 /* Slurm name of node I, or NULL when the file names no nodes or I is out
  * of range (borrowed). */

@@ -232,6 +232,59 @@ Test(topo_conf, missing_file)
 			 "file or directory");
 }
 
+/* Wrap=: the wrapped select plugin, canonical names; default cons_tres. */
+Test(topo_conf, wrap)
+{
+	static const struct {
+		const char *text, *want;
+	} ok[] = {
+		{ "Topology=fattree\nWrap=cons_tres\n", "select/cons_tres" },
+		{ "Topology=fattree\nWrap=select/cons_tres\n",
+		  "select/cons_tres" },
+		{ "Topology=fattree\nWRAP=linear\n", "select/linear" },
+		{ "Wrap=select/linear   # comment\nTopology=fattree\n",
+		  "select/linear" },
+		{ "Topology=fattree\n", "select/cons_tres" },
+	};
+	struct topo_conf *c = load("good_wrap_linear.conf");
+	char path[1024];
+	struct err err = { "" };
+
+	cr_expect_str_eq(topo_conf_wrap(c), "select/linear");
+	cr_expect_str_eq(topo_conf_policy(c, "batch"), "fattree-pods");
+	topo_conf_destroy(c);
+	/* the default: a file without Wrap= */
+	c = load("good_fattree.conf");
+	cr_expect_str_eq(topo_conf_wrap(c), "select/cons_tres");
+	topo_conf_destroy(c);
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		c = topo_conf_parse("w.conf", ok[i].text, &err);
+		cr_assert_not_null(c, "%s: %s", ok[i].text, err.msg);
+		cr_expect_str_eq(topo_conf_wrap(c), ok[i].want, "%s",
+				 ok[i].text);
+		topo_conf_destroy(c);
+	}
+	/* the peek reads Wrap= without building the topology, and reports
+	 * the directive errors of the full parser */
+	data_path(path, sizeof(path), "good_wrap_linear.conf");
+	cr_expect_str_eq(topo_conf_peek_wrap(path, &err), "select/linear",
+			 "%s", err.msg);
+	data_path(path, sizeof(path), "good_dragonfly.conf");
+	cr_expect_str_eq(topo_conf_peek_wrap(path, &err), "select/cons_tres",
+			 "%s", err.msg);
+	data_path(path, sizeof(path), "bad_wrap.conf");
+	cr_expect_null(topo_conf_peek_wrap(path, &err));
+	cr_expect(strstr(err.msg, "bad_wrap.conf:3: Wrap=cons_res: must be "
+			 "cons_tres or linear") != NULL, "%s", err.msg);
+	data_path(path, sizeof(path), "bad_wrap_twice.conf");
+	cr_expect_null(topo_conf_peek_wrap(path, &err));
+	cr_expect(strstr(err.msg, "bad_wrap_twice.conf:3: Wrap= given twice")
+		  != NULL, "%s", err.msg);
+	cr_expect_null(topo_conf_peek_wrap("/nonexistent/topo.conf", &err));
+	cr_expect_str_eq(err.msg, "/nonexistent/topo.conf: cannot open: No "
+			 "such file or directory");
+}
+
 struct bad_case {
 	char file[48];
 	unsigned line;
@@ -283,6 +336,11 @@ static const struct bad_case bad[] = {
 	{ "bad_graph_linkcap.conf", 2, "bad capacity 'fast' in Links=" },
 	{ "bad_graph_nodes_twice.conf", 2, "Nodes= given twice" },
 	{ "bad_continuation.conf", 2, "NodeName= takes one value (unexpected 'c[0-7]')" },
+	{ "bad_wrap.conf", 3, "Wrap=cons_res: must be cons_tres or linear" },
+	{ "bad_wrap_case.conf", 2, "Wrap=Linear: must be cons_tres or linear" },
+	{ "bad_wrap_twice.conf", 3, "Wrap= given twice (first on line 1)" },
+	{ "bad_wrap_words.conf", 2, "Wrap= takes one value (unexpected 'cons_tres')" },
+	{ "bad_wrap_empty.conf", 3, "Wrap= has an empty value" },
 };
 
 /* The message is exactly "PATH:LINE: ..." and contains the expected
