@@ -323,40 +323,76 @@ static int walk_emit(struct walk *w)
 	return pathset_add(w->out, w->path, w->len + 1, PATH_MIN);
 }
 
-/* Depth-first over every interleaving and every fewest-hop hop. */
+static int walk_step(struct walk *w, uint32_t sw, int i, uint32_t y);
+
+/* Depth-first over every interleaving and every fewest-hop hop.  The
+ * frame is small and a unique tail (one dimension left, one sequence) is
+ * walked iteratively, so the depth stays below ~sqrt(list limit) even for
+ * very long rings. */
 static int walk_min(struct walk *w, uint32_t sw)
 {
 	const struct mesh *m = w->m;
-	bool done = true;
+	int left = 0, last = 0;
 
-	for (int i = 0; i < m->n; i++) {
-		uint32_t next[64], *nx = next, cnt, x = w->cur[i];
-		int rc = 0;
+	for (int i = 0; i < m->n; i++)
+		if (w->cur[i] != w->dst[i])
+			left++, last = i;
+	if (left == 0 || (left == 1 &&
+			  dim_seqs(m, last, w->cur[last], w->dst[last]) == 1)) {
+		uint32_t len = w->len, x = left ? w->cur[last] : 0;
+		int rc;
 
-		if (x == w->dst[i])
-			continue;
-		done = false;
-		if (m->k[i] > 64) {
-			nx = malloc(m->k[i] * sizeof(*nx));
-			if (!nx)
-				return -1;
-		}
-		cnt = dim_next(m, i, x, w->dst[i], nx);
-		for (uint32_t j = 0; j < cnt && !rc; j++) {
-			uint32_t to = moved(m, sw, i, x, nx[j]);
+		while (left && w->cur[last] != w->dst[last]) {
+			uint32_t y = dim_dor_next(m, last, w->cur[last],
+						  w->dst[last]);
+			uint32_t to = moved(m, sw, last, w->cur[last], y);
 
 			w->path[w->len++] = link_of(w->r->t, sw, to);
-			w->cur[i] = nx[j];
-			rc = walk_min(w, to);
-			w->cur[i] = x;
-			w->len--;
+			w->cur[last] = y;
+			sw = to;
 		}
-		if (nx != next)
-			free(nx);
-		if (rc)
-			return rc;
+		rc = walk_emit(w);
+		w->len = len;
+		if (left)
+			w->cur[last] = x;
+		return rc;
 	}
-	return done ? walk_emit(w) : 0;
+	for (int i = 0; i < m->n; i++) {
+		uint32_t x = w->cur[i], y = w->dst[i];
+
+		if (x == y)
+			continue;
+		if (m->torus) {
+			uint32_t nx[2], cnt = dim_next(m, i, x, y, nx);
+
+			for (uint32_t j = 0; j < cnt; j++)
+				if (walk_step(w, sw, i, nx[j]))
+					return -1;
+		} else {
+			uint32_t g = m->gap[i], d = x > y ? x - y : y - x;
+			uint32_t h = em_hops(d, g);
+
+			for (uint32_t len = 1; len <= d; len += g)
+				if (em_hops(d - len, g) + 1 == h &&
+				    walk_step(w, sw, i, y > x ? x + len : x - len))
+					return -1;
+		}
+	}
+	return 0;
+}
+
+/* One hop in dimension I to coordinate Y, then the rest. */
+static int walk_step(struct walk *w, uint32_t sw, int i, uint32_t y)
+{
+	uint32_t x = w->cur[i], to = moved(w->m, sw, i, x, y);
+	int rc;
+
+	w->path[w->len++] = link_of(w->r->t, sw, to);
+	w->cur[i] = y;
+	rc = walk_min(w, to);
+	w->cur[i] = x;
+	w->len--;
+	return rc;
 }
 
 static int mesh_paths(const struct routing *r, uint32_t src, uint32_t dst,

@@ -130,11 +130,14 @@ static int build_grid(struct topo_builder *b, const struct topo_args *args,
 		for (uint32_t s = 0; s < b->nswitches; s++) {
 			uint32_t l = (uint32_t)((s / stride) % k);
 
-			for (uint32_t l2 = l + 1; l2 < k; l2++) {
-				if (!joined(l2 - l, k, gap))
+			/* distances 1, 1+g, 1+2g, ... (torus: 1 and the
+			 * wrap k-1), one cable per pair */
+			for (uint32_t d = 1; l + d < k;
+			     d = gap ? d + gap
+				     : (d == 1 && l == 0 && k > 2 ? k - 1 : k)) {
+				if (!joined(d, k, gap))
 					continue;
-				if (tb_cable(b, s,
-					     s + (uint32_t)((l2 - l) * stride),
+				if (tb_cable(b, s, s + (uint32_t)(d * stride),
 					     clink, TOPO_LINK_LOCAL,
 					     TOPO_LINK_LOCAL))
 					return err_set(err, "out of memory");
