@@ -846,3 +846,27 @@ Test(mesh, routing_applies)
 	cr_expect_null(routing_create(t, "dor:x=1", &err));
 	topo_destroy(t);
 }
+
+/* Long rings: built in O(cables) and listed without deep recursion (a
+ * fixed bug: construction was O(S * k), minimal recursed once per hop). */
+Test(mesh, long_ring)
+{
+	struct topo *t = mk("torus:dims=50000,p=1");
+	struct routing *r = mkr(t, "minimal");
+	struct pathset ps;
+	struct err err = { "" };
+
+	cr_expect_eq(topo_num_links(t), 2 * 50000 + 2 * 50000);
+	pathset_init(&ps);
+	cr_assert_eq(routing_paths(r, 0, 25000, &ps, &err), 0, "%s", err.msg);
+	cr_assert_eq(ps.n, 2); /* the tie: both ways round */
+	cr_expect_eq(ps.off[1], 25002);
+	cr_expect_eq(ps.off[2] - ps.off[1], 25002);
+	cr_expect_eq(topo_link(t, ps.links[1])->to, 1);
+	cr_expect_eq(topo_link(t, ps.links[ps.off[1] + 1])->to, 49999);
+	cr_assert_eq(routing_paths(r, 0, 24999, &ps, &err), 0, "%s", err.msg);
+	cr_expect_eq(ps.n, 1);
+	pathset_free(&ps);
+	routing_destroy(r);
+	topo_destroy(t);
+}
