@@ -45,7 +45,8 @@ SLURM_TESTS += \
 	tests/slurm/restart.sh \
 	tests/slurm/badinput.sh \
 	tests/slurm/backfill.sh \
-	tests/slurm/mesh_dragonfly.sh
+	tests/slurm/mesh_dragonfly.sh \
+	tests/slurm/linear.sh
 EXTRA_DIST += tests/slurm/lib.sh
 
 # What the plugin adds per job_test / job_begin at 10k nodes (make bench).

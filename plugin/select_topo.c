@@ -2,8 +2,10 @@
  *  select_topo.c - node selection plugin that places jobs so that they do
  *  not share network links.
  *
- *  select/topo wraps select/cons_tres the way select/other wraps it for
- *  Cray: every select_p_* call is delegated, except that select_p_job_test
+ *  select/topo wraps a stock select plugin, select/cons_tres or
+ *  select/linear (topo.conf's Wrap=), the way select/cray_aries wraps
+ *  other_select: every select_p_* call is delegated, except that
+ *  select_p_job_test
  *  first asks the allocation policy of the job's partition (topo.conf) for
  *  an isolated node set among the candidate nodes and narrows the bitmap
  *  to it.  The plugin keeps the owner (job id) of every node, from
@@ -36,6 +38,7 @@
 #include "src/common/read_config.h"
 #include "src/common/run_in_daemon.h"
 #include "src/common/select.h"
+#include "src/common/slurm_selecttype_info.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
@@ -60,7 +63,8 @@ const char plugin_type[] = "select/topo";
 const uint32_t plugin_id = 177;
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
-/* How often job_test asks the policy again when cons_tres refuses. */
+/* How often job_test asks the policy again when the wrapped plugin
+ * refuses. */
 #define MAX_ATTEMPTS 8
 /* Largest job whose JM rates are predicted at start (n^2 flows for
  * alltoall); MLS/TLS are computed for every job. */
@@ -116,6 +120,9 @@ static const char *wrap_syms[] = {
 
 static slurm_select_ops_t wrap;
 static plugin_context_t *wrap_context = NULL;
+/* The wrapped plugin, chosen once when the plugin is loaded (topo.conf's
+ * Wrap=, a static string of topo_conf.c); it cannot change while the
+ * process runs (see _load_topo_conf). */
 static const char *wrap_type = "select/cons_tres";
 
 /*
@@ -147,17 +154,78 @@ static char *_topo_conf_path(void)
 	return path;
 }
 
+/*
+ * Whether this process is slurmctld with SelectType=select/topo (slurmctld
+ * loads every select plugin of PluginDir, this one too when another is
+ * the SelectType).
+ */
+static bool _ctld_selected(void)
+{
+	return running_in_slurmctld() &&
+		!xstrcmp(slurm_conf.select_type, plugin_type);
+}
+
+/*
+ * The plugin to wrap, from topo.conf's Wrap= (read without building the
+ * topology: every client command loads this plugin).  In slurmctld with
+ * SelectType=select/topo a topo.conf that cannot be read is fatal, as it
+ * would be in node_init.
+ * Elsewhere (slurmd, slurmstepd, the commands) topo.conf may be absent
+ * (configless nodes): cons_tres is wrapped then, which is safe because
+ * the only data these processes exchange through the select plugin, node
+ * and job select info, has the same wire format in cons_tres and linear
+ * (22.05: alloc_cpus, alloc_memory, tres_alloc_fmt_str,
+ * tres_alloc_weighted; job info empty).
+ */
+static const char *_choose_wrap(void)
+{
+	struct err err = { { 0 } };
+	char *path = _topo_conf_path();
+	const char *w = topo_conf_peek_wrap(path, &err);
+
+	if (!w) {
+		if (_ctld_selected())
+			fatal("%s: %s", plugin_type, err.msg);
+		debug("%s: %s: wrapping select/cons_tres", plugin_type,
+		      err.msg);
+		w = "select/cons_tres";
+	}
+	xfree(path);
+	return w;
+}
+
+/*
+ * select/linear refuses CR_CPU, CR_Core and CR_Socket (common/select.c,
+ * select_g_init), but only when it is the SelectType itself: Slurm tests
+ * the default plugin's id, which is select/topo's.  Do the same check.
+ */
+static void _check_params(void)
+{
+	uint16_t cr = slurm_conf.select_type_param;
+
+	if (!_ctld_selected() || xstrcmp(wrap_type, "select/linear") ||
+	    !(cr & (CR_CPU | CR_CORE | CR_SOCKET)))
+		return;
+	fatal("%s: Wrap=linear: invalid SelectTypeParameters=%s (%u): select/linear can't use CR_CPU, CR_Core or CR_Socket (use CR_Memory or none)",
+	      plugin_type, select_type_param_string(cr), cr);
+}
+
 extern int init(void)
 {
 	if (wrap_context)
 		return SLURM_SUCCESS;
+	wrap_type = _choose_wrap();
+	_check_params();
 	if (!(wrap_context = plugin_context_create("select", wrap_type,
 						   (void **) &wrap, wrap_syms,
 						   sizeof(wrap_syms)))) {
 		error("%s: cannot load %s", plugin_type, wrap_type);
 		return SLURM_ERROR;
 	}
-	debug("%s: loaded, wrapping %s", plugin_type, wrap_type);
+	if (_ctld_selected())
+		info("%s: loaded, wrapping %s", plugin_type, wrap_type);
+	else
+		debug("%s: loaded, wrapping %s", plugin_type, wrap_type);
 	return SLURM_SUCCESS;
 }
 
@@ -230,9 +298,20 @@ static void _load_topo_conf(void)
 	owner = xcalloc(tstate_nodes(s) + 1, sizeof(uint32_t));
 	_rebuild_owner_locked(job_list);
 	slurm_mutex_unlock(&topo_lock);
-	info("%s: %s: topology %s, %u nodes, routing %s", plugin_type,
-	     conf_path, topo_spec(tstate_topo(s)), tstate_nodes(s),
-	     routing_spec(tstate_routing(s)));
+	info("%s: %s: topology %s, %u nodes, routing %s, wrapping %s",
+	     plugin_type, conf_path, topo_spec(tstate_topo(s)),
+	     tstate_nodes(s), routing_spec(tstate_routing(s)), wrap_type);
+	/* The wrapped plugin holds the allocations of the running jobs and
+	 * Slurm holds pointers into it (node select info): it cannot be
+	 * swapped under a running slurmctld. */
+	if (strcmp(tstate_wrap(s), wrap_type)) {
+		error("%s: %s: Wrap=%s, but %s is loaded and CANNOT CHANGE WHILE slurmctld RUNS: KEEPING %s; restart slurmctld to wrap %s",
+		      plugin_type, conf_path, tstate_wrap(s), wrap_type,
+		      wrap_type, tstate_wrap(s));
+		if (reconfig)
+			error("%s: reconfiguration: the rest of %s is in force",
+			      plugin_type, conf_path);
+	}
 }
 
 /* Whether the topology state matches the node table now. */

@@ -64,6 +64,25 @@ static const char *good =
 
 TestSuite(adapter, .init = make_names, .fini = cleanup);
 
+/* The wrapped plugin comes from topo.conf's Wrap= (default cons_tres). */
+Test(adapter, wrap)
+{
+	struct err err = { { 0 } };
+	struct tstate *s = load(good, &err);
+
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_expect_str_eq(tstate_wrap(s), "select/cons_tres");
+	tstate_destroy(s);
+	unlink(conf_path);
+	s = load("Topology=fattree k=4 n=3\n"
+		 "NodeName=n[0-63]\n"
+		 "Wrap=linear\n"
+		 "PartitionPolicy=batch:fattree-pods\n", &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_expect_str_eq(tstate_wrap(s), "select/linear");
+	tstate_destroy(s);
+}
+
 Test(adapter, maps_slurm_order_to_topology_order)
 {
 	struct err err = { { 0 } };

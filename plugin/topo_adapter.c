@@ -191,6 +191,11 @@ const struct routing *tstate_routing(const struct tstate *s)
 	return s->routing;
 }
 
+const char *tstate_wrap(const struct tstate *s)
+{
+	return topo_conf_wrap(s->conf);
+}
+
 uint32_t tstate_nodes(const struct tstate *s)
 {
 	return s->n;

@@ -40,6 +40,9 @@ void tstate_destroy(struct tstate *s);
 
 const struct topo *tstate_topo(const struct tstate *s);
 const struct routing *tstate_routing(const struct tstate *s);
+/* The select plugin topo.conf's Wrap= names: "select/cons_tres" (the
+ * default) or "select/linear" (static). */
+const char *tstate_wrap(const struct tstate *s);
 /* Number of topology nodes (= Slurm nodes). */
 uint32_t tstate_nodes(const struct tstate *s);
 /* Topology node of Slurm node index I, or TOPO_NONE. */
