@@ -173,19 +173,46 @@ EOF
 	start_ctld
 	wait_ctld || { cmd_stop; exit 1; }
 	for i in $(seq 0 $last); do
-		setsid slurmd -D -N "n$i" -f "$DIR/etc/slurm.conf" \
-			</dev/null >>"$DIR/log/slurmd-n$i.out" 2>&1 &
-		echo "$! slurmd-n$i" >> "$DIR/pids"
+		start_slurmd "$i"
 	done
-	# Wait until every node is idle.
-	for i in $(seq 1 300); do
+	# Wait until every node is idle.  On a loaded machine a slurmd can die
+	# at start (a registration timeout); restart any that is gone, once a
+	# few seconds have passed, and say which ones did.
+	for i in $(seq 1 600); do
 		idle=$(SLURM_CONF="$DIR/etc/slurm.conf" sinfo -h -t idle -o '%D' 2>/dev/null | awk '{s += $1} END {print s + 0}')
 		[ "$idle" -ge "$NODES" ] && return 0
+		[ $(( i % 50 )) -eq 0 ] && restart_dead_slurmds
 		sleep 0.2
 	done
 	echo "slurm-cluster.sh: only $idle of $NODES nodes idle" >&2
 	SLURM_CONF="$DIR/etc/slurm.conf" sinfo >&2
+	for n in $(SLURM_CONF="$DIR/etc/slurm.conf" sinfo -h -N -t unk,down,drain -o '%N' 2>/dev/null); do
+		echo "--- $n: slurmd output" >&2
+		tail -n 20 "$DIR/log/slurmd-$n.out" >&2 2>/dev/null
+		tail -n 20 "$DIR/log/slurmd-$n.log" >&2 2>/dev/null
+	done
 	return 1
+}
+
+start_slurmd() {
+	setsid slurmd -D -N "n$1" -f "$DIR/etc/slurm.conf" \
+		</dev/null >>"$DIR/log/slurmd-n$1.out" 2>&1 &
+	echo "$! slurmd-n$1" >> "$DIR/pids"
+	echo "$!" > "$DIR/slurmd-n$1.pid"
+}
+
+restart_dead_slurmds() {
+	local f n pid
+	for f in "$DIR"/slurmd-n*.pid; do
+		[ -f "$f" ] || continue
+		pid=$(cat "$f")
+		kill -0 "$pid" 2>/dev/null && continue
+		n=${f##*/slurmd-n}
+		n=${n%.pid}
+		echo "slurm-cluster.sh: slurmd n$n exited at start; starting it again" >&2
+		tail -n 5 "$DIR/log/slurmd-n$n.out" >&2 2>/dev/null
+		start_slurmd "$n"
+	done
 }
 
 cmd_stop() {
