@@ -7,4 +7,4 @@ stopo_SOURCES += \
 noinst_HEADERS += evaluator/cli.h
 
 CLI_TESTS += tests/cli/host_cores.sh
-EXTRA_DIST += tests/cli/lib.sh
+EXTRA_DIST += tests/cli/lib.sh tests/unit/fixtures.h

@@ -13,33 +13,9 @@
 #include "topo/rng.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
+#include "tests/unit/fixtures.h"
 
-struct net {
-	struct topo *t;
-	struct routing *r;
-};
-
-static struct net mk(const char *spec, const char *routing)
-{
-	struct err err = { "" };
-	struct net n;
-
-	n.t = topo_create(spec, &err);
-	cr_assert_not_null(n.t, "%s: %s", spec, err.msg);
-	cr_assert_eq(topo_check(n.t, &err), 0, "%s: %s", spec, err.msg);
-	n.r = routing_create(n.t, routing ? routing : routing_default(n.t),
-			     &err);
-	cr_assert_not_null(n.r, "%s: %s", spec, err.msg);
-	return n;
-}
-
-static void done(struct net *n)
-{
-	routing_destroy(n->r);
-	topo_destroy(n->t);
-}
-
-static void compute(const struct net *n, const struct ls_job *jobs,
+static void compute(const struct fx_net *n, const struct ls_job *jobs,
 		    uint32_t nj, struct ls_result *res)
 {
 	struct err err = { "" };
@@ -63,7 +39,7 @@ static const uint32_t F[] = { 10, 14, 15 }; /* leaves 2, 3 */
 
 Test(linkshare, zero_sharing)
 {
-	struct net n = mk("fattree:k=4,n=2", "ecmp");
+	struct fx_net n = fx_net("fattree:k=4,n=2", "ecmp");
 	struct ls_job jobs[] = {
 		{ .id = 1, .nodes = A, .n = 2 },
 		{ .id = 2, .nodes = F, .n = 3 },
@@ -85,7 +61,7 @@ Test(linkshare, zero_sharing)
 	}
 	cr_assert_eq(res.max_link_jobs, 1);
 	linkshare_free(&res);
-	done(&n);
+	fx_net_free(&n);
 }
 
 /* A shares leaf 1's 8 links with B; B shares leaf 2's 8 links with E;
@@ -94,7 +70,7 @@ Test(linkshare, zero_sharing)
  *   MLS = 100; TLS = 16 shared / 32 used = 50 %. */
 Test(linkshare, partial_sharing)
 {
-	struct net n = mk("fattree:k=4,n=2", "ecmp");
+	struct fx_net n = fx_net("fattree:k=4,n=2", "ecmp");
 	struct ls_job jobs[] = {
 		{ .id = 10, .nodes = A, .n = 2 },
 		{ .id = 20, .nodes = B, .n = 2 },
@@ -138,14 +114,14 @@ Test(linkshare, partial_sharing)
 		cr_assert_eq(res.link_jobs[l], 0);
 	cr_assert_eq(res.max_link_jobs, 2);
 	linkshare_free(&res);
-	done(&n);
+	fx_net_free(&n);
 }
 
 /* Two jobs both spanning leaves 0..3: identical link sets. */
 Test(linkshare, total_sharing)
 {
 	static const uint32_t x[] = { 0, 4, 8, 12 }, y[] = { 1, 5, 9, 13 };
-	struct net n = mk("fattree:k=4,n=2", "ecmp");
+	struct fx_net n = fx_net("fattree:k=4,n=2", "ecmp");
 	struct ls_job jobs[] = {
 		{ .id = 1, .nodes = x, .n = 4 },
 		{ .id = 2, .nodes = y, .n = 4 },
@@ -160,13 +136,13 @@ Test(linkshare, total_sharing)
 	cr_assert_eq(res.jobs[0].links, 32);
 	cr_assert_eq(res.jobs[1].shared, 32);
 	linkshare_free(&res);
-	done(&n);
+	fx_net_free(&n);
 }
 
 /* No job uses a link: TLS 0 (not 0/0), MLS 0; no jobs at all too. */
 Test(linkshare, empty)
 {
-	struct net n = mk("fattree:k=4,n=2", "ecmp");
+	struct fx_net n = fx_net("fattree:k=4,n=2", "ecmp");
 	struct ls_job jobs[] = {
 		{ .id = 1, .nodes = C, .n = 2 },
 		{ .id = 2, .nodes = D, .n = 1 },
@@ -183,13 +159,13 @@ Test(linkshare, empty)
 	cr_assert_float_eq(res.tls, 0, EPS);
 	linkshare_free(&res);
 	linkshare_free(NULL);
-	done(&n);
+	fx_net_free(&n);
 }
 
 Test(linkshare, errors)
 {
 	static const uint32_t bad[] = { 0, 99 };
-	struct net n = mk("fattree:k=4,n=2", "ecmp");
+	struct fx_net n = fx_net("fattree:k=4,n=2", "ecmp");
 	struct ls_job jobs[] = {
 		{ .id = 1, .nodes = A, .n = 2 },
 		{ .id = 7, .nodes = bad, .n = 2 },
@@ -211,13 +187,13 @@ Test(linkshare, errors)
 	cr_assert(strstr(err.msg, "job 1"), "%s", err.msg);
 	cr_assert_eq(linkshare_compute(n.r, pat, 1, &res, &err), -1);
 	cr_assert(strstr(err.msg, "job 3"), "%s", err.msg);
-	done(&n);
+	fx_net_free(&n);
 }
 
 /* Incremental state: the running example built up and torn down. */
 Test(linkshare, state_incremental)
 {
-	struct net n = mk("fattree:k=4,n=2", "ecmp");
+	struct fx_net n = fx_net("fattree:k=4,n=2", "ecmp");
 	struct err err = { "" };
 	struct ls_state *s = ls_state_create(n.r, &err);
 	struct ls_job a = { .id = 10, .nodes = A, .n = 2 };
@@ -252,11 +228,11 @@ Test(linkshare, state_incremental)
 							     &jn.links)), 2);
 	ls_state_destroy(s);
 	ls_state_destroy(NULL);
-	done(&n);
+	fx_net_free(&n);
 }
 
 /* Eq. 5-6 by brute force over job pairs with per-job link bitmaps. */
-static void brute(const struct net *n, const struct ls_job *jobs,
+static void brute(const struct fx_net *n, const struct ls_job *jobs,
 		  uint32_t nj, double *mls, double *tls)
 {
 	uint32_t L = topo_num_links(n->t);
@@ -304,7 +280,7 @@ static void brute(const struct net *n, const struct ls_job *jobs,
  * the incremental state after random removals == a fresh compute. */
 static void random_jobs(const char *spec, const char *routing, uint64_t seed)
 {
-	struct net n = mk(spec, routing);
+	struct fx_net n = fx_net(spec, routing);
 	uint32_t N = topo_num_nodes(n.t), nj = 0, pos = 0;
 	uint32_t *perm = malloc(N * sizeof(*perm));
 	struct ls_job jobs[12];
@@ -367,7 +343,7 @@ static void random_jobs(const char *spec, const char *routing, uint64_t seed)
 	}
 	ls_state_destroy(s);
 	free(perm);
-	done(&n);
+	fx_net_free(&n);
 }
 
 Test(linkshare, random_vs_brute_force)
@@ -390,7 +366,7 @@ Test(linkshare, structural_equals_enumerated)
 	};
 
 	for (size_t k = 0; k < sizeof(nets) / sizeof(nets[0]); k++) {
-		struct net n = mk(nets[k][0], nets[k][1]);
+		struct fx_net n = fx_net(nets[k][0], nets[k][1]);
 		static const uint32_t nodes[] = { 0, 3, 7, 12, 13, 21, 30 };
 		struct ls_job a = { .id = 1, .nodes = nodes, .n = 7 };
 		struct ls_job b = a;
@@ -407,7 +383,7 @@ Test(linkshare, structural_equals_enumerated)
 		cr_assert_eq(memcmp(la, lb, na * sizeof(*la)), 0);
 		free(la);
 		free(lb);
-		done(&n);
+		fx_net_free(&n);
 	}
 }
 
@@ -502,7 +478,7 @@ static long xml_check(const char *p)
 
 Test(linkshare, svg_well_formed)
 {
-	struct net n = mk("fattree:k=4,n=2", "ecmp");
+	struct fx_net n = fx_net("fattree:k=4,n=2", "ecmp");
 	struct ls_job jobs[] = {
 		{ .id = 10, .nodes = A, .n = 2 },
 		{ .id = 20, .nodes = B, .n = 2 },
@@ -533,5 +509,5 @@ Test(linkshare, svg_well_formed)
 	cr_assert_eq(xml_check("<a><b/></a>"), 2);
 	free(buf);
 	linkshare_free(&res);
-	done(&n);
+	fx_net_free(&n);
 }

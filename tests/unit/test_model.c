@@ -12,6 +12,7 @@
 #include "topo/rng.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
+#include "tests/unit/fixtures.h"
 
 #define TOL 1e-9
 
@@ -566,16 +567,13 @@ Test(model, bad_input_is_an_error)
 Test(model, model_run_dragonfly)
 {
 	struct err err = { "" };
-	struct topo *t = topo_create("dragonfly:p=2,a=4,h=2,g=9", &err);
-	struct routing *r;
+	struct fx_net n = fx_net("dragonfly:p=2,a=4,h=2,g=9", "ugal");
+	const struct routing *r = n.r;
 	struct flows f;
 	struct model_input in;
 
-	cr_assert(t, "%s", err.msg);
-	r = routing_create(t, "ugal", &err);
-	cr_assert(r, "%s", err.msg);
 	flows_init(&f);
-	cr_assert_eq(flows_pattern("perm:1", NULL, topo_num_nodes(t), 3, &f,
+	cr_assert_eq(flows_pattern("perm:1", NULL, topo_num_nodes(n.t), 3, &f,
 				   &err), 0, "%s", err.msg);
 	cr_assert_eq(model_input_build(r, &f, &in, &err), 0, "%s", err.msg);
 	for (const char *const *m = model_names(); *m; m++) {
@@ -595,6 +593,5 @@ Test(model, model_run_dragonfly)
 	}
 	model_input_free(&in);
 	flows_free(&f);
-	routing_destroy(r);
-	topo_destroy(t);
+	fx_net_free(&n);
 }

@@ -12,6 +12,7 @@
 #include "topo/rng.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
+#include "tests/unit/fixtures.h"
 
 struct fx {
 	struct topo *t;
@@ -30,12 +31,8 @@ static void fx_open(struct fx *f, const char *topo, const char *routing,
 	struct err e = { "" };
 
 	memset(f, 0, sizeof(*f));
-	f->t = topo_create(topo, &e);
-	cr_assert(f->t, "%s: %s", topo, e.msg);
-	cr_assert_eq(topo_check(f->t, &e), 0, "%s", e.msg);
-	f->r = routing_create(f->t, routing ? routing : routing_default(f->t),
-			      &e);
-	cr_assert(f->r, "%s: %s", routing, e.msg);
+	f->t = fx_topo(topo);
+	f->r = fx_routing(f->t, routing);
 	f->p = policy_create(policy, f->t, f->r, &e);
 	cr_assert(f->p, "%s: %s", policy, e.msg);
 	f->n = topo_num_nodes(f->t);
@@ -169,18 +166,13 @@ Test(policy, bad_specs)
 	for (size_t i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
 		const struct bad *b = &bads[i];
 		struct err e = { "" };
-		struct topo *t = topo_create(b->topo, &e);
-		struct routing *r;
+		struct fx_net n = fx_net(b->topo, NULL);
 
-		cr_assert(t, "%s", e.msg);
-		r = routing_create(t, routing_default(t), &e);
-		cr_assert(r, "%s", e.msg);
-		cr_expect_null(policy_create(b->spec, t, r, &e), "%s",
+		cr_expect_null(policy_create(b->spec, n.t, n.r, &e), "%s",
 			       b->spec);
 		cr_expect(strstr(e.msg, b->msg), "'%s' -> '%s'", b->spec,
 			  e.msg);
-		routing_destroy(r);
-		topo_destroy(t);
+		fx_net_free(&n);
 	}
 }
 

@@ -8,25 +8,7 @@
 #include <string.h>
 
 #include "topo/routing.h"
-
-static struct topo *mk(const char *spec)
-{
-	struct err err = { "" };
-	struct topo *t = topo_create(spec, &err);
-
-	cr_assert_not_null(t, "%s: %s", spec, err.msg);
-	cr_assert_eq(topo_check(t, &err), 0, "%s: %s", spec, err.msg);
-	return t;
-}
-
-static struct routing *mkr(const struct topo *t, const char *spec)
-{
-	struct err err = { "" };
-	struct routing *r = routing_create(t, spec, &err);
-
-	cr_assert_not_null(r, "%s on %s: %s", spec, topo_spec(t), err.msg);
-	return r;
-}
+#include "tests/unit/fixtures.h"
 
 /* ---- dragonfly counts against the port rule ---- */
 
@@ -72,9 +54,9 @@ ParameterizedTestParameters(routing, dfly_formulas)
  * when g-1 divides a*h. */
 ParameterizedTest(const struct dfly_case *c, routing, dfly_formulas)
 {
-	struct topo *t = mk(c->spec);
-	struct routing *ul = mkr(t, "ugal");
-	struct routing *ug = mkr(t, "ugal:intra=global");
+	struct topo *t = fx_topo(c->spec);
+	struct routing *ul = fx_routing(t, "ugal");
+	struct routing *ug = fx_routing(t, "ugal:intra=global");
 	long a = c->a, h = c->h, g = c->g;
 	bool divides = (a * h) % (g - 1) == 0;
 	uint32_t S = topo_num_switches(t);
@@ -137,9 +119,9 @@ ParameterizedTest(const struct dfly_case *c, routing, dfly_formulas)
  * paths (via the other two routers). */
 Test(routing, dfly_hand_hops)
 {
-	struct topo *t = mk("dragonfly:p=2,a=4,h=2,g=9");
-	struct routing *u = mkr(t, "ugal");
-	struct routing *m = mkr(t, "min");
+	struct topo *t = fx_topo("dragonfly:p=2,a=4,h=2,g=9");
+	struct routing *u = fx_routing(t, "ugal");
+	struct routing *m = fx_routing(t, "min");
 	struct routing_count c;
 	struct pathset ps;
 
@@ -224,8 +206,8 @@ static void check_chain(const struct topo *t, const struct pathset *ps,
 
 ParameterizedTest(const struct enum_case *c, routing, count_is_enumeration)
 {
-	struct topo *t = mk(c->topo);
-	struct routing *r = mkr(t, c->routing);
+	struct topo *t = fx_topo(c->topo);
+	struct routing *r = fx_routing(t, c->routing);
 	uint32_t N = topo_num_nodes(t);
 	struct pathset ps;
 	unsigned seed = 12345;
@@ -264,8 +246,8 @@ ParameterizedTest(const struct enum_case *c, routing, count_is_enumeration)
 /* A flow inside one switch: one 0-hop path. */
 Test(routing, same_switch)
 {
-	struct topo *t = mk("dragonfly:p=2,a=4,h=2,g=9");
-	struct routing *r = mkr(t, "ugal");
+	struct topo *t = fx_topo("dragonfly:p=2,a=4,h=2,g=9");
+	struct routing *r = fx_routing(t, "ugal");
 	struct routing_count c;
 	struct pathset ps;
 
@@ -291,10 +273,10 @@ Test(routing, same_switch)
  * 1 hop), else 2 (X-first, Y-first; 2 hops). */
 Test(routing, cascade_min_hand)
 {
-	struct topo *t = mk("cascade:groups=2,pair=2");
-	struct topo *t24 = mk("cascade:groups=2");
-	struct routing *r = mkr(t, "min");
-	struct routing *r24 = mkr(t24, "min");
+	struct topo *t = fx_topo("cascade:groups=2,pair=2");
+	struct topo *t24 = fx_topo("cascade:groups=2");
+	struct routing *r = fx_routing(t, "min");
+	struct routing *r24 = fx_routing(t24, "min");
 	struct routing_count c;
 
 	/* router 17 (chassis 1, slot 1) -> group 1 router 33 (chassis 2,
@@ -334,8 +316,8 @@ Test(routing, cascade_min_hand)
  * in digit 0 only: 4 paths of 2 hops. */
 Test(routing, fattree_ecmp)
 {
-	struct topo *t = mk("fattree:k=4,n=3");
-	struct routing *r = mkr(t, "ecmp");
+	struct topo *t = fx_topo("fattree:k=4,n=3");
+	struct routing *r = fx_routing(t, "ecmp");
 	struct routing_count c;
 
 	cr_assert_eq(routing_count(r, 0, 63, &c, NULL), 0);
@@ -360,8 +342,8 @@ Test(routing, fattree_dmodk)
 {
 	static const uint32_t want63[] = { 0, 19, 47, 31, 15 };
 	static const uint32_t want37[] = { 0, 17, 37, 25, 9 };
-	struct topo *t = mk("fattree:k=4,n=3");
-	struct routing *r = mkr(t, "dmodk");
+	struct topo *t = fx_topo("fattree:k=4,n=3");
+	struct routing *r = fx_routing(t, "dmodk");
 	struct pathset ps;
 
 	pathset_init(&ps);
@@ -432,8 +414,8 @@ ParameterizedTestParameters(routing, linkset_structural)
 
 ParameterizedTest(const struct ls_case *c, routing, linkset_structural)
 {
-	struct topo *t = mk(c->topo);
-	struct routing *r = mkr(t, c->routing);
+	struct topo *t = fx_topo(c->topo);
+	struct routing *r = fx_routing(t, c->routing);
 	uint32_t N = topo_num_nodes(t), L = topo_num_links(t);
 	uint8_t *a = malloc(L), *b = malloc(L);
 	unsigned seed = 777;
@@ -479,7 +461,7 @@ ParameterizedTest(const struct ls_case *c, routing, linkset_structural)
 Test(routing, cascade_linkset_large)
 {
 	static const char *const rs[] = { "ugal", "min", "vlb:intra=global" };
-	struct topo *t = mk("cascade:groups=3,pair=2");
+	struct topo *t = fx_topo("cascade:groups=3,pair=2");
 	uint32_t L = topo_num_links(t), nodes[40], n = 0;
 	uint8_t *a = malloc(L), *b = malloc(L);
 
@@ -489,7 +471,7 @@ Test(routing, cascade_linkset_large)
 	nodes[n++] = 4 * 200;
 	nodes[n++] = 4 * 250 + 1;
 	for (int k = 0; k < 3; k++) {
-		struct routing *r = mkr(t, rs[k]);
+		struct routing *r = fx_routing(t, rs[k]);
 
 		memset(a, 0, L);
 		memset(b, 0, L);
@@ -511,8 +493,8 @@ Test(routing, cascade_linkset_large)
  * nothing outside the group; on three routers, every local link. */
 Test(routing, dfly_group_job)
 {
-	struct topo *t = mk("dragonfly:p=2,a=4,h=2,g=9");
-	struct routing *r = mkr(t, "ugal");
+	struct topo *t = fx_topo("dragonfly:p=2,a=4,h=2,g=9");
+	struct routing *r = fx_routing(t, "ugal");
 	uint32_t L = topo_num_links(t);
 	uint8_t *u = calloc(L, 1);
 	uint32_t one[] = { 0, 1 }, two[] = { 0, 2 }, three[] = { 0, 2, 4 };
@@ -545,24 +527,24 @@ Test(routing, dfly_group_job)
 
 Test(routing, specs)
 {
-	struct topo *d = mk("dragonfly:p=2,a=4,h=2,g=9");
-	struct topo *f = mk("fattree:k=4,n=3");
+	struct topo *d = fx_topo("dragonfly:p=2,a=4,h=2,g=9");
+	struct topo *f = fx_topo("fattree:k=4,n=3");
 	struct routing *r;
 
 	cr_expect_str_eq(routing_default(d), "ugal");
 	cr_expect_str_eq(routing_default(f), "ecmp");
-	r = mkr(d, "ugal");
+	r = fx_routing(d, "ugal");
 	cr_expect_str_eq(routing_spec(r), "ugal:intra=local");
 	cr_expect(routing_multipath(r));
 	cr_expect_eq(routing_topo(r), d);
 	routing_destroy(r);
-	r = mkr(d, "vlb:intra=global");
+	r = fx_routing(d, "vlb:intra=global");
 	cr_expect_str_eq(routing_spec(r), "vlb:intra=global");
 	routing_destroy(r);
-	r = mkr(d, "min");
+	r = fx_routing(d, "min");
 	cr_expect_str_eq(routing_spec(r), "min");
 	routing_destroy(r);
-	r = mkr(f, "dmodk");
+	r = fx_routing(f, "dmodk");
 	cr_expect_str_eq(routing_spec(r), "dmodk");
 	routing_destroy(r);
 	routing_destroy(NULL);
@@ -599,7 +581,7 @@ ParameterizedTestParameters(routing, bad_specs)
 
 ParameterizedTest(const struct bad_case *c, routing, bad_specs)
 {
-	struct topo *t = mk(c->topo);
+	struct topo *t = fx_topo(c->topo);
 	struct err err = { "" };
 	struct routing *r = routing_create(t, c->routing, &err);
 
@@ -612,8 +594,8 @@ ParameterizedTest(const struct bad_case *c, routing, bad_specs)
 
 Test(routing, bad_nodes)
 {
-	struct topo *t = mk("dragonfly:p=2,a=4,h=2,g=9");
-	struct routing *r = mkr(t, "ugal");
+	struct topo *t = fx_topo("dragonfly:p=2,a=4,h=2,g=9");
+	struct routing *r = fx_routing(t, "ugal");
 	struct err err = { "" };
 	struct routing_count c;
 	struct pathset ps;

@@ -7,16 +7,7 @@
 #include <string.h>
 
 #include "topo/topo.h"
-
-static struct topo *mk(const char *spec)
-{
-	struct err err = { "" };
-	struct topo *t = topo_create(spec, &err);
-
-	cr_assert_not_null(t, "%s: %s", spec, err.msg);
-	cr_assert_eq(topo_check(t, &err), 0, "%s: %s", spec, err.msg);
-	return t;
-}
+#include "tests/unit/fixtures.h"
 
 /* Radix of SW from the accessors: node ports + outgoing switch links. */
 static uint32_t radix(const struct topo *t, uint32_t sw)
@@ -135,7 +126,7 @@ static const struct count_case counts[] = {
 
 static void check_counts(const struct count_case *c)
 {
-	struct topo *t = mk(c->spec);
+	struct topo *t = fx_topo(c->spec);
 	struct topo_stats st;
 
 	cr_expect_eq(topo_num_nodes(t), c->nodes, "%s nodes", c->spec);
@@ -187,7 +178,7 @@ Test(topo, dragonfly_degrees_and_pairs)
 	};
 
 	for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); k++) {
-		struct topo *t = mk(cs[k].spec);
+		struct topo *t = fx_topo(cs[k].spec);
 		long a = cs[k].a, h = cs[k].h, g = cs[k].g;
 		uint32_t *pair = calloc((size_t)(g * g), sizeof(*pair));
 
@@ -231,7 +222,7 @@ Test(topo, dragonfly_degrees_and_pairs)
  * Group 3 router 3 (switch 15) has no global link. */
 Test(topo, dragonfly_port_rule)
 {
-	struct topo *t = mk("dragonfly:p=1,a=4,h=2,g=4");
+	struct topo *t = fx_topo("dragonfly:p=1,a=4,h=2,g=4");
 	uint32_t cnt;
 
 	cr_expect_neq(topo_link_between(t, 0, 4, &cnt), TOPO_NONE);
@@ -246,7 +237,7 @@ Test(topo, dragonfly_port_rule)
  * level-1 switches of the same pod). */
 Test(topo, fattree_pods_and_levels)
 {
-	struct topo *t = mk("fattree:k=4,n=3");
+	struct topo *t = fx_topo("fattree:k=4,n=3");
 
 	cr_assert_eq(topo_num_groups(t), 4);
 	for (uint32_t s = 0; s < 48; s++) {
@@ -296,7 +287,7 @@ Test(topo, fattree_pods_and_levels)
  * groups has 24 cables on 24 distinct routers of each side. */
 Test(topo, cascade_structure)
 {
-	struct topo *t = mk("cascade");
+	struct topo *t = fx_topo("cascade");
 	uint32_t pair[6][6] = { { 0 } };
 
 	for (uint32_t s = 0; s < 576; s++) {
@@ -337,7 +328,7 @@ Test(topo, cascade_structure)
 
 Test(topo, cascade_capacities)
 {
-	struct topo *t = mk("cascade:groups=2,pair=2,local=2,column=5,"
+	struct topo *t = fx_topo("cascade:groups=2,pair=2,local=2,column=5,"
 			    "global=7,inject=9");
 
 	for (uint32_t l = 0; l < topo_num_links(t); l++) {
@@ -382,7 +373,7 @@ Test(topo, jellyfish_regular_and_reproducible)
 	};
 
 	for (size_t k = 0; k < sizeof(specs) / sizeof(specs[0]); k++) {
-		struct topo *t = mk(specs[k]), *u = mk(specs[k]);
+		struct topo *t = fx_topo(specs[k]), *u = fx_topo(specs[k]);
 		long n = topo_param_int(t, "n"), r = topo_param_int(t, "r");
 		long p = topo_param_int(t, "p");
 
@@ -405,8 +396,8 @@ Test(topo, jellyfish_regular_and_reproducible)
 
 Test(topo, jellyfish_seed_matters)
 {
-	struct topo *a = mk("jellyfish:n=64,r=6,p=1,seed=1");
-	struct topo *b = mk("jellyfish:n=64,r=6,p=1,seed=2");
+	struct topo *a = fx_topo("jellyfish:n=64,r=6,p=1,seed=1");
+	struct topo *b = fx_topo("jellyfish:n=64,r=6,p=1,seed=2");
 
 	cr_expect(!same_links(a, b));
 	topo_destroy(a);
@@ -418,8 +409,8 @@ Test(topo, jellyfish_seed_matters)
  * from the accessors here, not topo_stats. */
 Test(topo, table1)
 {
-	struct topo *ft = mk("fattree:k=22,n=3");
-	struct topo *df = mk("dragonfly:p=7,a=15,h=8,g=106");
+	struct topo *ft = fx_topo("fattree:k=22,n=3");
+	struct topo *df = fx_topo("dragonfly:p=7,a=15,h=8,g=106");
 	uint32_t mx = 0;
 
 	cr_expect_eq(topo_num_nodes(ft), 10648);
@@ -501,9 +492,9 @@ Test(topo, parse_errors)
 
 Test(topo, spec_forms)
 {
-	struct topo *a = mk("dragonfly:p=2,a=4,h=2,g=9");
-	struct topo *b = mk("dragonfly p=2 a=4 h=2 g=9");
-	struct topo *c = mk("dragonfly");
+	struct topo *a = fx_topo("dragonfly:p=2,a=4,h=2,g=9");
+	struct topo *b = fx_topo("dragonfly p=2 a=4 h=2 g=9");
+	struct topo *c = fx_topo("dragonfly");
 
 	cr_expect_str_eq(topo_spec(a), "dragonfly:p=2,a=4,h=2,g=9");
 	cr_expect_str_eq(topo_spec(b), "dragonfly:p=2,a=4,h=2,g=9");
@@ -523,9 +514,9 @@ Test(topo, spec_forms)
  * in the family's key order; the spec keeps what was given. */
 Test(topo, default_parameters)
 {
-	struct topo *t = mk("dragonfly:h=1,p=3");
-	struct topo *f = mk("fattree");
-	struct topo *j = mk("jellyfish:n=8,r=4");
+	struct topo *t = fx_topo("dragonfly:h=1,p=3");
+	struct topo *f = fx_topo("fattree");
+	struct topo *j = fx_topo("jellyfish:n=8,r=4");
 	const struct topo_param *ps;
 	size_t n = topo_params(t, &ps);
 	static const char *const want[][2] = {

@@ -14,6 +14,7 @@
 #include "evaluator/workload.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
+#include "tests/unit/fixtures.h"
 
 #ifndef TESTDATA
 #define TESTDATA "tests/data"
@@ -34,10 +35,8 @@ static void simulate(struct run *x, const char *spec, const char *file,
 	struct whatif_opts so;
 	char path[512];
 
-	x->t = topo_create(spec, &err);
-	cr_assert_not_null(x->t, "%s", err.msg);
-	x->r = routing_create(x->t, routing_default(x->t), &err);
-	cr_assert_not_null(x->r, "%s", err.msg);
+	x->t = fx_topo(spec);
+	x->r = fx_routing(x->t, NULL);
 	snprintf(path, sizeof(path), "%s/%s", TESTDATA, file);
 	wl_opts_init(&wo);
 	cr_assert_eq(workload_load(path, &wo, &x->w, &err), 0, "%s", err.msg);
@@ -53,10 +52,8 @@ static void simulate_text(struct run *x, const char *spec, const char *text,
 	struct err err = { "" };
 	struct wl_opts wo;
 
-	x->t = topo_create(spec, &err);
-	cr_assert_not_null(x->t, "%s", err.msg);
-	x->r = routing_create(x->t, routing_default(x->t), &err);
-	cr_assert_not_null(x->r, "%s", err.msg);
+	x->t = fx_topo(spec);
+	x->r = fx_routing(x->t, NULL);
 	wl_opts_init(&wo);
 	wo.nnodes = topo_num_nodes(x->t);
 	cr_assert_eq(workload_parse("snap.json", text, strlen(text), &wo,
@@ -249,15 +246,13 @@ Test(whatif, rates)
 Test(whatif, bad_policy)
 {
 	struct err err = { "" };
-	struct topo *t = topo_create("fattree:k=4,n=2", &err);
-	struct routing *r = routing_create(t, "ecmp", &err);
+	struct fx_net n = fx_net("fattree:k=4,n=2", "ecmp");
 	struct workload w = { 0 };
 	struct whatif_result res;
 
-	cr_assert_eq(whatif_run(t, r, "nosuch", &w, NULL, &res, &err), -1);
+	cr_assert_eq(whatif_run(n.t, n.r, "nosuch", &w, NULL, &res, &err), -1);
 	cr_assert(strlen(err.msg) > 0);
-	routing_destroy(r);
-	topo_destroy(t);
+	fx_net_free(&n);
 }
 
 /* A job dropped after the last end does not stretch the makespan: job 1
