@@ -59,7 +59,6 @@ static int cmp_u32(const void *a, const void *b)
 static char *run_squeue(size_t *len, struct err *err)
 {
 	FILE *p = popen("squeue --json", "r");
-	size_t cap = 1 << 16, n = 0;
 	char *buf;
 	int st;
 
@@ -67,29 +66,10 @@ static char *run_squeue(size_t *len, struct err *err)
 		err_set(err, "cannot run 'squeue --json'");
 		return NULL;
 	}
-	buf = malloc(cap);
-	while (buf) {
-		size_t got;
-
-		if (n + 1 >= cap) {
-			char *q = realloc(buf, cap * 2);
-
-			if (!q) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = q;
-			cap *= 2;
-		}
-		got = fread(buf + n, 1, cap - n - 1, p);
-		if (!got)
-			break;
-		n += got;
-	}
+	buf = wl_read_stream(p, len, err);
 	st = pclose(p);
 	if (!buf) {
-		err_set(err, "out of memory");
+		err_prefix(err, "'squeue --json'");
 		return NULL;
 	}
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
@@ -98,8 +78,6 @@ static char *run_squeue(size_t *len, struct err *err)
 			"--jobs", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 		return NULL;
 	}
-	buf[n] = '\0';
-	*len = n;
 	return buf;
 }
 

@@ -35,17 +35,11 @@ void workload_free(struct workload *w)
 	memset(w, 0, sizeof(*w));
 }
 
-char *workload_slurp(const char *path, size_t *len, struct err *err)
+char *wl_read_stream(FILE *f, size_t *len, struct err *err)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	size_t cap = 1 << 16, n = 0;
-	char *buf;
+	char *buf = malloc(cap);
 
-	if (!f) {
-		err_set(err, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	buf = malloc(cap);
 	while (buf) {
 		size_t got;
 
@@ -65,19 +59,34 @@ char *workload_slurp(const char *path, size_t *len, struct err *err)
 		if (got == 0)
 			break;
 	}
-	if (buf && ferror(f)) {
-		err_set(err, "%s: read error", path);
-		free(buf);
-		buf = NULL;
-	} else if (!buf) {
-		err_set(err, "%s: out of memory", path);
-	}
-	if (f != stdin)
-		fclose(f);
-	if (!buf)
+	if (!buf) {
+		err_set(err, "out of memory");
 		return NULL;
+	}
+	if (ferror(f)) {
+		free(buf);
+		err_set(err, "read error");
+		return NULL;
+	}
 	buf[n] = '\0';
 	*len = n;
+	return buf;
+}
+
+char *workload_slurp(const char *path, size_t *len, struct err *err)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char *buf;
+
+	if (!f) {
+		err_set(err, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = wl_read_stream(f, len, err);
+	if (!buf)
+		err_prefix(err, "%s", path);
+	if (f != stdin)
+		fclose(f);
 	return buf;
 }
 

@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "topo/err.h"
 #include "topo/topo_conf.h"
@@ -116,7 +117,12 @@ int workload_machine(const char *spec, struct topo **t,
 void workload_free(struct workload *w);
 
 /* Read a whole file ("-" = stdin) into a new NUL-terminated buffer
- * (*len bytes, caller frees).  NULL with err set. */
+ * (*len bytes, caller frees).  NULL with err set ("PATH: what"). */
 char *workload_slurp(const char *path, size_t *len, struct err *err);
+
+/* Read F (a file, a pipe, stdin; the caller's, left open) to its end into
+ * a new NUL-terminated buffer of *len bytes (caller frees).  NULL with err
+ * set to "out of memory" or "read error". */
+char *wl_read_stream(FILE *f, size_t *len, struct err *err);
 
 #endif

@@ -260,3 +260,38 @@ Test(workload, load_file_errors)
 	cr_assert_eq(workload_load("/nonexistent/x.swf", NULL, &w, &err), -1);
 	cr_assert(strstr(err.msg, "/nonexistent/x.swf: "), "%s", err.msg);
 }
+
+/* wl_read_stream reads to the end past its 64 KiB first buffer (the byte
+ * pattern shows a lost or repeated chunk), NUL-terminates, leaves the
+ * stream open, and reports a stream it cannot read. */
+Test(workload, read_stream)
+{
+	const size_t n = 200000;
+	struct err err = { "" };
+	FILE *f = tmpfile();
+	size_t len = 0;
+	char *buf;
+
+	cr_assert(f);
+	for (size_t i = 0; i < n; i++)
+		fputc('a' + (int)(i * 7 % 26), f);
+	rewind(f);
+	buf = wl_read_stream(f, &len, &err);
+	cr_assert_not_null(buf, "%s", err.msg);
+	cr_assert_eq(len, n);
+	cr_assert_eq(buf[n], '\0');
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(buf[i], 'a' + (int)(i * 7 % 26), "byte %zu", i);
+	free(buf);
+	cr_assert_eq(fgetc(f), EOF);
+	cr_assert_not(ferror(f));
+	fclose(f);
+
+	f = fopen("/dev/null", "w"); /* write-only: fread fails */
+	cr_assert(f);
+	cr_assert_null(wl_read_stream(f, &len, &err));
+	cr_assert_str_eq(err.msg, "read error");
+	fclose(f);
+	cr_assert_null(workload_slurp("/nonexistent/x", &len, &err));
+	cr_assert_str_eq(err.msg, "/nonexistent/x: No such file or directory");
+}
