@@ -368,6 +368,15 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+int policy_cand_cmp(const void *a, const void *b)
+{
+	const struct policy_cand *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
 void policy_sort_u32(uint32_t *a, uint32_t n)
 {
 	for (uint32_t i = 1; i < n; i++)
@@ -386,6 +395,53 @@ uint32_t policy_free_nodes(const struct policy *p, const struct policy_view *v,
 		if (policy_node_ok(v, i))
 			out[f++] = i;
 	return f;
+}
+
+uint32_t *policy_free_enough(const struct policy *p,
+			     const struct policy_view *v, uint32_t need,
+			     uint32_t *nfree, struct policy_result *res)
+{
+	uint32_t *fr = malloc(topo_num_nodes(p->t) * sizeof(*fr));
+
+	if (!fr) {
+		policy_say(res, POLICY_WAIT, "out of memory");
+		return NULL;
+	}
+	*nfree = policy_free_nodes(p, v, fr);
+	if (*nfree < need) {
+		free(fr);
+		policy_say(res, POLICY_WAIT, "waiting for %u free nodes (%u "
+			   "free)", need, *nfree);
+		return NULL;
+	}
+	return fr;
+}
+
+enum policy_status policy_place_isolated(const struct policy *p,
+					 const struct policy_view *v,
+					 const struct policy_request *req,
+					 struct policy_result *res,
+					 policy_search_fn search)
+{
+	int st = search(p, v, req, res, false);
+
+	if (st < 0)
+		return policy_say(res, POLICY_WAIT, "out of memory");
+	if (st == POLICY_WAIT) {
+		/* can it ever run isolated?  the same search with every
+		 * usable node free */
+		struct policy_request r0 = *req;
+		struct policy_result tmp = *res;
+		int e;
+
+		r0.attempt = 0;
+		e = search(p, v, &r0, &tmp, true);
+		if (e >= 0 && e != POLICY_PLACED)
+			st = policy_say(res, POLICY_NEVER, "can never run "
+					"isolated: needs %s", tmp.reason +
+					strlen("waiting for "));
+	}
+	return (enum policy_status)st;
 }
 
 uint64_t policy_seed(uint64_t seed, uint32_t job_id, uint32_t attempt)

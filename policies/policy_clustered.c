@@ -72,19 +72,13 @@ static enum policy_status place(const struct policy *p,
 				const struct policy_request *req,
 				struct policy_result *res)
 {
-	uint32_t *fr = malloc(topo_num_nodes(p->t) * sizeof(*fr)), f, c, s;
 	uint64_t seed = strtoull(policy_opt(p, "seed"), NULL, 10);
 	long scatter = strtol(policy_opt(p, "scatter"), NULL, 10);
-	uint32_t n = req->nodes, nscat;
+	uint32_t n = req->nodes, nscat, f, c, s;
+	uint32_t *fr = policy_free_enough(p, v, n, &f, res);
 
 	if (!fr)
-		return policy_say(res, POLICY_WAIT, "out of memory");
-	f = policy_free_nodes(p, v, fr);
-	if (f < n) {
-		free(fr);
-		return policy_say(res, POLICY_WAIT, "waiting for %u free "
-				  "nodes (%u free)", n, f);
-	}
+		return POLICY_WAIT;
 	nscat = (uint32_t)(((uint64_t)n * (uint64_t)scatter + 50) / 100);
 	c = n - nscat;
 	if (c == 0) {

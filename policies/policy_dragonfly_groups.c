@@ -265,25 +265,12 @@ oom:
 	return -1;
 }
 
-struct cand {
-	uint32_t key, id;
-};
-
-static int cmp_cand(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return (x->id > y->id) - (x->id < y->id);
-}
-
 /* Sorted candidates (key = free count) among N items with counts CNT[i]
  * >= need; returns the number, or UINT32_MAX when out of memory. */
 static uint32_t rank(const uint32_t *cnt, uint32_t n, uint32_t need,
-		     struct cand **out)
+		     struct policy_cand **out)
 {
-	struct cand *c = malloc(((size_t)n + 1) * sizeof(*c));
+	struct policy_cand *c = malloc(((size_t)n + 1) * sizeof(*c));
 	uint32_t k = 0;
 
 	*out = c;
@@ -291,8 +278,8 @@ static uint32_t rank(const uint32_t *cnt, uint32_t n, uint32_t need,
 		return UINT32_MAX;
 	for (uint32_t i = 0; i < n; i++)
 		if (cnt[i] >= need)
-			c[k++] = (struct cand){ cnt[i], i };
-	qsort(c, k, sizeof(*c), cmp_cand);
+			c[k++] = (struct policy_cand){ cnt[i], i };
+	qsort(c, k, sizeof(*c), policy_cand_cmp);
 	return k;
 }
 
@@ -303,7 +290,7 @@ static void take_group(const struct policy *p, const struct dfg *d,
 		       uint32_t g, uint32_t need, struct policy_result *res)
 {
 	uint32_t na = d->gfirst[g + 1] - d->gfirst[g], k = 0;
-	struct cand *c = malloc(((size_t)na + 1) * sizeof(*c));
+	struct policy_cand *c = malloc(((size_t)na + 1) * sizeof(*c));
 
 	res->n = 0;
 	if (!c)
@@ -311,8 +298,9 @@ static void take_group(const struct policy *p, const struct dfg *d,
 	for (uint32_t sw = d->gfirst[g]; sw < d->gfirst[g + 1]; sw++)
 		if (!(d->router_rule && s->rmulti[sw]) && s->rfree[sw])
 			/* most free first: key = UINT32_MAX - free */
-			c[k++] = (struct cand){ UINT32_MAX - s->rfree[sw], sw };
-	qsort(c, k, sizeof(*c), cmp_cand);
+			c[k++] = (struct policy_cand){
+				UINT32_MAX - s->rfree[sw], sw };
+	qsort(c, k, sizeof(*c), policy_cand_cmp);
 	for (uint32_t i = 0; i < k && res->n < need; i++) {
 		uint32_t cnt;
 		const uint32_t *nodes = topo_switch_nodes(p->t, c[i].id, &cnt);
@@ -367,7 +355,7 @@ static enum policy_status search(const struct policy *p, const struct dfg *d,
 				 struct policy_result *res, bool fill)
 {
 	uint32_t need = req->nodes, at = req->attempt, nr = 0, ng = 0, most = 0;
-	struct cand *c = NULL;
+	struct policy_cand *c = NULL;
 	uint32_t blocker = 0;
 	bool only_large = true, large = need > d->gnodes;
 
@@ -470,32 +458,30 @@ static enum policy_status search(const struct policy *p, const struct dfg *d,
 	}
 }
 
-static enum policy_status place(const struct policy *p,
-				const struct policy_view *v,
-				const struct policy_request *req,
-				struct policy_result *res)
+/* policy_search_fn: scan V (or the empty machine), then search */
+static int scan_search(const struct policy *p, const struct policy_view *v,
+		       const struct policy_request *req,
+		       struct policy_result *res, bool empty)
 {
 	const struct dfg *d = p->state;
 	struct st s;
 	enum policy_status st;
 
-	if (scan(p, d, v, false, &s))
-		return policy_say(res, POLICY_WAIT, "out of memory");
-	st = search(p, d, v, &s, req, res, true);
+	if (scan(p, d, v, empty, &s))
+		return -1;
+	st = search(p, d, v, &s, req, res, !empty);
 	st_free(&s);
-	if (st == POLICY_WAIT) {
-		struct policy_request r0 = *req;
-		struct policy_result tmp = *res;
+	return st;
+}
 
-		r0.attempt = 0;
-		if (scan(p, d, v, true, &s))
-			return st;
-		if (search(p, d, v, &s, &r0, &tmp, false) != POLICY_PLACED)
-			st = policy_say(res, POLICY_NEVER, "can never run "
-					"isolated: needs %s", tmp.reason +
-					strlen("waiting for "));
-		st_free(&s);
-	}
+static enum policy_status place(const struct policy *p,
+				const struct policy_view *v,
+				const struct policy_request *req,
+				struct policy_result *res)
+{
+	enum policy_status st = policy_place_isolated(p, v, req, res,
+						      scan_search);
+
 	if (st != POLICY_PLACED)
 		res->isolated = false;
 	return st;

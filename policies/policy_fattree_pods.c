@@ -232,26 +232,13 @@ static bool sub_whole(const struct ft *f, const struct counts *c, uint32_t l,
 	return l == 0 ? c->nfree[s] == f->k : c->whole[l][s] == f->k;
 }
 
-struct cand {
-	uint32_t key, id;
-};
-
-static int cmp_cand(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return (x->id > y->id) - (x->id < y->id);
-}
-
 /* Single-leaf job: the ATTEMPT-th leaf (best fit).  Returns the leaf or
  * UINT32_MAX; *ncand = number of candidates; *most = most free on a leaf. */
 static uint32_t find_leaf(const struct ft *f, const struct counts *c,
 			  uint32_t need, uint32_t attempt, uint32_t *ncand,
 			  uint32_t *most)
 {
-	struct cand *cd = malloc(f->leaves * sizeof(*cd));
+	struct policy_cand *cd = malloc(f->leaves * sizeof(*cd));
 	uint32_t nc = 0, r = UINT32_MAX;
 
 	*most = 0;
@@ -259,13 +246,13 @@ static uint32_t find_leaf(const struct ft *f, const struct counts *c,
 		if (c->nfree[w] > *most)
 			*most = c->nfree[w];
 		if (c->nfree[w] >= need && cd)
-			cd[nc++] = (struct cand){ c->nfree[w], w };
+			cd[nc++] = (struct policy_cand){ c->nfree[w], w };
 	}
 	*ncand = nc;
 	if (!cd)
 		return UINT32_MAX;
 	if (attempt < nc) {
-		qsort(cd, nc, sizeof(*cd), cmp_cand);
+		qsort(cd, nc, sizeof(*cd), policy_cand_cmp);
 		r = cd[attempt].id;
 	}
 	free(cd);
@@ -282,7 +269,7 @@ static int find_units(const struct ft *f, const struct counts *c, uint32_t j,
 		      uint32_t *first, uint64_t *ncand, uint32_t *best)
 {
 	uint32_t nu = (uint32_t)f->pw[f->n - 1 - j], nc = 0;
-	struct cand *cd = malloc(nu * sizeof(*cd));
+	struct policy_cand *cd = malloc(nu * sizeof(*cd));
 	uint64_t seen = 0;
 	int rc = -1;
 
@@ -296,11 +283,11 @@ static int find_units(const struct ft *f, const struct counts *c, uint32_t j,
 		if (w > *best)
 			*best = w;
 		if (w >= m) {
-			cd[nc++] = (struct cand){ w, u };
+			cd[nc++] = (struct policy_cand){ w, u };
 			*ncand += w - m + 1;
 		}
 	}
-	qsort(cd, nc, sizeof(*cd), cmp_cand);
+	qsort(cd, nc, sizeof(*cd), policy_cand_cmp);
 	for (uint32_t i = 0; i < nc; i++) {
 		uint64_t here = cd[i].key - m + 1;
 
@@ -337,7 +324,7 @@ static enum policy_status find_leaves(const struct policy *p,
 	uint32_t nsub = (uint32_t)f->pw[f->n - j]; /* level j-1 units */
 	uint32_t per = (uint32_t)f->pw[j - 1];     /* leaves per sub-unit */
 	uint32_t *elig = calloc(nsub, sizeof(*elig)), nc = 0, best = 0;
-	struct cand *cd = malloc(((size_t)nu + 1) * sizeof(*cd));
+	struct policy_cand *cd = malloc(((size_t)nu + 1) * sizeof(*cd));
 	enum policy_status st;
 
 	if (!elig || !cd) {
@@ -360,7 +347,7 @@ static enum policy_status find_leaves(const struct policy *p,
 		if (e > best)
 			best = e;
 		if (e >= m)
-			cd[nc++] = (struct cand){ e, u };
+			cd[nc++] = (struct policy_cand){ e, u };
 	}
 	if (attempt >= nc) {
 		st = nc ? policy_say(res, POLICY_NEVER, "no candidate #%u "
@@ -374,10 +361,10 @@ static enum policy_status find_leaves(const struct policy *p,
 		free(cd);
 		return st;
 	}
-	qsort(cd, nc, sizeof(*cd), cmp_cand);
+	qsort(cd, nc, sizeof(*cd), policy_cand_cmp);
 	if (fill) {
 		uint32_t u = cd[attempt].id, ns = 0;
-		struct cand *sub = malloc(f->k * sizeof(*sub));
+		struct policy_cand *sub = malloc(f->k * sizeof(*sub));
 
 		if (!sub) {
 			free(elig);
@@ -386,9 +373,9 @@ static enum policy_status find_leaves(const struct policy *p,
 		}
 		for (uint32_t s = u * f->k; s < (u + 1) * f->k; s++)
 			if (elig[s])
-				sub[ns++] = (struct cand){ UINT32_MAX - elig[s],
-							   s };
-		qsort(sub, ns, sizeof(*sub), cmp_cand);
+				sub[ns++] = (struct policy_cand){
+					UINT32_MAX - elig[s], s };
+		qsort(sub, ns, sizeof(*sub), policy_cand_cmp);
 		res->n = 0;
 		for (uint32_t i = 0; i < ns && res->n < need; i++)
 			for (uint32_t w = sub[i].id * per;
@@ -518,40 +505,34 @@ static enum policy_status try_place(const struct policy *p,
 	}
 }
 
-static enum policy_status place(const struct policy *p,
-				const struct policy_view *v,
-				const struct policy_request *req,
-				struct policy_result *res)
+/* policy_search_fn: count the free nodes of V (or of the empty machine),
+ * then place */
+static int count_place(const struct policy *p, const struct policy_view *v,
+		       const struct policy_request *req,
+		       struct policy_result *res, bool empty)
 {
 	const struct ft *f = p->state;
 	struct counts c;
 	enum policy_status st;
 
-	if (count(p, f, v, false, &c))
-		return policy_say(res, POLICY_WAIT, "out of memory");
-	st = try_place(p, f, v, &c, req, res, true);
+	if (count(p, f, v, empty, &c))
+		return -1;
+	st = try_place(p, f, v, &c, req, res, !empty);
 	free(c.mem);
 	free(c.cmem);
-	if (st == POLICY_PLACED) {
-		res->isolated = true;
-		return st;
-	}
-	if (st == POLICY_WAIT) {
-		/* can it ever run isolated?  the same search with every
-		 * usable node free */
-		struct policy_request r0 = *req;
-		struct policy_result tmp = *res;
+	return st;
+}
 
-		r0.attempt = 0;
-		if (count(p, f, v, true, &c))
-			return st;
-		if (try_place(p, f, v, &c, &r0, &tmp, false) != POLICY_PLACED)
-			st = policy_say(res, POLICY_NEVER, "can never run "
-					"isolated: needs %s", tmp.reason +
-					strlen("waiting for "));
-		free(c.mem);
-		free(c.cmem);
-	}
+static enum policy_status place(const struct policy *p,
+				const struct policy_view *v,
+				const struct policy_request *req,
+				struct policy_result *res)
+{
+	enum policy_status st = policy_place_isolated(p, v, req, res,
+						      count_place);
+
+	if (st == POLICY_PLACED)
+		res->isolated = true;
 	return st;
 }
 

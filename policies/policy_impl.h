@@ -104,12 +104,49 @@ void policy_jobs_free(struct policy_jobs *j);
  * count. */
 uint32_t policy_free_nodes(const struct policy *p, const struct policy_view *v,
 			   uint32_t *out);
+/* The free usable nodes of V in id order when there are at least NEED:
+ * a new array (caller frees) of *nfree entries.  Otherwise NULL, with
+ * RES's reason "waiting for NEED free nodes (F free)" or "out of memory"
+ * (the status is POLICY_WAIT either way). */
+uint32_t *policy_free_enough(const struct policy *p,
+			     const struct policy_view *v, uint32_t need,
+			     uint32_t *nfree, struct policy_result *res);
+
+/* One search of an isolating policy for REQ: with the nodes free in V
+ * (EMPTY false: the nodes go into RES), or as if every usable node were
+ * free (EMPTY true: only the status and the reason count).  Returns a
+ * policy_status, or -1 when out of memory. */
+typedef int (*policy_search_fn)(const struct policy *p,
+				const struct policy_view *v,
+				const struct policy_request *req,
+				struct policy_result *res, bool empty);
+
+/* Place REQ with SEARCH.  A job that has to wait (POLICY_WAIT, reason
+ * "waiting for X") but for which the search fails even on the empty
+ * machine (attempt 0) can never run: POLICY_NEVER "can never run
+ * isolated: needs X".  Out of memory in the first search: POLICY_WAIT. */
+enum policy_status policy_place_isolated(const struct policy *p,
+					 const struct policy_view *v,
+					 const struct policy_request *req,
+					 struct policy_result *res,
+					 policy_search_fn search);
+
 /* Seed for (SEED, job, attempt): deterministic, well mixed. */
 uint64_t policy_seed(uint64_t seed, uint32_t job_id, uint32_t attempt);
 /* Draw K distinct elements of POOL[0..npool) uniformly (partial
  * Fisher-Yates from SEED; POOL is permuted) into OUT.  K <= npool. */
 void policy_pick_random(uint32_t *pool, uint32_t npool, uint32_t k,
 			uint64_t seed, uint32_t *out);
+
+/* A candidate (leaf, pod, group, router ...) and its sort key.  Sorted
+ * with policy_cand_cmp: ascending key, ties by ascending id, so every call
+ * (and every attempt index) sees the candidates in the same order. */
+struct policy_cand {
+	uint64_t key;
+	uint32_t id;
+};
+/* qsort comparator of struct policy_cand (see above). */
+int policy_cand_cmp(const void *a, const void *b);
 
 /* Sort A[0..n) ascending (node lists handed back are sorted). */
 void policy_sort_u32(uint32_t *a, uint32_t n);

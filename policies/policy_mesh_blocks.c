@@ -496,20 +496,6 @@ static int scan(const struct policy *p, const struct mb *m,
 	return 0;
 }
 
-struct cand {
-	uint64_t key;
-	uint32_t id;
-};
-
-static int cmp_cand(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return (x->id > y->id) - (x->id < y->id);
-}
-
 /* Take NEED nodes from the cuboid of cells at origin O, shape E. */
 static void take_box(const struct policy *p, const struct mb *m,
 		     const struct policy_view *v, const uint32_t *o,
@@ -562,22 +548,22 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 	uint32_t cells, seen = 0, total, zero[D] = { 0 };
 
 	if (need <= m->p) {
-		struct cand *c = malloc(((size_t)m->R + 1) * sizeof(*c));
+		struct policy_cand *c = malloc(((size_t)m->R + 1) * sizeof(*c));
 
 		if (!c)
 			return policy_say(res, POLICY_WAIT, "out of memory");
 		for (uint32_t r = 0; r < m->R; r++)
 			if (s->rfree[r] >= need)
-				c[nr++] = (struct cand){
+				c[nr++] = (struct policy_cand){
 					((uint64_t)!s->inbox[r] << 32) |
 					s->rfree[r], r };
 		if (at < nr) {
 			if (at == 0) { /* the best: one pass */
 				for (uint32_t i = 1; i < nr; i++)
-					if (cmp_cand(&c[i], &c[0]) < 0)
+					if (policy_cand_cmp(&c[i], &c[0]) < 0)
 						c[0] = c[i];
 			} else {
-				qsort(c, nr, sizeof(*c), cmp_cand);
+				qsort(c, nr, sizeof(*c), policy_cand_cmp);
 			}
 			if (fill) {
 				uint32_t cnt;
@@ -652,36 +638,32 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 	}
 }
 
-static enum policy_status place(const struct policy *p,
-				const struct policy_view *v,
-				const struct policy_request *req,
-				struct policy_result *res)
+/* policy_search_fn: scan V (or the empty machine), then search */
+static int scan_search(const struct policy *p, const struct policy_view *v,
+		       const struct policy_request *req,
+		       struct policy_result *res, bool empty)
 {
 	const struct mb *m = p->state;
 	struct st s;
 	enum policy_status st;
 
-	if (scan(p, m, v, false, req->nodes > m->p, &s))
-		return policy_say(res, POLICY_WAIT, "out of memory");
-	st = search(p, m, v, &s, req, res, true);
+	if (scan(p, m, v, empty, req->nodes > m->p, &s))
+		return -1;
+	st = search(p, m, v, &s, req, res, !empty);
 	st_free(&s);
-	if (st == POLICY_PLACED) {
-		res->isolated = true;
-		return st;
-	}
-	if (st == POLICY_WAIT) {
-		struct policy_request r0 = *req;
-		struct policy_result tmp = *res;
+	return st;
+}
 
-		r0.attempt = 0;
-		if (scan(p, m, v, true, req->nodes > m->p, &s))
-			return st;
-		if (search(p, m, v, &s, &r0, &tmp, false) != POLICY_PLACED)
-			st = policy_say(res, POLICY_NEVER, "can never run "
-					"isolated: needs %s", tmp.reason +
-					strlen("waiting for "));
-		st_free(&s);
-	}
+static enum policy_status place(const struct policy *p,
+				const struct policy_view *v,
+				const struct policy_request *req,
+				struct policy_result *res)
+{
+	enum policy_status st = policy_place_isolated(p, v, req, res,
+						      scan_search);
+
+	if (st == POLICY_PLACED)
+		res->isolated = true;
 	return st;
 }
 

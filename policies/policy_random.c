@@ -20,17 +20,11 @@ static enum policy_status place(const struct policy *p,
 				const struct policy_request *req,
 				struct policy_result *res)
 {
-	uint32_t *fr = malloc(topo_num_nodes(p->t) * sizeof(*fr)), f;
 	uint64_t seed = strtoull(policy_opt(p, "seed"), NULL, 10);
+	uint32_t f, *fr = policy_free_enough(p, v, req->nodes, &f, res);
 
 	if (!fr)
-		return policy_say(res, POLICY_WAIT, "out of memory");
-	f = policy_free_nodes(p, v, fr);
-	if (f < req->nodes) {
-		free(fr);
-		return policy_say(res, POLICY_WAIT, "waiting for %u free "
-				  "nodes (%u free)", req->nodes, f);
-	}
+		return POLICY_WAIT;
 	if (f == req->nodes && req->attempt > 0) {
 		free(fr);
 		return policy_say(res, POLICY_NEVER, "no candidate #%u (the "
