@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "evaluator/cli.h"
+#include "evaluator/workload.h"
 #include "topo/routing.h"
 #include "topo/topo_conf.h"
 
@@ -33,16 +33,6 @@ static const char usage_text[] =
 	"  -j, --json          machine-readable output\n"
 	"  -h, --help          this text\n\n"
 	"See stopo-paths(1) for the path conventions.\n";
-
-static bool is_file_spec(const char *spec)
-{
-	struct stat st;
-	size_t n = strlen(spec);
-
-	if (strchr(spec, '/') || (n > 5 && !strcmp(spec + n - 5, ".conf")))
-		return true;
-	return stat(spec, &st) == 0 && S_ISREG(st.st_mode);
-}
 
 /* Node by index or, when the topo.conf names nodes, by Slurm name. */
 static int parse_node(const char *opt, const char *s,
@@ -191,6 +181,7 @@ int cmd_paths(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *spec = NULL, *rspec = NULL, *ssrc = NULL, *sdst = NULL;
+	const char *conf_routing;
 	bool json = false, list = false;
 	uint64_t max = DEFAULT_MAX_LIST;
 	struct topo_conf *conf = NULL;
@@ -228,22 +219,12 @@ int cmd_paths(int argc, char **argv)
 		return cli_error("paths", CLI_USAGE,
 				 "--src and --dst are required");
 	pathset_init(&ps);
-	if (is_file_spec(spec)) {
-		conf = topo_conf_load(spec, &err);
-		if (!conf) {
-			cli_error("paths", CLI_USAGE, "%s", err.msg);
-			goto out;
-		}
-		t = topo_conf_take_topo(conf);
-		if (!rspec)
-			rspec = topo_conf_routing(conf);
-	} else {
-		t = topo_create(spec, &err);
-		if (!t) {
-			cli_error("paths", CLI_USAGE, "%s", err.msg);
-			goto out;
-		}
+	if (workload_machine(spec, &t, &conf, &conf_routing, &err)) {
+		cli_error("paths", CLI_USAGE, "%s", err.msg);
+		goto out;
 	}
+	if (!rspec)
+		rspec = conf_routing;
 	if (parse_node("--src", ssrc, conf, topo_num_nodes(t), &src) ||
 	    parse_node("--dst", sdst, conf, topo_num_nodes(t), &dst))
 		goto out;

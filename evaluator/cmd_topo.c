@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "evaluator/cli.h"
+#include "evaluator/workload.h"
 #include "topo/topo.h"
 #include "topo/topo_conf.h"
 
@@ -163,13 +164,12 @@ int cmd_topo(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *spec = NULL;
+	const char *spec = NULL, *conf_routing;
 	bool json = false;
 	struct topo_stats st;
 	struct err err = { "" };
 	struct topo_conf *conf = NULL;
-	const struct topo *t;
-	struct topo *own = NULL;
+	struct topo *t = NULL;
 	int c, rc = CLI_OK;
 
 	optind = 1;
@@ -186,24 +186,15 @@ int cmd_topo(int argc, char **argv)
 				 argv[optind]);
 	if (!spec)
 		return cli_error("topo", CLI_USAGE, "--topo SPEC is required");
-	if (topo_spec_is_file(spec)) {
-		conf = topo_conf_load(spec, &err);
-		if (!conf)
-			return cli_error("topo", CLI_USAGE, "%s", err.msg);
-		t = topo_conf_topo(conf);
-	} else {
-		own = topo_create(spec, &err);
-		if (!own)
-			return cli_error("topo", CLI_USAGE, "%s", err.msg);
-		t = own;
-	}
+	if (workload_machine(spec, &t, &conf, &conf_routing, &err))
+		return cli_error("topo", CLI_USAGE, "%s", err.msg);
 	if (topo_stats(t, &st, &err))
 		rc = cli_error("topo", CLI_FAIL, "%s", err.msg);
 	else if (json)
 		print_json(t, &st, conf);
 	else
 		print_text(t, &st, conf);
-	topo_destroy(own);
+	topo_destroy(t);
 	topo_conf_destroy(conf);
 	return rc;
 }

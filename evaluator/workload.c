@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <unistd.h>
-
 #include <json-c/json.h>
 #include <slurm/slurm.h>
 
@@ -993,13 +991,10 @@ int workload_machine(const char *spec, struct topo **t,
 		     struct topo_conf **conf, const char **routing,
 		     struct err *err)
 {
-	size_t len = strlen(spec);
-
 	*t = NULL;
 	*conf = NULL;
 	*routing = NULL;
-	if (strchr(spec, '/') || (len > 5 && !strcmp(spec + len - 5, ".conf")) ||
-	    access(spec, F_OK) == 0) {
+	if (topo_spec_is_file(spec)) {
 		*conf = topo_conf_load(spec, err);
 		if (!*conf)
 			return -1;

@@ -104,9 +104,10 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 uint32_t *workload_nodes(const char *list, const struct topo_conf *conf,
 			 uint32_t nnodes, uint32_t *n, struct err *err);
 
-/* The machine of --topo SPEC: a topo.conf path (anything with '/', ending
- * in ".conf" or an existing file; its NodeName= names map Slurm nodes and
- * its Routing= is returned in *routing) or a family spec.  *t is the
+/* The machine of --topo SPEC: a topo.conf path (topo_spec_is_file: anything
+ * with '/', ending in ".conf" or an existing regular file; its NodeName=
+ * names map Slurm nodes and its Routing= is returned in *routing) or a
+ * family spec.  *t is the
  * caller's (topo_destroy), *conf too (topo_conf_destroy; NULL for a spec).
  * Returns 0 or -1 with err set. */
 int workload_machine(const char *spec, struct topo **t,
