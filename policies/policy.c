@@ -434,12 +434,20 @@ enum policy_status policy_place_isolated(const struct policy *p,
 		struct policy_result tmp = *res;
 		int e;
 
+		static const char wait_prefix[] = "waiting for ";
+		const char *need;
+
 		r0.attempt = 0;
 		e = search(p, v, &r0, &tmp, true);
-		if (e >= 0 && e != POLICY_PLACED)
+		if (e >= 0 && e != POLICY_PLACED) {
+			/* "waiting for X" on the empty machine reads better as
+			 * "needs X"; any other reason is quoted whole */
+			need = tmp.reason;
+			if (!strncmp(need, wait_prefix, sizeof(wait_prefix) - 1))
+				need += sizeof(wait_prefix) - 1;
 			st = policy_say(res, POLICY_NEVER, "can never run "
-					"isolated: needs %s", tmp.reason +
-					strlen("waiting for "));
+					"isolated: needs %s", need);
+		}
 	}
 	return (enum policy_status)st;
 }
