@@ -22,3 +22,8 @@ fi
 make -C "$build" -j"$(nproc)" distcheck \
 	DISTCHECK_CONFIGURE_FLAGS="--with-slurm-source=$(ls -d ${SLURM_SRC_PARENT:-$top/_deps}/slurm-wlm-22.05.8) --disable-slurm-tests --disable-sanitized-check" >/dev/null
 echo "distcheck: passed"
+# One closing line a CI reader understands: the make check totals.
+pass=$(sed -n 's/^# PASS: *//p' "$build/test-suite.log")
+fail=$(sed -n 's/^# FAIL: *//p' "$build/test-suite.log")
+skip=$(sed -n 's/^# SKIP: *//p' "$build/test-suite.log")
+echo "${pass:-0} passed, ${fail:-0} failed, ${skip:-0} skipped"
