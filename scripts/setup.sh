@@ -28,11 +28,15 @@ if [ -n "$missing" ]; then
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 	# The daemons must not start from the package scripts: tests start
 	# their own on loopback.
-	printf '#!/bin/sh\nexit 101\n' | as_root tee /usr/sbin/policy-rc.d >/dev/null
-	as_root chmod +x /usr/sbin/policy-rc.d
+	own_policy=
+	if [ ! -e /usr/sbin/policy-rc.d ]; then
+		printf '#!/bin/sh\nexit 101\n' | as_root tee /usr/sbin/policy-rc.d >/dev/null
+		as_root chmod +x /usr/sbin/policy-rc.d
+		own_policy=1
+	fi
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 		--no-install-recommends $missing >/dev/null
-	as_root rm -f /usr/sbin/policy-rc.d
+	[ -z "$own_policy" ] || as_root rm -f /usr/sbin/policy-rc.d
 fi
 
 # Slurm's source tree, for the plugin's internal headers (src/common/*.h).
