@@ -27,3 +27,10 @@ pass=$(sed -n 's/^# PASS: *//p' "$build/test-suite.log")
 fail=$(sed -n 's/^# FAIL: *//p' "$build/test-suite.log")
 skip=$(sed -n 's/^# SKIP: *//p' "$build/test-suite.log")
 echo "${pass:-0} passed, ${fail:-0} failed, ${skip:-0} skipped"
+# Every test must run here: a skip means a missing tool, not a pass.
+if [ "${skip:-0}" != 0 ]; then
+	grep -l '^:test-result: SKIP' $(find "$build" -name '*.trs' -not -path '*/_sanitize/*') |
+		sed 's/\.trs$/.log/' | while read -r log; do
+			echo "skipped: $log: $(tail -n 1 "$log")"; done
+	exit 1
+fi
