@@ -165,6 +165,10 @@ all_completed() {
 		st=$(awk -v id="$id" '$1 == id {print $2}' "$TDIR/states")
 		if [ "$st" != COMPLETED ]; then
 			echo "job $id: ${st:-LOST}" >&2
+			# what the daemons said about it, to tell a placement
+			# error from a launch failure
+			grep -h "JobId=$id[^0-9]\|job $id[^0-9]\|StepId=$id\." \
+				"$TDIR"/c/log/*.log 2>/dev/null | tail -n 20 >&2
 			bad=1
 		fi
 	done < "$TDIR/$1.jobs"
