@@ -50,7 +50,7 @@ ctld_pid() {
 }
 
 start_ctld() {
-	setsid slurmctld -D -i -f "$DIR/etc/slurm.conf" \
+	setsid slurmctld 9>&- -D -i -f "$DIR/etc/slurm.conf" \
 		>>"$DIR/log/slurmctld.out" 2>&1 < /dev/null &
 	echo $! > "$DIR/ctld.pid"
 	echo "$! slurmctld" >> "$DIR/pids"
@@ -88,7 +88,7 @@ cmd_start() {
 	# munged on a private socket.
 	dd if=/dev/urandom of="$DIR/munge/munge.key" bs=1024 count=1 2>/dev/null
 	chmod 400 "$DIR/munge/munge.key"
-	setsid munged --force --socket="$DIR/munge/munge.socket.2" \
+	setsid munged 9>&- --force --socket="$DIR/munge/munge.socket.2" \
 		--key-file="$DIR/munge/munge.key" \
 		--pid-file="$DIR/munge/munged.pid" \
 		--seed-file="$DIR/munge/munge.seed" \
@@ -195,7 +195,7 @@ EOF
 }
 
 start_slurmd() {
-	setsid slurmd -D -N "n$1" -f "$DIR/etc/slurm.conf" \
+	setsid slurmd 9>&- -D -N "n$1" -f "$DIR/etc/slurm.conf" \
 		</dev/null >>"$DIR/log/slurmd-n$1.out" 2>&1 &
 	echo "$! slurmd-n$1" >> "$DIR/pids"
 	echo "$!" > "$DIR/slurmd-n$1.pid"

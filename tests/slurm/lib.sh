@@ -28,6 +28,12 @@ require_cluster() {
 	done
 	[ -f "$top_builddir/plugin/.libs/select_topo.so" ] ||
 		skip "select_topo.so not built (configure --with-slurm-source)"
+	# One emulated cluster at a time on this host (65 daemons each: two
+	# at once on 2 cores starve each other's slurmd under make -j).
+	if command -v flock >/dev/null; then
+		exec 9>/tmp/stopo-slurm-cluster.lock
+		flock 9
+	fi
 	TDIR=$(mktemp -d /tmp/stopo-slurm-test.XXXXXX) || fail "mktemp"
 	chmod 755 "$TDIR"
 	trap 'cluster_stop; rm -rf "$TDIR"' EXIT
