@@ -220,6 +220,8 @@ enum policy_status policy_place(const struct policy *p,
 	if (req->nodes > usable)
 		return policy_say(res, POLICY_NEVER, "needs %u nodes, the "
 				  "machine has %u usable", req->nodes, usable);
+	if (p->ops->search)
+		return policy_place_isolated(p, v, req, res, p->ops->search);
 	return p->ops->place(p, v, req, res);
 }
 
@@ -449,6 +451,8 @@ enum policy_status policy_place_isolated(const struct policy *p,
 					"isolated: needs %s", need);
 		}
 	}
+	if (st != POLICY_PLACED)
+		res->isolated = false;
 	return (enum policy_status)st;
 }
 

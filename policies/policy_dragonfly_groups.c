@@ -474,18 +474,6 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 	return st;
 }
 
-static enum policy_status place(const struct policy *p,
-				const struct policy_view *v,
-				const struct policy_request *req,
-				struct policy_result *res)
-{
-	enum policy_status st = policy_place_isolated(p, v, req, res,
-						      scan_search);
-
-	if (st != POLICY_PLACED)
-		res->isolated = false;
-	return st;
-}
 
 const struct policy_ops policy_dragonfly_groups = {
 	.name = "dragonfly-groups",
@@ -494,5 +482,5 @@ const struct policy_ops policy_dragonfly_groups = {
 	.isolating = true,
 	.create = create,
 	.destroy = destroy,
-	.place = place,
+	.search = scan_search,
 };

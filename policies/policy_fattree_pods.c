@@ -520,17 +520,6 @@ static int count_place(const struct policy *p, const struct policy_view *v,
 	st = try_place(p, f, v, &c, req, res, !empty);
 	free(c.mem);
 	free(c.cmem);
-	return st;
-}
-
-static enum policy_status place(const struct policy *p,
-				const struct policy_view *v,
-				const struct policy_request *req,
-				struct policy_result *res)
-{
-	enum policy_status st = policy_place_isolated(p, v, req, res,
-						      count_place);
-
 	if (st == POLICY_PLACED)
 		res->isolated = true;
 	return st;
@@ -543,5 +532,5 @@ const struct policy_ops policy_fattree_pods = {
 	.isolating = true,
 	.create = create,
 	.destroy = destroy,
-	.place = place,
+	.search = count_place,
 };

@@ -17,6 +17,15 @@
 
 struct policy;
 
+/* One search of an isolating policy for REQ: with the nodes free in V
+ * (EMPTY false: the nodes go into RES), or as if every usable node were
+ * free (EMPTY true: only the status and the reason count).  Returns a
+ * policy_status, or -1 when out of memory. */
+typedef int (*policy_search_fn)(const struct policy *p,
+				const struct policy_view *v,
+				const struct policy_request *req,
+				struct policy_result *res, bool empty);
+
 struct policy_ops {
 	const char *name;
 	/* Option keys (NULL-terminated) and their defaults, same order. */
@@ -36,6 +45,10 @@ struct policy_ops {
 				    const struct policy_view *v,
 				    const struct policy_request *req,
 				    struct policy_result *res);
+	/* Isolating policies give a search instead of place: policy_place
+	 * runs it through policy_place_isolated.  The search sets
+	 * res->isolated when it places. */
+	policy_search_fn search;
 };
 
 struct policy {
@@ -112,19 +125,13 @@ uint32_t *policy_free_enough(const struct policy *p,
 			     const struct policy_view *v, uint32_t need,
 			     uint32_t *nfree, struct policy_result *res);
 
-/* One search of an isolating policy for REQ: with the nodes free in V
- * (EMPTY false: the nodes go into RES), or as if every usable node were
- * free (EMPTY true: only the status and the reason count).  Returns a
- * policy_status, or -1 when out of memory. */
-typedef int (*policy_search_fn)(const struct policy *p,
-				const struct policy_view *v,
-				const struct policy_request *req,
-				struct policy_result *res, bool empty);
+
 
 /* Place REQ with SEARCH.  A job that has to wait (POLICY_WAIT, reason
  * "waiting for X") but for which the search fails even on the empty
  * machine (attempt 0) can never run: POLICY_NEVER "can never run
- * isolated: needs X".  Out of memory in the first search: POLICY_WAIT. */
+ * isolated: needs X".  Out of memory in the first search: POLICY_WAIT.
+ * res->isolated is cleared unless the job was placed. */
 enum policy_status policy_place_isolated(const struct policy *p,
 					 const struct policy_view *v,
 					 const struct policy_request *req,

@@ -651,17 +651,6 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 		return -1;
 	st = search(p, m, v, &s, req, res, !empty);
 	st_free(&s);
-	return st;
-}
-
-static enum policy_status place(const struct policy *p,
-				const struct policy_view *v,
-				const struct policy_request *req,
-				struct policy_result *res)
-{
-	enum policy_status st = policy_place_isolated(p, v, req, res,
-						      scan_search);
-
 	if (st == POLICY_PLACED)
 		res->isolated = true;
 	return st;
@@ -674,5 +663,5 @@ const struct policy_ops policy_mesh_blocks = {
 	.isolating = true,
 	.create = create,
 	.destroy = destroy,
-	.place = place,
+	.search = scan_search,
 };
