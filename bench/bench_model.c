@@ -48,9 +48,9 @@ static void run(const char *topo, const char *routing, const char *pattern,
 		exit(1);
 	}
 	printf("%s, %s, %s: %u flows, %u paths, %u crossings; paths "
-	       "enumerated in %.3f s\n", topo, routing_spec(r), pattern,
-	       in.nflows, in.npaths, in.path_off[in.npaths],
-	       clk(CLOCK_MONOTONIC) - w0);
+	       "enumerated in %.3f s\n",
+	       topo, routing_spec(r), pattern, in.nflows, in.npaths,
+	       in.path_off[in.npaths], clk(CLOCK_MONOTONIC) - w0);
 	for (; *models; models++) {
 		struct model_result res;
 
@@ -70,8 +70,8 @@ static void run(const char *topo, const char *routing, const char *pattern,
 			printf("  LP %u x %u, %llu non-zeros", res.lp_rows,
 			       res.lp_cols,
 			       (unsigned long long)res.lp_nonzeros);
-		printf("%s\n", res.status == MODEL_OPTIMAL ? ""
-							   : "  (not optimal)");
+		printf("%s\n",
+		       res.status == MODEL_OPTIMAL ? "" : "  (not optimal)");
 		model_result_free(&res);
 	}
 	model_input_free(&in);

@@ -23,21 +23,35 @@ struct bcase {
 };
 
 static const struct bcase cases[] = {
-	{ "fattree:k=22,n=3", "ecmp", "fattree-pods",
+	{ "fattree:k=22,n=3",
+	  "ecmp",
+	  "fattree-pods",
 	  { 1, 11, 22, 484, 1500, 6000 } },
 	{ "fattree:k=22,n=3", "ecmp", "clustered", { 1, 11, 100, 1500 } },
 	{ "fattree:k=22,n=3", "ecmp", "linear", { 1, 100, 1500 } },
-	{ "dragonfly:p=7,a=15,h=8,g=106", "ugal", "dragonfly-groups",
+	{ "dragonfly:p=7,a=15,h=8,g=106",
+	  "ugal",
+	  "dragonfly-groups",
 	  { 1, 7, 50, 105, 500 } },
-	{ "dragonfly:p=7,a=15,h=8,g=106", "min", "dragonfly-groups",
+	{ "dragonfly:p=7,a=15,h=8,g=106",
+	  "min",
+	  "dragonfly-groups",
 	  { 1, 7, 50, 105, 500 } },
-	{ "dragonfly:p=7,a=15,h=8,g=106", "ugal",
-	  "dragonfly-groups:large=shared", { 500 } },
-	{ "expressmesh:dims=12x10x10,gap=1,p=9", "dor", "mesh-blocks",
+	{ "dragonfly:p=7,a=15,h=8,g=106",
+	  "ugal",
+	  "dragonfly-groups:large=shared",
+	  { 500 } },
+	{ "expressmesh:dims=12x10x10,gap=1,p=9",
+	  "dor",
+	  "mesh-blocks",
 	  { 1, 9, 72, 500, 2000, 5000 } },
-	{ "expressmesh:dims=12x10x10,gap=1,p=9", "dor",
-	  "mesh-blocks:mode=building-block,block=2x2x2", { 72, 500 } },
-	{ "torus:dims=16x16x16,p=2", "dor", "mesh-blocks",
+	{ "expressmesh:dims=12x10x10,gap=1,p=9",
+	  "dor",
+	  "mesh-blocks:mode=building-block,block=2x2x2",
+	  { 72, 500 } },
+	{ "torus:dims=16x16x16,p=2",
+	  "dor",
+	  "mesh-blocks",
 	  { 1, 50, 500, 3000 } },
 };
 
@@ -51,8 +65,9 @@ static double now(void)
 
 static const char *status_name(enum policy_status s)
 {
-	return s == POLICY_PLACED ? "placed" : s == POLICY_WAIT ? "wait"
-								 : "never";
+	return s == POLICY_PLACED ? "placed" :
+	       s == POLICY_WAIT	  ? "wait" :
+				    "never";
 }
 
 int main(int argc, char **argv)
@@ -67,17 +82,17 @@ int main(int argc, char **argv)
 		const struct bcase *b = &cases[c];
 		struct err e = { "" };
 		struct topo *t = topo_create(b->topo, &e);
-		struct routing *r = t ? routing_create(t, b->routing, &e)
-				      : NULL;
-		struct policy *p = r ? policy_create(b->policy, t, r, &e)
-				     : NULL;
+		struct routing *r = t ? routing_create(t, b->routing, &e) :
+					NULL;
+		struct policy *p = r ? policy_create(b->policy, t, r, &e) :
+				       NULL;
 		uint32_t n, busy = 0, *owner, *buf, job = 1;
 		struct policy_view v;
 		struct rng g;
 
 		if (!p) {
-			fprintf(stderr, "bench_policy: %s %s %s: %s\n",
-				b->topo, b->routing, b->policy, e.msg);
+			fprintf(stderr, "bench_policy: %s %s %s: %s\n", b->topo,
+				b->routing, b->policy, e.msg);
 			return 1;
 		}
 		n = topo_num_nodes(t);

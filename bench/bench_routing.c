@@ -69,8 +69,9 @@ static void bench_paths(const char *tspec, const char *rspec, int flows,
 	}
 	t1 = now();
 	printf("%-34s %-18s create %7.2f ms  count   %8.1f us/flow "
-	       "(%d flows, %.0f paths/flow)\n", tspec, rspec, 1e3 * create,
-	       1e6 * (t1 - t0) / flows, flows, (double)total / flows);
+	       "(%d flows, %.0f paths/flow)\n",
+	       tspec, rspec, 1e3 * create, 1e6 * (t1 - t0) / flows, flows,
+	       (double)total / flows);
 	if (enumerate) {
 		int nf = flows / 10 ? flows / 10 : 1;
 
@@ -80,7 +81,8 @@ static void bench_paths(const char *tspec, const char *rspec, int flows,
 		t0 = now();
 		for (int i = 0; i < nf; i++) {
 			uint32_t s = (uint32_t)rand_r(&seed) % N;
-			uint32_t d = (s + 1 + (uint32_t)rand_r(&seed) % (N - 1)) % N;
+			uint32_t d =
+				(s + 1 + (uint32_t)rand_r(&seed) % (N - 1)) % N;
 
 			(void)rand_r(&seed);
 			routing_paths(r, s, d, &ps, NULL);
@@ -88,7 +90,8 @@ static void bench_paths(const char *tspec, const char *rspec, int flows,
 		}
 		t1 = now();
 		printf("%-34s %-18s                   enumerate %6.1f us/flow "
-		       "(%.2f Mpaths/s)\n", "", "", 1e6 * (t1 - t0) / nf,
+		       "(%.2f Mpaths/s)\n",
+		       "", "", 1e6 * (t1 - t0) / nf,
 		       (double)total / (t1 - t0) / 1e6);
 		pathset_free(&ps);
 	}
@@ -126,7 +129,8 @@ static void bench_linksets(const char *tspec, const char *rspec, int njobs,
 		double dt;
 
 		for (uint32_t i = 0; i < n; i++)
-			nodes_k[i] = k % 2 ? perm[(off + i) % N] : (start + i) % N;
+			nodes_k[i] = k % 2 ? perm[(off + i) % N] :
+					     (start + i) % N;
 		off += n;
 		memset(used, 0, L);
 		t0 = now();
@@ -142,9 +146,9 @@ static void bench_linksets(const char *tspec, const char *rspec, int njobs,
 		free(nodes_k);
 	}
 	printf("%-34s %-18s linkset %7.3f ms/job mean, %7.3f ms worst "
-	       "(%d jobs, %.0f nodes, %.0f links per job)\n", tspec, rspec,
-	       1e3 * sum / done, 1e3 * worst, done, (double)nodes / done,
-	       (double)links / done);
+	       "(%d jobs, %.0f nodes, %.0f links per job)\n",
+	       tspec, rspec, 1e3 * sum / done, 1e3 * worst, done,
+	       (double)nodes / done, (double)links / done);
 	free(perm);
 	free(used);
 	routing_destroy(r);
@@ -152,8 +156,7 @@ static void bench_linksets(const char *tspec, const char *rspec, int njobs,
 }
 
 /* One job both ways: structural against enumeration. */
-static void bench_linkset_enum(const char *tspec, const char *rspec,
-			       uint32_t n)
+static void bench_linkset_enum(const char *tspec, const char *rspec, uint32_t n)
 {
 	struct topo *t = mk(tspec);
 	struct routing *r = mkr(t, rspec);
@@ -175,8 +178,8 @@ static void bench_linkset_enum(const char *tspec, const char *rspec,
 	for (uint32_t l = 0; l < L; l++)
 		diff += a[l] != b[l];
 	printf("%-34s %-18s %u scattered nodes: structural %.3f ms, "
-	       "enumerated %.1f ms, %u links differ\n", tspec, rspec, n,
-	       1e3 * ts, 1e3 * te, diff);
+	       "enumerated %.1f ms, %u links differ\n",
+	       tspec, rspec, n, 1e3 * ts, 1e3 * te, diff);
 	free(nodes);
 	free(a);
 	free(b);

@@ -53,8 +53,8 @@ static double lib_time(const char *spec, struct topo_stats *st)
 /* Wall time of the command, output discarded (-1 on failure). */
 static double cmd_time(const char *stopo, const char *spec)
 {
-	char *argv[] = { (char *)stopo, "topo", "--topo", (char *)spec,
-			 "--json", NULL };
+	char *argv[] = { (char *)stopo, "topo",	  "--topo",
+			 (char *)spec,	"--json", NULL };
 	posix_spawn_file_actions_t fa;
 	double t0 = now();
 	pid_t pid;
@@ -95,16 +95,17 @@ int main(void)
 		struct err err = { "" };
 		struct topo *t = topo_create(cases[i].spec, &err);
 		double lt = lib_time(cases[i].spec, &st);
-		double ct = access(stopo, X_OK) ? -1
-						: cmd_time(stopo, cases[i].spec);
+		double ct = access(stopo, X_OK) ?
+				    -1 :
+				    cmd_time(stopo, cases[i].spec);
 
 		if (!t || lt < 0)
 			return 1;
 		printf("%-38s %7u %3u-%-2u %9.3f %9.3f %8u%s\n", cases[i].spec,
 		       topo_num_nodes(t), st.radix_min, st.radix_max, lt, ct,
 		       st.diameter,
-		       cases[i].table1 && (ct >= 2 || lt >= 2) ? "  OVER 2 s"
-							     : "");
+		       cases[i].table1 && (ct >= 2 || lt >= 2) ? "  OVER 2 s" :
+								 "");
 		if (cases[i].table1 && (ct >= 2 || lt >= 2))
 			slow = 1;
 		topo_destroy(t);

@@ -71,8 +71,8 @@ static int bench_linkshare(const struct routing *r, uint32_t N)
 	}
 	t1 = now(CLOCK_MONOTONIC);
 	printf("linkshare_compute: %u jobs on %u nodes (%u nodes busy): "
-	       "%.3f s, MLS %.1f %%, TLS %.1f %%\n", nj, N, pos, t1 - t0,
-	       res.mls, res.tls);
+	       "%.3f s, MLS %.1f %%, TLS %.1f %%\n",
+	       nj, N, pos, t1 - t0, res.mls, res.tls);
 	linkshare_free(&res);
 	free(jobs);
 	free(perm);
@@ -100,7 +100,8 @@ int main(int argc, char **argv)
 	}
 	if (access(path, R_OK)) {
 		printf("bench_whatif: %s not readable: skipped (set "
-		       "STOPO_LUBLIN)\n", path);
+		       "STOPO_LUBLIN)\n",
+		       path);
 		return 0;
 	}
 	t = topo_create("fattree:k=22,n=3", &err);
@@ -118,7 +119,8 @@ int main(int argc, char **argv)
 	}
 	for (uint32_t i = 0; i < w.n; i++)
 		w.jobs[i].nodes = (uint32_t)(((uint64_t)w.jobs[i].nodes *
-					      topo_num_nodes(t) + w.max_nodes - 1) /
+						      topo_num_nodes(t) +
+					      w.max_nodes - 1) /
 					     (w.max_nodes ? w.max_nodes : 1));
 	whatif_opts_init(&so);
 	so.rates = false;
@@ -134,9 +136,9 @@ int main(int argc, char **argv)
 		c1 = now(CLOCK_PROCESS_CPUTIME_ID);
 		printf("whatif %s: %u jobs on %u nodes: %.1f s wall, %.1f s CPU "
 		       "(target %.0f s: %s); utilization %.3f, mean wait %.0f s, "
-		       "MLS max %.1f %%, isolated %u\n", res.policy, w.n,
-		       topo_num_nodes(t), res.seconds, c1 - c0, TARGET_S,
-		       res.seconds < TARGET_S ? "met" : "MISSED",
+		       "MLS max %.1f %%, isolated %u\n",
+		       res.policy, w.n, topo_num_nodes(t), res.seconds, c1 - c0,
+		       TARGET_S, res.seconds < TARGET_S ? "met" : "MISSED",
 		       res.utilization, res.mean_wait, res.mls_max,
 		       res.isolated_jobs);
 		whatif_result_free(&res);

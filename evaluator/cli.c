@@ -57,8 +57,9 @@ int cli_parse_u32(const char *cmd, const char *opt, const char *s,
 
 void cli_print_json(struct json_object *obj)
 {
-	fputs(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
-						      JSON_C_TO_STRING_NOSLASHESCAPE),
+	fputs(json_object_to_json_string_ext(
+		      obj,
+		      JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE),
 	      stdout);
 	fputc('\n', stdout);
 	json_object_put(obj);
@@ -149,9 +150,9 @@ char *cli_format_ranges(const uint32_t *nodes, uint32_t n)
 
 		while (j + 1 < n && v[j + 1] == v[j] + 1)
 			j++;
-		w = j > i ? snprintf(buf, sizeof(buf), "%s%u-%u", len ? "," : "",
-				     v[i], v[j])
-			  : snprintf(buf, sizeof(buf), "%s%u", len ? "," : "",
+		w = j > i ? snprintf(buf, sizeof(buf), "%s%u-%u",
+				     len ? "," : "", v[i], v[j]) :
+			    snprintf(buf, sizeof(buf), "%s%u", len ? "," : "",
 				     v[i]);
 		if (len + (size_t)w + 1 > cap) {
 			char *q;
@@ -183,7 +184,8 @@ int cli_host_cores(uint32_t *out, struct err *err)
 		return err_set(err, "hwloc: cannot initialise");
 	if (hwloc_topology_load(topo) < 0) {
 		hwloc_topology_destroy(topo);
-		return err_set(err, "hwloc: cannot read this machine's topology");
+		return err_set(err,
+			       "hwloc: cannot read this machine's topology");
 	}
 	n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
 	if (n <= 0) /* some virtual machines expose no cores: count PUs */

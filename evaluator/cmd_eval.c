@@ -76,10 +76,10 @@ static const char *status_name(int st)
 static double t95(uint32_t df)
 {
 	static const double q[] = {
-		0,      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
-		2.306,  2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-		2.120,  2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
-		2.064,  2.060,  2.056, 2.052, 2.048, 2.045, 2.042,
+		0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+		2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+		2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+		2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042,
 	};
 	/* beyond 30: the tabulated 40, 60, 120, infinity, linear in 1/df */
 	static const double dfs[] = { 30, 40, 60, 120, INFINITY };
@@ -135,8 +135,8 @@ static struct json_object *result_json(const struct eval *e,
 	bool lp = !strcmp(res->model, "mcf") || !strcmp(res->model, "mmf");
 
 	json_object_object_add(o, "model", json_object_new_string(res->model));
-	json_object_object_add(o, "status",
-			       json_object_new_string(status_name(res->status)));
+	json_object_object_add(
+		o, "status", json_object_new_string(status_name(res->status)));
 	json_object_object_add(o, "flows", json_object_new_int64(res->nflows));
 	json_object_object_add(o, "paths", json_object_new_int64(res->npaths));
 	json_object_object_add(o, "aggregate", jd(res->aggregate));
@@ -147,7 +147,8 @@ static struct json_object *result_json(const struct eval *e,
 		json_object_array_add(rates, jd(res->rates[i]));
 	json_object_object_add(o, "rates", rates);
 	json_object_object_add(o, "alpha", lp ? jd(res->alpha) : NULL);
-	json_object_object_add(nodes, "count", json_object_new_int64(res->nnodes));
+	json_object_object_add(nodes, "count",
+			       json_object_new_int64(res->nnodes));
 	json_object_object_add(nodes, "min", jd(res->node_min));
 	json_object_object_add(nodes, "mean", jd(res->node_mean));
 	json_object_object_add(nodes, "max", jd(res->node_max));
@@ -159,7 +160,8 @@ static struct json_object *result_json(const struct eval *e,
 
 		json_object_object_add(l, "link",
 				       json_object_new_int64(res->top[k].link));
-		json_object_object_add(l, "from", json_object_new_int64(tl->from));
+		json_object_object_add(l, "from",
+				       json_object_new_int64(tl->from));
 		json_object_object_add(l, "to", json_object_new_int64(tl->to));
 		json_object_object_add(l, "load", jd(res->top[k].load));
 		json_object_object_add(l, "capacity", jd(res->top[k].capacity));
@@ -175,8 +177,9 @@ static struct json_object *result_json(const struct eval *e,
 				       json_object_new_int64(res->lp_rows));
 		json_object_object_add(s, "cols",
 				       json_object_new_int64(res->lp_cols));
-		json_object_object_add(s, "nonzeros",
-				       json_object_new_int64((int64_t)res->lp_nonzeros));
+		json_object_object_add(
+			s, "nonzeros",
+			json_object_new_int64((int64_t)res->lp_nonzeros));
 		json_object_object_add(o, "lp", s);
 	}
 	json_object_object_add(o, "seconds", jd(res->seconds));
@@ -202,8 +205,7 @@ static void add_context(const struct eval *e, struct json_object *o,
 	}
 }
 
-static void link_name(const struct topo *t, uint32_t id, char *buf,
-		      size_t len)
+static void link_name(const struct topo *t, uint32_t id, char *buf, size_t len)
 {
 	const struct topo_link *l = topo_link(t, id);
 
@@ -222,9 +224,9 @@ static void link_name(const struct topo *t, uint32_t id, char *buf,
 
 static void print_table_head(void)
 {
-	printf("%-5s %-10s %10s %9s %9s %9s %9s %9s %9s %7s %6s %8s\n",
-	       "model", "status", "aggregate", "mean", "min", "max",
-	       "node-min", "node-mean", "node-max", "jain", "iter", "seconds");
+	printf("%-5s %-10s %10s %9s %9s %9s %9s %9s %9s %7s %6s %8s\n", "model",
+	       "status", "aggregate", "mean", "min", "max", "node-min",
+	       "node-mean", "node-max", "jain", "iter", "seconds");
 }
 
 static void print_row(const struct model_result *res)
@@ -254,7 +256,8 @@ static void print_text(const struct eval *e, const struct model_result *res,
 	for (uint32_t m = 0; m < n; m++)
 		print_row(&res[m]);
 	for (uint32_t m = 0; m < n; m++) {
-		if (!strcmp(res[m].model, "mcf") || !strcmp(res[m].model, "mmf"))
+		if (!strcmp(res[m].model, "mcf") ||
+		    !strcmp(res[m].model, "mmf"))
 			printf("\n%s: alpha %.6f, LP %u rows x %u columns, %llu "
 			       "non-zeros, %u LP%s\n",
 			       res[m].model, res[m].alpha, res[m].lp_rows,
@@ -276,8 +279,8 @@ static void print_text(const struct eval *e, const struct model_result *res,
 			link_name(e->t, l->link, name, sizeof(name));
 			printf("  %6u  %-28s %10.5f %9.3f %5.1f%%\n", l->link,
 			       name, l->load, l->capacity,
-			       l->capacity > 0 ? 100 * l->load / l->capacity
-					       : 0);
+			       l->capacity > 0 ? 100 * l->load / l->capacity :
+						 0);
 		}
 	}
 }
@@ -302,11 +305,23 @@ static void print_csv(const struct eval *e, const struct flows *f,
 
 /* ---- --repeat: mean and 95 % confidence half-width ---- */
 
-enum { S_FLOWS, S_AGG, S_MEAN, S_MIN, S_MAX, S_ALPHA, S_NMIN, S_NMEAN,
-       S_NMAX, S_JAIN, S_SECONDS, NSTAT };
+enum {
+	S_FLOWS,
+	S_AGG,
+	S_MEAN,
+	S_MIN,
+	S_MAX,
+	S_ALPHA,
+	S_NMIN,
+	S_NMEAN,
+	S_NMAX,
+	S_JAIN,
+	S_SECONDS,
+	NSTAT
+};
 static const char *const stat_names[NSTAT] = {
-	"flows", "aggregate", "mean_rate", "min_rate", "max_rate", "alpha",
-	"node_min", "node_mean", "node_max", "jain", "seconds",
+	"flows",    "aggregate", "mean_rate", "min_rate", "max_rate", "alpha",
+	"node_min", "node_mean", "node_max",  "jain",	  "seconds",
 };
 
 /* Welford's running mean and sum of squared deviations (no cancellation
@@ -321,7 +336,7 @@ static void acc_add(struct acc *a, const struct model_result *r)
 {
 	double v[NSTAT] = {
 		r->nflows,   r->aggregate, r->mean_rate, r->min_rate,
-		r->max_rate, r->alpha,     r->node_min,  r->node_mean,
+		r->max_rate, r->alpha,	   r->node_min,	 r->node_mean,
 		r->node_max, r->node_jain, r->seconds,
 	};
 
@@ -362,8 +377,9 @@ static struct json_object *acc_json(const struct acc *a, uint32_t n,
 		if (k == S_ALPHA && !lp)
 			continue;
 		if (k >= S_NMIN && k <= S_JAIN)
-			json_object_object_add(nodes, stat_names[k] + (k == S_JAIN ? 0 : 5),
-					       jd(m));
+			json_object_object_add(
+				nodes, stat_names[k] + (k == S_JAIN ? 0 : 5),
+				jd(m));
 		else
 			json_object_object_add(o, stat_names[k], jd(m));
 		json_object_object_add(ci, stat_names[k], jd(c));
@@ -448,7 +464,8 @@ static int run(struct eval *e)
 		}
 		for (uint32_t m = 0; m < e->nmodels; m++) {
 			if (e->progress)
-				fprintf(stderr, "stopo eval: [%u/%u] seed %llu, "
+				fprintf(stderr,
+					"stopo eval: [%u/%u] seed %llu, "
 					"%s on %u flows, %u paths...\n",
 					rep + 1, e->repeat,
 					(unsigned long long)seed, e->models[m],
@@ -477,10 +494,12 @@ static int run(struct eval *e)
 						json_object_new_array();
 
 					o = json_object_new_object();
-					for (uint32_t m = 0; m < e->nmodels; m++)
+					for (uint32_t m = 0; m < e->nmodels;
+					     m++)
 						json_object_array_add(
-							a, result_json(e, &res[m],
-								       &in));
+							a,
+							result_json(e, &res[m],
+								    &in));
 					json_object_object_add(o, "models", a);
 				}
 				add_context(e, o, seed);
@@ -512,15 +531,16 @@ static int run(struct eval *e)
 				json_object_object_add(o, "models", a);
 			}
 			add_context(e, o, e->seed);
-			json_object_object_add(o, "repeat",
-					       json_object_new_int64(e->repeat));
+			json_object_object_add(
+				o, "repeat", json_object_new_int64(e->repeat));
 			cli_print_json(o);
 		} else {
 			print_repeat_text(e, acc, e->nmodels);
 		}
 	}
 	if (worst != MODEL_OPTIMAL)
-		rc = cli_error("eval", CLI_FAIL, "a model did not finish: %s "
+		rc = cli_error("eval", CLI_FAIL,
+			       "a model did not finish: %s "
 			       "(the rates shown are a feasible lower bound)",
 			       status_name(worst));
 out:
@@ -563,12 +583,24 @@ int cmd_eval(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "t:r:p:f:m:n:s:R:jh", opts,
 				NULL)) != -1) {
 		switch (c) {
-		case 't': e.topo_spec = optarg; break;
-		case 'r': e.routing_spec = optarg; break;
-		case 'p': e.pattern = optarg; break;
-		case 'f': e.flows_file = optarg; break;
-		case 'm': e.model = optarg; break;
-		case 'n': e.nodes_arg = optarg; break;
+		case 't':
+			e.topo_spec = optarg;
+			break;
+		case 'r':
+			e.routing_spec = optarg;
+			break;
+		case 'p':
+			e.pattern = optarg;
+			break;
+		case 'f':
+			e.flows_file = optarg;
+			break;
+		case 'm':
+			e.model = optarg;
+			break;
+		case 'n':
+			e.nodes_arg = optarg;
+			break;
 		case 's':
 			if (cli_parse_u64("eval", "--seed", optarg, &e.seed))
 				return CLI_USAGE;
@@ -590,11 +622,21 @@ int cmd_eval(int argc, char **argv)
 			if (cli_parse_u32("eval", "--top", optarg, &e.top))
 				return CLI_USAGE;
 			break;
-		case 'j': e.json = true; break;
-		case O_CSV: e.csv = true; break;
-		case O_PROGRESS: e.progress = true; break;
-		case 'h': fputs(usage_text, stdout); return CLI_OK;
-		default: fputs(usage_text, stderr); return CLI_USAGE;
+		case 'j':
+			e.json = true;
+			break;
+		case O_CSV:
+			e.csv = true;
+			break;
+		case O_PROGRESS:
+			e.progress = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return CLI_OK;
+		default:
+			fputs(usage_text, stderr);
+			return CLI_USAGE;
 		}
 	}
 	if (optind < argc)
@@ -622,9 +664,9 @@ int cmd_eval(int argc, char **argv)
 	e.t = topo_create(e.topo_spec, &err);
 	if (!e.t)
 		return cli_error("eval", CLI_USAGE, "%s", err.msg);
-	e.r = routing_create(e.t, e.routing_spec ? e.routing_spec
-						 : routing_default(e.t),
-			     &err);
+	e.r = routing_create(
+		e.t, e.routing_spec ? e.routing_spec : routing_default(e.t),
+		&err);
 	if (!e.r) {
 		topo_destroy(e.t);
 		return cli_error("eval", CLI_USAGE, "%s", err.msg);
@@ -633,7 +675,8 @@ int cmd_eval(int argc, char **argv)
 		e.nodes = cli_parse_ranges(e.nodes_arg, topo_num_nodes(e.t),
 					   &e.nnodes, &err);
 		if (!e.nodes) {
-			rc = cli_error("eval", CLI_USAGE, "--nodes: %s", err.msg);
+			rc = cli_error("eval", CLI_USAGE, "--nodes: %s",
+				       err.msg);
 			goto out;
 		}
 	}

@@ -56,13 +56,16 @@ static int parse_node(const char *opt, const char *s,
 			return 0;
 		}
 		if (!*end)
-			return cli_error("paths", CLI_USAGE, "%s %s: the "
-					 "topology has nodes 0..%u", opt, s,
-					 n - 1);
+			return cli_error("paths", CLI_USAGE,
+					 "%s %s: the "
+					 "topology has nodes 0..%u",
+					 opt, s, n - 1);
 	}
 	return cli_error("paths", CLI_USAGE, "%s: '%s' is not a node index%s",
-			 opt, s, conf && topo_conf_has_names(conf) ?
-			 " or a node name of the topo.conf" : "");
+			 opt, s,
+			 conf && topo_conf_has_names(conf) ?
+				 " or a node name of the topo.conf" :
+				 "");
 }
 
 static const char *class_name(uint8_t cls)
@@ -76,11 +79,14 @@ static struct json_object *count_json(const struct routing_count *c)
 	struct json_object *hops = json_object_new_object();
 	struct json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "total", json_object_new_int64((int64_t)c->total));
-	json_object_object_add(cls, "min",
-			       json_object_new_int64((int64_t)c->by_class[PATH_MIN]));
-	json_object_object_add(cls, "vlb",
-			       json_object_new_int64((int64_t)c->by_class[PATH_VLB]));
+	json_object_object_add(o, "total",
+			       json_object_new_int64((int64_t)c->total));
+	json_object_object_add(
+		cls, "min",
+		json_object_new_int64((int64_t)c->by_class[PATH_MIN]));
+	json_object_object_add(
+		cls, "vlb",
+		json_object_new_int64((int64_t)c->by_class[PATH_VLB]));
 	json_object_object_add(o, "by_class", cls);
 	for (int h = 0; h <= ROUTING_MAX_HOPS; h++) {
 		char key[16];
@@ -88,8 +94,9 @@ static struct json_object *count_json(const struct routing_count *c)
 		if (!c->by_hops[h])
 			continue;
 		snprintf(key, sizeof(key), "%d", h);
-		json_object_object_add(hops, key,
-				       json_object_new_int64((int64_t)c->by_hops[h]));
+		json_object_object_add(
+			hops, key,
+			json_object_new_int64((int64_t)c->by_hops[h]));
 	}
 	json_object_object_add(o, "by_hops", hops);
 	return o;
@@ -105,16 +112,20 @@ static struct json_object *paths_json(const struct topo *t,
 		struct json_object *sw = json_object_new_array();
 		struct json_object *ln = json_object_new_array();
 
-		json_object_object_add(p, "class",
-				       json_object_new_string(class_name(ps->cls[i])));
-		json_object_object_add(p, "hops",
-				       json_object_new_int64(pathset_hops(ps, t, i)));
+		json_object_object_add(
+			p, "class",
+			json_object_new_string(class_name(ps->cls[i])));
+		json_object_object_add(
+			p, "hops",
+			json_object_new_int64(pathset_hops(ps, t, i)));
 		for (uint32_t k = ps->off[i]; k < ps->off[i + 1]; k++) {
 			const struct topo_link *lk = topo_link(t, ps->links[k]);
 
 			if (lk->kind != TOPO_LINK_EJECT)
-				json_object_array_add(sw, json_object_new_int64(lk->to));
-			json_object_array_add(ln, json_object_new_int64(ps->links[k]));
+				json_object_array_add(
+					sw, json_object_new_int64(lk->to));
+			json_object_array_add(
+				ln, json_object_new_int64(ps->links[k]));
 		}
 		json_object_object_add(p, "switches", sw);
 		json_object_object_add(p, "links", ln);
@@ -124,8 +135,8 @@ static struct json_object *paths_json(const struct topo *t,
 }
 
 static void print_text(const struct topo *t, const struct routing *r,
-		       uint32_t src, uint32_t dst, const struct routing_count *c,
-		       const struct pathset *ps)
+		       uint32_t src, uint32_t dst,
+		       const struct routing_count *c, const struct pathset *ps)
 {
 	uint32_t ss = topo_node_switch(t, src), ds = topo_node_switch(t, dst);
 
@@ -133,11 +144,13 @@ static void print_text(const struct topo *t, const struct routing *r,
 	printf("routing:   %s\n", routing_spec(r));
 	printf("flow:      node %u (switch %u", src, ss);
 	if (topo_switch_group(t, ss) != TOPO_NONE)
-		printf(", %s %u", topo_kind(t) == TOPO_FATTREE ? "pod" : "group",
+		printf(", %s %u",
+		       topo_kind(t) == TOPO_FATTREE ? "pod" : "group",
 		       topo_switch_group(t, ss));
 	printf(") -> node %u (switch %u", dst, ds);
 	if (topo_switch_group(t, ds) != TOPO_NONE)
-		printf(", %s %u", topo_kind(t) == TOPO_FATTREE ? "pod" : "group",
+		printf(", %s %u",
+		       topo_kind(t) == TOPO_FATTREE ? "pod" : "group",
 		       topo_switch_group(t, ds));
 	printf(")\n");
 	printf("paths:     %llu\n", (unsigned long long)c->total);
@@ -153,7 +166,8 @@ static void print_text(const struct topo *t, const struct routing *r,
 		return;
 	printf("paths (class, hops: switches | links):\n");
 	for (uint32_t i = 0; i < ps->n; i++) {
-		printf("  %s %u:", class_name(ps->cls[i]), pathset_hops(ps, t, i));
+		printf("  %s %u:", class_name(ps->cls[i]),
+		       pathset_hops(ps, t, i));
 		for (uint32_t k = ps->off[i]; k < ps->off[i + 1]; k++) {
 			const struct topo_link *lk = topo_link(t, ps->links[k]);
 
@@ -194,20 +208,37 @@ int cmd_paths(int argc, char **argv)
 	int c, rc = CLI_USAGE;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:r:s:d:lm:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:r:s:d:lm:jh", opts, NULL)) !=
+	       -1) {
 		switch (c) {
-		case 't': spec = optarg; break;
-		case 'r': rspec = optarg; break;
-		case 's': ssrc = optarg; break;
-		case 'd': sdst = optarg; break;
-		case 'l': list = true; break;
+		case 't':
+			spec = optarg;
+			break;
+		case 'r':
+			rspec = optarg;
+			break;
+		case 's':
+			ssrc = optarg;
+			break;
+		case 'd':
+			sdst = optarg;
+			break;
+		case 'l':
+			list = true;
+			break;
 		case 'm':
 			if (cli_parse_u64("paths", "--max", optarg, &max))
 				return CLI_USAGE;
 			break;
-		case 'j': json = true; break;
-		case 'h': fputs(usage_text, stdout); return CLI_OK;
-		default: fputs(usage_text, stderr); return CLI_USAGE;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return CLI_OK;
+		default:
+			fputs(usage_text, stderr);
+			return CLI_USAGE;
 		}
 	}
 	if (optind < argc)
@@ -229,8 +260,10 @@ int cmd_paths(int argc, char **argv)
 	    parse_node("--dst", sdst, conf, topo_num_nodes(t), &dst))
 		goto out;
 	if (src == dst) {
-		cli_error("paths", CLI_USAGE, "--src and --dst are the same "
-			  "node %u", src);
+		cli_error("paths", CLI_USAGE,
+			  "--src and --dst are the same "
+			  "node %u",
+			  src);
 		goto out;
 	}
 	if (!rspec)
@@ -246,8 +279,10 @@ int cmd_paths(int argc, char **argv)
 		goto out;
 	}
 	if (list && cnt.total > max) {
-		cli_error("paths", CLI_FAIL, "%llu paths; raise --max to list "
-			  "them", (unsigned long long)cnt.total);
+		cli_error("paths", CLI_FAIL,
+			  "%llu paths; raise --max to list "
+			  "them",
+			  (unsigned long long)cnt.total);
 		goto out;
 	}
 	if (list && routing_paths(r, src, dst, &ps, &err)) {

@@ -74,8 +74,10 @@ static char *run_squeue(size_t *len, struct err *err)
 	}
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
 		free(buf);
-		err_set(err, "'squeue --json' failed (exit %d); give a file or "
-			"--jobs", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		err_set(err,
+			"'squeue --json' failed (exit %d); give a file or "
+			"--jobs",
+			WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 		return NULL;
 	}
 	return buf;
@@ -102,7 +104,8 @@ static char *node_text(const struct topo_conf *conf, const uint32_t *v,
 	memcpy(sorted, v, n * sizeof(*v));
 	qsort(sorted, n, sizeof(*sorted), cmp_u32);
 	for (uint32_t i = 0; i < n; i++)
-		slurm_hostlist_push_host(hl, topo_conf_node_name(conf, sorted[i]));
+		slurm_hostlist_push_host(hl,
+					 topo_conf_node_name(conf, sorted[i]));
 	free(sorted);
 	s = slurm_hostlist_ranged_string_malloc(hl);
 	slurm_hostlist_destroy(hl);
@@ -124,12 +127,11 @@ static void sw_text(const struct topo *t, uint32_t sw, char *buf, size_t len)
 		snprintf(buf, len, "sw%u", sw);
 }
 
-static void link_text(const struct topo *t, uint32_t l, char *buf,
-		      size_t len)
+static void link_text(const struct topo *t, uint32_t l, char *buf, size_t len)
 {
 	const struct topo_link *k = topo_link(t, l);
 	static const char *const kind[] = { "inject", "eject", "local",
-					    "global", "up", "down" };
+					    "global", "up",    "down" };
 	char a[32], b[32];
 
 	sw_text(t, k->from, a, sizeof(a));
@@ -194,20 +196,37 @@ int cmd_report(int argc, char **argv)
 	int c, rc = CLI_OK;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:r:J:s:n:cjh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:r:J:s:n:cjh", opts, NULL)) !=
+	       -1) {
 		switch (c) {
-		case 't': spec = optarg; break;
-		case 'r': rspec = optarg; break;
-		case 'J': jpath = optarg; break;
-		case 's': svg = optarg; break;
+		case 't':
+			spec = optarg;
+			break;
+		case 'r':
+			rspec = optarg;
+			break;
+		case 'J':
+			jpath = optarg;
+			break;
+		case 's':
+			svg = optarg;
+			break;
 		case 'n':
 			if (cli_parse_u32(CMD, "--top", optarg, &top))
 				return CLI_USAGE;
 			break;
-		case 'c': check = true; break;
-		case 'j': json = true; break;
-		case 'h': fputs(usage_text, stdout); return CLI_OK;
-		default: fputs(usage_text, stderr); return CLI_USAGE;
+		case 'c':
+			check = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return CLI_OK;
+		default:
+			fputs(usage_text, stderr);
+			return CLI_USAGE;
 		}
 	}
 	if (optind < argc)
@@ -218,12 +237,16 @@ int cmd_report(int argc, char **argv)
 	if (!spec)
 		return cli_error(CMD, CLI_USAGE, "--topo SPEC is required");
 	if (input && jpath)
-		return cli_error(CMD, CLI_USAGE, "give squeue output or --jobs, "
+		return cli_error(CMD, CLI_USAGE,
+				 "give squeue output or --jobs, "
 				 "not both");
 	if (workload_machine(spec, &t, &conf, &conf_routing, &err))
 		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
-	r = routing_create(t, rspec ? rspec : conf_routing ? conf_routing
-					     : routing_default(t), &err);
+	r = routing_create(t,
+			   rspec	? rspec :
+			   conf_routing ? conf_routing :
+					  routing_default(t),
+			   &err);
 	if (!r) {
 		rc = cli_error(CMD, CLI_USAGE, "%s", err.msg);
 		goto out;
@@ -298,8 +321,9 @@ int cmd_report(int argc, char **argv)
 			rc = cli_error(CMD, CLI_FAIL, "%s: cannot write", svg);
 			goto out;
 		}
-		snprintf(title, sizeof(title), "Link sharing on %s (routing %s)",
-			 topo_spec(t), routing_spec(r));
+		snprintf(title, sizeof(title),
+			 "Link sharing on %s (routing %s)", topo_spec(t),
+			 routing_spec(r));
 		if (svg_write(f, t, title, jobs, &res, &err) | fclose(f)) {
 			rc = cli_error(CMD, CLI_FAIL, "%s: %s", svg,
 				       err.msg[0] ? err.msg : "write error");
@@ -315,8 +339,10 @@ int cmd_report(int argc, char **argv)
 				       json_object_new_string(topo_spec(t)));
 		json_object_object_add(o, "routing",
 				       json_object_new_string(routing_spec(r)));
-		json_object_object_add(o, "mls", json_object_new_double(res.mls));
-		json_object_object_add(o, "tls", json_object_new_double(res.tls));
+		json_object_object_add(o, "mls",
+				       json_object_new_double(res.mls));
+		json_object_object_add(o, "tls",
+				       json_object_new_double(res.tls));
 		json_object_object_add(o, "used_links",
 				       json_object_new_int64(res.used_links));
 		json_object_object_add(o, "shared_links",
@@ -327,24 +353,28 @@ int cmd_report(int argc, char **argv)
 			struct json_object *sw = json_object_new_array();
 			char *nl = node_text(conf, jobs[k].nodes, jobs[k].n);
 
-			json_object_object_add(jo, "id", json_object_new_int64(s->id));
-			json_object_object_add(jo, "nodes",
-					       json_object_new_int64(jobs[k].n));
+			json_object_object_add(jo, "id",
+					       json_object_new_int64(s->id));
+			json_object_object_add(
+				jo, "nodes", json_object_new_int64(jobs[k].n));
 			json_object_object_add(jo, "node_list",
-					       json_object_new_string(nl ? nl : ""));
+					       json_object_new_string(nl ? nl :
+									   ""));
 			free(nl);
 			json_object_object_add(jo, "links",
 					       json_object_new_int64(s->links));
-			json_object_object_add(jo, "shared",
-					       json_object_new_int64(s->shared));
+			json_object_object_add(
+				jo, "shared", json_object_new_int64(s->shared));
 			json_object_object_add(jo, "shared_pct",
 					       json_object_new_double(s->pct));
 			for (uint32_t q = 0; q < s->nshares; q++)
-				json_object_array_add(sw, json_object_new_int64(
-							       s->shares_with[q]));
+				json_object_array_add(
+					sw, json_object_new_int64(
+						    s->shares_with[q]));
 			json_object_object_add(jo, "shares_with", sw);
-			json_object_object_add(jo, "isolated",
-					       json_object_new_boolean(s->isolated));
+			json_object_object_add(
+				jo, "isolated",
+				json_object_new_boolean(s->isolated));
 			json_object_array_add(ja, jo);
 		}
 		json_object_object_add(o, "jobs", ja);
@@ -352,17 +382,20 @@ int cmd_report(int argc, char **argv)
 			const struct topo_link *k = topo_link(t, hot[h].link);
 			struct json_object *lo = json_object_new_object();
 			struct json_object *jl = json_object_new_array();
-			uint32_t m = jobs_on(hot[h].link, sets, nset, &res, ids, nj);
+			uint32_t m =
+				jobs_on(hot[h].link, sets, nset, &res, ids, nj);
 
-			json_object_object_add(lo, "link",
-					       json_object_new_int64(hot[h].link));
+			json_object_object_add(
+				lo, "link", json_object_new_int64(hot[h].link));
 			json_object_object_add(lo, "from",
 					       json_object_new_int64(k->from));
-			json_object_object_add(lo, "to", json_object_new_int64(k->to));
-			json_object_object_add(lo, "jobs",
-					       json_object_new_int64(hot[h].jobs));
+			json_object_object_add(lo, "to",
+					       json_object_new_int64(k->to));
+			json_object_object_add(
+				lo, "jobs", json_object_new_int64(hot[h].jobs));
 			for (uint32_t q = 0; q < m; q++)
-				json_object_array_add(jl, json_object_new_int64(ids[q]));
+				json_object_array_add(
+					jl, json_object_new_int64(ids[q]));
 			json_object_object_add(lo, "job_ids", jl);
 			json_object_array_add(la, lo);
 		}
@@ -375,13 +408,13 @@ int cmd_report(int argc, char **argv)
 		printf("MLS: %.2f %%\n", res.mls);
 		printf("TLS: %.2f %% (%u of %u used links shared)\n\n", res.tls,
 		       res.shared_links, res.used_links);
-		printf("%-10s %6s %7s %7s %8s %-9s %s\n", "JOB", "NODES", "LINKS",
-		       "SHARED", "SHARED%", "ISOLATED", "SHARES WITH");
+		printf("%-10s %6s %7s %7s %8s %-9s %s\n", "JOB", "NODES",
+		       "LINKS", "SHARED", "SHARED%", "ISOLATED", "SHARES WITH");
 		for (uint32_t k = 0; k < nj; k++) {
 			const struct ls_job_stat *s = &res.jobs[k];
 
-			printf("%-10u %6u %7u %7u %8.2f %-9s ", s->id, jobs[k].n,
-			       s->links, s->shared, s->pct,
+			printf("%-10u %6u %7u %7u %8.2f %-9s ", s->id,
+			       jobs[k].n, s->links, s->shared, s->pct,
 			       s->isolated ? "yes" : "no");
 			for (uint32_t q = 0; q < s->nshares && q < 12; q++)
 				printf("%s%u", q ? "," : "", s->shares_with[q]);
@@ -392,12 +425,12 @@ int cmd_report(int argc, char **argv)
 			putchar('\n');
 		}
 		if (nhot) {
-			printf("\nmost shared links:\n%-8s %-28s %5s  %s\n", "LINK",
-			       "SWITCHES", "JOBS", "JOB IDS");
+			printf("\nmost shared links:\n%-8s %-28s %5s  %s\n",
+			       "LINK", "SWITCHES", "JOBS", "JOB IDS");
 			for (uint32_t h = 0; h < nhot; h++) {
 				char lt[96];
-				uint32_t m = jobs_on(hot[h].link, sets, nset, &res,
-						     ids, nj);
+				uint32_t m = jobs_on(hot[h].link, sets, nset,
+						     &res, ids, nj);
 
 				link_text(t, hot[h].link, lt, sizeof(lt));
 				printf("%-8u %-28s %5u  ", hot[h].link, lt,

@@ -69,33 +69,34 @@ static void print_json(const struct topo *t, const struct topo_stats *st,
 			       json_object_new_int64(st->radix_min));
 	json_object_object_add(o, "radix_max",
 			       json_object_new_int64(st->radix_max));
-	json_object_object_add(o, "diameter",
-			       st->connected
-				       ? json_object_new_int64(st->diameter)
-				       : NULL);
+	json_object_object_add(
+		o, "diameter",
+		st->connected ? json_object_new_int64(st->diameter) : NULL);
 	json_object_object_add(o, "avg_hops",
 			       json_object_new_double(st->avg_hops));
 	json_object_object_add(o, "connected",
 			       json_object_new_boolean(st->connected));
 	if (topo_num_groups(t))
-		json_object_object_add(o, groups_key(t),
-				       json_object_new_int64(topo_num_groups(t)));
+		json_object_object_add(
+			o, groups_key(t),
+			json_object_new_int64(topo_num_groups(t)));
 	json_object_object_add(o, "unconnected_ports",
 			       json_object_new_int64(st->unconnected_ports));
 	if (conf) {
 		struct json_object *pp = json_object_new_object();
 		uint32_t n = topo_num_nodes(t);
 
-		json_object_object_add(o, "first_node_name",
-				       str_or_null(topo_conf_node_name(conf, 0)));
-		json_object_object_add(o, "last_node_name",
-				       str_or_null(n ? topo_conf_node_name(
-							       conf, n - 1)
-						     : NULL));
+		json_object_object_add(
+			o, "first_node_name",
+			str_or_null(topo_conf_node_name(conf, 0)));
+		json_object_object_add(
+			o, "last_node_name",
+			str_or_null(n ? topo_conf_node_name(conf, n - 1) :
+					NULL));
 		json_object_object_add(o, "routing",
 				       str_or_null(topo_conf_routing(conf)));
-		for (uint32_t i = 0;
-		     i < topo_conf_num_partition_policies(conf); i++) {
+		for (uint32_t i = 0; i < topo_conf_num_partition_policies(conf);
+		     i++) {
 			const char *part, *pol;
 
 			topo_conf_partition_policy(conf, i, &part, &pol);
@@ -103,8 +104,9 @@ static void print_json(const struct topo *t, const struct topo_stats *st,
 					       json_object_new_string(pol));
 		}
 		json_object_object_add(o, "partition_policies", pp);
-		json_object_object_add(o, "default_policy",
-				       str_or_null(topo_conf_default_policy(conf)));
+		json_object_object_add(
+			o, "default_policy",
+			str_or_null(topo_conf_default_policy(conf)));
 	}
 	cli_print_json(o);
 }
@@ -175,10 +177,18 @@ int cmd_topo(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:jh", opts, NULL)) != -1) {
 		switch (c) {
-		case 't': spec = optarg; break;
-		case 'j': json = true; break;
-		case 'h': fputs(usage_text, stdout); return CLI_OK;
-		default: fputs(usage_text, stderr); return CLI_USAGE;
+		case 't':
+			spec = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return CLI_OK;
+		default:
+			fputs(usage_text, stderr);
+			return CLI_USAGE;
 		}
 	}
 	if (optind < argc)

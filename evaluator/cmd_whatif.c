@@ -57,8 +57,8 @@ static void progress(void *arg, uint32_t done, uint32_t total)
 	const struct progress *p = arg;
 
 	if (p->on)
-		fprintf(stderr, "stopo whatif: %s: %u/%u jobs\n", p->policy, done,
-			total);
+		fprintf(stderr, "stopo whatif: %s: %u/%u jobs\n", p->policy,
+			done, total);
 }
 
 /* Split "a:k=v,k=v,b" into policies: a comma token with '=' and no ':'
@@ -68,11 +68,13 @@ static int split_policies(char *s, char **out, char (*buf)[256], int max)
 	int n = 0;
 	char *tok, *save = NULL;
 
-	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(s, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
 		if (n && strchr(tok, '=') && !strchr(tok, ':')) {
 			size_t l = strlen(buf[n - 1]);
 
-			snprintf(buf[n - 1] + l, sizeof(buf[0]) - l, ",%s", tok);
+			snprintf(buf[n - 1] + l, sizeof(buf[0]) - l, ",%s",
+				 tok);
 			continue;
 		}
 		if (n == max)
@@ -110,8 +112,11 @@ static int scale_jobs(struct workload *w, const char *scale, uint32_t nodes)
 			return 0;
 		for (uint32_t i = 0; i < w->n; i++)
 			if (!w->jobs[i].running)
-				w->jobs[i].nodes = (uint32_t)(((uint64_t)
-					w->jobs[i].nodes * nodes + maxn - 1) / maxn);
+				w->jobs[i].nodes =
+					(uint32_t)(((uint64_t)w->jobs[i].nodes *
+							    nodes +
+						    maxn - 1) /
+						   maxn);
 		return 0;
 	}
 	f = strtod(scale, &end);
@@ -122,7 +127,9 @@ static int scale_jobs(struct workload *w, const char *scale, uint32_t nodes)
 
 		if (w->jobs[i].running)
 			continue;
-		w->jobs[i].nodes = v < 1 ? 1 : v > 4e9 ? 4000000000u : (uint32_t)v;
+		w->jobs[i].nodes = v < 1   ? 1 :
+				   v > 4e9 ? 4000000000u :
+					     (uint32_t)v;
 	}
 	return 0;
 }
@@ -156,10 +163,10 @@ static struct json_object *policy_json(const struct whatif_result *r,
 	json_object_object_add(o, "tls_max", jdouble(r->tls_max));
 	json_object_object_add(o, "mls_mean", jdouble(r->mls_mean));
 	json_object_object_add(o, "tls_mean", jdouble(r->tls_mean));
-	json_object_object_add(o, "rate_sum", r->rates ? jdouble(r->rate_sum)
-						       : NULL);
-	json_object_object_add(o, "rate_mean", r->rates ? jdouble(r->rate_mean)
-							: NULL);
+	json_object_object_add(o, "rate_sum",
+			       r->rates ? jdouble(r->rate_sum) : NULL);
+	json_object_object_add(o, "rate_mean",
+			       r->rates ? jdouble(r->rate_mean) : NULL);
 	json_object_object_add(o, "seconds", jdouble(r->seconds));
 	return o;
 }
@@ -189,8 +196,11 @@ static void row(const char *label, const struct whatif_result *res, int n,
 	putchar('\n');
 }
 
-#define GETTER(name, expr) \
-	static double name(const struct whatif_result *r) { return (expr); }
+#define GETTER(name, expr)                                \
+	static double name(const struct whatif_result *r) \
+	{                                                 \
+		return (expr);                            \
+	}
 GETTER(g_started, r->started)
 GETTER(g_dropped, r->dropped)
 GETTER(g_backfilled, r->backfilled)
@@ -235,8 +245,7 @@ static void print_table(const struct whatif_result *res, int n,
 	}
 }
 
-static int write_jobs(FILE *f, const struct whatif_result *r,
-		      const char *label)
+static int write_jobs(FILE *f, const struct whatif_result *r, const char *label)
 {
 	for (uint32_t i = 0; i < r->njob_out; i++) {
 		const struct whatif_job *j = &r->jobs[i];
@@ -303,10 +312,18 @@ int cmd_whatif(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "t:r:w:p:c:s:n:S:o:qjh", opts,
 				NULL)) != -1) {
 		switch (c) {
-		case 't': spec = optarg; break;
-		case 'r': rspec = optarg; break;
-		case 'w': wpath = optarg; break;
-		case 'p': plist = optarg; break;
+		case 't':
+			spec = optarg;
+			break;
+		case 'r':
+			rspec = optarg;
+			break;
+		case 'w':
+			wpath = optarg;
+			break;
+		case 'p':
+			plist = optarg;
+			break;
 		case 'c':
 			if (!strcmp(optarg, "host")) {
 				struct err herr = { "" };
@@ -319,10 +336,13 @@ int cmd_whatif(int argc, char **argv)
 				return CLI_USAGE;
 			}
 			if (!wo.cores_per_node)
-				return cli_error(CMD, CLI_USAGE, "--cores-per-node "
+				return cli_error(CMD, CLI_USAGE,
+						 "--cores-per-node "
 						 "must be positive");
 			break;
-		case 's': scale = optarg; break;
+		case 's':
+			scale = optarg;
+			break;
 		case 'n':
 			if (cli_parse_u32(CMD, "--limit-jobs", optarg, &limit))
 				return CLI_USAGE;
@@ -331,34 +351,56 @@ int cmd_whatif(int argc, char **argv)
 			if (cli_parse_u64(CMD, "--seed", optarg, &seed))
 				return CLI_USAGE;
 			break;
-		case OPT_SKIP: wo.skip_bad = true; break;
-		case OPT_NORATES: so.rates = false; break;
-		case OPT_PATTERN: so.pattern = optarg; break;
+		case OPT_SKIP:
+			wo.skip_bad = true;
+			break;
+		case OPT_NORATES:
+			so.rates = false;
+			break;
+		case OPT_PATTERN:
+			so.pattern = optarg;
+			break;
 		case OPT_BFDEPTH:
-			if (cli_parse_u32(CMD, "--bf-depth", optarg, &so.bf_depth))
+			if (cli_parse_u32(CMD, "--bf-depth", optarg,
+					  &so.bf_depth))
 				return CLI_USAGE;
 			break;
-		case 'o': jobs_out = optarg; break;
-		case 'q': quiet = true; break;
-		case 'j': json = true; break;
-		case 'h': fputs(usage_text, stdout); return CLI_OK;
-		default: fputs(usage_text, stderr); return CLI_USAGE;
+		case 'o':
+			jobs_out = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return CLI_OK;
+		default:
+			fputs(usage_text, stderr);
+			return CLI_USAGE;
 		}
 	}
 	if (optind < argc)
 		return cli_error(CMD, CLI_USAGE, "unexpected argument '%s'",
 				 argv[optind]);
 	if (!spec || !wpath || !plist)
-		return cli_error(CMD, CLI_USAGE, "--topo, --workload and --policy "
+		return cli_error(CMD, CLI_USAGE,
+				 "--topo, --workload and --policy "
 				 "are required (see --help)");
 	np = split_policies(plist, pols, pbuf, MAX_POLICIES);
 	if (np <= 0)
-		return cli_error(CMD, CLI_USAGE, "--policy: give 1 to %d policies",
+		return cli_error(CMD, CLI_USAGE,
+				 "--policy: give 1 to %d policies",
 				 MAX_POLICIES);
 	if (workload_machine(spec, &t, &conf, &conf_routing, &err))
 		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
-	r = routing_create(t, rspec ? rspec : conf_routing ? conf_routing
-					     : routing_default(t), &err);
+	r = routing_create(t,
+			   rspec	? rspec :
+			   conf_routing ? conf_routing :
+					  routing_default(t),
+			   &err);
 	if (!r) {
 		rc = cli_error(CMD, CLI_USAGE, "%s", err.msg);
 		goto out;
@@ -377,8 +419,10 @@ int cmd_whatif(int argc, char **argv)
 		w.n = limit;
 	}
 	if (scale && scale_jobs(&w, scale, topo_num_nodes(t))) {
-		rc = cli_error(CMD, CLI_USAGE, "--scale: '%s' is not a positive "
-			       "number or 'auto'", scale);
+		rc = cli_error(CMD, CLI_USAGE,
+			       "--scale: '%s' is not a positive "
+			       "number or 'auto'",
+			       scale);
 		goto out;
 	}
 	if (w.skipped)
@@ -393,8 +437,10 @@ int cmd_whatif(int argc, char **argv)
 		so.progress = progress;
 		so.progress_arg = &pg;
 		if (whatif_run(t, r, pspec, &w, &so, &res[nres], &err)) {
-			rc = cli_error(CMD, strstr(err.msg, "out of memory")
-					    ? CLI_FAIL : CLI_USAGE,
+			rc = cli_error(CMD,
+				       strstr(err.msg, "out of memory") ?
+					       CLI_FAIL :
+					       CLI_USAGE,
 				       "%s", err.msg);
 			goto out;
 		}
@@ -406,7 +452,8 @@ int cmd_whatif(int argc, char **argv)
 	if (jobs_out) {
 		jf = strcmp(jobs_out, "-") ? fopen(jobs_out, "w") : stdout;
 		if (!jf) {
-			rc = cli_error(CMD, CLI_FAIL, "%s: cannot write", jobs_out);
+			rc = cli_error(CMD, CLI_FAIL, "%s: cannot write",
+				       jobs_out);
 			goto out;
 		}
 		fprintf(jf, "policy,id,submit,start,end,nodes\n");
@@ -417,7 +464,8 @@ int cmd_whatif(int argc, char **argv)
 			}
 		if (jf != stdout && fclose(jf)) {
 			jf = NULL;
-			rc = cli_error(CMD, CLI_FAIL, "%s: write error", jobs_out);
+			rc = cli_error(CMD, CLI_FAIL, "%s: write error",
+				       jobs_out);
 			goto out;
 		}
 		jf = NULL;
@@ -448,7 +496,8 @@ int cmd_whatif(int argc, char **argv)
 		       w.squeue ? ", squeue snapshot" : "");
 		print_table(res, nres, pols);
 		printf("\nbounded slowdown threshold %.0f s; MLS/TLS "
-		       "time-averaged over the makespan\n", WHATIF_BSLD_TAU);
+		       "time-averaged over the makespan\n",
+		       WHATIF_BSLD_TAU);
 	}
 out:
 	if (jf && jf != stdout)

@@ -36,8 +36,8 @@ static int grow(struct flows *f)
 
 	if (f->cap >= UINT32_MAX - 1)
 		return -1;
-	cap = f->cap ? (f->cap > UINT32_MAX / 2 ? UINT32_MAX - 1 : f->cap * 2)
-		     : 64;
+	cap = f->cap ? (f->cap > UINT32_MAX / 2 ? UINT32_MAX - 1 : f->cap * 2) :
+		       64;
 	s = realloc(f->src, (size_t)cap * sizeof(*s));
 	if (!s)
 		return -1;
@@ -170,9 +170,10 @@ int flows_load(const char *path, uint32_t nnodes, struct flows *out,
 			continue;
 		r = parse_line(line, nnodes, &s, &d, &w, &why);
 		if (r == -2) {
-			rc = err_set(err, "%s:%lu: node %u out of range (the "
-				     "topology has %u nodes)", path, lineno,
-				     s >= nnodes ? s : d, nnodes);
+			rc = err_set(err,
+				     "%s:%lu: node %u out of range (the "
+				     "topology has %u nodes)",
+				     path, lineno, s >= nnodes ? s : d, nnodes);
 			break;
 		}
 		if (r) {
@@ -180,7 +181,8 @@ int flows_load(const char *path, uint32_t nnodes, struct flows *out,
 			break;
 		}
 		if (flows_add(out, s, d, w)) {
-			rc = err_set(err, "%s:%lu: out of memory", path, lineno);
+			rc = err_set(err, "%s:%lu: out of memory", path,
+				     lineno);
 			break;
 		}
 	}

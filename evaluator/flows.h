@@ -22,10 +22,10 @@
 #include "topo/err.h"
 
 struct flows {
-	uint32_t n, cap;   /* number of flows, allocated entries */
-	uint32_t *src;     /* [n] source node ids */
-	uint32_t *dst;     /* [n] destination node ids */
-	double *demand;    /* [n] demands (> 0; 1 unless the pattern says) */
+	uint32_t n, cap; /* number of flows, allocated entries */
+	uint32_t *src;	 /* [n] source node ids */
+	uint32_t *dst;	 /* [n] destination node ids */
+	double *demand;	 /* [n] demands (> 0; 1 unless the pattern says) */
 };
 
 /* Make F an empty list (no allocation). */

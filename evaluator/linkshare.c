@@ -24,15 +24,15 @@ struct ls_state {
 	const struct routing *r;
 	const struct topo *t;
 	uint32_t nlinks, first;
-	uint32_t *count;   /* [nlinks] jobs on each link */
-	uint32_t *xslot;   /* [nlinks] XOR of (slot + 1) of those jobs */
+	uint32_t *count; /* [nlinks] jobs on each link */
+	uint32_t *xslot; /* [nlinks] XOR of (slot + 1) of those jobs */
 	struct slot *slots;
 	uint32_t nslots, cap;
 	uint32_t *freelist;
 	uint32_t nfree;
 	uint32_t njobs;
-	uint32_t used;     /* links with count >= 1 */
-	uint32_t shared;   /* links with count >= 2 */
+	uint32_t used;	 /* links with count >= 1 */
+	uint32_t shared; /* links with count >= 2 */
 };
 
 /* Collect the set bytes of USED[first, nlinks) into a new ascending array
@@ -210,8 +210,8 @@ static int new_slot(struct ls_state *s, uint32_t *out)
 	return 0;
 }
 
-int ls_state_add(struct ls_state *s, uint32_t id, uint32_t *links,
-		 uint32_t n, struct err *err)
+int ls_state_add(struct ls_state *s, uint32_t id, uint32_t *links, uint32_t n,
+		 struct err *err)
 {
 	struct slot *j;
 	uint32_t k;
@@ -220,8 +220,10 @@ int ls_state_add(struct ls_state *s, uint32_t id, uint32_t *links,
 		if (links[i] < s->first || links[i] >= s->nlinks ||
 		    (i && links[i] <= links[i - 1])) {
 			free(links);
-			return err_set(err, "job %u: link set not ascending "
-				       "switch-link ids", id);
+			return err_set(err,
+				       "job %u: link set not ascending "
+				       "switch-link ids",
+				       id);
 		}
 	if (find_slot(s, id) >= 0) {
 		free(links);
@@ -327,8 +329,7 @@ uint32_t ls_state_njobs(const struct ls_state *s)
 	return s->njobs;
 }
 
-int ls_state_job(const struct ls_state *s, uint32_t id,
-		 struct ls_job_now *out)
+int ls_state_job(const struct ls_state *s, uint32_t id, struct ls_job_now *out)
 {
 	int k = find_slot(s, id);
 
@@ -391,8 +392,8 @@ static int fill_shares(const struct ls_state *s, struct ls_result *res,
 
 		for (uint32_t i = 0; i < j->n; i++)
 			if (lidx[j->links[i]] != UINT32_MAX)
-				bits[(size_t)lidx[j->links[i]] * words + q / 64] |=
-					1ULL << (q % 64);
+				bits[(size_t)lidx[j->links[i]] * words +
+				     q / 64] |= 1ULL << (q % 64);
 	}
 	for (uint32_t q = 0; q < jsh; q++) {
 		const struct slot *j = &s->slots[cjob[q]];
@@ -421,7 +422,9 @@ static int fill_shares(const struct ls_state *s, struct ls_result *res,
 			for (uint64_t b = acc[w]; b; b &= b - 1)
 				st->shares_with[st->nshares++] =
 					res->jobs[cjob[w * 64 +
-						       (uint32_t)__builtin_ctzll(b)]].id;
+						       (uint32_t)__builtin_ctzll(
+							       b)]]
+						.id;
 		qsort(st->shares_with, st->nshares, sizeof(uint32_t), cmp_u32);
 	}
 	rc = 0;
@@ -452,8 +455,8 @@ int linkshare_compute(const struct routing *r, const struct ls_job *jobs,
 		return -1;
 	scratch = calloc(s->nlinks ? s->nlinks : 1, 1);
 	res->jobs = calloc(njobs ? njobs : 1, sizeof(*res->jobs));
-	res->link_jobs = calloc(s->nlinks ? s->nlinks : 1,
-				sizeof(*res->link_jobs));
+	res->link_jobs =
+		calloc(s->nlinks ? s->nlinks : 1, sizeof(*res->link_jobs));
 	if (!scratch || !res->jobs || !res->link_jobs) {
 		err_set(err, "out of memory");
 		goto fail;

@@ -42,25 +42,25 @@ struct ls_job {
 /* Per-job statistics. */
 struct ls_job_stat {
 	uint32_t id;
-	uint32_t links;        /* |l_i| */
+	uint32_t links;	       /* |l_i| */
 	uint32_t shared;       /* links of l_i also used by another job */
-	double pct;            /* shared / links * 100 (0 when links = 0) */
+	double pct;	       /* shared / links * 100 (0 when links = 0) */
 	uint32_t nshares;      /* number of other jobs it shares a link with */
 	uint32_t *shares_with; /* their ids, ascending (nshares entries) */
-	bool isolated;         /* shared == 0 */
+	bool isolated;	       /* shared == 0 */
 };
 
 struct ls_result {
-	double mls, tls;           /* percent, Eq. 5 and 6 */
+	double mls, tls; /* percent, Eq. 5 and 6 */
 	uint32_t njobs;
-	struct ls_job_stat *jobs;  /* [njobs], in input order */
-	uint32_t nlinks;           /* topo_num_links */
-	uint16_t *link_jobs;       /* [nlinks] jobs using each link (saturates
+	struct ls_job_stat *jobs; /* [njobs], in input order */
+	uint32_t nlinks;	  /* topo_num_links */
+	uint16_t *link_jobs;	  /* [nlinks] jobs using each link (saturates
 				    * at UINT16_MAX); 0 for injection and
 				    * ejection links */
-	uint32_t used_links;       /* |U_i l_i| */
-	uint32_t shared_links;     /* |U_{i!=k} l_i ∩ l_k| */
-	uint32_t max_link_jobs;    /* most jobs on one link */
+	uint32_t used_links;	  /* |U_i l_i| */
+	uint32_t shared_links;	  /* |U_{i!=k} l_i ∩ l_k| */
+	uint32_t max_link_jobs;	  /* most jobs on one link */
 };
 
 /* Link set of job J under routing R: a new ascending array of switch-link
@@ -94,8 +94,8 @@ void ls_state_destroy(struct ls_state *s);
  * linkshare_linkset; the state takes ownership of LINKS and frees it).
  * Cost O(N).  Returns 0, or -1 with err set (duplicate id, bad link id,
  * memory; LINKS is freed then too). */
-int ls_state_add(struct ls_state *s, uint32_t id, uint32_t *links,
-		 uint32_t n, struct err *err);
+int ls_state_add(struct ls_state *s, uint32_t id, uint32_t *links, uint32_t n,
+		 struct err *err);
 /* Compute job J's link set and add it.  Returns 0 or -1 with err set. */
 int ls_state_add_job(struct ls_state *s, const struct ls_job *j,
 		     struct err *err);
@@ -109,13 +109,12 @@ double ls_state_tls(const struct ls_state *s);
 uint32_t ls_state_njobs(const struct ls_state *s);
 /* What job ID sees now. */
 struct ls_job_now {
-	uint32_t links;    /* |l_i| */
-	uint32_t shared;   /* of them used by another job now */
-	bool ever_shared;  /* shared > 0 at some moment since it was added */
+	uint32_t links;	  /* |l_i| */
+	uint32_t shared;  /* of them used by another job now */
+	bool ever_shared; /* shared > 0 at some moment since it was added */
 };
 /* Fill OUT for job ID.  Returns 0, or -1 when it is not in the state. */
-int ls_state_job(const struct ls_state *s, uint32_t id,
-		 struct ls_job_now *out);
+int ls_state_job(const struct ls_state *s, uint32_t id, struct ls_job_now *out);
 /* Jobs using link L now (0 for out-of-range ids). */
 uint32_t ls_state_link_jobs(const struct ls_state *s, uint32_t l);
 

@@ -53,8 +53,8 @@ enum model_mmf_method {
 
 struct model_opts {
 	uint32_t time_limit_ms; /* LP models, whole run; 0 = no limit */
-	uint32_t top_links;     /* most loaded links to report (default 10) */
-	double dual_tol;        /* MMF: a flow is saturated when
+	uint32_t top_links;	/* most loaded links to report (default 10) */
+	double dual_tol;	/* MMF: a flow is saturated when
 				 * |dual| * demand > dual_tol (default 1e-9) */
 	enum model_mmf_method mmf_method;
 };
@@ -68,16 +68,16 @@ void model_opts_init(struct model_opts *o);
  * > 0, every path non-empty; model_solve checks and reports violations. */
 struct model_input {
 	uint32_t nlinks;
-	double *cap;          /* [nlinks] */
+	double *cap; /* [nlinks] */
 	uint32_t nflows;
-	double *demand;       /* [nflows]; NULL = all 1 */
-	uint32_t *src;        /* [nflows] source node (per-node statistics);
+	double *demand;	    /* [nflows]; NULL = all 1 */
+	uint32_t *src;	    /* [nflows] source node (per-node statistics);
 			       * NULL = flow i is its own node */
-	uint32_t *flow_off;   /* [nflows+1] */
-	uint32_t npaths;      /* = flow_off[nflows] */
-	uint32_t *path_off;   /* [npaths+1] */
-	uint32_t *links;      /* [path_off[npaths]] */
-	uint8_t owned;        /* set by model_input_build: arrays are freed by
+	uint32_t *flow_off; /* [nflows+1] */
+	uint32_t npaths;    /* = flow_off[nflows] */
+	uint32_t *path_off; /* [npaths+1] */
+	uint32_t *links;    /* [path_off[npaths]] */
+	uint8_t owned;	    /* set by model_input_build: arrays are freed by
 			       * model_input_free */
 };
 
@@ -95,28 +95,28 @@ struct model_link_load {
 };
 
 struct model_result {
-	char model[8];          /* "hm", "jm", "mcf", "mmf" */
-	int status;             /* enum model_status */
+	char model[8]; /* "hm", "jm", "mcf", "mmf" */
+	int status;    /* enum model_status */
 	uint32_t nflows;
-	double *rates;          /* [nflows], input order */
+	double *rates; /* [nflows], input order */
 	uint32_t npaths;
-	double *path_rates;     /* [npaths] rate on each path (sum per flow =
+	double *path_rates; /* [npaths] rate on each path (sum per flow =
 				 * rates[i]) */
-	double aggregate;       /* sum of rates */
+	double aggregate;   /* sum of rates */
 	double mean_rate, min_rate, max_rate;
-	double alpha;           /* mcf: the concurrent level; mmf: the first
+	double alpha; /* mcf: the concurrent level; mmf: the first
 				 * level (= mcf); hm/jm: 0 */
 	/* per node: sum of the rates of the flows it sends, over the distinct
 	 * source nodes (paper 001) */
 	uint32_t nnodes;
 	double node_min, node_mean, node_max, node_jain;
-	uint32_t ntop;          /* most loaded links, by load/capacity */
+	uint32_t ntop; /* most loaded links, by load/capacity */
 	struct model_link_load *top;
 	/* how the answer was found */
-	uint32_t iterations;    /* jm rounds, mmf LPs or filling levels */
+	uint32_t iterations; /* jm rounds, mmf LPs or filling levels */
 	uint32_t lp_rows, lp_cols;
-	uint64_t lp_nonzeros;   /* of the (first) LP */
-	double seconds;         /* wall time of the solve */
+	uint64_t lp_nonzeros; /* of the (first) LP */
+	double seconds;	      /* wall time of the solve */
 };
 
 /* Names of the models, NULL-terminated: "hm", "jm", "mcf", "mmf". */
@@ -126,9 +126,9 @@ const char *const *model_names(void);
  * means defaults.  Fills RES (free with model_result_free).  Returns 0 when
  * the model ran, whatever res->status says; -1 with err set on an unknown
  * model, bad input or memory. */
-int model_run(const char *model, const struct routing *r,
-	      const struct flows *f, const struct model_opts *opts,
-	      struct model_result *res, struct err *err);
+int model_run(const char *model, const struct routing *r, const struct flows *f,
+	      const struct model_opts *opts, struct model_result *res,
+	      struct err *err);
 
 /* The same on an explicit instance.  Returns 0 or -1 with err set. */
 int model_solve(const char *model, const struct model_input *in,

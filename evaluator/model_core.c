@@ -62,8 +62,7 @@ int model_input_build(const struct routing *r, const struct flows *f,
 	for (uint32_t i = 0; i < f->n; i++) {
 		if (f->src[i] >= nn || f->dst[i] >= nn) {
 			err_set(err, "flow %u: node %u out of range (%u nodes)",
-				i, f->src[i] >= nn ? f->src[i] : f->dst[i],
-				nn);
+				i, f->src[i] >= nn ? f->src[i] : f->dst[i], nn);
 			goto fail;
 		}
 		if (f->src[i] == f->dst[i]) {
@@ -194,31 +193,40 @@ static int check_input(const struct model_input *in, struct err *err)
 		return err_set(err, "instance: missing path arrays");
 	for (uint32_t l = 0; l < in->nlinks; l++)
 		if (!isfinite(in->cap[l]) || in->cap[l] < 0)
-			return err_set(err, "link %u: capacity %g is not a "
-				       "finite number >= 0", l, in->cap[l]);
+			return err_set(err,
+				       "link %u: capacity %g is not a "
+				       "finite number >= 0",
+				       l, in->cap[l]);
 	if (in->flow_off[0] != 0 || in->flow_off[in->nflows] != in->npaths)
-		return err_set(err, "instance: flow_off must run from 0 to "
-			       "npaths (%u)", in->npaths);
+		return err_set(err,
+			       "instance: flow_off must run from 0 to "
+			       "npaths (%u)",
+			       in->npaths);
 	for (uint32_t i = 0; i < in->nflows; i++) {
 		double d = model_demand(in, i);
 
 		if (in->flow_off[i] > in->flow_off[i + 1])
 			return err_set(err, "flow %u: flow_off decreases", i);
 		if (!isfinite(d) || d <= 0)
-			return err_set(err, "flow %u: demand %g is not a "
-				       "positive finite number", i, d);
+			return err_set(err,
+				       "flow %u: demand %g is not a "
+				       "positive finite number",
+				       i, d);
 	}
 	if (in->path_off[0] != 0)
 		return err_set(err, "instance: path_off[0] must be 0");
 	for (uint32_t p = 0; p < in->npaths; p++) {
 		if (in->path_off[p] >= in->path_off[p + 1])
-			return err_set(err, "path %u: no links (or path_off "
-				       "decreases)", p);
+			return err_set(err,
+				       "path %u: no links (or path_off "
+				       "decreases)",
+				       p);
 		for (uint32_t e = in->path_off[p]; e < in->path_off[p + 1]; e++)
 			if (in->links[e] >= in->nlinks)
-				return err_set(err, "path %u: link %u out of "
-					       "range (%u links)", p,
-					       in->links[e], in->nlinks);
+				return err_set(err,
+					       "path %u: link %u out of "
+					       "range (%u links)",
+					       p, in->links[e], in->nlinks);
 	}
 	return 0;
 }
@@ -303,8 +311,8 @@ static int link_stats(const struct model_input *in, struct model_result *res,
 		k = res->ntop;
 		while (k > 0) {
 			const struct model_link_load *q = &res->top[k - 1];
-			double uq = q->capacity > 0 ? q->load / q->capacity
-						    : INFINITY;
+			double uq = q->capacity > 0 ? q->load / q->capacity :
+						      INFINITY;
 
 			if (uq >= u)
 				break;
@@ -369,8 +377,8 @@ int model_solve(const char *model, const struct model_input *in,
 	res->nflows = in->nflows;
 	res->npaths = in->npaths;
 	res->rates = calloc((size_t)in->nflows + 1, sizeof(*res->rates));
-	res->path_rates = calloc((size_t)in->npaths + 1,
-				 sizeof(*res->path_rates));
+	res->path_rates =
+		calloc((size_t)in->npaths + 1, sizeof(*res->path_rates));
 	if (!res->rates || !res->path_rates) {
 		model_result_free(res);
 		return err_set(err, "out of memory (%u flows, %u paths)",
@@ -386,9 +394,9 @@ int model_solve(const char *model, const struct model_input *in,
 	return 0;
 }
 
-int model_run(const char *model, const struct routing *r,
-	      const struct flows *f, const struct model_opts *opts,
-	      struct model_result *res, struct err *err)
+int model_run(const char *model, const struct routing *r, const struct flows *f,
+	      const struct model_opts *opts, struct model_result *res,
+	      struct err *err)
 {
 	struct model_input in;
 	int rc;

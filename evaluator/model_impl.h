@@ -26,7 +26,7 @@ extern const struct model_ops model_mmf;
 /* Link -> path incidence of IN: for link l, entries off[l] .. off[l+1]-1
  * of path[] are the paths crossing it, once per crossing, in path order. */
 struct model_incid {
-	uint32_t *off;  /* [nlinks+1] */
+	uint32_t *off;	/* [nlinks+1] */
 	uint32_t *path; /* [entries] */
 };
 int model_incid_build(const struct model_input *in, struct model_incid *ic,

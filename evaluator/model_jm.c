@@ -25,9 +25,9 @@
 
 struct jm {
 	double *R, *share;
-	uint32_t *u;       /* unsaturated crossings per link */
-	uint8_t *sat;      /* link saturated */
-	uint32_t *act;     /* unsaturated path ids, in path order */
+	uint32_t *u;   /* unsaturated crossings per link */
+	uint8_t *sat;  /* link saturated */
+	uint32_t *act; /* unsaturated path ids, in path order */
 	uint32_t nact;
 };
 

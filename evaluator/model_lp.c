@@ -45,9 +45,9 @@
 struct lp {
 	const struct model_input *in;
 	glp_prob *P;
-	int nlinkrows;    /* link rows are 1..nlinkrows */
-	int alpha_col;    /* npaths + nflows + 1 */
-	double deadline;  /* model_now() time, 0 = none */
+	int nlinkrows;	 /* link rows are 1..nlinkrows */
+	int alpha_col;	 /* npaths + nflows + 1 */
+	double deadline; /* model_now() time, 0 = none */
 };
 
 /* Row and column numbers (1-based, GLPK's). */
@@ -91,9 +91,10 @@ static int build(struct lp *lp, const struct model_input *in,
 	if (nrows >= INT_MAX / 2 || ncols >= INT_MAX / 2 ||
 	    nnz >= INT_MAX / 2) {
 		model_incid_free(&ic);
-		return err_set(err, "LP too large for GLPK (%u paths, %llu "
-			       "non-zeros)", in->npaths,
-			       (unsigned long long)nnz);
+		return err_set(err,
+			       "LP too large for GLPK (%u paths, %llu "
+			       "non-zeros)",
+			       in->npaths, (unsigned long long)nnz);
 	}
 	ia = malloc((nnz + 1) * sizeof(*ia));
 	ja = malloc((nnz + 1) * sizeof(*ja));
@@ -188,9 +189,8 @@ static int solve(struct lp *lp)
 			parm.tm_lim = ms > INT_MAX ? INT_MAX : (int)ms;
 		}
 		ret = glp_simplex(lp->P, &parm);
-		if (attempt == 0 &&
-		    (ret == GLP_EBADB || ret == GLP_ESING ||
-		     ret == GLP_ECOND || ret == GLP_EFAIL)) {
+		if (attempt == 0 && (ret == GLP_EBADB || ret == GLP_ESING ||
+				     ret == GLP_ECOND || ret == GLP_EFAIL)) {
 			glp_std_basis(lp->P);
 			continue;
 		}
@@ -230,7 +230,8 @@ static void settle(const struct model_input *in, struct model_result *res,
 	for (uint32_t p = in->flow_off[i]; p < in->flow_off[i + 1]; p++)
 		s += res->path_rates[p];
 	for (uint32_t p = in->flow_off[i]; p < in->flow_off[i + 1]; p++)
-		res->path_rates[p] = s > 0 ? res->path_rates[p] * target / s : 0;
+		res->path_rates[p] = s > 0 ? res->path_rates[p] * target / s :
+					     0;
 	res->rates[i] = s > 0 ? target : 0;
 }
 

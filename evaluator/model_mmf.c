@@ -21,8 +21,8 @@
 
 struct heap {
 	uint32_t n;
-	uint32_t *h;    /* link ids */
-	uint32_t *pos;  /* position of a link in h, NOPOS if absent */
+	uint32_t *h;   /* link ids */
+	uint32_t *pos; /* position of a link in h, NOPOS if absent */
 	double *key;
 };
 
@@ -101,8 +101,10 @@ int model_filling(const struct model_input *in, struct model_result *res,
 
 	for (uint32_t i = 0; i < in->nflows; i++)
 		if (in->flow_off[i + 1] - in->flow_off[i] != 1)
-			return err_set(err, "progressive filling needs exactly "
-				       "one path per flow (flow %u has %u)", i,
+			return err_set(err,
+				       "progressive filling needs exactly "
+				       "one path per flow (flow %u has %u)",
+				       i,
 				       in->flow_off[i + 1] - in->flow_off[i]);
 	if (model_incid_build(in, &ic, err))
 		return -1;
@@ -162,10 +164,13 @@ int model_filling(const struct model_input *in, struct model_result *res,
 					if (cnt[m] == 0)
 						heap_remove(&hp, m);
 					else
-						heap_set(&hp, m,
-							 t + (R[m] > 0 ? R[m] : 0) /
-								     (W[m] > 0 ? W[m]
-									       : 1e-300));
+						heap_set(
+							&hp, m,
+							t + (R[m] > 0 ? R[m] :
+									0) /
+									(W[m] > 0 ?
+										 W[m] :
+										 1e-300));
 				}
 			}
 		}

@@ -69,7 +69,7 @@
 struct pargs {
 	char name[32];
 	const char *spec;
-	char pos[64];                   /* positional argument, or "" */
+	char pos[64]; /* positional argument, or "" */
 	bool pos_used;
 	char key[MAX_ARGS][32];
 	char val[MAX_ARGS][96];
@@ -106,8 +106,10 @@ static int emit(struct gen *g, uint32_t s, uint32_t d, double w)
 	uint32_t b = g->nodes ? g->nodes[d] : d;
 
 	if (flows_add(g->out, a, b, w))
-		return err_set(g->err, "pattern '%s': out of memory (or more "
-			       "than 2^32 flows)", g->a->spec);
+		return err_set(g->err,
+			       "pattern '%s': out of memory (or more "
+			       "than 2^32 flows)",
+			       g->a->spec);
 	return 0;
 }
 
@@ -266,8 +268,10 @@ static int gen_shift(struct gen *g)
 		if (count_arg(g, "x", 1, 0, ULONG_MAX, &x))
 			return -1;
 		if (x % g->n == 0)
-			return perr(g, "shift %lu is a multiple of the rank "
-				    "count (self-flows)", x);
+			return perr(g,
+				    "shift %lu is a multiple of the rank "
+				    "count (self-flows)",
+				    x);
 		x %= g->n;
 	}
 	for (uint32_t i = 0; i < g->n; i++)
@@ -281,8 +285,7 @@ static int gen_alltoall(struct gen *g)
 	if (need_ranks(g, 2))
 		return -1;
 	if ((uint64_t)g->n * (g->n - 1) >= UINT32_MAX)
-		return perr(g, "%u ranks give more than 2^32 flows",
-			    g->n);
+		return perr(g, "%u ranks give more than 2^32 flows", g->n);
 	for (uint32_t s = 0; s < g->n; s++)
 		for (uint32_t d = 0; d < g->n; d++)
 			if (s != d && emit(g, s, d, 1.0))
@@ -332,8 +335,10 @@ static int gen_bits(struct gen *g)
 	unsigned b = 0;
 
 	if (g->n < 2 || (g->n & (g->n - 1)))
-		return perr(g, "needs a power-of-two rank count, got %u "
-			    "(use --nodes to pick 2^b nodes)", g->n);
+		return perr(g,
+			    "needs a power-of-two rank count, got %u "
+			    "(use --nodes to pick 2^b nodes)",
+			    g->n);
 	while ((1u << b) < g->n)
 		b++;
 	for (uint32_t s = 0; s < g->n; s++) {
@@ -365,8 +370,7 @@ static int gen_hotregion(struct gen *g)
 	if (need_ranks(g, 2))
 		return -1;
 	if ((uint64_t)g->n * (g->n - 1) >= UINT32_MAX)
-		return perr(g, "%u ranks give more than 2^32 flows",
-			    g->n);
+		return perr(g, "%u ranks give more than 2^32 flows", g->n);
 	h = g->n / 8 ? g->n / 8 : 1;
 	for (uint32_t s = 0; s < g->n; s++) {
 		uint32_t hot = h - (s < h);
@@ -379,7 +383,8 @@ static int gen_hotregion(struct gen *g)
 			if (hot == 0)
 				w = 1.0 / (g->n - 1);
 			else
-				w = 0.75 / (g->n - 1) + (d < h ? 0.25 / hot : 0);
+				w = 0.75 / (g->n - 1) +
+				    (d < h ? 0.25 / hot : 0);
 			if (emit(g, s, d, w))
 				return -1;
 		}
@@ -433,28 +438,33 @@ static int gen_stencil(struct gen *g)
 	for (int k = 0; k < nd; k++)
 		prod *= beta[k];
 	if (prod != g->n)
-		return err_set(g->err, "pattern '%s': dims=%s has %llu ranks, "
-			       "the node list %u", g->a->spec, ds,
-			       (unsigned long long)prod, g->n);
+		return err_set(g->err,
+			       "pattern '%s': dims=%s has %llu ranks, "
+			       "the node list %u",
+			       g->a->spec, ds, (unsigned long long)prod, g->n);
 	for (int k = 0; k < nd; k++)
 		m[k] = 1.0;
 	if (es) {
 		if (parse_dims(g, "elements", es, alpha, &na))
 			return -1;
 		if (na != nd)
-			return perr(g, "elements=%s: one size per dimension of "
-				    "dims (%lu)", es, (unsigned long)nd);
+			return perr(g,
+				    "elements=%s: one size per dimension of "
+				    "dims (%lu)",
+				    es, (unsigned long)nd);
 		for (int k = 0; k < nd; k++) {
 			if (alpha[k] % beta[k])
-				return perr(g, "elements=%s: each size must be a "
+				return perr(g,
+					    "elements=%s: each size must be a "
 					    "multiple of the dims size (%lu)",
 					    es, (unsigned long)beta[k]);
 			if (beta[k] > 1)
 				sum += (double)beta[k] / alpha[k];
 		}
 		for (int k = 0; k < nd; k++)
-			m[k] = sum > 0 ? (double)beta[k] / alpha[k] / (2 * sum)
-				       : 0;
+			m[k] = sum > 0 ?
+				       (double)beta[k] / alpha[k] / (2 * sum) :
+				       0;
 	}
 	for (uint32_t r = 0; r < g->n; r++) {
 		uint32_t stride = 1, x, rest = r;
@@ -465,9 +475,9 @@ static int gen_stencil(struct gen *g)
 			if (beta[k] > 1) {
 				uint32_t up = r - x * stride +
 					      ((x + 1) % beta[k]) * stride;
-				uint32_t down = r - x * stride +
-						((x + beta[k] - 1) % beta[k]) *
-							stride;
+				uint32_t down =
+					r - x * stride +
+					((x + beta[k] - 1) % beta[k]) * stride;
 
 				if (beta[k] == 2) {
 					if (emit(g, r, up, 2 * m[k]))
@@ -496,8 +506,8 @@ static int gen_suba2a(struct gen *g)
 	if ((uint64_t)g->n * (size - 1) >= UINT32_MAX)
 		return perr(g, "too many flows");
 	for (uint32_t base = 0; base < g->n; base += (uint32_t)size) {
-		uint32_t end = base + size < g->n ? base + (uint32_t)size
-						  : g->n;
+		uint32_t end = base + size < g->n ? base + (uint32_t)size :
+						    g->n;
 
 		for (uint32_t s = base; s < end; s++)
 			for (uint32_t d = base; d < end; d++)
@@ -575,8 +585,7 @@ static int gen_umesh(struct gen *g)
 		return perr(g, "unexpected argument '%s'", g->a->pos);
 	if (!arg_get(g->a, "degree"))
 		return perr(g, "needs degree=D");
-	if (need_ranks(g, 2) ||
-	    count_arg(g, "degree", 1, 1, g->n - 1, &deg))
+	if (need_ranks(g, 2) || count_arg(g, "degree", 1, 1, g->n - 1, &deg))
 		return -1;
 	/* the window: D ranks on each side, or all others when that wraps */
 	w = (uint32_t)deg;
@@ -596,12 +605,13 @@ static int gen_umesh(struct gen *g)
 			if (win == g->n - 1) { /* every other rank */
 				d = pick[j] + (pick[j] >= i);
 			} else { /* offsets -w..-1, 1..w */
-				int64_t o = pick[j] < w ? -(int64_t)w + pick[j]
-							: (int64_t)pick[j] - w + 1;
+				int64_t o = pick[j] < w ?
+						    -(int64_t)w + pick[j] :
+						    (int64_t)pick[j] - w + 1;
 				d = (uint32_t)(((int64_t)i + o + g->n) % g->n);
 			}
-			edge[nedge++] = i < d ? (uint64_t)i << 32 | d
-					      : (uint64_t)d << 32 | i;
+			edge[nedge++] = i < d ? (uint64_t)i << 32 | d :
+						(uint64_t)d << 32 | i;
 		}
 	}
 	qsort(edge, nedge, sizeof(*edge), cmp_u64);
@@ -647,9 +657,9 @@ static const struct pattern patterns[] = {
 #define NPATTERNS (sizeof(patterns) / sizeof(patterns[0]))
 
 static const char *const names[NPATTERNS + 1] = {
-	"random", "perm", "shift", "alltoall", "transpose", "bitrev",
-	"bitcomp", "shuffle", "butterfly", "tornado", "hotregion", "stencil",
-	"subA2A", "spread", "pairs", "umesh", NULL,
+	"random",  "perm",    "shift",	   "alltoall", "transpose", "bitrev",
+	"bitcomp", "shuffle", "butterfly", "tornado",  "hotregion", "stencil",
+	"subA2A",  "spread",  "pairs",	   "umesh",    NULL,
 };
 
 const char *const *flows_pattern_names(void)
@@ -693,7 +703,8 @@ static int parse_spec(const char *spec, struct pargs *a, struct err *err)
 				       spec);
 		if (!eq) {
 			if (p != colon + 1 || ilen >= sizeof(a->pos))
-				return err_set(err, "pattern '%s': bad "
+				return err_set(err,
+					       "pattern '%s': bad "
 					       "argument '%.*s' (key=value)",
 					       spec, (int)ilen, p);
 			memcpy(a->pos, p, ilen);
@@ -703,13 +714,15 @@ static int parse_spec(const char *spec, struct pargs *a, struct err *err)
 			if (a->nargs == MAX_ARGS || kl == 0 ||
 			    kl >= sizeof(a->key[0]) || vl == 0 ||
 			    vl >= sizeof(a->val[0]))
-				return err_set(err, "pattern '%s': bad "
-					       "argument '%.*s'", spec,
-					       (int)ilen, p);
+				return err_set(err,
+					       "pattern '%s': bad "
+					       "argument '%.*s'",
+					       spec, (int)ilen, p);
 			for (int i = 0; i < a->nargs; i++)
 				if (strlen(a->key[i]) == kl &&
 				    !strncmp(a->key[i], p, kl))
-					return err_set(err, "pattern '%s': "
+					return err_set(err,
+						       "pattern '%s': "
 						       "'%.*s' given twice",
 						       spec, (int)kl, p);
 			memcpy(a->key[a->nargs], p, kl);
@@ -762,8 +775,10 @@ static int check_nodes(const uint32_t *nodes, uint32_t n, const char *spec,
 	qsort(c, n, sizeof(*c), cmp_u32);
 	for (uint32_t i = 1; i < n && !rc; i++)
 		if (c[i] == c[i - 1])
-			rc = err_set(err, "pattern '%s': node %u appears twice "
-				     "in the node list", spec, c[i]);
+			rc = err_set(err,
+				     "pattern '%s': node %u appears twice "
+				     "in the node list",
+				     spec, c[i]);
 	free(c);
 	return rc;
 }
@@ -784,20 +799,26 @@ int flows_pattern(const char *spec, const uint32_t *nodes, uint32_t n,
 		return -1;
 	pt = find(a.name);
 	if (!pt)
-		return err_set(err, "pattern '%s': unknown pattern '%s' (see "
-			       "stopo-eval(1))", spec, a.name);
+		return err_set(err,
+			       "pattern '%s': unknown pattern '%s' (see "
+			       "stopo-eval(1))",
+			       spec, a.name);
 	if (check_nodes(nodes, n, spec, err))
 		return -1;
 	s = arg_get(&a, "seed");
 	if (s) {
 		errno = 0;
 		if (!pt->random)
-			return err_set(err, "pattern '%s': %s is not random "
-				       "(no seed=)", spec, a.name);
+			return err_set(err,
+				       "pattern '%s': %s is not random "
+				       "(no seed=)",
+				       spec, a.name);
 		sv = strtoull(s, &end, 10);
 		if (errno || *end || !isdigit((unsigned char)*s))
-			return err_set(err, "pattern '%s': seed: not a "
-				       "non-negative integer", spec);
+			return err_set(err,
+				       "pattern '%s': seed: not a "
+				       "non-negative integer",
+				       spec);
 		seed = sv;
 	}
 	g.a = &a;
@@ -814,8 +835,10 @@ int flows_pattern(const char *spec, const uint32_t *nodes, uint32_t n,
 	for (int i = 0; i < a.nargs; i++)
 		if (!a.used[i]) {
 			flows_clear(out);
-			return err_set(err, "pattern '%s': unknown key '%s' "
-				       "for %s", spec, a.key[i], a.name);
+			return err_set(err,
+				       "pattern '%s': unknown key '%s' "
+				       "for %s",
+				       spec, a.key[i], a.name);
 		}
 	if (a.pos[0] && !a.pos_used) {
 		flows_clear(out);

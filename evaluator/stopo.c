@@ -8,10 +8,13 @@
 
 static const struct cli_cmd commands[] = {
 	{ "topo", "describe a network topology", cmd_topo },
-	{ "whatif", "simulate a job queue under allocation policies", cmd_whatif },
+	{ "whatif", "simulate a job queue under allocation policies",
+	  cmd_whatif },
 	{ "report", "link sharing among running jobs (MLS/TLS)", cmd_report },
-	{ "paths", "count and list the paths of a flow under a routing", cmd_paths },
-	{ "eval", "predict flow rates with the HM, JM, MCF and MMF models", cmd_eval },
+	{ "paths", "count and list the paths of a flow under a routing",
+	  cmd_paths },
+	{ "eval", "predict flow rates with the HM, JM, MCF and MMF models",
+	  cmd_eval },
 };
 
 static void usage(FILE *f)
@@ -20,7 +23,8 @@ static void usage(FILE *f)
 		   "Interference-free job placement for HPC networks.\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-8s %s\n", commands[i].name,
+			commands[i].summary);
 	fprintf(f, "\n'stopo COMMAND --help' describes a command; see also "
 		   "stopo(1).\n");
 }

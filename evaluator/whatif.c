@@ -30,39 +30,39 @@ struct sim {
 	struct whatif_result *res;
 	struct err *err;
 	uint32_t N;
-	uint32_t *owner;        /* [N] job index + 1, POLICY_FREE when free */
+	uint32_t *owner; /* [N] job index + 1, POLICY_FREE when free */
 	uint32_t nfree;
-	uint32_t *tmp;          /* [N] owner copy for reservations */
-	uint8_t *usable;        /* [N] backfill mask (0 on reserved nodes) */
-	uint8_t *scratch;       /* [L] zeroed link marks */
-	uint32_t *buf;          /* [N] policy result */
-	uint32_t *buf2;         /* [N] policy result of reservation checks */
-	uint32_t *resv;         /* [N] reserved nodes of the head */
+	uint32_t *tmp;	  /* [N] owner copy for reservations */
+	uint8_t *usable;  /* [N] backfill mask (0 on reserved nodes) */
+	uint8_t *scratch; /* [L] zeroed link marks */
+	uint32_t *buf;	  /* [N] policy result */
+	uint32_t *buf2;	  /* [N] policy result of reservation checks */
+	uint32_t *resv;	  /* [N] reserved nodes of the head */
 	uint32_t nresv;
-	struct rel *rel;        /* running jobs by expected end (reserve) */
-	uint32_t relk;          /* the first relk end before the head starts */
-	uint32_t *bfb;          /* jobs backfilled this pass that end before
+	struct rel *rel; /* running jobs by expected end (reserve) */
+	uint32_t relk;	 /* the first relk end before the head starts */
+	uint32_t *bfb;	 /* jobs backfilled this pass that end before
 				 * the reservation */
 	uint32_t nbfb;
 	struct ls_state *ls;
-	uint32_t *run;          /* running job indices */
+	uint32_t *run; /* running job indices */
 	uint32_t nrun;
-	struct ev *heap;        /* actual ends, min-heap */
+	struct ev *heap; /* actual ends, min-heap */
 	uint32_t nheap;
-	uint32_t *queue;        /* waiting job indices, FCFS */
+	uint32_t *queue; /* waiting job indices, FCFS */
 	uint32_t nq;
-	uint32_t *arr;          /* simulated jobs by arrival */
+	uint32_t *arr; /* simulated jobs by arrival */
 	uint32_t narr, next;
-	int64_t *arrival;       /* [njobs] when the job joins the queue */
+	int64_t *arrival; /* [njobs] when the job joins the queue */
 	int64_t now, tlast, tfirst;
-	int64_t tend;           /* latest end so far */
+	int64_t tend; /* latest end so far */
 	double mls_int, tls_int, busy;
 	double cur_mls, cur_tls;
-	uint32_t **links;       /* rates: each running job's link set */
+	uint32_t **links; /* rates: each running job's link set */
 	uint32_t *nlinks;
-	uint32_t *stamp;        /* rates: [L] link marks */
+	uint32_t *stamp; /* rates: [L] link marks */
 	uint32_t stampv;
-	uint8_t *incomp;        /* rates: [njobs] */
+	uint8_t *incomp; /* rates: [njobs] */
 	uint32_t done;
 };
 
@@ -89,7 +89,8 @@ static void heap_push(struct sim *s, int64_t t, uint32_t job)
 	while (i) {
 		uint32_t p = (i - 1) / 2;
 
-		if (s->heap[p].t < t || (s->heap[p].t == t && s->heap[p].job < job))
+		if (s->heap[p].t < t ||
+		    (s->heap[p].t == t && s->heap[p].job < job))
 			break;
 		s->heap[i] = s->heap[p];
 		i = p;
@@ -108,10 +109,9 @@ static struct ev heap_pop(struct sim *s)
 
 		if (c >= s->nheap)
 			break;
-		if (c + 1 < s->nheap &&
-		    (s->heap[c + 1].t < s->heap[c].t ||
-		     (s->heap[c + 1].t == s->heap[c].t &&
-		      s->heap[c + 1].job < s->heap[c].job)))
+		if (c + 1 < s->nheap && (s->heap[c + 1].t < s->heap[c].t ||
+					 (s->heap[c + 1].t == s->heap[c].t &&
+					  s->heap[c + 1].job < s->heap[c].job)))
 			c++;
 		if (last.t < s->heap[c].t ||
 		    (last.t == s->heap[c].t && last.job <= s->heap[c].job))
@@ -140,8 +140,10 @@ static enum policy_status place_into(struct sim *s, uint32_t i,
 	memset(pr, 0, sizeof(*pr));
 	pr->nodes = buf;
 	if (j->nodes > s->N) {
-		snprintf(pr->reason, sizeof(pr->reason), "%u nodes requested, "
-			 "the machine has %u", j->nodes, s->N);
+		snprintf(pr->reason, sizeof(pr->reason),
+			 "%u nodes requested, "
+			 "the machine has %u",
+			 j->nodes, s->N);
 		return POLICY_NEVER;
 	}
 	return policy_place(s->pol, &v, &rq, pr);
@@ -171,8 +173,8 @@ static void drop(struct sim *s, uint32_t i, const char *why)
 static int job_rate(struct sim *s, uint32_t i, double *rate)
 {
 	const char *model = s->o->model ? s->o->model : "jm";
-	const char *defpat = s->o->pattern ? s->o->pattern
-					   : WHATIF_DEFAULT_PATTERN;
+	const char *defpat = s->o->pattern ? s->o->pattern :
+					     WHATIF_DEFAULT_PATTERN;
 	struct flows all, one;
 	struct model_result mr;
 	uint32_t *comp, nc = 0, lo = 0, hi = 0;
@@ -216,13 +218,13 @@ static int job_rate(struct sim *s, uint32_t i, double *rate)
 	flows_init(&one);
 	for (uint32_t c = 0; c < nc && !rc; c++) {
 		uint32_t j = comp[c];
-		const char *pat = s->w->jobs[j].pattern ? s->w->jobs[j].pattern
-							: defpat;
+		const char *pat =
+			s->w->jobs[j].pattern ? s->w->jobs[j].pattern : defpat;
 
 		s->incomp[j] = 0;
-		if (flows_pattern(pat, s->res->jobs[j].nodes,
-				  s->res->jobs[j].n,
-				  s->o->seed + s->w->jobs[j].id, &one, s->err)) {
+		if (flows_pattern(pat, s->res->jobs[j].nodes, s->res->jobs[j].n,
+				  s->o->seed + s->w->jobs[j].id, &one,
+				  s->err)) {
 			err_prefix(s->err, "job %u", s->w->jobs[j].id);
 			rc = -1;
 			break;
@@ -255,14 +257,16 @@ static int job_rate(struct sim *s, uint32_t i, double *rate)
 	return rc;
 }
 
-static int start(struct sim *s, uint32_t i, const uint32_t *nodes,
-		 uint32_t n, bool claimed, int64_t st, int64_t end)
+static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
+		 bool claimed, int64_t st, int64_t end)
 {
 	const struct wl_job *j = &s->w->jobs[i];
 	struct whatif_job *o = &s->res->jobs[i];
 	/* the link set of the job's own pattern (all pairs without one),
 	 * seeded as its rate's flows are */
-	struct ls_job lj = { .id = i + 1, .nodes = nodes, .n = n,
+	struct ls_job lj = { .id = i + 1,
+			     .nodes = nodes,
+			     .n = n,
 			     .pattern = j->pattern,
 			     .seed = s->o->seed + j->id };
 	uint32_t *links, nl;
@@ -279,7 +283,8 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes,
 		if (s->owner[nodes[k]] == POLICY_FREE)
 			s->nfree--;
 		else if (!j->running)
-			return err_set(s->err, "policy %s placed job %u on node "
+			return err_set(s->err,
+				       "policy %s placed job %u on node "
 				       "%u, busy with job %u",
 				       policy_spec(s->pol), j->id, nodes[k],
 				       s->w->jobs[s->owner[nodes[k]] - 1].id);
@@ -472,8 +477,8 @@ static int backfill(struct sim *s, int64_t shadow)
 		bool before = s->now + j->limit <= shadow;
 		enum policy_status st;
 
-		if (before ? (j->nodes > s->nfree || j->nodes >= fail_full)
-			   : (j->nodes > free_out || j->nodes >= fail_out)) {
+		if (before ? (j->nodes > s->nfree || j->nodes >= fail_full) :
+			     (j->nodes > free_out || j->nodes >= fail_out)) {
 			pos++;
 			continue;
 		}
@@ -535,8 +540,10 @@ static int schedule(struct sim *s)
 		if (!s->nrun) {
 			char why[192];
 
-			snprintf(why, sizeof(why), "waits even on an empty "
-				 "machine: %.150s", pr.reason);
+			snprintf(why, sizeof(why),
+				 "waits even on an empty "
+				 "machine: %.150s",
+				 pr.reason);
 			drop(s, i, why);
 			queue_remove(s, 0);
 			continue;
@@ -545,8 +552,10 @@ static int schedule(struct sim *s)
 		if (r > 0) {
 			char why[192];
 
-			snprintf(why, sizeof(why), "cannot be placed even on an "
-				 "empty machine: %.140s", pr.reason);
+			snprintf(why, sizeof(why),
+				 "cannot be placed even on an "
+				 "empty machine: %.140s",
+				 pr.reason);
 			drop(s, i, why);
 			queue_remove(s, 0);
 			continue;
@@ -613,9 +622,8 @@ static int setup(struct sim *s)
 	s->arrival = malloc((nj ? nj : 1) * sizeof(*s->arrival));
 	s->res->jobs = calloc(nj ? nj : 1, sizeof(*s->res->jobs));
 	if (!s->owner || !s->tmp || !s->usable || !s->buf || !s->buf2 ||
-	    !s->rel || !s->bfb || !s->resv ||
-	    !s->scratch || !s->run || !s->heap || !s->queue || !s->arr ||
-	    !s->arrival || !s->res->jobs)
+	    !s->rel || !s->bfb || !s->resv || !s->scratch || !s->run ||
+	    !s->heap || !s->queue || !s->arr || !s->arrival || !s->res->jobs)
 		return -1;
 	s->res->njob_out = nj;
 	memset(s->usable, 1, s->N);
@@ -670,9 +678,10 @@ static int start_running(struct sim *s)
 			continue;
 		for (uint32_t k = 0; k < j->nodes; k++)
 			if (j->alloc[k] >= s->N)
-				return err_set(s->err, "job %u: node %u out of "
-					       "range (%u nodes)", j->id,
-					       j->alloc[k], s->N);
+				return err_set(s->err,
+					       "job %u: node %u out of "
+					       "range (%u nodes)",
+					       j->id, j->alloc[k], s->N);
 		if (end < s->now)
 			end = s->now;
 		s->res->jobs[i].was_running = true;
@@ -707,8 +716,8 @@ static void summarise(struct sim *s)
 			continue;
 		wait = (double)(o->start - j->submit);
 		run = (double)(o->end - o->start);
-		b = (wait + run) / (run > WHATIF_BSLD_TAU ? run
-							  : WHATIF_BSLD_TAU);
+		b = (wait + run) /
+		    (run > WHATIF_BSLD_TAU ? run : WHATIF_BSLD_TAU);
 		wsum += wait;
 		bsum += b > 1 ? b : 1;
 		nw++;
@@ -735,8 +744,9 @@ static int simulate(struct sim *s)
 		s->res->jobs[i].submit = w->jobs[i].submit;
 		if (w->jobs[i].running)
 			continue;
-		s->arrival[i] = w->squeue && w->jobs[i].submit < w->now
-					? w->now : w->jobs[i].submit;
+		s->arrival[i] = w->squeue && w->jobs[i].submit < w->now ?
+					w->now :
+					w->jobs[i].submit;
 		s->arr[s->narr++] = i;
 		if (!w->squeue && s->arrival[i] < s->now)
 			s->now = s->arrival[i];

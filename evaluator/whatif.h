@@ -32,18 +32,17 @@
 /* Bounded slowdown threshold (s): max(1, (wait + run) / max(run, 10)). */
 #define WHATIF_BSLD_TAU 10.0
 
-typedef void (*whatif_progress_fn)(void *arg, uint32_t done,
-				   uint32_t total);
+typedef void (*whatif_progress_fn)(void *arg, uint32_t done, uint32_t total);
 
 struct whatif_opts {
-	bool rates;             /* predict each job's communication rate */
-	const char *pattern;    /* pattern of jobs without one, for rates
+	bool rates;	     /* predict each job's communication rate */
+	const char *pattern; /* pattern of jobs without one, for rates
 				 * (NULL = WHATIF_DEFAULT_PATTERN) */
-	const char *model;      /* throughput model for rates (NULL = "jm") */
-	uint32_t bf_depth;      /* jobs tried for backfill per pass (0 =
+	const char *model;   /* throughput model for rates (NULL = "jm") */
+	uint32_t bf_depth;   /* jobs tried for backfill per pass (0 =
 				 * 500, Slurm's bf_max_job_test) */
-	uint64_t seed;          /* seeds random patterns (job id + seed) */
-	whatif_progress_fn progress;  /* called now and then; may be NULL */
+	uint64_t seed;	     /* seeds random patterns (job id + seed) */
+	whatif_progress_fn progress; /* called now and then; may be NULL */
 	void *progress_arg;
 };
 
@@ -53,39 +52,39 @@ struct whatif_opts {
 void whatif_opts_init(struct whatif_opts *o);
 
 struct whatif_job {
-	uint32_t id;            /* from the workload */
-	int64_t submit, start, end;   /* start = end = -1 when dropped */
-	uint32_t *nodes;        /* [n] allocated nodes */
+	uint32_t id;		    /* from the workload */
+	int64_t submit, start, end; /* start = end = -1 when dropped */
+	uint32_t *nodes;	    /* [n] allocated nodes */
 	uint32_t n;
-	bool dropped;           /* the policy never placed it */
-	bool was_running;       /* squeue: already running at the start */
-	bool claimed_isolated;  /* the policy claimed isolation */
-	bool ran_isolated;      /* shared no link at any moment of its run */
-	uint32_t links;         /* |l_i| */
-	double rate;            /* predicted communication rate at its start
+	bool dropped;	       /* the policy never placed it */
+	bool was_running;      /* squeue: already running at the start */
+	bool claimed_isolated; /* the policy claimed isolation */
+	bool ran_isolated;     /* shared no link at any moment of its run */
+	uint32_t links;	       /* |l_i| */
+	double rate;	       /* predicted communication rate at its start
 				 * (units of link capacity), or 0 */
-	char reason[192];       /* why it was dropped */
+	char reason[192];      /* why it was dropped */
 };
 
 struct whatif_result {
-	char policy[96];        /* canonical policy spec */
-	uint32_t njobs;         /* jobs in the workload */
+	char policy[96]; /* canonical policy spec */
+	uint32_t njobs;	 /* jobs in the workload */
 	uint32_t started, dropped;
-	double utilization;     /* node-seconds used / (N * makespan) */
-	double makespan;        /* s, first arrival to last end */
-	double mean_wait;       /* s, simulated jobs that started */
-	double mean_bsld;       /* bounded slowdown, tau = 10 s */
-	uint32_t isolated_jobs; /* jobs that ran isolated */
-	uint32_t violations;    /* claimed isolated but shared a link */
-	double mls_max, tls_max;     /* worst over time, percent */
-	double mls_mean, tls_mean;   /* time-averaged over the makespan */
+	double utilization;	   /* node-seconds used / (N * makespan) */
+	double makespan;	   /* s, first arrival to last end */
+	double mean_wait;	   /* s, simulated jobs that started */
+	double mean_bsld;	   /* bounded slowdown, tau = 10 s */
+	uint32_t isolated_jobs;	   /* jobs that ran isolated */
+	uint32_t violations;	   /* claimed isolated but shared a link */
+	double mls_max, tls_max;   /* worst over time, percent */
+	double mls_mean, tls_mean; /* time-averaged over the makespan */
 	bool rates;
-	double rate_sum;        /* sum of the jobs' predicted rates */
-	double rate_mean;       /* per started job */
-	uint32_t backfilled;    /* jobs started ahead of an earlier job */
-	double seconds;         /* wall time of the simulation */
+	double rate_sum;     /* sum of the jobs' predicted rates */
+	double rate_mean;    /* per started job */
+	uint32_t backfilled; /* jobs started ahead of an earlier job */
+	double seconds;	     /* wall time of the simulation */
 	uint32_t njob_out;
-	struct whatif_job *jobs;  /* [njobs], workload order */
+	struct whatif_job *jobs; /* [njobs], workload order */
 };
 
 /* Simulate workload W on topology T with routing R and policy POLICY

@@ -219,9 +219,10 @@ static int parse_swf_line(struct workload *w, const struct wl_opts *o,
 		while (i < len && !isspace((unsigned char)s[i]))
 			i++;
 		if (swf_token(s + b, i - b, &f[nf])) {
-			snprintf(msg, sizeof(msg), "field %u: '%.*s' is not a "
-				 "number", nf + 1, (int)(i - b > 20 ? 20 : i - b),
-				 s + b);
+			snprintf(msg, sizeof(msg),
+				 "field %u: '%.*s' is not a "
+				 "number",
+				 nf + 1, (int)(i - b > 20 ? 20 : i - b), s + b);
 			return bad(w, o, err, name, line, msg);
 		}
 		nf++;
@@ -229,24 +230,31 @@ static int parse_swf_line(struct workload *w, const struct wl_opts *o,
 	if (nf == 0)
 		return 0;
 	if (nf < 9) {
-		snprintf(msg, sizeof(msg), "%u fields, SWF needs at least 9 "
-			 "(18 in full)", nf);
+		snprintf(msg, sizeof(msg),
+			 "%u fields, SWF needs at least 9 "
+			 "(18 in full)",
+			 nf);
 		return bad(w, o, err, name, line, msg);
 	}
 	if (f[0] <= 0 || f[0] >= UINT32_MAX)
-		return bad(w, o, err, name, line, "field 1: job id must be "
+		return bad(w, o, err, name, line,
+			   "field 1: job id must be "
 			   "positive");
 	if (f[1] < 0)
-		return bad(w, o, err, name, line, "field 2: submit time is "
+		return bad(w, o, err, name, line,
+			   "field 2: submit time is "
 			   "negative");
 	if (f[3] < 0)
-		return bad(w, o, err, name, line, "field 4: run time unknown "
+		return bad(w, o, err, name, line,
+			   "field 4: run time unknown "
 			   "(-1)");
 	if (f[4] <= 0 && f[7] <= 0)
-		return bad(w, o, err, name, line, "fields 5 and 8: no processor "
+		return bad(w, o, err, name, line,
+			   "fields 5 and 8: no processor "
 			   "count");
 	if ((f[4] > 0 ? f[4] : f[7]) >= UINT32_MAX)
-		return bad(w, o, err, name, line, "fields 5/8: processor count "
+		return bad(w, o, err, name, line,
+			   "fields 5/8: processor count "
 			   "too large");
 	j = push(w);
 	if (!j)
@@ -325,13 +333,13 @@ static uint32_t csv_split(char *s, char **f, uint32_t maxf)
 			char *e = s;
 
 			*s++ = '\0';
-			while (e > f[n - 1] && (e[-1] == ' ' || e[-1] == '\t' ||
-						e[-1] == '\r'))
+			while (e > f[n - 1] &&
+			       (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
 				*--e = '\0';
 			continue;
 		}
-		while (s > f[n - 1] && (s[-1] == ' ' || s[-1] == '\t' ||
-					s[-1] == '\r'))
+		while (s > f[n - 1] &&
+		       (s[-1] == ' ' || s[-1] == '\t' || s[-1] == '\r'))
 			*--s = '\0';
 		return n;
 	}
@@ -378,8 +386,8 @@ static int parse_csv(const char *name, const char *text, size_t len,
 		     const struct wl_opts *o, struct workload *w,
 		     struct err *err)
 {
-	static const char *const cols[] = { "id", "submit", "nodes",
-					    "runtime", "limit", "pattern" };
+	static const char *const cols[] = { "id",      "submit", "nodes",
+					    "runtime", "limit",	 "pattern" };
 	uint32_t line = 0, ncols = 0;
 	char *buf = NULL;
 	size_t bcap = 0;
@@ -423,9 +431,11 @@ static int parse_csv(const char *name, const char *text, size_t len,
 					break;
 			if (nf == UINT32_MAX || ncols < 5 || nf != ncols) {
 				free(buf);
-				return err_set(err, "%s:%u: header must be "
+				return err_set(err,
+					       "%s:%u: header must be "
 					       "id,submit,nodes,runtime,limit"
-					       "[,pattern]", name, line);
+					       "[,pattern]",
+					       name, line);
 			}
 			continue;
 		}
@@ -444,8 +454,10 @@ static int parse_csv(const char *name, const char *text, size_t len,
 				continue;
 			}
 			if (csv_int(f[k], &v[k])) {
-				snprintf(m, sizeof(m), "%s: '%.32s' is not an "
-					 "integer", cols[k], f[k]);
+				snprintf(m, sizeof(m),
+					 "%s: '%.32s' is not an "
+					 "integer",
+					 cols[k], f[k]);
 				msg = m;
 			}
 		}
@@ -541,8 +553,10 @@ static uint32_t *index_list(const char *s, uint32_t nnodes, uint32_t *n,
 bad:
 	free(v);
 	if (nnodes)
-		err_set(err, "bad node list '%.64s' (want indices like 0-3,8 "
-			"below %u)", s, nnodes);
+		err_set(err,
+			"bad node list '%.64s' (want indices like 0-3,8 "
+			"below %u)",
+			s, nnodes);
 	else
 		err_set(err, "bad node list '%.64s' (want indices like 0-3,8)",
 			s);
@@ -564,8 +578,10 @@ uint32_t *workload_nodes(const char *list, const struct topo_conf *conf,
 	if (all_index_chars(list))
 		return index_list(list, nnodes, n, err);
 	if (!conf || !topo_conf_has_names(conf)) {
-		err_set(err, "node names '%.64s' need a topo.conf with "
-			"NodeName= (--topo FILE)", list);
+		err_set(err,
+			"node names '%.64s' need a topo.conf with "
+			"NodeName= (--topo FILE)",
+			list);
 		return NULL;
 	}
 	hl = slurm_hostlist_create(list);
@@ -577,8 +593,10 @@ uint32_t *workload_nodes(const char *list, const struct topo_conf *conf,
 		uint32_t x = topo_conf_node_index(conf, h);
 
 		if (x == TOPO_NONE) {
-			err_set(err, "node '%.64s' is not in topo.conf "
-				"NodeName=", h);
+			err_set(err,
+				"node '%.64s' is not in topo.conf "
+				"NodeName=",
+				h);
 			free(h);
 			goto fail;
 		}
@@ -681,10 +699,12 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 	int r;
 
 	if (jint(jo, "job_id", &id) || id <= 0 || id >= UINT32_MAX)
-		return jbad(w, o, err, name, idx, "job_id missing or not a "
-			   "positive integer");
+		return jbad(w, o, err, name, idx,
+			    "job_id missing or not a "
+			    "positive integer");
 	if (!state) {
-		snprintf(m, sizeof(m), "job %" PRId64 ": job_state missing", id);
+		snprintf(m, sizeof(m), "job %" PRId64 ": job_state missing",
+			 id);
 		return jbad(w, o, err, name, idx, m);
 	}
 	r = jint(jo, "time_limit", &tl);
@@ -692,13 +712,15 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 		snprintf(m, sizeof(m), "job %" PRId64 ": bad time_limit", id);
 		return jbad(w, o, err, name, idx, m);
 	}
-	tl = r ? (o->default_limit > 0 ? o->default_limit : DEFAULT_LIMIT)
-	       : tl * 60;
+	tl = r ? (o->default_limit > 0 ? o->default_limit : DEFAULT_LIMIT) :
+		 tl * 60;
 	if (jint(jo, "submit_time", &submit) < 0 ||
 	    jint(jo, "start_time", &start) < 0 ||
 	    jint(jo, "node_count", &cnt) < 0) {
-		snprintf(m, sizeof(m), "job %" PRId64 ": submit_time, "
-			 "start_time or node_count is not an integer", id);
+		snprintf(m, sizeof(m),
+			 "job %" PRId64 ": submit_time, "
+			 "start_time or node_count is not an integer",
+			 id);
 		return jbad(w, o, err, name, idx, m);
 	}
 	if (state_holds_nodes(state)) {
@@ -708,7 +730,8 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 		nodes = jstr(jo, "nodes");
 		v = workload_nodes(nodes, o->conf, o->nnodes, &n, &e);
 		if (!v) {
-			snprintf(m, sizeof(m), "job %" PRId64 ": %.160s", id, e.msg);
+			snprintf(m, sizeof(m), "job %" PRId64 ": %.160s", id,
+				 e.msg);
 			return jbad(w, o, err, name, idx, m);
 		}
 		j = push(w);
@@ -724,8 +747,10 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 			w->now = start;
 	} else if (!strncmp(state, "PENDING", 7)) {
 		if (cnt <= 0 || cnt >= UINT32_MAX) {
-			snprintf(m, sizeof(m), "job %" PRId64 ": pending with "
-				 "no node_count", id);
+			snprintf(m, sizeof(m),
+				 "job %" PRId64 ": pending with "
+				 "no node_count",
+				 id);
 			return jbad(w, o, err, name, idx, m);
 		}
 		j = push(w);
@@ -750,8 +775,8 @@ static int list_job(struct workload *w, const struct wl_opts *o,
 		    const char *name, uint32_t idx, struct json_object *jo,
 		    struct err *err)
 {
-	static const char *const keys[] = { "id", "submit", "nodes",
-					    "runtime", "limit" };
+	static const char *const keys[] = { "id", "submit", "nodes", "runtime",
+					    "limit" };
 	int64_t v[5] = { 0, 0, 0, 0, -1 };
 	const char *pattern = NULL, *msg;
 	struct json_object *x;
@@ -769,8 +794,9 @@ static int list_job(struct workload *w, const struct wl_opts *o,
 	}
 	if (json_object_object_get_ex(jo, "pattern", &x) && x) {
 		if (!json_object_is_type(x, json_type_string))
-			return jbad(w, o, err, name, idx, "\"pattern\" is not a "
-				   "string");
+			return jbad(w, o, err, name, idx,
+				    "\"pattern\" is not a "
+				    "string");
 		pattern = json_object_get_string(x);
 	}
 	j = push(w);
@@ -804,9 +830,10 @@ static int parse_json(const char *name, const char *text, size_t len,
 
 		err_set(err, "%s:%u: bad JSON: %s", name,
 			offset_line(text, off),
-			je == json_tokener_success || je == json_tokener_continue
-				? "unexpected end of input"
-				: json_tokener_error_desc(je));
+			je == json_tokener_success ||
+					je == json_tokener_continue ?
+				"unexpected end of input" :
+				json_tokener_error_desc(je));
 		json_object_put(root);
 		json_tokener_free(tok);
 		return -1;
@@ -818,15 +845,17 @@ static int parse_json(const char *name, const char *text, size_t len,
 		json_object_object_get_ex(root, "jobs", &jobs);
 	if (!jobs || !json_object_is_type(jobs, json_type_array)) {
 		json_object_put(root);
-		return err_set(err, "%s:1: no \"jobs\" array (want a job list "
-			       "or squeue --json output)", name);
+		return err_set(err,
+			       "%s:1: no \"jobs\" array (want a job list "
+			       "or squeue --json output)",
+			       name);
 	}
 	nj = json_object_array_length(jobs);
 	for (size_t i = 0; i < nj && !rc; i++) {
 		struct json_object *jo = json_object_array_get_idx(jobs, i);
 		if (!jo || !json_object_is_type(jo, json_type_object)) {
 			if (jbad(w, o, err, name, (uint32_t)i,
-				"job is not an object"))
+				 "job is not an object"))
 				rc = -1;
 			continue;
 		}
@@ -864,8 +893,7 @@ static enum wl_format sniff(const char *text, size_t len)
 }
 
 int workload_parse(const char *name, const char *text, size_t len,
-		   const struct wl_opts *o, struct workload *w,
-		   struct err *err)
+		   const struct wl_opts *o, struct workload *w, struct err *err)
 {
 	struct wl_opts def;
 	int rc;
@@ -877,9 +905,15 @@ int workload_parse(const char *name, const char *text, size_t len,
 	memset(w, 0, sizeof(*w));
 	w->format = o->format != WL_AUTO ? o->format : sniff(text, len);
 	switch (w->format) {
-	case WL_CSV: rc = parse_csv(name, text, len, o, w, err); break;
-	case WL_JSON: rc = parse_json(name, text, len, o, w, err); break;
-	default: rc = parse_swf(name, text, len, o, w, err); break;
+	case WL_CSV:
+		rc = parse_csv(name, text, len, o, w, err);
+		break;
+	case WL_JSON:
+		rc = parse_json(name, text, len, o, w, err);
+		break;
+	default:
+		rc = parse_swf(name, text, len, o, w, err);
+		break;
 	}
 	if (rc) {
 		workload_free(w);
@@ -888,8 +922,8 @@ int workload_parse(const char *name, const char *text, size_t len,
 	return 0;
 }
 
-int workload_load(const char *path, const struct wl_opts *o,
-		  struct workload *w, struct err *err)
+int workload_load(const char *path, const struct wl_opts *o, struct workload *w,
+		  struct err *err)
 {
 	size_t len;
 	char *text = workload_slurp(path, &len, err);
@@ -948,14 +982,17 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 		if (!nf)
 			continue;
 		if (nf < 2 || nf > 3) {
-			rc = bad(w, o, err, name, line, "want: ID NODES "
+			rc = bad(w, o, err, name, line,
+				 "want: ID NODES "
 				 "[PATTERN]");
 			continue;
 		}
 		if (int_token(f[0], strlen(f[0]), &id) || id <= 0 ||
 		    id >= UINT32_MAX) {
-			snprintf(m, sizeof(m), "job id '%.32s' is not a positive "
-				 "integer", f[0]);
+			snprintf(m, sizeof(m),
+				 "job id '%.32s' is not a positive "
+				 "integer",
+				 f[0]);
 			rc = bad(w, o, err, name, line, m);
 			continue;
 		}
@@ -987,9 +1024,8 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 	return rc;
 }
 
-int workload_machine(const char *spec, struct topo **t,
-		     struct topo_conf **conf, const char **routing,
-		     struct err *err)
+int workload_machine(const char *spec, struct topo **t, struct topo_conf **conf,
+		     const char **routing, struct err *err)
 {
 	*t = NULL;
 	*conf = NULL;

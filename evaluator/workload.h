@@ -37,43 +37,43 @@ enum wl_format {
 	WL_AUTO = 0,
 	WL_SWF,
 	WL_CSV,
-	WL_JSON,   /* job list or squeue --json, told apart per job object */
+	WL_JSON, /* job list or squeue --json, told apart per job object */
 };
 
 struct wl_job {
 	uint32_t id;
-	int64_t submit;     /* s */
-	int64_t runtime;    /* s, how long it really runs (<= limit) */
-	int64_t limit;      /* s, time limit (> 0) used for reservations */
-	uint32_t nodes;     /* nodes requested */
-	char *pattern;      /* traffic pattern spec or NULL */
-	uint32_t line;      /* source line (JSON: index in "jobs" + 1) */
+	int64_t submit;	 /* s */
+	int64_t runtime; /* s, how long it really runs (<= limit) */
+	int64_t limit;	 /* s, time limit (> 0) used for reservations */
+	uint32_t nodes;	 /* nodes requested */
+	char *pattern;	 /* traffic pattern spec or NULL */
+	uint32_t line;	 /* source line (JSON: index in "jobs" + 1) */
 	/* squeue: a job holding nodes now */
 	bool running;
-	int64_t start;      /* s, when running */
-	uint32_t *alloc;    /* its nodes (nodes entries), when running */
+	int64_t start;	 /* s, when running */
+	uint32_t *alloc; /* its nodes (nodes entries), when running */
 };
 
 struct workload {
 	struct wl_job *jobs;
 	uint32_t n, cap;
-	uint32_t skipped;     /* bad records skipped (skip_bad) */
-	uint32_t ignored;     /* squeue jobs that neither run nor pend */
-	uint32_t max_nodes;   /* machine size from the SWF header, or 0 */
-	int64_t now;          /* squeue: the latest submit/start time seen */
+	uint32_t skipped;   /* bad records skipped (skip_bad) */
+	uint32_t ignored;   /* squeue jobs that neither run nor pend */
+	uint32_t max_nodes; /* machine size from the SWF header, or 0 */
+	int64_t now;	    /* squeue: the latest submit/start time seen */
 	enum wl_format format;
-	bool squeue;          /* input was squeue --json */
+	bool squeue; /* input was squeue --json */
 };
 
 struct wl_opts {
 	uint32_t cores_per_node;      /* SWF processors per node (0 = 1) */
-	bool skip_bad;                /* skip and count bad records */
+	bool skip_bad;		      /* skip and count bad records */
 	const struct topo_conf *conf; /* NodeName= mapping for squeue; NULL:
 				       * node names must be node indices */
-	uint32_t nnodes;              /* node ids must be below (0 = any) */
-	int64_t default_limit;        /* squeue jobs without a time limit
+	uint32_t nnodes;	      /* node ids must be below (0 = any) */
+	int64_t default_limit;	      /* squeue jobs without a time limit
 				       * (0 = 86400 s) */
-	enum wl_format format;        /* WL_AUTO: by content */
+	enum wl_format format;	      /* WL_AUTO: by content */
 };
 
 /* Set the defaults (cores_per_node 1, no skipping, WL_AUTO). */
@@ -81,8 +81,8 @@ void wl_opts_init(struct wl_opts *o);
 
 /* Read PATH ("-" = stdin) into W (free with workload_free).  Returns 0,
  * or -1 with err set to "PATH:LINE: what" (W is then empty). */
-int workload_load(const char *path, const struct wl_opts *o,
-		  struct workload *w, struct err *err);
+int workload_load(const char *path, const struct wl_opts *o, struct workload *w,
+		  struct err *err);
 
 /* The same on text TEXT of LEN bytes; NAME is used in messages. */
 int workload_parse(const char *name, const char *text, size_t len,
@@ -110,9 +110,8 @@ uint32_t *workload_nodes(const char *list, const struct topo_conf *conf,
  * family spec.  *t is the
  * caller's (topo_destroy), *conf too (topo_conf_destroy; NULL for a spec).
  * Returns 0 or -1 with err set. */
-int workload_machine(const char *spec, struct topo **t,
-		     struct topo_conf **conf, const char **routing,
-		     struct err *err);
+int workload_machine(const char *spec, struct topo **t, struct topo_conf **conf,
+		     const char **routing, struct err *err);
 
 /* Free the jobs; W is empty again.  NULL is a no-op. */
 void workload_free(struct workload *w);

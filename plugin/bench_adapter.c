@@ -28,9 +28,13 @@ struct bcase {
 };
 
 static const struct bcase cases[] = {
-	{ "Topology=fattree k=22 n=3", "fattree-pods", 10648,
+	{ "Topology=fattree k=22 n=3",
+	  "fattree-pods",
+	  10648,
 	  { 1, 22, 484, 1500 } },
-	{ "Topology=dragonfly p=7 a=15 h=8 g=106", "dragonfly-groups", 11130,
+	{ "Topology=dragonfly p=7 a=15 h=8 g=106",
+	  "dragonfly-groups",
+	  11130,
 	  { 1, 7, 105, 500 } },
 };
 
@@ -101,7 +105,7 @@ static int run_case(const struct bcase *c, int iters)
 	/* Fill 85 % with jobs the policy places; job j ends at time j. */
 	for (i = 0; used < c->nodes * 17 / 20 && i < 100000; i++) {
 		struct policy_request req = { .job_id = job,
-			.nodes = fill_sizes[rnd(8)] };
+					      .nodes = fill_sizes[rnd(8)] };
 		struct policy_result res = { .nodes = nodes };
 		struct policy_view v = { .owner = owner };
 
@@ -120,13 +124,12 @@ static int run_case(const struct bcase *c, int iters)
 	for (i = 0; i < c->nodes; i++)
 		rank[i] = owner[i] ? owner[i] - 1 : UINT32_MAX;
 	printf("%-40s %-18s %u nodes, %u jobs on %u nodes, load %.3f s\n",
-	       c->topo_conf_line + 9, c->policy, c->nodes, njobs, used,
-	       tload);
+	       c->topo_conf_line + 9, c->policy, c->nodes, njobs, used, tload);
 	printf("  %8s %12s %12s %10s\n", "size", "run_now ms", "will_run ms",
 	       "released");
 	for (k = 0; k < 4; k++) {
 		struct policy_request req = { .job_id = job + 1,
-			.nodes = c->sizes[k] };
+					      .nodes = c->sizes[k] };
 		struct policy_result res = { .nodes = nodes };
 		struct policy_view v = { .owner = owner };
 		uint32_t released = 0;
@@ -181,8 +184,8 @@ static int run_case(const struct bcase *c, int iters)
 		a = cpu_now();
 		tstate_track_remove(s, target);
 		if (tstate_track_add(s, target, nodes, n, &err) < 0 ||
-		    tstate_evaluate_tracked(s, target, nodes, n, NULL, 128,
-					    &ev, &err) < 0)
+		    tstate_evaluate_tracked(s, target, nodes, n, NULL, 128, &ev,
+					    &err) < 0)
 			fprintf(stderr, "tracked: %s\n", err.msg);
 		a = cpu_now() - a;
 		printf("  job_begin with the tracker (link set + JM): %.2f ms, MLS %.2f\n",

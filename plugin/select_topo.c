@@ -132,9 +132,9 @@ static const char *wrap_type = "select/cons_tres";
  */
 static pthread_mutex_t topo_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tstate *tstate = NULL;
-static uint32_t *owner = NULL;		/* [N] job id per topology node */
+static uint32_t *owner = NULL; /* [N] job id per topology node */
 static char *conf_path = NULL;
-static bool tracking = false;		/* tstate's link-sharing tracker */
+static bool tracking = false; /* tstate's link-sharing tracker */
 
 static void _rebuild_owner_locked(List jobs);
 
@@ -162,7 +162,7 @@ static char *_topo_conf_path(void)
 static bool _ctld_selected(void)
 {
 	return running_in_slurmctld() &&
-		!xstrcmp(slurm_conf.select_type, plugin_type);
+	       !xstrcmp(slurm_conf.select_type, plugin_type);
 }
 
 /*
@@ -217,7 +217,7 @@ extern int init(void)
 	wrap_type = _choose_wrap();
 	_check_params();
 	if (!(wrap_context = plugin_context_create("select", wrap_type,
-						   (void **) &wrap, wrap_syms,
+						   (void **)&wrap, wrap_syms,
 						   sizeof(wrap_syms)))) {
 		error("%s: cannot load %s", plugin_type, wrap_type);
 		return SLURM_ERROR;
@@ -262,7 +262,8 @@ static void _load_topo_conf(void)
 	names = xcalloc(node_record_count + 1, sizeof(char *));
 	for (i = 0; i < node_record_count; i++)
 		names[i] = node_record_table_ptr[i] ?
-			node_record_table_ptr[i]->name : NULL;
+				   node_record_table_ptr[i]->name :
+				   NULL;
 	parts = xcalloc((part_list ? list_count(part_list) : 0) + 1,
 			sizeof(char *));
 	if (part_list) {
@@ -299,8 +300,8 @@ static void _load_topo_conf(void)
 	_rebuild_owner_locked(job_list);
 	slurm_mutex_unlock(&topo_lock);
 	info("%s: %s: topology %s, %u nodes, routing %s, wrapping %s",
-	     plugin_type, conf_path, topo_spec(tstate_topo(s)),
-	     tstate_nodes(s), routing_spec(tstate_routing(s)), wrap_type);
+	     plugin_type, conf_path, topo_spec(tstate_topo(s)), tstate_nodes(s),
+	     routing_spec(tstate_routing(s)), wrap_type);
 	/* The wrapped plugin holds the allocations of the running jobs and
 	 * Slurm holds pointers into it (node select info): it cannot be
 	 * swapped under a running slurmctld. */
@@ -318,7 +319,7 @@ static void _load_topo_conf(void)
 static bool _usable_locked(void)
 {
 	return tstate && owner &&
-		(tstate_nodes(tstate) == (uint32_t) node_record_count);
+	       (tstate_nodes(tstate) == (uint32_t)node_record_count);
 }
 
 static void _set_owner_locked(job_record_t *job_ptr, bool set)
@@ -456,8 +457,8 @@ static uint32_t _node_count(job_record_t *job_ptr, uint32_t min_nodes,
 	/* A job given as tasks only: enough whole nodes for its CPUs. */
 	if (node_record_count && node_record_table_ptr[0])
 		cpus = node_record_table_ptr[0]->config_ptr ?
-			node_record_table_ptr[0]->config_ptr->cpus :
-			node_record_table_ptr[0]->cpus;
+			       node_record_table_ptr[0]->config_ptr->cpus :
+			       node_record_table_ptr[0]->cpus;
 	if (cpus && job_ptr->details && job_ptr->details->min_cpus) {
 		uint32_t need = (job_ptr->details->min_cpus + cpus - 1) / cpus;
 
@@ -491,7 +492,7 @@ static bitstr_t *_bitmap_from_result(struct policy_result *res)
 	for (i = 0; i < res->n; i++) {
 		uint32_t s = tstate_t2s(tstate, res->nodes[i]);
 
-		if (s < (uint32_t) node_record_count)
+		if (s < (uint32_t)node_record_count)
 			bit_set(b, s);
 	}
 	return b;
@@ -522,8 +523,8 @@ static int _collect_running(void *x, void *arg)
 		xrecalloc(rl->jobs, rl->cap, sizeof(run_job_t));
 	}
 	rl->jobs[rl->n].id = job_ptr->job_id;
-	rl->jobs[rl->n].end = (job_ptr->end_time < rl->now) ?
-		rl->now : job_ptr->end_time;
+	rl->jobs[rl->n].end = (job_ptr->end_time < rl->now) ? rl->now :
+							      job_ptr->end_time;
 	rl->n++;
 	return 0;
 }
@@ -574,7 +575,7 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 	for (i = 0; i < rl.n; i++) {
 		ends[i] = rl.jobs[i].end;
 		by_id[i].id = rl.jobs[i].id;
-		by_id[i].end = i;	/* rank */
+		by_id[i].end = i; /* rank */
 	}
 	if (rl.n)
 		qsort(by_id, rl.n, sizeof(run_job_t), _cmp_id);
@@ -598,14 +599,14 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 	if (st == POLICY_PLACED) {
 		bitstr_t *narrow = _bitmap_from_result(res);
 
-		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes,
-					req->nodes, req->nodes, mode,
-					preemptee_candidates,
+		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes, req->nodes,
+					req->nodes, mode, preemptee_candidates,
 					preemptee_job_list, exc_core_bitmap);
 		if (rc == SLURM_SUCCESS)
 			bit_copybits(bitmap, narrow);
 		FREE_NULL_BITMAP(narrow);
-		log_flag(SELECT_TYPE, "%s: will_run %pJ: after %u job ends: %s (rc=%d)",
+		log_flag(SELECT_TYPE,
+			 "%s: will_run %pJ: after %u job ends: %s (rc=%d)",
 			 plugin_type, job_ptr, released,
 			 rc == SLURM_SUCCESS ? "placed" : "refused", rc);
 	} else {
@@ -637,9 +638,8 @@ static int _test_only(job_record_t *job_ptr, bitstr_t *bitmap,
 	if (st == POLICY_PLACED) {
 		bitstr_t *narrow = _bitmap_from_result(res);
 
-		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes,
-					req->nodes, req->nodes, mode,
-					preemptee_candidates,
+		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes, req->nodes,
+					req->nodes, mode, preemptee_candidates,
 					preemptee_job_list, exc_core_bitmap);
 		if (rc == SLURM_SUCCESS)
 			bit_copybits(bitmap, narrow);
@@ -650,8 +650,7 @@ static int _test_only(job_record_t *job_ptr, bitstr_t *bitmap,
 		/* Slurm probes several node sets; say it once per job. */
 		if (last_job_logged != job_ptr->job_id)
 			info("%s: %pJ cannot run isolated under %s on the nodes offered: %s",
-			     plugin_type, job_ptr, policy_spec(p),
-			     res->reason);
+			     plugin_type, job_ptr, policy_spec(p), res->reason);
 		last_job_logged = job_ptr->job_id;
 	}
 	xfree(empty);
@@ -686,9 +685,8 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		if (st != POLICY_PLACED)
 			break;
 		narrow = _bitmap_from_result(res);
-		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes,
-					req->nodes, req->nodes, mode,
-					preemptee_candidates,
+		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes, req->nodes,
+					req->nodes, mode, preemptee_candidates,
 					preemptee_job_list, exc_core_bitmap);
 		if (rc == SLURM_SUCCESS) {
 			bit_copybits(bitmap, narrow);
@@ -765,7 +763,9 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			info("%s: %pJ: explicit node lists (-w) are not supported under policy %s",
 			     plugin_type, job_ptr, policy_spec(p));
 		else if (mode == SELECT_MODE_RUN_NOW)
-			_set_reason(job_ptr, "explicit node lists (-w) are not supported under an isolating policy");
+			_set_reason(
+				job_ptr,
+				"explicit node lists (-w) are not supported under an isolating policy");
 		slurm_mutex_unlock(&topo_lock);
 		return SLURM_ERROR;
 	}
@@ -856,30 +856,31 @@ static void _evaluate_locked(job_record_t *job_ptr)
 	    (tstate_evaluate_tracked(tstate, job_ptr->job_id, nodes, n,
 				     _spank_env(job_ptr, ENV_PATTERN),
 				     MAX_MODEL_NODES, &ev, &err) < 0)) {
-		error("%s: %pJ: evaluation: %s", plugin_type, job_ptr,
-		      err.msg);
+		error("%s: %pJ: evaluation: %s", plugin_type, job_ptr, err.msg);
 		xfree(nodes);
 		return;
 	}
 	xfree(nodes);
 	if (ev.modelled)
-		snprintf(line, sizeof(line),
-			 "pattern=%s flows=%u jm_mean=%.4g jm_min=%.4g jm_aggregate=%.4g links=%u shared=%u running=%u mls=%.4g tls=%.4g",
-			 ev.pattern, ev.flows, ev.rate_mean, ev.rate_min,
-			 ev.aggregate, ev.job_links, ev.job_shared,
-			 ev.njobs, ev.mls, ev.tls);
+		snprintf(
+			line, sizeof(line),
+			"pattern=%s flows=%u jm_mean=%.4g jm_min=%.4g jm_aggregate=%.4g links=%u shared=%u running=%u mls=%.4g tls=%.4g",
+			ev.pattern, ev.flows, ev.rate_mean, ev.rate_min,
+			ev.aggregate, ev.job_links, ev.job_shared, ev.njobs,
+			ev.mls, ev.tls);
 	else
-		snprintf(line, sizeof(line),
-			 "pattern=%s jm=none links=%u shared=%u running=%u mls=%.4g tls=%.4g",
-			 ev.pattern, ev.job_links, ev.job_shared, ev.njobs,
-			 ev.mls, ev.tls);
+		snprintf(
+			line, sizeof(line),
+			"pattern=%s jm=none links=%u shared=%u running=%u mls=%.4g tls=%.4g",
+			ev.pattern, ev.job_links, ev.job_shared, ev.njobs,
+			ev.mls, ev.tls);
 	log_flag(SELECT_TYPE, "%s: %pJ started on %u nodes: %s", plugin_type,
 		 job_ptr, n, line);
 	if (!job_ptr->admin_comment)
 		xstrfmtcat(job_ptr->admin_comment, "topo: %s", line);
 	xstrfmtcat(path, "%s/topo_jobs.log", slurm_conf.state_save_location);
 	if ((f = fopen(path, "a"))) {
-		fprintf(f, "%ld job=%u nodes=%u %s\n", (long) time(NULL),
+		fprintf(f, "%ld job=%u nodes=%u %s\n", (long)time(NULL),
 			job_ptr->job_id, n, line);
 		fclose(f);
 	} else {
@@ -918,8 +919,7 @@ extern int select_p_job_expand(job_record_t *from_job_ptr,
 	return rc;
 }
 
-extern int select_p_job_resized(job_record_t *job_ptr,
-				node_record_t *node_ptr)
+extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 {
 	int rc = (*(wrap.job_resized))(job_ptr, node_ptr);
 
@@ -1063,8 +1063,7 @@ extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
 	return (*(wrap.jobinfo_get))(jobinfo, data_type, data);
 }
 
-extern select_jobinfo_t *select_p_select_jobinfo_copy(
-	select_jobinfo_t *jobinfo)
+extern select_jobinfo_t *select_p_select_jobinfo_copy(select_jobinfo_t *jobinfo)
 {
 	return (*(wrap.jobinfo_copy))(jobinfo);
 }
@@ -1117,8 +1116,7 @@ extern int select_p_reconfigure(void)
 }
 
 extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
-				    uint32_t node_cnt,
-				    bitstr_t *avail_bitmap,
+				    uint32_t node_cnt, bitstr_t *avail_bitmap,
 				    bitstr_t **core_bitmap)
 {
 	return (*(wrap.resv_test))(resv_desc_ptr, node_cnt, avail_bitmap,

@@ -85,8 +85,8 @@ static int cb_policy(int val, const char *optarg, int remote)
 			strncat(list, " ", sizeof(list) - strlen(list) - 1);
 		strncat(list, names[i], sizeof(list) - strlen(list) - 1);
 	}
-	slurm_error("--topo-policy=%s: unknown policy (known: %s)",
-		    opt_policy, list);
+	slurm_error("--topo-policy=%s: unknown policy (known: %s)", opt_policy,
+		    list);
 	opt_policy[0] = '\0';
 	return -1;
 }
@@ -107,9 +107,11 @@ static int cb_grid(int val, const char *optarg, int remote)
 		char *end;
 		unsigned long v = strtoul(s, &end, 10);
 
-		if (end == s || v == 0 || v > 1000000 || !isdigit((unsigned char)*s)) {
-			slurm_error("--topo-grid=%s: expected AxBxC with positive integers",
-				    optarg);
+		if (end == s || v == 0 || v > 1000000 ||
+		    !isdigit((unsigned char)*s)) {
+			slurm_error(
+				"--topo-grid=%s: expected AxBxC with positive integers",
+				optarg);
 			opt_grid[0] = '\0';
 			return -1;
 		}
@@ -117,8 +119,9 @@ static int cb_grid(int val, const char *optarg, int remote)
 		if (*end == '\0')
 			break;
 		if (*end != 'x' || dims == POLICY_MAX_GRID) {
-			slurm_error("--topo-grid=%s: expected 1 to %d dimensions AxBxC",
-				    optarg, POLICY_MAX_GRID);
+			slurm_error(
+				"--topo-grid=%s: expected 1 to %d dimensions AxBxC",
+				optarg, POLICY_MAX_GRID);
 			opt_grid[0] = '\0';
 			return -1;
 		}
@@ -129,14 +132,13 @@ static int cb_grid(int val, const char *optarg, int remote)
 
 static struct spank_option options[] = {
 	{ "topo-policy", "NAME",
-	  "select/topo allocation policy for this job (stopo-policies(7))",
-	  1, 0, cb_policy },
+	  "select/topo allocation policy for this job (stopo-policies(7))", 1,
+	  0, cb_policy },
 	{ "topo-pattern", "PATTERN",
-	  "traffic pattern of this job, for select/topo's predictions",
-	  1, 0, cb_pattern },
+	  "traffic pattern of this job, for select/topo's predictions", 1, 0,
+	  cb_pattern },
 	{ "topo-grid", "AxBxC",
-	  "Cartesian task grid of this job, for select/topo",
-	  1, 0, cb_grid },
+	  "Cartesian task grid of this job, for select/topo", 1, 0, cb_grid },
 };
 
 int slurm_spank_init(spank_t sp, int ac, char **av)

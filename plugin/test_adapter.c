@@ -57,10 +57,9 @@ static struct tstate *load(const char *text, struct err *err)
 			   err);
 }
 
-static const char *good =
-	"Topology=fattree k=4 n=3\n"
-	"NodeName=n[0-63]\n"
-	"PartitionPolicy=batch:fattree-pods\n";
+static const char *good = "Topology=fattree k=4 n=3\n"
+			  "NodeName=n[0-63]\n"
+			  "PartitionPolicy=batch:fattree-pods\n";
 
 TestSuite(adapter, .init = make_names, .fini = cleanup);
 
@@ -77,7 +76,8 @@ Test(adapter, wrap)
 	s = load("Topology=fattree k=4 n=3\n"
 		 "NodeName=n[0-63]\n"
 		 "Wrap=linear\n"
-		 "PartitionPolicy=batch:fattree-pods\n", &err);
+		 "PartitionPolicy=batch:fattree-pods\n",
+		 &err);
 	cr_assert_not_null(s, "%s", err.msg);
 	cr_expect_str_eq(tstate_wrap(s), "select/linear");
 	tstate_destroy(s);
@@ -122,9 +122,10 @@ Test(adapter, size_mismatch_names_the_line)
 {
 	struct err err = { { 0 } };
 
-	cr_assert_null(load("Topology=fattree k=4 n=2\nNodeName=n[0-15]\n",
-			    &err));
-	cr_assert(strstr(err.msg, ":1: topology has 16 nodes but slurm.conf has 64"),
+	cr_assert_null(
+		load("Topology=fattree k=4 n=2\nNodeName=n[0-15]\n", &err));
+	cr_assert(strstr(err.msg,
+			 ":1: topology has 16 nodes but slurm.conf has 64"),
 		  "%s", err.msg);
 }
 
@@ -134,7 +135,8 @@ Test(adapter, unknown_policy_names_the_line)
 
 	cr_assert_null(load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
 			    "PartitionPolicy=batch:fattree-pods\n"
-			    "PartitionPolicy=debug:no-such\n", &err));
+			    "PartitionPolicy=debug:no-such\n",
+			    &err));
 	cr_assert(strstr(err.msg, ":4: policy 'no-such' of partition debug"),
 		  "%s", err.msg);
 }
@@ -182,10 +184,10 @@ static void three_jobs(uint32_t *owner, uint32_t *rank, time_t *ends)
 
 struct wr_case {
 	uint32_t nodes;
-	uint32_t free_from;    /* nodes >= this are free now (64: none) */
-	uint32_t released;     /* expected end times to wait for */
-	uint32_t lo, hi;       /* expected node range [lo, hi) */
-	bool now;              /* startable now */
+	uint32_t free_from; /* nodes >= this are free now (64: none) */
+	uint32_t released;  /* expected end times to wait for */
+	uint32_t lo, hi;    /* expected node range [lo, hi) */
+	bool now;	    /* startable now */
 };
 
 Test(adapter, will_run_releases_jobs_in_end_order)
@@ -230,7 +232,7 @@ Test(adapter, will_run_releases_jobs_in_end_order)
 		cr_assert_eq(res.n, cases[c].nodes);
 		for (i = 0; i < res.n; i++)
 			cr_assert(nodes[i] >= cases[c].lo &&
-				  nodes[i] < cases[c].hi,
+					  nodes[i] < cases[c].hi,
 				  "case %u: node %u", c, nodes[i]);
 		cr_assert_eq(why[0] == '\0', cases[c].now, "case %u: %s", c,
 			     why);
@@ -310,8 +312,7 @@ Test(adapter, evaluate_leaf_local_jobs_are_isolated)
 	cr_assert_float_eq(ev.rate_mean, 1.0, 1e-9);
 	cr_assert_float_eq(ev.aggregate, 2.0, 1e-9);
 	/* Above the size cap: sharing only. */
-	cr_assert_eq(tstate_evaluate(s, owner, 1, a, 2, NULL, 1, &ev, &err),
-		     0);
+	cr_assert_eq(tstate_evaluate(s, owner, 1, a, 2, NULL, 1, &ev, &err), 0);
 	cr_assert(!ev.modelled);
 	tstate_destroy(s);
 }
@@ -329,8 +330,8 @@ Test(adapter, tracker_agrees_with_one_shot)
 	cr_assert_eq(tstate_track_reset(s, owner, &err), 0, "%s", err.msg);
 	cr_assert_eq(tstate_evaluate(s, owner, 1, a, 2, NULL, 128, &one, &err),
 		     0);
-	cr_assert_eq(tstate_evaluate_tracked(s, 1, a, 2, NULL, 128, &inc,
-					     &err), 0, "%s", err.msg);
+	cr_assert_eq(tstate_evaluate_tracked(s, 1, a, 2, NULL, 128, &inc, &err),
+		     0, "%s", err.msg);
 	cr_assert_float_eq(inc.mls, one.mls, 1e-9);
 	cr_assert_float_eq(inc.tls, one.tls, 1e-9);
 	cr_assert_eq(inc.job_links, one.job_links);
@@ -338,17 +339,17 @@ Test(adapter, tracker_agrees_with_one_shot)
 	cr_assert_eq(inc.njobs, 2);
 	/* Job 2 ends: nothing shared any more. */
 	tstate_track_remove(s, 2);
-	cr_assert_eq(tstate_evaluate_tracked(s, 1, a, 2, NULL, 128, &inc,
-					     &err), 0);
+	cr_assert_eq(tstate_evaluate_tracked(s, 1, a, 2, NULL, 128, &inc, &err),
+		     0);
 	cr_assert_float_eq(inc.mls, 0.0, 1e-12);
 	cr_assert_eq(inc.job_shared, 0);
 	cr_assert_eq(inc.njobs, 1);
 	/* Job 2 starts again: shared again; an unknown job is an error. */
 	cr_assert_eq(tstate_track_add(s, 2, b, 2, &err), 0, "%s", err.msg);
-	cr_assert_eq(tstate_evaluate_tracked(s, 1, a, 2, NULL, 128, &inc,
-					     &err), 0);
+	cr_assert_eq(tstate_evaluate_tracked(s, 1, a, 2, NULL, 128, &inc, &err),
+		     0);
 	cr_assert_float_eq(inc.mls, 100.0, 1e-9);
-	cr_assert_eq(tstate_evaluate_tracked(s, 3, a, 2, NULL, 128, &inc,
-					     &err), -1);
+	cr_assert_eq(tstate_evaluate_tracked(s, 3, a, 2, NULL, 128, &inc, &err),
+		     -1);
 	tstate_destroy(s);
 }

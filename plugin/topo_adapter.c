@@ -19,11 +19,11 @@ struct tstate {
 	struct topo_conf *conf;
 	struct routing *routing;
 	uint32_t n;
-	uint32_t *s2t;	/* [n] Slurm node index -> topology node */
-	uint32_t *t2s;	/* [n] topology node -> Slurm node index */
+	uint32_t *s2t; /* [n] Slurm node index -> topology node */
+	uint32_t *t2s; /* [n] topology node -> Slurm node index */
 	struct cached_policy cache[MAX_CACHED_POLICIES];
 	uint32_t ncache;
-	struct ls_state *ls;	/* link sets of the running jobs */
+	struct ls_state *ls; /* link sets of the running jobs */
 };
 
 static const struct policy *cached(struct tstate *s, const char *spec,
@@ -89,8 +89,7 @@ static int check_policies(struct tstate *s, const char *path,
 		if (!line)
 			line = key_line(path, "DefaultPolicy");
 		err_set(err, "%s:%u: policy '%s'%s%s: %s", path, line, spec,
-			part ? " of partition " : "", part ? part : "",
-			e.msg);
+			part ? " of partition " : "", part ? part : "", e.msg);
 		return -1;
 	}
 	return 0;
@@ -112,14 +111,17 @@ struct tstate *tstate_load(const char *path, const char *const *names,
 		goto fail;
 	s->n = topo_num_nodes(topo_conf_topo(s->conf));
 	if (!topo_conf_has_names(s->conf)) {
-		err_set(err, "%s: no NodeName= line: topo.conf must name the "
-			"Slurm node of every topology node", path);
+		err_set(err,
+			"%s: no NodeName= line: topo.conf must name the "
+			"Slurm node of every topology node",
+			path);
 		goto fail;
 	}
 	if (s->n != nslurm) {
-		err_set(err, "%s:%u: topology has %u nodes but slurm.conf "
-			"has %u", path, key_line(path, "Topology"), s->n,
-			nslurm);
+		err_set(err,
+			"%s:%u: topology has %u nodes but slurm.conf "
+			"has %u",
+			path, key_line(path, "Topology"), s->n, nslurm);
 		goto fail;
 	}
 	s->s2t = malloc(sizeof(uint32_t) * (s->n ? s->n : 1));
@@ -132,18 +134,22 @@ struct tstate *tstate_load(const char *path, const char *const *names,
 		s->t2s[i] = TOPO_NONE;
 	for (i = 0; i < nslurm; i++) {
 		uint32_t t = names[i] ?
-			topo_conf_node_index(s->conf, names[i]) : TOPO_NONE;
+				     topo_conf_node_index(s->conf, names[i]) :
+				     TOPO_NONE;
 
 		if (t == TOPO_NONE || t >= s->n) {
-			err_set(err, "%s:%u: slurm.conf node %s is not in "
-				"NodeName=", path, key_line(path, "NodeName"),
+			err_set(err,
+				"%s:%u: slurm.conf node %s is not in "
+				"NodeName=",
+				path, key_line(path, "NodeName"),
 				names[i] ? names[i] : "?");
 			goto fail;
 		}
 		if (s->t2s[t] != TOPO_NONE) {
-			err_set(err, "%s:%u: slurm.conf node %s appears "
-				"twice", path, key_line(path, "NodeName"),
-				names[i]);
+			err_set(err,
+				"%s:%u: slurm.conf node %s appears "
+				"twice",
+				path, key_line(path, "NodeName"), names[i]);
 			goto fail;
 		}
 		s->s2t[i] = t;
@@ -152,8 +158,7 @@ struct tstate *tstate_load(const char *path, const char *const *names,
 	rspec = topo_conf_routing(s->conf);
 	if (!rspec)
 		rspec = routing_default(topo_conf_topo(s->conf));
-	if (!(s->routing = routing_create(topo_conf_topo(s->conf), rspec,
-					  err)))
+	if (!(s->routing = routing_create(topo_conf_topo(s->conf), rspec, err)))
 		goto fail;
 	if (check_policies(s, path, parts, nparts, err) < 0)
 		goto fail;
@@ -269,23 +274,21 @@ const struct policy *tstate_policy(struct tstate *s, const char *partition,
 	if (!(job = cached(s, override, err)))
 		return NULL;
 	if (part && policy_isolating(part) && !policy_isolating(job)) {
-		err_set(err, "--topo-policy=%s is not isolating but partition "
-			"%s requires isolation (%s)", override,
-			partition ? partition : "(default)", spec);
+		err_set(err,
+			"--topo-policy=%s is not isolating but partition "
+			"%s requires isolation (%s)",
+			override, partition ? partition : "(default)", spec);
 		return NULL;
 	}
 	return job;
 }
 
-enum policy_status tstate_will_run(const struct tstate *s,
-				   const struct policy *p,
-				   const uint32_t *owner, const uint8_t *usable,
-				   const uint32_t *rank, const time_t *ends,
-				   uint32_t njobs,
-				   const struct policy_request *req,
-				   struct policy_result *res,
-				   uint32_t *released, char *now_reason,
-				   size_t now_len)
+enum policy_status
+tstate_will_run(const struct tstate *s, const struct policy *p,
+		const uint32_t *owner, const uint8_t *usable,
+		const uint32_t *rank, const time_t *ends, uint32_t njobs,
+		const struct policy_request *req, struct policy_result *res,
+		uint32_t *released, char *now_reason, size_t now_len)
 {
 	struct policy_view v = { .usable = usable };
 	enum policy_status st = POLICY_WAIT;
@@ -415,7 +418,7 @@ static int evaluate_jm(const struct tstate *s, uint32_t job_id,
 
 	memset(&mr, 0, sizeof(mr));
 	if (n < 2 || n > max_model_nodes)
-		return 0;	/* ev->modelled stays false */
+		return 0; /* ev->modelled stays false */
 	flows_init(&f);
 	model_opts_init(&opts);
 	opts.time_limit_ms = 1000;
@@ -452,8 +455,7 @@ int tstate_evaluate(const struct tstate *s, const uint32_t *owner,
 	return evaluate_jm(s, job_id, nodes, n, max_model_nodes, ev, err);
 }
 
-int tstate_track_reset(struct tstate *s, const uint32_t *owner,
-		       struct err *err)
+int tstate_track_reset(struct tstate *s, const uint32_t *owner, struct err *err)
 {
 	struct pair *pairs = malloc(sizeof(*pairs) * (s->n + 1));
 	uint32_t *nodes = malloc(sizeof(uint32_t) * (s->n + 1));
@@ -495,8 +497,8 @@ out:
 	return rc;
 }
 
-int tstate_track_add(struct tstate *s, uint32_t job_id,
-		     const uint32_t *nodes, uint32_t n, struct err *err)
+int tstate_track_add(struct tstate *s, uint32_t job_id, const uint32_t *nodes,
+		     uint32_t n, struct err *err)
 {
 	struct ls_job j = { .id = job_id, .nodes = nodes, .n = n };
 

@@ -71,15 +71,12 @@ bool tstate_policy_known(const char *spec);
  * k = when the job ending at ENDS[k-1] is gone) and RES holds the nodes.
  * NOW_REASON (NOW_LEN bytes) receives why the job cannot start now, or ""
  * when it can. */
-enum policy_status tstate_will_run(const struct tstate *s,
-				   const struct policy *p,
-				   const uint32_t *owner, const uint8_t *usable,
-				   const uint32_t *rank, const time_t *ends,
-				   uint32_t njobs,
-				   const struct policy_request *req,
-				   struct policy_result *res,
-				   uint32_t *released, char *now_reason,
-				   size_t now_len);
+enum policy_status
+tstate_will_run(const struct tstate *s, const struct policy *p,
+		const uint32_t *owner, const uint8_t *usable,
+		const uint32_t *rank, const time_t *ends, uint32_t njobs,
+		const struct policy_request *req, struct policy_result *res,
+		uint32_t *released, char *now_reason, size_t now_len);
 
 /* Pattern used for predictions when the job gave none (--topo-pattern). */
 #define TSTATE_DEFAULT_PATTERN "alltoall"
@@ -87,11 +84,11 @@ enum policy_status tstate_will_run(const struct tstate *s,
 /* What the in-process evaluator records for a job that starts. */
 struct teval {
 	char pattern[64];
-	bool modelled;          /* false: 1 node or above the size cap */
+	bool modelled; /* false: 1 node or above the size cap */
 	uint32_t flows;
 	double rate_mean, rate_min, aggregate; /* JM, capacity units */
-	double mls, tls;        /* of all running jobs, percent */
-	uint32_t njobs;         /* running jobs compared */
+	double mls, tls; /* of all running jobs, percent */
+	uint32_t njobs;	 /* running jobs compared */
 	uint32_t job_links, job_shared, job_nshares; /* this job */
 };
 
@@ -112,8 +109,8 @@ int tstate_evaluate(const struct tstate *s, const uint32_t *owner,
  * (after a failed reset the tracker is off until the next reset). */
 int tstate_track_reset(struct tstate *s, const uint32_t *owner,
 		       struct err *err);
-int tstate_track_add(struct tstate *s, uint32_t job_id,
-		     const uint32_t *nodes, uint32_t n, struct err *err);
+int tstate_track_add(struct tstate *s, uint32_t job_id, const uint32_t *nodes,
+		     uint32_t n, struct err *err);
 void tstate_track_remove(struct tstate *s, uint32_t job_id);
 
 /* tstate_evaluate for a job already added to the tracker: MLS/TLS of the

@@ -24,8 +24,8 @@ static const struct policy_ops *const registry[] = {
 /* The same names as a constant table (policy_names); a unit test checks
  * that it matches the registry. */
 static const char *const names[] = {
-	"linear", "clustered", "random", "fattree-pods", "mesh-blocks",
-	"dragonfly-groups", NULL,
+	"linear",      "clustered",	   "random", "fattree-pods",
+	"mesh-blocks", "dragonfly-groups", NULL,
 };
 
 const struct policy_ops *policy_find(const char *name)
@@ -50,8 +50,7 @@ static size_t nkeys(const struct policy_ops *ops)
 	return n;
 }
 
-static int key_index(const struct policy_ops *ops, const char *key,
-		     size_t len)
+static int key_index(const struct policy_ops *ops, const char *key, size_t len)
 {
 	for (size_t i = 0; ops->keys && ops->keys[i]; i++)
 		if (strlen(ops->keys[i]) == len &&
@@ -90,21 +89,27 @@ static int parse_options(struct policy *p, const char *opts, struct err *err)
 			continue;
 		}
 		if (!eq || eq == s)
-			return err_set(err, "policy %s: option '%.*s' is not "
-				       "key=value", ops->name, (int)(end - s), s);
+			return err_set(err,
+				       "policy %s: option '%.*s' is not "
+				       "key=value",
+				       ops->name, (int)(end - s), s);
 		k = key_index(ops, s, (size_t)(eq - s));
 		if (k < 0) {
 			list_keys(ops, keys, sizeof(keys));
-			return err_set(err, "policy %s: unknown option '%.*s' "
-				       "(known: %s)", ops->name,
-				       (int)(eq - s), s, keys);
+			return err_set(err,
+				       "policy %s: unknown option '%.*s' "
+				       "(known: %s)",
+				       ops->name, (int)(eq - s), s, keys);
 		}
 		if (seen[k])
-			return err_set(err, "policy %s: option '%s' given "
-				       "twice", ops->name, ops->keys[k]);
+			return err_set(err,
+				       "policy %s: option '%s' given "
+				       "twice",
+				       ops->name, ops->keys[k]);
 		seen[k] = 1;
 		if (end - eq - 1 <= 0 || end - eq - 1 >= POLICY_OPT_LEN)
-			return err_set(err, "policy %s: option '%s' needs a "
+			return err_set(err,
+				       "policy %s: option '%s' needs a "
 				       "value of 1 to %d characters",
 				       ops->name, ops->keys[k],
 				       POLICY_OPT_LEN - 1);
@@ -117,13 +122,13 @@ static int parse_options(struct policy *p, const char *opts, struct err *err)
 
 static void make_spec(struct policy *p)
 {
-	size_t o = (size_t)snprintf(p->spec, sizeof(p->spec), "%s",
-				    p->ops->name);
+	size_t o =
+		(size_t)snprintf(p->spec, sizeof(p->spec), "%s", p->ops->name);
 
 	for (size_t i = 0; i < nkeys(p->ops) && o < sizeof(p->spec); i++)
 		o += (size_t)snprintf(p->spec + o, sizeof(p->spec) - o,
-				      "%c%s=%s", i ? ',' : ':',
-				      p->ops->keys[i], p->values[i]);
+				      "%c%s=%s", i ? ',' : ':', p->ops->keys[i],
+				      p->values[i]);
 }
 
 struct policy *policy_create(const char *spec, const struct topo *t,
@@ -142,8 +147,10 @@ struct policy *policy_create(const char *spec, const struct topo *t,
 		spec++;
 	nlen = strcspn(spec, ":");
 	if (nlen == 0 || nlen >= sizeof(name)) {
-		err_set(err, "policy: bad spec '%s' (expected "
-			"name[:key=value,...])", spec);
+		err_set(err,
+			"policy: bad spec '%s' (expected "
+			"name[:key=value,...])",
+			spec);
 		return NULL;
 	}
 	memcpy(name, spec, nlen);
@@ -204,22 +211,29 @@ enum policy_status policy_place(const struct policy *p,
 	res->isolated = false;
 	res->reason[0] = '\0';
 	if (!v || !v->owner || !req || !res->nodes)
-		return policy_say(res, POLICY_NEVER, "bad call: view, owner "
+		return policy_say(res, POLICY_NEVER,
+				  "bad call: view, owner "
 				  "array and result buffer are required");
 	if (req->job_id == POLICY_FREE)
-		return policy_say(res, POLICY_NEVER, "job id 0 is reserved "
+		return policy_say(res, POLICY_NEVER,
+				  "job id 0 is reserved "
 				  "for free nodes");
 	if (req->nodes == 0)
-		return policy_say(res, POLICY_NEVER, "a job needs at least "
+		return policy_say(res, POLICY_NEVER,
+				  "a job needs at least "
 				  "one node");
 	if (req->ngrid > POLICY_MAX_GRID)
-		return policy_say(res, POLICY_NEVER, "grid has %u dimensions "
-				  "(at most %d)", req->ngrid, POLICY_MAX_GRID);
+		return policy_say(res, POLICY_NEVER,
+				  "grid has %u dimensions "
+				  "(at most %d)",
+				  req->ngrid, POLICY_MAX_GRID);
 	for (uint32_t i = 0; i < n; i++)
 		usable += policy_node_usable(v, i);
 	if (req->nodes > usable)
-		return policy_say(res, POLICY_NEVER, "needs %u nodes, the "
-				  "machine has %u usable", req->nodes, usable);
+		return policy_say(res, POLICY_NEVER,
+				  "needs %u nodes, the "
+				  "machine has %u usable",
+				  req->nodes, usable);
 	if (p->ops->search)
 		return policy_place_isolated(p, v, req, res, p->ops->search);
 	return p->ops->place(p, v, req, res);
@@ -249,8 +263,8 @@ const char *policy_opt(const struct policy *p, const char *key)
 	return k < 0 ? "" : p->values[k];
 }
 
-int policy_opt_long(const struct policy *p, const char *key, long lo,
-		    long hi, long *out, struct err *err)
+int policy_opt_long(const struct policy *p, const char *key, long lo, long hi,
+		    long *out, struct err *err)
 {
 	const char *s = policy_opt(p, key);
 	char *end;
@@ -259,9 +273,10 @@ int policy_opt_long(const struct policy *p, const char *key, long lo,
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (!*s || *end || errno || v < lo || v > hi)
-		return err_set(err, "policy %s: option %s=%s: expected an "
-			       "integer in [%ld, %ld]", p->ops->name, key, s,
-			       lo, hi);
+		return err_set(err,
+			       "policy %s: option %s=%s: expected an "
+			       "integer in [%ld, %ld]",
+			       p->ops->name, key, s, lo, hi);
 	*out = v;
 	return 0;
 }
@@ -309,8 +324,7 @@ static uint32_t hash32(uint32_t x)
 	return x;
 }
 
-int policy_jobs_build(struct policy_jobs *j, const uint32_t *owner,
-		      uint32_t n)
+int policy_jobs_build(struct policy_jobs *j, const uint32_t *owner, uint32_t n)
 {
 	uint32_t cap = 16, *keys, *vals;
 
@@ -412,8 +426,10 @@ uint32_t *policy_free_enough(const struct policy *p,
 	*nfree = policy_free_nodes(p, v, fr);
 	if (*nfree < need) {
 		free(fr);
-		policy_say(res, POLICY_WAIT, "waiting for %u free nodes (%u "
-			   "free)", need, *nfree);
+		policy_say(res, POLICY_WAIT,
+			   "waiting for %u free nodes (%u "
+			   "free)",
+			   need, *nfree);
 		return NULL;
 	}
 	return fr;
@@ -445,10 +461,13 @@ enum policy_status policy_place_isolated(const struct policy *p,
 			/* "waiting for X" on the empty machine reads better as
 			 * "needs X"; any other reason is quoted whole */
 			need = tmp.reason;
-			if (!strncmp(need, wait_prefix, sizeof(wait_prefix) - 1))
+			if (!strncmp(need, wait_prefix,
+				     sizeof(wait_prefix) - 1))
 				need += sizeof(wait_prefix) - 1;
-			st = policy_say(res, POLICY_NEVER, "can never run "
-					"isolated: needs %s", need);
+			st = policy_say(res, POLICY_NEVER,
+					"can never run "
+					"isolated: needs %s",
+					need);
 		}
 	}
 	if (st != POLICY_PLACED)
@@ -474,7 +493,8 @@ void policy_pick_random(uint32_t *pool, uint32_t npool, uint32_t k,
 
 	rng_seed(&g, seed);
 	for (uint32_t i = 0; i < k; i++) {
-		uint32_t j = i + (uint32_t)rng_below(&g, npool - i), t = pool[j];
+		uint32_t j = i + (uint32_t)rng_below(&g, npool - i),
+			 t = pool[j];
 
 		pool[j] = pool[i];
 		pool[i] = t;

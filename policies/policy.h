@@ -29,31 +29,31 @@ struct policy_view {
 };
 
 struct policy_request {
-	uint32_t job_id;       /* nonzero */
-	uint32_t nodes;        /* node count */
+	uint32_t job_id; /* nonzero */
+	uint32_t nodes;	 /* node count */
 	/* 0 = best candidate; k = the k-th alternative (the plugin asks again
 	 * when the wrapped select plugin refused a candidate). */
 	uint32_t attempt;
-	const char *pattern;   /* traffic pattern spec or NULL */
-	uint32_t ngrid;        /* Cartesian task grid dims, 0 when absent */
+	const char *pattern; /* traffic pattern spec or NULL */
+	uint32_t ngrid;	     /* Cartesian task grid dims, 0 when absent */
 	uint32_t grid[POLICY_MAX_GRID];
 };
 
 enum policy_status {
 	POLICY_PLACED = 0, /* result holds the nodes */
-	POLICY_WAIT,       /* not now: reason says what it waits for */
-	POLICY_NEVER,      /* can never be placed (too large, no such
+	POLICY_WAIT,	   /* not now: reason says what it waits for */
+	POLICY_NEVER,	   /* can never be placed (too large, no such
 			    * attempt, ...): reason says why */
 };
 
 struct policy_result {
-	uint32_t *nodes;   /* caller-allocated, room for request.nodes */
-	uint32_t n;        /* = request.nodes when placed */
+	uint32_t *nodes; /* caller-allocated, room for request.nodes */
+	uint32_t n;	 /* = request.nodes when placed */
 	/* Whether the placement is guaranteed interference-free (MLS = TLS =
 	 * 0 against every running job).  false for baselines and for
 	 * dragonfly-groups' large=shared jobs. */
 	bool isolated;
-	char reason[192];  /* human text for WAIT / NEVER */
+	char reason[192]; /* human text for WAIT / NEVER */
 };
 
 struct policy;

@@ -21,7 +21,9 @@ static int create(struct policy *p, struct err *err)
 	long x;
 
 	return policy_opt_long(p, "seed", 0, 0x7fffffffL, &x, err) ||
-	       policy_opt_long(p, "scatter", 0, 100, &x, err) ? -1 : 0;
+			       policy_opt_long(p, "scatter", 0, 100, &x, err) ?
+		       -1 :
+		       0;
 }
 
 struct win {
@@ -50,8 +52,7 @@ static int pick_window(const uint32_t *fr, uint32_t f, uint32_t c,
 		uint32_t best = 0;
 
 		for (uint32_t i = 1; i < nw; i++)
-			if (fr[i + c - 1] - fr[i] <
-			    fr[best + c - 1] - fr[best])
+			if (fr[i + c - 1] - fr[i] < fr[best + c - 1] - fr[best])
 				best = i;
 		*start = best;
 		return 0;
@@ -85,9 +86,10 @@ static enum policy_status place(const struct policy *p,
 		s = 0;
 	} else if (pick_window(fr, f, c, req->attempt, &s)) {
 		free(fr);
-		return policy_say(res, POLICY_NEVER, "no candidate #%u (%u "
-				  "windows of %u free nodes)", req->attempt,
-				  f - c + 1, c);
+		return policy_say(res, POLICY_NEVER,
+				  "no candidate #%u (%u "
+				  "windows of %u free nodes)",
+				  req->attempt, f - c + 1, c);
 	}
 	for (uint32_t i = 0; i < c; i++)
 		res->nodes[i] = fr[s + i];

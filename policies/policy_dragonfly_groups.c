@@ -47,13 +47,13 @@ static const char *const large_choices[] = { "wait", "shared", NULL };
 
 struct dfg {
 	enum mode mode;
-	bool router_rule;   /* min on full-mesh groups */
+	bool router_rule; /* min on full-mesh groups */
 	bool large_shared;
-	uint32_t S, G;      /* switches, groups */
-	uint32_t a;         /* routers per group (max) */
-	uint32_t gnodes;    /* nodes per group (max) */
-	uint32_t p;         /* nodes per router (max) */
-	uint32_t *gfirst;   /* [G+1] first switch of each group (sorted) */
+	uint32_t S, G;	  /* switches, groups */
+	uint32_t a;	  /* routers per group (max) */
+	uint32_t gnodes;  /* nodes per group (max) */
+	uint32_t p;	  /* nodes per router (max) */
+	uint32_t *gfirst; /* [G+1] first switch of each group (sorted) */
 };
 
 static int create(struct policy *p, struct err *err)
@@ -65,7 +65,8 @@ static int create(struct policy *p, struct err *err)
 	size_t nl = strcspn(rs, ":");
 
 	if (k != TOPO_DRAGONFLY && k != TOPO_CASCADE)
-		return err_set(err, "policy dragonfly-groups: topology %s is "
+		return err_set(err,
+			       "policy dragonfly-groups: topology %s is "
 			       "not a dragonfly or cascade",
 			       topo_family(p->t));
 	if (policy_opt_choice(p, "large", large_choices, &large, err))
@@ -77,12 +78,14 @@ static int create(struct policy *p, struct err *err)
 		d->mode = MODE_MIN;
 	} else if ((nl == 3 && strncmp(rs, "vlb", 3) == 0) ||
 		   (nl == 4 && strncmp(rs, "ugal", 4) == 0)) {
-		d->mode = strstr(rs, "intra=global") ? MODE_VLB_GLOBAL
-						     : MODE_VLB_LOCAL;
+		d->mode = strstr(rs, "intra=global") ? MODE_VLB_GLOBAL :
+						       MODE_VLB_LOCAL;
 	} else {
 		free(d);
-		return err_set(err, "policy dragonfly-groups: routing %s is "
-			       "not supported (min, vlb, ugal)", rs);
+		return err_set(err,
+			       "policy dragonfly-groups: routing %s is "
+			       "not supported (min, vlb, ugal)",
+			       rs);
 	}
 	d->router_rule = d->mode == MODE_MIN && k == TOPO_DRAGONFLY;
 	d->large_shared = large == 1;
@@ -102,7 +105,7 @@ static int create(struct policy *p, struct err *err)
 			free(d->gfirst);
 			free(d);
 			return err_set(err, "policy dragonfly-groups: groups "
-				       "are not contiguous switch ranges");
+					    "are not contiguous switch ranges");
 		}
 		if (gs == g + 1 || s == 0)
 			d->gfirst[gs] = s;
@@ -141,14 +144,14 @@ static void destroy(void *state)
 
 /* What the view says, per call. */
 struct st {
-	uint32_t *rfree;    /* [S] free usable nodes per router */
-	uint8_t *rmulti;    /* [S] router holds a multi-router job */
-	uint32_t *gavail;   /* [G] free usable nodes available to a new
+	uint32_t *rfree;	   /* [S] free usable nodes per router */
+	uint8_t *rmulti;	   /* [S] router holds a multi-router job */
+	uint32_t *gavail;	   /* [G] free usable nodes available to a new
 			     * group-contained multi-router job */
-	uint8_t *gwhole;    /* [G] every node free and usable */
-	uint8_t *gmulti;    /* [G] group holds a multi-router job */
-	uint32_t nmulti;    /* running multi-router jobs */
-	uint32_t nlarge;    /* of which spanning groups */
+	uint8_t *gwhole;	   /* [G] every node free and usable */
+	uint8_t *gmulti;	   /* [G] group holds a multi-router job */
+	uint32_t nmulti;	   /* running multi-router jobs */
+	uint32_t nlarge;	   /* of which spanning groups */
 	uint32_t a_multi, a_large; /* one id of each, for reasons */
 	uint32_t *mem;
 };
@@ -298,8 +301,9 @@ static void take_group(const struct policy *p, const struct dfg *d,
 	for (uint32_t sw = d->gfirst[g]; sw < d->gfirst[g + 1]; sw++)
 		if (!(d->router_rule && s->rmulti[sw]) && s->rfree[sw])
 			/* most free first: key = UINT32_MAX - free */
-			c[k++] = (struct policy_cand){
-				UINT32_MAX - s->rfree[sw], sw };
+			c[k++] =
+				(struct policy_cand){ UINT32_MAX - s->rfree[sw],
+						      sw };
 	qsort(c, k, sizeof(*c), policy_cand_cmp);
 	for (uint32_t i = 0; i < k && res->n < need; i++) {
 		uint32_t cnt;
@@ -379,22 +383,28 @@ static enum policy_status search(const struct policy *p, const struct dfg *d,
 	if (conflicts(d, s, large, &blocker, &only_large) &&
 	    !(d->large_shared && (large || only_large))) {
 		if (nr > 0)
-			return policy_say(res, POLICY_NEVER, "no candidate "
-					  "#%u (%u candidates)", req->attempt,
-					  nr);
+			return policy_say(res, POLICY_NEVER,
+					  "no candidate "
+					  "#%u (%u candidates)",
+					  req->attempt, nr);
 		if (d->mode == MODE_VLB_GLOBAL)
-			return policy_say(res, POLICY_WAIT, "waiting for "
+			return policy_say(res, POLICY_WAIT,
+					  "waiting for "
 					  "multi-router job %u to end (under "
 					  "intra=global every multi-router "
 					  "job detours through every group)",
 					  blocker);
 		if (large)
-			return policy_say(res, POLICY_WAIT, "waiting for the "
+			return policy_say(res, POLICY_WAIT,
+					  "waiting for the "
 					  "%u multi-router jobs to end (a "
 					  "job spanning groups detours "
-					  "through every group)", s->nmulti);
-		return policy_say(res, POLICY_WAIT, "waiting for job %u, "
-				  "which spans groups, to end", blocker);
+					  "through every group)",
+					  s->nmulti);
+		return policy_say(res, POLICY_WAIT,
+				  "waiting for job %u, "
+				  "which spans groups, to end",
+				  blocker);
 	}
 	res->isolated = !conflicts(d, s, large, &blocker, &only_large);
 	if (!large) {
@@ -409,17 +419,22 @@ static enum policy_status search(const struct policy *p, const struct dfg *d,
 		}
 		free(c);
 		if (ng + nr > 0)
-			return policy_say(res, POLICY_NEVER, "no candidate "
-					  "#%u (%u candidates)", req->attempt,
-					  ng + nr);
+			return policy_say(res, POLICY_NEVER,
+					  "no candidate "
+					  "#%u (%u candidates)",
+					  req->attempt, ng + nr);
 		for (uint32_t g = 0; g < d->G; g++)
 			if (s->gavail[g] > most)
 				most = s->gavail[g];
-		return policy_say(res, POLICY_WAIT, "waiting for %u free "
-				  "nodes in one group%s (at most %u)", need,
-				  d->router_rule ? " on routers without "
-				  "another multi-router job" :
-				  " without another multi-router job", most);
+		return policy_say(res, POLICY_WAIT,
+				  "waiting for %u free "
+				  "nodes in one group%s (at most %u)",
+				  need,
+				  d->router_rule ?
+					  " on routers without "
+					  "another multi-router job" :
+					  " without another multi-router job",
+				  most);
 	}
 	{
 		uint32_t m = (need + d->gnodes - 1) / d->gnodes, nw, idx = 0;
@@ -429,12 +444,15 @@ static enum policy_status search(const struct policy *p, const struct dfg *d,
 		nw = most >= m ? most - m + 1 : 0;
 		if (at >= nw) {
 			if (nw > 0)
-				return policy_say(res, POLICY_NEVER, "no "
+				return policy_say(res, POLICY_NEVER,
+						  "no "
 						  "candidate #%u (%u "
-						  "candidates)", req->attempt,
-						  nw);
-			return policy_say(res, POLICY_WAIT, "waiting for %u "
-					  "whole groups (%u whole)", m, most);
+						  "candidates)",
+						  req->attempt, nw);
+			return policy_say(res, POLICY_WAIT,
+					  "waiting for %u "
+					  "whole groups (%u whole)",
+					  m, most);
 		}
 		/* the at-th .. (at+m-1)-th whole groups */
 		res->n = 0;
@@ -473,7 +491,6 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 	st_free(&s);
 	return st;
 }
-
 
 const struct policy_ops policy_dragonfly_groups = {
 	.name = "dragonfly-groups",

@@ -46,10 +46,10 @@ static const char *const defaults[] = { "pods", NULL };
 static const char *const large_choices[] = { "pods", "leaves", NULL };
 
 struct ft {
-	bool rule3;         /* large=leaves: rule iii for jobs above a pod */
-	uint32_t k, n;      /* arity, levels */
-	uint32_t leaves;    /* k^(n-1) */
-	uint64_t pw[17];    /* pw[l] = k^l */
+	bool rule3;	 /* large=leaves: rule iii for jobs above a pod */
+	uint32_t k, n;	 /* arity, levels */
+	uint32_t leaves; /* k^(n-1) */
+	uint64_t pw[17]; /* pw[l] = k^l */
 };
 
 static int create(struct policy *p, struct err *err)
@@ -59,15 +59,17 @@ static int create(struct policy *p, struct err *err)
 	int large;
 
 	if (topo_kind(p->t) != TOPO_FATTREE)
-		return err_set(err, "policy fattree-pods: topology %s is not "
-			       "a fat-tree", topo_family(p->t));
+		return err_set(err,
+			       "policy fattree-pods: topology %s is not "
+			       "a fat-tree",
+			       topo_family(p->t));
 	if (policy_opt_choice(p, "large", large_choices, &large, err))
 		return -1;
 	k = topo_param_int(p->t, "k");
 	n = topo_param_int(p->t, "n");
 	if (k < 1 || n < 1 || n > 16)
 		return err_set(err, "policy fattree-pods: fat-tree without "
-			       "k and n parameters");
+				    "k and n parameters");
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return err_set(err, "policy fattree-pods: out of memory");
@@ -81,7 +83,7 @@ static int create(struct policy *p, struct err *err)
 	if ((uint64_t)f->leaves * f->k != topo_num_nodes(p->t)) {
 		free(f);
 		return err_set(err, "policy fattree-pods: node count does not "
-			       "match k^n");
+				    "match k^n");
 	}
 	p->state = f;
 	return 0;
@@ -212,14 +214,14 @@ static int count(const struct policy *p, const struct ft *f,
 		const uint32_t *nodes = topo_switch_nodes(p->t, w, &cnt);
 
 		for (uint32_t i = 0; i < cnt; i++)
-			nf += empty ? policy_node_usable(v, nodes[i])
-				    : policy_node_ok(v, nodes[i]);
+			nf += empty ? policy_node_usable(v, nodes[i]) :
+				      policy_node_ok(v, nodes[i]);
 		c->nfree[w] = nf;
 	}
 	for (uint32_t l = 1; l < f->n; l++)
 		for (uint32_t u = 0; u < f->pw[f->n - l]; u++) {
-			bool w = l == 1 ? c->nfree[u] == f->k
-					: c->whole[l - 1][u] == f->k;
+			bool w = l == 1 ? c->nfree[u] == f->k :
+					  c->whole[l - 1][u] == f->k;
 
 			c->whole[l][u / f->k] += w;
 		}
@@ -322,7 +324,7 @@ static enum policy_status find_leaves(const struct policy *p,
 	uint32_t m = (need + f->k - 1) / f->k;
 	uint32_t nu = (uint32_t)f->pw[f->n - 1 - j];
 	uint32_t nsub = (uint32_t)f->pw[f->n - j]; /* level j-1 units */
-	uint32_t per = (uint32_t)f->pw[j - 1];     /* leaves per sub-unit */
+	uint32_t per = (uint32_t)f->pw[j - 1];	   /* leaves per sub-unit */
 	uint32_t *elig = calloc(nsub, sizeof(*elig)), nc = 0, best = 0;
 	struct policy_cand *cd = malloc(((size_t)nu + 1) * sizeof(*cd));
 	enum policy_status st;
@@ -350,12 +352,15 @@ static enum policy_status find_leaves(const struct policy *p,
 			cd[nc++] = (struct policy_cand){ e, u };
 	}
 	if (attempt >= nc) {
-		st = nc ? policy_say(res, POLICY_NEVER, "no candidate #%u "
-				     "(%u candidates)", attempt, nc)
-			: policy_say(res, POLICY_WAIT, "waiting for %u whole "
+		st = nc ? policy_say(res, POLICY_NEVER,
+				     "no candidate #%u "
+				     "(%u candidates)",
+				     attempt, nc) :
+			  policy_say(res, POLICY_WAIT,
+				     "waiting for %u whole "
 				     "leaf switches in %s no other job "
-				     "crosses (%u such in one %s)", m,
-				     unit_name(j - 1, true), best,
+				     "crosses (%u such in one %s)",
+				     m, unit_name(j - 1, true), best,
 				     unit_name(j, false));
 		free(elig);
 		free(cd);
@@ -374,7 +379,8 @@ static enum policy_status find_leaves(const struct policy *p,
 		for (uint32_t s = u * f->k; s < (u + 1) * f->k; s++)
 			if (elig[s])
 				sub[ns++] = (struct policy_cand){
-					UINT32_MAX - elig[s], s };
+					UINT32_MAX - elig[s], s
+				};
 		qsort(sub, ns, sizeof(*sub), policy_cand_cmp);
 		res->n = 0;
 		for (uint32_t i = 0; i < ns && res->n < need; i++)
@@ -382,8 +388,8 @@ static enum policy_status find_leaves(const struct policy *p,
 			     w < (sub[i].id + 1) * per && res->n < need; w++) {
 				bool ok = c->nfree[w] == f->k;
 
-				for (uint32_t l = 1; l < j && ok &&
-				     c->crossed[l]; l++)
+				for (uint32_t l = 1;
+				     l < j && ok && c->crossed[l]; l++)
 					ok = !c->crossed[l][w / f->pw[l]];
 				if (!ok)
 					continue;
@@ -423,8 +429,7 @@ static void take_leaves(const struct policy *p, const struct policy_view *v,
 
 /* Try to place on counts C.  Returns PLACED, or WAIT with a reason
  * (callers decide WAIT/NEVER), or NEVER for a too-high attempt. */
-static enum policy_status try_place(const struct policy *p,
-				    const struct ft *f,
+static enum policy_status try_place(const struct policy *p, const struct ft *f,
 				    const struct policy_view *v,
 				    const struct counts *c,
 				    const struct policy_request *req,
@@ -442,12 +447,13 @@ static enum policy_status try_place(const struct policy *p,
 			if (nc > 0)
 				return policy_say(res, POLICY_NEVER,
 						  "no candidate #%u (%u "
-						  "candidates)", req->attempt,
-						  nc);
-			return policy_say(res, POLICY_WAIT, "waiting for a "
+						  "candidates)",
+						  req->attempt, nc);
+			return policy_say(res, POLICY_WAIT,
+					  "waiting for a "
 					  "leaf switch with %u free nodes "
-					  "(most free on a leaf: %u)", need,
-					  most);
+					  "(most free on a leaf: %u)",
+					  need, most);
 		}
 		if (fill)
 			take_leaves(p, v, w, w + 1, need, res);
@@ -468,18 +474,20 @@ static enum policy_status try_place(const struct policy *p,
 			if (nc > 0)
 				return policy_say(res, POLICY_NEVER,
 						  "no candidate #%u (%llu "
-						  "candidates)", req->attempt,
+						  "candidates)",
+						  req->attempt,
 						  (unsigned long long)nc);
 			if (top)
 				return policy_say(res, POLICY_WAIT,
 						  "waiting for %u whole %s "
-						  "(%u whole)", m,
-						  unit_name(j - 1, true),
+						  "(%u whole)",
+						  m, unit_name(j - 1, true),
 						  best);
-			return policy_say(res, POLICY_WAIT, "waiting for %u "
+			return policy_say(res, POLICY_WAIT,
+					  "waiting for %u "
 					  "whole %s in one %s (at most %u "
-					  "in one)", m,
-					  unit_name(j - 1, true),
+					  "in one)",
+					  m, unit_name(j - 1, true),
 					  unit_name(j, false), best);
 		}
 		if (!fill)

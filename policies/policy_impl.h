@@ -74,8 +74,8 @@ const struct policy_ops *policy_find(const char *name);
 /* Option KEY of P (after defaults); "" when P's policy has no such key. */
 const char *policy_opt(const struct policy *p, const char *key);
 /* Option KEY as an integer in [lo, hi].  Returns 0 or -1 with err set. */
-int policy_opt_long(const struct policy *p, const char *key, long lo,
-		    long hi, long *out, struct err *err);
+int policy_opt_long(const struct policy *p, const char *key, long lo, long hi,
+		    long *out, struct err *err);
 /* Option KEY as the index of one of CHOICES (NULL-terminated).  Returns 0
  * or -1 with err set naming the accepted values. */
 int policy_opt_choice(const struct policy *p, const char *key,
@@ -93,8 +93,7 @@ static inline bool policy_node_ok(const struct policy_view *v, uint32_t i)
 }
 
 /* Whether node I could be used on an empty machine (usable). */
-static inline bool policy_node_usable(const struct policy_view *v,
-				      uint32_t i)
+static inline bool policy_node_usable(const struct policy_view *v, uint32_t i)
 {
 	return !v->usable || v->usable[i];
 }
@@ -104,13 +103,12 @@ static inline bool policy_node_usable(const struct policy_view *v,
  * owner of node i or UINT32_MAX for a free node; ids[j] the job id of
  * index j. */
 struct policy_jobs {
-	uint32_t n;      /* distinct jobs */
-	uint32_t *idx;   /* [N] */
-	uint32_t *ids;   /* [n] */
+	uint32_t n;    /* distinct jobs */
+	uint32_t *idx; /* [N] */
+	uint32_t *ids; /* [n] */
 };
 /* Build the table for the N nodes of OWNER.  Returns 0 or -1 (memory). */
-int policy_jobs_build(struct policy_jobs *j, const uint32_t *owner,
-		      uint32_t n);
+int policy_jobs_build(struct policy_jobs *j, const uint32_t *owner, uint32_t n);
 void policy_jobs_free(struct policy_jobs *j);
 
 /* Free usable nodes of V in id order into OUT (room for N); returns the
@@ -124,8 +122,6 @@ uint32_t policy_free_nodes(const struct policy *p, const struct policy_view *v,
 uint32_t *policy_free_enough(const struct policy *p,
 			     const struct policy_view *v, uint32_t need,
 			     uint32_t *nfree, struct policy_result *res);
-
-
 
 /* Place REQ with SEARCH.  A job that has to wait (POLICY_WAIT, reason
  * "waiting for X") but for which the search fails even on the empty

@@ -21,9 +21,10 @@ static enum policy_status place(const struct policy *p,
 		return POLICY_WAIT;
 	if (req->attempt > f - req->nodes) {
 		free(fr);
-		return policy_say(res, POLICY_NEVER, "no candidate #%u (%u "
-				  "candidates)", req->attempt,
-				  f - req->nodes + 1);
+		return policy_say(res, POLICY_NEVER,
+				  "no candidate #%u (%u "
+				  "candidates)",
+				  req->attempt, f - req->nodes + 1);
 	}
 	for (uint32_t i = 0; i < req->nodes; i++)
 		res->nodes[i] = fr[req->attempt + i];

@@ -44,24 +44,24 @@ static const char *const defaults[] = { "variable", "2x2x2", NULL };
 static const char *const modes[] = { "variable", "building-block", NULL };
 
 struct shape {
-	uint32_t e[D];   /* extent in cells */
-	uint32_t vol;    /* cells */
-	uint32_t maxe;   /* longest extent in routers */
+	uint32_t e[D]; /* extent in cells */
+	uint32_t vol;  /* cells */
+	uint32_t maxe; /* longest extent in routers */
 };
 
 struct mb {
-	int n;                 /* dimensions */
+	int n; /* dimensions */
 	bool torus;
-	uint32_t k[D];         /* routers per dimension */
-	uint32_t c[D];         /* cell (block) extent, 1 in variable mode */
-	uint32_t kc[D];        /* cells per dimension */
-	uint32_t p;            /* nodes per router (max) */
+	uint32_t k[D];	/* routers per dimension */
+	uint32_t c[D];	/* cell (block) extent, 1 in variable mode */
+	uint32_t kc[D]; /* cells per dimension */
+	uint32_t p;	/* nodes per router (max) */
 	uint32_t R, ncells;
 	bool blocks;
-	struct shape *shapes;  /* allowed shapes, sorted */
+	struct shape *shapes; /* allowed shapes, sorted */
 	uint32_t nshapes;
-	uint32_t ext[D];       /* extended grid (prefix sums): kc or 2kc */
-	size_t next;           /* cells of the extended grid + 1 per dim */
+	uint32_t ext[D]; /* extended grid (prefix sums): kc or 2kc */
+	size_t next;	 /* cells of the extended grid + 1 per dim */
 };
 
 static int parse_block(const char *s, uint32_t *out, int n)
@@ -160,7 +160,8 @@ static int create(struct policy *p, struct err *err)
 	uint32_t blk[D];
 
 	if (k != TOPO_EXPRESSMESH && k != TOPO_HYPERX && k != TOPO_TORUS)
-		return err_set(err, "policy mesh-blocks: topology %s is not "
+		return err_set(err,
+			       "policy mesh-blocks: topology %s is not "
 			       "an express mesh, HyperX or torus",
 			       topo_family(p->t));
 	if (policy_opt_choice(p, "mode", modes, &mode, err))
@@ -171,8 +172,10 @@ static int create(struct policy *p, struct err *err)
 
 		if (!((nl == 3 && !strncmp(rs, "dor", 3)) ||
 		      (nl == 7 && !strncmp(rs, "minimal", 7))))
-			return err_set(err, "policy mesh-blocks: routing %s "
-				       "is not supported (dor, minimal)", rs);
+			return err_set(err,
+				       "policy mesh-blocks: routing %s "
+				       "is not supported (dor, minimal)",
+				       rs);
 	}
 	m = calloc(1, sizeof(*m));
 	if (!m)
@@ -192,9 +195,10 @@ static int create(struct policy *p, struct err *err)
 		int n = m->n;
 
 		destroy(m);
-		return err_set(err, "policy mesh-blocks: block=%s: want %d "
-			       "extents like 2x2x2", policy_opt(p, "block"),
-			       n);
+		return err_set(err,
+			       "policy mesh-blocks: block=%s: want %d "
+			       "extents like 2x2x2",
+			       policy_opt(p, "block"), n);
 	}
 	m->ncells = 1;
 	m->next = 1;
@@ -204,10 +208,11 @@ static int create(struct policy *p, struct err *err)
 			uint32_t ki = m->k[i];
 
 			destroy(m);
-			return err_set(err, "policy mesh-blocks: block=%s: "
+			return err_set(err,
+				       "policy mesh-blocks: block=%s: "
 				       "extent %u does not divide dimension "
-				       "%d (%u)", policy_opt(p, "block"),
-				       blk[i], i, ki);
+				       "%d (%u)",
+				       policy_opt(p, "block"), blk[i], i, ki);
 		}
 		m->kc[i] = m->k[i] / m->c[i];
 		m->ncells *= m->kc[i];
@@ -227,11 +232,11 @@ static int create(struct policy *p, struct err *err)
 /* ---- per call ---- */
 
 struct st {
-	uint32_t *rfree;   /* [R] free usable nodes */
-	uint8_t *ravail;   /* [R] whole and outside every job's box */
-	uint8_t *inbox;    /* [R] inside some multi-router job's box */
-	uint32_t *pre;     /* prefix sums of available cells, extended */
-	uint32_t navail;   /* available cells */
+	uint32_t *rfree; /* [R] free usable nodes */
+	uint8_t *ravail; /* [R] whole and outside every job's box */
+	uint8_t *inbox;	 /* [R] inside some multi-router job's box */
+	uint32_t *pre;	 /* prefix sums of available cells, extended */
+	uint32_t navail; /* available cells */
 };
 
 static void st_free(struct st *s)
@@ -487,8 +492,8 @@ static int scan(const struct policy *p, const struct mb *m,
 		const uint32_t *nodes = topo_switch_nodes(p->t, r, &c);
 
 		for (uint32_t i = 0; i < c; i++)
-			s->rfree[r] += empty ? policy_node_usable(v, nodes[i])
-					     : policy_node_ok(v, nodes[i]);
+			s->rfree[r] += empty ? policy_node_usable(v, nodes[i]) :
+					       policy_node_ok(v, nodes[i]);
 		s->ravail[r] = c > 0 && s->rfree[r] == c && !s->inbox[r];
 	}
 	if (blocks)
@@ -556,7 +561,9 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 			if (s->rfree[r] >= need)
 				c[nr++] = (struct policy_cand){
 					((uint64_t)!s->inbox[r] << 32) |
-					s->rfree[r], r };
+						s->rfree[r],
+					r
+				};
 		if (at < nr) {
 			if (at == 0) { /* the best: one pass */
 				for (uint32_t i = 1; i < nr; i++)
@@ -567,8 +574,8 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 			}
 			if (fill) {
 				uint32_t cnt;
-				const uint32_t *nodes = topo_switch_nodes(
-					p->t, c[at].id, &cnt);
+				const uint32_t *nodes =
+					topo_switch_nodes(p->t, c[at].id, &cnt);
 
 				res->n = 0;
 				for (uint32_t i = 0; i < cnt && res->n < need;
@@ -581,11 +588,14 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 		}
 		free(c);
 		if (nr > 0)
-			return policy_say(res, POLICY_NEVER, "no candidate "
-					  "#%u (%u candidates)", req->attempt,
-					  nr);
-		return policy_say(res, POLICY_WAIT, "waiting for a router "
-				  "with %u free nodes", need);
+			return policy_say(res, POLICY_NEVER,
+					  "no candidate "
+					  "#%u (%u candidates)",
+					  req->attempt, nr);
+		return policy_say(res, POLICY_WAIT,
+				  "waiting for a router "
+				  "with %u free nodes",
+				  need);
 	}
 	for (int d = 0; d < m->n; d++)
 		cellnodes *= m->c[d];
@@ -604,8 +614,9 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 		if (sh->vol * cellnodes < need)
 			continue;
 		for (d = 0; d < m->n; d++)
-			lim[d] = m->torus && sh->e[d] < m->kc[d]
-				 ? m->kc[d] : m->kc[d] - sh->e[d] + 1;
+			lim[d] = m->torus && sh->e[d] < m->kc[d] ?
+					 m->kc[d] :
+					 m->kc[d] - sh->e[d] + 1;
 		for (;;) {
 			if (box_sum(m, s, o, sh->e) == sh->vol) {
 				if (seen == at) {
@@ -623,18 +634,24 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 		}
 	}
 	if (seen > 0)
-		return policy_say(res, POLICY_NEVER, "no candidate #%u (%u "
-				  "candidates)", req->attempt, seen);
+		return policy_say(res, POLICY_NEVER,
+				  "no candidate #%u (%u "
+				  "candidates)",
+				  req->attempt, seen);
 	{
 		char blk[64];
 
 		shape_str(m, m->c, blk, sizeof(blk));
 		if (m->blocks)
-			return policy_say(res, POLICY_WAIT, "waiting for a "
+			return policy_say(res, POLICY_WAIT,
+					  "waiting for a "
 					  "cuboid of %u free %s blocks (%u "
-					  "free)", cells, blk, total);
-		return policy_say(res, POLICY_WAIT, "waiting for a cuboid of "
-				  "%u free routers (%u free)", cells, total);
+					  "free)",
+					  cells, blk, total);
+		return policy_say(res, POLICY_WAIT,
+				  "waiting for a cuboid of "
+				  "%u free routers (%u free)",
+				  cells, total);
 	}
 }
 

@@ -27,7 +27,8 @@ static enum policy_status place(const struct policy *p,
 		return POLICY_WAIT;
 	if (f == req->nodes && req->attempt > 0) {
 		free(fr);
-		return policy_say(res, POLICY_NEVER, "no candidate #%u (the "
+		return policy_say(res, POLICY_NEVER,
+				  "no candidate #%u (the "
 				  "free nodes are exactly the request)",
 				  req->attempt);
 	}

@@ -14,9 +14,8 @@
  * One X(name) per routing; each is a const struct routing_ops named
  * routing_<name> defined in a routing_<family>.c file. */
 #define ROUTINGS(X) \
-	X(min) X(vlb) X(ugal) \
-	X(ecmp) X(dmodk) \
-	X(dor) X(minimal) X(ksp) X(shortest)
+	X(min)      \
+	X(vlb) X(ugal) X(ecmp) X(dmodk) X(dor) X(minimal) X(ksp) X(shortest)
 
 #define DECLARE(n) extern const struct routing_ops routing_##n;
 #define ENTRY(n) &routing_##n,
@@ -140,20 +139,21 @@ static void applicable(const struct topo *t, char *buf, size_t len)
 			ok[n++] = registry[i];
 	for (size_t i = 0; i < n && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s",
-					i == 0 ? "" : i + 1 == n ? " or " : ", ",
+					i == 0	   ? "" :
+					i + 1 == n ? " or " :
+						     ", ",
 					ok[i]->name);
 }
 
-void routing_spec_add(struct routing *r, const char *key, const char *fmt,
-		      ...)
+void routing_spec_add(struct routing *r, const char *key, const char *fmt, ...)
 {
 	size_t off = strlen(r->spec);
 	va_list ap;
 
 	if (off >= sizeof(r->spec))
 		return;
-	off += (size_t)snprintf(r->spec + off, sizeof(r->spec) - off, "%c%s=",
-				strchr(r->spec, ':') ? ',' : ':', key);
+	off += (size_t)snprintf(r->spec + off, sizeof(r->spec) - off,
+				"%c%s=", strchr(r->spec, ':') ? ',' : ':', key);
 	if (off >= sizeof(r->spec))
 		return;
 	va_start(ap, fmt);
@@ -191,7 +191,8 @@ struct routing *routing_create(const struct topo *t, const char *spec,
 		list[0] = '\0';
 		for (size_t i = 0; names[i] && off < sizeof(list); i++)
 			off += (size_t)snprintf(list + off, sizeof(list) - off,
-						"%s%s", i ? ", " : "", names[i]);
+						"%s%s", i ? ", " : "",
+						names[i]);
 		err_set(err, "unknown routing '%s' (known: %s)", name, list);
 		return NULL;
 	}
@@ -209,8 +210,10 @@ struct routing *routing_create(const struct topo *t, const char *spec,
 		}
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(params[i].key, params[j].key)) {
-				err_set(err, "routing '%s': option '%s' given "
-					"twice", name, params[i].key);
+				err_set(err,
+					"routing '%s': option '%s' given "
+					"twice",
+					name, params[i].key);
 				return NULL;
 			}
 	}
@@ -281,11 +284,15 @@ static int check_pair(const struct routing *r, uint32_t src, uint32_t dst,
 	uint32_t n = topo_num_nodes(r->t);
 
 	if (src >= n || dst >= n)
-		return err_set(err, "node %u out of range (the topology has %u "
-			       "nodes)", src >= n ? src : dst, n);
+		return err_set(err,
+			       "node %u out of range (the topology has %u "
+			       "nodes)",
+			       src >= n ? src : dst, n);
 	if (src == dst)
-		return err_set(err, "source and destination are the same node "
-			       "%u", src);
+		return err_set(err,
+			       "source and destination are the same node "
+			       "%u",
+			       src);
 	return 0;
 }
 
@@ -359,13 +366,14 @@ static int check_nodes(const struct routing *r, const uint32_t *nodes,
 
 	for (uint32_t i = 0; i < n; i++)
 		if (nodes[i] >= nn)
-			return err_set(err, "node %u out of range (the topology "
-				       "has %u nodes)", nodes[i], nn);
+			return err_set(err,
+				       "node %u out of range (the topology "
+				       "has %u nodes)",
+				       nodes[i], nn);
 	return 0;
 }
 
-static void mark(const struct topo *t, const struct pathset *ps,
-		 uint8_t *used)
+static void mark(const struct topo *t, const struct pathset *ps, uint8_t *used)
 {
 	uint32_t first = topo_first_switch_link(t);
 
@@ -390,7 +398,8 @@ int routing_linkset_enum(const struct routing *r, const uint32_t *nodes,
 	pathset_init(&ps);
 	if (r->ops->switch_paths) {
 		/* Paths depend on the switch pair only: one node per switch. */
-		seen = calloc(topo_num_switches(t) ? topo_num_switches(t) : 1, 1);
+		seen = calloc(topo_num_switches(t) ? topo_num_switches(t) : 1,
+			      1);
 		rep = malloc((n ? n : 1) * sizeof(*rep));
 		if (!seen || !rep) {
 			err_set(err, "out of memory");
@@ -424,8 +433,8 @@ out:
 	return rc;
 }
 
-int routing_linkset(const struct routing *r, const uint32_t *nodes,
-		    uint32_t n, uint8_t *used, struct err *err)
+int routing_linkset(const struct routing *r, const uint32_t *nodes, uint32_t n,
+		    uint8_t *used, struct err *err)
 {
 	if (check_nodes(r, nodes, n, err))
 		return -1;

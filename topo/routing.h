@@ -30,10 +30,10 @@ enum path_class {
 
 /* A set of paths, flat: path i is links[off[i] .. off[i+1]). */
 struct pathset {
-	uint32_t n;          /* number of paths */
-	uint32_t *off;       /* n+1 entries */
-	uint32_t *links;     /* off[n] entries */
-	uint8_t *cls;        /* enum path_class per path */
+	uint32_t n;	 /* number of paths */
+	uint32_t *off;	 /* n+1 entries */
+	uint32_t *links; /* off[n] entries */
+	uint8_t *cls;	 /* enum path_class per path */
 	uint32_t cap_paths;
 	size_t cap_links;
 };
@@ -95,8 +95,8 @@ int routing_count(const struct routing *r, uint32_t src, uint32_t dst,
  * pairs) can use.  USED has topo_num_links entries and is not cleared
  * first.  Computed structurally per family when possible, by enumeration
  * otherwise.  Returns 0 or -1. */
-int routing_linkset(const struct routing *r, const uint32_t *nodes,
-		    uint32_t n, uint8_t *used, struct err *err);
+int routing_linkset(const struct routing *r, const uint32_t *nodes, uint32_t n,
+		    uint8_t *used, struct err *err);
 
 /* The same, always by enumerating routing_paths (reference for tests). */
 int routing_linkset_enum(const struct routing *r, const uint32_t *nodes,

@@ -48,19 +48,19 @@ enum mode { MODE_MIN, MODE_VLB, MODE_UGAL };
 struct df {
 	enum mode mode;
 	bool intra_global;
-	bool complete;       /* groups connected, every group pair joined */
+	bool complete; /* groups connected, every group pair joined */
 	uint32_t S, G;
-	uint32_t *mem_off;   /* [G+1] */
-	uint32_t *mem;       /* switches by group, ascending */
-	uint32_t *idx;       /* [S] index within its group */
-	size_t *mat_off;     /* [G] into dist / np */
-	uint8_t *dist;       /* local hop distance, UNREACH if none */
-	uint32_t *np;        /* number of local shortest paths */
-	uint8_t *diam;       /* [G] local diameter */
+	uint32_t *mem_off; /* [G+1] */
+	uint32_t *mem;	   /* switches by group, ascending */
+	uint32_t *idx;	   /* [S] index within its group */
+	size_t *mat_off;   /* [G] into dist / np */
+	uint8_t *dist;	   /* local hop distance, UNREACH if none */
+	uint32_t *np;	   /* number of local shortest paths */
+	uint8_t *diam;	   /* [G] local diameter */
 	uint8_t maxdiam;
-	uint32_t *nlocal;    /* [G] local (intra-group) directed links */
-	uint32_t *gl_off;    /* [G+1] */
-	uint32_t *gl;        /* global links out of each group, by
+	uint32_t *nlocal; /* [G] local (intra-group) directed links */
+	uint32_t *gl_off; /* [G+1] */
+	uint32_t *gl;	  /* global links out of each group, by
 			      * (destination group, id) */
 };
 
@@ -69,7 +69,8 @@ static const char *const keys[] = { "intra", NULL };
 static bool applies(const struct topo *t)
 {
 	return (topo_kind(t) == TOPO_DRAGONFLY ||
-		topo_kind(t) == TOPO_CASCADE) && topo_num_groups(t) > 0;
+		topo_kind(t) == TOPO_CASCADE) &&
+	       topo_num_groups(t) > 0;
 }
 
 /* Hot-path accessors: struct topo is visible inside topo/ (topo_impl.h),
@@ -84,8 +85,7 @@ static inline uint32_t grp(const struct df *df, const struct topo *t,
 #define LINK(t, l) (&(t)->links[l])
 #define GROUP(t, s) ((t)->sw_group[s])
 
-static inline uint8_t D(const struct df *df, uint32_t g, uint32_t x,
-			uint32_t y)
+static inline uint8_t D(const struct df *df, uint32_t g, uint32_t x, uint32_t y)
 {
 	uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
 
@@ -170,8 +170,10 @@ static int build_local(struct df *df, const struct topo *t, struct err *err)
 		df->mat_off[g] = total;
 		total += a * a;
 		if (total > MAX_PAIRS)
-			return err_set(err, "groups too large for dragonfly "
-				       "routing (%zu router pairs)", total);
+			return err_set(err,
+				       "groups too large for dragonfly "
+				       "routing (%zu router pairs)",
+				       total);
 	}
 	df->dist = malloc(total ? total : 1);
 	df->np = calloc(total ? total : 1, sizeof(uint32_t));
@@ -186,7 +188,8 @@ static int build_local(struct df *df, const struct topo *t, struct err *err)
 		uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
 
 		for (uint32_t i = 0; i < a; i++) {
-			uint8_t *dist = df->dist + df->mat_off[g] + (size_t)i * a;
+			uint8_t *dist =
+				df->dist + df->mat_off[g] + (size_t)i * a;
 			uint32_t *np = df->np + df->mat_off[g] + (size_t)i * a;
 			uint32_t head = 0, tail = 0;
 
@@ -207,9 +210,11 @@ static int build_local(struct df *df, const struct topo *t, struct err *err)
 					if (dist[iz] == UNREACH) {
 						if (du + 1 > MAX_LOCAL_DIAM) {
 							free(queue);
-							return err_set(err,
+							return err_set(
+								err,
 								"group %u: local diameter above %d",
-								g, MAX_LOCAL_DIAM);
+								g,
+								MAX_LOCAL_DIAM);
 						}
 						dist[iz] = (uint8_t)(du + 1);
 						queue[tail++] = z;
@@ -261,11 +266,12 @@ static int build_global(struct df *df, const struct topo *t, struct err *err)
 		uint32_t start = n;
 
 		for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
-			uint32_t cnt, first = topo_switch_out(t, df->mem[k], &cnt);
+			uint32_t cnt,
+				first = topo_switch_out(t, df->mem[k], &cnt);
 
 			for (uint32_t l = first; l < first + cnt; l++) {
-				uint32_t h = topo_switch_group(t,
-							       LINK(t, l)->to);
+				uint32_t h =
+					topo_switch_group(t, LINK(t, l)->to);
 
 				if (h != g)
 					key[n++] = (struct gkey){ h, l };
@@ -297,8 +303,7 @@ static const uint32_t *glinks(const struct df *df, const struct topo *t,
 			hi = mid;
 	}
 	first = lo;
-	while (lo < df->gl_off[a + 1] &&
-	       GROUP(t, LINK(t, df->gl[lo])->to) == b)
+	while (lo < df->gl_off[a + 1] && GROUP(t, LINK(t, df->gl[lo])->to) == b)
 		lo++;
 	*cnt = lo - first;
 	return df->gl + first;
@@ -374,9 +379,9 @@ static void fini(struct routing *r)
 /* Add the hop histogram of MIN(x->y), x in group GX and y in group GY,
  * to h: one entry per global link of GL[0..cnt) (the links GX -> GY), or
  * the local paths when GX == GY. */
-static void hist_links(const struct df *df, uint32_t x, uint32_t y,
-		       uint32_t gx, uint32_t gy, const struct topo *t,
-		       const uint32_t *gl, uint32_t cnt, uint64_t *h)
+static void hist_links(const struct df *df, uint32_t x, uint32_t y, uint32_t gx,
+		       uint32_t gy, const struct topo *t, const uint32_t *gl,
+		       uint32_t cnt, uint64_t *h)
 {
 	if (gx == gy) {
 		if (D(df, gx, x, y) != UNREACH)
@@ -395,8 +400,8 @@ static void hist_links(const struct df *df, uint32_t x, uint32_t y,
 }
 
 /* Add the VLB paths whose halves have hop histograms A and B to c. */
-static void conv_add(const struct df *df, const uint64_t *a,
-		     const uint64_t *b, struct routing_count *c)
+static void conv_add(const struct df *df, const uint64_t *a, const uint64_t *b,
+		     struct routing_count *c)
 {
 	uint32_t hl = 2u * df->maxdiam + 2;
 
@@ -467,7 +472,8 @@ static int count(const struct routing *r, uint32_t src, uint32_t dst,
 		count_vlb(df, t, s, d, c);
 	if (df->mode != MODE_VLB || c->by_class[PATH_VLB] == 0) {
 		uint32_t gs = grp(df, t, s), gd = grp(df, t, d), n = 0;
-		const uint32_t *gl = gs == gd ? NULL : glinks(df, t, gs, gd, &n);
+		const uint32_t *gl = gs == gd ? NULL :
+						glinks(df, t, gs, gd, &n);
 		uint64_t h[HL] = { 0 };
 
 		hist_links(df, s, d, gs, gd, t, gl, n, h);
@@ -744,16 +750,23 @@ static uint32_t count_marked(const struct df *df, const struct topo *t,
 }
 
 struct job {
-	uint32_t *cnt;      /* [G] job switches per group */
-	uint32_t *sw;       /* job switches, grouped: sw[off[g] .. ) */
-	uint32_t *off;      /* [G+1] */
-	uint32_t *groups;   /* job groups, ascending */
+	uint32_t *cnt;	  /* [G] job switches per group */
+	uint32_t *sw;	  /* job switches, grouped: sw[off[g] .. ) */
+	uint32_t *off;	  /* [G+1] */
+	uint32_t *groups; /* job groups, ascending */
 	uint32_t ng;
-	uint8_t *flag;      /* [S] scratch bitmaps, 4 bits used */
+	uint8_t *flag; /* [S] scratch bitmaps, 4 bits used */
 };
 
-enum { EXIT_MIN = 1, ENTRY_MIN = 2, EXIT_VLB = 4, ENTRY_VLB = 8,
-       FROM_ALL = 16, TO_ALL = 32, IN_JOB = 64 };
+enum {
+	EXIT_MIN = 1,
+	ENTRY_MIN = 2,
+	EXIT_VLB = 4,
+	ENTRY_VLB = 8,
+	FROM_ALL = 16,
+	TO_ALL = 32,
+	IN_JOB = 64
+};
 
 static void job_free(struct job *j)
 {
@@ -811,9 +824,9 @@ static bool half_used(const struct df *df, const struct job *j, uint32_t gs,
 	if (gi == gs)
 		return false;
 	if (df->intra_global && j->cnt[gs] >= 2)
-		return true;            /* a flow inside GS, through GI */
+		return true; /* a flow inside GS, through GI */
 	if (j->ng >= 3)
-		return true;            /* some destination group is not GI */
+		return true;		  /* some destination group is not GI */
 	return j->ng == 2 && !j->cnt[gi]; /* the one other group is not GI */
 }
 
@@ -831,8 +844,8 @@ static void mark_group(const struct df *df, const struct topo *t, uint32_t g,
 	}
 }
 
-static uint32_t count_flag(const struct df *df, const struct job *j,
-			   uint32_t g, uint8_t f)
+static uint32_t count_flag(const struct df *df, const struct job *j, uint32_t g,
+			   uint8_t f)
 {
 	uint32_t n = 0;
 
@@ -924,8 +937,8 @@ static void mark_some(const struct df *df, const struct topo *t,
  * vlb's fallback to MIN (flows without any intermediate) adds the MIN
  *   links of those flows.
  */
-static int linkset(const struct routing *r, const uint32_t *nodes,
-		   uint32_t n, uint8_t *used, struct err *err)
+static int linkset(const struct routing *r, const uint32_t *nodes, uint32_t n,
+		   uint8_t *used, struct err *err)
 {
 	const struct df *df = r->priv;
 	const struct topo *t = r->t;
@@ -963,16 +976,16 @@ static int linkset(const struct routing *r, const uint32_t *nodes,
 		if (want_vlb && !df->intra_global && !vlb_empty &&
 		    j.cnt[g] >= 3)
 			for (uint32_t i = 0, x = 0, nj = j.cnt[g],
-				     step = stride(nj); i < nj && have < need;
-			     i++, x = (x + step) % nj) {
+				      step = stride(nj);
+			     i < nj && have < need; i++, x = (x + step) % nj) {
 				uint32_t sw = j.sw[j.off[g] + x];
 
 				have += mark_from_all(df, t, sw, used);
 				have += mark_to_all(df, t, sw, used);
 			}
 		else if (want_vlb && !df->intra_global && !vlb_empty)
-			for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1];
-			     k++) {
+			for (uint32_t k = df->mem_off[g];
+			     k < df->mem_off[g + 1]; k++) {
 				uint32_t I = df->mem[k];
 
 				if (j.flag[I] & IN_JOB)

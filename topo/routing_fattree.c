@@ -22,8 +22,8 @@
 #include "topo/routing_impl.h"
 
 struct ft {
-	uint32_t k, n, per;     /* arity, levels, switches per level */
-	uint32_t pw[17];        /* k^i for i <= n */
+	uint32_t k, n, per; /* arity, levels, switches per level */
+	uint32_t pw[17];    /* k^i for i <= n */
 };
 
 static bool applies(const struct topo *t)
@@ -58,8 +58,10 @@ static int init(struct routing *r, const struct topo_args *args,
 	ft->per = ft->pw[n - 1];
 	if ((uint64_t)ft->per * n != S || (uint64_t)ft->per * k != N) {
 		free(ft);
-		return err_set(err, "not a k-ary n-tree (%u switches, %u "
-			       "nodes)", S, N);
+		return err_set(err,
+			       "not a k-ary n-tree (%u switches, %u "
+			       "nodes)",
+			       S, N);
 	}
 	r->priv = ft;
 	return 0;
@@ -331,8 +333,8 @@ static int linkset_dmodk(const struct routing *r, const uint32_t *nodes,
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t wd = topo_node_switch(t, nodes[i]);
 
-			lq[i].low = (uint32_t)(nodes[i] % ((uint64_t)ft->pw[l] *
-							    ft->k));
+			lq[i].low = (uint32_t)(nodes[i] %
+					       ((uint64_t)ft->pw[l] * ft->k));
 			lq[i].q = wd / ft->pw[l];
 		}
 		qsort(lq, n, sizeof(*lq), cmp_lowq);
@@ -358,8 +360,8 @@ static int linkset_dmodk(const struct routing *r, const uint32_t *nodes,
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t wd = topo_node_switch(t, nodes[i]);
 			uint64_t span = (uint64_t)ft->pw[l] * ft->k;
-			uint32_t v = (uint32_t)(wd / span * span +
-						nodes[i] % span);
+			uint32_t v =
+				(uint32_t)(wd / span * span + nodes[i] % span);
 			uint32_t v2 = set_digit(ft, v, l, digit(ft, wd, l));
 
 			used[link(t, ft, l + 1, v, l, v2)] = 1;

@@ -82,8 +82,7 @@ static void bfs_to(const struct topo *t, uint32_t dst, const uint8_t *rm_sw,
 		for (uint32_t q = 0; q < cnt; q++) {
 			uint32_t u = topo_link(t, in[q])->from;
 
-			if (s->dist[u] != UINT32_MAX ||
-			    (rm_sw && rm_sw[u]) ||
+			if (s->dist[u] != UINT32_MAX || (rm_sw && rm_sw[u]) ||
 			    (rm_link && rm_link[in[q] - first]))
 				continue;
 			s->dist[u] = s->dist[v] + 1;
@@ -118,9 +117,8 @@ static int count_dag(const struct topo *t, const struct scratch *s,
 	return 0;
 }
 
-static int shortest_count_sw(const struct routing *r, uint32_t sa,
-			     uint32_t sb, uint64_t *n, uint32_t *hops,
-			     struct err *err)
+static int shortest_count_sw(const struct routing *r, uint32_t sa, uint32_t sb,
+			     uint64_t *n, uint32_t *hops, struct err *err)
 {
 	const struct topo *t = r->t;
 	uint32_t S = topo_num_switches(t);
@@ -141,8 +139,10 @@ static int shortest_count_sw(const struct routing *r, uint32_t sa,
 	for (uint32_t i = 0; i < S; i++)
 		cnt[i] = 0;
 	if (count_dag(t, &s, cnt) || cnt[sa] == UINT64_MAX) {
-		rc = err_set(err, "shortest: path count between switches %u "
-			     "and %u exceeds 2^64", sa, sb);
+		rc = err_set(err,
+			     "shortest: path count between switches %u "
+			     "and %u exceeds 2^64",
+			     sa, sb);
 		goto out;
 	}
 	*n = cnt[sa];
@@ -153,9 +153,8 @@ out:
 	return rc;
 }
 
-static int shortest_count(const struct routing *r, uint32_t src,
-			  uint32_t dst, struct routing_count *c,
-			  struct err *err)
+static int shortest_count(const struct routing *r, uint32_t src, uint32_t dst,
+			  struct routing_count *c, struct err *err)
 {
 	uint64_t n;
 	uint32_t h;
@@ -197,8 +196,8 @@ static int dfs_shortest(struct dfs *d, uint32_t u)
 	return 0;
 }
 
-static int shortest_paths(const struct routing *r, uint32_t src,
-			  uint32_t dst, struct pathset *out, struct err *err)
+static int shortest_paths(const struct routing *r, uint32_t src, uint32_t dst,
+			  struct pathset *out, struct err *err)
 {
 	const struct topo *t = r->t;
 	uint32_t sa = topo_node_switch(t, src), sb = topo_node_switch(t, dst);
@@ -211,9 +210,11 @@ static int shortest_paths(const struct routing *r, uint32_t src,
 	if (shortest_count_sw(r, sa, sb, &n, &h, err))
 		return -1;
 	if (n > MAX_LIST_LINKS / (h + 2))
-		return err_set(err, "shortest: %llu paths between nodes %u "
+		return err_set(err,
+			       "shortest: %llu paths between nodes %u "
 			       "and %u are too many to list; count them "
-			       "instead", (unsigned long long)n, src, dst);
+			       "instead",
+			       (unsigned long long)n, src, dst);
 	d.path = malloc((h + 2) * sizeof(*d.path));
 	if (scratch_init(&s, topo_num_switches(t)) || !d.path) {
 		rc = err_set(err, "out of memory");
@@ -280,8 +281,10 @@ static int shortest_linkset(const struct routing *r, const uint32_t *nodes,
 		}
 		for (uint32_t y = 0; y < ns; y++)
 			if (s.dist[w[y]] == UINT32_MAX) {
-				rc = err_set(err, "shortest: switch %u cannot "
-					     "reach switch %u", w[y], d);
+				rc = err_set(err,
+					     "shortest: switch %u cannot "
+					     "reach switch %u",
+					     w[y], d);
 				goto out;
 			}
 	}
@@ -313,11 +316,11 @@ static int kpath_cmp(const struct kpath *a, const struct kpath *b)
 
 struct yen {
 	const struct topo *t;
-	uint32_t first;          /* first switch link id */
+	uint32_t first; /* first switch link id */
 	struct scratch s;
-	uint8_t *rm_sw;          /* [S] */
-	uint8_t *rm_link;        /* [L - first] */
-	struct kpath *a, *b;     /* accepted, candidates */
+	uint8_t *rm_sw;	     /* [S] */
+	uint8_t *rm_link;    /* [L - first] */
+	struct kpath *a, *b; /* accepted, candidates */
 	uint32_t na, nb, capb;
 };
 

@@ -14,8 +14,8 @@
 struct routing;
 
 struct routing_ops {
-	const char *name;          /* "min", "vlb", "ugal", "ecmp", ... */
-	const char *const *keys;   /* accepted options, NULL-terminated */
+	const char *name;	 /* "min", "vlb", "ugal", "ecmp", ... */
+	const char *const *keys; /* accepted options, NULL-terminated */
 	bool multipath;
 	/* True when the paths of a flow depend only on its two switches
 	 * (not on the node ids): link sets are then enumerated over switch
@@ -47,15 +47,15 @@ struct routing {
 	const struct topo *t;
 	const struct routing_ops *ops;
 	char spec[128];
-	long opt[ROUTING_MAX_OPTS];  /* parsed options, meaning per routing */
+	long opt[ROUTING_MAX_OPTS]; /* parsed options, meaning per routing */
 	void *priv;
 };
 
 /* Append ",KEY=value" (or ":KEY=value" for the first option) to r->spec;
  * init calls it for every option, defaults included, so that routing_spec
  * is canonical ("ugal:intra=local"). */
-void routing_spec_add(struct routing *r, const char *key, const char *fmt,
-		      ...) __attribute__((format(printf, 3, 4)));
+void routing_spec_add(struct routing *r, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Add N paths of class CLS and HOPS hops to C (hops >= ROUTING_MAX_HOPS
  * go to the last bucket). */

@@ -287,8 +287,10 @@ static int pair_count(const struct routing *r, uint32_t sa, uint32_t sb,
 	*hops = (uint32_t)sum;
 	return 0;
 overflow:
-	return err_set(err, "%s: path count between switches %u and %u "
-		       "exceeds 2^64", r->ops->name, sa, sb);
+	return err_set(err,
+		       "%s: path count between switches %u and %u "
+		       "exceeds 2^64",
+		       r->ops->name, sa, sb);
 }
 
 static int mesh_count(const struct routing *r, uint32_t src, uint32_t dst,
@@ -311,7 +313,7 @@ struct walk {
 	const struct mesh *m;
 	uint32_t dst[TOPO_MAX_DIMS];
 	uint32_t cur[TOPO_MAX_DIMS];
-	uint32_t *path;   /* [0] injection, then switch links */
+	uint32_t *path; /* [0] injection, then switch links */
 	uint32_t len;
 	uint32_t eject;
 	struct pathset *out;
@@ -337,8 +339,8 @@ static int walk_min(struct walk *w, uint32_t sw)
 	for (int i = 0; i < m->n; i++)
 		if (w->cur[i] != w->dst[i])
 			left++, last = i;
-	if (left == 0 || (left == 1 &&
-			  dim_seqs(m, last, w->cur[last], w->dst[last]) == 1)) {
+	if (left == 0 ||
+	    (left == 1 && dim_seqs(m, last, w->cur[last], w->dst[last]) == 1)) {
 		uint32_t len = w->len, x = left ? w->cur[last] : 0;
 		int rc;
 
@@ -374,7 +376,8 @@ static int walk_min(struct walk *w, uint32_t sw)
 
 			for (uint32_t len = 1; len <= d; len += g)
 				if (em_hops(d - len, g) + 1 == h &&
-				    walk_step(w, sw, i, y > x ? x + len : x - len))
+				    walk_step(w, sw, i,
+					      y > x ? x + len : x - len))
 					return -1;
 		}
 	}
@@ -409,7 +412,8 @@ static int mesh_paths(const struct routing *r, uint32_t src, uint32_t dst,
 	if (pair_count(r, sa, sb, &n, &h, err))
 		return -1;
 	if (n > MAX_LIST_LINKS / (h + 2))
-		return err_set(err, "%s: %llu paths between nodes %u and %u "
+		return err_set(err,
+			       "%s: %llu paths between nodes %u and %u "
 			       "are too many to list; count them instead",
 			       r->ops->name, (unsigned long long)n, src, dst);
 	w.path = malloc((h + 2) * sizeof(*w.path));
@@ -425,8 +429,8 @@ static int mesh_paths(const struct routing *r, uint32_t src, uint32_t dst,
 
 		for (int i = 0; i < m->n; i++)
 			while (w.cur[i] != w.dst[i]) {
-				uint32_t y = dim_dor_next(m, i, w.cur[i],
-							  w.dst[i]);
+				uint32_t y =
+					dim_dor_next(m, i, w.cur[i], w.dst[i]);
 				uint32_t to = moved(m, sw, i, w.cur[i], y);
 
 				w.path[w.len++] = link_of(r->t, sw, to);
@@ -569,19 +573,24 @@ static int dor_linkset(const struct routing *r, const uint8_t *on,
 						continue;
 					memset(seen, 0, k);
 					seen[to] = 1;
-					for (uint32_t from = 0; from < k; from++) {
+					for (uint32_t from = 0; from < k;
+					     from++) {
 						uint32_t z = from;
 
 						if (!xs[from])
 							continue;
 						while (!seen[z]) {
-							uint32_t z2 = dim_dor_next(
-								m, i, z, to);
+							uint32_t z2 =
+								dim_dor_next(
+									m, i, z,
+									to);
 
 							seen[z] = 1;
-							used[link_of(r->t,
-								     base + z * st,
-								     base + z2 * st)] = 1;
+							used[link_of(
+								r->t,
+								base + z * st,
+								base + z2 * st)] =
+								1;
 							z = z2;
 						}
 					}

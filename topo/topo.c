@@ -56,8 +56,11 @@ int tb_cable(struct topo_builder *b, uint32_t a, uint32_t bsw, double cap,
 		 sizeof(*b->cables)))
 		return -1;
 	b->cables[b->ncables++] = (struct tb_cable){
-		.a = a, .b = bsw, .cap = cap,
-		.kind_ab = kind_ab, .kind_ba = kind_ba,
+		.a = a,
+		.b = bsw,
+		.cap = cap,
+		.kind_ab = kind_ab,
+		.kind_ba = kind_ba,
 	};
 	return 0;
 }
@@ -89,8 +92,8 @@ int tb_groups(struct topo_builder *b, uint32_t ngroups)
 int tb_levels(struct topo_builder *b)
 {
 	free(b->sw_level);
-	b->sw_level = calloc(b->nswitches ? b->nswitches : 1,
-			     sizeof(*b->sw_level));
+	b->sw_level =
+		calloc(b->nswitches ? b->nswitches : 1, sizeof(*b->sw_level));
 	return b->sw_level ? 0 : -1;
 }
 
@@ -190,14 +193,15 @@ static int fill_links(struct topo *t, const struct topo_builder *b)
 	for (size_t c = 0; c < b->ncables; c++) {
 		const struct tb_cable *cb = &b->cables[c];
 
-		d[2 * c] = (struct dlink){ cb->a, cb->b, cb->cap, cb->kind_ab,
-					   c, 0 };
-		d[2 * c + 1] = (struct dlink){ cb->b, cb->a, cb->cap,
-					       cb->kind_ba, c, 1 };
+		d[2 * c] = (struct dlink){ cb->a,	cb->b, cb->cap,
+					   cb->kind_ab, c,     0 };
+		d[2 * c + 1] = (struct dlink){ cb->b,	    cb->a, cb->cap,
+					       cb->kind_ba, c,	   1 };
 	}
 	qsort(d, nd, sizeof(*d), cmp_dlink);
 	for (size_t k = 0; k < nd; k++)
-		cable_id[2 * d[k].cable + (size_t)d[k].dir] = base + (uint32_t)k;
+		cable_id[2 * d[k].cable + (size_t)d[k].dir] =
+			base + (uint32_t)k;
 	for (size_t k = 0; k < nd; k++) {
 		uint32_t id = base + (uint32_t)k;
 		uint32_t rev = cable_id[2 * d[k].cable + (size_t)!d[k].dir];
@@ -377,8 +381,8 @@ static bool key_known(const struct topo_family_ops *f, const char *key)
 }
 
 struct topo *topo_create_family(const char *family,
-				const struct topo_param *params,
-				size_t nparams, struct err *err)
+				const struct topo_param *params, size_t nparams,
+				struct err *err)
 {
 	const struct topo_family_ops *f = topo_family_find(family);
 	struct topo_param defs[TOPO_MAX_PARAMS];
@@ -438,16 +442,15 @@ struct topo *topo_create_family(const char *family,
 	off = (size_t)snprintf(t->spec, sizeof(t->spec), "%s", f->name);
 	for (size_t i = 0; i < nparams && off < sizeof(t->spec); i++)
 		off += (size_t)snprintf(t->spec + off, sizeof(t->spec) - off,
-					"%c%s=%s", i ? ',' : ':',
-					params[i].key, params[i].value);
+					"%c%s=%s", i ? ',' : ':', params[i].key,
+					params[i].value);
 	return t;
 }
 
 /* Split "family:k=v,k=v" (also accepting spaces as separators, as in
  * topo.conf's "Topology=dragonfly p=4 a=8") into family and params. */
 int topo_parse_spec(const char *spec, char *family, size_t famlen,
-		    struct topo_param *params, size_t *nparams,
-		    struct err *err)
+		    struct topo_param *params, size_t *nparams, struct err *err)
 {
 	const char *p = spec;
 	size_t n = 0, len;
@@ -470,7 +473,8 @@ int topo_parse_spec(const char *spec, char *family, size_t famlen,
 		len = strcspn(p, ", \t");
 		eq = memchr(p, '=', len);
 		if (!eq)
-			return err_set(err, "bad parameter '%.*s' (want key=value)",
+			return err_set(err,
+				       "bad parameter '%.*s' (want key=value)",
 				       (int)len, p);
 		kl = (size_t)(eq - p);
 		vl = len - kl - 1;
@@ -478,7 +482,8 @@ int topo_parse_spec(const char *spec, char *family, size_t famlen,
 			return err_set(err, "too many parameters");
 		if (kl == 0 || kl >= sizeof(params[n].key) || vl == 0 ||
 		    vl >= sizeof(params[n].value))
-			return err_set(err, "bad parameter '%.*s'", (int)len, p);
+			return err_set(err, "bad parameter '%.*s'", (int)len,
+				       p);
 		memcpy(params[n].key, p, kl);
 		params[n].key[kl] = '\0';
 		memcpy(params[n].value, eq + 1, vl);
@@ -527,13 +532,34 @@ struct topo *topo_create(const char *spec, struct err *err)
 
 /* ---- accessors ---- */
 
-enum topo_kind topo_kind(const struct topo *t) { return t->kind; }
-const char *topo_family(const struct topo *t) { return t->family; }
-const char *topo_spec(const struct topo *t) { return t->spec; }
-uint32_t topo_num_nodes(const struct topo *t) { return t->nnodes; }
-uint32_t topo_num_switches(const struct topo *t) { return t->nswitches; }
-uint32_t topo_num_links(const struct topo *t) { return t->nlinks; }
-uint32_t topo_num_groups(const struct topo *t) { return t->ngroups; }
+enum topo_kind topo_kind(const struct topo *t)
+{
+	return t->kind;
+}
+const char *topo_family(const struct topo *t)
+{
+	return t->family;
+}
+const char *topo_spec(const struct topo *t)
+{
+	return t->spec;
+}
+uint32_t topo_num_nodes(const struct topo *t)
+{
+	return t->nnodes;
+}
+uint32_t topo_num_switches(const struct topo *t)
+{
+	return t->nswitches;
+}
+uint32_t topo_num_links(const struct topo *t)
+{
+	return t->nlinks;
+}
+uint32_t topo_num_groups(const struct topo *t)
+{
+	return t->ngroups;
+}
 
 long topo_param_int(const struct topo *t, const char *key)
 {
@@ -740,7 +766,8 @@ int topo_check(const struct topo *t, struct err *err)
 	if (t->nlinks < 2 * N)
 		return err_set(err, "fewer links than 2*nodes");
 	for (uint32_t i = 0; i < N; i++) {
-		const struct topo_link *in = &t->links[i], *out = &t->links[N + i];
+		const struct topo_link *in = &t->links[i],
+				       *out = &t->links[N + i];
 		uint32_t sw = t->node_sw[i];
 
 		if (sw >= S)
@@ -761,17 +788,18 @@ int topo_check(const struct topo *t, struct err *err)
 		for (uint32_t k = 0; k < cnt; k++)
 			if (t->node_sw[nodes[k]] != s ||
 			    (k && nodes[k] <= nodes[k - 1]))
-				return err_set(err, "bad node list of switch %u",
-					       s);
+				return err_set(err,
+					       "bad node list of switch %u", s);
 		for (uint32_t l = t->out_off[s]; l < t->out_off[s + 1]; l++) {
 			const struct topo_link *lk = &t->links[l];
 			const struct topo_link *rv;
 
 			if (lk->from != s || lk->to >= S || lk->to == s)
-				return err_set(err, "link %u: bad endpoints", l);
+				return err_set(err, "link %u: bad endpoints",
+					       l);
 			if (l > t->out_off[s] && t->links[l - 1].to > lk->to)
-				return err_set(err, "links of switch %u unsorted",
-					       s);
+				return err_set(
+					err, "links of switch %u unsorted", s);
 			if (lk->reverse < 2 * N || lk->reverse >= t->nlinks)
 				return err_set(err, "link %u: bad reverse", l);
 			rv = &t->links[lk->reverse];

@@ -44,13 +44,13 @@ enum topo_link_kind {
 	TOPO_LINK_EJECT,  /* switch -> node */
 	TOPO_LINK_LOCAL,  /* intra-group (dragonfly, cascade), mesh, generic */
 	TOPO_LINK_GLOBAL, /* between dragonfly / cascade groups */
-	TOPO_LINK_UP,     /* fat-tree, toward the roots */
-	TOPO_LINK_DOWN,   /* fat-tree, toward the leaves */
+	TOPO_LINK_UP,	  /* fat-tree, toward the roots */
+	TOPO_LINK_DOWN,	  /* fat-tree, toward the leaves */
 };
 
 struct topo_link {
-	uint32_t from;    /* switch id; node id for TOPO_LINK_INJECT */
-	uint32_t to;      /* switch id; node id for TOPO_LINK_EJECT */
+	uint32_t from;	  /* switch id; node id for TOPO_LINK_INJECT */
+	uint32_t to;	  /* switch id; node id for TOPO_LINK_EJECT */
 	uint32_t reverse; /* id of the link of the same cable, other direction */
 	double capacity;
 	enum topo_link_kind kind;
@@ -77,8 +77,8 @@ bool topo_spec_is_file(const char *spec);
 /* Build family FAMILY from NPARAMS parameters.  Unknown keys and bad values
  * are errors.  Returns a new topology or NULL with err set. */
 struct topo *topo_create_family(const char *family,
-				const struct topo_param *params,
-				size_t nparams, struct err *err);
+				const struct topo_param *params, size_t nparams,
+				struct err *err);
 
 /* Split "family:k=v,k=v" (spaces also separate, as in topo.conf's
  * "Topology=dragonfly p=4 a=8") into FAMILY and PARAMS (at most
@@ -154,11 +154,11 @@ void topo_switch_coord(const struct topo *t, uint32_t sw, uint32_t *coord);
 
 /* Summary statistics (see stopo-topo(1) for definitions). */
 struct topo_stats {
-	uint32_t radix_min, radix_max;   /* node ports + network ports */
-	uint32_t diameter;               /* switch graph, hops; UINT32_MAX if
+	uint32_t radix_min, radix_max; /* node ports + network ports */
+	uint32_t diameter;	       /* switch graph, hops; UINT32_MAX if
 					  * disconnected */
-	double avg_hops;                 /* over ordered distinct switch pairs */
-	uint32_t unconnected_ports;      /* e.g. dragonfly global ports left
+	double avg_hops;	       /* over ordered distinct switch pairs */
+	uint32_t unconnected_ports;    /* e.g. dragonfly global ports left
 					  * free when g-1 does not divide a*h */
 	bool connected;
 };

@@ -19,10 +19,15 @@
  * not exceed 960. */
 #include "topo/topo_impl.h"
 
-enum { CHASSIS = 6, SLOTS = 16, ROUTERS = CHASSIS * SLOTS, NODES = 4,
-       GLOBAL_PORTS = 10 };
+enum {
+	CHASSIS = 6,
+	SLOTS = 16,
+	ROUTERS = CHASSIS * SLOTS,
+	NODES = 4,
+	GLOBAL_PORTS = 10
+};
 
-static const char *const keys[] = { "groups", "pair", "inject", "local",
+static const char *const keys[] = { "groups", "pair",	"inject", "local",
 				    "column", "global", NULL };
 
 static int intra_group(struct topo_builder *b, uint32_t base, double cloc,
@@ -54,15 +59,15 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 	uint32_t ports;
 
 	if (targ_int(args, "groups", 6, 1, 4096, &g, err) ||
-	    targ_int(args, "pair", 24, 1, ROUTERS * GLOBAL_PORTS, &pair,
-		     err) ||
+	    targ_int(args, "pair", 24, 1, ROUTERS * GLOBAL_PORTS, &pair, err) ||
 	    targ_double(args, "inject", 1, &cinj, err) ||
 	    targ_double(args, "local", 1, &cloc, err) ||
 	    targ_double(args, "column", 3, &ccol, err) ||
 	    targ_double(args, "global", 1, &cglob, err))
 		return -1;
 	if ((g - 1) * pair > ROUTERS * GLOBAL_PORTS)
-		return err_set(err, "(groups-1)*pair = %ld global ports per "
+		return err_set(err,
+			       "(groups-1)*pair = %ld global ports per "
 			       "group exceeds %d (96 routers x 10 ports)",
 			       (g - 1) * pair, ROUTERS * GLOBAL_PORTS);
 	b->nswitches = (uint32_t)g * ROUTERS;
@@ -84,7 +89,8 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 			uint32_t k = t % (uint32_t)(g - 1);
 			uint32_t j = k < i ? k : k + 1;
 			uint32_t c = t / (uint32_t)(g - 1);
-			uint32_t land = c * (uint32_t)(g - 1) + (i < j ? i : i - 1);
+			uint32_t land =
+				c * (uint32_t)(g - 1) + (i < j ? i : i - 1);
 
 			if (i > j)
 				continue; /* the cable is added from group j */

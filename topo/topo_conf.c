@@ -45,7 +45,7 @@ struct sw_link {
 struct sw_decl {
 	uint32_t line;
 	char *name;
-	char *nodes;          /* Nodes= value or NULL */
+	char *nodes; /* Nodes= value or NULL */
 	struct sw_link *links;
 	size_t nlinks;
 };
@@ -62,7 +62,7 @@ struct pstate {
 	uint32_t defpol_line;
 	char *defpol;
 	uint32_t wrap_line;
-	const char *wrap;	/* canonical (static) or NULL */
+	const char *wrap; /* canonical (static) or NULL */
 	struct name_expr *names;
 	size_t nnames;
 	struct cap_rule *caps;
@@ -77,13 +77,13 @@ struct topo_conf {
 	struct topo *topo;
 	char *routing;
 	char *defpol;
-	const char *wrap;	/* static: WRAP_CONS_TRES or WRAP_LINEAR */
+	const char *wrap; /* static: WRAP_CONS_TRES or WRAP_LINEAR */
 	struct part_policy *pols;
 	uint32_t npols;
-	uint32_t nnames;        /* 0 or the number of nodes */
-	char *name_buf;         /* all names, NUL-separated */
-	uint32_t *name_off;     /* [nnames] offsets into name_buf */
-	uint32_t *htab;         /* open addressing: node index or TOPO_NONE */
+	uint32_t nnames;    /* 0 or the number of nodes */
+	char *name_buf;	    /* all names, NUL-separated */
+	uint32_t *name_off; /* [nnames] offsets into name_buf */
+	uint32_t *htab;	    /* open addressing: node index or TOPO_NONE */
 	uint32_t hmask;
 };
 
@@ -259,8 +259,8 @@ static char *split_kv(char *tok)
 	return eq + 1;
 }
 
-static int only_one(struct pstate *st, uint32_t line, char **tok,
-		    size_t ntok, const char *key)
+static int only_one(struct pstate *st, uint32_t line, char **tok, size_t ntok,
+		    const char *key)
 {
 	if (ntok > 1)
 		return perr(st, line, "%s= takes one value (unexpected '%s')",
@@ -272,8 +272,8 @@ static int once(struct pstate *st, uint32_t line, uint32_t first,
 		const char *key)
 {
 	if (first)
-		return perr(st, line, "%s= given twice (first on line %u)",
-			    key, first);
+		return perr(st, line, "%s= given twice (first on line %u)", key,
+			    first);
 	return 0;
 }
 
@@ -291,8 +291,7 @@ static int d_topology(struct pstate *st, uint32_t line, const char *rest)
 }
 
 static int d_routing(struct pstate *st, uint32_t line, char **tok,
-		const char *v,
-		     size_t ntok)
+		     const char *v, size_t ntok)
 {
 	const char *p = v;
 
@@ -303,16 +302,15 @@ static int d_routing(struct pstate *st, uint32_t line, char **tok,
 	while (isalnum((unsigned char)*p) || *p == '_' || *p == '-')
 		p++;
 	if (p == v || (*p && *p != ':'))
-		return perr(st, line, "bad routing '%s' (want NAME[:key=value,...])",
-			    v);
+		return perr(st, line,
+			    "bad routing '%s' (want NAME[:key=value,...])", v);
 	st->routing_line = line;
 	st->routing = strdup(v);
 	return st->routing ? 0 : perr(st, line, "out of memory");
 }
 
 static int d_nodename(struct pstate *st, uint32_t line, char **tok,
-		const char *v,
-		      size_t ntok)
+		      const char *v, size_t ntok)
 {
 	const char *why;
 
@@ -324,13 +322,12 @@ static int d_nodename(struct pstate *st, uint32_t line, char **tok,
 		return perr(st, line, "out of memory");
 	st->names[st->nnames - 1].line = line;
 	st->names[st->nnames - 1].expr = strdup(v);
-	return st->names[st->nnames - 1].expr ? 0
-					      : perr(st, line, "out of memory");
+	return st->names[st->nnames - 1].expr ? 0 :
+						perr(st, line, "out of memory");
 }
 
 static int d_capacity(struct pstate *st, uint32_t line, char **tok,
-		const char *v,
-		      size_t ntok)
+		      const char *v, size_t ntok)
 {
 	const char *colon = strrchr(v, ':');
 	struct cap_rule *r;
@@ -339,11 +336,15 @@ static int d_capacity(struct pstate *st, uint32_t line, char **tok,
 	if (only_one(st, line, tok, ntok, "Capacity"))
 		return -1;
 	if (!colon || colon == v)
-		return perr(st, line, "bad Capacity=%s (want KIND:CAP or "
-			    "SWITCH-SWITCH:CAP)", v);
+		return perr(st, line,
+			    "bad Capacity=%s (want KIND:CAP or "
+			    "SWITCH-SWITCH:CAP)",
+			    v);
 	if (parse_cap(colon + 1, &cap))
-		return perr(st, line, "bad capacity '%s' (want a positive "
-			    "number)", colon + 1);
+		return perr(st, line,
+			    "bad capacity '%s' (want a positive "
+			    "number)",
+			    colon + 1);
 	if (push((void **)&st->caps, &st->ncaps, sizeof(*st->caps)))
 		return perr(st, line, "out of memory");
 	r = &st->caps[st->ncaps - 1];
@@ -354,8 +355,7 @@ static int d_capacity(struct pstate *st, uint32_t line, char **tok,
 }
 
 static int d_partpolicy(struct pstate *st, uint32_t line, char **tok,
-		const char *v,
-			size_t ntok)
+			const char *v, size_t ntok)
 {
 	const char *colon = strchr(v, ':');
 	struct part_policy *pp;
@@ -363,14 +363,17 @@ static int d_partpolicy(struct pstate *st, uint32_t line, char **tok,
 	if (only_one(st, line, tok, ntok, "PartitionPolicy"))
 		return -1;
 	if (!colon || colon == v || !colon[1] || colon[1] == ':')
-		return perr(st, line, "bad PartitionPolicy=%s (want "
-			    "PARTITION:POLICY[:OPTIONS])", v);
+		return perr(st, line,
+			    "bad PartitionPolicy=%s (want "
+			    "PARTITION:POLICY[:OPTIONS])",
+			    v);
 	for (size_t i = 0; i < st->npols; i++)
 		if (strlen(st->pols[i].part) == (size_t)(colon - v) &&
 		    !strncmp(st->pols[i].part, v, (size_t)(colon - v)))
-			return perr(st, line, "partition '%s' given twice "
-				    "(first on line %u)", st->pols[i].part,
-				    st->pols[i].line);
+			return perr(st, line,
+				    "partition '%s' given twice "
+				    "(first on line %u)",
+				    st->pols[i].part, st->pols[i].line);
 	if (push((void **)&st->pols, &st->npols, sizeof(*st->pols)))
 		return perr(st, line, "out of memory");
 	pp = &st->pols[st->npols - 1];
@@ -381,15 +384,16 @@ static int d_partpolicy(struct pstate *st, uint32_t line, char **tok,
 }
 
 static int d_defpolicy(struct pstate *st, uint32_t line, char **tok,
-		const char *v,
-		       size_t ntok)
+		       const char *v, size_t ntok)
 {
 	if (only_one(st, line, tok, ntok, "DefaultPolicy") ||
 	    once(st, line, st->defpol_line, "DefaultPolicy"))
 		return -1;
 	if (*v == ':')
-		return perr(st, line, "bad DefaultPolicy=%s (want "
-			    "POLICY[:OPTIONS])", v);
+		return perr(st, line,
+			    "bad DefaultPolicy=%s (want "
+			    "POLICY[:OPTIONS])",
+			    v);
 	st->defpol_line = line;
 	st->defpol = strdup(v);
 	return st->defpol ? 0 : perr(st, line, "out of memory");
@@ -397,8 +401,8 @@ static int d_defpolicy(struct pstate *st, uint32_t line, char **tok,
 
 /* Wrap=cons_tres|linear (or the full plugin names): the stock select
  * plugin the Slurm plugin wraps. */
-static int d_wrap(struct pstate *st, uint32_t line, char **tok,
-		  const char *v, size_t ntok)
+static int d_wrap(struct pstate *st, uint32_t line, char **tok, const char *v,
+		  size_t ntok)
 {
 	if (only_one(st, line, tok, ntok, "Wrap") ||
 	    once(st, line, st->wrap_line, "Wrap"))
@@ -431,8 +435,8 @@ static int parse_links(struct pstate *st, uint32_t line, struct sw_decl *d,
 		if (!lk->name)
 			return perr(st, line, "out of memory");
 		if (!valid_name(lk->name))
-			return perr(st, line, "bad switch name '%s' in Links=",
-				    lk->name);
+			return perr(st, line,
+				    "bad switch name '%s' in Links=", lk->name);
 		if (colon) {
 			char cap[64];
 			size_t cl = len - nl - 1;
@@ -442,7 +446,8 @@ static int parse_links(struct pstate *st, uint32_t line, struct sw_decl *d,
 			memcpy(cap, colon + 1, cl);
 			cap[cl] = '\0';
 			if (parse_cap(cap, &lk->cap))
-				return perr(st, line, "bad capacity '%s' in "
+				return perr(st, line,
+					    "bad capacity '%s' in "
 					    "Links= (want a positive number)",
 					    cap);
 		}
@@ -456,21 +461,23 @@ static int parse_links(struct pstate *st, uint32_t line, struct sw_decl *d,
 	return 0;
 }
 
-static int d_switch(struct pstate *st, uint32_t line, char **tok,
-		    size_t ntok)
+static int d_switch(struct pstate *st, uint32_t line, char **tok, size_t ntok)
 {
 	struct sw_decl *d;
 	const char *name = tok[0] + strlen(tok[0]) + 1;
 	int seen_nodes = 0, seen_links = 0;
 
 	if (!valid_name(name))
-		return perr(st, line, "bad switch name '%s' (letters, digits, "
-			    "'.', '_', '-')", name);
+		return perr(st, line,
+			    "bad switch name '%s' (letters, digits, "
+			    "'.', '_', '-')",
+			    name);
 	for (size_t i = 0; i < st->nsws; i++)
 		if (!strcmp(st->sws[i].name, name))
-			return perr(st, line, "switch '%s' defined twice "
-				    "(first on line %u)", name,
-				    st->sws[i].line);
+			return perr(st, line,
+				    "switch '%s' defined twice "
+				    "(first on line %u)",
+				    name, st->sws[i].line);
 	if (push((void **)&st->sws, &st->nsws, sizeof(*st->sws)))
 		return perr(st, line, "out of memory");
 	d = &st->sws[st->nsws - 1];
@@ -504,7 +511,8 @@ static int d_switch(struct pstate *st, uint32_t line, char **tok,
 			if (parse_links(st, line, d, v))
 				return -1;
 		} else {
-			return perr(st, line, "unknown key '%s' on a "
+			return perr(st, line,
+				    "unknown key '%s' on a "
 				    "SwitchName= line (Nodes=, Links=)",
 				    tok[i]);
 		}
@@ -547,9 +555,11 @@ static int directive(struct pstate *st, uint32_t line, char *text)
 		return d_defpolicy(st, line, tok, v, ntok);
 	if (!strcasecmp(tok[0], "Wrap"))
 		return d_wrap(st, line, tok, v, ntok);
-	return perr(st, line, "unknown key '%s' (Topology, Routing, NodeName, "
+	return perr(st, line,
+		    "unknown key '%s' (Topology, Routing, NodeName, "
 		    "Capacity, PartitionPolicy, DefaultPolicy, SwitchName, "
-		    "Wrap)", tok[0]);
+		    "Wrap)",
+		    tok[0]);
 }
 
 /* Split TEXT into logical lines ('#' starts a comment; a '\' ending a
@@ -650,8 +660,8 @@ static int sw_find(const struct pstate *st, const char *name)
 
 /* One cable end declared on a SwitchName= line. */
 struct decl {
-	uint32_t lo, hi;   /* switch pair, lo < hi */
-	uint32_t from;     /* declaring switch */
+	uint32_t lo, hi; /* switch pair, lo < hi */
+	uint32_t from;	 /* declaring switch */
 	double cap;
 	uint32_t line;
 };
@@ -684,17 +694,19 @@ static int pair_cables(struct pstate *st, struct topo_builder *b,
 		size_t nb = n - na;
 
 		if (na != nb)
-			return perr(st, d[na].line > d[0].line ? d[na].line
-							       : d[0].line,
+			return perr(st,
+				    d[na].line > d[0].line ? d[na].line :
+							     d[0].line,
 				    "switches '%s' and '%s' disagree on their "
 				    "links (%zu vs %zu cables)",
 				    st->sws[d[0].from].name,
 				    st->sws[d[na].from].name, na, nb);
 		for (size_t i = 0; i < na; i++)
 			if (d[i].cap != d[na + i].cap)
-				return perr(st, d[na].line > d[0].line
-							? d[na].line
-							: d[0].line,
+				return perr(st,
+					    d[na].line > d[0].line ?
+						    d[na].line :
+						    d[0].line,
 					    "switches '%s' and '%s' disagree "
 					    "on link capacities",
 					    st->sws[d[0].from].name,
@@ -709,8 +721,7 @@ static int pair_cables(struct pstate *st, struct topo_builder *b,
 
 /* Node names given in graph Nodes= hostlists become NodeName entries. */
 static struct topo *build_graph(struct pstate *st,
-				const struct topo_param *params,
-				size_t nparams)
+				const struct topo_param *params, size_t nparams)
 {
 	struct topo_args args = { params, nparams, NULL, NULL };
 	struct topo_builder b;
@@ -726,15 +737,19 @@ static struct topo *build_graph(struct pstate *st,
 	for (size_t i = 0; i < nparams; i++)
 		if (strcmp(params[i].key, "inject") &&
 		    strcmp(params[i].key, "link")) {
-			perr(st, st->topo_line, "graph: unknown parameter '%s' "
-			     "(inject, link)", params[i].key);
+			perr(st, st->topo_line,
+			     "graph: unknown parameter '%s' "
+			     "(inject, link)",
+			     params[i].key);
 			return NULL;
 		}
 	for (size_t i = 0; i < nparams; i++)
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(params[i].key, params[j].key)) {
-				perr(st, st->topo_line, "graph: parameter "
-				     "'%s' given twice", params[i].key);
+				perr(st, st->topo_line,
+				     "graph: parameter "
+				     "'%s' given twice",
+				     params[i].key);
 				return NULL;
 			}
 	if (targ_double(&args, "inject", 1, &cinj, &sub) ||
@@ -743,7 +758,8 @@ static struct topo *build_graph(struct pstate *st,
 		return NULL;
 	}
 	if (!st->nsws) {
-		perr(st, st->topo_line, "Topology=graph needs SwitchName= "
+		perr(st, st->topo_line,
+		     "Topology=graph needs SwitchName= "
 		     "lines");
 		return NULL;
 	}
@@ -764,7 +780,8 @@ static struct topo *build_graph(struct pstate *st,
 				goto fail;
 			}
 			if (named == 1) {
-				perr(st, d->line, "Nodes=%s: a count, but line "
+				perr(st, d->line,
+				     "Nodes=%s: a count, but line "
 				     "%u names its nodes (use names "
 				     "everywhere or counts everywhere)",
 				     d->nodes, named_line);
@@ -777,16 +794,19 @@ static struct topo *build_graph(struct pstate *st,
 			hostlist_t hl;
 
 			if (named == 0) {
-				perr(st, d->line, "Nodes=%s: names, but line "
+				perr(st, d->line,
+				     "Nodes=%s: names, but line "
 				     "%u gives a count (use names everywhere "
-				     "or counts everywhere)", d->nodes,
-				     named_line);
+				     "or counts everywhere)",
+				     d->nodes, named_line);
 				goto fail;
 			}
 			if (nodename_lines) {
-				perr(st, st->names[0].line, "NodeName= "
+				perr(st, st->names[0].line,
+				     "NodeName= "
 				     "conflicts with the node names given by "
-				     "Nodes= on line %u", d->line);
+				     "Nodes= on line %u",
+				     d->line);
 				goto fail;
 			}
 			named = 1;
@@ -823,13 +843,17 @@ static struct topo *build_graph(struct pstate *st,
 			struct decl *e;
 
 			if (j < 0) {
-				perr(st, d->line, "Links=: unknown switch "
-				     "'%s'", d->links[l].name);
+				perr(st, d->line,
+				     "Links=: unknown switch "
+				     "'%s'",
+				     d->links[l].name);
 				goto fail;
 			}
 			if ((size_t)j == i) {
-				perr(st, d->line, "Links=: switch '%s' linked "
-				     "to itself", d->name);
+				perr(st, d->line,
+				     "Links=: switch '%s' linked "
+				     "to itself",
+				     d->name);
 				goto fail;
 			}
 			if (push((void **)&decls, &ndecl, sizeof(*decls))) {
@@ -847,7 +871,8 @@ static struct topo *build_graph(struct pstate *st,
 	qsort(decls, ndecl, sizeof(*decls), cmp_decl);
 	for (size_t i = 0; i < ndecl; i = k) {
 		for (k = i; k < ndecl && decls[k].lo == decls[i].lo &&
-			    decls[k].hi == decls[i].hi; k++)
+			    decls[k].hi == decls[i].hi;
+		     k++)
 			;
 		if (pair_cables(st, &b, decls + i, k - i))
 			goto fail;
@@ -937,9 +962,10 @@ static int apply_cap(struct pstate *st, struct topo *t,
 				hit++;
 			}
 		if (!hit)
-			return perr(st, r->line, "Capacity=%s: this %s "
-				    "topology has no %s links", r->target,
-				    t->family, r->target);
+			return perr(st, r->line,
+				    "Capacity=%s: this %s "
+				    "topology has no %s links",
+				    r->target, t->family, r->target);
 		return 0;
 	}
 	/* SWITCH-SWITCH: try every '-' as the separator (names may hold
@@ -955,18 +981,22 @@ static int apply_cap(struct pstate *st, struct topo *t,
 			continue;
 		first = topo_link_between(t, a, b, &cnt);
 		if (first == TOPO_NONE)
-			return perr(st, r->line, "Capacity=%s: no link between "
-				    "switches %u and %u", r->target, a, b);
+			return perr(st, r->line,
+				    "Capacity=%s: no link between "
+				    "switches %u and %u",
+				    r->target, a, b);
 		for (uint32_t l = first; l < first + cnt; l++) {
 			t->links[l].capacity = r->cap;
 			t->links[t->links[l].reverse].capacity = r->cap;
 		}
 		return 0;
 	}
-	return perr(st, r->line, "Capacity=%s: not a link kind (inject, "
-		    "local, global, link) nor a pair of %s", r->target,
-		    t->kind == TOPO_GRAPH ? "switch names A-B"
-					  : "switch ids A-B");
+	return perr(st, r->line,
+		    "Capacity=%s: not a link kind (inject, "
+		    "local, global, link) nor a pair of %s",
+		    r->target,
+		    t->kind == TOPO_GRAPH ? "switch names A-B" :
+					    "switch ids A-B");
 }
 
 /* ---- pass 2: node names ---- */
@@ -1010,13 +1040,16 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 		hostlist_t hl = slurm_hostlist_create(st->names[k].expr);
 
 		if (!hl)
-			return perr(st, st->names[k].line, "bad hostlist "
-				    "'%s'", st->names[k].expr);
+			return perr(st, st->names[k].line,
+				    "bad hostlist "
+				    "'%s'",
+				    st->names[k].expr);
 		total += (uint64_t)slurm_hostlist_count(hl);
 		slurm_hostlist_destroy(hl);
 	}
 	if (total != N)
-		return perr(st, st->names[0].line, "NodeName= names %llu "
+		return perr(st, st->names[0].line,
+			    "NodeName= names %llu "
 			    "node%s but the topology has %u",
 			    (unsigned long long)total, total == 1 ? "" : "s",
 			    N);
@@ -1059,7 +1092,8 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 			blen += n;
 			if (hash_insert(c, i) != TOPO_NONE) {
 				slurm_hostlist_destroy(hl);
-				return perr(st, st->names[k].line, "node name "
+				return perr(st, st->names[k].line,
+					    "node name "
 					    "'%s' given twice",
 					    c->name_buf + c->name_off[i]);
 			}
@@ -1093,8 +1127,10 @@ static struct topo *build_topo(struct pstate *st)
 	if (!strcmp(family, "graph"))
 		return build_graph(st, params, n);
 	if (st->nsws) {
-		perr(st, st->sws[0].line, "SwitchName= needs Topology=graph "
-		     "(this file has Topology=%s)", family);
+		perr(st, st->sws[0].line,
+		     "SwitchName= needs Topology=graph "
+		     "(this file has Topology=%s)",
+		     family);
 		return NULL;
 	}
 	t = topo_create_family(family, params, n, &sub);

@@ -8,8 +8,8 @@
  * partner are counted as unconnected. */
 #include "topo/topo_impl.h"
 
-static const char *const keys[] = { "p", "a", "h", "g", "inject", "local",
-				    "global", NULL };
+static const char *const keys[] = { "p",      "a",     "h",	 "g",
+				    "inject", "local", "global", NULL };
 
 static int build(struct topo_builder *b, const struct topo_args *args,
 		 struct err *err)
@@ -57,7 +57,8 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 			uint32_t k = t % (uint32_t)(g - 1);
 			uint32_t j = k < i ? k : k + 1;
 			uint32_t c = t / (uint32_t)(g - 1);
-			uint32_t land = c * (uint32_t)(g - 1) + (i < j ? i : i - 1);
+			uint32_t land =
+				c * (uint32_t)(g - 1) + (i < j ? i : i - 1);
 
 			if (land >= ports) {
 				b->unconnected_ports++;

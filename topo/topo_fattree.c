@@ -51,8 +51,9 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 				uint32_t up = base + d * (uint32_t)pw;
 
 				if (tb_cable(b, l * (uint32_t)per + w,
-					     (l + 1) * (uint32_t)per + up, clink,
-					     TOPO_LINK_UP, TOPO_LINK_DOWN))
+					     (l + 1) * (uint32_t)per + up,
+					     clink, TOPO_LINK_UP,
+					     TOPO_LINK_DOWN))
 					return err_set(err, "out of memory");
 			}
 		}

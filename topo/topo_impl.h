@@ -22,15 +22,15 @@ struct topo {
 
 	uint32_t nnodes, nswitches, nlinks;
 	struct topo_link *links;
-	uint32_t *node_sw;      /* [N] */
-	uint32_t *sw_node_off;  /* [S+1] into sw_nodes */
-	uint32_t *sw_nodes;     /* [N] */
-	uint32_t *out_off;      /* [S+1] absolute link ids */
-	uint32_t *in_off;       /* [S+1] into in_links */
-	uint32_t *in_links;     /* [L-2N] */
+	uint32_t *node_sw;     /* [N] */
+	uint32_t *sw_node_off; /* [S+1] into sw_nodes */
+	uint32_t *sw_nodes;    /* [N] */
+	uint32_t *out_off;     /* [S+1] absolute link ids */
+	uint32_t *in_off;      /* [S+1] into in_links */
+	uint32_t *in_links;    /* [L-2N] */
 	uint32_t ngroups;
-	uint32_t *sw_group;     /* [S] */
-	uint32_t *sw_level;     /* [S] */
+	uint32_t *sw_group; /* [S] */
+	uint32_t *sw_level; /* [S] */
 	int ndims;
 	uint32_t dims[TOPO_MAX_DIMS];
 	uint32_t unconnected_ports;
@@ -48,10 +48,10 @@ struct topo_builder {
 	size_t ncables, cap_cables;
 	uint32_t *node_sw;
 	size_t nnodes, cap_nodes;
-	double inject_cap;      /* injection/ejection capacity, default 1 */
+	double inject_cap; /* injection/ejection capacity, default 1 */
 	uint32_t ngroups;
-	uint32_t *sw_group;     /* [S], TOPO_NONE by default */
-	uint32_t *sw_level;     /* [S], 0 by default */
+	uint32_t *sw_group; /* [S], TOPO_NONE by default */
+	uint32_t *sw_level; /* [S], 0 by default */
 	int ndims;
 	uint32_t dims[TOPO_MAX_DIMS];
 	uint32_t unconnected_ports;

@@ -29,17 +29,17 @@
 #include "topo/rng.h"
 #include "topo/topo_impl.h"
 
-static const char *const keys[] = { "n", "r", "p", "seed", "inject", "link",
-				    NULL };
+static const char *const keys[] = { "n",      "r",    "p", "seed",
+				    "inject", "link", NULL };
 
 struct jf {
 	uint32_t n, d;
-	uint32_t *adj;   /* [n*d], adjacency lists, first deg[v] valid */
-	uint32_t *deg;   /* [n] */
-	uint32_t *list;  /* switches with a free port: list[0 .. m) */
-	uint32_t *pos;   /* [n] index in list, or UINT32_MAX */
+	uint32_t *adj;	/* [n*d], adjacency lists, first deg[v] valid */
+	uint32_t *deg;	/* [n] */
+	uint32_t *list; /* switches with a free port: list[0 .. m) */
+	uint32_t *pos;	/* [n] index in list, or UINT32_MAX */
 	uint32_t m;
-	uint64_t *bits;  /* n*n adjacency bit matrix when n <= BITS_MAX */
+	uint64_t *bits; /* n*n adjacency bit matrix when n <= BITS_MAX */
 	struct rng rng;
 };
 
@@ -169,8 +169,8 @@ static bool random_cable(struct jf *j, uint32_t *x, uint32_t *y)
 	return false;
 }
 
-static bool rewire_ok(const struct jf *j, uint32_t u, uint32_t v,
-		      uint32_t x, uint32_t y)
+static bool rewire_ok(const struct jf *j, uint32_t u, uint32_t v, uint32_t x,
+		      uint32_t y)
 {
 	return x != u && x != v && y != u && y != v && !adjacent(j, u, x) &&
 	       !adjacent(j, v, y);
@@ -281,12 +281,12 @@ static int parse_seed(const struct topo_args *args, uint64_t *seed,
 	}
 	errno = 0;
 	if (*v == '-')
-		return err_set(err, "parameter seed=%s: not an unsigned integer",
-			       v);
+		return err_set(err,
+			       "parameter seed=%s: not an unsigned integer", v);
 	*seed = strtoull(v, &end, 0);
 	if (errno || end == v || *end)
-		return err_set(err, "parameter seed=%s: not an unsigned integer",
-			       v);
+		return err_set(err,
+			       "parameter seed=%s: not an unsigned integer", v);
 	return 0;
 }
 
@@ -317,8 +317,10 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 		return err_set(err, "r-p=%u switch ports need n > %u switches",
 			       j.d, j.d);
 	if ((uint64_t)j.n * j.d % 2)
-		return err_set(err, "n*(r-p)=%llu is odd: no (r-p)-regular "
-			       "graph exists", (unsigned long long)j.n * j.d);
+		return err_set(err,
+			       "n*(r-p)=%llu is odd: no (r-p)-regular "
+			       "graph exists",
+			       (unsigned long long)j.n * j.d);
 	if ((uint64_t)j.n * (uint64_t)r > 100000000ULL)
 		return err_set(err, "too large");
 	j.adj = malloc((size_t)j.n * j.d * sizeof(*j.adj));
@@ -329,7 +331,8 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 	seen = malloc(j.n);
 	if (j.n <= BITS_MAX)
 		j.bits = malloc(((uint64_t)j.n * j.n + 63) / 64 * 8);
-	if ((j.n <= BITS_MAX && !j.bits) || !j.adj || !j.deg || !j.list || !j.pos || !queue || !seen) {
+	if ((j.n <= BITS_MAX && !j.bits) || !j.adj || !j.deg || !j.list ||
+	    !j.pos || !queue || !seen) {
 		err_set(err, "out of memory");
 		goto out;
 	}
@@ -338,8 +341,10 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 		if (regular_graph(&j) && connected(&j, queue, seen))
 			break;
 	if (attempt == 100) {
-		err_set(err, "no connected %u-regular graph on %u switches "
-			"after 100 attempts", j.d, j.n);
+		err_set(err,
+			"no connected %u-regular graph on %u switches "
+			"after 100 attempts",
+			j.d, j.n);
 		goto out;
 	}
 	b->nswitches = j.n;
@@ -362,9 +367,9 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 				a[y - 1] = tmp;
 			}
 		for (uint32_t k = 0; k < j.deg[u]; k++)
-			if (a[k] > u && tb_cable(b, u, a[k], clink,
-						 TOPO_LINK_LOCAL,
-						 TOPO_LINK_LOCAL)) {
+			if (a[k] > u &&
+			    tb_cable(b, u, a[k], clink, TOPO_LINK_LOCAL,
+				     TOPO_LINK_LOCAL)) {
 				err_set(err, "out of memory");
 				goto out;
 			}

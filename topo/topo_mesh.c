@@ -29,8 +29,8 @@
 #define MAX_ROUTERS 10000000ULL
 #define MAX_CABLES 100000000ULL
 
-static const char *const em_keys[] = { "dims", "gap", "p", "inject", "link",
-				       NULL };
+static const char *const em_keys[] = { "dims",	 "gap",	 "p",
+				       "inject", "link", NULL };
 static const char *const hx_keys[] = { "dims", "p", "inject", "link", NULL };
 
 /* Parse "AxBxC" (1..TOPO_MAX_DIMS sizes, each >= 1) into b->dims. */
@@ -45,28 +45,37 @@ static int parse_dims(struct topo_builder *b, const char *s, struct err *err)
 		unsigned long v;
 
 		if (*p < '0' || *p > '9')
-			return err_set(err, "parameter dims=%s: want sizes "
-				       "like 4x4x4", s);
+			return err_set(err,
+				       "parameter dims=%s: want sizes "
+				       "like 4x4x4",
+				       s);
 		errno = 0;
 		v = strtoul(p, &end, 10);
 		if (errno || v < 1 || v > 1000000)
-			return err_set(err, "parameter dims=%s: size %.*s "
-				       "must be in [1, 1000000]", s,
-				       (int)(end - p), p);
+			return err_set(err,
+				       "parameter dims=%s: size %.*s "
+				       "must be in [1, 1000000]",
+				       s, (int)(end - p), p);
 		if (n == TOPO_MAX_DIMS)
-			return err_set(err, "parameter dims=%s: more than %d "
-				       "dimensions", s, TOPO_MAX_DIMS);
+			return err_set(err,
+				       "parameter dims=%s: more than %d "
+				       "dimensions",
+				       s, TOPO_MAX_DIMS);
 		b->dims[n++] = (uint32_t)v;
 		prod *= v;
 		if (prod > MAX_ROUTERS)
-			return err_set(err, "parameter dims=%s: more than "
-				       "%llu routers", s, MAX_ROUTERS);
+			return err_set(err,
+				       "parameter dims=%s: more than "
+				       "%llu routers",
+				       s, MAX_ROUTERS);
 		p = end;
 		if (!*p)
 			break;
 		if (*p != 'x' && *p != 'X')
-			return err_set(err, "parameter dims=%s: want sizes "
-				       "like 4x4x4", s);
+			return err_set(err,
+				       "parameter dims=%s: want sizes "
+				       "like 4x4x4",
+				       s);
 		p++;
 	}
 	b->ndims = n;
@@ -133,8 +142,9 @@ static int build_grid(struct topo_builder *b, const struct topo_args *args,
 			/* distances 1, 1+g, 1+2g, ... (torus: 1 and the
 			 * wrap k-1), one cable per pair */
 			for (uint32_t d = 1; l + d < k;
-			     d = gap ? d + gap
-				     : (d == 1 && l == 0 && k > 2 ? k - 1 : k)) {
+			     d = gap ? d + gap :
+				       (d == 1 && l == 0 && k > 2 ? k - 1 :
+								    k)) {
 				if (!joined(d, k, gap))
 					continue;
 				if (tb_cable(b, s, s + (uint32_t)(d * stride),

@@ -22,8 +22,7 @@ static inline struct topo *fx_topo(const char *spec)
 
 /* Routing SPEC over T (NULL: T's default routing).  Free with
  * routing_destroy, before T. */
-static inline struct routing *fx_routing(const struct topo *t,
-					 const char *spec)
+static inline struct routing *fx_routing(const struct topo *t, const char *spec)
 {
 	struct err err = { "" };
 	struct routing *r;

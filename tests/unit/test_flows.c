@@ -16,8 +16,8 @@ static struct flows gen(const char *spec, uint32_t n, uint64_t seed)
 	struct err err = { "" };
 
 	flows_init(&f);
-	cr_assert_eq(flows_pattern(spec, NULL, n, seed, &f, &err), 0,
-		     "%s: %s", spec, err.msg);
+	cr_assert_eq(flows_pattern(spec, NULL, n, seed, &f, &err), 0, "%s: %s",
+		     spec, err.msg);
 	return f;
 }
 
@@ -29,8 +29,8 @@ static void expect_error(const char *spec, uint32_t n, const char *what)
 	flows_init(&f);
 	cr_expect_eq(flows_pattern(spec, NULL, n, 1, &f, &err), -1,
 		     "%s on %u ranks should fail", spec, n);
-	cr_expect(strstr(err.msg, what), "%s: '%s' lacks '%s'", spec,
-		  err.msg, what);
+	cr_expect(strstr(err.msg, what), "%s: '%s' lacks '%s'", spec, err.msg,
+		  what);
 	cr_expect_eq(f.n, 0);
 	flows_free(&f);
 }
@@ -105,8 +105,7 @@ static void reproducible(const char *spec, uint32_t n)
 		     c = gen(spec, n, 8);
 
 	cr_expect(same(&a, &b), "%s: same seed, different flows", spec);
-	cr_expect(!same(&a, &c), "%s: seeds 7 and 8 give the same flows",
-		  spec);
+	cr_expect(!same(&a, &c), "%s: seeds 7 and 8 give the same flows", spec);
 	flows_free(&a);
 	flows_free(&b);
 	flows_free(&c);
@@ -227,8 +226,8 @@ Test(flows, bit_patterns)
 			if (f.src[i] == cases[c].s) {
 				cr_expect_eq(f.dst[i], cases[c].d,
 					     "%s(%u) = %u, want %u",
-					     cases[c].name, cases[c].s, f.dst[i],
-					     cases[c].d);
+					     cases[c].name, cases[c].s,
+					     f.dst[i], cases[c].d);
 				found = true;
 			}
 		cr_expect(found, "%s: no flow from %u", cases[c].name,

@@ -20,7 +20,8 @@ static struct topo *graph(uint32_t nsw, const uint32_t (*cab)[2], size_t nc)
 	tb_init(&b, nsw);
 	for (size_t i = 0; i < nc; i++)
 		cr_assert_eq(tb_cable(&b, cab[i][0], cab[i][1], 1,
-				      TOPO_LINK_LOCAL, TOPO_LINK_LOCAL), 0);
+				      TOPO_LINK_LOCAL, TOPO_LINK_LOCAL),
+			     0);
 	for (uint32_t s = 0; s < nsw; s++)
 		cr_assert_eq(tb_node(&b, s), 0);
 	t = tb_finish(&b, &err);
@@ -52,8 +53,8 @@ static struct routing *mkr(const struct topo *t, const char *spec)
 }
 
 /* Switch sequence of path I (first switch, then each link's head). */
-static uint32_t seq(const struct topo *t, const struct pathset *ps,
-		    uint32_t i, uint32_t *sw)
+static uint32_t seq(const struct topo *t, const struct pathset *ps, uint32_t i,
+		    uint32_t *sw)
 {
 	uint32_t n = 0;
 
@@ -63,8 +64,8 @@ static uint32_t seq(const struct topo *t, const struct pathset *ps,
 	return n;
 }
 
-static void expect_seqs(const struct topo *t, const char *rspec,
-			uint32_t src, uint32_t dst, uint32_t npaths,
+static void expect_seqs(const struct topo *t, const char *rspec, uint32_t src,
+			uint32_t dst, uint32_t npaths,
 			const uint32_t (*want)[8])
 {
 	struct routing *r = mkr(t, rspec);
@@ -80,9 +81,10 @@ static void expect_seqs(const struct topo *t, const char *rspec,
 		uint32_t n = seq(t, &ps, i, sw);
 
 		for (uint32_t j = 0; j < n; j++)
-			cr_expect_eq(sw[j], want[i][j], "%s path %u switch %u: "
-				     "%u want %u", rspec, i, j, sw[j],
-				     want[i][j]);
+			cr_expect_eq(sw[j], want[i][j],
+				     "%s path %u switch %u: "
+				     "%u want %u",
+				     rspec, i, j, sw[j], want[i][j]);
 		cr_expect_eq(want[i][n], UINT32_MAX, "%s path %u too short",
 			     rspec, i);
 	}
@@ -93,14 +95,17 @@ static void expect_seqs(const struct topo *t, const char *rspec,
 #define E UINT32_MAX
 
 /* A square 0-1-3-2-0 with the diagonal 1-2. */
-static const uint32_t square[][2] = { { 0, 1 }, { 1, 3 }, { 0, 2 },
-				      { 2, 3 }, { 1, 2 } };
+static const uint32_t square[][2] = {
+	{ 0, 1 }, { 1, 3 }, { 0, 2 }, { 2, 3 }, { 1, 2 }
+};
 
 Test(ksp, square)
 {
 	struct topo *t = graph(4, square, 5);
 	static const uint32_t all[][8] = {
-		{ 0, 1, 3, E }, { 0, 2, 3, E }, { 0, 1, 2, 3, E },
+		{ 0, 1, 3, E },
+		{ 0, 2, 3, E },
+		{ 0, 1, 2, 3, E },
 		{ 0, 2, 1, 3, E },
 	};
 
@@ -120,7 +125,7 @@ Test(ksp, parallel_links)
 					   { 2, 3 }, { 1, 2 }, { 1, 3 } };
 	struct topo *t = graph(4, cab, 6);
 	static const uint32_t all[][8] = {
-		{ 0, 1, 3, E }, { 0, 1, 3, E }, { 0, 2, 3, E },
+		{ 0, 1, 3, E },	   { 0, 1, 3, E },    { 0, 2, 3, E },
 		{ 0, 1, 2, 3, E }, { 0, 2, 1, 3, E }, { 0, 2, 1, 3, E },
 	};
 	struct routing *r = mkr(t, "ksp:k=10");
@@ -180,9 +185,10 @@ Test(ksp, yen_order)
 					   { 1, 4 }, { 2, 4 } };
 	struct topo *t = graph(6, cab, 8);
 	static const uint32_t all[][8] = {
-		{ 0, 1, 2, 5, E }, { 0, 1, 4, 5, E }, { 0, 3, 4, 5, E },
-		{ 0, 1, 2, 4, 5, E }, { 0, 1, 4, 2, 5, E },
-		{ 0, 3, 4, 2, 5, E }, { 0, 3, 4, 1, 2, 5, E },
+		{ 0, 1, 2, 5, E },	 { 0, 1, 4, 5, E },
+		{ 0, 3, 4, 5, E },	 { 0, 1, 2, 4, 5, E },
+		{ 0, 1, 4, 2, 5, E },	 { 0, 3, 4, 2, 5, E },
+		{ 0, 3, 4, 1, 2, 5, E },
 	};
 
 	expect_seqs(t, "ksp:k=2", 0, 5, 2, all);
@@ -250,8 +256,8 @@ static int bcmp_path(const void *x, const void *y)
 	return 0;
 }
 
-static void brute(const struct topo *t, uint32_t a, uint32_t d,
-		  uint32_t maxlen, struct brute *b)
+static void brute(const struct topo *t, uint32_t a, uint32_t d, uint32_t maxlen,
+		  struct brute *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->t = t;
@@ -293,9 +299,11 @@ Test(ksp, jellyfish_brute)
 					if (a == d)
 						continue;
 					cr_assert_eq(routing_paths(r, a, d, &ps,
-								   NULL), 0);
+								   NULL),
+						     0);
 					cr_assert_eq(ps.n, ks[q]);
-					lmax = ps.off[ps.n] - ps.off[ps.n - 1] - 2;
+					lmax = ps.off[ps.n] - ps.off[ps.n - 1] -
+					       2;
 					brute(t, topo_node_switch(t, a),
 					      topo_node_switch(t, d), lmax, &b);
 					cr_assert_geq(b.n, ps.n);
@@ -303,15 +311,18 @@ Test(ksp, jellyfish_brute)
 						uint32_t len = ps.off[i + 1] -
 							       ps.off[i] - 2;
 
-						cr_assert_eq(len, b.all[i].len,
-							     "%s %s %u->%u path %u",
-							     specs[s], rs, a, d, i);
-						cr_expect(!memcmp(ps.links +
-								  ps.off[i] + 1,
-								  b.all[i].l,
-								  len * 4),
-							  "%s %s %u->%u path %u",
-							  specs[s], rs, a, d, i);
+						cr_assert_eq(
+							len, b.all[i].len,
+							"%s %s %u->%u path %u",
+							specs[s], rs, a, d, i);
+						cr_expect(
+							!memcmp(ps.links +
+									ps.off[i] +
+									1,
+								b.all[i].l,
+								len * 4),
+							"%s %s %u->%u path %u",
+							specs[s], rs, a, d, i);
 					}
 					free(b.all);
 				}
@@ -382,8 +393,8 @@ Test(shortest, linkset)
 					nodes[n++] = i;
 			}
 			cr_assert_eq(routing_linkset(r, nodes, n, u1, NULL), 0);
-			cr_assert_eq(routing_linkset_enum(r, nodes, n, u2, NULL),
-				     0);
+			cr_assert_eq(
+				routing_linkset_enum(r, nodes, n, u2, NULL), 0);
 			cr_expect(!memcmp(u1, u2, L), "%s trial %d", rs[q],
 				  trial);
 			free(u1);

@@ -30,11 +30,11 @@ static void compute(const struct fx_net *n, const struct ls_job *jobs,
  * every leaf wired to every spine.  A job on leaves A and B uses the 4
  * up-links of each and the 4 down-links into each: 16 links.  A job on
  * one leaf uses none. */
-static const uint32_t A[] = { 0, 4 };      /* leaves 0, 1 */
-static const uint32_t B[] = { 5, 8 };      /* leaves 1, 2 */
-static const uint32_t C[] = { 12, 13 };    /* leaf 3 only */
-static const uint32_t D[] = { 1 };         /* one node */
-static const uint32_t E[] = { 9, 13 };     /* leaves 2, 3 */
+static const uint32_t A[] = { 0, 4 };	    /* leaves 0, 1 */
+static const uint32_t B[] = { 5, 8 };	    /* leaves 1, 2 */
+static const uint32_t C[] = { 12, 13 };	    /* leaf 3 only */
+static const uint32_t D[] = { 1 };	    /* one node */
+static const uint32_t E[] = { 9, 13 };	    /* leaves 2, 3 */
 static const uint32_t F[] = { 10, 14, 15 }; /* leaves 2, 3 */
 
 Test(linkshare, zero_sharing)
@@ -174,8 +174,9 @@ Test(linkshare, errors)
 		{ .id = 1, .nodes = A, .n = 2 },
 		{ .id = 1, .nodes = B, .n = 2 },
 	};
-	struct ls_job pat[] = { { .id = 3, .nodes = A, .n = 2,
-				  .pattern = "nosuchpattern" } };
+	struct ls_job pat[] = {
+		{ .id = 3, .nodes = A, .n = 2, .pattern = "nosuchpattern" }
+	};
 	struct ls_result res;
 	struct err err = { "" };
 
@@ -224,8 +225,9 @@ Test(linkshare, state_incremental)
 	cr_assert_eq(ls_state_add_job(s, &b, &err), 0, "%s", err.msg);
 	cr_assert_float_eq(ls_state_mls(s), 100, EPS);
 	cr_assert_eq(ls_state_njobs(s), 3);
-	cr_assert_eq(ls_state_link_jobs(s, topo_link_between(n.t, 1, 4,
-							     &jn.links)), 2);
+	cr_assert_eq(
+		ls_state_link_jobs(s, topo_link_between(n.t, 1, 4, &jn.links)),
+		2);
 	ls_state_destroy(s);
 	ls_state_destroy(NULL);
 	fx_net_free(&n);
@@ -243,8 +245,9 @@ static void brute(const struct fx_net *n, const struct ls_job *jobs,
 	*mls = 0;
 	for (uint32_t i = 0; i < nj; i++) {
 		set[i] = calloc(L, 1);
-		cr_assert_eq(routing_linkset_enum(n->r, jobs[i].nodes, jobs[i].n,
-						  set[i], &err), 0, "%s", err.msg);
+		cr_assert_eq(routing_linkset_enum(n->r, jobs[i].nodes,
+						  jobs[i].n, set[i], &err),
+			     0, "%s", err.msg);
 	}
 	for (uint32_t i = 0; i < nj; i++) {
 		uint32_t own = 0, sh = 0;
@@ -304,7 +307,8 @@ static void random_jobs(const char *spec, const char *routing, uint64_t seed)
 
 		if (pos + sz > N)
 			sz = N - pos;
-		jobs[nj] = (struct ls_job){ .id = 100 + nj, .nodes = perm + pos,
+		jobs[nj] = (struct ls_job){ .id = 100 + nj,
+					    .nodes = perm + pos,
 					    .n = sz };
 		pos += sz;
 		nj++;
@@ -374,10 +378,10 @@ Test(linkshare, structural_equals_enumerated)
 		struct err err = { "" };
 
 		b.pattern = "alltoall";
-		cr_assert_eq(linkshare_linkset(n.r, &a, NULL, &la, &na, &err), 0,
-			     "%s", err.msg);
-		cr_assert_eq(linkshare_linkset(n.r, &b, NULL, &lb, &nb, &err), 0,
-			     "%s", err.msg);
+		cr_assert_eq(linkshare_linkset(n.r, &a, NULL, &la, &na, &err),
+			     0, "%s", err.msg);
+		cr_assert_eq(linkshare_linkset(n.r, &b, NULL, &lb, &nb, &err),
+			     0, "%s", err.msg);
 		cr_assert_gt(na, 0);
 		cr_assert_eq(na, nb, "%s: %u vs %u", nets[k][0], na, nb);
 		cr_assert_eq(memcmp(la, lb, na * sizeof(*la)), 0);
@@ -418,7 +422,8 @@ static long xml_check(const char *p)
 
 				if (!e || e - p > 8)
 					return -1;
-				if (strncmp(p, "&lt;", 4) && strncmp(p, "&gt;", 4) &&
+				if (strncmp(p, "&lt;", 4) &&
+				    strncmp(p, "&gt;", 4) &&
 				    strncmp(p, "&amp;", 5) &&
 				    strncmp(p, "&quot;", 6) &&
 				    strncmp(p, "&apos;", 6) && p[1] != '#')
@@ -492,12 +497,12 @@ Test(linkshare, svg_well_formed)
 	long elems;
 
 	compute(&n, jobs, 3, &res);
-	cr_assert_eq(svg_write(f, n.t, "a <title> & more", jobs, &res, &err),
-		     0, "%s", err.msg);
+	cr_assert_eq(svg_write(f, n.t, "a <title> & more", jobs, &res, &err), 0,
+		     "%s", err.msg);
 	fclose(f);
 	elems = xml_check(buf);
-	cr_assert_gt(elems, 16 + 8, "well-formed, a rect per node and switch:\n%s",
-		     buf);
+	cr_assert_gt(elems, 16 + 8,
+		     "well-formed, a rect per node and switch:\n%s", buf);
 	cr_assert(strstr(buf, "a &lt;title&gt; &amp; more"));
 	cr_assert(strstr(buf, "MLS 50.00 %"), "%s", buf);
 	cr_assert(strstr(buf, "job 10: 2 nodes, 16 links, 8 shared"));

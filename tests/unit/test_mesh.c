@@ -58,7 +58,8 @@ static const struct count_case counts[] = {
 	{ "expressmesh:dims=7,gap=3,p=1", 7, 7, 18, 3, 4, 3 },
 	/* Table I, G1 EM: 66x100 + 45x120 + 45x120 = 17400 cables; radix
 	 * 9 + 11 + 9 + 9 = 38; 10,800 nodes */
-	{ "expressmesh:dims=12x10x10,gap=1,p=9", 10800, 1200, 34800, 38, 38, 3 },
+	{ "expressmesh:dims=12x10x10,gap=1,p=9", 10800, 1200, 34800, 38, 38,
+	  3 },
 	/* Table I, G2 EM: 49x144 + 36x168 + 36x168 = 19152 cables; radix
 	 * 5 + 7 + 6 + 6 = 24; 10,080 nodes */
 	{ "expressmesh:dims=14x12x12,gap=2,p=5", 10080, 2016, 38304, 24, 24,
@@ -91,8 +92,7 @@ static void run_counts(const struct count_case *c)
 
 	cr_expect_eq(topo_num_nodes(t), c->nodes, "%s nodes %u", c->spec,
 		     topo_num_nodes(t));
-	cr_expect_eq(topo_num_switches(t), c->switches, "%s switches",
-		     c->spec);
+	cr_expect_eq(topo_num_switches(t), c->switches, "%s switches", c->spec);
 	cr_expect_eq(topo_num_links(t), 2 * c->nodes + c->switch_links,
 		     "%s links %u", c->spec, topo_num_links(t));
 	if (c->diameter == NO_STATS) {
@@ -102,8 +102,8 @@ static void run_counts(const struct count_case *c)
 			topo_switch_nodes(t, s, &nn);
 			topo_switch_out(t, s, &nl);
 			cr_expect(nn + nl >= c->radix_min &&
-				  nn + nl <= c->radix_max, "%s switch %u radix %u",
-				  c->spec, s, nn + nl);
+					  nn + nl <= c->radix_max,
+				  "%s switch %u radix %u", c->spec, s, nn + nl);
 		}
 		topo_destroy(t);
 		return;
@@ -162,9 +162,11 @@ static bool econ(const uint32_t *k, int n, uint32_t g, const uint32_t *a,
 		if (t == l + 1 || t == l - 1)
 			return true; /* mcon, Eq. 1 */
 		for (long m = 1; m <= (long)ceil_div(k[diff], g); m++) {
-			if (l + 1 + m * (long)g < ki && t == l + 1 + m * (long)g)
+			if (l + 1 + m * (long)g < ki &&
+			    t == l + 1 + m * (long)g)
 				return true;
-			if (l - 1 - m * (long)g >= 0 && t == l - 1 - m * (long)g)
+			if (l - 1 - m * (long)g >= 0 &&
+			    t == l - 1 - m * (long)g)
 				return true;
 		}
 	}
@@ -177,9 +179,10 @@ struct eq2_case {
 };
 
 static const struct eq2_case eq2[] = {
-	{ "8", 1 }, { "8", 2 }, { "8", 3 }, { "8", 7 }, { "8", 8 },
-	{ "8x6", 2 }, { "5x4x3", 2 }, { "7x5", 3 }, { "9x2x3", 4 },
-	{ "6x6", 1 }, { "2x2x2x2", 1 }, { "10", 4 }, { "1x5", 2 },
+	{ "8", 1 },	{ "8", 2 },   { "8", 3 },	{ "8", 7 },
+	{ "8", 8 },	{ "8x6", 2 }, { "5x4x3", 2 },	{ "7x5", 3 },
+	{ "9x2x3", 4 }, { "6x6", 1 }, { "2x2x2x2", 1 }, { "10", 4 },
+	{ "1x5", 2 },
 };
 
 static void run_eq2_literal(const struct eq2_case *c);
@@ -198,8 +201,8 @@ static void run_eq2_literal(const struct eq2_case *c)
 	int n;
 	uint64_t total = 0;
 
-	snprintf(spec, sizeof(spec), "expressmesh:dims=%s,gap=%u,p=1",
-		 c->dims, c->gap);
+	snprintf(spec, sizeof(spec), "expressmesh:dims=%s,gap=%u,p=1", c->dims,
+		 c->gap);
 	t = mk(spec);
 	n = topo_dims(t, k);
 	for (uint32_t x = 0; x < topo_num_switches(t); x++)
@@ -211,8 +214,8 @@ static void run_eq2_literal(const struct eq2_case *c)
 			topo_switch_coord(t, y, b);
 			want = econ(k, n, c->gap, a, b);
 			topo_link_between(t, x, y, &cnt);
-			cr_expect_eq(cnt, want ? 1u : 0u, "%s: %u-%u has %u links",
-				     spec, x, y, cnt);
+			cr_expect_eq(cnt, want ? 1u : 0u,
+				     "%s: %u-%u has %u links", spec, x, y, cnt);
 			total += want;
 		}
 	cr_expect_eq(total, topo_num_links(t) - 2 * topo_num_nodes(t));
@@ -239,14 +242,16 @@ Test(mesh, torus_literal)
 				for (int i = 0; i < n; i++)
 					if (a[i] != b[i]) {
 						ndiff++;
-						want = b[i] == (a[i] + 1) % k[i] ||
-						       a[i] == (b[i] + 1) % k[i];
+						want = b[i] == (a[i] + 1) %
+								       k[i] ||
+						       a[i] == (b[i] + 1) %
+								       k[i];
 					}
 				if (ndiff != 1)
 					want = 0;
 				topo_link_between(t, x, y, &cnt);
-				cr_expect_eq(cnt, want, "%s: %u-%u", specs[s], x,
-					     y);
+				cr_expect_eq(cnt, want, "%s: %u-%u", specs[s],
+					     x, y);
 			}
 		topo_destroy(t);
 	}
@@ -275,8 +280,9 @@ Test(mesh, hyperx_all_to_all)
 /* Paper 003's claim: diameter <= n*g, over a range of shapes and gaps. */
 Test(mesh, diameter_bound)
 {
-	static const char *const shapes[] = { "2", "5", "9", "16", "3x7",
-					      "6x6", "10x4", "4x4x4", "7x3x5",
+	static const char *const shapes[] = { "2",	"5",	 "9",
+					      "16",	"3x7",	 "6x6",
+					      "10x4",	"4x4x4", "7x3x5",
 					      "3x3x3x3" };
 	char spec[96];
 
@@ -288,13 +294,15 @@ Test(mesh, diameter_bound)
 			int n;
 
 			snprintf(spec, sizeof(spec),
-				 "expressmesh:dims=%s,gap=%u,p=1", shapes[s], g);
+				 "expressmesh:dims=%s,gap=%u,p=1", shapes[s],
+				 g);
 			t = mk(spec);
 			n = topo_dims(t, k);
 			cr_assert_eq(topo_stats(t, &st, NULL), 0);
 			cr_expect(st.connected, "%s", spec);
-			cr_expect_leq(st.diameter, (uint32_t)n * g, "%s: %u > %u",
-				      spec, st.diameter, (uint32_t)n * g);
+			cr_expect_leq(st.diameter, (uint32_t)n * g,
+				      "%s: %u > %u", spec, st.diameter,
+				      (uint32_t)n * g);
 			topo_destroy(t);
 		}
 }
@@ -302,12 +310,18 @@ Test(mesh, diameter_bound)
 Test(mesh, bad_specs)
 {
 	static const char *const bad[] = {
-		"expressmesh:dims=0x4", "expressmesh:dims=4x",
-		"expressmesh:dims=x4", "expressmesh:dims=4y4",
-		"expressmesh:dims=4,gap=0", "expressmesh:dims=4,p=0",
-		"expressmesh:dims=2x2x2x2x2x2x2x2x2", "torus:dims=4,gap=2",
-		"hyperx:dims=4,gap=1", "torus:dims=4000x4000x4000",
-		"expressmesh:dims=4,link=0", "torus:dims=-3",
+		"expressmesh:dims=0x4",
+		"expressmesh:dims=4x",
+		"expressmesh:dims=x4",
+		"expressmesh:dims=4y4",
+		"expressmesh:dims=4,gap=0",
+		"expressmesh:dims=4,p=0",
+		"expressmesh:dims=2x2x2x2x2x2x2x2x2",
+		"torus:dims=4,gap=2",
+		"hyperx:dims=4,gap=1",
+		"torus:dims=4000x4000x4000",
+		"expressmesh:dims=4,link=0",
+		"torus:dims=-3",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -371,7 +385,10 @@ static const struct dor_case dors[] = {
 	/* g=3, 2->4: D=2 < 1+g: unit hops only */
 	{ "expressmesh:dims=10,gap=3,p=1", 2, 4, 3, { 2, 3, 4 } },
 	/* 2D, dimension 0 first: (0,0)->(6,4): (5,0) (6,0) (6,3) (6,4) */
-	{ "expressmesh:dims=8x6,gap=2,p=1", 0, 6 + 8 * 4, 5,
+	{ "expressmesh:dims=8x6,gap=2,p=1",
+	  0,
+	  6 + 8 * 4,
+	  5,
 	  { 0, 5, 6, 6 + 8 * 3, 6 + 8 * 4 } },
 	/* HyperX: one hop per dimension, dimension 0 first */
 	{ "hyperx:dims=5x4,p=1", 1, 4 + 5 * 3, 3, { 1, 4, 4 + 5 * 3 } },
@@ -404,8 +421,8 @@ static void run_dor_paths(const struct dor_case *c)
 	struct routing_count cnt;
 
 	pathset_init(&ps);
-	cr_assert_eq(routing_paths(r, c->src_sw, c->dst_sw, &ps, &err), 0,
-		     "%s", err.msg);
+	cr_assert_eq(routing_paths(r, c->src_sw, c->dst_sw, &ps, &err), 0, "%s",
+		     err.msg);
 	cr_assert_eq(ps.n, 1);
 	cr_expect_eq(ps.links[0], topo_inject_link(t, c->src_sw));
 	cr_expect_eq(ps.links[ps.off[1] - 1], topo_eject_link(t, c->dst_sw));
@@ -455,7 +472,7 @@ Test(mesh, minimal_hand_count)
 	t = mk("torus:dims=2x4,p=1");
 	r = mkr(t, "minimal");
 	cr_assert_eq(routing_count(r, 0, 1 + 2 * 2, &c, NULL), 0);
-	cr_expect_eq(c.total, 2 * 3);  /* dim1 tie (2 ways), C(3,1) */
+	cr_expect_eq(c.total, 2 * 3); /* dim1 tie (2 ways), C(3,1) */
 	routing_destroy(r);
 	topo_destroy(t);
 }
@@ -533,11 +550,16 @@ struct topo_case {
 };
 
 static const struct topo_case small[] = {
-	{ "expressmesh:dims=8x5,gap=2,p=1" }, { "expressmesh:dims=9x4,gap=3,p=1" },
-	{ "expressmesh:dims=5x3x4,gap=2,p=1" }, { "expressmesh:dims=11,gap=4,p=1" },
-	{ "hyperx:dims=4x3x2,p=1" }, { "torus:dims=4x4,p=1" },
-	{ "torus:dims=6x3,p=1" }, { "torus:dims=2x3x4,p=1" },
-	{ "expressmesh:dims=5x5,gap=1,p=2" }, { "torus:dims=3x4,p=2" },
+	{ "expressmesh:dims=8x5,gap=2,p=1" },
+	{ "expressmesh:dims=9x4,gap=3,p=1" },
+	{ "expressmesh:dims=5x3x4,gap=2,p=1" },
+	{ "expressmesh:dims=11,gap=4,p=1" },
+	{ "hyperx:dims=4x3x2,p=1" },
+	{ "torus:dims=4x4,p=1" },
+	{ "torus:dims=6x3,p=1" },
+	{ "torus:dims=2x3x4,p=1" },
+	{ "expressmesh:dims=5x5,gap=1,p=2" },
+	{ "torus:dims=3x4,p=2" },
 };
 
 static void run_minimal_all_pairs(const struct topo_case *c);
@@ -589,20 +611,25 @@ static void run_minimal_all_pairs(const struct topo_case *c)
 			cr_assert_eq(routing_paths(r, s, d, &ps, &err), 0, "%s",
 				     err.msg);
 			cr_assert_eq(routing_paths(dor, s, d, &pd, &err), 0);
-			cr_expect_eq(rc.total, want, "%s %u->%u: count %lu want %lu",
-				     c->spec, s, d, (unsigned long)rc.total,
+			cr_expect_eq(rc.total, want,
+				     "%s %u->%u: count %lu want %lu", c->spec,
+				     s, d, (unsigned long)rc.total,
 				     (unsigned long)want);
-			cr_expect_eq(ps.n, want, "%s %u->%u: listed %u", c->spec,
-				     s, d, ps.n);
+			cr_expect_eq(ps.n, want, "%s %u->%u: listed %u",
+				     c->spec, s, d, ps.n);
 			cr_expect_eq(rc.by_hops[h], want);
 			cr_expect_geq(h, bfs);
 			if (graph_min) {
-				cr_expect_eq(h, bfs, "%s %u->%u", c->spec, s, d);
-				cr_assert_eq(routing_count(sh, s, d, &rs, &err), 0);
+				cr_expect_eq(h, bfs, "%s %u->%u", c->spec, s,
+					     d);
+				cr_assert_eq(routing_count(sh, s, d, &rs, &err),
+					     0);
 				/* torus/HyperX: minimal == all shortest */
-				if (topo_kind(t) != TOPO_EXPRESSMESH || gap == 1)
-					cr_expect_eq(rs.total, want, "%s %u->%u",
-						     c->spec, s, d);
+				if (topo_kind(t) != TOPO_EXPRESSMESH ||
+				    gap == 1)
+					cr_expect_eq(rs.total, want,
+						     "%s %u->%u", c->spec, s,
+						     d);
 			}
 			for (uint32_t i = 0; i < ps.n; i++) {
 				uint32_t lo = ps.off[i], hi = ps.off[i + 1];
@@ -622,14 +649,18 @@ static void run_minimal_all_pairs(const struct topo_case *c)
 				}
 				cr_expect_eq(at, b);
 				if (i)
-					cr_expect(ps.off[i] - ps.off[i - 1] !=
-							  hi - lo ||
-						  memcmp(ps.links + ps.off[i - 1],
-							 ps.links + lo,
-							 (hi - lo) * 4),
-						  "duplicate path");
+					cr_expect(
+						ps.off[i] - ps.off[i - 1] !=
+								hi - lo ||
+							memcmp(ps.links +
+								       ps.off[i -
+									      1],
+							       ps.links + lo,
+							       (hi - lo) * 4),
+						"duplicate path");
 				if (pd.off[1] == hi - lo &&
-				    !memcmp(pd.links, ps.links + lo, (hi - lo) * 4))
+				    !memcmp(pd.links, ps.links + lo,
+					    (hi - lo) * 4))
 					dor_found = true;
 			}
 			cr_expect(dor_found, "%s %u->%u: dor path not minimal",
@@ -698,8 +729,10 @@ static void check_linkset(const struct topo *t, const char *rspec,
 	cr_assert_eq(routing_linkset_enum(r, nodes, n, b, &err), 0, "%s",
 		     err.msg);
 	for (uint32_t l = 0; l < L; l++)
-		cr_expect_eq(a[l], b[l], "%s %s %s: link %u %u->%u structural %u "
-			     "enumerated %u", topo_spec(t), rspec, what, l,
+		cr_expect_eq(a[l], b[l],
+			     "%s %s %s: link %u %u->%u structural %u "
+			     "enumerated %u",
+			     topo_spec(t), rspec, what, l,
 			     topo_link(t, l)->from, topo_link(t, l)->to, a[l],
 			     b[l]);
 	free(a);
@@ -744,8 +777,8 @@ static const struct box_case boxes[] = {
 	{ "expressmesh:dims=7x5x4,gap=3,p=1", { 1, 0, 1 }, { 5, 3, 2 } },
 	{ "expressmesh:dims=9,gap=2,p=1", { 2 }, { 1 } },
 	{ "hyperx:dims=4x4,p=1", { 1, 0 }, { 2, 3 } },
-	{ "torus:dims=8x8,p=1", { 2, 5 }, { 4, 3 } },   /* 2*(4-1) < 8 */
-	{ "torus:dims=6x4,p=1", { 0, 0 }, { 6, 2 } },   /* full ring */
+	{ "torus:dims=8x8,p=1", { 2, 5 }, { 4, 3 } }, /* 2*(4-1) < 8 */
+	{ "torus:dims=6x4,p=1", { 0, 0 }, { 6, 2 } }, /* full ring */
 	{ "torus:dims=2x5,p=2", { 0, 1 }, { 2, 3 } },
 };
 
@@ -795,8 +828,11 @@ static void run_linkset_box(const struct box_case *c)
 Test(mesh, linkset_general)
 {
 	static const char *const specs[] = {
-		"expressmesh:dims=8x6,gap=2,p=2", "expressmesh:dims=7x5x3,gap=3,p=1",
-		"hyperx:dims=4x3x3,p=1", "torus:dims=6x5,p=1", "torus:dims=4x4x2,p=1",
+		"expressmesh:dims=8x6,gap=2,p=2",
+		"expressmesh:dims=7x5x3,gap=3,p=1",
+		"hyperx:dims=4x3x3,p=1",
+		"torus:dims=6x5,p=1",
+		"torus:dims=4x4x2,p=1",
 		"expressmesh:dims=10,gap=4,p=1",
 	};
 	uint64_t x = 88172645463325252ULL;

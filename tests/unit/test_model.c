@@ -74,8 +74,8 @@ static void solve(const char *model, const struct model_input *in,
 {
 	struct err err = { "" };
 
-	cr_assert_eq(model_solve(model, in, o, res, &err), 0, "%s: %s",
-		     model, err.msg);
+	cr_assert_eq(model_solve(model, in, o, res, &err), 0, "%s: %s", model,
+		     err.msg);
 	cr_assert_eq(res->status, MODEL_OPTIMAL, "%s: status %d", model,
 		     res->status);
 	cr_assert_eq(res->nflows, in->nflows);
@@ -124,8 +124,8 @@ static void expect_rates(const char *model, struct model_input *in,
 		agg += want[i];
 	}
 	cr_expect_float_eq(res.aggregate, agg, TOL);
-	cr_expect_float_eq(res.alpha, alpha, TOL, "%s alpha %g want %g",
-			   model, res.alpha, alpha);
+	cr_expect_float_eq(res.alpha, alpha, TOL, "%s alpha %g want %g", model,
+			   res.alpha, alpha);
 	check_feasible(in, &res);
 	model_result_free(&res);
 }
@@ -316,8 +316,8 @@ struct rinst {
 
 /* NF flows over NL links, each flow 1..KMAX paths of 1..4 distinct
  * links, capacities in [0.5, 2], demands 1 or in [0.5, 2]. */
-static void rinst_make(struct rinst *r, uint64_t seed, uint32_t nl,
-		       uint32_t nf, uint32_t kmax, bool unit)
+static void rinst_make(struct rinst *r, uint64_t seed, uint32_t nl, uint32_t nf,
+		       uint32_t kmax, bool unit)
 {
 	struct rng g;
 	uint32_t np = 0, ne = 0;
@@ -358,9 +358,14 @@ static void rinst_make(struct rinst *r, uint64_t seed, uint32_t nl,
 	}
 	r->flow_off[nf] = np;
 	r->in = (struct model_input){
-		.nlinks = nl, .cap = r->cap, .nflows = nf,
-		.demand = r->demand, .flow_off = r->flow_off, .npaths = np,
-		.path_off = r->path_off, .links = r->links,
+		.nlinks = nl,
+		.cap = r->cap,
+		.nflows = nf,
+		.demand = r->demand,
+		.flow_off = r->flow_off,
+		.npaths = np,
+		.path_off = r->path_off,
+		.links = r->links,
 	};
 }
 
@@ -390,10 +395,12 @@ Test(model, mmf_lp_equals_filling)
 		solve("mmf", &r.in, &lp, &a);
 		solve("mmf", &r.in, &fill, &b);
 		for (uint32_t i = 0; i < r.in.nflows; i++)
-			cr_expect_float_eq(a.rates[i], b.rates[i], 1e-7,
-					   "seed %llu flow %u: lp %.10g filling "
-					   "%.10g", (unsigned long long)seed, i,
-					   a.rates[i], b.rates[i]);
+			cr_expect_float_eq(
+				a.rates[i], b.rates[i], 1e-7,
+				"seed %llu flow %u: lp %.10g filling "
+				"%.10g",
+				(unsigned long long)seed, i, a.rates[i],
+				b.rates[i]);
 		cr_expect_float_eq(a.alpha, b.alpha, 1e-7);
 		check_feasible(&r.in, &a);
 		check_feasible(&r.in, &b);
@@ -471,8 +478,8 @@ Test(model, cross_checks_multipath)
 		for (uint32_t i = 0; i < r.in.nflows; i++) {
 			cr_expect_leq(hm.rates[i], jm.rates[i] + 1e-12,
 				      "seed %llu flow %u: hm %g > jm %g",
-				      (unsigned long long)seed, i,
-				      hm.rates[i], jm.rates[i]);
+				      (unsigned long long)seed, i, hm.rates[i],
+				      jm.rates[i]);
 			cr_expect_float_eq(mcf.rates[i], mcf.alpha, 1e-12);
 			/* MMF is at least the concurrent level for all */
 			cr_expect_geq(mmf.rates[i], mcf.alpha - 1e-7);
@@ -574,7 +581,8 @@ Test(model, model_run_dragonfly)
 
 	flows_init(&f);
 	cr_assert_eq(flows_pattern("perm:1", NULL, topo_num_nodes(n.t), 3, &f,
-				   &err), 0, "%s", err.msg);
+				   &err),
+		     0, "%s", err.msg);
 	cr_assert_eq(model_input_build(r, &f, &in, &err), 0, "%s", err.msg);
 	for (const char *const *m = model_names(); *m; m++) {
 		struct model_result a, b;

@@ -91,7 +91,8 @@ static enum policy_status ask(struct fx *f, uint32_t job, uint32_t nodes,
 			      uint32_t attempt, struct policy_result *res)
 {
 	struct policy_view v = { f->owner, f->usable };
-	struct policy_request q = { .job_id = job, .nodes = nodes,
+	struct policy_request q = { .job_id = job,
+				    .nodes = nodes,
 				    .attempt = attempt };
 	enum policy_status st;
 
@@ -104,8 +105,7 @@ static enum policy_status ask(struct fx *f, uint32_t job, uint32_t nodes,
 			cr_assert_lt(res->nodes[i], f->n);
 			cr_assert_eq(f->owner[res->nodes[i]], POLICY_FREE);
 			if (i)
-				cr_assert_lt(res->nodes[i - 1],
-					     res->nodes[i]);
+				cr_assert_lt(res->nodes[i - 1], res->nodes[i]);
 		}
 		ranges(res->nodes, res->n, f->got, sizeof(f->got));
 	} else {
@@ -145,15 +145,21 @@ static struct bad bads[] = {
 	{ "fattree:k=4,n=3", "random:seed=1,seed=2", "given twice" },
 	{ "fattree:k=4,n=3", "clustered:scatter=101", "expected an integer" },
 	{ "fattree:k=4,n=3", "linear:x=1", "unknown option 'x' (known: none)" },
-	{ "fattree:k=4,n=3", "fattree-pods:large=all", "expected one of "
+	{ "fattree:k=4,n=3", "fattree-pods:large=all",
+	  "expected one of "
 	  "pods, leaves" },
 	{ "dragonfly:p=2,a=4,h=2,g=9", "fattree-pods", "not a fat-tree" },
 	{ "fattree:k=4,n=3", "", "bad spec" },
-	{ "torus:dims=4x4x4,p=1", "mesh-blocks:mode=building-block,"
-	  "block=3x2x2", "does not divide" },
-	{ "torus:dims=4x4x4,p=1", "mesh-blocks:mode=building-block,"
-	  "block=2x2", "want 3 extents" },
-	{ "torus:dims=4x4x4,p=1", "mesh-blocks:mode=blocks", "expected one "
+	{ "torus:dims=4x4x4,p=1",
+	  "mesh-blocks:mode=building-block,"
+	  "block=3x2x2",
+	  "does not divide" },
+	{ "torus:dims=4x4x4,p=1",
+	  "mesh-blocks:mode=building-block,"
+	  "block=2x2",
+	  "want 3 extents" },
+	{ "torus:dims=4x4x4,p=1", "mesh-blocks:mode=blocks",
+	  "expected one "
 	  "of variable, building-block" },
 	{ "fattree:k=4,n=3", "mesh-blocks", "not an express mesh" },
 	{ "fattree:k=4,n=3", "dragonfly-groups", "not a dragonfly" },
@@ -266,7 +272,7 @@ Test(policy, clustered_attempts)
 	cr_assert_str_eq(f.got, "9,20-30"); /* spans 21: the last start */
 	cr_assert_eq(ask(&f, 1, 12, 43, &res), POLICY_NEVER);
 	cr_assert_str_eq(f.got, "no candidate #43 (43 windows of 12 free "
-			 "nodes)");
+				"nodes)");
 	fx_close(&f);
 }
 
@@ -360,11 +366,11 @@ struct pcase {
 	char topo[40];
 	char routing[24];
 	char policy[64];
-	char busy[80];     /* "lo-hi,lo-hi+lo-hi": jobs 100, 101, ... */
+	char busy[80];	   /* "lo-hi,lo-hi+lo-hi": jobs 100, 101, ... */
 	char unusable[32]; /* ranges */
 	uint32_t nodes, attempt;
 	int status;
-	char want[160];    /* ranges or reason */
+	char want[160]; /* ranges or reason */
 	int isolated;
 };
 
@@ -376,51 +382,52 @@ static struct pcase pcases[] = {
 	/* fattree-pods, rule i: one leaf, best fit */
 	{ FT, "ecmp", "fattree-pods", "", "", 3, 0, POLICY_PLACED, "0-2", 1 },
 	{ FT, "ecmp", "fattree-pods", "0-2", "", 1, 0, POLICY_PLACED, "3", 1 },
-	{ FT, "ecmp", "fattree-pods", "0-2,4-5", "", 2, 0, POLICY_PLACED,
-	  "6-7", 1 },
-	{ FT, "ecmp", "fattree-pods", "0-2,4-5", "", 2, 1, POLICY_PLACED,
-	  "8-9", 1 },
+	{ FT, "ecmp", "fattree-pods", "0-2,4-5", "", 2, 0, POLICY_PLACED, "6-7",
+	  1 },
+	{ FT, "ecmp", "fattree-pods", "0-2,4-5", "", 2, 1, POLICY_PLACED, "8-9",
+	  1 },
 	/* every leaf has a busy node: 4-node jobs wait for a leaf */
 	{ FT, "ecmp", "fattree-pods",
-	  "0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60", "", 4, 0,
-	  POLICY_WAIT, "waiting for a leaf switch with 4 free nodes (most "
-	  "free on a leaf: 3)", 0 },
+	  "0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60", "", 4, 0, POLICY_WAIT,
+	  "waiting for a leaf switch with 4 free nodes (most "
+	  "free on a leaf: 3)",
+	  0 },
 	/* rule ii: whole leaves in one pod; best-fit pod */
 	{ FT, "ecmp", "fattree-pods", "", "", 6, 0, POLICY_PLACED, "0-5", 1 },
 	{ FT, "ecmp", "fattree-pods", "0-2", "", 6, 0, POLICY_PLACED, "4-9",
 	  1 },
 	{ FT, "ecmp", "fattree-pods", "0-2", "", 6, 1, POLICY_PLACED, "8-13",
 	  1 },
-	{ FT, "ecmp", "fattree-pods", "0-2", "", 6, 2, POLICY_PLACED,
-	  "16-21", 1 },
-	{ FT, "ecmp", "fattree-pods", "0-2,20", "", 8, 0, POLICY_PLACED,
-	  "4-11", 1 },
+	{ FT, "ecmp", "fattree-pods", "0-2", "", 6, 2, POLICY_PLACED, "16-21",
+	  1 },
+	{ FT, "ecmp", "fattree-pods", "0-2,20", "", 8, 0, POLICY_PLACED, "4-11",
+	  1 },
 	{ FT, "ecmp", "fattree-pods", "0-2,20,24", "", 12, 0, POLICY_PLACED,
 	  "4-15", 1 },
 	{ FT, "ecmp", "fattree-pods", "0-2,20,24", "", 13, 0, POLICY_PLACED,
 	  "32-44", 1 },
 	/* rule iv: whole pods */
-	{ FT, "ecmp", "fattree-pods", "", "", 20, 0, POLICY_PLACED, "0-19",
-	  1 },
+	{ FT, "ecmp", "fattree-pods", "", "", 20, 0, POLICY_PLACED, "0-19", 1 },
 	{ FT, "ecmp", "fattree-pods", "0", "", 20, 0, POLICY_PLACED, "16-35",
 	  1 },
-	{ FT, "dmodk", "fattree-pods", "0", "", 20, 1, POLICY_PLACED,
-	  "32-51", 1 },
+	{ FT, "dmodk", "fattree-pods", "0", "", 20, 1, POLICY_PLACED, "32-51",
+	  1 },
 	{ FT, "ecmp", "fattree-pods", "0", "", 20, 2, POLICY_NEVER,
 	  "no candidate #2 (2 candidates)", 0 },
-	{ FT, "ecmp", "fattree-pods", "0,16", "", 20, 0, POLICY_PLACED,
-	  "32-51", 1 },
+	{ FT, "ecmp", "fattree-pods", "0,16", "", 20, 0, POLICY_PLACED, "32-51",
+	  1 },
 	{ FT, "ecmp", "fattree-pods", "0,16,32", "", 20, 0, POLICY_WAIT,
 	  "waiting for 2 whole pods (1 whole)", 0 },
 	/* each leaf of pods 0 and 1 has a busy node, pods 2, 3: two each */
-	{ FT, "ecmp", "fattree-pods", "0,4,8,20,24,36,40,44,48,52,56,60",
-	  "", 9, 0, POLICY_WAIT, "waiting for 3 whole leaf switches in one "
-	  "pod (at most 2 in one)", 0 },
+	{ FT, "ecmp", "fattree-pods", "0,4,8,20,24,36,40,44,48,52,56,60", "", 9,
+	  0, POLICY_WAIT,
+	  "waiting for 3 whole leaf switches in one "
+	  "pod (at most 2 in one)",
+	  0 },
 	/* never: not enough usable whole pods even when empty */
 	{ FT, "ecmp", "fattree-pods", "", "48-63,40", 40, 0, POLICY_NEVER,
 	  "can never run isolated: needs 3 whole pods (2 whole)", 0 },
-	{ FT, "ecmp", "fattree-pods", "", "", 64, 0, POLICY_PLACED, "0-63",
-	  1 },
+	{ FT, "ecmp", "fattree-pods", "", "", 64, 0, POLICY_PLACED, "0-63", 1 },
 	/* large=leaves (rule iii): whole leaves in pods nobody crosses */
 	{ FT, "ecmp", "fattree-pods:large=leaves", "0", "", 20, 0,
 	  POLICY_PLACED, "16-35", 1 },
@@ -429,17 +436,20 @@ static struct pcase pcases[] = {
 	{ FT, "ecmp", "fattree-pods:large=leaves", "0,16,32,48", "", 20, 0,
 	  POLICY_PLACED, "4-15,20-27", 1 },
 	/* job 104 crosses pods 0 and 1 */
-	{ FT, "ecmp", "fattree-pods:large=leaves", "0,16,32,48,4-11+20-27",
-	  "", 20, 0, POLICY_PLACED, "36-47,52-59", 1 },
-	{ FT, "ecmp", "fattree-pods:large=leaves", "0,16,32,48,4-11+20-27",
-	  "", 28, 0, POLICY_WAIT, "waiting for 7 whole leaf switches in "
-	  "pods no other job crosses (6 such in one subtree)", 0 },
+	{ FT, "ecmp", "fattree-pods:large=leaves", "0,16,32,48,4-11+20-27", "",
+	  20, 0, POLICY_PLACED, "36-47,52-59", 1 },
+	{ FT, "ecmp", "fattree-pods:large=leaves", "0,16,32,48,4-11+20-27", "",
+	  28, 0, POLICY_WAIT,
+	  "waiting for 7 whole leaf switches in "
+	  "pods no other job crosses (6 such in one subtree)",
+	  0 },
 	/* jobs inside pods 0 and 1 do not close them; pods with the most
 	 * such leaves first */
-	{ FT, "ecmp", "fattree-pods:large=leaves", "0,16,32,48,4-11,20-27",
-	  "", 28, 0, POLICY_PLACED, "12-15,36-47,52-63", 1 },
+	{ FT, "ecmp", "fattree-pods:large=leaves", "0,16,32,48,4-11,20-27", "",
+	  28, 0, POLICY_PLACED, "12-15,36-47,52-63", 1 },
 	{ FT, "ecmp", "fattree-pods:large=leaves", "", "0,16,32,48", 60, 0,
-	  POLICY_NEVER, "can never run isolated: needs 15 whole leaf "
+	  POLICY_NEVER,
+	  "can never run isolated: needs 15 whole leaf "
 	  "switches in pods no other job crosses (12 such in one subtree)",
 	  0 },
 
@@ -461,11 +471,12 @@ static struct pcase pcases[] = {
 	{ DF, "ugal", "dragonfly-groups", "0-2", "", 2, 34, POLICY_PLACED,
 	  "8-9", 1 },
 	/* larger than a group */
-	{ DF, "ugal", "dragonfly-groups", "", "", 10, 0, POLICY_PLACED,
-	  "0-9", 1 },
+	{ DF, "ugal", "dragonfly-groups", "", "", 10, 0, POLICY_PLACED, "0-9",
+	  1 },
 	{ DF, "ugal", "dragonfly-groups", "0-2", "", 10, 0, POLICY_WAIT,
 	  "waiting for the 1 multi-router jobs to end (a job spanning groups "
-	  "detours through every group)", 0 },
+	  "detours through every group)",
+	  0 },
 	{ DF, "ugal", "dragonfly-groups:large=shared", "0-2", "", 10, 0,
 	  POLICY_PLACED, "8-17", 0 },
 	{ DF, "ugal", "dragonfly-groups", "8-17", "", 3, 0, POLICY_WAIT,
@@ -477,13 +488,15 @@ static struct pcase pcases[] = {
 	/* every group holds a multi-router job */
 	{ DF, "vlb", "dragonfly-groups",
 	  "0-2,8-10,16-18,24-26,32-34,40-42,48-50,56-58,64-66", "", 4, 0,
-	  POLICY_WAIT, "waiting for 4 free nodes in one group without "
-	  "another multi-router job (at most 0)", 0 },
+	  POLICY_WAIT,
+	  "waiting for 4 free nodes in one group without "
+	  "another multi-router job (at most 0)",
+	  0 },
 	/* min: routers of a multi-router job are closed to other ones */
-	{ DF, "min", "dragonfly-groups", "0-2", "", 3, 0, POLICY_PLACED,
-	  "4-6", 1 },
-	{ DF, "min", "dragonfly-groups", "0-2", "", 5, 0, POLICY_PLACED,
-	  "8-12", 1 },
+	{ DF, "min", "dragonfly-groups", "0-2", "", 3, 0, POLICY_PLACED, "4-6",
+	  1 },
+	{ DF, "min", "dragonfly-groups", "0-2", "", 5, 0, POLICY_PLACED, "8-12",
+	  1 },
 	/* job 100 holds routers 4-8: group 2 has 3 open routers (best fit) */
 	{ DF, "min", "dragonfly-groups", "8-17", "", 3, 0, POLICY_PLACED,
 	  "18-20", 1 },
@@ -493,9 +506,11 @@ static struct pcase pcases[] = {
 	  "24-33", 1 },
 	/* intra=global: one multi-router job in the machine */
 	{ DF, "ugal:intra=global", "dragonfly-groups", "0-2", "", 3, 0,
-	  POLICY_WAIT, "waiting for multi-router job 100 to end (under "
+	  POLICY_WAIT,
+	  "waiting for multi-router job 100 to end (under "
 	  "intra=global every multi-router job detours through every "
-	  "group)", 0 },
+	  "group)",
+	  0 },
 	{ DF, "ugal:intra=global", "dragonfly-groups", "0-2", "", 2, 0,
 	  POLICY_PLACED, "4-5", 1 },
 	{ DF, "ugal", "dragonfly-groups", "", "0-39,41", 25, 0, POLICY_NEVER,
@@ -505,8 +520,7 @@ static struct pcase pcases[] = {
 	{ EM, "dor", "mesh-blocks", "", "", 1, 0, POLICY_PLACED, "0", 1 },
 	{ EM, "dor", "mesh-blocks", "", "", 2, 0, POLICY_PLACED, "0-1", 1 },
 	{ EM, "dor", "mesh-blocks", "", "", 3, 0, POLICY_PLACED, "0-2", 1 },
-	{ EM, "dor", "mesh-blocks", "", "", 4, 0, POLICY_PLACED, "0-1,4-5",
-	  1 },
+	{ EM, "dor", "mesh-blocks", "", "", 4, 0, POLICY_PLACED, "0-1,4-5", 1 },
 	{ EM, "minimal", "mesh-blocks", "", "", 8, 0, POLICY_PLACED,
 	  "0-1,4-5,16-17,20-21", 1 },
 	{ EM, "dor", "mesh-blocks", "0-1,4-5", "", 4, 0, POLICY_PLACED,
@@ -516,10 +530,8 @@ static struct pcase pcases[] = {
 	  1 },
 	{ EM, "dor", "mesh-blocks", "0-1+4", "", 2, 1, POLICY_PLACED, "6-7",
 	  1 },
-	{ EM, "dor", "mesh-blocks", "0-1+4", "", 1, 0, POLICY_PLACED, "5",
-	  1 },
-	{ EM, "dor", "mesh-blocks", "0-62", "", 1, 0, POLICY_PLACED, "63",
-	  1 },
+	{ EM, "dor", "mesh-blocks", "0-1+4", "", 1, 0, POLICY_PLACED, "5", 1 },
+	{ EM, "dor", "mesh-blocks", "0-62", "", 1, 0, POLICY_PLACED, "63", 1 },
 	/* one job's box covers the whole machine: router 63 is for
 	 * single-router jobs only */
 	{ EM, "dor", "mesh-blocks", "0-62", "", 2, 0, POLICY_WAIT,
@@ -527,8 +539,7 @@ static struct pcase pcases[] = {
 	{ EM, "dor", "mesh-blocks", "0-31,32-47,48-59,60-61", "", 2, 0,
 	  POLICY_PLACED, "62-63", 1 },
 	{ EM, "dor", "mesh-blocks", "0-31,32-47,48-59,60", "", 4, 0,
-	  POLICY_WAIT, "waiting for a cuboid of 4 free routers (3 free)",
-	  0 },
+	  POLICY_WAIT, "waiting for a cuboid of 4 free routers (3 free)", 0 },
 	/* building blocks of 2x2x2 routers */
 	{ EM, "dor", "mesh-blocks:mode=building-block", "", "", 1, 0,
 	  POLICY_PLACED, "0", 1 },
@@ -538,20 +549,24 @@ static struct pcase pcases[] = {
 	  POLICY_PLACED, "0-7,16", 1 },
 	{ EM, "dor", "mesh-blocks:mode=building-block", "0", "", 8, 0,
 	  POLICY_PLACED, "2-3,6-7,18-19,22-23", 1 },
-	{ EM, "dor", "mesh-blocks:mode=building-block,block=4x4x1", "0", "",
-	  17, 0, POLICY_PLACED, "16-32", 1 },
-	{ EM, "dor", "mesh-blocks:mode=building-block,block=4x4x1", "0", "",
-	  49, 0, POLICY_WAIT, "waiting for a cuboid of 4 free 4x4x1 blocks "
-	  "(3 free)", 0 },
+	{ EM, "dor", "mesh-blocks:mode=building-block,block=4x4x1", "0", "", 17,
+	  0, POLICY_PLACED, "16-32", 1 },
+	{ EM, "dor", "mesh-blocks:mode=building-block,block=4x4x1", "0", "", 49,
+	  0, POLICY_WAIT,
+	  "waiting for a cuboid of 4 free 4x4x1 blocks "
+	  "(3 free)",
+	  0 },
 	/* torus ring of 8: extents 1-4 or 8 (dor and minimal leave longer
 	 * intervals the other way round) */
-	{ "torus:dims=8,p=1", "dor", "mesh-blocks", "", "", 4, 0,
-	  POLICY_PLACED, "0-3", 1 },
-	{ "torus:dims=8,p=1", "dor", "mesh-blocks", "", "", 5, 0,
-	  POLICY_PLACED, "0-4", 1 },
+	{ "torus:dims=8,p=1", "dor", "mesh-blocks", "", "", 4, 0, POLICY_PLACED,
+	  "0-3", 1 },
+	{ "torus:dims=8,p=1", "dor", "mesh-blocks", "", "", 5, 0, POLICY_PLACED,
+	  "0-4", 1 },
 	{ "torus:dims=8,p=1", "minimal", "mesh-blocks", "", "7", 5, 0,
-	  POLICY_NEVER, "can never run isolated: needs a cuboid of 5 free "
-	  "routers (7 free)", 0 },
+	  POLICY_NEVER,
+	  "can never run isolated: needs a cuboid of 5 free "
+	  "routers (7 free)",
+	  0 },
 	{ "hyperx:dims=8,p=1", "dor", "mesh-blocks", "", "7", 5, 0,
 	  POLICY_PLACED, "0-4", 1 },
 	/* blocks wrap round the ring */
@@ -610,13 +625,16 @@ Test(policy, placements)
 		parse_into(&f, c->busy, 0);
 		parse_into(&f, c->unusable, 1);
 		st = ask(&f, 1, c->nodes, c->attempt, &res);
-		cr_expect_eq(st, c->status, "row %zu: %s %s %s busy '%s', %u "
-			     "nodes: got %d '%s'", i, c->topo, c->routing,
-			     c->policy, c->busy, c->nodes, st, f.got);
-		cr_expect_str_eq(f.got, c->want, "row %zu: %s %s %s busy "
-				 "'%s', %u nodes: '%s'", i, c->topo,
-				 c->routing, c->policy, c->busy, c->nodes,
-				 f.got);
+		cr_expect_eq(st, c->status,
+			     "row %zu: %s %s %s busy '%s', %u "
+			     "nodes: got %d '%s'",
+			     i, c->topo, c->routing, c->policy, c->busy,
+			     c->nodes, st, f.got);
+		cr_expect_str_eq(f.got, c->want,
+				 "row %zu: %s %s %s busy "
+				 "'%s', %u nodes: '%s'",
+				 i, c->topo, c->routing, c->policy, c->busy,
+				 c->nodes, f.got);
 		cr_expect_eq(res.isolated, c->isolated != 0, "row %zu", i);
 		fx_close(&f);
 	}
@@ -662,8 +680,10 @@ static struct gcase gcases[] = {
 	{ "torus:dims=4x4x4,p=1", "dor", "mesh-blocks", 1, 8, 1 },
 	{ "torus:dims=4x4x4,p=1", "minimal", "mesh-blocks", 1, 8, 1 },
 	{ "torus:dims=6x5x4,p=1", "minimal", "mesh-blocks", 1, 8, 1 },
-	{ "torus:dims=5x5x5,p=1", "dor", "mesh-blocks:mode=building-block,"
-	  "block=5x1x1", 1, 8, 1 },
+	{ "torus:dims=5x5x5,p=1", "dor",
+	  "mesh-blocks:mode=building-block,"
+	  "block=5x1x1",
+	  1, 8, 1 },
 };
 
 struct seqstat {
@@ -729,8 +749,11 @@ static void run_seq(const struct gcase *c, const char *policy,
 		/* sizes: one switch, two switches, one pod/group, just
 		 * over one pod/group (multi-unit jobs), up to a third */
 		cls = (uint32_t)rng_below(&g, 5);
-		maxs = cls == 0 ? c->small : cls == 1 ? 2 * c->small :
-		       cls == 2 ? c->group : cls == 3 ? c->group / 2 : f.n / 3;
+		maxs = cls == 0 ? c->small :
+		       cls == 1 ? 2 * c->small :
+		       cls == 2 ? c->group :
+		       cls == 3 ? c->group / 2 :
+				  f.n / 3;
 		size = 1 + (uint32_t)rng_below(&g, maxs);
 		if (cls == 3)
 			size += c->group;
@@ -770,7 +793,8 @@ static void run_seq(const struct gcase *c, const char *policy,
 		for (uint32_t x = 0; x < j->nl; x++)
 			if (use[j->links[x]]) {
 				out->shared++;
-				cr_assert_not(res.isolated, "%s %s %s seed %llu: "
+				cr_assert_not(res.isolated,
+					      "%s %s %s seed %llu: "
 					      "job %u (%u nodes %s) called "
 					      "isolated shares link %u",
 					      c->topo, c->routing, policy,
@@ -778,16 +802,18 @@ static void run_seq(const struct gcase *c, const char *policy,
 					      j->n, f.got, j->links[x]);
 				break;
 			}
-		if (c->strict && policy_isolating(f.p) && !(other &&
-							     step % 3 == 0))
-			cr_assert(res.isolated, "%s %s: job of %u nodes not "
-				  "isolated", c->topo, policy, size);
+		if (c->strict && policy_isolating(f.p) &&
+		    !(other && step % 3 == 0))
+			cr_assert(res.isolated,
+				  "%s %s: job of %u nodes not "
+				  "isolated",
+				  c->topo, policy, size);
 		for (uint32_t x = 0; x < j->nl; x++)
 			use[j->links[x]]++;
 		for (uint32_t x = 0; x < j->n; x++) {
 			f.owner[j->nodes[x]] = j->id;
-			out->hash = (out->hash ^ j->nodes[x]) *
-				    1099511628211ULL;
+			out->hash =
+				(out->hash ^ j->nodes[x]) * 1099511628211ULL;
 		}
 	}
 	for (uint32_t i = 0; i < njobs; i++) {
@@ -828,8 +854,10 @@ ParameterizedTest(struct gcase *c, policy, guarantee, .timeout = 120)
 		run_seq(c, c->policy, "random", seed, 150, &again);
 		mixed_isolated += again.isolated;
 	}
-	cr_assert_gt(base_shared, 0, "%s %s: the baseline never shares, the "
-		     "check cannot fail", c->topo, c->routing);
+	cr_assert_gt(base_shared, 0,
+		     "%s %s: the baseline never shares, the "
+		     "check cannot fail",
+		     c->topo, c->routing);
 	cr_assert_gt(mixed_isolated, 0);
 	/* jobs using links at all, or the check is empty */
 	cr_assert_geq(multi, 4 * seeds, "%s %s %s: only %u multi-switch jobs",

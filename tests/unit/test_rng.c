@@ -20,11 +20,13 @@ Test(rng, seed_expands_with_splitmix64)
 Test(rng, xoshiro_reference_vectors)
 {
 	static const uint64_t want0[] = { 0x99ec5f36cb75f2b4ULL,
-		0xbf6e1f784956452aULL, 0x1a5f849d4933e6e0ULL,
-		0x6aa594f1262d2d2cULL };
+					  0xbf6e1f784956452aULL,
+					  0x1a5f849d4933e6e0ULL,
+					  0x6aa594f1262d2d2cULL };
 	static const uint64_t want42[] = { 0x15780b2e0c2ec716ULL,
-		0x6104d9866d113a7eULL, 0xae17533239e499a1ULL,
-		0xecb8ad4703b360a1ULL };
+					   0x6104d9866d113a7eULL,
+					   0xae17533239e499a1ULL,
+					   0xecb8ad4703b360a1ULL };
 	struct rng r;
 
 	rng_seed(&r, 0);

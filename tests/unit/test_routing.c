@@ -33,14 +33,14 @@ struct dfly_case {
 };
 
 static const struct dfly_case dfly_cases[] = {
-	{ "dragonfly:p=2,a=4,h=2,g=9", 2, 4, 2, 9 },  /* paper 002 Fig. 1 */
-	{ "dragonfly:p=1,a=4,h=2,g=5", 1, 4, 2, 5 },  /* 2 links per pair */
-	{ "dragonfly:p=1,a=3,h=3,g=4", 1, 3, 3, 4 },  /* 3 links per pair */
+	{ "dragonfly:p=2,a=4,h=2,g=9", 2, 4, 2, 9 }, /* paper 002 Fig. 1 */
+	{ "dragonfly:p=1,a=4,h=2,g=5", 1, 4, 2, 5 }, /* 2 links per pair */
+	{ "dragonfly:p=1,a=3,h=3,g=4", 1, 3, 3, 4 }, /* 3 links per pair */
 	{ "dragonfly:p=1,a=6,h=2,g=7", 1, 6, 2, 7 },
 	{ "dragonfly:p=1,a=2,h=2,g=3", 1, 2, 2, 3 },
-	{ "dragonfly:p=1,a=4,h=2,g=4", 1, 4, 2, 4 },  /* g-1 does not divide */
-	{ "dragonfly:p=1,a=5,h=3,g=8", 1, 5, 3, 8 },  /* g-1 does not divide */
-	{ "dragonfly:p=1,a=4,h=3,g=6", 1, 4, 3, 6 },  /* g-1 does not divide */
+	{ "dragonfly:p=1,a=4,h=2,g=4", 1, 4, 2, 4 }, /* g-1 does not divide */
+	{ "dragonfly:p=1,a=5,h=3,g=8", 1, 5, 3, 8 }, /* g-1 does not divide */
+	{ "dragonfly:p=1,a=4,h=3,g=6", 1, 4, 3, 6 }, /* g-1 does not divide */
 };
 
 ParameterizedTestParameters(routing, dfly_formulas)
@@ -63,7 +63,8 @@ ParameterizedTest(const struct dfly_case *c, routing, dfly_formulas)
 
 	for (uint32_t s = 0; s < S; s++)
 		for (uint32_t d = 0; d < S; d++) {
-			uint32_t src = s * (uint32_t)c->p, dst = d * (uint32_t)c->p;
+			uint32_t src = s * (uint32_t)c->p,
+				 dst = d * (uint32_t)c->p;
 			long gs = s / a, gd = d / a;
 			struct routing_count cl, cg;
 			uint64_t emin, evlb_l, evlb_g = 0;
@@ -77,7 +78,8 @@ ParameterizedTest(const struct dfly_case *c, routing, dfly_formulas)
 				evlb_l = (uint64_t)(a - 2);
 				for (long j = 0; j < g; j++)
 					if (j != gs) {
-						uint64_t m = port_rule_links(a, h, g, gs, j);
+						uint64_t m = port_rule_links(
+							a, h, g, gs, j);
 
 						evlb_g += (uint64_t)a * m * m;
 					}
@@ -86,24 +88,33 @@ ParameterizedTest(const struct dfly_case *c, routing, dfly_formulas)
 				evlb_l = 0;
 				for (long j = 0; j < g; j++)
 					if (j != gs && j != gd)
-						evlb_l += (uint64_t)a *
-							  port_rule_links(a, h, g, gs, j) *
-							  port_rule_links(a, h, g, j, gd);
+						evlb_l +=
+							(uint64_t)a *
+							port_rule_links(a, h, g,
+									gs, j) *
+							port_rule_links(a, h, g,
+									j, gd);
 				evlb_g = evlb_l;
 				if (divides) {
-					cr_expect_eq(emin, (uint64_t)(a * h / (g - 1)));
-					cr_expect_eq(evlb_l * (uint64_t)((g - 1) * (g - 1)),
-						     (uint64_t)(a * a * a * h * h * (g - 2)));
+					cr_expect_eq(emin, (uint64_t)(a * h /
+								      (g - 1)));
+					cr_expect_eq(
+						evlb_l * (uint64_t)((g - 1) *
+								    (g - 1)),
+						(uint64_t)(a * a * a * h * h *
+							   (g - 2)));
 				}
 			}
-			cr_expect_eq(cl.by_class[PATH_MIN], emin, "%s %u->%u min %lu want %lu",
-				     c->spec, s, d, (unsigned long)cl.by_class[PATH_MIN],
+			cr_expect_eq(cl.by_class[PATH_MIN], emin,
+				     "%s %u->%u min %lu want %lu", c->spec, s,
+				     d, (unsigned long)cl.by_class[PATH_MIN],
 				     (unsigned long)emin);
-			cr_expect_eq(cl.by_class[PATH_VLB], evlb_l, "%s %u->%u vlb %lu want %lu",
-				     c->spec, s, d, (unsigned long)cl.by_class[PATH_VLB],
+			cr_expect_eq(cl.by_class[PATH_VLB], evlb_l,
+				     "%s %u->%u vlb %lu want %lu", c->spec, s,
+				     d, (unsigned long)cl.by_class[PATH_VLB],
 				     (unsigned long)evlb_l);
-			cr_expect_eq(cg.by_class[PATH_VLB], evlb_g, "%s %u->%u vlb global",
-				     c->spec, s, d);
+			cr_expect_eq(cg.by_class[PATH_VLB], evlb_g,
+				     "%s %u->%u vlb global", c->spec, s, d);
 			cr_expect_eq(cl.total, emin + evlb_l);
 		}
 	routing_destroy(ul);
@@ -229,14 +240,16 @@ ParameterizedTest(const struct enum_case *c, routing, count_is_enumeration)
 			hops[pathset_hops(&ps, t, i)]++;
 			cls[ps.cls[i]]++;
 		}
-		cr_expect_eq(cnt.total, ps.n, "%s %s %u->%u: count %lu, %u paths",
-			     c->topo, c->routing, src, dst,
-			     (unsigned long)cnt.total, ps.n);
+		cr_expect_eq(cnt.total, ps.n,
+			     "%s %s %u->%u: count %lu, %u paths", c->topo,
+			     c->routing, src, dst, (unsigned long)cnt.total,
+			     ps.n);
 		cr_expect_eq(cnt.by_class[0], cls[0]);
 		cr_expect_eq(cnt.by_class[1], cls[1]);
 		for (int h = 0; h <= ROUTING_MAX_HOPS; h++)
-			cr_expect_eq(cnt.by_hops[h], hops[h], "%s %s %u->%u hops %d",
-				     c->topo, c->routing, src, dst, h);
+			cr_expect_eq(cnt.by_hops[h], hops[h],
+				     "%s %s %u->%u hops %d", c->topo,
+				     c->routing, src, dst, h);
 	}
 	pathset_free(&ps);
 	routing_destroy(r);
@@ -356,8 +369,8 @@ Test(routing, fattree_dmodk)
 		cr_assert_eq(ps.off[1], 6);
 		for (int i = 0; i < 5; i++)
 			cr_expect_eq(topo_link(t, ps.links[i])->to, want[i],
-				     "dst %u hop %d: switch %u, want %u", dst, i,
-				     topo_link(t, ps.links[i])->to, want[i]);
+				     "dst %u hop %d: switch %u, want %u", dst,
+				     i, topo_link(t, ps.links[i])->to, want[i]);
 	}
 	cr_expect(!routing_multipath(r));
 	pathset_free(&ps);
@@ -434,11 +447,13 @@ ParameterizedTest(const struct ls_case *c, routing, linkset_structural)
 			nodes[i] = (base + (uint32_t)rand_r(&seed) % win) % N;
 		memset(a, 0, L);
 		memset(b, 0, L);
-		cr_assert_eq(routing_linkset(r, nodes, n, a, &err), 0, "%s", err.msg);
-		cr_assert_eq(routing_linkset_enum(r, nodes, n, b, &err), 0, "%s",
+		cr_assert_eq(routing_linkset(r, nodes, n, a, &err), 0, "%s",
 			     err.msg);
+		cr_assert_eq(routing_linkset_enum(r, nodes, n, b, &err), 0,
+			     "%s", err.msg);
 		for (uint32_t l = 0; l < L; l++) {
-			cr_assert_eq(a[l], b[l], "%s %s trial %d: link %u "
+			cr_assert_eq(a[l], b[l],
+				     "%s %s trial %d: link %u "
 				     "(%u->%u) structural %d enumerated %d",
 				     c->topo, c->routing, trial, l,
 				     topo_link(t, l)->from, topo_link(t, l)->to,
@@ -478,8 +493,9 @@ Test(routing, cascade_linkset_large)
 		cr_assert_eq(routing_linkset(r, nodes, n, a, NULL), 0);
 		cr_assert_eq(routing_linkset_enum(r, nodes, n, b, NULL), 0);
 		for (uint32_t l = 0; l < L; l++)
-			cr_assert_eq(a[l], b[l], "%s link %u (%u->%u)", rs[k], l,
-				     topo_link(t, l)->from, topo_link(t, l)->to);
+			cr_assert_eq(a[l], b[l], "%s link %u (%u->%u)", rs[k],
+				     l, topo_link(t, l)->from,
+				     topo_link(t, l)->to);
 		routing_destroy(r);
 	}
 	free(a);
@@ -507,13 +523,15 @@ Test(routing, dfly_group_job)
 
 		memset(u, 0, L);
 		cr_assert_eq(routing_linkset(r, k ? three : two, k ? 3 : 2, u,
-					     NULL), 0);
+					     NULL),
+			     0);
 		for (uint32_t l = topo_first_switch_link(t); l < L; l++) {
 			const struct topo_link *lk = topo_link(t, l);
 			bool want = lk->from < 4 && lk->to < 4 &&
 				    (k || lk->from < 2 || lk->to < 2);
 
-			cr_expect_eq(u[l], want, "link %u->%u", lk->from, lk->to);
+			cr_expect_eq(u[l], want, "link %u->%u", lk->from,
+				     lk->to);
 			n += u[l];
 		}
 		cr_expect_eq(n, k ? 12 : 10);
@@ -561,15 +579,18 @@ struct bad_case {
 static const struct bad_case bad_cases[] = {
 	{ "dragonfly:p=2,a=4,h=2,g=9", "bogus", "unknown routing 'bogus'" },
 	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:foo=1", "unknown option 'foo'" },
-	{ "dragonfly:p=2,a=4,h=2,g=9", "min:intra=local", "unknown option 'intra'" },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "min:intra=local",
+	  "unknown option 'intra'" },
 	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=far", "intra=far: must be" },
-	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=local,intra=global", "given twice" },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=local,intra=global",
+	  "given twice" },
 	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra", "want key=value" },
 	{ "dragonfly:p=2,a=4,h=2,g=9", "", "empty routing spec" },
 	/* the list goes on with any generic graph routings */
 	{ "dragonfly:p=2,a=4,h=2,g=9", "ecmp",
 	  "routing 'ecmp' does not apply to dragonfly; use min, vlb" },
-	{ "fattree:k=4,n=3", "ugal", "routing 'ugal' does not apply to fattree" },
+	{ "fattree:k=4,n=3", "ugal",
+	  "routing 'ugal' does not apply to fattree" },
 	{ "fattree:k=4,n=3", "dmodk:k=2", "unknown option 'k'" },
 };
 
@@ -623,7 +644,8 @@ Test(routing, pathset_basics)
 
 	pathset_init(&ps);
 	for (int i = 0; i < 1000; i++)
-		cr_assert_eq(pathset_add(&ps, l, (uint32_t)(i % 4), PATH_VLB), 0);
+		cr_assert_eq(pathset_add(&ps, l, (uint32_t)(i % 4), PATH_VLB),
+			     0);
 	cr_expect_eq(ps.n, 1000);
 	cr_expect_eq(ps.off[1000], 1500);
 	cr_expect_eq(ps.cls[999], PATH_VLB);

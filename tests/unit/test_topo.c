@@ -73,8 +73,8 @@ struct count_case {
 	uint32_t nodes, switches, switch_links, groups;
 	uint32_t radix_min, radix_max, diameter;
 	uint32_t unconnected;
-	double avg_hops;   /* < 0: not hand-computed */
-	uint32_t per;      /* node i sits on switch i / per */
+	double avg_hops; /* < 0: not hand-computed */
+	uint32_t per;	 /* node i sits on switch i / per */
 };
 
 #define NOT_HAND UINT32_MAX /* diameter not hand-computed (jellyfish) */
@@ -102,23 +102,21 @@ static const struct count_case counts[] = {
 	{ "dragonfly:p=1,a=2,h=1,g=3", 6, 6, 3 * 2 + 6, 3, 3, 3, 3, 0, -1, 1 },
 	{ "dragonfly:p=2,a=4,h=2,g=5", 40, 20, 5 * 12 + 5 * 8, 5, 7, 7, 3, 0,
 	  -1, 2 },
-	{ "dragonfly:p=1,a=4,h=2,g=4", 16, 16, 4 * 12 + 30, 4, 4, 6, 3, 2,
-	  -1, 1 },
-	{ "dragonfly:p=1,a=2,h=2,g=2", 4, 4, 2 * 2 + 8, 2, 4, 4, 2, 0,
-	  4.0 / 3, 1 },
+	{ "dragonfly:p=1,a=4,h=2,g=4", 16, 16, 4 * 12 + 30, 4, 4, 6, 3, 2, -1,
+	  1 },
+	{ "dragonfly:p=1,a=2,h=2,g=2", 4, 4, 2 * 2 + 8, 2, 4, 4, 2, 0, 4.0 / 3,
+	  1 },
 	{ "dragonfly:p=2,a=3,h=1,g=1", 6, 3, 6, 1, 4, 4, 1, 3, 1.0, 2 },
 	{ "fattree:k=4,n=3", 64, 48, 2 * 2 * 64, 4, 4, 8, 4, 0, -1, 4 },
 	{ "fattree:k=2,n=2", 4, 4, 2 * 4, 1, 2, 4, 2, 0, -1, 2 },
 	{ "fattree:k=3,n=2", 9, 6, 2 * 9, 1, 3, 6, 2, 0, 7.0 / 5, 3 },
 	{ "fattree:k=4,n=1", 4, 1, 0, 0, 4, 4, 0, 0, 0.0, 4 },
-	{ "cascade:groups=1", 384, 96, 1920, 1, 24, 24, 2, 0, 170.0 / 95,
-	  4 },
+	{ "cascade:groups=1", 384, 96, 1920, 1, 24, 24, 2, 0, 170.0 / 95, 4 },
 	{ "cascade:groups=2,pair=4", 768, 192, 2 * 1920 + 8, 2, 24, 25, 5, 0,
 	  -1, 4 },
-	{ "cascade", 2304, 576, 6 * 1920 + 6 * 5 * 24, 6, 25, 26, 4, 0, -1,
-	  4 },
-	{ "jellyfish:n=64,r=6,p=1,seed=1", 64, 64, 64 * 5, 0, 6, 6, NOT_HAND,
-	  0, -1, 1 },
+	{ "cascade", 2304, 576, 6 * 1920 + 6 * 5 * 24, 6, 25, 26, 4, 0, -1, 4 },
+	{ "jellyfish:n=64,r=6,p=1,seed=1", 64, 64, 64 * 5, 0, 6, 6, NOT_HAND, 0,
+	  -1, 1 },
 	{ "jellyfish:n=5,r=5,p=1", 5, 5, 5 * 4, 0, 5, 5, 1, 0, 1.0, 1 },
 	{ "jellyfish:n=50,r=10,p=5,seed=9", 250, 50, 50 * 5, 0, 10, 10,
 	  NOT_HAND, 0, -1, 5 },
@@ -142,17 +140,16 @@ static void check_counts(const struct count_case *c)
 	if (c->diameter != NOT_HAND)
 		cr_expect_eq(st.diameter, c->diameter, "%s diameter %u",
 			     c->spec, st.diameter);
-	cr_expect_eq(st.unconnected_ports, c->unconnected,
-		     "%s unconnected %u", c->spec, st.unconnected_ports);
+	cr_expect_eq(st.unconnected_ports, c->unconnected, "%s unconnected %u",
+		     c->spec, st.unconnected_ports);
 	if (c->avg_hops >= 0)
-		cr_expect_float_eq(st.avg_hops, c->avg_hops, 1e-12,
-				   "%s avg %f", c->spec, st.avg_hops);
+		cr_expect_float_eq(st.avg_hops, c->avg_hops, 1e-12, "%s avg %f",
+				   c->spec, st.avg_hops);
 	cr_expect(st.connected, "%s", c->spec);
 	cr_expect(uf_connected(t), "%s", c->spec);
 	check_symmetry(t, c->spec);
 	for (uint32_t i = 0; i < topo_num_nodes(t); i++)
-		cr_assert_eq(topo_node_switch(t, i),
-			     i / c->per, "%s node %u",
+		cr_assert_eq(topo_node_switch(t, i), i / c->per, "%s node %u",
 			     c->spec, i);
 	topo_destroy(t);
 }
@@ -169,7 +166,10 @@ Test(topo, counts)
  * a*h in these five configurations, paper 002 Table 3 and Fig. 1). */
 Test(topo, dragonfly_degrees_and_pairs)
 {
-	static const struct { char spec[48]; long a, h, g; } cs[] = {
+	static const struct {
+		char spec[48];
+		long a, h, g;
+	} cs[] = {
 		{ "dragonfly:p=2,a=4,h=2,g=9", 4, 2, 9 },
 		{ "dragonfly:p=2,a=4,h=2,g=5", 4, 2, 5 },
 		{ "dragonfly:p=3,a=6,h=3,g=19", 6, 3, 19 },
@@ -208,8 +208,8 @@ Test(topo, dragonfly_degrees_and_pairs)
 			for (long j = 0; j < g; j++)
 				cr_expect_eq(pair[i * g + j],
 					     i == j ? 0 : (a * h) / (g - 1),
-					     "%s groups %ld-%ld", cs[k].spec,
-					     i, j);
+					     "%s groups %ld-%ld", cs[k].spec, i,
+					     j);
 		free(pair);
 		topo_destroy(t);
 	}
@@ -275,8 +275,8 @@ Test(topo, fattree_pods_and_levels)
 	for (uint32_t u = 1; u < 16; u += 4) {
 		uint32_t cnt;
 
-		cr_expect_neq(topo_link_between(t, 21, 32 + u, &cnt),
-			      TOPO_NONE, "21 -> %u", 32 + u);
+		cr_expect_neq(topo_link_between(t, 21, 32 + u, &cnt), TOPO_NONE,
+			      "21 -> %u", 32 + u);
 	}
 	topo_destroy(t);
 }
@@ -317,8 +317,10 @@ Test(topo, cascade_structure)
 		cr_expect_eq(col, 5, "sw %u", s);
 		cr_expect_eq(glob, r < 24 ? 2 : 1, "sw %u", s);
 		for (int g = 0; g < 6; g++)
-			cr_expect_leq(seen[g], 1, "sw %u: two cables to "
-				      "group %d", s, g);
+			cr_expect_leq(seen[g], 1,
+				      "sw %u: two cables to "
+				      "group %d",
+				      s, g);
 	}
 	for (int i = 0; i < 6; i++)
 		for (int j = 0; j < 6; j++)
@@ -329,7 +331,7 @@ Test(topo, cascade_structure)
 Test(topo, cascade_capacities)
 {
 	struct topo *t = fx_topo("cascade:groups=2,pair=2,local=2,column=5,"
-			    "global=7,inject=9");
+				 "global=7,inject=9");
 
 	for (uint32_t l = 0; l < topo_num_links(t); l++) {
 		const struct topo_link *lk = topo_link(t, l);
@@ -366,8 +368,8 @@ Test(topo, jellyfish_regular_and_reproducible)
 	static const char *const specs[] = {
 		"jellyfish:n=216,r=6,p=1,seed=7",
 		"jellyfish:n=64,r=6,p=1",
-		"jellyfish:n=6,r=6,p=1,seed=3",   /* complete graph K6 */
-		"jellyfish:n=10,r=9,p=1,seed=5",  /* d = n-2 */
+		"jellyfish:n=6,r=6,p=1,seed=3",	 /* complete graph K6 */
+		"jellyfish:n=10,r=9,p=1,seed=5", /* d = n-2 */
 		"jellyfish:n=2,r=2,p=1",
 		"jellyfish:n=100,r=4,p=1,seed=18446744073709551615",
 	};
@@ -460,7 +462,8 @@ static const struct bad_case bad[] = {
 	{ "dragonfly:inject=0", "parameter inject=0: not a positive number" },
 	{ "dragonfly:global=-1", "parameter global=-1: not a positive" },
 	{ "dragonfly:p=1,a=1,h=1,g=1,inject=1,local=1,global=1,p=1,a=1,h=1,"
-	  "g=1,inject=1,local=1,global=1,p=1,a=1,h=1", "too many parameters" },
+	  "g=1,inject=1,local=1,global=1,p=1,a=1,h=1",
+	  "too many parameters" },
 	{ "fattree:k=2,n=17", "parameter n=17: must be in [1, 16]" },
 	{ "fattree:k=1000,n=4", "too large" },
 	{ "cascade:groups=100", "exceeds 960" },
@@ -520,8 +523,9 @@ Test(topo, default_parameters)
 	const struct topo_param *ps;
 	size_t n = topo_params(t, &ps);
 	static const char *const want[][2] = {
-		{ "p", "3" }, { "a", "4" }, { "h", "1" }, { "g", "5" },
-		{ "inject", "1" }, { "local", "1" }, { "global", "1" },
+		{ "p", "3" },	   { "a", "4" },      { "h", "1" },
+		{ "g", "5" },	   { "inject", "1" }, { "local", "1" },
+		{ "global", "1" },
 	};
 
 	cr_expect_str_eq(topo_spec(t), "dragonfly:h=1,p=3");

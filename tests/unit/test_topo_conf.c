@@ -79,8 +79,7 @@ Test(topo_conf, dragonfly)
 		cr_expect_eq(topo_conf_partition_policy(c, 1, &part, &pol), 0);
 		cr_expect_str_eq(part, "debug");
 		cr_expect_str_eq(pol, "clustered:max=4");
-		cr_expect_eq(topo_conf_partition_policy(c, 2, &part, &pol),
-			     -1);
+		cr_expect_eq(topo_conf_partition_policy(c, 2, &part, &pol), -1);
 	}
 	topo_conf_destroy(c);
 }
@@ -102,8 +101,8 @@ Test(topo_conf, fattree_continuation)
 	cr_expect_null(topo_conf_routing(c));
 	cr_expect_null(topo_conf_policy(c, "batch"));
 	for (uint32_t l = 0; l < topo_num_links(t); l++)
-		cr_expect_eq(topo_link(t, l)->capacity,
-			     l < 2 * 16 ? 2.0 : 10.0, "link %u", l);
+		cr_expect_eq(topo_link(t, l)->capacity, l < 2 * 16 ? 2.0 : 10.0,
+			     "link %u", l);
 	topo_conf_destroy(c);
 }
 
@@ -189,8 +188,8 @@ Test(topo_conf, many_names)
 Test(topo_conf, take_topo_and_unnamed)
 {
 	struct err err = { "" };
-	struct topo_conf *c = topo_conf_parse("x.conf", "Topology=dragonfly",
-					      &err);
+	struct topo_conf *c =
+		topo_conf_parse("x.conf", "Topology=dragonfly", &err);
 	struct topo *t;
 
 	cr_assert_not_null(c, "%s", err.msg);
@@ -229,7 +228,7 @@ Test(topo_conf, missing_file)
 
 	cr_expect_null(topo_conf_load("/nonexistent/x.conf", &err));
 	cr_expect_str_eq(err.msg, "/nonexistent/x.conf: cannot open: No such "
-			 "file or directory");
+				  "file or directory");
 }
 
 /* Wrap=: the wrapped select plugin, canonical names; default cons_tres. */
@@ -267,22 +266,24 @@ Test(topo_conf, wrap)
 	/* the peek reads Wrap= without building the topology, and reports
 	 * the directive errors of the full parser */
 	data_path(path, sizeof(path), "good_wrap_linear.conf");
-	cr_expect_str_eq(topo_conf_peek_wrap(path, &err), "select/linear",
-			 "%s", err.msg);
+	cr_expect_str_eq(topo_conf_peek_wrap(path, &err), "select/linear", "%s",
+			 err.msg);
 	data_path(path, sizeof(path), "good_dragonfly.conf");
 	cr_expect_str_eq(topo_conf_peek_wrap(path, &err), "select/cons_tres",
 			 "%s", err.msg);
 	data_path(path, sizeof(path), "bad_wrap.conf");
 	cr_expect_null(topo_conf_peek_wrap(path, &err));
 	cr_expect(strstr(err.msg, "bad_wrap.conf:3: Wrap=cons_res: must be "
-			 "cons_tres or linear") != NULL, "%s", err.msg);
+				  "cons_tres or linear") != NULL,
+		  "%s", err.msg);
 	data_path(path, sizeof(path), "bad_wrap_twice.conf");
 	cr_expect_null(topo_conf_peek_wrap(path, &err));
-	cr_expect(strstr(err.msg, "bad_wrap_twice.conf:3: Wrap= given twice")
-		  != NULL, "%s", err.msg);
+	cr_expect(strstr(err.msg, "bad_wrap_twice.conf:3: Wrap= given twice") !=
+			  NULL,
+		  "%s", err.msg);
 	cr_expect_null(topo_conf_peek_wrap("/nonexistent/topo.conf", &err));
 	cr_expect_str_eq(err.msg, "/nonexistent/topo.conf: cannot open: No "
-			 "such file or directory");
+				  "such file or directory");
 }
 
 struct bad_case {
@@ -295,51 +296,71 @@ static const struct bad_case bad[] = {
 	{ "bad_unknown_key.conf", 2, "unknown key 'Foo'" },
 	{ "bad_no_equals.conf", 3, "expected Key=Value, got 'NodeName'" },
 	{ "bad_empty_value.conf", 2, "Routing= has an empty value" },
-	{ "bad_topology_twice.conf", 3, "Topology= given twice (first on line 1)" },
+	{ "bad_topology_twice.conf", 3,
+	  "Topology= given twice (first on line 1)" },
 	{ "bad_topology_empty.conf", 1, "Topology= needs a family" },
 	{ "bad_no_topology.conf", 3, "no Topology= directive" },
 	{ "bad_family.conf", 2, "unknown topology family 'hypercube'" },
 	{ "bad_family_param.conf", 1, "g=10 exceeds a*h+1=9" },
 	{ "bad_family_key.conf", 1, "fattree: unknown parameter 'm'" },
 	{ "bad_family_syntax.conf", 1, "bad parameter 'n' (want key=value)" },
-	{ "bad_routing.conf", 2, "Routing= takes one value (unexpected 'extra')" },
+	{ "bad_routing.conf", 2,
+	  "Routing= takes one value (unexpected 'extra')" },
 	{ "bad_routing_name.conf", 2, "bad routing ':k=2'" },
-	{ "bad_routing_family.conf", 3, "routing 'ugal' does not apply to fattree" },
-	{ "bad_routing_option.conf", 2, "intra=nowhere: must be 'local' or 'global'" },
-	{ "bad_routing_twice.conf", 3, "Routing= given twice (first on line 1)" },
+	{ "bad_routing_family.conf", 3,
+	  "routing 'ugal' does not apply to fattree" },
+	{ "bad_routing_option.conf", 2,
+	  "intra=nowhere: must be 'local' or 'global'" },
+	{ "bad_routing_twice.conf", 3,
+	  "Routing= given twice (first on line 1)" },
 	{ "bad_hostlist.conf", 2, "NodeName=n[3-1]: range with high < low" },
 	{ "bad_hostlist_open.conf", 2, "bad range in brackets" },
-	{ "bad_hostlist_suffix.conf", 2, "NodeName=n[0-3]x: text after ']' in hostlist" },
+	{ "bad_hostlist_suffix.conf", 2,
+	  "NodeName=n[0-3]x: text after ']' in hostlist" },
 	{ "bad_hostlist_range.conf", 3, "range of more than 65536 names" },
-	{ "bad_node_count.conf", 3, "NodeName= names 3 nodes but the topology has 4" },
+	{ "bad_node_count.conf", 3,
+	  "NodeName= names 3 nodes but the topology has 4" },
 	{ "bad_node_dup.conf", 3, "node name 'n1' given twice" },
 	{ "bad_capacity_syntax.conf", 2, "bad Capacity=global (want KIND:CAP" },
-	{ "bad_capacity_value.conf", 2, "bad capacity '-2' (want a positive number)" },
+	{ "bad_capacity_value.conf", 2,
+	  "bad capacity '-2' (want a positive number)" },
 	{ "bad_capacity_target.conf", 2, "Capacity=spine: not a link kind" },
-	{ "bad_capacity_nolink.conf", 3, "Capacity=0-1: no link between switches 0 and 1" },
-	{ "bad_capacity_kind.conf", 2, "this fattree topology has no global links" },
-	{ "bad_partpolicy.conf", 2, "bad PartitionPolicy=batch (want PARTITION:POLICY" },
-	{ "bad_partpolicy_dup.conf", 3, "partition 'batch' given twice (first on line 2)" },
-	{ "bad_defpolicy_twice.conf", 3, "DefaultPolicy= given twice (first on line 1)" },
+	{ "bad_capacity_nolink.conf", 3,
+	  "Capacity=0-1: no link between switches 0 and 1" },
+	{ "bad_capacity_kind.conf", 2,
+	  "this fattree topology has no global links" },
+	{ "bad_partpolicy.conf", 2,
+	  "bad PartitionPolicy=batch (want PARTITION:POLICY" },
+	{ "bad_partpolicy_dup.conf", 3,
+	  "partition 'batch' given twice (first on line 2)" },
+	{ "bad_defpolicy_twice.conf", 3,
+	  "DefaultPolicy= given twice (first on line 1)" },
 	{ "bad_switch_nograph.conf", 2, "SwitchName= needs Topology=graph" },
 	{ "bad_graph_empty.conf", 2, "Topology=graph needs SwitchName= lines" },
 	{ "bad_graph_param.conf", 1, "graph: unknown parameter 'speed'" },
 	{ "bad_graph_unknown_link.conf", 2, "Links=: unknown switch 's2'" },
 	{ "bad_graph_self.conf", 3, "switch 's2' linked to itself" },
-	{ "bad_graph_dup_switch.conf", 3, "switch 's1' defined twice (first on line 2)" },
-	{ "bad_graph_disagree.conf", 3, "switches 's1' and 's2' disagree on their links (2 vs 1 cables)" },
+	{ "bad_graph_dup_switch.conf", 3,
+	  "switch 's1' defined twice (first on line 2)" },
+	{ "bad_graph_disagree.conf", 3,
+	  "switches 's1' and 's2' disagree on their links (2 vs 1 cables)" },
 	{ "bad_graph_disagree_cap.conf", 3, "disagree on link capacities" },
 	{ "bad_graph_name.conf", 2, "bad switch name 's/1'" },
-	{ "bad_graph_key.conf", 2, "unknown key 'Ports' on a SwitchName= line" },
-	{ "bad_graph_mixed.conf", 3, "Nodes=3: a count, but line 2 names its nodes" },
-	{ "bad_graph_nodename.conf", 2, "NodeName= conflicts with the node names given by Nodes= on line 3" },
+	{ "bad_graph_key.conf", 2,
+	  "unknown key 'Ports' on a SwitchName= line" },
+	{ "bad_graph_mixed.conf", 3,
+	  "Nodes=3: a count, but line 2 names its nodes" },
+	{ "bad_graph_nodename.conf", 2,
+	  "NodeName= conflicts with the node names given by Nodes= on line 3" },
 	{ "bad_graph_linkcap.conf", 2, "bad capacity 'fast' in Links=" },
 	{ "bad_graph_nodes_twice.conf", 2, "Nodes= given twice" },
-	{ "bad_continuation.conf", 2, "NodeName= takes one value (unexpected 'c[0-7]')" },
+	{ "bad_continuation.conf", 2,
+	  "NodeName= takes one value (unexpected 'c[0-7]')" },
 	{ "bad_wrap.conf", 3, "Wrap=cons_res: must be cons_tres or linear" },
 	{ "bad_wrap_case.conf", 2, "Wrap=Linear: must be cons_tres or linear" },
 	{ "bad_wrap_twice.conf", 3, "Wrap= given twice (first on line 1)" },
-	{ "bad_wrap_words.conf", 2, "Wrap= takes one value (unexpected 'cons_tres')" },
+	{ "bad_wrap_words.conf", 2,
+	  "Wrap= takes one value (unexpected 'cons_tres')" },
 	{ "bad_wrap_empty.conf", 3, "Wrap= has an empty value" },
 };
 
@@ -357,8 +378,9 @@ Test(topo_conf, errors)
 		data_path(path, sizeof(path), c->file);
 		conf = topo_conf_load(path, &err);
 		cr_assert_null(conf, "%s accepted", c->file);
-		cr_assert_lt((size_t)snprintf(prefix, sizeof(prefix), "%s:%u: ",
-					      path, c->line), sizeof(prefix));
+		cr_assert_lt((size_t)snprintf(prefix, sizeof(prefix),
+					      "%s:%u: ", path, c->line),
+			     sizeof(prefix));
 		cr_expect(!strncmp(err.msg, prefix, strlen(prefix)),
 			  "%s: got '%s', want line %u", c->file, err.msg,
 			  c->line);

@@ -56,10 +56,11 @@ static void simulate_text(struct run *x, const char *spec, const char *text,
 	x->r = fx_routing(x->t, NULL);
 	wl_opts_init(&wo);
 	wo.nnodes = topo_num_nodes(x->t);
-	cr_assert_eq(workload_parse("snap.json", text, strlen(text), &wo,
-				    &x->w, &err), 0, "%s", err.msg);
-	cr_assert_eq(whatif_run(x->t, x->r, policy, &x->w, NULL, &x->res,
-				&err), 0, "%s", err.msg);
+	cr_assert_eq(workload_parse("snap.json", text, strlen(text), &wo, &x->w,
+				    &err),
+		     0, "%s", err.msg);
+	cr_assert_eq(whatif_run(x->t, x->r, policy, &x->w, NULL, &x->res, &err),
+		     0, "%s", err.msg);
 }
 
 static void release(struct run *x)
@@ -80,8 +81,8 @@ static const struct whatif_job *job(const struct run *x, uint32_t id)
 }
 
 /* Job ID ran [START, END) on the nodes of RANGES ("a-b" pieces). */
-static void expect(const struct run *x, uint32_t id, int64_t start,
-		   int64_t end, const uint32_t (*ranges)[2], int nr)
+static void expect(const struct run *x, uint32_t id, int64_t start, int64_t end,
+		   const uint32_t (*ranges)[2], int nr)
 {
 	const struct whatif_job *j = job(x, id);
 	uint32_t want = 0;
@@ -105,10 +106,11 @@ static void expect(const struct run *x, uint32_t id, int64_t start,
 }
 
 #define R(...) ((const uint32_t[][2]){ __VA_ARGS__ })
-#define NR(...) (int)(sizeof((const uint32_t[][2]){ __VA_ARGS__ }) / \
-		      sizeof(uint32_t[2]))
-#define EXPECT(x, id, s, e, ...) expect(x, id, s, e, R(__VA_ARGS__), \
-					NR(__VA_ARGS__))
+#define NR(...)                                              \
+	(int)(sizeof((const uint32_t[][2]){ __VA_ARGS__ }) / \
+	      sizeof(uint32_t[2]))
+#define EXPECT(x, id, s, e, ...) \
+	expect(x, id, s, e, R(__VA_ARGS__), NR(__VA_ARGS__))
 
 Test(whatif, easy_backfill_by_hand)
 {
@@ -260,10 +262,9 @@ Test(whatif, bad_policy)
  * makespan 100, utilisation 4*100 / (16*100) = 0.25. */
 Test(whatif, late_drop_keeps_makespan)
 {
-	static const char csv[] =
-		"id,submit,nodes,runtime,limit\n"
-		"1,0,4,100,100\n"
-		"2,500,99,10,10\n";
+	static const char csv[] = "id,submit,nodes,runtime,limit\n"
+				  "1,0,4,100,100\n"
+				  "2,500,99,10,10\n";
 	struct run x;
 
 	simulate_text(&x, "fattree:k=4,n=2", csv, "linear");

@@ -44,12 +44,12 @@ Test(workload, swf_fields)
 	cr_assert_eq(w.n, 4);
 	cr_assert_eq(w.max_nodes, 128);
 	cr_assert_eq(w.jobs[0].id, 1);
-	cr_assert_eq(w.jobs[0].nodes, 4);      /* 16 / 4 */
+	cr_assert_eq(w.jobs[0].nodes, 4); /* 16 / 4 */
 	cr_assert_eq(w.jobs[0].runtime, 100);
 	cr_assert_eq(w.jobs[0].limit, 200);
 	cr_assert_eq(w.jobs[0].line, 5);
 	cr_assert_eq(w.jobs[1].submit, 5);
-	cr_assert_eq(w.jobs[1].nodes, 3);      /* ceil(9 / 4) */
+	cr_assert_eq(w.jobs[1].nodes, 3); /* ceil(9 / 4) */
 	cr_assert_eq(w.jobs[1].limit, 50);
 	cr_assert_eq(w.jobs[2].runtime, 60);
 	cr_assert_eq(w.jobs[3].runtime, 0);
@@ -61,7 +61,7 @@ Test(workload, swf_fields)
 
 struct bad_case {
 	char text[160];
-	char want[80];   /* substring of the message, after "t:LINE: " */
+	char want[80]; /* substring of the message, after "t:LINE: " */
 	int line;
 };
 
@@ -69,7 +69,8 @@ ParameterizedTestParameters(workload, bad_records)
 {
 	static struct bad_case cases[] = {
 		{ "1 0 -1 10 4 -1 -1 4\n", "8 fields", 1 },
-		{ "; c\n1 0 -1 x 4 -1 -1 4 10\n", "field 4: 'x' is not a number", 2 },
+		{ "; c\n1 0 -1 x 4 -1 -1 4 10\n",
+		  "field 4: 'x' is not a number", 2 },
 		{ "0 0 -1 10 4 -1 -1 4 10\n", "field 1", 1 },
 		{ "1 -5 -1 10 4 -1 -1 4 10\n", "field 2", 1 },
 		{ "1 0 -1 -1 4 -1 -1 4 10\n", "run time unknown", 1 },
@@ -83,14 +84,16 @@ ParameterizedTestParameters(workload, bad_records)
 		  "limit must be positive", 2 },
 		{ "id,submit,size\n", "header must be", 1 },
 		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,\"runtime\":5},\n"
-		  "{\"id\":2,\"submit\":0,\"runtime\":5}]}", "jobs[1]: \"nodes\" missing",
-		  -1 },
+		  "{\"id\":2,\"submit\":0,\"runtime\":5}]}",
+		  "jobs[1]: \"nodes\" missing", -1 },
 		{ "{\"jobs\":[{\"id\":1,\n\"submit\":0,,}]}", "bad JSON", 2 },
 		{ "{\"nojobs\":1}", "no \"jobs\" array", 1 },
 		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"RUNNING\",\"nodes\":"
-		  "\"n[0-1]\",\"time_limit\":5}]}", "need a topo.conf", -1 },
+		  "\"n[0-1]\",\"time_limit\":5}]}",
+		  "need a topo.conf", -1 },
 		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"PENDING\","
-		  "\"time_limit\":5}]}", "pending with no node_count", -1 },
+		  "\"time_limit\":5}]}",
+		  "pending with no node_count", -1 },
 	};
 
 	return cr_make_param_array(struct bad_case, cases,
@@ -106,7 +109,8 @@ ParameterizedTest(struct bad_case *c, workload, bad_records)
 
 	wl_opts_init(&o);
 	cr_assert_eq(workload_parse("t", c->text, strlen(c->text), &o, &w,
-				    &err), -1, "accepted: %s", c->text);
+				    &err),
+		     -1, "accepted: %s", c->text);
 	cr_assert_eq(w.n, 0);
 	cr_assert(strstr(err.msg, c->want), "'%s' lacks '%s'", err.msg,
 		  c->want);
@@ -122,7 +126,8 @@ ParameterizedTest(struct bad_case *c, workload, bad_records)
 	if (!strstr(c->want, "header") && !strstr(c->want, "JSON") &&
 	    !strstr(c->want, "array")) {
 		cr_assert_eq(workload_parse("t", c->text, strlen(c->text), &o,
-					    &w, &err), 0, "%s", err.msg);
+					    &w, &err),
+			     0, "%s", err.msg);
 		cr_assert_geq(w.skipped, 1);
 		workload_free(&w);
 	}
@@ -130,12 +135,11 @@ ParameterizedTest(struct bad_case *c, workload, bad_records)
 
 Test(workload, csv_and_json_lists)
 {
-	static const char csv[] =
-		"# comment\n"
-		"id,submit,nodes,runtime,limit,pattern\n"
-		"1,0,4,100,200,random:2\n"
-		"2,10,8,50,,\n"
-		"3,20,2,30,-1,\"stencil:dims=2x1\"\n";
+	static const char csv[] = "# comment\n"
+				  "id,submit,nodes,runtime,limit,pattern\n"
+				  "1,0,4,100,200,random:2\n"
+				  "2,10,8,50,,\n"
+				  "3,20,2,30,-1,\"stencil:dims=2x1\"\n";
 	static const char json[] =
 		"[{\"id\":5,\"submit\":1,\"nodes\":3,\"runtime\":9,\"limit\":20,"
 		"\"pattern\":\"pairs\"},{\"id\":6,\"submit\":2,\"nodes\":1,"
@@ -166,9 +170,8 @@ Test(workload, csv_and_json_lists)
  * ones used here plus a few others), names through topo.conf. */
 Test(workload, squeue_names)
 {
-	static const char conf_text[] =
-		"Topology=fattree k=4 n=2\n"
-		"NodeName=n[00-15]\n";
+	static const char conf_text[] = "Topology=fattree k=4 n=2\n"
+					"NodeName=n[00-15]\n";
 	static const char snap[] =
 		"{\n \"meta\": {\"plugin\": {\"type\": \"openapi/v0.0.38\"}},\n"
 		" \"errors\": [],\n \"jobs\": [\n"
@@ -213,14 +216,12 @@ Test(workload, squeue_names)
 
 Test(workload, running_file)
 {
-	static const char conf_text[] =
-		"Topology=fattree k=4 n=2\n"
-		"NodeName=n[00-15]\n";
-	static const char jobs[] =
-		"# id nodes\n"
-		"101 n[00-03]\n"
-		"102 4-5,9   stencil:dims=3x1\n"
-		"\n";
+	static const char conf_text[] = "Topology=fattree k=4 n=2\n"
+					"NodeName=n[00-15]\n";
+	static const char jobs[] = "# id nodes\n"
+				   "101 n[00-03]\n"
+				   "102 4-5,9   stencil:dims=3x1\n"
+				   "\n";
 	struct err err = { "" };
 	struct topo_conf *c = topo_conf_parse("topo.conf", conf_text, &err);
 	struct wl_opts o;
@@ -231,7 +232,8 @@ Test(workload, running_file)
 	o.conf = c;
 	o.nnodes = 16;
 	cr_assert_eq(workload_parse_running("j", jobs, strlen(jobs), &o, &w,
-					    &err), 0, "%s", err.msg);
+					    &err),
+		     0, "%s", err.msg);
 	cr_assert_eq(w.n, 2);
 	cr_assert_eq(w.jobs[0].nodes, 4);
 	cr_assert_eq(w.jobs[1].nodes, 3);
@@ -242,8 +244,8 @@ Test(workload, running_file)
 		     -1);
 	cr_assert_str_eq(err.msg, "j:1: job 7: node 'n99' is not in topo.conf "
 				  "NodeName=");
-	cr_assert_eq(workload_parse_running("j", "\n7 0-16\n", 8, &o, &w,
-					    &err), -1);
+	cr_assert_eq(workload_parse_running("j", "\n7 0-16\n", 8, &o, &w, &err),
+		     -1);
 	cr_assert(strstr(err.msg, "j:2: job 7: bad node list '0-16'"), "%s",
 		  err.msg);
 	cr_assert_eq(workload_parse_running("j", "x 0-1\n", 6, &o, &w, &err),
