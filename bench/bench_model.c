@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "evaluator/model.h"
+#include "evaluator/models/model.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
 

@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "policies/policy.h"
-#include "topo/rng.h"
+#include "topo/util/rng.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
 

@@ -14,10 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "evaluator/linkshare.h"
-#include "evaluator/whatif.h"
-#include "evaluator/workload.h"
-#include "topo/rng.h"
+#include "evaluator/sharing/linkshare.h"
+#include "evaluator/sim/whatif.h"
+#include "evaluator/sim/workload.h"
+#include "topo/util/rng.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
 

@@ -1,3 +1,2 @@
 # bench/: benchmarks, run by `make bench` (never by make check).  Module
 # fragments add their own programs to BENCH_PROGS.
-dist_man_MANS += man/stopo.1

@@ -5,8 +5,13 @@
 # is a shim holding the few macros they test (none changes a struct layout
 # on Debian's build: see the comment in the shim).  The plugin gets its own
 # CPPFLAGS so that Slurm's "config.h" is the shim, not ours.
-EXTRA_DIST += plugin/slurm_config/config.h
+EXTRA_DIST += plugin/slurm_config/config.h plugin/select_topo.map \
+	plugin/spank_topo.map
 noinst_HEADERS += plugin/topo_adapter.h
+# What the select plugin's adapter links: every layer but the simulator and
+# the command.
+L_PLUGIN = policies/libpolicies.la evaluator/sharing/libsharing.la \
+	$(L_MODELS)
 
 if HAVE_SLURM_SRC
 slurmplugin_LTLIBRARIES = plugin/select_topo.la plugin/spank_topo.la
@@ -16,24 +21,30 @@ PLUGIN_CPPFLAGS = -I$(top_srcdir)/plugin/slurm_config -I$(SLURM_SRC) \
 # Slurm's headers are gnu11 and use old-style declarations and
 # sign-mixed comparisons in inline code: relax only those warnings.
 PLUGIN_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
-	-Wno-sign-compare -Wno-missing-field-initializers -fvisibility=default
+	-Wno-sign-compare -Wno-missing-field-initializers -fvisibility=hidden
 # No libslurm: slurmctld, slurmd and the clients provide Slurm's symbols
-# (libslurmfull) when they load the plugin.
+# (libslurmfull) when they load the plugin.  Everything is compiled hidden;
+# the Slurm interface is marked visible in the plugin's own file and the
+# version script exports nothing else (tests/exports.sh checks the .so).
 PLUGIN_LDFLAGS = -module -avoid-version -shared
 
 plugin_select_topo_la_SOURCES = plugin/select_topo.c plugin/topo_adapter.c
 plugin_select_topo_la_CPPFLAGS = $(PLUGIN_CPPFLAGS)
 plugin_select_topo_la_CFLAGS = $(PLUGIN_CFLAGS) $(JSONC_CFLAGS)
-plugin_select_topo_la_LDFLAGS = $(PLUGIN_LDFLAGS)
-plugin_select_topo_la_LIBADD = libstopo.la $(GLPK_LIBS) $(HWLOC_LIBS) \
-	$(JSONC_LIBS) -lm
+plugin_select_topo_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
+	-Wl,--version-script=$(top_srcdir)/plugin/select_topo.map
+plugin_select_topo_la_LIBADD = $(L_PLUGIN) $(GLPK_LIBS) -lm
+plugin_select_topo_la_DEPENDENCIES = $(L_PLUGIN) plugin/select_topo.map
 
 plugin_spank_topo_la_SOURCES = plugin/spank_topo.c
 plugin_spank_topo_la_CPPFLAGS = -I$(top_srcdir) -D_GNU_SOURCE
 plugin_spank_topo_la_CFLAGS = $(AM_CFLAGS)
-plugin_spank_topo_la_LDFLAGS = $(PLUGIN_LDFLAGS)
-plugin_spank_topo_la_LIBADD = libstopo.la $(GLPK_LIBS) $(HWLOC_LIBS) \
-	$(JSONC_LIBS) -lm
+# Only the policy registry (to check --topo-policy names): no GLPK, json-c
+# or hwloc.
+plugin_spank_topo_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
+	-Wl,--version-script=$(top_srcdir)/plugin/spank_topo.map
+plugin_spank_topo_la_LIBADD = $(L_POLICIES) -lm
+plugin_spank_topo_la_DEPENDENCIES = $(L_POLICIES) plugin/spank_topo.map
 
 endif
 
@@ -47,16 +58,21 @@ SLURM_TESTS += \
 	tests/slurm/backfill.sh \
 	tests/slurm/mesh_dragonfly.sh \
 	tests/slurm/linear.sh
-EXTRA_DIST += tests/slurm/lib.sh
+EXTRA_DIST += tests/slurm/lib.sh tests/exports.sh
+
+if HAVE_SLURM_SRC
+# The .so files export Slurm's plugin interface and nothing else.
+TREE_CHECKS += tests/exports.sh
+endif
 
 # What the plugin adds per job_test / job_begin at 10k nodes (make bench).
 BENCH_PROGS += plugin/bench_adapter
 plugin_bench_adapter_SOURCES = plugin/bench_adapter.c plugin/topo_adapter.c
 plugin_bench_adapter_CFLAGS = $(AM_CFLAGS)
-plugin_bench_adapter_LDADD = libstopo.la $(CORE_LIBS)
+plugin_bench_adapter_LDADD = $(L_PLUGIN) $(GLPK_LIBS) $(EXT_UTIL)
 
 # Unit tests of the Slurm-free adapter (no Slurm tree needed).
 UNIT_TESTS += plugin/test_adapter
 plugin_test_adapter_SOURCES = plugin/test_adapter.c plugin/topo_adapter.c
 plugin_test_adapter_CFLAGS = $(UNIT_CFLAGS)
-plugin_test_adapter_LDADD = $(UNIT_LDADD)
+plugin_test_adapter_LDADD = $(L_PLUGIN) $(GLPK_LIBS) $(UNIT_LIBS)

@@ -45,6 +45,11 @@
 
 #include "plugin/topo_adapter.h"
 
+/* The plugin is compiled with -fvisibility=hidden: what follows is Slurm's
+ * plugin interface (plugin_*, init, fini, select_p_*) and the globals
+ * below, visible; select_topo.map exports nothing else. */
+#pragma GCC visibility push(default)
+
 /*
  * These are defined here so that the plugin also loads into slurmd and
  * the client commands, which do not define them (the same as

@@ -25,6 +25,10 @@
 
 #include "policies/policy.h"
 
+/* Compiled with -fvisibility=hidden: Slurm's SPANK interface below is
+ * visible, spank_topo.map exports nothing else. */
+#pragma GCC visibility push(default)
+
 SPANK_PLUGIN(topo, 1);
 
 #define VALUE_MAX 256

@@ -14,13 +14,13 @@
 #include <time.h>
 
 #include "policies/policy.h"
-#include "topo/err.h"
+#include "topo/util/err.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
 #include "topo/topo_conf.h"
-#include "evaluator/flows.h"
-#include "evaluator/linkshare.h"
-#include "evaluator/model.h"
+#include "evaluator/traffic/flows.h"
+#include "evaluator/sharing/linkshare.h"
+#include "evaluator/models/model.h"
 
 /* One loaded configuration: immutable after tstate_load except for the
  * policy cache (filled lazily under the plugin's lock). */

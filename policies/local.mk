@@ -1,5 +1,8 @@
-# policies/: allocation policies behind one ops table (policy.h).
-CORE_SOURCES += \
+# policies/: layer 3, allocation policies behind one ops table (policy.h)
+# and the scheduling primitives stopo and the plugin share.  Links only
+# topo and topo/util.
+noinst_LTLIBRARIES += policies/libpolicies.la
+policies_libpolicies_la_SOURCES = \
 	policies/policy.c \
 	policies/policy_linear.c \
 	policies/policy_clustered.c \
@@ -12,11 +15,10 @@ noinst_HEADERS += policies/policy.h policies/policy_impl.h
 UNIT_TESTS += tests/unit/test_policy
 tests_unit_test_policy_SOURCES = tests/unit/test_policy.c
 tests_unit_test_policy_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_policy_LDADD = $(UNIT_LDADD)
+tests_unit_test_policy_LDADD = $(L_POLICIES) $(UNIT_LIBS)
 
 BENCH_PROGS += bench/bench_policy
 bench_bench_policy_SOURCES = bench/bench_policy.c
-bench_bench_policy_CFLAGS = $(AM_CFLAGS)
-bench_bench_policy_LDADD = libstopo.la $(CORE_LIBS)
+bench_bench_policy_LDADD = $(L_POLICIES) $(EXT_UTIL)
 
 dist_man_MANS += man/stopo-policies.7

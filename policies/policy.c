@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "policies/policy_impl.h"
-#include "topo/rng.h"
+#include "topo/util/rng.h"
 
 /* The registry: one line per policy file. */
 static const struct policy_ops *const registry[] = {

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "topo/err.h"
+#include "topo/util/err.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
 

@@ -1,36 +1,47 @@
-# topo/: topologies, routing path sets, topo.conf.
-CORE_SOURCES += \
-	topo/err.c \
-	topo/rng.c \
+# topo/: layer 1, topologies (one file per family), routing path sets and
+# the topo.conf parser.  Links only topo/util.
+noinst_LTLIBRARIES += topo/libtopo.la
+topo_libtopo_la_SOURCES = \
 	topo/topo.c \
 	topo/topo_families.c \
 	topo/topo_dragonfly.c \
 	topo/topo_cascade.c \
 	topo/topo_jellyfish.c \
 	topo/topo_fattree.c \
-	topo/topo_conf.c
-noinst_HEADERS += topo/err.h topo/rng.h topo/topo.h topo/topo_impl.h topo/routing.h \
-	topo/topo_conf.h
+	topo/topo_mesh.c \
+	topo/topo_conf.c \
+	topo/routing.c \
+	topo/routing_dragonfly.c \
+	topo/routing_fattree.c \
+	topo/routing_mesh.c \
+	topo/routing_graph.c
+noinst_HEADERS += topo/topo.h topo/topo_impl.h topo/routing.h \
+	topo/routing_impl.h topo/topo_conf.h
 
-UNIT_TESTS += tests/unit/test_topo
+UNIT_TESTS += tests/unit/test_topo tests/unit/test_topo_conf \
+	tests/unit/test_routing tests/unit/test_mesh \
+	tests/unit/test_graph_routing
 tests_unit_test_topo_SOURCES = tests/unit/test_topo.c
 tests_unit_test_topo_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_topo_LDADD = $(UNIT_LDADD)
-
-UNIT_TESTS += tests/unit/test_rng
-tests_unit_test_rng_SOURCES = tests/unit/test_rng.c
-tests_unit_test_rng_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_rng_LDADD = $(UNIT_LDADD)
-
-UNIT_TESTS += tests/unit/test_topo_conf
+tests_unit_test_topo_LDADD = $(L_TOPO) $(UNIT_LIBS)
 tests_unit_test_topo_conf_SOURCES = tests/unit/test_topo_conf.c
 tests_unit_test_topo_conf_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_unit_test_topo_conf_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_topo_conf_LDADD = $(UNIT_LDADD)
+tests_unit_test_topo_conf_LDADD = $(L_TOPO) $(UNIT_LIBS)
+tests_unit_test_routing_SOURCES = tests/unit/test_routing.c
+tests_unit_test_routing_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_routing_LDADD = $(L_TOPO) $(UNIT_LIBS)
+tests_unit_test_mesh_SOURCES = tests/unit/test_mesh.c
+tests_unit_test_mesh_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_mesh_LDADD = $(L_TOPO) $(UNIT_LIBS)
+tests_unit_test_graph_routing_SOURCES = tests/unit/test_graph_routing.c
+tests_unit_test_graph_routing_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_graph_routing_LDADD = $(L_TOPO) $(UNIT_LIBS)
 
-BENCH_PROGS += bench/bench_topo
+BENCH_PROGS += bench/bench_topo bench/bench_routing
 bench_bench_topo_SOURCES = bench/bench_topo.c
-bench_bench_topo_CFLAGS = $(AM_CFLAGS)
-bench_bench_topo_LDADD = libstopo.la $(CORE_LIBS)
-CLI_TESTS += tests/cli/topo.sh
-dist_man_MANS += man/stopo-topo.1 man/topo.conf.5
+bench_bench_topo_LDADD = $(L_TOPO) $(EXT_UTIL)
+bench_bench_routing_SOURCES = bench/bench_routing.c
+bench_bench_routing_LDADD = $(L_TOPO) $(EXT_UTIL)
+
+dist_man_MANS += man/topo.conf.5 man/stopo-routing.7

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "topo/err.h"
+#include "topo/util/err.h"
 #include "topo/topo.h"
 
 #define ROUTING_MAX_HOPS 64

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "topo/err.h"
+#include "topo/util/err.h"
 
 #define TOPO_NONE UINT32_MAX
 #define TOPO_MAX_DIMS 8

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include <slurm/slurm.h>
+#include "topo/util/hl.h"
 
 #include "topo/routing.h"
 #include "topo/topo_conf.h"
@@ -791,7 +791,7 @@ static struct topo *build_graph(struct pstate *st,
 			named_line = d->line;
 			cnt = (uint32_t)x;
 		} else {
-			hostlist_t hl;
+			struct hl *hl;
 
 			if (named == 0) {
 				perr(st, d->line,
@@ -811,14 +811,14 @@ static struct topo *build_graph(struct pstate *st,
 			}
 			named = 1;
 			named_line = d->line;
-			hl = slurm_hostlist_create(d->nodes);
+			hl = hl_parse(d->nodes);
 			if (!hl) {
 				perr(st, d->line, "Nodes=%s: bad hostlist",
 				     d->nodes);
 				goto fail;
 			}
-			cnt = (uint32_t)slurm_hostlist_count(hl);
-			slurm_hostlist_destroy(hl);
+			cnt = (uint32_t)hl_count(hl);
+			hl_destroy(hl);
 			/* the names themselves are read like NodeName= */
 			if (push((void **)&st->names, &st->nnames,
 				 sizeof(*st->names))) {
@@ -1037,15 +1037,15 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 	if (!st->nnames)
 		return 0;
 	for (size_t k = 0; k < st->nnames; k++) {
-		hostlist_t hl = slurm_hostlist_create(st->names[k].expr);
+		struct hl *hl = hl_parse(st->names[k].expr);
 
 		if (!hl)
 			return perr(st, st->names[k].line,
 				    "bad hostlist "
 				    "'%s'",
 				    st->names[k].expr);
-		total += (uint64_t)slurm_hostlist_count(hl);
-		slurm_hostlist_destroy(hl);
+		total += (uint64_t)hl_count(hl);
+		hl_destroy(hl);
 	}
 	if (total != N)
 		return perr(st, st->names[0].line,
@@ -1062,12 +1062,12 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 	memset(c->htab, 0xff, hsize * sizeof(*c->htab));
 	c->hmask = hsize - 1;
 	for (size_t k = 0; k < st->nnames; k++) {
-		hostlist_t hl = slurm_hostlist_create(st->names[k].expr);
+		struct hl *hl = hl_parse(st->names[k].expr);
 		char *h;
 
 		if (!hl)
 			return perr(st, st->names[k].line, "out of memory");
-		while ((h = slurm_hostlist_shift(hl))) {
+		while ((h = hl_shift(hl))) {
 			size_t n = strlen(h) + 1;
 
 			if (blen + n > bcap) {
@@ -1079,7 +1079,7 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 				q = realloc(c->name_buf, nc);
 				if (!q) {
 					free(h);
-					slurm_hostlist_destroy(hl);
+					hl_destroy(hl);
 					return perr(st, st->names[k].line,
 						    "out of memory");
 				}
@@ -1091,7 +1091,7 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 			c->name_off[i] = (uint32_t)blen;
 			blen += n;
 			if (hash_insert(c, i) != TOPO_NONE) {
-				slurm_hostlist_destroy(hl);
+				hl_destroy(hl);
 				return perr(st, st->names[k].line,
 					    "node name "
 					    "'%s' given twice",
@@ -1099,7 +1099,7 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 			}
 			i++;
 		}
-		slurm_hostlist_destroy(hl);
+		hl_destroy(hl);
 	}
 	c->nnames = i;
 	return 0;

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "topo/err.h"
+#include "topo/util/err.h"
 #include "topo/topo.h"
 
 struct topo_conf;

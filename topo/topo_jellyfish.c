@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/rng.h"
+#include "topo/util/rng.h"
 #include "topo/topo_impl.h"
 
 static const char *const keys[] = { "n",      "r",    "p", "seed",

@@ -8,7 +8,7 @@
 
 #include <criterion/criterion.h>
 
-#include "evaluator/flows.h"
+#include "evaluator/traffic/flows.h"
 
 static struct flows gen(const char *spec, uint32_t n, uint64_t seed)
 {

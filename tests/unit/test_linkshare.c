@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evaluator/linkshare.h"
-#include "evaluator/svg.h"
-#include "topo/rng.h"
+#include "evaluator/sharing/linkshare.h"
+#include "evaluator/sharing/svg.h"
+#include "topo/util/rng.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
 #include "tests/unit/fixtures.h"

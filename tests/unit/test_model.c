@@ -8,8 +8,8 @@
 
 #include <criterion/criterion.h>
 
-#include "evaluator/model.h"
-#include "topo/rng.h"
+#include "evaluator/models/model.h"
+#include "topo/util/rng.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
 #include "tests/unit/fixtures.h"

@@ -9,7 +9,7 @@
 
 #include "policies/policy.h"
 #include "policies/policy_impl.h"
-#include "topo/rng.h"
+#include "topo/util/rng.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
 #include "tests/unit/fixtures.h"

@@ -4,7 +4,7 @@
  * and rough uniformity of rng_below / rng_double. */
 #include <criterion/criterion.h>
 
-#include "topo/rng.h"
+#include "topo/util/rng.h"
 
 Test(rng, seed_expands_with_splitmix64)
 {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evaluator/whatif.h"
-#include "evaluator/workload.h"
+#include "evaluator/sim/whatif.h"
+#include "evaluator/sim/workload.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
 #include "tests/unit/fixtures.h"

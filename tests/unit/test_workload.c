@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evaluator/workload.h"
+#include "evaluator/sim/workload.h"
 #include "topo/topo_conf.h"
 
 static void parse_ok(const char *text, const struct wl_opts *o,

@@ -1,0 +1,198 @@
+/* cli.c - helpers shared by stopo's subcommands. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hwloc.h>
+
+#include "evaluator/cmd/cli.h"
+
+int cli_error(const char *cmd, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "stopo%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+int cli_parse_u64(const char *cmd, const char *opt, const char *s,
+		  uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!s || !*s || *s == '-')
+		goto bad;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		goto bad;
+	*out = v;
+	return 0;
+bad:
+	cli_error(cmd, CLI_USAGE, "%s: '%s' is not a non-negative integer", opt,
+		  s ? s : "");
+	return -1;
+}
+
+int cli_parse_u32(const char *cmd, const char *opt, const char *s,
+		  uint32_t *out)
+{
+	uint64_t v;
+
+	if (cli_parse_u64(cmd, opt, s, &v))
+		return -1;
+	if (v >= UINT32_MAX) {
+		cli_error(cmd, CLI_USAGE, "%s: %s is too large", opt, s);
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+void cli_print_json(struct json_object *obj)
+{
+	fputs(json_object_to_json_string_ext(
+		      obj,
+		      JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE),
+	      stdout);
+	fputc('\n', stdout);
+	json_object_put(obj);
+}
+
+uint32_t *cli_parse_ranges(const char *s, uint32_t limit, uint32_t *n,
+			   struct err *err)
+{
+	size_t cap = 16, cnt = 0;
+	uint32_t *v = malloc(cap * sizeof(*v));
+	const char *p = s;
+
+	if (!v) {
+		err_set(err, "out of memory");
+		return NULL;
+	}
+	while (*p) {
+		char *end;
+		unsigned long a, b;
+
+		errno = 0;
+		if (*p < '0' || *p > '9')
+			goto bad;
+		a = strtoul(p, &end, 10);
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				goto bad;
+			b = strtoul(p, &end, 10);
+		}
+		if (errno || b < a || b >= limit)
+			goto bad;
+		for (unsigned long x = a; x <= b; x++) {
+			if (cnt == cap) {
+				uint32_t *q = realloc(v, 2 * cap * sizeof(*v));
+
+				if (!q) {
+					free(v);
+					err_set(err, "out of memory");
+					return NULL;
+				}
+				v = q;
+				cap *= 2;
+			}
+			v[cnt++] = (uint32_t)x;
+		}
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	*n = (uint32_t)cnt;
+	return v;
+bad:
+	free(v);
+	err_set(err, "bad node list '%s' (want ranges like 0-3,8 below %u)", s,
+		limit);
+	return NULL;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+char *cli_format_ranges(const uint32_t *nodes, uint32_t n)
+{
+	uint32_t *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t cap = 32, len = 0;
+	char *s = malloc(cap);
+
+	if (!v || !s) {
+		free(v);
+		free(s);
+		return NULL;
+	}
+	memcpy(v, nodes, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_u32);
+	s[0] = '\0';
+	for (uint32_t i = 0; i < n;) {
+		uint32_t j = i;
+		char buf[32];
+		int w;
+
+		while (j + 1 < n && v[j + 1] == v[j] + 1)
+			j++;
+		w = j > i ? snprintf(buf, sizeof(buf), "%s%u-%u",
+				     len ? "," : "", v[i], v[j]) :
+			    snprintf(buf, sizeof(buf), "%s%u", len ? "," : "",
+				     v[i]);
+		if (len + (size_t)w + 1 > cap) {
+			char *q;
+
+			while (len + (size_t)w + 1 > cap)
+				cap *= 2;
+			q = realloc(s, cap);
+			if (!q) {
+				free(v);
+				free(s);
+				return NULL;
+			}
+			s = q;
+		}
+		memcpy(s + len, buf, (size_t)w + 1);
+		len += (size_t)w;
+		i = j + 1;
+	}
+	free(v);
+	return s;
+}
+
+int cli_host_cores(uint32_t *out, struct err *err)
+{
+	hwloc_topology_t topo;
+	int n;
+
+	if (hwloc_topology_init(&topo) < 0)
+		return err_set(err, "hwloc: cannot initialise");
+	if (hwloc_topology_load(topo) < 0) {
+		hwloc_topology_destroy(topo);
+		return err_set(err,
+			       "hwloc: cannot read this machine's topology");
+	}
+	n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+	if (n <= 0) /* some virtual machines expose no cores: count PUs */
+		n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+	hwloc_topology_destroy(topo);
+	if (n <= 0)
+		return err_set(err, "hwloc: this machine reports no cores");
+	*out = (uint32_t)n;
+	return 0;
+}

@@ -1,0 +1,55 @@
+/* cli.h - what every stopo subcommand shares: the command table, exit
+ * codes, option helpers and JSON output. */
+#ifndef STOPO_CLI_H
+#define STOPO_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "topo/util/err.h"
+
+/* Exit status: 0 success, 1 the work failed, 2 bad usage or bad input. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+struct cli_cmd {
+	const char *name;
+	const char *summary;
+	/* argv[0] is the subcommand name; returns an exit status. */
+	int (*run)(int argc, char **argv);
+};
+
+/* Print "stopo NAME: message" to stderr; returns CODE. */
+int cli_error(const char *cmd, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Parse an unsigned integer option value; -1 on error (message printed). */
+int cli_parse_u32(const char *cmd, const char *opt, const char *s,
+		  uint32_t *out);
+int cli_parse_u64(const char *cmd, const char *opt, const char *s,
+		  uint64_t *out);
+
+/* Number of processor cores of this machine, from hwloc (for options such
+ * as `--cores-per-node host`).  Returns 0 or -1 with err set. */
+int cli_host_cores(uint32_t *out, struct err *err);
+
+/* Print OBJ to stdout (pretty, followed by a newline) and release it. */
+void cli_print_json(struct json_object *obj);
+
+/* Parse a node list "0-3,8,10-11" into a new array (*n entries, caller
+ * frees).  Returns NULL with err set on a malformed list or ids >= limit. */
+uint32_t *cli_parse_ranges(const char *s, uint32_t limit, uint32_t *n,
+			   struct err *err);
+/* Format NODES (sorted or not) as ranges "0-3,8" into a new string. */
+char *cli_format_ranges(const uint32_t *nodes, uint32_t n);
+
+/* The subcommands (one file each: cmd_<name>.c). */
+int cmd_topo(int argc, char **argv);
+int cmd_paths(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
+int cmd_whatif(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+#endif

@@ -1,0 +1,689 @@
+/* cmd_eval.c - stopo eval: predict the rate of every flow of a traffic
+ * pattern on a topology and routing with the HM, JM, MCF and MMF
+ * throughput models (paper 000), per-node fairness (paper 001). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "evaluator/cmd/cli.h"
+#include "evaluator/traffic/flows.h"
+#include "evaluator/models/model.h"
+#include "topo/routing.h"
+#include "topo/topo.h"
+
+static const char usage_text[] =
+	"usage: stopo eval --topo SPEC [--routing R] (--pattern P | --flows FILE)\n"
+	"                  [--model hm|jm|mcf|mmf|all] [--nodes LIST] [--seed S]\n"
+	"                  [--repeat N] [--time-limit MS] [--top N]\n"
+	"                  [--json | --csv] [--progress]\n\n"
+	"Predict the rate of every flow (in units of link capacity) with the\n"
+	"throughput models of Faizian et al.: hm (Hoefler), jm (Jain), mcf\n"
+	"(maximum concurrent flow, one LP) and mmf (max-min fair, iterative\n"
+	"LPs or progressive filling); report aggregate, per-flow and per-node\n"
+	"rates, Jain's fairness index and the most loaded links.\n\n"
+	"  -t, --topo SPEC        family:key=value,... or a topo.conf path\n"
+	"  -r, --routing R        routing (default: the family's default)\n"
+	"  -p, --pattern P        traffic pattern, e.g. random:1, perm:2, shift:3,\n"
+	"                         transpose, hotregion, stencil:dims=8x8x4 (see\n"
+	"                         stopo-eval(1) for all)\n"
+	"  -f, --flows FILE       flows file: 'src dst [demand]' per line\n"
+	"  -m, --model M          hm, jm, mcf, mmf or all (default all)\n"
+	"  -n, --nodes LIST       run the pattern on these nodes, in rank order\n"
+	"                         (with --flows: ids in FILE are ranks in LIST)\n"
+	"  -s, --seed S           seed of random patterns (default 1)\n"
+	"  -R, --repeat N         average over seeds S..S+N-1, 95%% confidence\n"
+	"      --time-limit MS    stop each LP model after MS milliseconds\n"
+	"      --top N            most loaded links to show (default 5)\n"
+	"  -j, --json             machine-readable output\n"
+	"      --csv              per-flow table (src, dst, demand, paths, rates)\n"
+	"      --progress         progress on stderr (default: when a terminal)\n"
+	"  -h, --help             this text\n";
+
+#define NMODELS 4
+
+struct eval {
+	const char *topo_spec, *routing_spec, *pattern, *flows_file;
+	const char *model, *nodes_arg;
+	uint64_t seed;
+	uint32_t repeat, top;
+	bool json, csv, progress;
+	struct model_opts opts;
+	struct topo *t;
+	struct routing *r;
+	uint32_t *nodes, nnodes;
+	const char *models[NMODELS + 1];
+	uint32_t nmodels;
+};
+
+static const char *status_name(int st)
+{
+	switch (st) {
+	case MODEL_OPTIMAL:
+		return "optimal";
+	case MODEL_TIME_LIMIT:
+		return "time-limit";
+	case MODEL_INFEASIBLE:
+		return "infeasible";
+	default:
+		return "failed";
+	}
+}
+
+/* Two-sided 95 % Student t quantile for DF degrees of freedom. */
+static double t95(uint32_t df)
+{
+	static const double q[] = {
+		0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+		2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+		2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+		2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042,
+	};
+	/* beyond 30: the tabulated 40, 60, 120, infinity, linear in 1/df */
+	static const double dfs[] = { 30, 40, 60, 120, INFINITY };
+	static const double qs[] = { 2.042, 2.021, 2.000, 1.980, 1.960 };
+
+	if (df == 0)
+		return 0;
+	if (df <= 30)
+		return q[df];
+	for (int i = 0; i < 4; i++)
+		if (df <= dfs[i + 1]) {
+			double a = 1 / dfs[i], b = 1 / dfs[i + 1], x = 1.0 / df;
+
+			return qs[i] + (qs[i + 1] - qs[i]) * (a - x) / (a - b);
+		}
+	return 1.960;
+}
+
+/* ---- flows of one run ---- */
+
+static int make_flows(struct eval *e, uint64_t seed, struct flows *f,
+		      struct err *err)
+{
+	uint32_t n = e->nodes ? e->nnodes : topo_num_nodes(e->t);
+
+	if (e->pattern)
+		return flows_pattern(e->pattern, e->nodes, n, seed, f, err);
+	if (flows_load(e->flows_file, n, f, err))
+		return -1;
+	if (e->nodes)
+		for (uint32_t i = 0; i < f->n; i++) {
+			f->src[i] = e->nodes[f->src[i]];
+			f->dst[i] = e->nodes[f->dst[i]];
+		}
+	return 0;
+}
+
+/* ---- output of one run ---- */
+
+static struct json_object *jd(double v)
+{
+	return json_object_new_double(v);
+}
+
+static struct json_object *result_json(const struct eval *e,
+				       const struct model_result *res,
+				       const struct model_input *in)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *rates = json_object_new_array();
+	struct json_object *nodes = json_object_new_object();
+	struct json_object *links = json_object_new_array();
+	bool lp = !strcmp(res->model, "mcf") || !strcmp(res->model, "mmf");
+
+	json_object_object_add(o, "model", json_object_new_string(res->model));
+	json_object_object_add(
+		o, "status", json_object_new_string(status_name(res->status)));
+	json_object_object_add(o, "flows", json_object_new_int64(res->nflows));
+	json_object_object_add(o, "paths", json_object_new_int64(res->npaths));
+	json_object_object_add(o, "aggregate", jd(res->aggregate));
+	json_object_object_add(o, "mean_rate", jd(res->mean_rate));
+	json_object_object_add(o, "min_rate", jd(res->min_rate));
+	json_object_object_add(o, "max_rate", jd(res->max_rate));
+	for (uint32_t i = 0; i < res->nflows; i++)
+		json_object_array_add(rates, jd(res->rates[i]));
+	json_object_object_add(o, "rates", rates);
+	json_object_object_add(o, "alpha", lp ? jd(res->alpha) : NULL);
+	json_object_object_add(nodes, "count",
+			       json_object_new_int64(res->nnodes));
+	json_object_object_add(nodes, "min", jd(res->node_min));
+	json_object_object_add(nodes, "mean", jd(res->node_mean));
+	json_object_object_add(nodes, "max", jd(res->node_max));
+	json_object_object_add(nodes, "jain", jd(res->node_jain));
+	json_object_object_add(o, "nodes", nodes);
+	for (uint32_t k = 0; k < res->ntop && k < e->top; k++) {
+		struct json_object *l = json_object_new_object();
+		const struct topo_link *tl = topo_link(e->t, res->top[k].link);
+
+		json_object_object_add(l, "link",
+				       json_object_new_int64(res->top[k].link));
+		json_object_object_add(l, "from",
+				       json_object_new_int64(tl->from));
+		json_object_object_add(l, "to", json_object_new_int64(tl->to));
+		json_object_object_add(l, "load", jd(res->top[k].load));
+		json_object_object_add(l, "capacity", jd(res->top[k].capacity));
+		json_object_array_add(links, l);
+	}
+	json_object_object_add(o, "links", links);
+	json_object_object_add(o, "iterations",
+			       json_object_new_int64(res->iterations));
+	if (lp) {
+		struct json_object *s = json_object_new_object();
+
+		json_object_object_add(s, "rows",
+				       json_object_new_int64(res->lp_rows));
+		json_object_object_add(s, "cols",
+				       json_object_new_int64(res->lp_cols));
+		json_object_object_add(
+			s, "nonzeros",
+			json_object_new_int64((int64_t)res->lp_nonzeros));
+		json_object_object_add(o, "lp", s);
+	}
+	json_object_object_add(o, "seconds", jd(res->seconds));
+	(void)in;
+	return o;
+}
+
+static void add_context(const struct eval *e, struct json_object *o,
+			uint64_t seed)
+{
+	json_object_object_add(o, "topology",
+			       json_object_new_string(topo_spec(e->t)));
+	json_object_object_add(o, "routing",
+			       json_object_new_string(routing_spec(e->r)));
+	if (e->pattern) {
+		json_object_object_add(o, "pattern",
+				       json_object_new_string(e->pattern));
+		json_object_object_add(o, "seed",
+				       json_object_new_int64((int64_t)seed));
+	} else {
+		json_object_object_add(o, "flows_file",
+				       json_object_new_string(e->flows_file));
+	}
+}
+
+static void link_name(const struct topo *t, uint32_t id, char *buf, size_t len)
+{
+	const struct topo_link *l = topo_link(t, id);
+
+	switch (l->kind) {
+	case TOPO_LINK_INJECT:
+		snprintf(buf, len, "node %u -> switch %u", l->from, l->to);
+		break;
+	case TOPO_LINK_EJECT:
+		snprintf(buf, len, "switch %u -> node %u", l->from, l->to);
+		break;
+	default:
+		snprintf(buf, len, "switch %u -> switch %u", l->from, l->to);
+		break;
+	}
+}
+
+static void print_table_head(void)
+{
+	printf("%-5s %-10s %10s %9s %9s %9s %9s %9s %9s %7s %6s %8s\n", "model",
+	       "status", "aggregate", "mean", "min", "max", "node-min",
+	       "node-mean", "node-max", "jain", "iter", "seconds");
+}
+
+static void print_row(const struct model_result *res)
+{
+	printf("%-5s %-10s %10.4f %9.5f %9.5f %9.5f %9.5f %9.5f %9.5f "
+	       "%7.4f %6u %8.3f\n",
+	       res->model, status_name(res->status), res->aggregate,
+	       res->mean_rate, res->min_rate, res->max_rate, res->node_min,
+	       res->node_mean, res->node_max, res->node_jain, res->iterations,
+	       res->seconds);
+}
+
+static void print_text(const struct eval *e, const struct model_result *res,
+		       uint32_t n, const struct model_input *in, uint64_t seed)
+{
+	printf("topology  %s (%u nodes, %u links)\n", topo_spec(e->t),
+	       topo_num_nodes(e->t), topo_num_links(e->t));
+	printf("routing   %s\n", routing_spec(e->r));
+	if (e->pattern)
+		printf("pattern   %s, seed %llu", e->pattern,
+		       (unsigned long long)seed);
+	else
+		printf("flows     %s", e->flows_file);
+	printf(" (%u flows, %u paths, %u nodes sending)\n\n", in->nflows,
+	       in->npaths, n ? res[0].nnodes : 0);
+	print_table_head();
+	for (uint32_t m = 0; m < n; m++)
+		print_row(&res[m]);
+	for (uint32_t m = 0; m < n; m++) {
+		if (!strcmp(res[m].model, "mcf") ||
+		    !strcmp(res[m].model, "mmf"))
+			printf("\n%s: alpha %.6f, LP %u rows x %u columns, %llu "
+			       "non-zeros, %u LP%s\n",
+			       res[m].model, res[m].alpha, res[m].lp_rows,
+			       res[m].lp_cols,
+			       (unsigned long long)res[m].lp_nonzeros,
+			       res[m].iterations,
+			       res[m].iterations == 1 ? "" : "s");
+	}
+	for (uint32_t m = 0; m < n; m++) {
+		if (!res[m].ntop || !e->top)
+			continue;
+		printf("\n%s: most loaded links\n", res[m].model);
+		printf("  %6s  %-28s %10s %9s %6s\n", "link", "", "load",
+		       "capacity", "use");
+		for (uint32_t k = 0; k < res[m].ntop && k < e->top; k++) {
+			char name[96];
+			const struct model_link_load *l = &res[m].top[k];
+
+			link_name(e->t, l->link, name, sizeof(name));
+			printf("  %6u  %-28s %10.5f %9.3f %5.1f%%\n", l->link,
+			       name, l->load, l->capacity,
+			       l->capacity > 0 ? 100 * l->load / l->capacity :
+						 0);
+		}
+	}
+}
+
+static void print_csv(const struct eval *e, const struct flows *f,
+		      const struct model_input *in,
+		      const struct model_result *res, uint32_t n)
+{
+	printf("flow,src,dst,demand,paths");
+	for (uint32_t m = 0; m < n; m++)
+		printf(",%s", res[m].model);
+	printf("\n");
+	for (uint32_t i = 0; i < f->n; i++) {
+		printf("%u,%u,%u,%.17g,%u", i, f->src[i], f->dst[i],
+		       f->demand[i], in->flow_off[i + 1] - in->flow_off[i]);
+		for (uint32_t m = 0; m < n; m++)
+			printf(",%.17g", res[m].rates[i]);
+		printf("\n");
+	}
+	(void)e;
+}
+
+/* ---- --repeat: mean and 95 % confidence half-width ---- */
+
+enum {
+	S_FLOWS,
+	S_AGG,
+	S_MEAN,
+	S_MIN,
+	S_MAX,
+	S_ALPHA,
+	S_NMIN,
+	S_NMEAN,
+	S_NMAX,
+	S_JAIN,
+	S_SECONDS,
+	NSTAT
+};
+static const char *const stat_names[NSTAT] = {
+	"flows",    "aggregate", "mean_rate", "min_rate", "max_rate", "alpha",
+	"node_min", "node_mean", "node_max",  "jain",	  "seconds",
+};
+
+/* Welford's running mean and sum of squared deviations (no cancellation
+ * when every run gives the same value). */
+struct acc {
+	uint32_t n;
+	double mean[NSTAT], m2[NSTAT];
+	int worst;
+};
+
+static void acc_add(struct acc *a, const struct model_result *r)
+{
+	double v[NSTAT] = {
+		r->nflows,   r->aggregate, r->mean_rate, r->min_rate,
+		r->max_rate, r->alpha,	   r->node_min,	 r->node_mean,
+		r->node_max, r->node_jain, r->seconds,
+	};
+
+	a->n++;
+	for (int k = 0; k < NSTAT; k++) {
+		double d = v[k] - a->mean[k];
+
+		a->mean[k] += d / a->n;
+		a->m2[k] += d * (v[k] - a->mean[k]);
+	}
+	if (r->status > a->worst)
+		a->worst = r->status;
+}
+
+static void acc_get(const struct acc *a, uint32_t n, int k, double *mean,
+		    double *ci)
+{
+	double var = n > 1 ? a->m2[k] / (n - 1) : 0;
+
+	*mean = a->mean[k];
+	*ci = n > 1 && var > 0 ? t95(n - 1) * sqrt(var / n) : 0;
+}
+
+static struct json_object *acc_json(const struct acc *a, uint32_t n,
+				    const char *model)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *ci = json_object_new_object();
+	struct json_object *nodes = json_object_new_object();
+	bool lp = !strcmp(model, "mcf") || !strcmp(model, "mmf");
+	double m, c;
+
+	json_object_object_add(o, "model", json_object_new_string(model));
+	json_object_object_add(o, "status",
+			       json_object_new_string(status_name(a->worst)));
+	for (int k = 0; k < NSTAT; k++) {
+		acc_get(a, n, k, &m, &c);
+		if (k == S_ALPHA && !lp)
+			continue;
+		if (k >= S_NMIN && k <= S_JAIN)
+			json_object_object_add(
+				nodes, stat_names[k] + (k == S_JAIN ? 0 : 5),
+				jd(m));
+		else
+			json_object_object_add(o, stat_names[k], jd(m));
+		json_object_object_add(ci, stat_names[k], jd(c));
+	}
+	if (!lp)
+		json_object_object_add(o, "alpha", NULL);
+	json_object_object_add(o, "nodes", nodes);
+	json_object_object_add(o, "ci95", ci);
+	return o;
+}
+
+static void print_repeat_text(const struct eval *e, const struct acc *acc,
+			      uint32_t n)
+{
+	printf("topology  %s (%u nodes, %u links)\n", topo_spec(e->t),
+	       topo_num_nodes(e->t), topo_num_links(e->t));
+	printf("routing   %s\n", routing_spec(e->r));
+	printf("pattern   %s, seeds %llu..%llu: mean +- 95%% confidence "
+	       "half-width (Student t, %u runs)\n\n",
+	       e->pattern ? e->pattern : e->flows_file,
+	       (unsigned long long)e->seed,
+	       (unsigned long long)(e->seed + e->repeat - 1), e->repeat);
+	printf("%-5s %-10s %20s %20s %20s %20s %18s\n", "model", "status",
+	       "aggregate", "mean", "min", "node-min", "jain");
+	for (uint32_t m = 0; m < n; m++) {
+		static const int cols[] = { S_AGG, S_MEAN, S_MIN, S_NMIN };
+		double mean, ci;
+
+		printf("%-5s %-10s", e->models[m], status_name(acc[m].worst));
+		for (int k = 0; k < 4; k++) {
+			acc_get(&acc[m], e->repeat, cols[k], &mean, &ci);
+			printf(" %10.5f +- %-6.4f", mean, ci);
+		}
+		acc_get(&acc[m], e->repeat, S_JAIN, &mean, &ci);
+		printf(" %7.4f +- %-6.4f\n", mean, ci);
+	}
+}
+
+/* ---- main ---- */
+
+static int parse_models(struct eval *e)
+{
+	const char *const *all = model_names();
+
+	if (!strcmp(e->model, "all")) {
+		for (; *all && e->nmodels < NMODELS; all++)
+			e->models[e->nmodels++] = *all;
+		return 0;
+	}
+	for (; *all; all++)
+		if (!strcmp(*all, e->model)) {
+			e->models[e->nmodels++] = *all;
+			return 0;
+		}
+	return cli_error("eval", CLI_USAGE,
+			 "--model: unknown model '%s' (hm, jm, mcf, mmf, all)",
+			 e->model);
+}
+
+static int run(struct eval *e)
+{
+	struct flows f;
+	struct model_input in;
+	struct model_result res[NMODELS];
+	struct acc acc[NMODELS];
+	struct err err = { "" };
+	int rc = CLI_OK, worst = MODEL_OPTIMAL;
+
+	memset(acc, 0, sizeof(acc));
+	memset(res, 0, sizeof(res));
+	flows_init(&f);
+	for (uint32_t rep = 0; rep < e->repeat; rep++) {
+		uint64_t seed = e->seed + rep;
+
+		if (make_flows(e, seed, &f, &err)) {
+			rc = cli_error("eval", CLI_USAGE, "%s", err.msg);
+			goto out;
+		}
+		if (model_input_build(e->r, &f, &in, &err)) {
+			rc = cli_error("eval", CLI_USAGE, "%s", err.msg);
+			goto out;
+		}
+		for (uint32_t m = 0; m < e->nmodels; m++) {
+			if (e->progress)
+				fprintf(stderr,
+					"stopo eval: [%u/%u] seed %llu, "
+					"%s on %u flows, %u paths...\n",
+					rep + 1, e->repeat,
+					(unsigned long long)seed, e->models[m],
+					in.nflows, in.npaths);
+			if (model_solve(e->models[m], &in, &e->opts, &res[m],
+					&err)) {
+				rc = cli_error("eval", CLI_FAIL, "%s: %s",
+					       e->models[m], err.msg);
+				for (uint32_t k = 0; k < m; k++)
+					model_result_free(&res[k]);
+				model_input_free(&in);
+				goto out;
+			}
+			if (res[m].status > worst)
+				worst = res[m].status;
+			acc_add(&acc[m], &res[m]);
+		}
+		if (e->repeat == 1) {
+			if (e->json) {
+				struct json_object *o;
+
+				if (e->nmodels == 1) {
+					o = result_json(e, &res[0], &in);
+				} else {
+					struct json_object *a =
+						json_object_new_array();
+
+					o = json_object_new_object();
+					for (uint32_t m = 0; m < e->nmodels;
+					     m++)
+						json_object_array_add(
+							a,
+							result_json(e, &res[m],
+								    &in));
+					json_object_object_add(o, "models", a);
+				}
+				add_context(e, o, seed);
+				cli_print_json(o);
+			} else if (e->csv) {
+				print_csv(e, &f, &in, res, e->nmodels);
+			} else {
+				print_text(e, res, e->nmodels, &in, seed);
+			}
+		}
+		for (uint32_t m = 0; m < e->nmodels; m++)
+			model_result_free(&res[m]);
+		model_input_free(&in);
+	}
+	if (e->repeat > 1) {
+		if (e->json) {
+			struct json_object *o, *a = json_object_new_array();
+
+			for (uint32_t m = 0; m < e->nmodels; m++)
+				json_object_array_add(
+					a, acc_json(&acc[m], e->repeat,
+						    e->models[m]));
+			if (e->nmodels == 1) {
+				o = json_object_array_get_idx(a, 0);
+				json_object_get(o);
+				json_object_put(a);
+			} else {
+				o = json_object_new_object();
+				json_object_object_add(o, "models", a);
+			}
+			add_context(e, o, e->seed);
+			json_object_object_add(
+				o, "repeat", json_object_new_int64(e->repeat));
+			cli_print_json(o);
+		} else {
+			print_repeat_text(e, acc, e->nmodels);
+		}
+	}
+	if (worst != MODEL_OPTIMAL)
+		rc = cli_error("eval", CLI_FAIL,
+			       "a model did not finish: %s "
+			       "(the rates shown are a feasible lower bound)",
+			       status_name(worst));
+out:
+	flows_free(&f);
+	return rc;
+}
+
+int cmd_eval(int argc, char **argv)
+{
+	enum { O_TIME = 256, O_TOP, O_CSV, O_PROGRESS };
+	static const struct option opts[] = {
+		{ "topo", required_argument, NULL, 't' },
+		{ "routing", required_argument, NULL, 'r' },
+		{ "pattern", required_argument, NULL, 'p' },
+		{ "flows", required_argument, NULL, 'f' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "nodes", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "repeat", required_argument, NULL, 'R' },
+		{ "time-limit", required_argument, NULL, O_TIME },
+		{ "top", required_argument, NULL, O_TOP },
+		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, O_CSV },
+		{ "progress", no_argument, NULL, O_PROGRESS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct eval e;
+	struct err err = { "" };
+	int c, rc;
+
+	memset(&e, 0, sizeof(e));
+	e.model = "all";
+	e.seed = 1;
+	e.repeat = 1;
+	e.top = 5;
+	e.progress = isatty(STDERR_FILENO);
+	model_opts_init(&e.opts);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:r:p:f:m:n:s:R:jh", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 't':
+			e.topo_spec = optarg;
+			break;
+		case 'r':
+			e.routing_spec = optarg;
+			break;
+		case 'p':
+			e.pattern = optarg;
+			break;
+		case 'f':
+			e.flows_file = optarg;
+			break;
+		case 'm':
+			e.model = optarg;
+			break;
+		case 'n':
+			e.nodes_arg = optarg;
+			break;
+		case 's':
+			if (cli_parse_u64("eval", "--seed", optarg, &e.seed))
+				return CLI_USAGE;
+			break;
+		case 'R':
+			if (cli_parse_u32("eval", "--repeat", optarg,
+					  &e.repeat))
+				return CLI_USAGE;
+			if (e.repeat == 0)
+				return cli_error("eval", CLI_USAGE,
+						 "--repeat: must be >= 1");
+			break;
+		case O_TIME:
+			if (cli_parse_u32("eval", "--time-limit", optarg,
+					  &e.opts.time_limit_ms))
+				return CLI_USAGE;
+			break;
+		case O_TOP:
+			if (cli_parse_u32("eval", "--top", optarg, &e.top))
+				return CLI_USAGE;
+			break;
+		case 'j':
+			e.json = true;
+			break;
+		case O_CSV:
+			e.csv = true;
+			break;
+		case O_PROGRESS:
+			e.progress = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return CLI_OK;
+		default:
+			fputs(usage_text, stderr);
+			return CLI_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cli_error("eval", CLI_USAGE, "unexpected argument '%s'",
+				 argv[optind]);
+	if (!e.topo_spec)
+		return cli_error("eval", CLI_USAGE, "--topo SPEC is required");
+	if (!e.pattern == !e.flows_file)
+		return cli_error("eval", CLI_USAGE,
+				 "give exactly one of --pattern and --flows");
+	if (e.json && e.csv)
+		return cli_error("eval", CLI_USAGE,
+				 "--json and --csv exclude each other");
+	if (e.csv && e.repeat > 1)
+		return cli_error("eval", CLI_USAGE,
+				 "--csv prints the flows of one run, not "
+				 "--repeat");
+	if (e.repeat > 1 && (!e.pattern || !flows_pattern_random(e.pattern)))
+		return cli_error("eval", CLI_USAGE,
+				 "--repeat needs a random pattern (the same "
+				 "flows would repeat)");
+	if (parse_models(&e))
+		return CLI_USAGE;
+	e.opts.top_links = e.top;
+	e.t = topo_create(e.topo_spec, &err);
+	if (!e.t)
+		return cli_error("eval", CLI_USAGE, "%s", err.msg);
+	e.r = routing_create(
+		e.t, e.routing_spec ? e.routing_spec : routing_default(e.t),
+		&err);
+	if (!e.r) {
+		topo_destroy(e.t);
+		return cli_error("eval", CLI_USAGE, "%s", err.msg);
+	}
+	if (e.nodes_arg) {
+		e.nodes = cli_parse_ranges(e.nodes_arg, topo_num_nodes(e.t),
+					   &e.nnodes, &err);
+		if (!e.nodes) {
+			rc = cli_error("eval", CLI_USAGE, "--nodes: %s",
+				       err.msg);
+			goto out;
+		}
+	}
+	rc = run(&e);
+out:
+	free(e.nodes);
+	routing_destroy(e.r);
+	topo_destroy(e.t);
+	return rc;
+}

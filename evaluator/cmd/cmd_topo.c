@@ -1,0 +1,210 @@
+/* cmd_topo.c - stopo topo: describe a topology (stopo-topo(1)). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evaluator/cmd/cli.h"
+#include "evaluator/sim/workload.h"
+#include "topo/topo.h"
+#include "topo/topo_conf.h"
+
+static const char usage_text[] =
+	"usage: stopo topo --topo SPEC [--json]\n\n"
+	"Describe a network: family and parameters, switches, nodes, directed\n"
+	"links (injection and ejection included), radix, switch-to-switch\n"
+	"diameter and average hop count, groups or pods, unconnected ports.\n"
+	"With a topo.conf file also its node names, routing and policies.\n\n"
+	"  -t, --topo SPEC   family:key=value,... or a topo.conf path\n"
+	"  -j, --json        machine-readable output\n"
+	"  -h, --help        this text\n\n"
+	"See stopo-topo(1) for the definitions and topo.conf(5).\n";
+
+static const char *groups_key(const struct topo *t)
+{
+	return topo_kind(t) == TOPO_FATTREE ? "pods" : "groups";
+}
+
+/* A parameter value as a JSON number when it is one, else a string. */
+static struct json_object *param_json(const char *v)
+{
+	char *end;
+	long long i = strtoll(v, &end, 10);
+	double d;
+
+	if (*v && !*end)
+		return json_object_new_int64(i);
+	d = strtod(v, &end);
+	if (*v && !*end)
+		return json_object_new_double(d);
+	return json_object_new_string(v);
+}
+
+static struct json_object *str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static void print_json(const struct topo *t, const struct topo_stats *st,
+		       const struct topo_conf *conf)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *po = json_object_new_object();
+	const struct topo_param *ps;
+	size_t np = topo_params(t, &ps);
+
+	json_object_object_add(o, "family",
+			       json_object_new_string(topo_family(t)));
+	json_object_object_add(o, "spec", json_object_new_string(topo_spec(t)));
+	for (size_t i = 0; i < np; i++)
+		json_object_object_add(po, ps[i].key, param_json(ps[i].value));
+	json_object_object_add(o, "parameters", po);
+	json_object_object_add(o, "switches",
+			       json_object_new_int64(topo_num_switches(t)));
+	json_object_object_add(o, "nodes",
+			       json_object_new_int64(topo_num_nodes(t)));
+	json_object_object_add(o, "links",
+			       json_object_new_int64(topo_num_links(t)));
+	json_object_object_add(o, "radix_min",
+			       json_object_new_int64(st->radix_min));
+	json_object_object_add(o, "radix_max",
+			       json_object_new_int64(st->radix_max));
+	json_object_object_add(
+		o, "diameter",
+		st->connected ? json_object_new_int64(st->diameter) : NULL);
+	json_object_object_add(o, "avg_hops",
+			       json_object_new_double(st->avg_hops));
+	json_object_object_add(o, "connected",
+			       json_object_new_boolean(st->connected));
+	if (topo_num_groups(t))
+		json_object_object_add(
+			o, groups_key(t),
+			json_object_new_int64(topo_num_groups(t)));
+	json_object_object_add(o, "unconnected_ports",
+			       json_object_new_int64(st->unconnected_ports));
+	if (conf) {
+		struct json_object *pp = json_object_new_object();
+		uint32_t n = topo_num_nodes(t);
+
+		json_object_object_add(
+			o, "first_node_name",
+			str_or_null(topo_conf_node_name(conf, 0)));
+		json_object_object_add(
+			o, "last_node_name",
+			str_or_null(n ? topo_conf_node_name(conf, n - 1) :
+					NULL));
+		json_object_object_add(o, "routing",
+				       str_or_null(topo_conf_routing(conf)));
+		for (uint32_t i = 0; i < topo_conf_num_partition_policies(conf);
+		     i++) {
+			const char *part, *pol;
+
+			topo_conf_partition_policy(conf, i, &part, &pol);
+			json_object_object_add(pp, part,
+					       json_object_new_string(pol));
+		}
+		json_object_object_add(o, "partition_policies", pp);
+		json_object_object_add(
+			o, "default_policy",
+			str_or_null(topo_conf_default_policy(conf)));
+	}
+	cli_print_json(o);
+}
+
+static void print_text(const struct topo *t, const struct topo_stats *st,
+		       const struct topo_conf *conf)
+{
+	const struct topo_param *ps;
+	size_t np = topo_params(t, &ps);
+
+	printf("family:            %s\n", topo_family(t));
+	printf("spec:              %s\n", topo_spec(t));
+	printf("parameters:       ");
+	for (size_t i = 0; i < np; i++)
+		printf(" %s=%s", ps[i].key, ps[i].value);
+	printf("%s\n", np ? "" : " (none)");
+	printf("switches:          %u\n", topo_num_switches(t));
+	printf("nodes:             %u\n", topo_num_nodes(t));
+	printf("links (directed):  %u (%u switch-to-switch)\n",
+	       topo_num_links(t), topo_num_links(t) - 2 * topo_num_nodes(t));
+	printf("radix:             %u..%u\n", st->radix_min, st->radix_max);
+	if (st->connected)
+		printf("diameter:          %u hops\n", st->diameter);
+	else
+		printf("diameter:          infinite (switch graph is "
+		       "disconnected)\n");
+	printf("average hops:      %.4f\n", st->avg_hops);
+	if (topo_num_groups(t))
+		printf("%-18s %u\n",
+		       topo_kind(t) == TOPO_FATTREE ? "pods:" : "groups:",
+		       topo_num_groups(t));
+	printf("unconnected ports: %u\n", st->unconnected_ports);
+	if (!conf)
+		return;
+	if (topo_conf_has_names(conf) && topo_num_nodes(t))
+		printf("node names:        %s .. %s\n",
+		       topo_conf_node_name(conf, 0),
+		       topo_conf_node_name(conf, topo_num_nodes(t) - 1));
+	if (topo_conf_routing(conf))
+		printf("routing:           %s\n", topo_conf_routing(conf));
+	for (uint32_t i = 0; i < topo_conf_num_partition_policies(conf); i++) {
+		const char *part, *pol;
+
+		topo_conf_partition_policy(conf, i, &part, &pol);
+		printf("policy:            %s: %s\n", part, pol);
+	}
+	if (topo_conf_default_policy(conf))
+		printf("default policy:    %s\n",
+		       topo_conf_default_policy(conf));
+}
+
+int cmd_topo(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "topo", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *spec = NULL, *conf_routing;
+	bool json = false;
+	struct topo_stats st;
+	struct err err = { "" };
+	struct topo_conf *conf = NULL;
+	struct topo *t = NULL;
+	int c, rc = CLI_OK;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			spec = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return CLI_OK;
+		default:
+			fputs(usage_text, stderr);
+			return CLI_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cli_error("topo", CLI_USAGE, "unexpected argument '%s'",
+				 argv[optind]);
+	if (!spec)
+		return cli_error("topo", CLI_USAGE, "--topo SPEC is required");
+	if (workload_machine(spec, &t, &conf, &conf_routing, &err))
+		return cli_error("topo", CLI_USAGE, "%s", err.msg);
+	if (topo_stats(t, &st, &err))
+		rc = cli_error("topo", CLI_FAIL, "%s", err.msg);
+	else if (json)
+		print_json(t, &st, conf);
+	else
+		print_text(t, &st, conf);
+	topo_destroy(t);
+	topo_conf_destroy(conf);
+	return rc;
+}

@@ -1,0 +1,512 @@
+/* cmd_whatif.c - stopo whatif: simulate a workload under one or more
+ * allocation policies and compare them side by side. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "evaluator/cmd/cli.h"
+#include "evaluator/sim/whatif.h"
+#include "evaluator/sim/workload.h"
+#include "topo/routing.h"
+#include "topo/topo.h"
+#include "topo/topo_conf.h"
+
+#define CMD "whatif"
+#define MAX_POLICIES 16
+
+static const char usage_text[] =
+	"usage: stopo whatif --topo SPEC [--routing R] --workload FILE\n"
+	"                    --policy P[,P...] [options]\n\n"
+	"Dry-run a job queue: FCFS + EASY backfill (Slurm's default, using each\n"
+	"job's time limit), every job placed by the policy; compare policies\n"
+	"side by side (utilisation, makespan, wait, bounded slowdown, isolated\n"
+	"jobs, MLS/TLS over time, predicted communication rates).\n\n"
+	"  -t, --topo SPEC          family:key=value,... or a topo.conf path\n"
+	"  -r, --routing R          routing (default: the family's, or Routing=)\n"
+	"  -w, --workload FILE      SWF, CSV, JSON job list or squeue --json ('-'\n"
+	"                           = stdin)\n"
+	"  -p, --policy P[,P...]    policies to compare (name[:key=value,...])\n"
+	"  -c, --cores-per-node N   SWF processors per node (default 1; 'host':\n"
+	"                           the cores of this machine, from hwloc)\n"
+	"  -s, --scale F|auto       multiply job sizes by F, rounded up; auto =\n"
+	"                           topology nodes / the workload's MaxNodes\n"
+	"  -n, --limit-jobs N       only the first N jobs\n"
+	"  -S, --seed S             seed of random policies and patterns (1)\n"
+	"      --skip-bad           skip bad records (counted) instead of failing\n"
+	"      --no-rates           do not predict communication rates (faster)\n"
+	"      --pattern P          traffic of jobs without a pattern, for rates\n"
+	"                           (default " WHATIF_DEFAULT_PATTERN ")\n"
+	"      --bf-depth N         jobs tried for backfill per pass (500)\n"
+	"  -o, --jobs-out FILE      per-job CSV: policy,id,submit,start,end,nodes\n"
+	"  -q, --quiet              no progress on stderr\n"
+	"  -j, --json               machine-readable output\n"
+	"  -h, --help               this text\n";
+
+enum { OPT_SKIP = 256, OPT_NORATES, OPT_PATTERN, OPT_BFDEPTH };
+
+struct progress {
+	const char *policy;
+	bool on;
+};
+
+static void progress(void *arg, uint32_t done, uint32_t total)
+{
+	const struct progress *p = arg;
+
+	if (p->on)
+		fprintf(stderr, "stopo whatif: %s: %u/%u jobs\n", p->policy,
+			done, total);
+}
+
+/* Split "a:k=v,k=v,b" into policies: a comma token with '=' and no ':'
+ * continues the previous policy's options. */
+static int split_policies(char *s, char **out, char (*buf)[256], int max)
+{
+	int n = 0;
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(s, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (n && strchr(tok, '=') && !strchr(tok, ':')) {
+			size_t l = strlen(buf[n - 1]);
+
+			snprintf(buf[n - 1] + l, sizeof(buf[0]) - l, ",%s",
+				 tok);
+			continue;
+		}
+		if (n == max)
+			return -1;
+		snprintf(buf[n], sizeof(buf[0]), "%s", tok);
+		out[n] = buf[n];
+		n++;
+	}
+	return n;
+}
+
+/* "random" without a seed gets --seed. */
+static void seeded(const char *p, uint64_t seed, char *out, size_t len)
+{
+	if (!strncmp(p, "random", 6) && (p[6] == '\0' || p[6] == ':') &&
+	    !strstr(p, "seed="))
+		snprintf(out, len, "%s%sseed=%llu", p, p[6] ? "," : ":",
+			 (unsigned long long)seed);
+	else
+		snprintf(out, len, "%s", p);
+}
+
+static int scale_jobs(struct workload *w, const char *scale, uint32_t nodes)
+{
+	uint32_t maxn = w->max_nodes;
+	double f;
+	char *end;
+
+	if (!strcmp(scale, "auto")) {
+		if (!maxn)
+			for (uint32_t i = 0; i < w->n; i++)
+				if (w->jobs[i].nodes > maxn)
+					maxn = w->jobs[i].nodes;
+		if (!maxn)
+			return 0;
+		for (uint32_t i = 0; i < w->n; i++)
+			if (!w->jobs[i].running)
+				w->jobs[i].nodes =
+					(uint32_t)(((uint64_t)w->jobs[i].nodes *
+							    nodes +
+						    maxn - 1) /
+						   maxn);
+		return 0;
+	}
+	f = strtod(scale, &end);
+	if (*end || !(f > 0) || f > 1e6)
+		return -1;
+	for (uint32_t i = 0; i < w->n; i++) {
+		double v = ceil(w->jobs[i].nodes * f - 1e-9);
+
+		if (w->jobs[i].running)
+			continue;
+		w->jobs[i].nodes = v < 1   ? 1 :
+				   v > 4e9 ? 4000000000u :
+					     (uint32_t)v;
+	}
+	return 0;
+}
+
+static struct json_object *jdouble(double v)
+{
+	return json_object_new_double(v);
+}
+
+static struct json_object *policy_json(const struct whatif_result *r,
+				       const char *label)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "policy", json_object_new_string(label));
+	json_object_object_add(o, "spec", json_object_new_string(r->policy));
+	json_object_object_add(o, "jobs", json_object_new_int64(r->njobs));
+	json_object_object_add(o, "started", json_object_new_int64(r->started));
+	json_object_object_add(o, "dropped", json_object_new_int64(r->dropped));
+	json_object_object_add(o, "utilization", jdouble(r->utilization));
+	json_object_object_add(o, "makespan", jdouble(r->makespan));
+	json_object_object_add(o, "mean_wait", jdouble(r->mean_wait));
+	json_object_object_add(o, "mean_bsld", jdouble(r->mean_bsld));
+	json_object_object_add(o, "isolated_jobs",
+			       json_object_new_int64(r->isolated_jobs));
+	json_object_object_add(o, "isolation_violations",
+			       json_object_new_int64(r->violations));
+	json_object_object_add(o, "backfilled",
+			       json_object_new_int64(r->backfilled));
+	json_object_object_add(o, "mls_max", jdouble(r->mls_max));
+	json_object_object_add(o, "tls_max", jdouble(r->tls_max));
+	json_object_object_add(o, "mls_mean", jdouble(r->mls_mean));
+	json_object_object_add(o, "tls_mean", jdouble(r->tls_mean));
+	json_object_object_add(o, "rate_sum",
+			       r->rates ? jdouble(r->rate_sum) : NULL);
+	json_object_object_add(o, "rate_mean",
+			       r->rates ? jdouble(r->rate_mean) : NULL);
+	json_object_object_add(o, "seconds", jdouble(r->seconds));
+	return o;
+}
+
+/* Column width: the longest policy as given. */
+static int width(char *const *labels, int n)
+{
+	int w = 12;
+
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(labels[i]) > w)
+			w = (int)strlen(labels[i]);
+	return w;
+}
+
+static void row(const char *label, const struct whatif_result *res, int n,
+		int w, const char *fmt,
+		double (*get)(const struct whatif_result *))
+{
+	printf("%-24s", label);
+	for (int i = 0; i < n; i++) {
+		char cell[64];
+
+		snprintf(cell, sizeof(cell), fmt, get(&res[i]));
+		printf("  %*s", w, cell);
+	}
+	putchar('\n');
+}
+
+#define GETTER(name, expr)                                \
+	static double name(const struct whatif_result *r) \
+	{                                                 \
+		return (expr);                            \
+	}
+GETTER(g_started, r->started)
+GETTER(g_dropped, r->dropped)
+GETTER(g_backfilled, r->backfilled)
+GETTER(g_util, r->utilization * 100)
+GETTER(g_makespan, r->makespan)
+GETTER(g_wait, r->mean_wait)
+GETTER(g_bsld, r->mean_bsld)
+GETTER(g_iso, r->isolated_jobs)
+GETTER(g_viol, r->violations)
+GETTER(g_mlsmax, r->mls_max)
+GETTER(g_mlsmean, r->mls_mean)
+GETTER(g_tlsmax, r->tls_max)
+GETTER(g_tlsmean, r->tls_mean)
+GETTER(g_ratesum, r->rate_sum)
+GETTER(g_ratemean, r->rate_mean)
+
+static void print_table(const struct whatif_result *res, int n,
+			char *const *labels)
+{
+	int w = width(labels, n);
+
+	printf("%-24s", "policy");
+	for (int i = 0; i < n; i++)
+		printf("  %*s", w, labels[i]);
+	putchar('\n');
+	row("jobs started", res, n, w, "%.0f", g_started);
+	row("jobs dropped (never)", res, n, w, "%.0f", g_dropped);
+	row("jobs backfilled", res, n, w, "%.0f", g_backfilled);
+	row("utilization %", res, n, w, "%.2f", g_util);
+	row("makespan s", res, n, w, "%.0f", g_makespan);
+	row("mean wait s", res, n, w, "%.1f", g_wait);
+	row("mean bounded slowdown", res, n, w, "%.2f", g_bsld);
+	row("jobs run isolated", res, n, w, "%.0f", g_iso);
+	row("isolation violations", res, n, w, "%.0f", g_viol);
+	row("MLS max %", res, n, w, "%.2f", g_mlsmax);
+	row("MLS time-avg %", res, n, w, "%.2f", g_mlsmean);
+	row("TLS max %", res, n, w, "%.2f", g_tlsmax);
+	row("TLS time-avg %", res, n, w, "%.2f", g_tlsmean);
+	if (res[0].rates) {
+		row("comm. rate sum", res, n, w, "%.3f", g_ratesum);
+		row("comm. rate per job", res, n, w, "%.4f", g_ratemean);
+	}
+}
+
+static int write_jobs(FILE *f, const struct whatif_result *r, const char *label)
+{
+	for (uint32_t i = 0; i < r->njob_out; i++) {
+		const struct whatif_job *j = &r->jobs[i];
+		char *ranges;
+
+		if (j->dropped) {
+			fprintf(f, "%s,%u,%lld,,,\n", label, j->id,
+				(long long)j->submit);
+			continue;
+		}
+		ranges = cli_format_ranges(j->nodes, j->n);
+		if (!ranges)
+			return -1;
+		fprintf(f, "%s,%u,%lld,%lld,%lld,\"%s\"\n", label, j->id,
+			(long long)j->submit, (long long)j->start,
+			(long long)j->end, ranges);
+		free(ranges);
+	}
+	return 0;
+}
+
+int cmd_whatif(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "topo", required_argument, NULL, 't' },
+		{ "routing", required_argument, NULL, 'r' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "cores-per-node", required_argument, NULL, 'c' },
+		{ "scale", required_argument, NULL, 's' },
+		{ "limit-jobs", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "skip-bad", no_argument, NULL, OPT_SKIP },
+		{ "no-rates", no_argument, NULL, OPT_NORATES },
+		{ "pattern", required_argument, NULL, OPT_PATTERN },
+		{ "bf-depth", required_argument, NULL, OPT_BFDEPTH },
+		{ "jobs-out", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *spec = NULL, *rspec = NULL, *wpath = NULL, *scale = NULL;
+	const char *jobs_out = NULL, *conf_routing;
+	char *plist = NULL, *pols[MAX_POLICIES], pbuf[MAX_POLICIES][256];
+	uint32_t limit = 0;
+	uint64_t seed = 1;
+	bool json = false, quiet = false;
+	struct wl_opts wo;
+	struct whatif_opts so;
+	struct workload w = { 0 };
+	struct whatif_result res[MAX_POLICIES];
+	struct topo *t = NULL;
+	struct topo_conf *conf = NULL;
+	struct routing *r = NULL;
+	struct err err = { "" };
+	int c, np, nres = 0, rc = CLI_OK;
+	FILE *jf = NULL;
+
+	wl_opts_init(&wo);
+	whatif_opts_init(&so);
+	so.rates = true;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:r:w:p:c:s:n:S:o:qjh", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 't':
+			spec = optarg;
+			break;
+		case 'r':
+			rspec = optarg;
+			break;
+		case 'w':
+			wpath = optarg;
+			break;
+		case 'p':
+			plist = optarg;
+			break;
+		case 'c':
+			if (!strcmp(optarg, "host")) {
+				struct err herr = { "" };
+
+				if (cli_host_cores(&wo.cores_per_node, &herr))
+					return cli_error(CMD, CLI_FAIL, "%s",
+							 herr.msg);
+			} else if (cli_parse_u32(CMD, "--cores-per-node",
+						 optarg, &wo.cores_per_node)) {
+				return CLI_USAGE;
+			}
+			if (!wo.cores_per_node)
+				return cli_error(CMD, CLI_USAGE,
+						 "--cores-per-node "
+						 "must be positive");
+			break;
+		case 's':
+			scale = optarg;
+			break;
+		case 'n':
+			if (cli_parse_u32(CMD, "--limit-jobs", optarg, &limit))
+				return CLI_USAGE;
+			break;
+		case 'S':
+			if (cli_parse_u64(CMD, "--seed", optarg, &seed))
+				return CLI_USAGE;
+			break;
+		case OPT_SKIP:
+			wo.skip_bad = true;
+			break;
+		case OPT_NORATES:
+			so.rates = false;
+			break;
+		case OPT_PATTERN:
+			so.pattern = optarg;
+			break;
+		case OPT_BFDEPTH:
+			if (cli_parse_u32(CMD, "--bf-depth", optarg,
+					  &so.bf_depth))
+				return CLI_USAGE;
+			break;
+		case 'o':
+			jobs_out = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return CLI_OK;
+		default:
+			fputs(usage_text, stderr);
+			return CLI_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cli_error(CMD, CLI_USAGE, "unexpected argument '%s'",
+				 argv[optind]);
+	if (!spec || !wpath || !plist)
+		return cli_error(CMD, CLI_USAGE,
+				 "--topo, --workload and --policy "
+				 "are required (see --help)");
+	np = split_policies(plist, pols, pbuf, MAX_POLICIES);
+	if (np <= 0)
+		return cli_error(CMD, CLI_USAGE,
+				 "--policy: give 1 to %d policies",
+				 MAX_POLICIES);
+	if (workload_machine(spec, &t, &conf, &conf_routing, &err))
+		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+	r = routing_create(t,
+			   rspec	? rspec :
+			   conf_routing ? conf_routing :
+					  routing_default(t),
+			   &err);
+	if (!r) {
+		rc = cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		goto out;
+	}
+	wo.conf = conf;
+	wo.nnodes = topo_num_nodes(t);
+	if (workload_load(wpath, &wo, &w, &err)) {
+		rc = cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		goto out;
+	}
+	if (limit && limit < w.n) {
+		for (uint32_t i = limit; i < w.n; i++) {
+			free(w.jobs[i].pattern);
+			free(w.jobs[i].alloc);
+		}
+		w.n = limit;
+	}
+	if (scale && scale_jobs(&w, scale, topo_num_nodes(t))) {
+		rc = cli_error(CMD, CLI_USAGE,
+			       "--scale: '%s' is not a positive "
+			       "number or 'auto'",
+			       scale);
+		goto out;
+	}
+	if (w.skipped)
+		fprintf(stderr, "stopo whatif: %s: skipped %u bad record%s\n",
+			wpath, w.skipped, w.skipped == 1 ? "" : "s");
+	so.seed = seed;
+	for (int i = 0; i < np; i++) {
+		char pspec[300];
+		struct progress pg = { pols[i], !quiet && w.n >= 2000 };
+
+		seeded(pols[i], seed, pspec, sizeof(pspec));
+		so.progress = progress;
+		so.progress_arg = &pg;
+		if (whatif_run(t, r, pspec, &w, &so, &res[nres], &err)) {
+			rc = cli_error(CMD,
+				       strstr(err.msg, "out of memory") ?
+					       CLI_FAIL :
+					       CLI_USAGE,
+				       "%s", err.msg);
+			goto out;
+		}
+		nres++;
+		if (pg.on)
+			fprintf(stderr, "stopo whatif: %s: done in %.1f s\n",
+				pols[i], res[nres - 1].seconds);
+	}
+	if (jobs_out) {
+		jf = strcmp(jobs_out, "-") ? fopen(jobs_out, "w") : stdout;
+		if (!jf) {
+			rc = cli_error(CMD, CLI_FAIL, "%s: cannot write",
+				       jobs_out);
+			goto out;
+		}
+		fprintf(jf, "policy,id,submit,start,end,nodes\n");
+		for (int i = 0; i < nres; i++)
+			if (write_jobs(jf, &res[i], pols[i])) {
+				rc = cli_error(CMD, CLI_FAIL, "out of memory");
+				goto out;
+			}
+		if (jf != stdout && fclose(jf)) {
+			jf = NULL;
+			rc = cli_error(CMD, CLI_FAIL, "%s: write error",
+				       jobs_out);
+			goto out;
+		}
+		jf = NULL;
+	}
+	if (json) {
+		struct json_object *o = json_object_new_object();
+		struct json_object *a = json_object_new_array();
+
+		json_object_object_add(o, "topology",
+				       json_object_new_string(topo_spec(t)));
+		json_object_object_add(o, "routing",
+				       json_object_new_string(routing_spec(r)));
+		json_object_object_add(o, "workload",
+				       json_object_new_string(wpath));
+		json_object_object_add(o, "jobs", json_object_new_int64(w.n));
+		json_object_object_add(o, "skipped",
+				       json_object_new_int64(w.skipped));
+		json_object_object_add(o, "bsld_threshold",
+				       jdouble(WHATIF_BSLD_TAU));
+		for (int i = 0; i < nres; i++)
+			json_object_array_add(a, policy_json(&res[i], pols[i]));
+		json_object_object_add(o, "policies", a);
+		cli_print_json(o);
+	} else {
+		printf("topology: %s (%u nodes), routing %s\n", topo_spec(t),
+		       topo_num_nodes(t), routing_spec(r));
+		printf("workload: %s (%u jobs%s)\n\n", wpath, w.n,
+		       w.squeue ? ", squeue snapshot" : "");
+		print_table(res, nres, pols);
+		printf("\nbounded slowdown threshold %.0f s; MLS/TLS "
+		       "time-averaged over the makespan\n",
+		       WHATIF_BSLD_TAU);
+	}
+out:
+	if (jf && jf != stdout)
+		fclose(jf);
+	for (int i = 0; i < nres; i++)
+		whatif_result_free(&res[i]);
+	workload_free(&w);
+	routing_destroy(r);
+	topo_destroy(t);
+	topo_conf_destroy(conf);
+	return rc;
+}

@@ -1,0 +1,20 @@
+# evaluator/cmd/: layer 7, the stopo command: main and one file per
+# subcommand.
+bin_PROGRAMS += stopo
+stopo_SOURCES = \
+	evaluator/cmd/stopo.c \
+	evaluator/cmd/cli.c \
+	evaluator/cmd/cmd_topo.c \
+	evaluator/cmd/cmd_paths.c \
+	evaluator/cmd/cmd_eval.c \
+	evaluator/cmd/cmd_whatif.c \
+	evaluator/cmd/cmd_report.c
+stopo_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(HWLOC_CFLAGS)
+stopo_LDADD = $(L_SIM) $(EXT_SIM) $(HWLOC_LIBS) $(EXT_UTIL)
+noinst_HEADERS += evaluator/cmd/cli.h
+
+CLI_TESTS += tests/cli/topo.sh tests/cli/paths.sh tests/cli/eval.sh \
+	tests/cli/whatif.sh tests/cli/report.sh tests/cli/host_cores.sh
+EXTRA_DIST += tests/cli/lib.sh
+dist_man_MANS += man/stopo.1 man/stopo-topo.1 man/stopo-paths.1 \
+	man/stopo-eval.1 man/stopo-whatif.1 man/stopo-report.1

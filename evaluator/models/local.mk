@@ -1,0 +1,19 @@
+# evaluator/models/: layer 5, the throughput models (HM, JM, MCF, MMF).
+# model_lp.c is the only file that includes <glpk.h>.
+noinst_LTLIBRARIES += evaluator/models/libmodels.la
+evaluator_models_libmodels_la_SOURCES = \
+	evaluator/models/model_core.c \
+	evaluator/models/model_hm.c \
+	evaluator/models/model_jm.c \
+	evaluator/models/model_mmf.c \
+	evaluator/models/model_lp.c
+noinst_HEADERS += evaluator/models/model.h evaluator/models/model_impl.h
+
+UNIT_TESTS += tests/unit/test_model
+tests_unit_test_model_SOURCES = tests/unit/test_model.c
+tests_unit_test_model_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_model_LDADD = $(L_MODELS) $(EXT_MODELS) $(UNIT_LIBS)
+
+BENCH_PROGS += bench/bench_model
+bench_bench_model_SOURCES = bench/bench_model.c
+bench_bench_model_LDADD = $(L_MODELS) $(EXT_MODELS) $(EXT_UTIL)

@@ -1,0 +1,141 @@
+/* model.h - throughput models: given flows and the paths each may use,
+ * predict the rate of every flow (paper 000 Sec. II).
+ *
+ *   hm   Hoefler's method: each of a flow's k paths is a sub-flow; a link
+ *        of capacity C crossed u times by sub-flows gives each C/u; a
+ *        sub-flow gets the minimum over its links; a flow the sum.
+ *   jm   Jain's method (Sec. II-D): HM increments on the residual capacity
+ *        of unsaturated paths, repeated until every path is saturated; a
+ *        link saturates when its residual is <= 1e-12 and the link(s) that
+ *        set the smallest increment always saturate.
+ *   mcf  maximum concurrent flow: one LP, maximise alpha with every flow
+ *        carrying at least alpha*demand over its paths; rate = alpha*demand.
+ *   mmf  weighted max-min fair rates (Fig. 1-2: iterative LPs, warm
+ *        started; saturated flows found from the LP duals), or progressive
+ *        filling when every flow has one path.
+ * Rates are in units of link capacity.  HM and JM ignore demands; MCF and
+ * MMF use them as weights.  A path is a list of directed link ids taken
+ * literally: a link crossed twice by one path is loaded twice.
+ *
+ * Two entries: model_run (a routing and a flow list) and model_solve (a
+ * hand-built instance: capacities and explicit path sets, no topology).
+ * "Did it run" (the return value) is kept apart from "what was the answer"
+ * (res->status): an LP that hit its time limit is status MODEL_TIME_LIMIT
+ * with return 0.  Only model_lp.c includes <glpk.h>.
+ */
+#ifndef STOPO_MODEL_H
+#define STOPO_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "evaluator/traffic/flows.h"
+#include "topo/util/err.h"
+#include "topo/routing.h"
+
+enum model_status {
+	MODEL_OPTIMAL = 0,    /* the model's answer, exact to tolerance */
+	MODEL_TIME_LIMIT = 1, /* LP stopped at opts->time_limit_ms; rates are
+			       * the best feasible allocation known (MMF:
+			       * levels fixed so far; MCF: all 0) */
+	MODEL_INFEASIBLE = 2, /* the LP has no solution (cannot happen for
+			       * valid input; reported, never aborted) */
+	MODEL_FAILED = 3,     /* the solver gave up (numerical trouble) */
+};
+
+enum model_mmf_method {
+	MODEL_MMF_AUTO = 0,   /* progressive filling if every flow has one
+			       * path, iterative LP otherwise */
+	MODEL_MMF_LP = 1,     /* always the iterative LP (Fig. 1-2) */
+	MODEL_MMF_FILLING = 2 /* progressive filling; error unless single
+			       * path */
+};
+
+struct model_opts {
+	uint32_t time_limit_ms; /* LP models, whole run; 0 = no limit */
+	uint32_t top_links;	/* most loaded links to report (default 10) */
+	double dual_tol;	/* MMF: a flow is saturated when
+				 * |dual| * demand > dual_tol (default 1e-9) */
+	enum model_mmf_method mmf_method;
+};
+
+/* Defaults: no time limit, 10 links, dual_tol 1e-9, MODEL_MMF_AUTO. */
+void model_opts_init(struct model_opts *o);
+
+/* An instance.  Flow i's paths are path ids flow_off[i] .. flow_off[i+1]-1;
+ * path p's links are links[path_off[p] .. path_off[p+1]).  Every link id
+ * must be < nlinks, every capacity finite and >= 0, every demand finite and
+ * > 0, every path non-empty; model_solve checks and reports violations. */
+struct model_input {
+	uint32_t nlinks;
+	double *cap; /* [nlinks] */
+	uint32_t nflows;
+	double *demand;	    /* [nflows]; NULL = all 1 */
+	uint32_t *src;	    /* [nflows] source node (per-node statistics);
+			       * NULL = flow i is its own node */
+	uint32_t *flow_off; /* [nflows+1] */
+	uint32_t npaths;    /* = flow_off[nflows] */
+	uint32_t *path_off; /* [npaths+1] */
+	uint32_t *links;    /* [path_off[npaths]] */
+	uint8_t owned;	    /* set by model_input_build: arrays are freed by
+			       * model_input_free */
+};
+
+/* Build the instance of flows F under routing R (every path of every flow,
+ * link capacities from the topology).  Returns 0 or -1 with err set (bad
+ * node id, self-flow, memory).  Free with model_input_free. */
+int model_input_build(const struct routing *r, const struct flows *f,
+		      struct model_input *in, struct err *err);
+/* Free what model_input_build allocated; NULL is a no-op. */
+void model_input_free(struct model_input *in);
+
+struct model_link_load {
+	uint32_t link;
+	double load, capacity;
+};
+
+struct model_result {
+	char model[8]; /* "hm", "jm", "mcf", "mmf" */
+	int status;    /* enum model_status */
+	uint32_t nflows;
+	double *rates; /* [nflows], input order */
+	uint32_t npaths;
+	double *path_rates; /* [npaths] rate on each path (sum per flow =
+				 * rates[i]) */
+	double aggregate;   /* sum of rates */
+	double mean_rate, min_rate, max_rate;
+	double alpha; /* mcf: the concurrent level; mmf: the first
+				 * level (= mcf); hm/jm: 0 */
+	/* per node: sum of the rates of the flows it sends, over the distinct
+	 * source nodes (paper 001) */
+	uint32_t nnodes;
+	double node_min, node_mean, node_max, node_jain;
+	uint32_t ntop; /* most loaded links, by load/capacity */
+	struct model_link_load *top;
+	/* how the answer was found */
+	uint32_t iterations; /* jm rounds, mmf LPs or filling levels */
+	uint32_t lp_rows, lp_cols;
+	uint64_t lp_nonzeros; /* of the (first) LP */
+	double seconds;	      /* wall time of the solve */
+};
+
+/* Names of the models, NULL-terminated: "hm", "jm", "mcf", "mmf". */
+const char *const *model_names(void);
+
+/* Run MODEL on the paths of F under R (see model_input_build).  OPTS NULL
+ * means defaults.  Fills RES (free with model_result_free).  Returns 0 when
+ * the model ran, whatever res->status says; -1 with err set on an unknown
+ * model, bad input or memory. */
+int model_run(const char *model, const struct routing *r, const struct flows *f,
+	      const struct model_opts *opts, struct model_result *res,
+	      struct err *err);
+
+/* The same on an explicit instance.  Returns 0 or -1 with err set. */
+int model_solve(const char *model, const struct model_input *in,
+		const struct model_opts *opts, struct model_result *res,
+		struct err *err);
+
+/* Free RES's arrays (RES itself is the caller's); NULL is a no-op. */
+void model_result_free(struct model_result *res);
+
+#endif

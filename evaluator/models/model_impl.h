@@ -1,0 +1,57 @@
+/* model_impl.h - the model ops table and what the model files share;
+ * internal to evaluator/.
+ *
+ * model_core.c validates the instance, allocates the result and, after a
+ * model's solve has filled res->path_rates and res->rates (and status,
+ * alpha, iterations, LP sizes), derives every statistic from them. */
+#ifndef STOPO_MODEL_IMPL_H
+#define STOPO_MODEL_IMPL_H
+
+#include "evaluator/models/model.h"
+
+struct model_ops {
+	const char *name;
+	/* Fill res->path_rates[npaths] and res->rates[nflows] (both zeroed
+	 * on entry) and the solver fields.  IN is valid.  Returns 0, or -1
+	 * with err set (memory, solver misuse). */
+	int (*solve)(const struct model_input *in, const struct model_opts *o,
+		     struct model_result *res, struct err *err);
+};
+
+extern const struct model_ops model_hm;
+extern const struct model_ops model_jm;
+extern const struct model_ops model_mcf;
+extern const struct model_ops model_mmf;
+
+/* Link -> path incidence of IN: for link l, entries off[l] .. off[l+1]-1
+ * of path[] are the paths crossing it, once per crossing, in path order. */
+struct model_incid {
+	uint32_t *off;	/* [nlinks+1] */
+	uint32_t *path; /* [entries] */
+};
+int model_incid_build(const struct model_input *in, struct model_incid *ic,
+		      struct err *err);
+void model_incid_free(struct model_incid *ic);
+
+/* Weighted max-min fair rates by progressive filling (single path per
+ * flow; model_mmf.c).  Fills res->path_rates, res->rates, alpha and
+ * iterations. */
+int model_filling(const struct model_input *in, struct model_result *res,
+		  struct err *err);
+
+/* The LP models (model_lp.c, the only file that includes <glpk.h>). */
+int model_lp_mcf(const struct model_input *in, const struct model_opts *o,
+		 struct model_result *res, struct err *err);
+int model_lp_mmf(const struct model_input *in, const struct model_opts *o,
+		 struct model_result *res, struct err *err);
+
+/* Demand of flow I (1 when the instance has none). */
+static inline double model_demand(const struct model_input *in, uint32_t i)
+{
+	return in->demand ? in->demand[i] : 1.0;
+}
+
+/* Seconds on a monotonic clock. */
+double model_now(void);
+
+#endif

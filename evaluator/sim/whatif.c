@@ -1,0 +1,844 @@
+/* whatif.c - FCFS + EASY backfill simulation of a workload under an
+ * allocation policy (see whatif.h for the scheduling rules). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "evaluator/traffic/flows.h"
+#include "evaluator/sharing/linkshare.h"
+#include "evaluator/models/model.h"
+#include "evaluator/sim/whatif.h"
+#include "policies/policy.h"
+
+struct ev {
+	int64_t t;
+	uint32_t job;
+};
+
+struct rel {
+	int64_t t;
+	uint32_t job;
+};
+
+struct sim {
+	const struct topo *t;
+	const struct routing *r;
+	struct policy *pol;
+	const struct workload *w;
+	const struct whatif_opts *o;
+	struct whatif_result *res;
+	struct err *err;
+	uint32_t N;
+	uint32_t *owner; /* [N] job index + 1, POLICY_FREE when free */
+	uint32_t nfree;
+	uint32_t *tmp;	  /* [N] owner copy for reservations */
+	uint8_t *usable;  /* [N] backfill mask (0 on reserved nodes) */
+	uint8_t *scratch; /* [L] zeroed link marks */
+	uint32_t *buf;	  /* [N] policy result */
+	uint32_t *buf2;	  /* [N] policy result of reservation checks */
+	uint32_t *resv;	  /* [N] reserved nodes of the head */
+	uint32_t nresv;
+	struct rel *rel; /* running jobs by expected end (reserve) */
+	uint32_t relk;	 /* the first relk end before the head starts */
+	uint32_t *bfb;	 /* jobs backfilled this pass that end before
+				 * the reservation */
+	uint32_t nbfb;
+	struct ls_state *ls;
+	uint32_t *run; /* running job indices */
+	uint32_t nrun;
+	struct ev *heap; /* actual ends, min-heap */
+	uint32_t nheap;
+	uint32_t *queue; /* waiting job indices, FCFS */
+	uint32_t nq;
+	uint32_t *arr; /* simulated jobs by arrival */
+	uint32_t narr, next;
+	int64_t *arrival; /* [njobs] when the job joins the queue */
+	int64_t now, tlast, tfirst;
+	int64_t tend; /* latest end so far */
+	double mls_int, tls_int, busy;
+	double cur_mls, cur_tls;
+	uint32_t **links; /* rates: each running job's link set */
+	uint32_t *nlinks;
+	uint32_t *stamp; /* rates: [L] link marks */
+	uint32_t stampv;
+	uint8_t *incomp; /* rates: [njobs] */
+	uint32_t done;
+};
+
+void whatif_opts_init(struct whatif_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->bf_depth = 500;
+}
+
+void whatif_result_free(struct whatif_result *res)
+{
+	if (!res)
+		return;
+	for (uint32_t i = 0; res->jobs && i < res->njob_out; i++)
+		free(res->jobs[i].nodes);
+	free(res->jobs);
+	memset(res, 0, sizeof(*res));
+}
+
+static void heap_push(struct sim *s, int64_t t, uint32_t job)
+{
+	uint32_t i = s->nheap++;
+
+	while (i) {
+		uint32_t p = (i - 1) / 2;
+
+		if (s->heap[p].t < t ||
+		    (s->heap[p].t == t && s->heap[p].job < job))
+			break;
+		s->heap[i] = s->heap[p];
+		i = p;
+	}
+	s->heap[i].t = t;
+	s->heap[i].job = job;
+}
+
+static struct ev heap_pop(struct sim *s)
+{
+	struct ev top = s->heap[0], last = s->heap[--s->nheap];
+	uint32_t i = 0;
+
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+
+		if (c >= s->nheap)
+			break;
+		if (c + 1 < s->nheap && (s->heap[c + 1].t < s->heap[c].t ||
+					 (s->heap[c + 1].t == s->heap[c].t &&
+					  s->heap[c + 1].job < s->heap[c].job)))
+			c++;
+		if (last.t < s->heap[c].t ||
+		    (last.t == s->heap[c].t && last.job <= s->heap[c].job))
+			break;
+		s->heap[i] = s->heap[c];
+		i = c;
+	}
+	if (s->nheap)
+		s->heap[i] = last;
+	return top;
+}
+
+static enum policy_status place_into(struct sim *s, uint32_t i,
+				     const uint32_t *owner,
+				     const uint8_t *usable,
+				     struct policy_result *pr, uint32_t *buf)
+{
+	const struct wl_job *j = &s->w->jobs[i];
+	struct policy_view v = { .owner = owner, .usable = usable };
+	struct policy_request rq = {
+		.job_id = i + 1,
+		.nodes = j->nodes,
+		.pattern = j->pattern,
+	};
+
+	memset(pr, 0, sizeof(*pr));
+	pr->nodes = buf;
+	if (j->nodes > s->N) {
+		snprintf(pr->reason, sizeof(pr->reason),
+			 "%u nodes requested, "
+			 "the machine has %u",
+			 j->nodes, s->N);
+		return POLICY_NEVER;
+	}
+	return policy_place(s->pol, &v, &rq, pr);
+}
+
+static enum policy_status place(struct sim *s, uint32_t i,
+				const uint32_t *owner, const uint8_t *usable,
+				struct policy_result *pr)
+{
+	return place_into(s, i, owner, usable, pr, s->buf);
+}
+
+static void drop(struct sim *s, uint32_t i, const char *why)
+{
+	struct whatif_job *o = &s->res->jobs[i];
+
+	o->dropped = true;
+	o->start = o->end = -1;
+	snprintf(o->reason, sizeof(o->reason), "%s", why);
+	s->res->dropped++;
+	s->done++;
+}
+
+/* Predicted rate of job I at its start: the model over the flows of I and
+ * of every running job connected to it through shared links (jobs outside
+ * that component share no link with it, so they cannot change its rates). */
+static int job_rate(struct sim *s, uint32_t i, double *rate)
+{
+	const char *model = s->o->model ? s->o->model : "jm";
+	const char *defpat = s->o->pattern ? s->o->pattern :
+					     WHATIF_DEFAULT_PATTERN;
+	struct flows all, one;
+	struct model_result mr;
+	uint32_t *comp, nc = 0, lo = 0, hi = 0;
+	bool grew = true;
+	int rc = 0;
+
+	*rate = 0;
+	if (s->res->jobs[i].n < 2)
+		return 0;
+	comp = malloc((s->nrun + 1) * sizeof(*comp));
+	if (!comp)
+		return err_set(s->err, "out of memory");
+	if (++s->stampv == 0) {
+		memset(s->stamp, 0, topo_num_links(s->t) * sizeof(*s->stamp));
+		s->stampv = 1;
+	}
+	comp[nc++] = i;
+	s->incomp[i] = 1;
+	for (uint32_t q = 0; q < s->nlinks[i]; q++)
+		s->stamp[s->links[i][q]] = s->stampv;
+	while (grew) {
+		grew = false;
+		for (uint32_t k = 0; k < s->nrun; k++) {
+			uint32_t j = s->run[k];
+			bool hit = false;
+
+			if (s->incomp[j])
+				continue;
+			for (uint32_t q = 0; q < s->nlinks[j] && !hit; q++)
+				hit = s->stamp[s->links[j][q]] == s->stampv;
+			if (!hit)
+				continue;
+			comp[nc++] = j;
+			s->incomp[j] = 1;
+			grew = true;
+			for (uint32_t q = 0; q < s->nlinks[j]; q++)
+				s->stamp[s->links[j][q]] = s->stampv;
+		}
+	}
+	flows_init(&all);
+	flows_init(&one);
+	for (uint32_t c = 0; c < nc && !rc; c++) {
+		uint32_t j = comp[c];
+		const char *pat =
+			s->w->jobs[j].pattern ? s->w->jobs[j].pattern : defpat;
+
+		s->incomp[j] = 0;
+		if (flows_pattern(pat, s->res->jobs[j].nodes, s->res->jobs[j].n,
+				  s->o->seed + s->w->jobs[j].id, &one,
+				  s->err)) {
+			err_prefix(s->err, "job %u", s->w->jobs[j].id);
+			rc = -1;
+			break;
+		}
+		if (j == i)
+			lo = all.n;
+		for (uint32_t f = 0; f < one.n && !rc; f++)
+			if (flows_add(&all, one.src[f], one.dst[f],
+				      one.demand[f]))
+				rc = err_set(s->err, "out of memory");
+		if (j == i)
+			hi = all.n;
+	}
+	for (uint32_t c = 0; c < nc; c++)
+		s->incomp[comp[c]] = 0;
+	free(comp);
+	flows_free(&one);
+	if (!rc && hi > lo) {
+		memset(&mr, 0, sizeof(mr));
+		if (model_run(model, s->r, &all, NULL, &mr, s->err)) {
+			err_prefix(s->err, "job %u: rate", s->w->jobs[i].id);
+			rc = -1;
+		} else {
+			for (uint32_t f = lo; f < hi; f++)
+				*rate += mr.rates[f];
+		}
+		model_result_free(&mr);
+	}
+	flows_free(&all);
+	return rc;
+}
+
+static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
+		 bool claimed, int64_t st, int64_t end)
+{
+	const struct wl_job *j = &s->w->jobs[i];
+	struct whatif_job *o = &s->res->jobs[i];
+	/* the link set of the job's own pattern (all pairs without one),
+	 * seeded as its rate's flows are */
+	struct ls_job lj = { .id = i + 1,
+			     .nodes = nodes,
+			     .n = n,
+			     .pattern = j->pattern,
+			     .seed = s->o->seed + j->id };
+	uint32_t *links, nl;
+
+	o->nodes = malloc((n ? n : 1) * sizeof(*o->nodes));
+	if (!o->nodes)
+		return err_set(s->err, "out of memory");
+	memcpy(o->nodes, nodes, n * sizeof(*nodes));
+	o->n = n;
+	o->start = st;
+	o->end = end;
+	o->claimed_isolated = claimed;
+	for (uint32_t k = 0; k < n; k++) {
+		if (s->owner[nodes[k]] == POLICY_FREE)
+			s->nfree--;
+		else if (!j->running)
+			return err_set(s->err,
+				       "policy %s placed job %u on node "
+				       "%u, busy with job %u",
+				       policy_spec(s->pol), j->id, nodes[k],
+				       s->w->jobs[s->owner[nodes[k]] - 1].id);
+		s->owner[nodes[k]] = i + 1;
+	}
+	if (linkshare_linkset(s->r, &lj, s->scratch, &links, &nl, s->err))
+		return err_prefix(s->err, "job %u", s->w->jobs[i].id);
+	o->links = nl;
+	if (s->o->rates) {
+		s->links[i] = malloc((nl ? nl : 1) * sizeof(uint32_t));
+		if (!s->links[i]) {
+			free(links);
+			return err_set(s->err, "out of memory");
+		}
+		if (nl)
+			memcpy(s->links[i], links, nl * sizeof(uint32_t));
+		s->nlinks[i] = nl;
+	}
+	if (ls_state_add(s->ls, i + 1, links, nl, s->err))
+		return -1;
+	s->run[s->nrun++] = i;
+	heap_push(s, end, i);
+	if (s->o->rates && job_rate(s, i, &o->rate))
+		return -1;
+	s->res->started++;
+	return 0;
+}
+
+static void finish(struct sim *s, uint32_t i)
+{
+	struct whatif_job *o = &s->res->jobs[i];
+	struct ls_job_now jn;
+
+	if (o->end > s->tend)
+		s->tend = o->end;
+	for (uint32_t k = 0; k < o->n; k++)
+		if (s->owner[o->nodes[k]] == i + 1) {
+			s->owner[o->nodes[k]] = POLICY_FREE;
+			s->nfree++;
+		}
+	if (!ls_state_job(s->ls, i + 1, &jn))
+		o->ran_isolated = !jn.ever_shared;
+	ls_state_remove(s->ls, i + 1);
+	for (uint32_t k = 0; k < s->nrun; k++)
+		if (s->run[k] == i) {
+			s->run[k] = s->run[--s->nrun];
+			break;
+		}
+	if (s->links) {
+		free(s->links[i]);
+		s->links[i] = NULL;
+	}
+	s->done++;
+}
+
+static int64_t exp_end(const struct sim *s, uint32_t i)
+{
+	const struct whatif_job *o = &s->res->jobs[i];
+	int64_t e = o->start + s->w->jobs[i].limit;
+
+	return e > o->end ? e : o->end;
+}
+
+static int cmp_rel(const void *a, const void *b)
+{
+	const struct rel *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+/* Owner copy with the first K jobs of REL released; place I on it. */
+static enum policy_status try_release(struct sim *s, uint32_t i,
+				      const struct rel *rel, uint32_t k,
+				      struct policy_result *pr)
+{
+	memcpy(s->tmp, s->owner, s->N * sizeof(*s->tmp));
+	for (uint32_t q = 0; q < k; q++) {
+		const struct whatif_job *o = &s->res->jobs[rel[q].job];
+
+		for (uint32_t v = 0; v < o->n; v++)
+			if (s->tmp[o->nodes[v]] == rel[q].job + 1)
+				s->tmp[o->nodes[v]] = POLICY_FREE;
+	}
+	return place(s, i, s->tmp, NULL, pr);
+}
+
+/* Reservation of waiting head I: earliest expected end after which the
+ * policy places it, and those nodes (s->resv).  Binary search over how
+ * many running jobs have ended (placement only gets easier as nodes
+ * free).  Returns 0, or 1 when it cannot be placed even on an empty
+ * machine. */
+static int reserve(struct sim *s, uint32_t i, int64_t *when,
+		   struct policy_result *pr)
+{
+	struct rel *rel = s->rel;
+	uint64_t avail = s->nfree;
+	uint32_t lo = 1, hi = s->nrun, need = s->w->jobs[i].nodes;
+
+	for (uint32_t k = 0; k < s->nrun; k++) {
+		rel[k].t = exp_end(s, s->run[k]);
+		rel[k].job = s->run[k];
+	}
+	qsort(rel, s->nrun, sizeof(*rel), cmp_rel);
+	if (s->nrun)
+		avail += s->res->jobs[rel[0].job].n;
+	while (lo < hi && avail < need)
+		avail += s->res->jobs[rel[lo++].job].n;
+	if (try_release(s, i, rel, hi, pr) != POLICY_PLACED)
+		return 1;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (try_release(s, i, rel, mid, pr) == POLICY_PLACED)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (try_release(s, i, rel, lo, pr) != POLICY_PLACED) {
+		/* not monotone after all: fall back to all released */
+		lo = s->nrun;
+		try_release(s, i, rel, lo, pr);
+	}
+	memcpy(s->resv, pr->nodes, pr->n * sizeof(*s->resv));
+	s->nresv = pr->n;
+	*when = rel[lo - 1].t > s->now ? rel[lo - 1].t : s->now;
+	s->relk = lo;
+	return 0;
+}
+
+static void queue_remove(struct sim *s, uint32_t pos)
+{
+	memmove(&s->queue[pos], &s->queue[pos + 1],
+		(s->nq - pos - 1) * sizeof(*s->queue));
+	s->nq--;
+}
+
+static int start_placed(struct sim *s, uint32_t i,
+			const struct policy_result *pr)
+{
+	const struct wl_job *j = &s->w->jobs[i];
+
+	return start(s, i, pr->nodes, pr->n, pr->isolated, s->now,
+		     s->now + j->runtime);
+}
+
+/* Whether head H still fits at its reserved start if job I, running
+ * past it, takes PR's nodes now: the machine as it will be then (the jobs
+ * ending before released, I's nodes busy) must still place H.  Isolating
+ * policies may refuse a reserved set because of a neighbour (a dragonfly
+ * group holding another multi-router job), so "outside the reserved
+ * nodes" alone does not protect the head. */
+static bool keeps_reservation(struct sim *s, uint32_t h, uint32_t i,
+			      const struct policy_result *pr)
+{
+	struct policy_result hr;
+
+	memcpy(s->tmp, s->owner, s->N * sizeof(*s->tmp));
+	for (uint32_t q = 0; q < s->relk + s->nbfb; q++) {
+		uint32_t j = q < s->relk ? s->rel[q].job : s->bfb[q - s->relk];
+		const struct whatif_job *o = &s->res->jobs[j];
+
+		for (uint32_t v = 0; v < o->n; v++)
+			if (s->tmp[o->nodes[v]] == j + 1)
+				s->tmp[o->nodes[v]] = POLICY_FREE;
+	}
+	for (uint32_t k = 0; k < pr->n; k++)
+		s->tmp[pr->nodes[k]] = i + 1;
+	return place_into(s, h, s->tmp, NULL, &hr, s->buf2) == POLICY_PLACED;
+}
+
+static int backfill(struct sim *s, int64_t shadow)
+{
+	struct policy_result pr;
+	uint32_t fail_full = UINT32_MAX, fail_out = UINT32_MAX, tried = 0;
+	uint32_t depth = s->o->bf_depth ? s->o->bf_depth : 500;
+	uint32_t free_out = s->nfree;
+	int rc = 0;
+
+	s->nbfb = 0;
+	for (uint32_t k = 0; k < s->nresv; k++) {
+		s->usable[s->resv[k]] = 0;
+		if (s->owner[s->resv[k]] == POLICY_FREE)
+			free_out--;
+	}
+	for (uint32_t pos = 1; pos < s->nq && tried < depth && s->nfree;) {
+		uint32_t i = s->queue[pos];
+		const struct wl_job *j = &s->w->jobs[i];
+		bool before = s->now + j->limit <= shadow;
+		enum policy_status st;
+
+		if (before ? (j->nodes > s->nfree || j->nodes >= fail_full) :
+			     (j->nodes > free_out || j->nodes >= fail_out)) {
+			pos++;
+			continue;
+		}
+		tried++;
+		st = place(s, i, s->owner, before ? NULL : s->usable, &pr);
+		if (st == POLICY_PLACED && !before &&
+		    !keeps_reservation(s, s->queue[0], i, &pr)) {
+			pos++;
+			continue;
+		}
+		if (st == POLICY_PLACED) {
+			for (uint32_t k = 0; k < pr.n; k++)
+				free_out -= s->usable[pr.nodes[k]];
+			if (start_placed(s, i, &pr)) {
+				rc = -1;
+				break;
+			}
+			s->res->backfilled++;
+			if (before)
+				s->bfb[s->nbfb++] = i;
+			queue_remove(s, pos);
+		} else if (st == POLICY_NEVER && before) {
+			drop(s, i, pr.reason);
+			queue_remove(s, pos);
+		} else {
+			if (before)
+				fail_full = j->nodes;
+			else
+				fail_out = j->nodes;
+			pos++;
+		}
+	}
+	for (uint32_t k = 0; k < s->nresv; k++)
+		s->usable[s->resv[k]] = 1;
+	return rc;
+}
+
+static int schedule(struct sim *s)
+{
+	struct policy_result pr;
+
+	while (s->nq) {
+		uint32_t i = s->queue[0];
+		enum policy_status st = place(s, i, s->owner, NULL, &pr);
+		int64_t shadow;
+		int r;
+
+		if (st == POLICY_PLACED) {
+			if (start_placed(s, i, &pr))
+				return -1;
+			queue_remove(s, 0);
+			continue;
+		}
+		if (st == POLICY_NEVER) {
+			drop(s, i, pr.reason);
+			queue_remove(s, 0);
+			continue;
+		}
+		if (!s->nrun) {
+			char why[192];
+
+			snprintf(why, sizeof(why),
+				 "waits even on an empty "
+				 "machine: %.150s",
+				 pr.reason);
+			drop(s, i, why);
+			queue_remove(s, 0);
+			continue;
+		}
+		r = reserve(s, i, &shadow, &pr);
+		if (r > 0) {
+			char why[192];
+
+			snprintf(why, sizeof(why),
+				 "cannot be placed even on an "
+				 "empty machine: %.140s",
+				 pr.reason);
+			drop(s, i, why);
+			queue_remove(s, 0);
+			continue;
+		}
+		return backfill(s, shadow);
+	}
+	return 0;
+}
+
+static void advance(struct sim *s, int64_t t)
+{
+	if (t > s->tlast) {
+		double dt = (double)(t - s->tlast);
+
+		s->mls_int += s->cur_mls * dt;
+		s->tls_int += s->cur_tls * dt;
+		s->busy += (double)(s->N - s->nfree) * dt;
+		s->tlast = t;
+	}
+	s->now = t;
+}
+
+static void measure(struct sim *s)
+{
+	s->cur_mls = ls_state_mls(s->ls);
+	s->cur_tls = ls_state_tls(s->ls);
+	if (s->cur_mls > s->res->mls_max)
+		s->res->mls_max = s->cur_mls;
+	if (s->cur_tls > s->res->tls_max)
+		s->res->tls_max = s->cur_tls;
+}
+
+/* FCFS order: arrival, then submit time (squeue jobs pending before the
+ * snapshot all arrive "now"), then workload order. */
+static int cmp_arr_ctx(const void *a, const void *b, void *ctx)
+{
+	const struct sim *s = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (s->arrival[x] != s->arrival[y])
+		return s->arrival[x] < s->arrival[y] ? -1 : 1;
+	if (s->w->jobs[x].submit != s->w->jobs[y].submit)
+		return s->w->jobs[x].submit < s->w->jobs[y].submit ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static int setup(struct sim *s)
+{
+	uint32_t nj = s->w->n, L = topo_num_links(s->t);
+
+	s->owner = calloc(s->N, sizeof(*s->owner));
+	s->tmp = malloc(s->N * sizeof(*s->tmp));
+	s->usable = malloc(s->N);
+	s->buf = malloc(s->N * sizeof(*s->buf));
+	s->buf2 = malloc(s->N * sizeof(*s->buf2));
+	s->rel = malloc((nj ? nj : 1) * sizeof(*s->rel));
+	s->bfb = malloc((nj ? nj : 1) * sizeof(*s->bfb));
+	s->resv = malloc(s->N * sizeof(*s->resv));
+	s->scratch = calloc(L ? L : 1, 1);
+	s->run = malloc((nj ? nj : 1) * sizeof(*s->run));
+	s->heap = malloc((nj ? nj : 1) * sizeof(*s->heap));
+	s->queue = malloc((nj ? nj : 1) * sizeof(*s->queue));
+	s->arr = malloc((nj ? nj : 1) * sizeof(*s->arr));
+	s->arrival = malloc((nj ? nj : 1) * sizeof(*s->arrival));
+	s->res->jobs = calloc(nj ? nj : 1, sizeof(*s->res->jobs));
+	if (!s->owner || !s->tmp || !s->usable || !s->buf || !s->buf2 ||
+	    !s->rel || !s->bfb || !s->resv || !s->scratch || !s->run ||
+	    !s->heap || !s->queue || !s->arr || !s->arrival || !s->res->jobs)
+		return -1;
+	s->res->njob_out = nj;
+	memset(s->usable, 1, s->N);
+	s->nfree = s->N;
+	if (s->o->rates) {
+		s->links = calloc(nj ? nj : 1, sizeof(*s->links));
+		s->nlinks = calloc(nj ? nj : 1, sizeof(*s->nlinks));
+		s->stamp = calloc(L ? L : 1, sizeof(*s->stamp));
+		s->incomp = calloc(nj ? nj : 1, 1);
+		if (!s->links || !s->nlinks || !s->stamp || !s->incomp)
+			return -1;
+	}
+	s->ls = ls_state_create(s->r, s->err);
+	return s->ls ? 0 : -1;
+}
+
+static void teardown(struct sim *s)
+{
+	if (s->links)
+		for (uint32_t i = 0; i < s->w->n; i++)
+			free(s->links[i]);
+	free(s->links);
+	free(s->nlinks);
+	free(s->stamp);
+	free(s->incomp);
+	ls_state_destroy(s->ls);
+	free(s->owner);
+	free(s->tmp);
+	free(s->usable);
+	free(s->buf);
+	free(s->buf2);
+	free(s->rel);
+	free(s->bfb);
+	free(s->resv);
+	free(s->scratch);
+	free(s->run);
+	free(s->heap);
+	free(s->queue);
+	free(s->arr);
+	free(s->arrival);
+	policy_destroy(s->pol);
+}
+
+/* Jobs already running (squeue): they keep their nodes from s->now. */
+static int start_running(struct sim *s)
+{
+	for (uint32_t i = 0; i < s->w->n; i++) {
+		const struct wl_job *j = &s->w->jobs[i];
+		int64_t end = j->start + j->limit;
+
+		if (!j->running)
+			continue;
+		for (uint32_t k = 0; k < j->nodes; k++)
+			if (j->alloc[k] >= s->N)
+				return err_set(s->err,
+					       "job %u: node %u out of "
+					       "range (%u nodes)",
+					       j->id, j->alloc[k], s->N);
+		if (end < s->now)
+			end = s->now;
+		s->res->jobs[i].was_running = true;
+		if (start(s, i, j->alloc, j->nodes, false, j->start, end))
+			return -1;
+	}
+	return 0;
+}
+
+static void summarise(struct sim *s)
+{
+	struct whatif_result *res = s->res;
+	double wsum = 0, bsum = 0;
+	uint32_t nw = 0;
+	/* to the last end: a job dropped later does not stretch it (nothing
+	 * runs after the last end, so the integrals stop there too) */
+	double span = s->tend > s->tfirst ? (double)(s->tend - s->tfirst) : 0;
+
+	for (uint32_t i = 0; i < s->w->n; i++) {
+		const struct whatif_job *o = &res->jobs[i];
+		const struct wl_job *j = &s->w->jobs[i];
+		double wait, run, b;
+
+		if (o->dropped)
+			continue;
+		if (o->ran_isolated)
+			res->isolated_jobs++;
+		if (o->claimed_isolated && !o->ran_isolated)
+			res->violations++;
+		res->rate_sum += o->rate;
+		if (o->was_running)
+			continue;
+		wait = (double)(o->start - j->submit);
+		run = (double)(o->end - o->start);
+		b = (wait + run) /
+		    (run > WHATIF_BSLD_TAU ? run : WHATIF_BSLD_TAU);
+		wsum += wait;
+		bsum += b > 1 ? b : 1;
+		nw++;
+	}
+	res->makespan = span;
+	res->utilization = span > 0 ? s->busy / ((double)s->N * span) : 0;
+	res->mean_wait = nw ? wsum / nw : 0;
+	res->mean_bsld = nw ? bsum / nw : 0;
+	res->mls_mean = span > 0 ? s->mls_int / span : s->cur_mls;
+	res->tls_mean = span > 0 ? s->tls_int / span : s->cur_tls;
+	res->rates = s->o->rates;
+	res->rate_mean = res->started ? res->rate_sum / res->started : 0;
+}
+
+static int simulate(struct sim *s)
+{
+	const struct workload *w = s->w;
+	uint32_t total = w->n, tick = total / 20 ? total / 20 : 1;
+	uint32_t last_report = 0;
+
+	s->now = w->squeue ? w->now : INT64_MAX;
+	for (uint32_t i = 0; i < w->n; i++) {
+		s->res->jobs[i].id = w->jobs[i].id;
+		s->res->jobs[i].submit = w->jobs[i].submit;
+		if (w->jobs[i].running)
+			continue;
+		s->arrival[i] = w->squeue && w->jobs[i].submit < w->now ?
+					w->now :
+					w->jobs[i].submit;
+		s->arr[s->narr++] = i;
+		if (!w->squeue && s->arrival[i] < s->now)
+			s->now = s->arrival[i];
+	}
+	if (s->now == INT64_MAX)
+		s->now = 0;
+	s->tfirst = s->tlast = s->tend = s->now;
+	qsort_r(s->arr, s->narr, sizeof(*s->arr), cmp_arr_ctx, s);
+	if (start_running(s))
+		return -1;
+	measure(s);
+	while (s->next < s->narr || s->nheap || s->nq) {
+		int64_t t = INT64_MAX;
+
+		if (s->nheap)
+			t = s->heap[0].t;
+		if (s->next < s->narr && s->arrival[s->arr[s->next]] < t)
+			t = s->arrival[s->arr[s->next]];
+		if (t == INT64_MAX) {
+			/* only waiting jobs and nothing that could free
+			 * nodes: schedule() drops them; stop if it cannot */
+			uint32_t before = s->nq;
+
+			if (schedule(s))
+				return -1;
+			if (s->nq == before)
+				break;
+			continue;
+		}
+		advance(s, t);
+		while (s->nheap && s->heap[0].t == t)
+			finish(s, heap_pop(s).job);
+		while (s->next < s->narr && s->arrival[s->arr[s->next]] <= t)
+			s->queue[s->nq++] = s->arr[s->next++];
+		if (schedule(s))
+			return -1;
+		measure(s);
+		if (s->o->progress && s->done - last_report >= tick) {
+			last_report = s->done;
+			s->o->progress(s->o->progress_arg, s->done, total);
+		}
+	}
+	for (uint32_t q = 0; q < s->nq; q++)
+		drop(s, s->queue[q], "never placed");
+	s->nq = 0;
+	summarise(s);
+	return 0;
+}
+
+int whatif_run(const struct topo *t, const struct routing *r,
+	       const char *policy, const struct workload *w,
+	       const struct whatif_opts *o, struct whatif_result *res,
+	       struct err *err)
+{
+	struct whatif_opts def;
+	struct sim s;
+	struct timespec t0, t1;
+	int rc;
+
+	if (!o) {
+		whatif_opts_init(&def);
+		o = &def;
+	}
+	memset(res, 0, sizeof(*res));
+	memset(&s, 0, sizeof(s));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	s.t = t;
+	s.r = r;
+	s.w = w;
+	s.o = o;
+	s.res = res;
+	s.err = err;
+	s.N = topo_num_nodes(t);
+	s.pol = policy_create(policy, t, r, err);
+	if (!s.pol)
+		return -1;
+	snprintf(res->policy, sizeof(res->policy), "%s", policy_spec(s.pol));
+	res->njobs = w->n;
+	if (setup(&s)) {
+		err_set(err, "out of memory");
+		teardown(&s);
+		whatif_result_free(res);
+		return -1;
+	}
+	rc = simulate(&s);
+	teardown(&s);
+	if (rc) {
+		whatif_result_free(res);
+		return -1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	res->seconds = (double)(t1.tv_sec - t0.tv_sec) +
+		       (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	return 0;
+}

@@ -1,0 +1,101 @@
+/* whatif.h - dry run of a job queue: an event-driven simulation with FCFS
+ * plus EASY backfill (Slurm's default behaviour), every job placed by an
+ * allocation policy, with the link sharing (MLS/TLS) of the running jobs
+ * tracked at every start and end and, optionally, each job's predicted
+ * communication rate.
+ *
+ * Scheduling, at every moment something happens (arrival, end):
+ *   1. Start queue heads in submit order while the policy places them.
+ *   2. The first job that waits gets a reservation: the earliest time the
+ *      policy could place it if running jobs ended at their time limits
+ *      (released in order of expected end on a copy of the machine), and
+ *      the nodes it would get then.
+ *   3. Later jobs (at most bf_depth) start now if the policy places them
+ *      and they do not delay the reservation: either their time limit ends
+ *      before the reserved start, or they are placed on nodes outside the
+ *      reserved set.  A job no smaller than one that just failed in the
+ *      same mode of the same pass is not tried again.
+ * A job the policy calls NEVER (or that waits on an empty machine) is
+ * dropped and reported.  Jobs really end after min(run time, limit).
+ */
+#ifndef STOPO_WHATIF_H
+#define STOPO_WHATIF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "evaluator/sim/workload.h"
+#include "topo/util/err.h"
+#include "topo/routing.h"
+#include "topo/topo.h"
+
+/* Bounded slowdown threshold (s): max(1, (wait + run) / max(run, 10)). */
+#define WHATIF_BSLD_TAU 10.0
+
+typedef void (*whatif_progress_fn)(void *arg, uint32_t done, uint32_t total);
+
+struct whatif_opts {
+	bool rates;	     /* predict each job's communication rate */
+	const char *pattern; /* pattern of jobs without one, for rates
+				 * (NULL = WHATIF_DEFAULT_PATTERN) */
+	const char *model;   /* throughput model for rates (NULL = "jm") */
+	uint32_t bf_depth;   /* jobs tried for backfill per pass (0 =
+				 * 500, Slurm's bf_max_job_test) */
+	uint64_t seed;	     /* seeds random patterns (job id + seed) */
+	whatif_progress_fn progress; /* called now and then; may be NULL */
+	void *progress_arg;
+};
+
+#define WHATIF_DEFAULT_PATTERN "random:1"
+
+/* Set the defaults. */
+void whatif_opts_init(struct whatif_opts *o);
+
+struct whatif_job {
+	uint32_t id;		    /* from the workload */
+	int64_t submit, start, end; /* start = end = -1 when dropped */
+	uint32_t *nodes;	    /* [n] allocated nodes */
+	uint32_t n;
+	bool dropped;	       /* the policy never placed it */
+	bool was_running;      /* squeue: already running at the start */
+	bool claimed_isolated; /* the policy claimed isolation */
+	bool ran_isolated;     /* shared no link at any moment of its run */
+	uint32_t links;	       /* |l_i| */
+	double rate;	       /* predicted communication rate at its start
+				 * (units of link capacity), or 0 */
+	char reason[192];      /* why it was dropped */
+};
+
+struct whatif_result {
+	char policy[96]; /* canonical policy spec */
+	uint32_t njobs;	 /* jobs in the workload */
+	uint32_t started, dropped;
+	double utilization;	   /* node-seconds used / (N * makespan) */
+	double makespan;	   /* s, first arrival to last end */
+	double mean_wait;	   /* s, simulated jobs that started */
+	double mean_bsld;	   /* bounded slowdown, tau = 10 s */
+	uint32_t isolated_jobs;	   /* jobs that ran isolated */
+	uint32_t violations;	   /* claimed isolated but shared a link */
+	double mls_max, tls_max;   /* worst over time, percent */
+	double mls_mean, tls_mean; /* time-averaged over the makespan */
+	bool rates;
+	double rate_sum;     /* sum of the jobs' predicted rates */
+	double rate_mean;    /* per started job */
+	uint32_t backfilled; /* jobs started ahead of an earlier job */
+	double seconds;	     /* wall time of the simulation */
+	uint32_t njob_out;
+	struct whatif_job *jobs; /* [njobs], workload order */
+};
+
+/* Simulate workload W on topology T with routing R and policy POLICY
+ * ("name[:opts]").  Fills RES (free with whatif_result_free).  Returns 0,
+ * or -1 with err set (bad policy, a job's nodes out of range, memory). */
+int whatif_run(const struct topo *t, const struct routing *r,
+	       const char *policy, const struct workload *w,
+	       const struct whatif_opts *o, struct whatif_result *res,
+	       struct err *err);
+
+/* Free RES's arrays; NULL is a no-op. */
+void whatif_result_free(struct whatif_result *res);
+
+#endif

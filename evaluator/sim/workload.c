@@ -1,0 +1,1048 @@
+/* workload.c - SWF, CSV, JSON job lists and squeue --json (see
+ * workload.h for the formats). */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+#include "topo/util/hl.h"
+
+#include "evaluator/sim/workload.h"
+
+#define DEFAULT_LIMIT 86400
+
+void wl_opts_init(struct wl_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->cores_per_node = 1;
+	o->format = WL_AUTO;
+}
+
+void workload_free(struct workload *w)
+{
+	if (!w)
+		return;
+	for (uint32_t i = 0; i < w->n; i++) {
+		free(w->jobs[i].pattern);
+		free(w->jobs[i].alloc);
+	}
+	free(w->jobs);
+	memset(w, 0, sizeof(*w));
+}
+
+char *wl_read_stream(FILE *f, size_t *len, struct err *err)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+
+	while (buf) {
+		size_t got;
+
+		if (n + 1 >= cap) {
+			char *q = realloc(buf, cap * 2);
+
+			if (!q) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = q;
+			cap *= 2;
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (!buf) {
+		err_set(err, "out of memory");
+		return NULL;
+	}
+	if (ferror(f)) {
+		free(buf);
+		err_set(err, "read error");
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+char *workload_slurp(const char *path, size_t *len, struct err *err)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char *buf;
+
+	if (!f) {
+		err_set(err, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = wl_read_stream(f, len, err);
+	if (!buf)
+		err_prefix(err, "%s", path);
+	if (f != stdin)
+		fclose(f);
+	return buf;
+}
+
+static struct wl_job *push(struct workload *w)
+{
+	if (w->n == w->cap) {
+		uint32_t cap = w->cap ? 2 * w->cap : 256;
+		struct wl_job *v = realloc(w->jobs, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		w->jobs = v;
+		w->cap = cap;
+	}
+	memset(&w->jobs[w->n], 0, sizeof(w->jobs[0]));
+	return &w->jobs[w->n++];
+}
+
+static void drop_last(struct workload *w)
+{
+	w->n--;
+	free(w->jobs[w->n].pattern);
+	free(w->jobs[w->n].alloc);
+}
+
+/* Parse a decimal integer token (optionally negative) in full. */
+static int int_token(const char *s, size_t len, int64_t *out)
+{
+	char buf[32], *end;
+	long long v;
+
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Numeric SWF field that may be written "12.0" (some archive logs). */
+static int swf_token(const char *s, size_t len, int64_t *out)
+{
+	char buf[40], *end;
+	double v;
+
+	if (!int_token(s, len, out))
+		return 0;
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	v = strtod(buf, &end);
+	if (errno || *end || v != v || v > 9e15 || v < -9e15)
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+static uint32_t procs_to_nodes(int64_t procs, uint32_t cpn)
+{
+	uint64_t c = cpn ? cpn : 1;
+
+	return (uint32_t)(((uint64_t)procs + c - 1) / c);
+}
+
+/* One record's trouble: an error, or skipped and counted. */
+static int bad(struct workload *w, const struct wl_opts *o, struct err *err,
+	       const char *name, uint32_t line, const char *what)
+{
+	if (o->skip_bad) {
+		w->skipped++;
+		return 0;
+	}
+	return err_set(err, "%s:%u: %s", name, line, what);
+}
+
+/* The same for JSON job I (0-based): "FILE: jobs[I]: what". */
+static int jbad(struct workload *w, const struct wl_opts *o, struct err *err,
+		const char *name, uint32_t i, const char *what)
+{
+	if (o->skip_bad) {
+		w->skipped++;
+		return 0;
+	}
+	return err_set(err, "%s: jobs[%u]: %s", name, i, what);
+}
+
+static void swf_header(struct workload *w, const char *s, size_t len,
+		       uint32_t cpn)
+{
+	static const char *const keys[] = { "MaxNodes:", "MaxProcs:" };
+
+	for (int k = 0; k < 2; k++) {
+		const char *p = memmem(s, len, keys[k], strlen(keys[k]));
+		long long v;
+
+		if (!p)
+			continue;
+		v = strtoll(p + strlen(keys[k]), NULL, 10);
+		if (v <= 0 || v >= UINT32_MAX)
+			continue;
+		if (k == 0)
+			w->max_nodes = (uint32_t)v;
+		else if (!w->max_nodes)
+			w->max_nodes = procs_to_nodes(v, cpn);
+	}
+}
+
+static int parse_swf_line(struct workload *w, const struct wl_opts *o,
+			  const char *name, uint32_t line, const char *s,
+			  size_t len, struct err *err)
+{
+	int64_t f[18];
+	uint32_t nf = 0;
+	size_t i = 0;
+	struct wl_job *j;
+	char msg[128];
+
+	while (i < len && nf < 18) {
+		size_t b;
+
+		while (i < len && isspace((unsigned char)s[i]))
+			i++;
+		if (i == len)
+			break;
+		b = i;
+		while (i < len && !isspace((unsigned char)s[i]))
+			i++;
+		if (swf_token(s + b, i - b, &f[nf])) {
+			snprintf(msg, sizeof(msg),
+				 "field %u: '%.*s' is not a "
+				 "number",
+				 nf + 1, (int)(i - b > 20 ? 20 : i - b), s + b);
+			return bad(w, o, err, name, line, msg);
+		}
+		nf++;
+	}
+	if (nf == 0)
+		return 0;
+	if (nf < 9) {
+		snprintf(msg, sizeof(msg),
+			 "%u fields, SWF needs at least 9 "
+			 "(18 in full)",
+			 nf);
+		return bad(w, o, err, name, line, msg);
+	}
+	if (f[0] <= 0 || f[0] >= UINT32_MAX)
+		return bad(w, o, err, name, line,
+			   "field 1: job id must be "
+			   "positive");
+	if (f[1] < 0)
+		return bad(w, o, err, name, line,
+			   "field 2: submit time is "
+			   "negative");
+	if (f[3] < 0)
+		return bad(w, o, err, name, line,
+			   "field 4: run time unknown "
+			   "(-1)");
+	if (f[4] <= 0 && f[7] <= 0)
+		return bad(w, o, err, name, line,
+			   "fields 5 and 8: no processor "
+			   "count");
+	if ((f[4] > 0 ? f[4] : f[7]) >= UINT32_MAX)
+		return bad(w, o, err, name, line,
+			   "fields 5/8: processor count "
+			   "too large");
+	j = push(w);
+	if (!j)
+		return err_set(err, "%s:%u: out of memory", name, line);
+	j->id = (uint32_t)f[0];
+	j->submit = f[1];
+	j->nodes = procs_to_nodes(f[4] > 0 ? f[4] : f[7], o->cores_per_node);
+	j->limit = f[8] > 0 ? f[8] : f[3];
+	if (j->limit <= 0)
+		j->limit = 1;
+	/* Slurm ends a job at its time limit */
+	j->runtime = f[3] < j->limit ? f[3] : j->limit;
+	j->line = line;
+	return 0;
+}
+
+static int parse_swf(const char *name, const char *text, size_t len,
+		     const struct wl_opts *o, struct workload *w,
+		     struct err *err)
+{
+	uint32_t line = 0;
+
+	for (size_t p = 0; p < len;) {
+		const char *e = memchr(text + p, '\n', len - p);
+		size_t l = e ? (size_t)(e - (text + p)) : len - p;
+		const char *s = text + p;
+
+		line++;
+		p += l + 1;
+		while (l && isspace((unsigned char)*s)) {
+			s++;
+			l--;
+		}
+		if (!l)
+			continue;
+		if (*s == ';') {
+			swf_header(w, s, l, o->cores_per_node);
+			continue;
+		}
+		if (parse_swf_line(w, o, name, line, s, l, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* Split a CSV line into at most MAXF fields (no quoting: patterns are
+ * written without commas or quoted with "..."). */
+static uint32_t csv_split(char *s, char **f, uint32_t maxf)
+{
+	uint32_t n = 0;
+
+	while (n < maxf) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '"') {
+			char *q = strchr(s + 1, '"');
+
+			f[n++] = s + 1;
+			if (!q)
+				return UINT32_MAX;
+			*q = '\0';
+			s = q + 1;
+			while (*s == ' ' || *s == '\t')
+				s++;
+			if (*s == ',') {
+				s++;
+				continue;
+			}
+			if (*s)
+				return UINT32_MAX;
+			return n;
+		}
+		f[n++] = s;
+		s += strcspn(s, ",");
+		if (*s == ',') {
+			char *e = s;
+
+			*s++ = '\0';
+			while (e > f[n - 1] &&
+			       (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+				*--e = '\0';
+			continue;
+		}
+		while (s > f[n - 1] &&
+		       (s[-1] == ' ' || s[-1] == '\t' || s[-1] == '\r'))
+			*--s = '\0';
+		return n;
+	}
+	return UINT32_MAX;
+}
+
+static int csv_int(const char *s, int64_t *v)
+{
+	return int_token(s, strlen(s), v);
+}
+
+/* Fill a job from id, submit, nodes, runtime, limit, pattern strings (CSV
+ * fields or JSON values converted to text).  Returns NULL when fine or the
+ * message. */
+static const char *fill_job(struct wl_job *j, int64_t id, int64_t submit,
+			    int64_t nodes, int64_t runtime, int64_t limit,
+			    const char *pattern, uint32_t nnodes)
+{
+	if (id <= 0 || id >= UINT32_MAX)
+		return "id must be a positive integer";
+	if (submit < 0)
+		return "submit time is negative";
+	if (nodes <= 0 || nodes >= UINT32_MAX)
+		return "nodes must be a positive integer";
+	if (runtime < 0)
+		return "runtime is negative";
+	if (limit == 0 || limit < -1)
+		return "limit must be positive (or -1 for the run time)";
+	j->id = (uint32_t)id;
+	j->submit = submit;
+	j->nodes = (uint32_t)nodes;
+	j->limit = limit > 0 ? limit : (runtime > 0 ? runtime : 1);
+	j->runtime = runtime < j->limit ? runtime : j->limit;
+	if (pattern && *pattern) {
+		j->pattern = strdup(pattern);
+		if (!j->pattern)
+			return "out of memory";
+	}
+	(void)nnodes;
+	return NULL;
+}
+
+static int parse_csv(const char *name, const char *text, size_t len,
+		     const struct wl_opts *o, struct workload *w,
+		     struct err *err)
+{
+	static const char *const cols[] = { "id",      "submit", "nodes",
+					    "runtime", "limit",	 "pattern" };
+	uint32_t line = 0, ncols = 0;
+	char *buf = NULL;
+	size_t bcap = 0;
+
+	for (size_t p = 0; p < len;) {
+		const char *e = memchr(text + p, '\n', len - p);
+		size_t l = e ? (size_t)(e - (text + p)) : len - p;
+		char *f[8];
+		uint32_t nf;
+		int64_t v[5];
+		const char *msg = NULL;
+		char m[160];
+
+		line++;
+		if (l + 1 > bcap) {
+			char *q = realloc(buf, l + 1);
+
+			if (!q) {
+				free(buf);
+				return err_set(err, "%s:%u: out of memory",
+					       name, line);
+			}
+			buf = q;
+			bcap = l + 1;
+		}
+		memcpy(buf, text + p, l);
+		buf[l] = '\0';
+		p += l + 1;
+		{
+			char *s = buf;
+
+			while (isspace((unsigned char)*s))
+				s++;
+			if (!*s || *s == '#')
+				continue;
+		}
+		nf = csv_split(buf, f, 8);
+		if (!ncols) {
+			for (ncols = 0; ncols < nf && ncols < 6; ncols++)
+				if (strcmp(f[ncols], cols[ncols]))
+					break;
+			if (nf == UINT32_MAX || ncols < 5 || nf != ncols) {
+				free(buf);
+				return err_set(err,
+					       "%s:%u: header must be "
+					       "id,submit,nodes,runtime,limit"
+					       "[,pattern]",
+					       name, line);
+			}
+			continue;
+		}
+		if (nf == UINT32_MAX || nf < 5 || nf > ncols) {
+			snprintf(m, sizeof(m), "want %u comma-separated fields",
+				 ncols);
+			if (bad(w, o, err, name, line, m)) {
+				free(buf);
+				return -1;
+			}
+			continue;
+		}
+		for (uint32_t k = 0; k < 5 && !msg; k++) {
+			if (k == 4 && !*f[k]) {
+				v[k] = -1;
+				continue;
+			}
+			if (csv_int(f[k], &v[k])) {
+				snprintf(m, sizeof(m),
+					 "%s: '%.32s' is not an "
+					 "integer",
+					 cols[k], f[k]);
+				msg = m;
+			}
+		}
+		if (!msg) {
+			struct wl_job *j = push(w);
+
+			if (!j) {
+				free(buf);
+				return err_set(err, "%s:%u: out of memory",
+					       name, line);
+			}
+			msg = fill_job(j, v[0], v[1], v[2], v[3], v[4],
+				       nf > 5 ? f[5] : NULL, o->nnodes);
+			j->line = line;
+			if (msg)
+				drop_last(w);
+		}
+		if (msg && bad(w, o, err, name, line, msg)) {
+			free(buf);
+			return -1;
+		}
+	}
+	free(buf);
+	if (!ncols)
+		return err_set(err, "%s:%u: empty CSV (no header)", name,
+			       line ? line : 1);
+	return 0;
+}
+
+/* ---- node lists ---- */
+
+static int all_index_chars(const char *s)
+{
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s) && *s != '-' && *s != ',')
+			return 0;
+	return 1;
+}
+
+static int add_node(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
+{
+	if (*n == *cap) {
+		uint32_t c = *cap ? 2 * *cap : 16;
+		uint32_t *q = realloc(*v, c * sizeof(*q));
+
+		if (!q)
+			return -1;
+		*v = q;
+		*cap = c;
+	}
+	(*v)[(*n)++] = x;
+	return 0;
+}
+
+static uint32_t *index_list(const char *s, uint32_t nnodes, uint32_t *n,
+			    struct err *err)
+{
+	uint32_t *v = NULL, cap = 0, cnt = 0;
+	const char *p = s;
+
+	while (*p) {
+		char *end;
+		unsigned long a, b;
+
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		errno = 0;
+		a = b = strtoul(p, &end, 10);
+		if (*end == '-') {
+			if (!isdigit((unsigned char)end[1]))
+				goto bad;
+			b = strtoul(end + 1, &end, 10);
+		}
+		if (errno || b < a || (nnodes && b >= nnodes) ||
+		    b >= UINT32_MAX)
+			goto bad;
+		for (unsigned long x = a; x <= b; x++)
+			if (add_node(&v, &cnt, &cap, (uint32_t)x)) {
+				free(v);
+				err_set(err, "out of memory");
+				return NULL;
+			}
+		p = end;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	if (!cnt)
+		goto bad;
+	*n = cnt;
+	return v;
+bad:
+	free(v);
+	if (nnodes)
+		err_set(err,
+			"bad node list '%.64s' (want indices like 0-3,8 "
+			"below %u)",
+			s, nnodes);
+	else
+		err_set(err, "bad node list '%.64s' (want indices like 0-3,8)",
+			s);
+	return NULL;
+}
+
+uint32_t *workload_nodes(const char *list, const struct topo_conf *conf,
+			 uint32_t nnodes, uint32_t *n, struct err *err)
+{
+	struct hl *hl;
+	uint32_t *v = NULL, cap = 0, cnt = 0;
+	char *h;
+
+	*n = 0;
+	if (!list || !*list) {
+		err_set(err, "empty node list");
+		return NULL;
+	}
+	if (all_index_chars(list))
+		return index_list(list, nnodes, n, err);
+	if (!conf || !topo_conf_has_names(conf)) {
+		err_set(err,
+			"node names '%.64s' need a topo.conf with "
+			"NodeName= (--topo FILE)",
+			list);
+		return NULL;
+	}
+	hl = hl_parse(list);
+	if (!hl) {
+		err_set(err, "bad hostlist '%.64s'", list);
+		return NULL;
+	}
+	while ((h = hl_shift(hl))) {
+		uint32_t x = topo_conf_node_index(conf, h);
+
+		if (x == TOPO_NONE) {
+			err_set(err,
+				"node '%.64s' is not in topo.conf "
+				"NodeName=",
+				h);
+			free(h);
+			goto fail;
+		}
+		free(h);
+		if (add_node(&v, &cnt, &cap, x)) {
+			err_set(err, "out of memory");
+			goto fail;
+		}
+	}
+	hl_destroy(hl);
+	if (!cnt) {
+		err_set(err, "empty node list '%.64s'", list);
+		free(v);
+		return NULL;
+	}
+	*n = cnt;
+	return v;
+fail:
+	hl_destroy(hl);
+	free(v);
+	return NULL;
+}
+
+/* ---- JSON ---- */
+
+static uint32_t offset_line(const char *text, size_t off)
+{
+	uint32_t line = 1;
+
+	for (size_t i = 0; i < off && text[i]; i++)
+		line += text[i] == '\n';
+	return line;
+}
+
+/* Integer member KEY of O: 0 found, 1 absent or null, -1 not an integer. */
+static int jint(struct json_object *o, const char *key, int64_t *v)
+{
+	struct json_object *x;
+
+	if (!json_object_object_get_ex(o, key, &x) || !x)
+		return 1;
+	if (json_object_is_type(x, json_type_int)) {
+		*v = json_object_get_int64(x);
+		return 0;
+	}
+	if (json_object_is_type(x, json_type_double)) {
+		double d = json_object_get_double(x);
+
+		if (d != (double)(int64_t)d)
+			return -1;
+		*v = (int64_t)d;
+		return 0;
+	}
+	/* Slurm 23.02+ writes {"set":true,"infinite":false,"number":N} */
+	if (json_object_is_type(x, json_type_object)) {
+		struct json_object *s, *num, *inf;
+
+		if (json_object_object_get_ex(x, "infinite", &inf) &&
+		    json_object_get_boolean(inf))
+			return 1;
+		if (json_object_object_get_ex(x, "set", &s) &&
+		    !json_object_get_boolean(s))
+			return 1;
+		if (json_object_object_get_ex(x, "number", &num))
+			return jint(x, "number", v);
+	}
+	return -1;
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *x;
+
+	if (!json_object_object_get_ex(o, key, &x) || !x ||
+	    !json_object_is_type(x, json_type_string))
+		return NULL;
+	return json_object_get_string(x);
+}
+
+static bool state_holds_nodes(const char *s)
+{
+	static const char *const st[] = { "RUNNING", "CONFIGURING",
+					  "COMPLETING", "SUSPENDED", NULL };
+
+	for (int i = 0; st[i]; i++)
+		if (!strncmp(s, st[i], strlen(st[i])))
+			return true;
+	return false;
+}
+
+static int squeue_job(struct workload *w, const struct wl_opts *o,
+		      const char *name, uint32_t idx, struct json_object *jo,
+		      struct err *err)
+{
+	int64_t id, submit = 0, start = 0, tl, cnt = 0;
+	const char *state = jstr(jo, "job_state"), *nodes;
+	struct wl_job *j;
+	char m[200];
+	struct err e = { "" };
+	int r;
+
+	if (jint(jo, "job_id", &id) || id <= 0 || id >= UINT32_MAX)
+		return jbad(w, o, err, name, idx,
+			    "job_id missing or not a "
+			    "positive integer");
+	if (!state) {
+		snprintf(m, sizeof(m), "job %" PRId64 ": job_state missing",
+			 id);
+		return jbad(w, o, err, name, idx, m);
+	}
+	r = jint(jo, "time_limit", &tl);
+	if (r < 0 || (r == 0 && tl <= 0)) {
+		snprintf(m, sizeof(m), "job %" PRId64 ": bad time_limit", id);
+		return jbad(w, o, err, name, idx, m);
+	}
+	tl = r ? (o->default_limit > 0 ? o->default_limit : DEFAULT_LIMIT) :
+		 tl * 60;
+	if (jint(jo, "submit_time", &submit) < 0 ||
+	    jint(jo, "start_time", &start) < 0 ||
+	    jint(jo, "node_count", &cnt) < 0) {
+		snprintf(m, sizeof(m),
+			 "job %" PRId64 ": submit_time, "
+			 "start_time or node_count is not an integer",
+			 id);
+		return jbad(w, o, err, name, idx, m);
+	}
+	if (state_holds_nodes(state)) {
+		uint32_t n;
+		uint32_t *v;
+
+		nodes = jstr(jo, "nodes");
+		v = workload_nodes(nodes, o->conf, o->nnodes, &n, &e);
+		if (!v) {
+			snprintf(m, sizeof(m), "job %" PRId64 ": %.160s", id,
+				 e.msg);
+			return jbad(w, o, err, name, idx, m);
+		}
+		j = push(w);
+		if (!j) {
+			free(v);
+			return err_set(err, "%s: out of memory", name);
+		}
+		j->running = true;
+		j->alloc = v;
+		j->nodes = n;
+		j->start = start;
+		if (start > w->now)
+			w->now = start;
+	} else if (!strncmp(state, "PENDING", 7)) {
+		if (cnt <= 0 || cnt >= UINT32_MAX) {
+			snprintf(m, sizeof(m),
+				 "job %" PRId64 ": pending with "
+				 "no node_count",
+				 id);
+			return jbad(w, o, err, name, idx, m);
+		}
+		j = push(w);
+		if (!j)
+			return err_set(err, "%s: out of memory", name);
+		j->nodes = (uint32_t)cnt;
+	} else {
+		w->ignored++;
+		return 0;
+	}
+	j->id = (uint32_t)id;
+	j->submit = submit;
+	if (submit > w->now)
+		w->now = submit;
+	j->limit = tl;
+	j->runtime = tl;
+	j->line = idx + 1;
+	return 0;
+}
+
+static int list_job(struct workload *w, const struct wl_opts *o,
+		    const char *name, uint32_t idx, struct json_object *jo,
+		    struct err *err)
+{
+	static const char *const keys[] = { "id", "submit", "nodes", "runtime",
+					    "limit" };
+	int64_t v[5] = { 0, 0, 0, 0, -1 };
+	const char *pattern = NULL, *msg;
+	struct json_object *x;
+	struct wl_job *j;
+	char m[160];
+
+	for (int k = 0; k < 5; k++) {
+		int r = jint(jo, keys[k], &v[k]);
+
+		if (r < 0 || (r == 1 && k != 4)) {
+			snprintf(m, sizeof(m), "\"%s\" %s", keys[k],
+				 r < 0 ? "is not an integer" : "missing");
+			return jbad(w, o, err, name, idx, m);
+		}
+	}
+	if (json_object_object_get_ex(jo, "pattern", &x) && x) {
+		if (!json_object_is_type(x, json_type_string))
+			return jbad(w, o, err, name, idx,
+				    "\"pattern\" is not a "
+				    "string");
+		pattern = json_object_get_string(x);
+	}
+	j = push(w);
+	if (!j)
+		return err_set(err, "%s: out of memory", name);
+	msg = fill_job(j, v[0], v[1], v[2], v[3], v[4], pattern, o->nnodes);
+	j->line = idx + 1;
+	if (msg) {
+		drop_last(w);
+		return jbad(w, o, err, name, idx, msg);
+	}
+	return 0;
+}
+
+static int parse_json(const char *name, const char *text, size_t len,
+		      const struct wl_opts *o, struct workload *w,
+		      struct err *err)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *root, *jobs = NULL;
+	enum json_tokener_error je;
+	size_t nj;
+	int rc = 0;
+
+	if (!tok)
+		return err_set(err, "%s: out of memory", name);
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	je = json_tokener_get_error(tok);
+	if (!root || je != json_tokener_success) {
+		size_t off = json_tokener_get_parse_end(tok);
+
+		err_set(err, "%s:%u: bad JSON: %s", name,
+			offset_line(text, off),
+			je == json_tokener_success ||
+					je == json_tokener_continue ?
+				"unexpected end of input" :
+				json_tokener_error_desc(je));
+		json_object_put(root);
+		json_tokener_free(tok);
+		return -1;
+	}
+	json_tokener_free(tok);
+	if (json_object_is_type(root, json_type_array))
+		jobs = root;
+	else if (json_object_is_type(root, json_type_object))
+		json_object_object_get_ex(root, "jobs", &jobs);
+	if (!jobs || !json_object_is_type(jobs, json_type_array)) {
+		json_object_put(root);
+		return err_set(err,
+			       "%s:1: no \"jobs\" array (want a job list "
+			       "or squeue --json output)",
+			       name);
+	}
+	nj = json_object_array_length(jobs);
+	for (size_t i = 0; i < nj && !rc; i++) {
+		struct json_object *jo = json_object_array_get_idx(jobs, i);
+		if (!jo || !json_object_is_type(jo, json_type_object)) {
+			if (jbad(w, o, err, name, (uint32_t)i,
+				 "job is not an object"))
+				rc = -1;
+			continue;
+		}
+		if (json_object_object_get_ex(jo, "job_id", NULL)) {
+			w->squeue = true;
+			rc = squeue_job(w, o, name, (uint32_t)i, jo, err);
+		} else {
+			rc = list_job(w, o, name, (uint32_t)i, jo, err);
+		}
+	}
+	json_object_put(root);
+	return rc;
+}
+
+static enum wl_format sniff(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		while (i < len && isspace((unsigned char)text[i]))
+			i++;
+		if (i < len && text[i] == '#') {
+			while (i < len && text[i] != '\n')
+				i++;
+			continue;
+		}
+		break;
+	}
+	if (i < len && (text[i] == '{' || text[i] == '['))
+		return WL_JSON;
+	if (len - i >= 3 && !strncmp(text + i, "id", 2) &&
+	    (text[i + 2] == ',' || text[i + 2] == ' '))
+		return WL_CSV;
+	return WL_SWF;
+}
+
+int workload_parse(const char *name, const char *text, size_t len,
+		   const struct wl_opts *o, struct workload *w, struct err *err)
+{
+	struct wl_opts def;
+	int rc;
+
+	if (!o) {
+		wl_opts_init(&def);
+		o = &def;
+	}
+	memset(w, 0, sizeof(*w));
+	w->format = o->format != WL_AUTO ? o->format : sniff(text, len);
+	switch (w->format) {
+	case WL_CSV:
+		rc = parse_csv(name, text, len, o, w, err);
+		break;
+	case WL_JSON:
+		rc = parse_json(name, text, len, o, w, err);
+		break;
+	default:
+		rc = parse_swf(name, text, len, o, w, err);
+		break;
+	}
+	if (rc) {
+		workload_free(w);
+		return -1;
+	}
+	return 0;
+}
+
+int workload_load(const char *path, const struct wl_opts *o, struct workload *w,
+		  struct err *err)
+{
+	size_t len;
+	char *text = workload_slurp(path, &len, err);
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	if (!text)
+		return -1;
+	rc = workload_parse(strcmp(path, "-") ? path : "<stdin>", text, len, o,
+			    w, err);
+	free(text);
+	return rc;
+}
+
+int workload_parse_running(const char *name, const char *text, size_t len,
+			   const struct wl_opts *o, struct workload *w,
+			   struct err *err)
+{
+	uint32_t line = 0;
+	char *buf = NULL;
+	size_t bcap = 0;
+	int rc = 0;
+
+	memset(w, 0, sizeof(*w));
+	for (size_t p = 0; p < len && !rc;) {
+		const char *e = memchr(text + p, '\n', len - p);
+		size_t l = e ? (size_t)(e - (text + p)) : len - p;
+		char *f[4] = { NULL }, *save = NULL, *c;
+		uint32_t nf = 0, n;
+		uint32_t *v;
+		int64_t id;
+		struct wl_job *j;
+		struct err e2 = { "" };
+		char m[200];
+
+		line++;
+		if (l + 1 > bcap) {
+			char *q = realloc(buf, l + 1);
+
+			if (!q) {
+				rc = err_set(err, "%s:%u: out of memory", name,
+					     line);
+				break;
+			}
+			buf = q;
+			bcap = l + 1;
+		}
+		memcpy(buf, text + p, l);
+		buf[l] = '\0';
+		p += l + 1;
+		if ((c = strchr(buf, '#')))
+			*c = '\0';
+		for (char *tok = strtok_r(buf, " \t\r", &save); tok && nf < 4;
+		     tok = strtok_r(NULL, " \t\r", &save))
+			f[nf++] = tok;
+		if (!nf)
+			continue;
+		if (nf < 2 || nf > 3) {
+			rc = bad(w, o, err, name, line,
+				 "want: ID NODES "
+				 "[PATTERN]");
+			continue;
+		}
+		if (int_token(f[0], strlen(f[0]), &id) || id <= 0 ||
+		    id >= UINT32_MAX) {
+			snprintf(m, sizeof(m),
+				 "job id '%.32s' is not a positive "
+				 "integer",
+				 f[0]);
+			rc = bad(w, o, err, name, line, m);
+			continue;
+		}
+		v = workload_nodes(f[1], o->conf, o->nnodes, &n, &e2);
+		if (!v) {
+			snprintf(m, sizeof(m), "job %" PRId64 ": %.160s", id,
+				 e2.msg);
+			rc = bad(w, o, err, name, line, m);
+			continue;
+		}
+		j = push(w);
+		if (!j) {
+			free(v);
+			rc = err_set(err, "%s:%u: out of memory", name, line);
+			break;
+		}
+		j->id = (uint32_t)id;
+		j->running = true;
+		j->alloc = v;
+		j->nodes = n;
+		j->line = line;
+		j->limit = j->runtime = 1;
+		if (nf == 3 && !(j->pattern = strdup(f[2])))
+			rc = err_set(err, "%s:%u: out of memory", name, line);
+	}
+	free(buf);
+	if (rc)
+		workload_free(w);
+	return rc;
+}
+
+int workload_machine(const char *spec, struct topo **t, struct topo_conf **conf,
+		     const char **routing, struct err *err)
+{
+	*t = NULL;
+	*conf = NULL;
+	*routing = NULL;
+	if (topo_spec_is_file(spec)) {
+		*conf = topo_conf_load(spec, err);
+		if (!*conf)
+			return -1;
+		*t = topo_conf_take_topo(*conf);
+		*routing = topo_conf_routing(*conf);
+		if (!*t) {
+			topo_conf_destroy(*conf);
+			*conf = NULL;
+			return err_set(err, "%s: no topology", spec);
+		}
+		return 0;
+	}
+	*t = topo_create(spec, err);
+	return *t ? 0 : -1;
+}

@@ -1,0 +1,128 @@
+/* workload.h - job lists for the what-if simulator and the link-sharing
+ * report.
+ *
+ * Formats (chosen by content; see stopo-whatif(1)):
+ *   SWF   Standard Workload Format of the Parallel Workloads Archive: one
+ *         job per line, 18 whitespace-separated fields, ';' header lines.
+ *         Used: 1 job id, 2 submit time, 4 run time, 5 allocated
+ *         processors (8 requested processors when 5 is -1), 9 requested
+ *         time (-1: the run time).  Processors become nodes with
+ *         cores_per_node, rounded up.  "; MaxNodes:" (or "; MaxProcs:"
+ *         divided by cores_per_node) gives the machine size.
+ *   CSV   header "id,submit,nodes,runtime,limit[,pattern]"; limit empty or
+ *         -1 means the run time; '#' comment lines.
+ *   JSON  {"jobs":[{"id","submit","nodes","runtime","limit","pattern"}]}
+ *         or a bare array of such objects.
+ *   squeue --json output (Slurm 22.05: objects with "job_id",
+ *         "job_state", "nodes" hostlist, "node_count", "submit_time",
+ *         "start_time", "time_limit" in minutes or null): jobs holding
+ *         nodes (RUNNING, CONFIGURING, COMPLETING, SUSPENDED) keep them
+ *         (names mapped through topo.conf NodeName=), PENDING jobs are
+ *         simulated, finished jobs are ignored.  Run times are unknown:
+ *         a job runs to its time limit.
+ * Times are seconds.  Records that cannot be used are errors
+ * "FILE:LINE: what", or skipped and counted with skip_bad.
+ */
+#ifndef STOPO_WORKLOAD_H
+#define STOPO_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "topo/util/err.h"
+#include "topo/topo_conf.h"
+
+enum wl_format {
+	WL_AUTO = 0,
+	WL_SWF,
+	WL_CSV,
+	WL_JSON, /* job list or squeue --json, told apart per job object */
+};
+
+struct wl_job {
+	uint32_t id;
+	int64_t submit;	 /* s */
+	int64_t runtime; /* s, how long it really runs (<= limit) */
+	int64_t limit;	 /* s, time limit (> 0) used for reservations */
+	uint32_t nodes;	 /* nodes requested */
+	char *pattern;	 /* traffic pattern spec or NULL */
+	uint32_t line;	 /* source line (JSON: index in "jobs" + 1) */
+	/* squeue: a job holding nodes now */
+	bool running;
+	int64_t start;	 /* s, when running */
+	uint32_t *alloc; /* its nodes (nodes entries), when running */
+};
+
+struct workload {
+	struct wl_job *jobs;
+	uint32_t n, cap;
+	uint32_t skipped;   /* bad records skipped (skip_bad) */
+	uint32_t ignored;   /* squeue jobs that neither run nor pend */
+	uint32_t max_nodes; /* machine size from the SWF header, or 0 */
+	int64_t now;	    /* squeue: the latest submit/start time seen */
+	enum wl_format format;
+	bool squeue; /* input was squeue --json */
+};
+
+struct wl_opts {
+	uint32_t cores_per_node;      /* SWF processors per node (0 = 1) */
+	bool skip_bad;		      /* skip and count bad records */
+	const struct topo_conf *conf; /* NodeName= mapping for squeue; NULL:
+				       * node names must be node indices */
+	uint32_t nnodes;	      /* node ids must be below (0 = any) */
+	int64_t default_limit;	      /* squeue jobs without a time limit
+				       * (0 = 86400 s) */
+	enum wl_format format;	      /* WL_AUTO: by content */
+};
+
+/* Set the defaults (cores_per_node 1, no skipping, WL_AUTO). */
+void wl_opts_init(struct wl_opts *o);
+
+/* Read PATH ("-" = stdin) into W (free with workload_free).  Returns 0,
+ * or -1 with err set to "PATH:LINE: what" (W is then empty). */
+int workload_load(const char *path, const struct wl_opts *o, struct workload *w,
+		  struct err *err);
+
+/* The same on text TEXT of LEN bytes; NAME is used in messages. */
+int workload_parse(const char *name, const char *text, size_t len,
+		   const struct wl_opts *o, struct workload *w,
+		   struct err *err);
+
+/* Read a running-jobs file: one job per line, "ID NODES [PATTERN]", NODES
+ * a Slurm hostlist ("n[0-3]", mapped through O->conf) or node indices
+ * ("0-3,8"); '#' starts a comment.  Every job is running (alloc set).
+ * Returns 0 or -1 with err "NAME:LINE: what" (W empty then). */
+int workload_parse_running(const char *name, const char *text, size_t len,
+			   const struct wl_opts *o, struct workload *w,
+			   struct err *err);
+
+/* Expand a Slurm hostlist ("n[0-3,8]") or an index list ("0-3,8") into
+ * node ids through CONF's NodeName= mapping (or as plain indices below
+ * NNODES when CONF has no names).  Returns a new array (*n entries, caller
+ * frees), or NULL with err set. */
+uint32_t *workload_nodes(const char *list, const struct topo_conf *conf,
+			 uint32_t nnodes, uint32_t *n, struct err *err);
+
+/* The machine of --topo SPEC: a topo.conf path (topo_spec_is_file: anything
+ * with '/', ending in ".conf" or an existing regular file; its NodeName=
+ * names map Slurm nodes and its Routing= is returned in *routing) or a
+ * family spec.  *t is the
+ * caller's (topo_destroy), *conf too (topo_conf_destroy; NULL for a spec).
+ * Returns 0 or -1 with err set. */
+int workload_machine(const char *spec, struct topo **t, struct topo_conf **conf,
+		     const char **routing, struct err *err);
+
+/* Free the jobs; W is empty again.  NULL is a no-op. */
+void workload_free(struct workload *w);
+
+/* Read a whole file ("-" = stdin) into a new NUL-terminated buffer
+ * (*len bytes, caller frees).  NULL with err set ("PATH: what"). */
+char *workload_slurp(const char *path, size_t *len, struct err *err);
+
+/* Read F (a file, a pipe, stdin; the caller's, left open) to its end into
+ * a new NUL-terminated buffer of *len bytes (caller frees).  NULL with err
+ * set to "out of memory" or "read error". */
+char *wl_read_stream(FILE *f, size_t *len, struct err *err);
+
+#endif

@@ -1,0 +1,14 @@
+# topo/util/: layer 0, below everything: the error contract, the seeded
+# generator and the hostlist adapter (the only libslurm user outside
+# plugin/).
+noinst_LTLIBRARIES += topo/util/libutil.la
+topo_util_libutil_la_SOURCES = \
+	topo/util/err.c \
+	topo/util/rng.c \
+	topo/util/hl.c
+noinst_HEADERS += topo/util/err.h topo/util/rng.h topo/util/hl.h
+
+UNIT_TESTS += tests/unit/test_rng
+tests_unit_test_rng_SOURCES = tests/unit/test_rng.c
+tests_unit_test_rng_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_rng_LDADD = $(L_UTIL) $(UNIT_LIBS)
