@@ -439,10 +439,10 @@ static void prefix(const struct mb *m, struct st *s)
 		size_t st = stride[d], span = st * (m->ext[d] + 1);
 
 		for (size_t base = 0; base < sz; base += span)
-			for (size_t x = st; x < span; x += st)
+			for (size_t off = st; off < span; off += st)
 				for (size_t r = 0; r < st; r++)
-					s->pre[base + x + r] +=
-						s->pre[base + x - st + r];
+					s->pre[base + off + r] +=
+						s->pre[base + off - st + r];
 	}
 }
 

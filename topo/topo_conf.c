@@ -888,12 +888,13 @@ static struct topo *build_graph(struct pstate *st,
 	t->family = "graph";
 	memcpy(t->params, params, nparams * sizeof(*params));
 	t->nparams = nparams;
-	for (size_t k = 0; k < 2; k++) {
+	for (size_t gk = 0; gk < 2; gk++) {
 		static const char *const gkeys[] = { "inject", "link" };
-		const char *v = targ_str(&args, gkeys[k]);
+		const char *v = targ_str(&args, gkeys[gk]);
 
-		snprintf(t->eff[k].key, sizeof(t->eff[k].key), "%s", gkeys[k]);
-		snprintf(t->eff[k].value, sizeof(t->eff[k].value), "%s",
+		snprintf(t->eff[gk].key, sizeof(t->eff[gk].key), "%s",
+			 gkeys[gk]);
+		snprintf(t->eff[gk].value, sizeof(t->eff[gk].value), "%s",
 			 v ? v : "1");
 	}
 	t->neff = 2;

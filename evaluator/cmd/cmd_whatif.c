@@ -183,14 +183,13 @@ static int width(char *const *labels, int n)
 }
 
 static void row(const char *label, const struct whatif_result *res, int n,
-		int w, const char *fmt,
-		double (*get)(const struct whatif_result *))
+		int w, int prec, double (*get)(const struct whatif_result *))
 {
 	printf("%-24s", label);
 	for (int i = 0; i < n; i++) {
 		char cell[64];
 
-		snprintf(cell, sizeof(cell), fmt, get(&res[i]));
+		snprintf(cell, sizeof(cell), "%.*f", prec, get(&res[i]));
 		printf("  %*s", w, cell);
 	}
 	putchar('\n');
@@ -226,22 +225,22 @@ static void print_table(const struct whatif_result *res, int n,
 	for (int i = 0; i < n; i++)
 		printf("  %*s", w, labels[i]);
 	putchar('\n');
-	row("jobs started", res, n, w, "%.0f", g_started);
-	row("jobs dropped (never)", res, n, w, "%.0f", g_dropped);
-	row("jobs backfilled", res, n, w, "%.0f", g_backfilled);
-	row("utilization %", res, n, w, "%.2f", g_util);
-	row("makespan s", res, n, w, "%.0f", g_makespan);
-	row("mean wait s", res, n, w, "%.1f", g_wait);
-	row("mean bounded slowdown", res, n, w, "%.2f", g_bsld);
-	row("jobs run isolated", res, n, w, "%.0f", g_iso);
-	row("isolation violations", res, n, w, "%.0f", g_viol);
-	row("MLS max %", res, n, w, "%.2f", g_mlsmax);
-	row("MLS time-avg %", res, n, w, "%.2f", g_mlsmean);
-	row("TLS max %", res, n, w, "%.2f", g_tlsmax);
-	row("TLS time-avg %", res, n, w, "%.2f", g_tlsmean);
+	row("jobs started", res, n, w, 0, g_started);
+	row("jobs dropped (never)", res, n, w, 0, g_dropped);
+	row("jobs backfilled", res, n, w, 0, g_backfilled);
+	row("utilization %", res, n, w, 2, g_util);
+	row("makespan s", res, n, w, 0, g_makespan);
+	row("mean wait s", res, n, w, 1, g_wait);
+	row("mean bounded slowdown", res, n, w, 2, g_bsld);
+	row("jobs run isolated", res, n, w, 0, g_iso);
+	row("isolation violations", res, n, w, 0, g_viol);
+	row("MLS max %", res, n, w, 2, g_mlsmax);
+	row("MLS time-avg %", res, n, w, 2, g_mlsmean);
+	row("TLS max %", res, n, w, 2, g_tlsmax);
+	row("TLS time-avg %", res, n, w, 2, g_tlsmean);
 	if (res[0].rates) {
-		row("comm. rate sum", res, n, w, "%.3f", g_ratesum);
-		row("comm. rate per job", res, n, w, "%.4f", g_ratemean);
+		row("comm. rate sum", res, n, w, 3, g_ratesum);
+		row("comm. rate per job", res, n, w, 4, g_ratemean);
 	}
 }
 
