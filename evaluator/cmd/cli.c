@@ -1,5 +1,6 @@
 /* cli.c - helpers shared by stopo's subcommands. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,89 @@
 #include <hwloc.h>
 
 #include "evaluator/cmd/cli.h"
+
+/* "  -t, --topo SPEC" or "      --top N": the option column of the usage. */
+static int opt_label(const struct cli_opt *o, char *buf, size_t len)
+{
+	char sh[8] = "    ";
+
+	if (o->id < CLI_LONG_ONLY)
+		snprintf(sh, sizeof(sh), "-%c, ", o->id);
+	return snprintf(buf, len, "  %s--%s%s%s", sh, o->name,
+			o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+static void put_indented(FILE *f, const char *text, int indent)
+{
+	for (const char *p = text; *p; p++) {
+		fputc(*p, f);
+		if (*p == '\n' && p[1])
+			fprintf(f, "%*s", indent, "");
+	}
+}
+
+void cli_usage(const struct cli_spec *spec, FILE *f)
+{
+	char label[96];
+	int width = 0, lead;
+	const struct cli_opt *o;
+
+	lead = fprintf(f, "usage: stopo %s ", spec->name);
+	put_indented(f, spec->synopsis, lead);
+	fprintf(f, "\n\n%s\n\n", spec->about);
+	for (o = spec->opts; o->name; o++) {
+		int n = opt_label(o, label, sizeof(label));
+
+		if (n > width)
+			width = n;
+	}
+	width += 3;
+	for (o = spec->opts; o->name; o++) {
+		fprintf(f, "%-*s", width,
+			(opt_label(o, label, sizeof(label)), label));
+		put_indented(f, o->help, width);
+		fputc('\n', f);
+	}
+	if (spec->footer)
+		fprintf(f, "\n%s\n", spec->footer);
+}
+
+int cli_getopt(const struct cli_spec *spec, int argc, char **argv,
+	       const char **arg)
+{
+	struct option lo[64];
+	char so[3 * 64 + 2];
+	size_t n = 0, k = 0;
+	int c;
+
+	for (const struct cli_opt *o = spec->opts; o->name && n < 63; o++) {
+		lo[n++] =
+			(struct option){ .name = o->name,
+					 .has_arg = o->arg ? required_argument :
+							     no_argument,
+					 .val = o->id };
+		if (o->id < CLI_LONG_ONLY) {
+			so[k++] = (char)o->id;
+			if (o->arg)
+				so[k++] = ':';
+		}
+	}
+	lo[n] = (struct option){ 0 };
+	so[k] = '\0';
+	c = getopt_long(argc, argv, so, lo, NULL);
+	*arg = c == -1 ? NULL : optarg;
+	if (c == 'h')
+		cli_usage(spec, stdout);
+	return c;
+}
+
+int cli_opt_end(const struct cli_spec *spec, int c)
+{
+	if (c == 'h')
+		return CLI_OK;
+	cli_usage(spec, stderr);
+	return CLI_USAGE;
+}
 
 int cli_error(const char *cmd, int code, const char *fmt, ...)
 {

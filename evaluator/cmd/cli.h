@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <unistd.h> /* optind: reset to 1 before a cli_getopt loop */
 
 #include <json-c/json.h>
 
@@ -20,6 +21,48 @@ struct cli_cmd {
 	/* argv[0] is the subcommand name; returns an exit status. */
 	int (*run)(int argc, char **argv);
 };
+
+/* One option of a subcommand, declared once: the getopt_long table, the
+ * short-option string and the usage text are all generated from the
+ * subcommand's table (an array ended by an entry with .name NULL). */
+struct cli_opt {
+	/* What cli_getopt returns for it: the short letter ('t' for -t), or
+	 * a code >= CLI_LONG_ONLY for an option with no short form. */
+	int id;
+	const char *name; /* long name, without "--" */
+	const char *arg;  /* argument's name in the usage ("SPEC"), NULL for
+			   * a flag */
+	const char *help; /* description; '\n' starts an indented line */
+};
+#define CLI_LONG_ONLY 256
+
+/* A subcommand's interface: its usage text is
+ *   usage: stopo NAME SYNOPSIS   (synopsis lines after the first are
+ *                                 indented under the first)
+ *   <blank> ABOUT <blank> the options <blank> FOOTER */
+struct cli_spec {
+	const char *name;
+	const char *synopsis;
+	const char *about;
+	const struct cli_opt *opts;
+	const char *footer; /* NULL for none */
+};
+
+/* Write SPEC's usage text to F. */
+void cli_usage(const struct cli_spec *spec, FILE *f);
+
+/* getopt_long over SPEC's options.  Returns the id of the next option
+ * (its argument in *arg, NULL for a flag), -1 at the end of the options
+ * (optind is the first operand), or '?' after getopt's own message on a
+ * bad option or missing argument.  -h/--help is handled here: the usage
+ * goes to stdout and cli_getopt returns 'h' (the caller exits with
+ * CLI_OK). */
+int cli_getopt(const struct cli_spec *spec, int argc, char **argv,
+	       const char **arg);
+
+/* The standard end of a subcommand's option loop for id C: 'h' -> CLI_OK,
+ * anything else -> usage on stderr and CLI_USAGE. */
+int cli_opt_end(const struct cli_spec *spec, int c);
 
 /* Print "stopo NAME: message" to stderr; returns CODE. */
 int cli_error(const char *cmd, int code, const char *fmt, ...)

@@ -1,5 +1,4 @@
 /* cmd_topo.c - stopo topo: describe a topology (stopo-topo(1)). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,16 +8,30 @@
 #include "topo/topo.h"
 #include "topo/topo_conf.h"
 
-static const char usage_text[] =
-	"usage: stopo topo --topo SPEC [--json]\n\n"
-	"Describe a network: family and parameters, switches, nodes, directed\n"
-	"links (injection and ejection included), radix, switch-to-switch\n"
-	"diameter and average hop count, groups or pods, unconnected ports.\n"
-	"With a topo.conf file also its node names, routing and policies.\n\n"
-	"  -t, --topo SPEC   family:key=value,... or a topo.conf path\n"
-	"  -j, --json        machine-readable output\n"
-	"  -h, --help        this text\n\n"
-	"See stopo-topo(1) for the definitions and topo.conf(5).\n";
+static const struct cli_opt options[] = {
+	{ .id = 't',
+	  .name = "topo",
+	  .arg = "SPEC",
+	  .help = "family:key=value,... or a topo.conf path" },
+	{ .id = 'j', .name = "json", .help = "machine-readable output" },
+	{ .id = 'h', .name = "help", .help = "this text" },
+	{ .name = NULL },
+};
+
+static const struct cli_spec cli = {
+	.name = "topo",
+	.synopsis = "--topo SPEC [--json]",
+	.about = "Describe a network: family and parameters, switches, nodes, "
+		 "directed\n"
+		 "links (injection and ejection included), radix, "
+		 "switch-to-switch\n"
+		 "diameter and average hop count, groups or pods, unconnected "
+		 "ports.\n"
+		 "With a topo.conf file also its node names, routing and "
+		 "policies.",
+	.opts = options,
+	.footer = "See stopo-topo(1) for the definitions and topo.conf(5).",
+};
 
 static const char *groups_key(const struct topo *t)
 {
@@ -160,35 +173,26 @@ static void print_text(const struct topo *t, const struct topo_stats *st,
 
 int cmd_topo(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "topo", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *spec = NULL, *conf_routing;
 	bool json = false;
 	struct topo_stats st;
 	struct err err = { "" };
 	struct topo_conf *conf = NULL;
 	struct topo *t = NULL;
+	const char *arg;
 	int c, rc = CLI_OK;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:jh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&cli, argc, argv, &arg)) != -1) {
 		switch (c) {
 		case 't':
-			spec = optarg;
+			spec = arg;
 			break;
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return CLI_OK;
 		default:
-			fputs(usage_text, stderr);
-			return CLI_USAGE;
+			return cli_opt_end(&cli, c);
 		}
 	}
 	if (optind < argc)
