@@ -1,7 +1,6 @@
 /* cmd_eval.c - stopo eval: predict the rate of every flow of a traffic
  * pattern on a topology and routing with the HM, JM, MCF and MMF
  * throughput models (paper 000), per-node fairness (paper 001). */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,33 +13,77 @@
 #include "topo/routing.h"
 #include "topo/topo.h"
 
-static const char usage_text[] =
-	"usage: stopo eval --topo SPEC [--routing R] (--pattern P | --flows FILE)\n"
-	"                  [--model hm|jm|mcf|mmf|all] [--nodes LIST] [--seed S]\n"
-	"                  [--repeat N] [--time-limit MS] [--top N]\n"
-	"                  [--json | --csv] [--progress]\n\n"
-	"Predict the rate of every flow (in units of link capacity) with the\n"
-	"throughput models of Faizian et al.: hm (Hoefler), jm (Jain), mcf\n"
-	"(maximum concurrent flow, one LP) and mmf (max-min fair, iterative\n"
-	"LPs or progressive filling); report aggregate, per-flow and per-node\n"
-	"rates, Jain's fairness index and the most loaded links.\n\n"
-	"  -t, --topo SPEC        family:key=value,... or a topo.conf path\n"
-	"  -r, --routing R        routing (default: the family's default)\n"
-	"  -p, --pattern P        traffic pattern, e.g. random:1, perm:2, shift:3,\n"
-	"                         transpose, hotregion, stencil:dims=8x8x4 (see\n"
-	"                         stopo-eval(1) for all)\n"
-	"  -f, --flows FILE       flows file: 'src dst [demand]' per line\n"
-	"  -m, --model M          hm, jm, mcf, mmf or all (default all)\n"
-	"  -n, --nodes LIST       run the pattern on these nodes, in rank order\n"
-	"                         (with --flows: ids in FILE are ranks in LIST)\n"
-	"  -s, --seed S           seed of random patterns (default 1)\n"
-	"  -R, --repeat N         average over seeds S..S+N-1, 95%% confidence\n"
-	"      --time-limit MS    stop each LP model after MS milliseconds\n"
-	"      --top N            most loaded links to show (default 5)\n"
-	"  -j, --json             machine-readable output\n"
-	"      --csv              per-flow table (src, dst, demand, paths, rates)\n"
-	"      --progress         progress on stderr (default: when a terminal)\n"
-	"  -h, --help             this text\n";
+enum { O_TIME = CLI_LONG_ONLY, O_TOP, O_CSV, O_PROGRESS };
+
+static const struct cli_opt options[] = {
+	{ .id = 't',
+	  .name = "topo",
+	  .arg = "SPEC",
+	  .help = "family:key=value,... or a topo.conf path" },
+	{ .id = 'r',
+	  .name = "routing",
+	  .arg = "R",
+	  .help = "routing (default: the family's default)" },
+	{ .id = 'p',
+	  .name = "pattern",
+	  .arg = "P",
+	  .help = "traffic pattern, e.g. random:1, perm:2, shift:3,\n"
+		  "transpose, hotregion, stencil:dims=8x8x4 (see\n"
+		  "stopo-eval(1) for all)" },
+	{ .id = 'f',
+	  .name = "flows",
+	  .arg = "FILE",
+	  .help = "flows file: 'src dst [demand]' per line" },
+	{ .id = 'm',
+	  .name = "model",
+	  .arg = "M",
+	  .help = "hm, jm, mcf, mmf or all (default all)" },
+	{ .id = 'n',
+	  .name = "nodes",
+	  .arg = "LIST",
+	  .help = "run the pattern on these nodes, in rank order\n"
+		  "(with --flows: ids in FILE are ranks in LIST)" },
+	{ .id = 's',
+	  .name = "seed",
+	  .arg = "S",
+	  .help = "seed of random patterns (default 1)" },
+	{ .id = 'R',
+	  .name = "repeat",
+	  .arg = "N",
+	  .help = "average over seeds S..S+N-1, 95% confidence" },
+	{ .id = O_TIME,
+	  .name = "time-limit",
+	  .arg = "MS",
+	  .help = "stop each LP model after MS milliseconds" },
+	{ .id = O_TOP,
+	  .name = "top",
+	  .arg = "N",
+	  .help = "most loaded links to show (default 5)" },
+	{ .id = 'j', .name = "json", .help = "machine-readable output" },
+	{ .id = O_CSV,
+	  .name = "csv",
+	  .help = "per-flow table (src, dst, demand, paths, rates)" },
+	{ .id = O_PROGRESS,
+	  .name = "progress",
+	  .help = "progress on stderr (default: when a terminal)" },
+	{ .id = 'h', .name = "help", .help = "this text" },
+	{ .name = NULL },
+};
+
+static const struct cli_spec cli = {
+	.name = "eval",
+	.synopsis = "--topo SPEC [--routing R] (--pattern P | --flows FILE)\n"
+		    "[--model hm|jm|mcf|mmf|all] [--nodes LIST] [--seed S]\n"
+		    "[--repeat N] [--time-limit MS] [--top N]\n"
+		    "[--json | --csv] [--progress]",
+	.about =
+		"Predict the rate of every flow (in units of link capacity) with the\n"
+		"throughput models of Faizian et al.: hm (Hoefler), jm (Jain), mcf\n"
+		"(maximum concurrent flow, one LP) and mmf (max-min fair, iterative\n"
+		"LPs or progressive filling); report aggregate, per-flow and per-node\n"
+		"rates, Jain's fairness index and the most loaded links.",
+	.opts = options,
+};
 
 #define NMODELS 4
 
@@ -550,26 +593,9 @@ out:
 
 int cmd_eval(int argc, char **argv)
 {
-	enum { O_TIME = 256, O_TOP, O_CSV, O_PROGRESS };
-	static const struct option opts[] = {
-		{ "topo", required_argument, NULL, 't' },
-		{ "routing", required_argument, NULL, 'r' },
-		{ "pattern", required_argument, NULL, 'p' },
-		{ "flows", required_argument, NULL, 'f' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "nodes", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "repeat", required_argument, NULL, 'R' },
-		{ "time-limit", required_argument, NULL, O_TIME },
-		{ "top", required_argument, NULL, O_TOP },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, O_CSV },
-		{ "progress", no_argument, NULL, O_PROGRESS },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct eval e;
 	struct err err = { "" };
+	const char *arg;
 	int c, rc;
 
 	memset(&e, 0, sizeof(e));
@@ -580,46 +606,44 @@ int cmd_eval(int argc, char **argv)
 	e.progress = isatty(STDERR_FILENO);
 	model_opts_init(&e.opts);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:r:p:f:m:n:s:R:jh", opts,
-				NULL)) != -1) {
+	while ((c = cli_getopt(&cli, argc, argv, &arg)) != -1) {
 		switch (c) {
 		case 't':
-			e.topo_spec = optarg;
+			e.topo_spec = arg;
 			break;
 		case 'r':
-			e.routing_spec = optarg;
+			e.routing_spec = arg;
 			break;
 		case 'p':
-			e.pattern = optarg;
+			e.pattern = arg;
 			break;
 		case 'f':
-			e.flows_file = optarg;
+			e.flows_file = arg;
 			break;
 		case 'm':
-			e.model = optarg;
+			e.model = arg;
 			break;
 		case 'n':
-			e.nodes_arg = optarg;
+			e.nodes_arg = arg;
 			break;
 		case 's':
-			if (cli_parse_u64("eval", "--seed", optarg, &e.seed))
+			if (cli_parse_u64("eval", "--seed", arg, &e.seed))
 				return CLI_USAGE;
 			break;
 		case 'R':
-			if (cli_parse_u32("eval", "--repeat", optarg,
-					  &e.repeat))
+			if (cli_parse_u32("eval", "--repeat", arg, &e.repeat))
 				return CLI_USAGE;
 			if (e.repeat == 0)
 				return cli_error("eval", CLI_USAGE,
 						 "--repeat: must be >= 1");
 			break;
 		case O_TIME:
-			if (cli_parse_u32("eval", "--time-limit", optarg,
+			if (cli_parse_u32("eval", "--time-limit", arg,
 					  &e.opts.time_limit_ms))
 				return CLI_USAGE;
 			break;
 		case O_TOP:
-			if (cli_parse_u32("eval", "--top", optarg, &e.top))
+			if (cli_parse_u32("eval", "--top", arg, &e.top))
 				return CLI_USAGE;
 			break;
 		case 'j':
@@ -631,12 +655,8 @@ int cmd_eval(int argc, char **argv)
 		case O_PROGRESS:
 			e.progress = true;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return CLI_OK;
 		default:
-			fputs(usage_text, stderr);
-			return CLI_USAGE;
+			return cli_opt_end(&cli, c);
 		}
 	}
 	if (optind < argc)

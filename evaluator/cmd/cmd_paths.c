@@ -1,6 +1,5 @@
 /* cmd_paths.c - stopo paths: the path set of one flow under a routing,
  * counted by class (MIN/VLB) and hop count, optionally listed. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,27 +11,46 @@
 
 #define DEFAULT_MAX_LIST 100000
 
-static const char usage_text[] =
-	"usage: stopo paths --topo SPEC [--routing R] --src I --dst J\n"
-	"                   [--list] [--max N] [--json]\n\n"
-	"Count the paths a flow from node I to node J may take under routing R,\n"
-	"by class (MIN/VLB) and by hop count (switch-to-switch links); --list\n"
-	"prints every path as its switch sequence and its link ids (injection\n"
-	"and ejection included).  Counts come from closed forms where the\n"
-	"routing has them, so they are instant even for millions of paths.\n\n"
-	"  -t, --topo SPEC     family:key=value,... or a topo.conf path\n"
-	"  -r, --routing R     NAME[:key=value,...]; default: the topo.conf's\n"
-	"                      Routing= or the family's default (ugal, ecmp,\n"
-	"                      dor, shortest)\n"
-	"  -s, --src I         source node (index, or Slurm name with a\n"
-	"                      topo.conf that names nodes)\n"
-	"  -d, --dst J         destination node\n"
-	"  -l, --list          list the paths\n"
-	"  -m, --max N         refuse to list more than N paths (default "
-	"100000)\n"
-	"  -j, --json          machine-readable output\n"
-	"  -h, --help          this text\n\n"
-	"See stopo-paths(1) for the path conventions.\n";
+static const struct cli_opt options[] = {
+	{ .id = 't',
+	  .name = "topo",
+	  .arg = "SPEC",
+	  .help = "family:key=value,... or a topo.conf path" },
+	{ .id = 'r',
+	  .name = "routing",
+	  .arg = "R",
+	  .help = "NAME[:key=value,...]; default: the topo.conf's\n"
+		  "Routing= or the family's default (ugal, ecmp,\n"
+		  "dor, shortest)" },
+	{ .id = 's',
+	  .name = "src",
+	  .arg = "I",
+	  .help = "source node (index, or Slurm name with a\n"
+		  "topo.conf that names nodes)" },
+	{ .id = 'd', .name = "dst", .arg = "J", .help = "destination node" },
+	{ .id = 'l', .name = "list", .help = "list the paths" },
+	{ .id = 'm',
+	  .name = "max",
+	  .arg = "N",
+	  .help = "refuse to list more than N paths (default 100000)" },
+	{ .id = 'j', .name = "json", .help = "machine-readable output" },
+	{ .id = 'h', .name = "help", .help = "this text" },
+	{ .name = NULL },
+};
+
+static const struct cli_spec cli = {
+	.name = "paths",
+	.synopsis = "--topo SPEC [--routing R] --src I --dst J\n"
+		    "[--list] [--max N] [--json]",
+	.about =
+		"Count the paths a flow from node I to node J may take under routing R,\n"
+		"by class (MIN/VLB) and by hop count (switch-to-switch links); --list\n"
+		"prints every path as its switch sequence and its link ids (injection\n"
+		"and ejection included).  Counts come from closed forms where the\n"
+		"routing has them, so they are instant even for millions of paths.",
+	.opts = options,
+	.footer = "See stopo-paths(1) for the path conventions.",
+};
 
 /* Node by index or, when the topo.conf names nodes, by Slurm name. */
 static int parse_node(const char *opt, const char *s,
@@ -183,17 +201,6 @@ static void print_text(const struct topo *t, const struct routing *r,
 
 int cmd_paths(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "topo", required_argument, NULL, 't' },
-		{ "routing", required_argument, NULL, 'r' },
-		{ "src", required_argument, NULL, 's' },
-		{ "dst", required_argument, NULL, 'd' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "max", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *spec = NULL, *rspec = NULL, *ssrc = NULL, *sdst = NULL;
 	const char *conf_routing;
 	bool json = false, list = false;
@@ -205,40 +212,36 @@ int cmd_paths(int argc, char **argv)
 	struct pathset ps;
 	struct err err = { "" };
 	uint32_t src, dst;
+	const char *arg;
 	int c, rc = CLI_USAGE;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:r:s:d:lm:jh", opts, NULL)) !=
-	       -1) {
+	while ((c = cli_getopt(&cli, argc, argv, &arg)) != -1) {
 		switch (c) {
 		case 't':
-			spec = optarg;
+			spec = arg;
 			break;
 		case 'r':
-			rspec = optarg;
+			rspec = arg;
 			break;
 		case 's':
-			ssrc = optarg;
+			ssrc = arg;
 			break;
 		case 'd':
-			sdst = optarg;
+			sdst = arg;
 			break;
 		case 'l':
 			list = true;
 			break;
 		case 'm':
-			if (cli_parse_u64("paths", "--max", optarg, &max))
+			if (cli_parse_u64("paths", "--max", arg, &max))
 				return CLI_USAGE;
 			break;
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return CLI_OK;
 		default:
-			fputs(usage_text, stderr);
-			return CLI_USAGE;
+			return cli_opt_end(&cli, c);
 		}
 	}
 	if (optind < argc)

@@ -1,6 +1,5 @@
 /* cmd_report.c - stopo report: link sharing among the jobs running now
  * (MLS/TLS, per-job table, most shared links, SVG picture). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,23 +17,48 @@
 
 #define CMD "report"
 
-static const char usage_text[] =
-	"usage: stopo report --topo SPEC [--routing R] [FILE | --jobs FILE]\n"
-	"                    [--json] [--svg FILE] [--top N] [--check]\n\n"
-	"Link sharing among running jobs (paper 003: MLS, the worst job's share\n"
-	"of its links used by other jobs; TLS, the share of all used links used\n"
-	"by two jobs or more).  Input: squeue --json output in FILE ('-' =\n"
-	"stdin; without FILE and --jobs, runs 'squeue --json'), or --jobs FILE\n"
-	"with one job per line: ID NODES [PATTERN], NODES a Slurm hostlist or\n"
-	"node indices like 0-3,8.\n\n"
-	"  -t, --topo SPEC    topo.conf (NodeName= maps Slurm names) or a spec\n"
-	"  -r, --routing R    routing (default: Routing= or the family's)\n"
-	"  -J, --jobs FILE    running jobs, one per line\n"
-	"  -s, --svg FILE     also draw the machine coloured by sharing\n"
-	"  -n, --top N        most shared links to list (10; 0 = all shared)\n"
-	"  -c, --check        exit 1 when any link is shared (MLS > 0)\n"
-	"  -j, --json         machine-readable output\n"
-	"  -h, --help         this text\n";
+static const struct cli_opt options[] = {
+	{ .id = 't',
+	  .name = "topo",
+	  .arg = "SPEC",
+	  .help = "topo.conf (NodeName= maps Slurm names) or a spec" },
+	{ .id = 'r',
+	  .name = "routing",
+	  .arg = "R",
+	  .help = "routing (default: Routing= or the family's)" },
+	{ .id = 'J',
+	  .name = "jobs",
+	  .arg = "FILE",
+	  .help = "running jobs, one per line" },
+	{ .id = 's',
+	  .name = "svg",
+	  .arg = "FILE",
+	  .help = "also draw the machine coloured by sharing" },
+	{ .id = 'n',
+	  .name = "top",
+	  .arg = "N",
+	  .help = "most shared links to list (10; 0 = all shared)" },
+	{ .id = 'c',
+	  .name = "check",
+	  .help = "exit 1 when any link is shared (MLS > 0)" },
+	{ .id = 'j', .name = "json", .help = "machine-readable output" },
+	{ .id = 'h', .name = "help", .help = "this text" },
+	{ .name = NULL },
+};
+
+static const struct cli_spec cli = {
+	.name = "report",
+	.synopsis = "--topo SPEC [--routing R] [FILE | --jobs FILE]\n"
+		    "[--json] [--svg FILE] [--top N] [--check]",
+	.about =
+		"Link sharing among running jobs (paper 003: MLS, the worst job's share\n"
+		"of its links used by other jobs; TLS, the share of all used links used\n"
+		"by two jobs or more).  Input: squeue --json output in FILE ('-' =\n"
+		"stdin; without FILE and --jobs, runs 'squeue --json'), or --jobs FILE\n"
+		"with one job per line: ID NODES [PATTERN], NODES a Slurm hostlist or\n"
+		"node indices like 0-3,8.",
+	.opts = options,
+};
 
 struct hot {
 	uint32_t link, jobs;
@@ -163,17 +187,6 @@ static uint32_t jobs_on(uint32_t l, uint32_t **sets, const uint32_t *nset,
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "topo", required_argument, NULL, 't' },
-		{ "routing", required_argument, NULL, 'r' },
-		{ "jobs", required_argument, NULL, 'J' },
-		{ "svg", required_argument, NULL, 's' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "check", no_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *spec = NULL, *rspec = NULL, *jpath = NULL, *svg = NULL;
 	const char *input = NULL, *conf_routing, *src;
 	uint32_t top = 10, nhot = 0, nj = 0;
@@ -190,26 +203,26 @@ int cmd_report(int argc, char **argv)
 	struct err err = { "" };
 	char *text = NULL;
 	size_t len = 0;
+	const char *arg;
 	int c, rc = CLI_OK;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:r:J:s:n:cjh", opts, NULL)) !=
-	       -1) {
+	while ((c = cli_getopt(&cli, argc, argv, &arg)) != -1) {
 		switch (c) {
 		case 't':
-			spec = optarg;
+			spec = arg;
 			break;
 		case 'r':
-			rspec = optarg;
+			rspec = arg;
 			break;
 		case 'J':
-			jpath = optarg;
+			jpath = arg;
 			break;
 		case 's':
-			svg = optarg;
+			svg = arg;
 			break;
 		case 'n':
-			if (cli_parse_u32(CMD, "--top", optarg, &top))
+			if (cli_parse_u32(CMD, "--top", arg, &top))
 				return CLI_USAGE;
 			break;
 		case 'c':
@@ -218,12 +231,8 @@ int cmd_report(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return CLI_OK;
 		default:
-			fputs(usage_text, stderr);
-			return CLI_USAGE;
+			return cli_opt_end(&cli, c);
 		}
 	}
 	if (optind < argc)

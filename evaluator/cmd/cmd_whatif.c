@@ -1,6 +1,5 @@
 /* cmd_whatif.c - stopo whatif: simulate a workload under one or more
  * allocation policies and compare them side by side. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,35 +16,80 @@
 #define CMD "whatif"
 #define MAX_POLICIES 16
 
-static const char usage_text[] =
-	"usage: stopo whatif --topo SPEC [--routing R] --workload FILE\n"
-	"                    --policy P[,P...] [options]\n\n"
-	"Dry-run a job queue: FCFS + EASY backfill (Slurm's default, using each\n"
-	"job's time limit), every job placed by the policy; compare policies\n"
-	"side by side (utilisation, makespan, wait, bounded slowdown, isolated\n"
-	"jobs, MLS/TLS over time, predicted communication rates).\n\n"
-	"  -t, --topo SPEC          family:key=value,... or a topo.conf path\n"
-	"  -r, --routing R          routing (default: the family's, or Routing=)\n"
-	"  -w, --workload FILE      SWF, CSV, JSON job list or squeue --json ('-'\n"
-	"                           = stdin)\n"
-	"  -p, --policy P[,P...]    policies to compare (name[:key=value,...])\n"
-	"  -c, --cores-per-node N   SWF processors per node (default 1; 'host':\n"
-	"                           the cores of this machine, from hwloc)\n"
-	"  -s, --scale F|auto       multiply job sizes by F, rounded up; auto =\n"
-	"                           topology nodes / the workload's MaxNodes\n"
-	"  -n, --limit-jobs N       only the first N jobs\n"
-	"  -S, --seed S             seed of random policies and patterns (1)\n"
-	"      --skip-bad           skip bad records (counted) instead of failing\n"
-	"      --no-rates           do not predict communication rates (faster)\n"
-	"      --pattern P          traffic of jobs without a pattern, for rates\n"
-	"                           (default " WHATIF_DEFAULT_PATTERN ")\n"
-	"      --bf-depth N         jobs tried for backfill per pass (500)\n"
-	"  -o, --jobs-out FILE      per-job CSV: policy,id,submit,start,end,nodes\n"
-	"  -q, --quiet              no progress on stderr\n"
-	"  -j, --json               machine-readable output\n"
-	"  -h, --help               this text\n";
+enum { OPT_SKIP = CLI_LONG_ONLY, OPT_NORATES, OPT_PATTERN, OPT_BFDEPTH };
 
-enum { OPT_SKIP = 256, OPT_NORATES, OPT_PATTERN, OPT_BFDEPTH };
+static const struct cli_opt options[] = {
+	{ .id = 't',
+	  .name = "topo",
+	  .arg = "SPEC",
+	  .help = "family:key=value,... or a topo.conf path" },
+	{ .id = 'r',
+	  .name = "routing",
+	  .arg = "R",
+	  .help = "routing (default: the family's, or Routing=)" },
+	{ .id = 'w',
+	  .name = "workload",
+	  .arg = "FILE",
+	  .help = "SWF, CSV, JSON job list or squeue --json ('-'\n"
+		  "= stdin)" },
+	{ .id = 'p',
+	  .name = "policy",
+	  .arg = "P[,P...]",
+	  .help = "policies to compare (name[:key=value,...])" },
+	{ .id = 'c',
+	  .name = "cores-per-node",
+	  .arg = "N",
+	  .help = "SWF processors per node (default 1; 'host':\n"
+		  "the cores of this machine, from hwloc)" },
+	{ .id = 's',
+	  .name = "scale",
+	  .arg = "F|auto",
+	  .help = "multiply job sizes by F, rounded up; auto =\n"
+		  "topology nodes / the workload's MaxNodes" },
+	{ .id = 'n',
+	  .name = "limit-jobs",
+	  .arg = "N",
+	  .help = "only the first N jobs" },
+	{ .id = 'S',
+	  .name = "seed",
+	  .arg = "S",
+	  .help = "seed of random policies and patterns (1)" },
+	{ .id = OPT_SKIP,
+	  .name = "skip-bad",
+	  .help = "skip bad records (counted) instead of failing" },
+	{ .id = OPT_NORATES,
+	  .name = "no-rates",
+	  .help = "do not predict communication rates (faster)" },
+	{ .id = OPT_PATTERN,
+	  .name = "pattern",
+	  .arg = "P",
+	  .help = "traffic of jobs without a pattern, for rates\n"
+		  "(default " WHATIF_DEFAULT_PATTERN ")" },
+	{ .id = OPT_BFDEPTH,
+	  .name = "bf-depth",
+	  .arg = "N",
+	  .help = "jobs tried for backfill per pass (500)" },
+	{ .id = 'o',
+	  .name = "jobs-out",
+	  .arg = "FILE",
+	  .help = "per-job CSV: policy,id,submit,start,end,nodes" },
+	{ .id = 'q', .name = "quiet", .help = "no progress on stderr" },
+	{ .id = 'j', .name = "json", .help = "machine-readable output" },
+	{ .id = 'h', .name = "help", .help = "this text" },
+	{ .name = NULL },
+};
+
+static const struct cli_spec cli = {
+	.name = "whatif",
+	.synopsis = "--topo SPEC [--routing R] --workload FILE\n"
+		    "--policy P[,P...] [options]",
+	.about =
+		"Dry-run a job queue: FCFS + EASY backfill (Slurm's default, using each\n"
+		"job's time limit), every job placed by the policy; compare policies\n"
+		"side by side (utilisation, makespan, wait, bounded slowdown, isolated\n"
+		"jobs, MLS/TLS over time, predicted communication rates).",
+	.opts = options,
+};
 
 struct progress {
 	const char *policy;
@@ -63,11 +107,14 @@ static void progress(void *arg, uint32_t done, uint32_t total)
 
 /* Split "a:k=v,k=v,b" into policies: a comma token with '=' and no ':'
  * continues the previous policy's options. */
-static int split_policies(char *s, char **out, char (*buf)[256], int max)
+static int split_policies(const char *list, char **out, char (*buf)[256],
+			  int max)
 {
 	int n = 0;
-	char *tok, *save = NULL;
+	char *tok, *save = NULL, *s = strdup(list);
 
+	if (!s)
+		return -1;
 	for (tok = strtok_r(s, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (n && strchr(tok, '=') && !strchr(tok, ':')) {
@@ -77,12 +124,15 @@ static int split_policies(char *s, char **out, char (*buf)[256], int max)
 				 tok);
 			continue;
 		}
-		if (n == max)
-			return -1;
+		if (n == max) {
+			n = -1;
+			break;
+		}
 		snprintf(buf[n], sizeof(buf[0]), "%s", tok);
 		out[n] = buf[n];
 		n++;
 	}
+	free(s);
 	return n;
 }
 
@@ -268,28 +318,10 @@ static int write_jobs(FILE *f, const struct whatif_result *r, const char *label)
 
 int cmd_whatif(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "topo", required_argument, NULL, 't' },
-		{ "routing", required_argument, NULL, 'r' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "cores-per-node", required_argument, NULL, 'c' },
-		{ "scale", required_argument, NULL, 's' },
-		{ "limit-jobs", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "skip-bad", no_argument, NULL, OPT_SKIP },
-		{ "no-rates", no_argument, NULL, OPT_NORATES },
-		{ "pattern", required_argument, NULL, OPT_PATTERN },
-		{ "bf-depth", required_argument, NULL, OPT_BFDEPTH },
-		{ "jobs-out", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *spec = NULL, *rspec = NULL, *wpath = NULL, *scale = NULL;
 	const char *jobs_out = NULL, *conf_routing;
-	char *plist = NULL, *pols[MAX_POLICIES], pbuf[MAX_POLICIES][256];
+	const char *plist = NULL;
+	char *pols[MAX_POLICIES], pbuf[MAX_POLICIES][256];
 	uint32_t limit = 0;
 	uint64_t seed = 1;
 	bool json = false, quiet = false;
@@ -301,6 +333,7 @@ int cmd_whatif(int argc, char **argv)
 	struct topo_conf *conf = NULL;
 	struct routing *r = NULL;
 	struct err err = { "" };
+	const char *arg;
 	int c, np, nres = 0, rc = CLI_OK;
 	FILE *jf = NULL;
 
@@ -308,30 +341,29 @@ int cmd_whatif(int argc, char **argv)
 	whatif_opts_init(&so);
 	so.rates = true;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:r:w:p:c:s:n:S:o:qjh", opts,
-				NULL)) != -1) {
+	while ((c = cli_getopt(&cli, argc, argv, &arg)) != -1) {
 		switch (c) {
 		case 't':
-			spec = optarg;
+			spec = arg;
 			break;
 		case 'r':
-			rspec = optarg;
+			rspec = arg;
 			break;
 		case 'w':
-			wpath = optarg;
+			wpath = arg;
 			break;
 		case 'p':
-			plist = optarg;
+			plist = arg;
 			break;
 		case 'c':
-			if (!strcmp(optarg, "host")) {
+			if (!strcmp(arg, "host")) {
 				struct err herr = { "" };
 
 				if (cli_host_cores(&wo.cores_per_node, &herr))
 					return cli_error(CMD, CLI_FAIL, "%s",
 							 herr.msg);
-			} else if (cli_parse_u32(CMD, "--cores-per-node",
-						 optarg, &wo.cores_per_node)) {
+			} else if (cli_parse_u32(CMD, "--cores-per-node", arg,
+						 &wo.cores_per_node)) {
 				return CLI_USAGE;
 			}
 			if (!wo.cores_per_node)
@@ -340,14 +372,14 @@ int cmd_whatif(int argc, char **argv)
 						 "must be positive");
 			break;
 		case 's':
-			scale = optarg;
+			scale = arg;
 			break;
 		case 'n':
-			if (cli_parse_u32(CMD, "--limit-jobs", optarg, &limit))
+			if (cli_parse_u32(CMD, "--limit-jobs", arg, &limit))
 				return CLI_USAGE;
 			break;
 		case 'S':
-			if (cli_parse_u64(CMD, "--seed", optarg, &seed))
+			if (cli_parse_u64(CMD, "--seed", arg, &seed))
 				return CLI_USAGE;
 			break;
 		case OPT_SKIP:
@@ -357,15 +389,14 @@ int cmd_whatif(int argc, char **argv)
 			so.rates = false;
 			break;
 		case OPT_PATTERN:
-			so.pattern = optarg;
+			so.pattern = arg;
 			break;
 		case OPT_BFDEPTH:
-			if (cli_parse_u32(CMD, "--bf-depth", optarg,
-					  &so.bf_depth))
+			if (cli_parse_u32(CMD, "--bf-depth", arg, &so.bf_depth))
 				return CLI_USAGE;
 			break;
 		case 'o':
-			jobs_out = optarg;
+			jobs_out = arg;
 			break;
 		case 'q':
 			quiet = true;
@@ -373,12 +404,8 @@ int cmd_whatif(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return CLI_OK;
 		default:
-			fputs(usage_text, stderr);
-			return CLI_USAGE;
+			return cli_opt_end(&cli, c);
 		}
 	}
 	if (optind < argc)
