@@ -1,6 +1,7 @@
 #!/bin/sh
 # Re-run every unit suite in a second build made with AddressSanitizer and
-# UndefinedBehaviorSanitizer (any report fails the run).
+# UndefinedBehaviorSanitizer (any report fails the run), configured with
+# --enable-debug so that topo_check() runs after every topology built.
 set -eu
 # Command-line variables of the outer make (TEST_LOGS ...) must not leak in.
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
@@ -8,7 +9,7 @@ dir="$top_builddir/_sanitize"
 mkdir -p "$dir"
 cd "$dir"
 if [ ! -f Makefile ]; then
-	"$top_srcdir/configure" --quiet --disable-sanitized-check \
+	"$top_srcdir/configure" --quiet --disable-sanitized-check --enable-debug \
 		--disable-slurm-tests \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined" >/dev/null

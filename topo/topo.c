@@ -252,6 +252,16 @@ struct topo *tb_finish(struct topo_builder *b, struct err *err)
 	memcpy(t->dims, b->dims, sizeof(t->dims));
 	t->unconnected_ports = b->unconnected_ports;
 	tb_free(b);
+#ifdef STOPO_DEBUG
+	/* Debug builds (configure --enable-debug, as the sanitizer run of
+	 * make check is) check every topology a family or topo.conf built. */
+	if (topo_check(t, err)) {
+		err_prefix(err,
+			   "internal error: topo_check of the new topology");
+		topo_destroy(t);
+		return NULL;
+	}
+#endif
 	return t;
 nomem:
 	err_set(err, "out of memory building topology");
