@@ -135,14 +135,22 @@ static int cb_grid(int val, const char *optarg, int remote)
 }
 
 static struct spank_option options[] = {
-	{ "topo-policy", "NAME",
-	  "select/topo allocation policy for this job (stopo-policies(7))", 1,
-	  0, cb_policy },
-	{ "topo-pattern", "PATTERN",
-	  "traffic pattern of this job, for select/topo's predictions", 1, 0,
-	  cb_pattern },
-	{ "topo-grid", "AxBxC",
-	  "Cartesian task grid of this job, for select/topo", 1, 0, cb_grid },
+	{ .name = "topo-policy",
+	  .arginfo = "NAME",
+	  .usage = "select/topo allocation policy for this job "
+		   "(stopo-policies(7))",
+	  .has_arg = 1,
+	  .cb = cb_policy },
+	{ .name = "topo-pattern",
+	  .arginfo = "PATTERN",
+	  .usage = "traffic pattern of this job, for select/topo's predictions",
+	  .has_arg = 1,
+	  .cb = cb_pattern },
+	{ .name = "topo-grid",
+	  .arginfo = "AxBxC",
+	  .usage = "Cartesian task grid of this job, for select/topo",
+	  .has_arg = 1,
+	  .cb = cb_grid },
 };
 
 int slurm_spank_init(spank_t sp, int ac, char **av)

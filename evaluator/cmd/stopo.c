@@ -7,14 +7,21 @@
 #include "evaluator/cmd/cli.h"
 
 static const struct cli_cmd commands[] = {
-	{ "topo", "describe a network topology", cmd_topo },
-	{ "whatif", "simulate a job queue under allocation policies",
-	  cmd_whatif },
-	{ "report", "link sharing among running jobs (MLS/TLS)", cmd_report },
-	{ "paths", "count and list the paths of a flow under a routing",
-	  cmd_paths },
-	{ "eval", "predict flow rates with the HM, JM, MCF and MMF models",
-	  cmd_eval },
+	{ .name = "topo",
+	  .summary = "describe a network topology",
+	  .run = cmd_topo },
+	{ .name = "whatif",
+	  .summary = "simulate a job queue under allocation policies",
+	  .run = cmd_whatif },
+	{ .name = "report",
+	  .summary = "link sharing among running jobs (MLS/TLS)",
+	  .run = cmd_report },
+	{ .name = "paths",
+	  .summary = "count and list the paths of a flow under a routing",
+	  .run = cmd_paths },
+	{ .name = "eval",
+	  .summary = "predict flow rates with the HM, JM, MCF and MMF models",
+	  .run = cmd_eval },
 };
 
 static void usage(FILE *f)
