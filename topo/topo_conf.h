@@ -66,10 +66,30 @@ const char *topo_conf_policy(const struct topo_conf *c, const char *partition);
 /* The "DefaultPolicy=" value or NULL (borrowed). */
 const char *topo_conf_default_policy(const struct topo_conf *c);
 /* Number of PartitionPolicy= lines; partition and policy of line I
- * (0-based, file order) through *part and *policy (borrowed).  Returns 0,
- * or -1 when I is out of range. */
+ * (0-based, file order) through *part and *policy (borrowed) and, when
+ * LINE is not NULL, its line number through *line.  Returns 0, or -1 when
+ * I is out of range. */
 uint32_t topo_conf_num_partition_policies(const struct topo_conf *c);
 int topo_conf_partition_policy(const struct topo_conf *c, uint32_t i,
-			       const char **part, const char **policy);
+			       const char **part, const char **policy,
+			       uint32_t *line);
+
+/* The directives topo_conf_line knows the line of. */
+enum topo_conf_key {
+	TOPO_CONF_TOPOLOGY,
+	TOPO_CONF_ROUTING,
+	/* the first NodeName= line, or the first SwitchName= line whose
+	 * Nodes= names its nodes */
+	TOPO_CONF_NODENAME,
+	TOPO_CONF_DEFAULT_POLICY,
+	TOPO_CONF_WRAP,
+	TOPO_CONF_NKEYS
+};
+/* Line (1-based; of its first line when continued) of directive KEY, or 0
+ * when the file does not give it, so that callers checking what the
+ * parser cannot (slurm.conf's nodes, ...) can say "PATH:LINE: what". */
+uint32_t topo_conf_line(const struct topo_conf *c, enum topo_conf_key key);
+/* The PATH (or NAME of topo_conf_parse) messages name (borrowed). */
+const char *topo_conf_name(const struct topo_conf *c);
 
 #endif

@@ -99,7 +99,7 @@ static void print_json(const struct topo *t, const struct topo_stats *st,
 		     i++) {
 			const char *part, *pol;
 
-			topo_conf_partition_policy(conf, i, &part, &pol);
+			topo_conf_partition_policy(conf, i, &part, &pol, NULL);
 			json_object_object_add(pp, part,
 					       json_object_new_string(pol));
 		}
@@ -150,7 +150,7 @@ static void print_text(const struct topo *t, const struct topo_stats *st,
 	for (uint32_t i = 0; i < topo_conf_num_partition_policies(conf); i++) {
 		const char *part, *pol;
 
-		topo_conf_partition_policy(conf, i, &part, &pol);
+		topo_conf_partition_policy(conf, i, &part, &pol, NULL);
 		printf("policy:            %s: %s\n", part, pol);
 	}
 	if (topo_conf_default_policy(conf))

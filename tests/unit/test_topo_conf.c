@@ -76,11 +76,64 @@ Test(topo_conf, dragonfly)
 	{
 		const char *part, *pol;
 
-		cr_expect_eq(topo_conf_partition_policy(c, 1, &part, &pol), 0);
+		cr_expect_eq(
+			topo_conf_partition_policy(c, 1, &part, &pol, NULL), 0);
 		cr_expect_str_eq(part, "debug");
 		cr_expect_str_eq(pol, "clustered:max=4");
-		cr_expect_eq(topo_conf_partition_policy(c, 2, &part, &pol), -1);
+		cr_expect_eq(topo_conf_partition_policy(c, 2, &part, &pol,
+							NULL),
+			     -1);
 	}
+	topo_conf_destroy(c);
+}
+
+/* Every directive keeps its line (the first of a continued one), so that
+ * checks made after parsing can say "PATH:LINE: what". */
+Test(topo_conf, lines)
+{
+	static const char text[] = "# a comment\n"
+				   "Wrap=linear\n"
+				   "\n"
+				   "Topology=fattree \\\n"
+				   "  k=4 n=2\n"
+				   "NodeName=a[0-7]\n"
+				   "NodeName=b[0-7]\n"
+				   "PartitionPolicy=batch:\\\n"
+				   "  fattree-pods\n"
+				   "Routing=dmodk\n"
+				   "PartitionPolicy=debug:linear\n"
+				   "DefaultPolicy=random\n";
+	struct err err = { "" };
+	struct topo_conf *c = topo_conf_parse("l.conf", text, &err);
+	const char *part, *pol;
+	uint32_t line = 99;
+
+	cr_assert_not_null(c, "%s", err.msg);
+	cr_expect_str_eq(topo_conf_name(c), "l.conf");
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_WRAP), 2);
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_TOPOLOGY), 4);
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_NODENAME), 6);
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_ROUTING), 10);
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_DEFAULT_POLICY), 12);
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_NKEYS), 0);
+	cr_expect_eq(topo_conf_partition_policy(c, 0, &part, &pol, &line), 0);
+	cr_expect_str_eq(part, "batch");
+	cr_expect_str_eq(pol, "fattree-pods");
+	cr_expect_eq(line, 8);
+	cr_expect_eq(topo_conf_partition_policy(c, 1, &part, &pol, &line), 0);
+	cr_expect_eq(line, 11);
+	topo_conf_destroy(c);
+	/* absent directives: 0; graph node names come from Nodes= */
+	c = topo_conf_parse("g.conf",
+			    "Topology=graph\n"
+			    "SwitchName=s0 Links=s1\n"
+			    "SwitchName=s1 Nodes=n[0-1]\n",
+			    &err);
+	cr_assert_not_null(c, "%s", err.msg);
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_NODENAME), 3);
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_ROUTING), 0);
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_DEFAULT_POLICY), 0);
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_WRAP), 0);
 	topo_conf_destroy(c);
 }
 
