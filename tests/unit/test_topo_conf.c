@@ -67,8 +67,8 @@ Test(topo_conf, dragonfly)
 			want = 0.5;
 		cr_expect_eq(lk->capacity, want, "link %u", l);
 	}
-	cr_expect_str_eq(topo_conf_policy(c, "batch"), "group");
-	cr_expect_str_eq(topo_conf_policy(c, "debug"), "clustered:max=4");
+	cr_expect_str_eq(topo_conf_policy(c, "batch"), "dragonfly-groups");
+	cr_expect_str_eq(topo_conf_policy(c, "debug"), "clustered:scatter=4");
 	cr_expect_str_eq(topo_conf_policy(c, "other"), "random:seed=7");
 	cr_expect_str_eq(topo_conf_policy(c, NULL), "random:seed=7");
 	cr_expect_str_eq(topo_conf_default_policy(c), "random:seed=7");
@@ -79,7 +79,7 @@ Test(topo_conf, dragonfly)
 		cr_expect_eq(
 			topo_conf_partition_policy(c, 1, &part, &pol, NULL), 0);
 		cr_expect_str_eq(part, "debug");
-		cr_expect_str_eq(pol, "clustered:max=4");
+		cr_expect_str_eq(pol, "clustered:scatter=4");
 		cr_expect_eq(topo_conf_partition_policy(c, 2, &part, &pol,
 							NULL),
 			     -1);
