@@ -11,6 +11,7 @@
 #include "evaluator/cmd/cli.h"
 #include "evaluator/traffic/flows.h"
 #include "evaluator/models/model.h"
+#include "policies/machine/machine.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
 
@@ -25,7 +26,8 @@ static const char usage_text[] =
 	"LPs or progressive filling); report aggregate, per-flow and per-node\n"
 	"rates, Jain's fairness index and the most loaded links.\n\n"
 	"  -t, --topo SPEC        family:key=value,... or a topo.conf path\n"
-	"  -r, --routing R        routing (default: the family's default)\n"
+	"  -r, --routing R        routing (default: the topo.conf's Routing=,\n"
+	"                         else the family's default)\n"
 	"  -p, --pattern P        traffic pattern, e.g. random:1, perm:2, shift:3,\n"
 	"                         transpose, hotregion, stencil:dims=8x8x4 (see\n"
 	"                         stopo-eval(1) for all)\n"
@@ -51,8 +53,9 @@ struct eval {
 	uint32_t repeat, top;
 	bool json, csv, progress;
 	struct model_opts opts;
-	struct topo *t;
-	struct routing *r;
+	struct machine *m;
+	const struct topo *t;	 /* the machine's */
+	const struct routing *r; /* the machine's */
 	uint32_t *nodes, nnodes;
 	const char *models[NMODELS + 1];
 	uint32_t nmodels;
@@ -661,16 +664,11 @@ int cmd_eval(int argc, char **argv)
 	if (parse_models(&e))
 		return CLI_USAGE;
 	e.opts.top_links = e.top;
-	e.t = topo_create(e.topo_spec, &err);
-	if (!e.t)
+	e.m = machine_open(e.topo_spec, e.routing_spec, &err);
+	if (!e.m)
 		return cli_error("eval", CLI_USAGE, "%s", err.msg);
-	e.r = routing_create(
-		e.t, e.routing_spec ? e.routing_spec : routing_default(e.t),
-		&err);
-	if (!e.r) {
-		topo_destroy(e.t);
-		return cli_error("eval", CLI_USAGE, "%s", err.msg);
-	}
+	e.t = machine_topo(e.m);
+	e.r = machine_routing(e.m);
 	if (e.nodes_arg) {
 		e.nodes = cli_parse_ranges(e.nodes_arg, topo_num_nodes(e.t),
 					   &e.nnodes, &err);
@@ -683,7 +681,6 @@ int cmd_eval(int argc, char **argv)
 	rc = run(&e);
 out:
 	free(e.nodes);
-	routing_destroy(e.r);
-	topo_destroy(e.t);
+	machine_destroy(e.m);
 	return rc;
 }
