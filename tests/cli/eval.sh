@@ -80,6 +80,9 @@ run --topo "$R" --routing ugal --flows "$data/flows_shared.txt" --model hm \
 	--json
 count conf_routing_override 1 '"routing":"ugal:intra=local"'
 
+expect_fail bad_conf_policy 2 \
+	"bad_policy_option.conf:4: policy 'clustered:max=4' of partition debug" \
+	-- --topo "$data/bad_policy_option.conf" --pattern perm
 expect_fail file_line 2 "flows_bad_range.txt:3: node 99 out of range" \
 	-- --topo $D --flows "$data/flows_bad_range.txt"
 expect_fail bad_pattern 2 "unknown pattern 'nosuch'" \

@@ -36,6 +36,17 @@ expect_fail -x bad_conf 2 \
 expect_fail -x bad_conf_graph 2 \
 	"$data/bad_graph_self.conf:3: Links=: switch 's2' linked to itself" \
 	-- --topo "$data/bad_graph_self.conf"
+# the policies of a topo.conf are checked: they exist, their options are
+# valid, they apply to the topology and routing
+expect_fail -x bad_policy 2 \
+	"$data/bad_policy_unknown.conf:3: policy 'nosuch:x=1': unknown policy 'nosuch' (known: linear, clustered, random, fattree-pods, mesh-blocks, dragonfly-groups)" \
+	-- --topo "$data/bad_policy_unknown.conf"
+expect_fail -x bad_policy_option 2 \
+	"$data/bad_policy_option.conf:4: policy 'clustered:max=4' of partition debug: policy clustered: unknown option 'max' (known: seed, scatter)" \
+	-- --topo "$data/bad_policy_option.conf"
+expect_fail -x bad_policy_topology 2 \
+	"$data/bad_policy_topology.conf:3: policy 'dragonfly-groups' of partition batch: policy dragonfly-groups: topology fattree is not a dragonfly or cascade" \
+	-- --topo "$data/bad_policy_topology.conf"
 expect_fail -x missing_conf 2 \
 	"/nonexistent/topo.conf: cannot open: No such file or directory" \
 	-- --topo /nonexistent/topo.conf
