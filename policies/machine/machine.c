@@ -5,8 +5,10 @@
  * (Routing= or the family default) to check it and to bind the policies
  * to; a ROUTING argument adds a second routing, the one machine_routing
  * gives. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "policies/machine/machine.h"
 
@@ -188,13 +190,33 @@ fail:
 
 bool machine_arg_is_spec(const char *arg)
 {
-	return !topo_spec_is_file(arg);
+	size_t n = strcspn(arg, ": \t");
+
+	for (const char *const *f = topo_family_names(); *f; f++)
+		if (strlen(*f) == n && !strncmp(*f, arg, n))
+			return true;
+	return false;
+}
+
+/* Whether ARG, not a spec, reads as a path: a '/' or a ".conf" suffix. */
+static bool looks_like_path(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	return strchr(arg, '/') || (n > 5 && !strcmp(arg + n - 5, ".conf"));
 }
 
 struct machine *machine_open(const char *arg, const char *routing,
 			     struct err *err)
 {
+	struct stat st;
+
 	if (machine_arg_is_spec(arg))
+		return machine_from_spec(arg, routing, err);
+	/* Not a family, and no file either: a mistyped family reads better
+	 * as "unknown topology family" than as a missing file, unless the
+	 * argument looks like a path. */
+	if (!looks_like_path(arg) && stat(arg, &st) != 0 && errno == ENOENT)
 		return machine_from_spec(arg, routing, err);
 	return machine_load(arg, routing, err);
 }

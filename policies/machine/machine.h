@@ -4,7 +4,8 @@
  * stopo subcommand and the select/topo plugin load it the same way: from
  * a topo.conf (machine_load) or from a topology spec such as
  * "dragonfly:p=2,a=4,h=2,g=9" (machine_from_spec); machine_open is the
- * one place that tells a --topo argument's spec from a file.
+ * one place that tells a --topo argument's spec from a file
+ * (machine_arg_is_spec).
  *
  * The topo.conf parser (topo/topo_conf.h) checks what it can alone; the
  * machine adds the checks that need the routing and the policies:
@@ -51,11 +52,17 @@ struct machine *machine_from_spec(const char *spec, const char *routing,
 
 /* The machine of a --topo ARG: machine_from_spec when ARG is a spec
  * (machine_arg_is_spec), else machine_load of the file ARG.  Returns a new
- * machine or NULL with err set as those do. */
+ * machine or NULL with err set as those do; when ARG is neither a spec
+ * nor an existing file and has no '/' nor ".conf" suffix, the error is
+ * the spec's ("unknown topology family 'X'"). */
 struct machine *machine_open(const char *arg, const char *routing,
 			     struct err *err);
 
-/* Whether machine_open takes ARG as a topology spec rather than a file. */
+/* Whether machine_open takes ARG as a topology spec: the text before the
+ * first ':' or blank is a registered family name (topo_family_names).
+ * Anything else is a file path; the file system is not consulted, so a
+ * file named like a family does not change the meaning ("./fattree"
+ * names that file). */
 bool machine_arg_is_spec(const char *arg);
 
 /* Free; NULL is a no-op. */

@@ -56,4 +56,20 @@ expect_fail -x bad_param 2 "dragonfly: g=10 exceeds a*h+1=9" \
 	-- --topo dragonfly:a=4,h=2,g=10
 expect_fail -x no_topo 2 "--topo SPEC is required" --
 expect_fail -x extra_arg 2 "unexpected argument 'x'" -- --topo dragonfly x
+# --topo X is a spec when the text before ':' is a family name, else a
+# file: a file named like a family does not change what X means, and
+# ./X names the file
+cd "$tmp" || exit 99
+printf 'Topology=dragonfly p=1 a=2 h=1 g=3\n' >fattree
+golden fattree_bare.txt -- --topo fattree
+run --topo ./fattree
+if [ "$st" = 0 ] && grep -q '^family: *dragonfly$' "$tmp/out"; then
+	pass dot_slash_file
+else
+	flunk dot_slash_file "./fattree is not the file (exit $st)" \
+		"$tmp/out" "$tmp/err"
+fi
+expect_fail -x not_family_no_file 2 "unknown topology family 'fattre'" \
+	-- --topo fattre
+cd - >/dev/null || exit 99
 finish

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "policies/machine/machine.h"
 
@@ -180,28 +181,59 @@ Test(machine, wrap_and_parse)
 	machine_destroy(m);
 }
 
-/* machine_open: a spec or a file, as machine_arg_is_spec says. */
+/* machine_open: a spec when the text before ':' (or a blank) is a
+ * registered family, else a file, whatever the working directory holds. */
 Test(machine, open)
 {
-	char path[1024];
+	char path[1024], dir[] = "/tmp/test_machine.XXXXXX", cwd[1024];
 	struct err err = { "" };
 	struct machine *m;
+	FILE *f;
 
 	data_path(path, sizeof(path), "good_fattree.conf");
 	cr_expect(!machine_arg_is_spec(path));
 	cr_expect(machine_arg_is_spec("fattree:k=4,n=2"));
 	cr_expect(machine_arg_is_spec("dragonfly p=2 a=4 h=2 g=9"));
 	cr_expect(machine_arg_is_spec("cascade"));
+	cr_expect(!machine_arg_is_spec("./fattree"));
+	cr_expect(!machine_arg_is_spec("fattre"));
+	cr_expect(!machine_arg_is_spec("site.conf"));
+	cr_expect(!machine_arg_is_spec("graph"));
+	cr_expect(!machine_arg_is_spec("/etc/slurm/topo.conf"));
 	m = machine_open(path, NULL, &err);
 	cr_assert_not_null(m, "%s", err.msg);
 	cr_expect_str_eq(machine_source(m), path);
 	cr_expect(machine_has_names(m));
 	machine_destroy(m);
-	m = machine_open("fattree:k=4,n=2", NULL, &err);
+
+	/* a file called fattree in the working directory changes nothing */
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_eq(chdir(dir), 0);
+	f = fopen("fattree", "w");
+	cr_assert_not_null(f);
+	fputs("Topology=dragonfly p=1 a=2 h=1 g=3\n", f);
+	fclose(f);
+	m = machine_open("fattree", NULL, &err);
 	cr_assert_not_null(m, "%s", err.msg);
 	cr_expect_null(machine_source(m));
-	cr_expect_eq(topo_num_nodes(machine_topo(m)), 16);
+	cr_expect_str_eq(topo_family(machine_topo(m)), "fattree");
 	machine_destroy(m);
+	m = machine_open("./fattree", NULL, &err);
+	cr_assert_not_null(m, "%s", err.msg);
+	cr_expect_str_eq(machine_source(m), "./fattree");
+	cr_expect_str_eq(topo_family(machine_topo(m)), "dragonfly");
+	machine_destroy(m);
+	/* neither a family nor a file: said as an unknown family unless it
+	 * looks like a path */
+	cr_expect_null(machine_open("fattre:k=4", NULL, &err));
+	cr_expect_str_eq(err.msg, "unknown topology family 'fattre'");
+	cr_expect_null(machine_open("nothere.conf", NULL, &err));
+	cr_expect_str_eq(err.msg, "nothere.conf: cannot open: No such file or "
+				  "directory");
+	unlink("fattree");
+	cr_assert_eq(chdir(cwd), 0);
+	rmdir(dir);
 }
 
 struct bad_case {
