@@ -5,7 +5,12 @@
  * the explicit graph of SwitchName= lines through the builder), applies
  * Capacity= overrides in file order, and expands NodeName= hostlists with
  * libslurm into a name table with a hash index.  Every error names the
- * line of the directive that caused it. */
+ * line of the directive that caused it, and every directive keeps its
+ * line for the checks made later.
+ *
+ * A parser only: Routing= and the policies are checked for their syntax;
+ * whether they exist and apply to the topology is the machine's check
+ * (policies/machine), which has the routings and policies. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -16,7 +21,6 @@
 
 #include "topo/util/hl.h"
 
-#include "topo/routing.h"
 #include "topo/topo_conf.h"
 #include "topo/topo_impl.h"
 
@@ -1161,17 +1165,6 @@ struct topo_conf *topo_conf_parse(const char *name, const char *text,
 	for (size_t i = 0; i < st.ncaps; i++)
 		if (apply_cap(&st, c->topo, &st.caps[i]))
 			goto fail;
-	if (st.routing) {
-		/* the routing must exist and apply to this family */
-		struct err sub = { "" };
-		struct routing *r = routing_create(c->topo, st.routing, &sub);
-
-		if (!r) {
-			perr(&st, st.routing_line, "%s", sub.msg);
-			goto fail;
-		}
-		routing_destroy(r);
-	}
 	if (build_names(&st, c))
 		goto fail;
 	c->lines[TOPO_CONF_TOPOLOGY] = st.topo_line;

@@ -4,6 +4,11 @@
  * Slurm plugin (routing, policies per partition, the wrapped select
  * plugin).
  *
+ * A parser: it checks the syntax of every directive and builds the
+ * topology, node names and capacities; whether Routing= and the policies
+ * exist and apply is checked by the machine (policies/machine/machine.h),
+ * with the lines kept here (topo_conf_line).
+ *
  * Every error is reported as "PATH:LINE: message". */
 #ifndef STOPO_TOPO_CONF_H
 #define STOPO_TOPO_CONF_H
@@ -35,7 +40,8 @@ const struct topo *topo_conf_topo(const struct topo_conf *c);
  * names, routing and policies stay available). */
 struct topo *topo_conf_take_topo(struct topo_conf *c);
 
-/* Routing spec from "Routing=" or NULL when absent (borrowed). */
+/* Routing spec from "Routing=" or NULL when absent (borrowed; its syntax
+ * is checked, not whether it applies: see the machine). */
 const char *topo_conf_routing(const struct topo_conf *c);
 
 /* The stock select plugin the Slurm plugin wraps, from "Wrap=" (cons_tres,
