@@ -9,9 +9,9 @@ EXTRA_DIST += plugin/slurm_config/config.h plugin/select_topo.map \
 	plugin/spank_topo.map
 noinst_HEADERS += plugin/topo_adapter.h
 # What the select plugin's adapter links: every layer but the simulator and
-# the command.
-L_PLUGIN = policies/libpolicies.la evaluator/sharing/libsharing.la \
-	$(L_MODELS)
+# the command (the machine included).
+L_PLUGIN = policies/machine/libmachine.la policies/libpolicies.la \
+	evaluator/sharing/libsharing.la $(L_MODELS)
 
 if HAVE_SLURM_SRC
 slurmplugin_LTLIBRARIES = plugin/select_topo.la plugin/spank_topo.la

@@ -141,6 +141,69 @@ Test(adapter, unknown_policy_names_the_line)
 		  "%s", err.msg);
 }
 
+/* The lines come from the parser: a graph names its nodes on Nodes=
+ * lines (there is no NodeName= line to find)... */
+Test(adapter, graph_node_mismatch_names_the_nodes_line)
+{
+	struct err err = { { 0 } };
+
+	free(names[40]);
+	names[40] = strdup("x40");
+	cr_assert_null(load("Topology=graph\n"
+			    "SwitchName=s0 Nodes=n[0-31] Links=s1\n"
+			    "SwitchName=s1 Nodes=n[32-63]\n",
+			    &err));
+	cr_assert(strstr(err.msg,
+			 ":2: slurm.conf node x40 is not in NodeName="),
+		  "%s", err.msg);
+}
+
+/* ...a directive continued on the next line starts on its first line... */
+Test(adapter, continued_policy_names_its_first_line)
+{
+	struct err err = { { 0 } };
+
+	cr_assert_null(load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+			    "PartitionPolicy=batch:fattree-pods\n"
+			    "PartitionPolicy=\\\n"
+			    "  debug:no-such\n"
+			    "DefaultPolicy=linear\n",
+			    &err));
+	cr_assert(strstr(err.msg, ":4: policy 'no-such' of partition debug"),
+		  "%s", err.msg);
+}
+
+/* ...a line longer than any fixed buffer counts as one line... */
+Test(adapter, long_line_keeps_the_count)
+{
+	struct err err = { { 0 } };
+	char *text = malloc(6000);
+
+	cr_assert_not_null(text);
+	memset(text, 'x', 5000);
+	text[0] = '#';
+	strcpy(text + 5000, "\nTopology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+			    "PartitionPolicy=debug:no-such\n");
+	cr_assert_null(load(text, &err));
+	free(text);
+	cr_assert(strstr(err.msg, ":4: policy 'no-such' of partition debug"),
+		  "%s", err.msg);
+}
+
+/* ...and every policy line is checked, also of a partition slurm.conf
+ * does not have (yet). */
+Test(adapter, policy_of_another_partition_is_checked)
+{
+	struct err err = { { 0 } };
+
+	cr_assert_null(load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+			    "PartitionPolicy=later:fattree-pods:large=x\n",
+			    &err));
+	cr_assert(strstr(err.msg, ":3: policy 'fattree-pods:large=x' of "
+				  "partition later: policy fattree-pods"),
+		  "%s", err.msg);
+}
+
 Test(adapter, policy_choice_and_overrides)
 {
 	struct err err = { { 0 } };

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "plugin/topo_adapter.h"
 
@@ -16,12 +15,12 @@ struct cached_policy {
 };
 
 struct tstate {
-	struct topo_conf *conf;
-	struct routing *routing;
+	struct machine *m;
+	const struct routing *routing; /* the machine's */
 	uint32_t n;
 	uint32_t *s2t; /* [n] Slurm node index -> topology node */
 	uint32_t *t2s; /* [n] topology node -> Slurm node index */
-	struct cached_policy cache[MAX_CACHED_POLICIES];
+	struct cached_policy cache[MAX_CACHED_POLICIES]; /* --topo-policy */
 	uint32_t ncache;
 	struct ls_state *ls; /* link sets of the running jobs */
 };
@@ -29,88 +28,30 @@ struct tstate {
 static const struct policy *cached(struct tstate *s, const char *spec,
 				   struct err *err);
 
-/* Line of the first "KEY=" directive of PATH (for cross-check messages
- * about a directive the parser accepted), or 0. */
-static unsigned key_line_value(const char *path, const char *key,
-			       const char *prefix)
-{
-	FILE *f = fopen(path, "r");
-	char buf[4096];
-	unsigned line = 0, found = 0;
-	size_t len = strlen(key);
-
-	if (!f)
-		return 0;
-	while (!found && fgets(buf, sizeof(buf), f)) {
-		const char *p = buf;
-
-		line++;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (strncasecmp(p, key, len) || p[len] != '=')
-			continue;
-		p += len + 1;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!prefix || (!strncmp(p, prefix, strlen(prefix)) &&
-				p[strlen(prefix)] == ':'))
-			found = line;
-	}
-	fclose(f);
-	return found;
-}
-
-static unsigned key_line(const char *path, const char *key)
-{
-	return key_line_value(path, key, NULL);
-}
-
-/* Create every policy the configuration names, so that a bad policy
- * name or one that does not fit the topology is an error at load time. */
-static int check_policies(struct tstate *s, const char *path,
-			  const char *const *parts, uint32_t nparts,
-			  struct err *err)
-{
-	struct err e = { { 0 } };
-	const char *spec;
-	uint32_t i;
-
-	for (i = 0; i <= nparts; i++) {
-		const char *part = (i < nparts) ? parts[i] : NULL;
-		const char *dflt = topo_conf_policy(s->conf, NULL);
-		unsigned line;
-
-		spec = part ? topo_conf_policy(s->conf, part) : dflt;
-		if (!spec || (part && spec == dflt && dflt))
-			continue;
-		if (cached(s, spec, &e))
-			continue;
-		line = part ? key_line_value(path, "PartitionPolicy", part) : 0;
-		if (!line)
-			line = key_line(path, "DefaultPolicy");
-		err_set(err, "%s:%u: policy '%s'%s%s: %s", path, line, spec,
-			part ? " of partition " : "", part ? part : "", e.msg);
-		return -1;
-	}
-	return 0;
-}
-
+/*
+ * The machine checks topo.conf and every policy line (PartitionPolicy= of
+ * any partition, DefaultPolicy=) with the lines the parser kept; this adds
+ * the check against slurm.conf's nodes.  PARTS is not needed any more:
+ * the policy of every partition is already created.
+ */
 struct tstate *tstate_load(const char *path, const char *const *names,
 			   uint32_t nslurm, const char *const *parts,
 			   uint32_t nparts, struct err *err)
 {
 	struct tstate *s = calloc(1, sizeof(*s));
-	const char *rspec;
-	uint32_t i;
+	uint32_t i, line;
 
+	(void)parts;
+	(void)nparts;
 	if (!s) {
 		err_set(err, "%s: out of memory", path);
 		return NULL;
 	}
-	if (!(s->conf = topo_conf_load(path, err)))
+	if (!(s->m = machine_load(path, NULL, err)))
 		goto fail;
-	s->n = topo_num_nodes(topo_conf_topo(s->conf));
-	if (!topo_conf_has_names(s->conf)) {
+	s->routing = machine_routing(s->m);
+	s->n = topo_num_nodes(machine_topo(s->m));
+	if (!machine_has_names(s->m)) {
 		err_set(err,
 			"%s: no NodeName= line: topo.conf must name the "
 			"Slurm node of every topology node",
@@ -121,7 +62,8 @@ struct tstate *tstate_load(const char *path, const char *const *names,
 		err_set(err,
 			"%s:%u: topology has %u nodes but slurm.conf "
 			"has %u",
-			path, key_line(path, "Topology"), s->n, nslurm);
+			path, machine_line(s->m, TOPO_CONF_TOPOLOGY), s->n,
+			nslurm);
 		goto fail;
 	}
 	s->s2t = malloc(sizeof(uint32_t) * (s->n ? s->n : 1));
@@ -130,38 +72,30 @@ struct tstate *tstate_load(const char *path, const char *const *names,
 		err_set(err, "%s: out of memory", path);
 		goto fail;
 	}
+	line = machine_line(s->m, TOPO_CONF_NODENAME);
 	for (i = 0; i < s->n; i++)
 		s->t2s[i] = TOPO_NONE;
 	for (i = 0; i < nslurm; i++) {
-		uint32_t t = names[i] ?
-				     topo_conf_node_index(s->conf, names[i]) :
-				     TOPO_NONE;
+		uint32_t t = names[i] ? machine_node_index(s->m, names[i]) :
+					TOPO_NONE;
 
 		if (t == TOPO_NONE || t >= s->n) {
 			err_set(err,
 				"%s:%u: slurm.conf node %s is not in "
 				"NodeName=",
-				path, key_line(path, "NodeName"),
-				names[i] ? names[i] : "?");
+				path, line, names[i] ? names[i] : "?");
 			goto fail;
 		}
 		if (s->t2s[t] != TOPO_NONE) {
 			err_set(err,
 				"%s:%u: slurm.conf node %s appears "
 				"twice",
-				path, key_line(path, "NodeName"), names[i]);
+				path, line, names[i]);
 			goto fail;
 		}
 		s->s2t[i] = t;
 		s->t2s[t] = i;
 	}
-	rspec = topo_conf_routing(s->conf);
-	if (!rspec)
-		rspec = routing_default(topo_conf_topo(s->conf));
-	if (!(s->routing = routing_create(topo_conf_topo(s->conf), rspec, err)))
-		goto fail;
-	if (check_policies(s, path, parts, nparts, err) < 0)
-		goto fail;
 	return s;
 fail:
 	tstate_destroy(s);
@@ -179,8 +113,7 @@ void tstate_destroy(struct tstate *s)
 		free(s->cache[i].spec);
 	}
 	ls_state_destroy(s->ls);
-	routing_destroy(s->routing);
-	topo_conf_destroy(s->conf);
+	machine_destroy(s->m);
 	free(s->s2t);
 	free(s->t2s);
 	free(s);
@@ -188,7 +121,7 @@ void tstate_destroy(struct tstate *s)
 
 const struct topo *tstate_topo(const struct tstate *s)
 {
-	return topo_conf_topo(s->conf);
+	return machine_topo(s->m);
 }
 
 const struct routing *tstate_routing(const struct tstate *s)
@@ -198,7 +131,7 @@ const struct routing *tstate_routing(const struct tstate *s)
 
 const char *tstate_wrap(const struct tstate *s)
 {
-	return topo_conf_wrap(s->conf);
+	return machine_wrap(s->m);
 }
 
 uint32_t tstate_nodes(const struct tstate *s)
@@ -225,8 +158,7 @@ static const struct policy *cached(struct tstate *s, const char *spec,
 	for (i = 0; i < s->ncache; i++)
 		if (!strcmp(s->cache[i].spec, spec))
 			return s->cache[i].p;
-	if (!(p = policy_create(spec, topo_conf_topo(s->conf), s->routing,
-				err)))
+	if (!(p = policy_create(spec, machine_topo(s->m), s->routing, err)))
 		return NULL;
 	if (s->ncache == MAX_CACHED_POLICIES) {
 		/* Bounded: the oldest per-job spec makes room. */
@@ -261,12 +193,12 @@ const struct policy *tstate_policy(struct tstate *s, const char *partition,
 				   const char *override, bool *none,
 				   struct err *err)
 {
-	const char *spec = topo_conf_policy(s->conf, partition);
-	const struct policy *part = NULL, *job;
+	const char *spec;
+	const struct policy *part = machine_policy(s->m, partition, &spec,
+						   NULL),
+			    *job;
 
 	*none = false;
-	if (spec && !(part = cached(s, spec, err)))
-		return NULL;
 	if (!override || !*override) {
 		*none = !part;
 		return part;

@@ -1,8 +1,9 @@
 /*****************************************************************************\
- *  topo_adapter.h - the Slurm-free half of select/topo: topo.conf loaded
- *  and checked against slurm.conf's node list, the routing, the policies
- *  per partition (cached), the owner of every node, and the placement and
- *  will-run searches.  select_topo.c translates Slurm structures (bitmaps,
+ *  topo_adapter.h - the Slurm-free half of select/topo: the machine of
+ *  topo.conf (policies/machine: topology, names, routing, the policy of
+ *  every partition) checked against slurm.conf's node list, the
+ *  --topo-policy policies (cached), the owner of every node, and the
+ *  placement and will-run searches.  select_topo.c translates Slurm structures (bitmaps,
  *  job records) to and from these dense ids; this file includes no Slurm
  *  header so that it follows the core's contracts (err.h, no printing).
 \*****************************************************************************/
@@ -13,6 +14,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "policies/machine/machine.h"
 #include "policies/policy.h"
 #include "topo/util/err.h"
 #include "topo/routing.h"
@@ -26,12 +28,13 @@
  * policy cache (filled lazily under the plugin's lock). */
 struct tstate;
 
-/* Load topo.conf PATH and check it against Slurm's nodes NAMES[0..NSLURM):
- * every Slurm node must be named in topo.conf and every topo.conf node must
- * be a Slurm node; and create the policy of every partition of
- * PARTS[0..NPARTS) and the default one (unknown or inapplicable policies
- * are errors).  Returns a new state or NULL with err set to
- * "PATH:LINE: what". */
+/* Load the machine of topo.conf PATH (machine_load: every PartitionPolicy=
+ * and DefaultPolicy= is created, unknown or inapplicable policies are
+ * errors) and check it against Slurm's nodes NAMES[0..NSLURM): every Slurm
+ * node must be named in topo.conf and every topo.conf node must be a
+ * Slurm node.  PARTS[0..NPARTS), slurm.conf's partitions, is not needed
+ * (kept for the caller).  Returns a new state or NULL with err set to
+ * "PATH:LINE: what", the line from the parser. */
 struct tstate *tstate_load(const char *path, const char *const *names,
 			   uint32_t nslurm, const char *const *parts,
 			   uint32_t nparts, struct err *err);

@@ -5,9 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "topo/topo_conf.h"
 #include "topo/topo_impl.h"
 
 int tb_init(struct topo_builder *b, uint32_t nswitches)
@@ -505,16 +503,6 @@ int topo_parse_spec(const char *spec, char *family, size_t famlen,
 	return 0;
 }
 
-bool topo_spec_is_file(const char *spec)
-{
-	struct stat st;
-	size_t n = strlen(spec);
-
-	if (strchr(spec, '/') || (n > 5 && !strcmp(spec + n - 5, ".conf")))
-		return true;
-	return stat(spec, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 struct topo *topo_create(const char *spec, struct err *err)
 {
 	struct topo_param params[TOPO_MAX_PARAMS];
@@ -524,16 +512,6 @@ struct topo *topo_create(const char *spec, struct err *err)
 	if (!spec || !*spec) {
 		err_set(err, "empty topology spec");
 		return NULL;
-	}
-	if (topo_spec_is_file(spec)) {
-		struct topo_conf *c = topo_conf_load(spec, err);
-		struct topo *t;
-
-		if (!c)
-			return NULL;
-		t = topo_conf_take_topo(c);
-		topo_conf_destroy(c);
-		return t;
 	}
 	if (topo_parse_spec(spec, family, sizeof(family), params, &n, err))
 		return NULL;

@@ -64,15 +64,11 @@ struct topo_param {
 	char value[96];
 };
 
-/* Build a topology from SPEC: either "family:key=value,..." (or a bare
- * family name with defaults) or the path of a topo.conf file (anything
- * containing '/' or ending in ".conf", or an existing file).  Returns a new
- * topology (free with topo_destroy) or NULL with err set. */
+/* Build a topology from SPEC, "family:key=value,..." (or a bare family
+ * name with defaults); never a file (a topo.conf is read by topo_conf.h,
+ * or by the machine, which also tells --topo arguments apart).  Returns a
+ * new topology (free with topo_destroy) or NULL with err set. */
 struct topo *topo_create(const char *spec, struct err *err);
-
-/* Whether topo_create treats SPEC as a topo.conf path: it contains '/',
- * ends in ".conf", or names an existing regular file. */
-bool topo_spec_is_file(const char *spec);
 
 /* Build family FAMILY from NPARAMS parameters.  Unknown keys and bad values
  * are errors.  Returns a new topology or NULL with err set. */

@@ -5,7 +5,12 @@
  * the explicit graph of SwitchName= lines through the builder), applies
  * Capacity= overrides in file order, and expands NodeName= hostlists with
  * libslurm into a name table with a hash index.  Every error names the
- * line of the directive that caused it. */
+ * line of the directive that caused it, and every directive keeps its
+ * line for the checks made later.
+ *
+ * A parser only: Routing= and the policies are checked for their syntax;
+ * whether they exist and apply to the topology is the machine's check
+ * (policies/machine), which has the routings and policies. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -16,7 +21,6 @@
 
 #include "topo/util/hl.h"
 
-#include "topo/routing.h"
 #include "topo/topo_conf.h"
 #include "topo/topo_impl.h"
 
@@ -75,6 +79,8 @@ struct pstate {
 
 struct topo_conf {
 	struct topo *topo;
+	char *name;			 /* the file name used in messages */
+	uint32_t lines[TOPO_CONF_NKEYS]; /* per enum topo_conf_key, 0: none */
 	char *routing;
 	char *defpol;
 	const char *wrap; /* static: WRAP_CONS_TRES or WRAP_LINEAR */
@@ -1146,7 +1152,8 @@ struct topo_conf *topo_conf_parse(const char *name, const char *text,
 	struct pstate st = { .file = name, .err = err };
 	struct topo_conf *c = calloc(1, sizeof(*c));
 
-	if (!c) {
+	if (!c || !(c->name = strdup(name))) {
+		free(c);
 		err_set(err, "%s: out of memory", name);
 		return NULL;
 	}
@@ -1158,19 +1165,13 @@ struct topo_conf *topo_conf_parse(const char *name, const char *text,
 	for (size_t i = 0; i < st.ncaps; i++)
 		if (apply_cap(&st, c->topo, &st.caps[i]))
 			goto fail;
-	if (st.routing) {
-		/* the routing must exist and apply to this family */
-		struct err sub = { "" };
-		struct routing *r = routing_create(c->topo, st.routing, &sub);
-
-		if (!r) {
-			perr(&st, st.routing_line, "%s", sub.msg);
-			goto fail;
-		}
-		routing_destroy(r);
-	}
 	if (build_names(&st, c))
 		goto fail;
+	c->lines[TOPO_CONF_TOPOLOGY] = st.topo_line;
+	c->lines[TOPO_CONF_ROUTING] = st.routing_line;
+	c->lines[TOPO_CONF_NODENAME] = st.nnames ? st.names[0].line : 0;
+	c->lines[TOPO_CONF_DEFAULT_POLICY] = st.defpol_line;
+	c->lines[TOPO_CONF_WRAP] = st.wrap_line;
 	c->routing = st.routing;
 	st.routing = NULL;
 	c->defpol = st.defpol;
@@ -1274,6 +1275,7 @@ void topo_conf_destroy(struct topo_conf *c)
 	if (!c)
 		return;
 	topo_destroy(c->topo);
+	free(c->name);
 	free(c->routing);
 	free(c->defpol);
 	for (uint32_t i = 0; i < c->npols; i++) {
@@ -1356,11 +1358,24 @@ uint32_t topo_conf_num_partition_policies(const struct topo_conf *c)
 }
 
 int topo_conf_partition_policy(const struct topo_conf *c, uint32_t i,
-			       const char **part, const char **policy)
+			       const char **part, const char **policy,
+			       uint32_t *line)
 {
 	if (i >= c->npols)
 		return -1;
 	*part = c->pols[i].part;
 	*policy = c->pols[i].policy;
+	if (line)
+		*line = c->pols[i].line;
 	return 0;
+}
+
+uint32_t topo_conf_line(const struct topo_conf *c, enum topo_conf_key key)
+{
+	return (unsigned)key < TOPO_CONF_NKEYS ? c->lines[key] : 0;
+}
+
+const char *topo_conf_name(const struct topo_conf *c)
+{
+	return c->name;
 }

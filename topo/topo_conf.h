@@ -4,6 +4,11 @@
  * Slurm plugin (routing, policies per partition, the wrapped select
  * plugin).
  *
+ * A parser: it checks the syntax of every directive and builds the
+ * topology, node names and capacities; whether Routing= and the policies
+ * exist and apply is checked by the machine (policies/machine/machine.h),
+ * with the lines kept here (topo_conf_line).
+ *
  * Every error is reported as "PATH:LINE: message". */
 #ifndef STOPO_TOPO_CONF_H
 #define STOPO_TOPO_CONF_H
@@ -35,7 +40,8 @@ const struct topo *topo_conf_topo(const struct topo_conf *c);
  * names, routing and policies stay available). */
 struct topo *topo_conf_take_topo(struct topo_conf *c);
 
-/* Routing spec from "Routing=" or NULL when absent (borrowed). */
+/* Routing spec from "Routing=" or NULL when absent (borrowed; its syntax
+ * is checked, not whether it applies: see the machine). */
 const char *topo_conf_routing(const struct topo_conf *c);
 
 /* The stock select plugin the Slurm plugin wraps, from "Wrap=" (cons_tres,
@@ -66,10 +72,30 @@ const char *topo_conf_policy(const struct topo_conf *c, const char *partition);
 /* The "DefaultPolicy=" value or NULL (borrowed). */
 const char *topo_conf_default_policy(const struct topo_conf *c);
 /* Number of PartitionPolicy= lines; partition and policy of line I
- * (0-based, file order) through *part and *policy (borrowed).  Returns 0,
- * or -1 when I is out of range. */
+ * (0-based, file order) through *part and *policy (borrowed) and, when
+ * LINE is not NULL, its line number through *line.  Returns 0, or -1 when
+ * I is out of range. */
 uint32_t topo_conf_num_partition_policies(const struct topo_conf *c);
 int topo_conf_partition_policy(const struct topo_conf *c, uint32_t i,
-			       const char **part, const char **policy);
+			       const char **part, const char **policy,
+			       uint32_t *line);
+
+/* The directives topo_conf_line knows the line of. */
+enum topo_conf_key {
+	TOPO_CONF_TOPOLOGY,
+	TOPO_CONF_ROUTING,
+	/* the first NodeName= line, or the first SwitchName= line whose
+	 * Nodes= names its nodes */
+	TOPO_CONF_NODENAME,
+	TOPO_CONF_DEFAULT_POLICY,
+	TOPO_CONF_WRAP,
+	TOPO_CONF_NKEYS
+};
+/* Line (1-based; of its first line when continued) of directive KEY, or 0
+ * when the file does not give it, so that callers checking what the
+ * parser cannot (slurm.conf's nodes, ...) can say "PATH:LINE: what". */
+uint32_t topo_conf_line(const struct topo_conf *c, enum topo_conf_key key);
+/* The PATH (or NAME of topo_conf_parse) messages name (borrowed). */
+const char *topo_conf_name(const struct topo_conf *c);
 
 #endif

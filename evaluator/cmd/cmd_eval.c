@@ -10,6 +10,7 @@
 #include "evaluator/cmd/cli.h"
 #include "evaluator/traffic/flows.h"
 #include "evaluator/models/model.h"
+#include "policies/machine/machine.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
 
@@ -23,7 +24,8 @@ static const struct cli_opt options[] = {
 	{ .id = 'r',
 	  .name = "routing",
 	  .arg = "R",
-	  .help = "routing (default: the family's default)" },
+	  .help = "routing (default: the topo.conf's Routing=,\n"
+		  "else the family's default)" },
 	{ .id = 'p',
 	  .name = "pattern",
 	  .arg = "P",
@@ -94,8 +96,9 @@ struct eval {
 	uint32_t repeat, top;
 	bool json, csv, progress;
 	struct model_opts opts;
-	struct topo *t;
-	struct routing *r;
+	struct machine *m;
+	const struct topo *t;	 /* the machine's */
+	const struct routing *r; /* the machine's */
 	uint32_t *nodes, nnodes;
 	const char *models[NMODELS + 1];
 	uint32_t nmodels;
@@ -681,16 +684,11 @@ int cmd_eval(int argc, char **argv)
 	if (parse_models(&e))
 		return CLI_USAGE;
 	e.opts.top_links = e.top;
-	e.t = topo_create(e.topo_spec, &err);
-	if (!e.t)
+	e.m = machine_open(e.topo_spec, e.routing_spec, &err);
+	if (!e.m)
 		return cli_error("eval", CLI_USAGE, "%s", err.msg);
-	e.r = routing_create(
-		e.t, e.routing_spec ? e.routing_spec : routing_default(e.t),
-		&err);
-	if (!e.r) {
-		topo_destroy(e.t);
-		return cli_error("eval", CLI_USAGE, "%s", err.msg);
-	}
+	e.t = machine_topo(e.m);
+	e.r = machine_routing(e.m);
 	if (e.nodes_arg) {
 		e.nodes = cli_parse_ranges(e.nodes_arg, topo_num_nodes(e.t),
 					   &e.nnodes, &err);
@@ -703,7 +701,6 @@ int cmd_eval(int argc, char **argv)
 	rc = run(&e);
 out:
 	free(e.nodes);
-	routing_destroy(e.r);
-	topo_destroy(e.t);
+	machine_destroy(e.m);
 	return rc;
 }

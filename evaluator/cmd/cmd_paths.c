@@ -5,9 +5,8 @@
 #include <string.h>
 
 #include "evaluator/cmd/cli.h"
-#include "evaluator/sim/workload.h"
+#include "policies/machine/machine.h"
 #include "topo/routing.h"
-#include "topo/topo_conf.h"
 
 #define DEFAULT_MAX_LIST 100000
 
@@ -53,14 +52,14 @@ static const struct cli_spec cli = {
 };
 
 /* Node by index or, when the topo.conf names nodes, by Slurm name. */
-static int parse_node(const char *opt, const char *s,
-		      const struct topo_conf *conf, uint32_t n, uint32_t *out)
+static int parse_node(const char *opt, const char *s, const struct machine *m,
+		      uint32_t n, uint32_t *out)
 {
 	char *end;
 	unsigned long v;
 
-	if (conf && topo_conf_has_names(conf)) {
-		uint32_t i = topo_conf_node_index(conf, s);
+	if (machine_has_names(m)) {
+		uint32_t i = machine_node_index(m, s);
 
 		if (i != TOPO_NONE) {
 			*out = i;
@@ -79,11 +78,9 @@ static int parse_node(const char *opt, const char *s,
 					 "topology has nodes 0..%u",
 					 opt, s, n - 1);
 	}
-	return cli_error("paths", CLI_USAGE, "%s: '%s' is not a node index%s",
-			 opt, s,
-			 conf && topo_conf_has_names(conf) ?
-				 " or a node name of the topo.conf" :
-				 "");
+	return cli_error(
+		"paths", CLI_USAGE, "%s: '%s' is not a node index%s", opt, s,
+		machine_has_names(m) ? " or a node name of the topo.conf" : "");
 }
 
 static const char *class_name(uint8_t cls)
@@ -202,12 +199,11 @@ static void print_text(const struct topo *t, const struct routing *r,
 int cmd_paths(int argc, char **argv)
 {
 	const char *spec = NULL, *rspec = NULL, *ssrc = NULL, *sdst = NULL;
-	const char *conf_routing;
 	bool json = false, list = false;
 	uint64_t max = DEFAULT_MAX_LIST;
-	struct topo_conf *conf = NULL;
-	struct topo *t = NULL;
-	struct routing *r = NULL;
+	struct machine *m = NULL;
+	const struct topo *t;
+	const struct routing *r;
 	struct routing_count cnt;
 	struct pathset ps;
 	struct err err = { "" };
@@ -253,27 +249,21 @@ int cmd_paths(int argc, char **argv)
 		return cli_error("paths", CLI_USAGE,
 				 "--src and --dst are required");
 	pathset_init(&ps);
-	if (workload_machine(spec, &t, &conf, &conf_routing, &err)) {
+	m = machine_open(spec, rspec, &err);
+	if (!m) {
 		cli_error("paths", CLI_USAGE, "%s", err.msg);
 		goto out;
 	}
-	if (!rspec)
-		rspec = conf_routing;
-	if (parse_node("--src", ssrc, conf, topo_num_nodes(t), &src) ||
-	    parse_node("--dst", sdst, conf, topo_num_nodes(t), &dst))
+	t = machine_topo(m);
+	r = machine_routing(m);
+	if (parse_node("--src", ssrc, m, topo_num_nodes(t), &src) ||
+	    parse_node("--dst", sdst, m, topo_num_nodes(t), &dst))
 		goto out;
 	if (src == dst) {
 		cli_error("paths", CLI_USAGE,
 			  "--src and --dst are the same "
 			  "node %u",
 			  src);
-		goto out;
-	}
-	if (!rspec)
-		rspec = routing_default(t);
-	r = routing_create(t, rspec, &err);
-	if (!r) {
-		cli_error("paths", CLI_USAGE, "--routing: %s", err.msg);
 		goto out;
 	}
 	rc = CLI_FAIL;
@@ -314,8 +304,6 @@ int cmd_paths(int argc, char **argv)
 	rc = CLI_OK;
 out:
 	pathset_free(&ps);
-	routing_destroy(r);
-	topo_destroy(t);
-	topo_conf_destroy(conf);
+	machine_destroy(m);
 	return rc;
 }

@@ -11,9 +11,9 @@
 #include "evaluator/sharing/linkshare.h"
 #include "evaluator/sharing/svg.h"
 #include "evaluator/sim/workload.h"
+#include "policies/machine/machine.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
-#include "topo/topo_conf.h"
 
 #define CMD "report"
 
@@ -107,15 +107,14 @@ static char *run_squeue(size_t *len, struct err *err)
 	return buf;
 }
 
-/* Node list of a job for people: Slurm names when the conf has them. */
-static char *node_text(const struct topo_conf *conf, const uint32_t *v,
-		       uint32_t n)
+/* Node list of a job for people: Slurm names when the machine has them. */
+static char *node_text(const struct machine *m, const uint32_t *v, uint32_t n)
 {
 	struct hl *hl;
 	char *out;
 	uint32_t *sorted;
 
-	if (!conf || !topo_conf_has_names(conf))
+	if (!machine_has_names(m))
 		return cli_format_ranges(v, n);
 	sorted = malloc((n ? n : 1) * sizeof(*sorted));
 	hl = hl_new();
@@ -128,7 +127,7 @@ static char *node_text(const struct topo_conf *conf, const uint32_t *v,
 	memcpy(sorted, v, n * sizeof(*v));
 	qsort(sorted, n, sizeof(*sorted), cmp_u32);
 	for (uint32_t i = 0; i < n; i++)
-		hl_push(hl, topo_conf_node_name(conf, sorted[i]));
+		hl_push(hl, machine_node_name(m, sorted[i]));
 	free(sorted);
 	out = hl_ranged(hl);
 	hl_destroy(hl);
@@ -188,12 +187,12 @@ static uint32_t jobs_on(uint32_t l, uint32_t **sets, const uint32_t *nset,
 int cmd_report(int argc, char **argv)
 {
 	const char *spec = NULL, *rspec = NULL, *jpath = NULL, *svg = NULL;
-	const char *input = NULL, *conf_routing, *src;
+	const char *input = NULL, *src;
 	uint32_t top = 10, nhot = 0, nj = 0;
 	bool json = false, check = false;
-	struct topo *t = NULL;
-	struct topo_conf *conf = NULL;
-	struct routing *r = NULL;
+	struct machine *mach = NULL;
+	const struct topo *t;
+	const struct routing *r;
 	struct workload w = { 0 };
 	struct wl_opts wo;
 	struct ls_job *jobs = NULL;
@@ -246,19 +245,13 @@ int cmd_report(int argc, char **argv)
 		return cli_error(CMD, CLI_USAGE,
 				 "give squeue output or --jobs, "
 				 "not both");
-	if (workload_machine(spec, &t, &conf, &conf_routing, &err))
+	mach = machine_open(spec, rspec, &err);
+	if (!mach)
 		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
-	r = routing_create(t,
-			   rspec	? rspec :
-			   conf_routing ? conf_routing :
-					  routing_default(t),
-			   &err);
-	if (!r) {
-		rc = cli_error(CMD, CLI_USAGE, "%s", err.msg);
-		goto out;
-	}
+	t = machine_topo(mach);
+	r = machine_routing(mach);
 	wl_opts_init(&wo);
-	wo.conf = conf;
+	wo.machine = mach;
 	wo.nnodes = topo_num_nodes(t);
 	src = jpath ? jpath : input ? input : "squeue --json";
 	if (jpath || input)
@@ -357,7 +350,7 @@ int cmd_report(int argc, char **argv)
 			const struct ls_job_stat *s = &res.jobs[k];
 			struct json_object *jo = json_object_new_object();
 			struct json_object *sw = json_object_new_array();
-			char *nl = node_text(conf, jobs[k].nodes, jobs[k].n);
+			char *nl = node_text(mach, jobs[k].nodes, jobs[k].n);
 
 			json_object_object_add(jo, "id",
 					       json_object_new_int64(s->id));
@@ -465,8 +458,6 @@ out:
 	free(jobs);
 	free(text);
 	workload_free(&w);
-	routing_destroy(r);
-	topo_destroy(t);
-	topo_conf_destroy(conf);
+	machine_destroy(mach);
 	return rc;
 }

@@ -4,9 +4,8 @@
 #include <string.h>
 
 #include "evaluator/cmd/cli.h"
-#include "evaluator/sim/workload.h"
+#include "policies/machine/machine.h"
 #include "topo/topo.h"
-#include "topo/topo_conf.h"
 
 static const struct cli_opt options[] = {
 	{ .id = 't',
@@ -58,9 +57,18 @@ static struct json_object *str_or_null(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
-static void print_json(const struct topo *t, const struct topo_stats *st,
-		       const struct topo_conf *conf)
+/* The DefaultPolicy= text of M, or NULL. */
+static const char *default_policy(const struct machine *m)
 {
+	const char *text;
+
+	machine_policy(m, NULL, &text, NULL);
+	return text;
+}
+
+static void print_json(const struct machine *m, const struct topo_stats *st)
+{
+	const struct topo *t = machine_topo(m);
 	struct json_object *o = json_object_new_object();
 	struct json_object *po = json_object_new_object();
 	const struct topo_param *ps;
@@ -95,38 +103,34 @@ static void print_json(const struct topo *t, const struct topo_stats *st,
 			json_object_new_int64(topo_num_groups(t)));
 	json_object_object_add(o, "unconnected_ports",
 			       json_object_new_int64(st->unconnected_ports));
-	if (conf) {
+	if (machine_source(m)) {
 		struct json_object *pp = json_object_new_object();
 		uint32_t n = topo_num_nodes(t);
 
-		json_object_object_add(
-			o, "first_node_name",
-			str_or_null(topo_conf_node_name(conf, 0)));
+		json_object_object_add(o, "first_node_name",
+				       str_or_null(machine_node_name(m, 0)));
 		json_object_object_add(
 			o, "last_node_name",
-			str_or_null(n ? topo_conf_node_name(conf, n - 1) :
-					NULL));
+			str_or_null(n ? machine_node_name(m, n - 1) : NULL));
 		json_object_object_add(o, "routing",
-				       str_or_null(topo_conf_routing(conf)));
-		for (uint32_t i = 0; i < topo_conf_num_partition_policies(conf);
-		     i++) {
+				       str_or_null(machine_conf_routing(m)));
+		for (uint32_t i = 0; i < machine_num_partitions(m); i++) {
 			const char *part, *pol;
 
-			topo_conf_partition_policy(conf, i, &part, &pol);
+			machine_partition(m, i, &part, &pol, NULL);
 			json_object_object_add(pp, part,
 					       json_object_new_string(pol));
 		}
 		json_object_object_add(o, "partition_policies", pp);
-		json_object_object_add(
-			o, "default_policy",
-			str_or_null(topo_conf_default_policy(conf)));
+		json_object_object_add(o, "default_policy",
+				       str_or_null(default_policy(m)));
 	}
 	cli_print_json(o);
 }
 
-static void print_text(const struct topo *t, const struct topo_stats *st,
-		       const struct topo_conf *conf)
+static void print_text(const struct machine *m, const struct topo_stats *st)
 {
+	const struct topo *t = machine_topo(m);
 	const struct topo_param *ps;
 	size_t np = topo_params(t, &ps);
 
@@ -152,33 +156,30 @@ static void print_text(const struct topo *t, const struct topo_stats *st,
 		       topo_kind(t) == TOPO_FATTREE ? "pods:" : "groups:",
 		       topo_num_groups(t));
 	printf("unconnected ports: %u\n", st->unconnected_ports);
-	if (!conf)
+	if (!machine_source(m))
 		return;
-	if (topo_conf_has_names(conf) && topo_num_nodes(t))
-		printf("node names:        %s .. %s\n",
-		       topo_conf_node_name(conf, 0),
-		       topo_conf_node_name(conf, topo_num_nodes(t) - 1));
-	if (topo_conf_routing(conf))
-		printf("routing:           %s\n", topo_conf_routing(conf));
-	for (uint32_t i = 0; i < topo_conf_num_partition_policies(conf); i++) {
+	if (machine_has_names(m) && topo_num_nodes(t))
+		printf("node names:        %s .. %s\n", machine_node_name(m, 0),
+		       machine_node_name(m, topo_num_nodes(t) - 1));
+	if (machine_conf_routing(m))
+		printf("routing:           %s\n", machine_conf_routing(m));
+	for (uint32_t i = 0; i < machine_num_partitions(m); i++) {
 		const char *part, *pol;
 
-		topo_conf_partition_policy(conf, i, &part, &pol);
+		machine_partition(m, i, &part, &pol, NULL);
 		printf("policy:            %s: %s\n", part, pol);
 	}
-	if (topo_conf_default_policy(conf))
-		printf("default policy:    %s\n",
-		       topo_conf_default_policy(conf));
+	if (default_policy(m))
+		printf("default policy:    %s\n", default_policy(m));
 }
 
 int cmd_topo(int argc, char **argv)
 {
-	const char *spec = NULL, *conf_routing;
+	const char *spec = NULL;
 	bool json = false;
 	struct topo_stats st;
 	struct err err = { "" };
-	struct topo_conf *conf = NULL;
-	struct topo *t = NULL;
+	struct machine *m;
 	const char *arg;
 	int c, rc = CLI_OK;
 
@@ -200,15 +201,15 @@ int cmd_topo(int argc, char **argv)
 				 argv[optind]);
 	if (!spec)
 		return cli_error("topo", CLI_USAGE, "--topo SPEC is required");
-	if (workload_machine(spec, &t, &conf, &conf_routing, &err))
+	m = machine_open(spec, NULL, &err);
+	if (!m)
 		return cli_error("topo", CLI_USAGE, "%s", err.msg);
-	if (topo_stats(t, &st, &err))
+	if (topo_stats(machine_topo(m), &st, &err))
 		rc = cli_error("topo", CLI_FAIL, "%s", err.msg);
 	else if (json)
-		print_json(t, &st, conf);
+		print_json(m, &st);
 	else
-		print_text(t, &st, conf);
-	topo_destroy(t);
-	topo_conf_destroy(conf);
+		print_text(m, &st);
+	machine_destroy(m);
 	return rc;
 }

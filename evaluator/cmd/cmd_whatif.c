@@ -9,9 +9,9 @@
 #include "evaluator/cmd/cli.h"
 #include "evaluator/sim/whatif.h"
 #include "evaluator/sim/workload.h"
+#include "policies/machine/machine.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
-#include "topo/topo_conf.h"
 
 #define CMD "whatif"
 #define MAX_POLICIES 16
@@ -319,7 +319,7 @@ static int write_jobs(FILE *f, const struct whatif_result *r, const char *label)
 int cmd_whatif(int argc, char **argv)
 {
 	const char *spec = NULL, *rspec = NULL, *wpath = NULL, *scale = NULL;
-	const char *jobs_out = NULL, *conf_routing;
+	const char *jobs_out = NULL;
 	const char *plist = NULL;
 	char *pols[MAX_POLICIES], pbuf[MAX_POLICIES][256];
 	uint32_t limit = 0;
@@ -329,9 +329,9 @@ int cmd_whatif(int argc, char **argv)
 	struct whatif_opts so;
 	struct workload w = { 0 };
 	struct whatif_result res[MAX_POLICIES];
-	struct topo *t = NULL;
-	struct topo_conf *conf = NULL;
-	struct routing *r = NULL;
+	struct machine *m = NULL;
+	const struct topo *t;
+	const struct routing *r;
 	struct err err = { "" };
 	const char *arg;
 	int c, np, nres = 0, rc = CLI_OK;
@@ -420,18 +420,12 @@ int cmd_whatif(int argc, char **argv)
 		return cli_error(CMD, CLI_USAGE,
 				 "--policy: give 1 to %d policies",
 				 MAX_POLICIES);
-	if (workload_machine(spec, &t, &conf, &conf_routing, &err))
+	m = machine_open(spec, rspec, &err);
+	if (!m)
 		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
-	r = routing_create(t,
-			   rspec	? rspec :
-			   conf_routing ? conf_routing :
-					  routing_default(t),
-			   &err);
-	if (!r) {
-		rc = cli_error(CMD, CLI_USAGE, "%s", err.msg);
-		goto out;
-	}
-	wo.conf = conf;
+	t = machine_topo(m);
+	r = machine_routing(m);
+	wo.machine = m;
 	wo.nnodes = topo_num_nodes(t);
 	if (workload_load(wpath, &wo, &w, &err)) {
 		rc = cli_error(CMD, CLI_USAGE, "%s", err.msg);
@@ -531,8 +525,6 @@ out:
 	for (int i = 0; i < nres; i++)
 		whatif_result_free(&res[i]);
 	workload_free(&w);
-	routing_destroy(r);
-	topo_destroy(t);
-	topo_conf_destroy(conf);
+	machine_destroy(m);
 	return rc;
 }

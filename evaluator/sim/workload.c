@@ -563,7 +563,7 @@ bad:
 	return NULL;
 }
 
-uint32_t *workload_nodes(const char *list, const struct topo_conf *conf,
+uint32_t *workload_nodes(const char *list, const struct machine *m,
 			 uint32_t nnodes, uint32_t *n, struct err *err)
 {
 	struct hl *hl;
@@ -577,7 +577,7 @@ uint32_t *workload_nodes(const char *list, const struct topo_conf *conf,
 	}
 	if (all_index_chars(list))
 		return index_list(list, nnodes, n, err);
-	if (!conf || !topo_conf_has_names(conf)) {
+	if (!m || !machine_has_names(m)) {
 		err_set(err,
 			"node names '%.64s' need a topo.conf with "
 			"NodeName= (--topo FILE)",
@@ -590,7 +590,7 @@ uint32_t *workload_nodes(const char *list, const struct topo_conf *conf,
 		return NULL;
 	}
 	while ((h = hl_shift(hl))) {
-		uint32_t x = topo_conf_node_index(conf, h);
+		uint32_t x = machine_node_index(m, h);
 
 		if (x == TOPO_NONE) {
 			err_set(err,
@@ -728,7 +728,7 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 		uint32_t *v;
 
 		nodes = jstr(jo, "nodes");
-		v = workload_nodes(nodes, o->conf, o->nnodes, &n, &e);
+		v = workload_nodes(nodes, o->machine, o->nnodes, &n, &e);
 		if (!v) {
 			snprintf(m, sizeof(m), "job %" PRId64 ": %.160s", id,
 				 e.msg);
@@ -996,7 +996,7 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 			rc = bad(w, o, err, name, line, m);
 			continue;
 		}
-		v = workload_nodes(f[1], o->conf, o->nnodes, &n, &e2);
+		v = workload_nodes(f[1], o->machine, o->nnodes, &n, &e2);
 		if (!v) {
 			snprintf(m, sizeof(m), "job %" PRId64 ": %.160s", id,
 				 e2.msg);
@@ -1022,27 +1022,4 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 	if (rc)
 		workload_free(w);
 	return rc;
-}
-
-int workload_machine(const char *spec, struct topo **t, struct topo_conf **conf,
-		     const char **routing, struct err *err)
-{
-	*t = NULL;
-	*conf = NULL;
-	*routing = NULL;
-	if (topo_spec_is_file(spec)) {
-		*conf = topo_conf_load(spec, err);
-		if (!*conf)
-			return -1;
-		*t = topo_conf_take_topo(*conf);
-		*routing = topo_conf_routing(*conf);
-		if (!*t) {
-			topo_conf_destroy(*conf);
-			*conf = NULL;
-			return err_set(err, "%s: no topology", spec);
-		}
-		return 0;
-	}
-	*t = topo_create(spec, err);
-	return *t ? 0 : -1;
 }

@@ -30,8 +30,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "policies/machine/machine.h"
 #include "topo/util/err.h"
-#include "topo/topo_conf.h"
 
 enum wl_format {
 	WL_AUTO = 0,
@@ -66,14 +66,15 @@ struct workload {
 };
 
 struct wl_opts {
-	uint32_t cores_per_node;      /* SWF processors per node (0 = 1) */
-	bool skip_bad;		      /* skip and count bad records */
-	const struct topo_conf *conf; /* NodeName= mapping for squeue; NULL:
-				       * node names must be node indices */
-	uint32_t nnodes;	      /* node ids must be below (0 = any) */
-	int64_t default_limit;	      /* squeue jobs without a time limit
-				       * (0 = 86400 s) */
-	enum wl_format format;	      /* WL_AUTO: by content */
+	uint32_t cores_per_node;       /* SWF processors per node (0 = 1) */
+	bool skip_bad;		       /* skip and count bad records */
+	const struct machine *machine; /* NodeName= mapping for squeue;
+					* NULL or no names: node names must
+					* be node indices */
+	uint32_t nnodes;	       /* node ids must be below (0 = any) */
+	int64_t default_limit;	       /* squeue jobs without a time limit
+					  * (0 = 86400 s) */
+	enum wl_format format;	       /* WL_AUTO: by content */
 };
 
 /* Set the defaults (cores_per_node 1, no skipping, WL_AUTO). */
@@ -90,7 +91,7 @@ int workload_parse(const char *name, const char *text, size_t len,
 		   struct err *err);
 
 /* Read a running-jobs file: one job per line, "ID NODES [PATTERN]", NODES
- * a Slurm hostlist ("n[0-3]", mapped through O->conf) or node indices
+ * a Slurm hostlist ("n[0-3]", mapped through O->machine) or node indices
  * ("0-3,8"); '#' starts a comment.  Every job is running (alloc set).
  * Returns 0 or -1 with err "NAME:LINE: what" (W empty then). */
 int workload_parse_running(const char *name, const char *text, size_t len,
@@ -98,20 +99,11 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 			   struct err *err);
 
 /* Expand a Slurm hostlist ("n[0-3,8]") or an index list ("0-3,8") into
- * node ids through CONF's NodeName= mapping (or as plain indices below
- * NNODES when CONF has no names).  Returns a new array (*n entries, caller
+ * node ids through M's node names (or as plain indices below NNODES when
+ * M is NULL or has no names).  Returns a new array (*n entries, caller
  * frees), or NULL with err set. */
-uint32_t *workload_nodes(const char *list, const struct topo_conf *conf,
+uint32_t *workload_nodes(const char *list, const struct machine *m,
 			 uint32_t nnodes, uint32_t *n, struct err *err);
-
-/* The machine of --topo SPEC: a topo.conf path (topo_spec_is_file: anything
- * with '/', ending in ".conf" or an existing regular file; its NodeName=
- * names map Slurm nodes and its Routing= is returned in *routing) or a
- * family spec.  *t is the
- * caller's (topo_destroy), *conf too (topo_conf_destroy; NULL for a spec).
- * Returns 0 or -1 with err set. */
-int workload_machine(const char *spec, struct topo **t, struct topo_conf **conf,
-		     const char **routing, struct err *err);
 
 /* Free the jobs; W is empty again.  NULL is a no-op. */
 void workload_free(struct workload *w);

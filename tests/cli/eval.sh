@@ -70,6 +70,19 @@ run --topo $D --pattern transpose --nodes 0-63 --model hm ||
 	flunk text "exit $st"
 count text_links 1 'hm: most loaded links'
 
+# a topo.conf's Routing= is the routing unless --routing says otherwise:
+# the file's min gives the hand-worked shared.csv of --routing min
+R=$data/good_routing_min.conf
+golden shared.csv -- --topo "$R" --flows "$data/flows_shared.txt" --csv
+run --topo "$R" --flows "$data/flows_shared.txt" --model hm --json
+count conf_routing 1 '"routing":"min"'
+run --topo "$R" --routing ugal --flows "$data/flows_shared.txt" --model hm \
+	--json
+count conf_routing_override 1 '"routing":"ugal:intra=local"'
+
+expect_fail bad_conf_policy 2 \
+	"bad_policy_option.conf:4: policy 'clustered:max=4' of partition debug" \
+	-- --topo "$data/bad_policy_option.conf" --pattern perm
 expect_fail file_line 2 "flows_bad_range.txt:3: node 99 out of range" \
 	-- --topo $D --flows "$data/flows_bad_range.txt"
 expect_fail bad_pattern 2 "unknown pattern 'nosuch'" \

@@ -40,6 +40,10 @@ else
 	flunk formula "want 249 paths, 248 of them VLB" "$tmp/out" "$tmp/err"
 fi
 
+# every subcommand checks the policies of a topo.conf
+expect_fail bad_conf_policy 2 \
+	"bad_policy_option.conf:4: policy 'clustered:max=4' of partition debug" \
+	-- --topo "$data/bad_policy_option.conf" --src 0 --dst 1
 expect_fail unknown_routing 2 "unknown routing 'bogus'" \
 	-- --topo $D --routing bogus --src 0 --dst 1
 expect_fail wrong_family 2 "does not apply to dragonfly" \

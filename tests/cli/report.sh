@@ -78,6 +78,9 @@ expect_fail out_of_range 2 "bad node list '60-70'" \
 EOT
 expect_fail bad_json 2 "report_topo.conf:1: bad JSON" \
 	-- --topo $CONF report_topo.conf
+expect_fail bad_conf_policy 2 \
+	"bad_policy_topology.conf:3: policy 'dragonfly-groups' of partition batch" \
+	-- --topo bad_policy_topology.conf --jobs report_jobs.txt
 expect_fail no_topo 2 "--topo SPEC is required" -- squeue_running.json
 expect_fail both 2 "not both" \
 	-- --topo $CONF squeue_running.json --jobs report_jobs.txt

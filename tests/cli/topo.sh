@@ -36,6 +36,17 @@ expect_fail -x bad_conf 2 \
 expect_fail -x bad_conf_graph 2 \
 	"$data/bad_graph_self.conf:3: Links=: switch 's2' linked to itself" \
 	-- --topo "$data/bad_graph_self.conf"
+# the policies of a topo.conf are checked: they exist, their options are
+# valid, they apply to the topology and routing
+expect_fail -x bad_policy 2 \
+	"$data/bad_policy_unknown.conf:3: policy 'nosuch:x=1': unknown policy 'nosuch' (known: linear, clustered, random, fattree-pods, mesh-blocks, dragonfly-groups)" \
+	-- --topo "$data/bad_policy_unknown.conf"
+expect_fail -x bad_policy_option 2 \
+	"$data/bad_policy_option.conf:4: policy 'clustered:max=4' of partition debug: policy clustered: unknown option 'max' (known: seed, scatter)" \
+	-- --topo "$data/bad_policy_option.conf"
+expect_fail -x bad_policy_topology 2 \
+	"$data/bad_policy_topology.conf:3: policy 'dragonfly-groups' of partition batch: policy dragonfly-groups: topology fattree is not a dragonfly or cascade" \
+	-- --topo "$data/bad_policy_topology.conf"
 expect_fail -x missing_conf 2 \
 	"/nonexistent/topo.conf: cannot open: No such file or directory" \
 	-- --topo /nonexistent/topo.conf
@@ -45,4 +56,20 @@ expect_fail -x bad_param 2 "dragonfly: g=10 exceeds a*h+1=9" \
 	-- --topo dragonfly:a=4,h=2,g=10
 expect_fail -x no_topo 2 "--topo SPEC is required" --
 expect_fail -x extra_arg 2 "unexpected argument 'x'" -- --topo dragonfly x
+# --topo X is a spec when the text before ':' is a family name, else a
+# file: a file named like a family does not change what X means, and
+# ./X names the file
+cd "$tmp" || exit 99
+printf 'Topology=dragonfly p=1 a=2 h=1 g=3\n' >fattree
+golden fattree_bare.txt -- --topo fattree
+run --topo ./fattree
+if [ "$st" = 0 ] && grep -q '^family: *dragonfly$' "$tmp/out"; then
+	pass dot_slash_file
+else
+	flunk dot_slash_file "./fattree is not the file (exit $st)" \
+		"$tmp/out" "$tmp/err"
+fi
+expect_fail -x not_family_no_file 2 "unknown topology family 'fattre'" \
+	-- --topo fattre
+cd - >/dev/null || exit 99
 finish

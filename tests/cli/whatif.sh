@@ -74,6 +74,10 @@ if grep -q 'skipped 2 bad records' "$tmp/err" &&
 else
 	flunk skip_bad "want 2 skipped, 3 started" "$tmp/out" "$tmp/err"
 fi
+expect_fail bad_conf_policy 2 \
+	"bad_policy_unknown.conf:3: policy 'nosuch:x=1': unknown policy" \
+	-- --topo bad_policy_unknown.conf --workload "whatif_hold.swf" \
+	--policy linear
 expect_fail no_file 2 "no_such.swf: No such file" \
 	-- --topo $FT2 --workload no_such.swf --policy linear
 expect_fail bad_policy 2 "nosuch" \

@@ -68,12 +68,13 @@ grep -q "fatal: select/topo: .*topo.conf:1: topology has 16 nodes but slurm.conf
 	"$TDIR/c/log/slurmctld.log" || fail "no file:line for the size mismatch: $(grep fatal "$TDIR/c/log/slurmctld.log")"
 cluster_reset
 
-# Unknown policy in topo.conf.
-printf 'Topology=fattree k=4 n=3\nNodeName=n[0-63]\nPartitionPolicy=batch:no-such-policy\n' > "$TDIR/bad3.conf"
+# Unknown policy in topo.conf, on a continued line: the line is the
+# parser's (where the directive starts), not a re-read of the file.
+printf 'Topology=fattree k=4 n=3\nNodeName=n[0-63]\nPartitionPolicy=\\\n  batch:no-such-policy\n' > "$TDIR/bad3.conf"
 if SELECT=topo TOPO_CONF="$TDIR/bad3.conf" PLUGIN_BUILDDIR=$top_builddir \
 	"$CLUSTER" start "$TDIR/c" >"$TDIR/start.log" 2>&1; then
 	fail "slurmctld started with an unknown policy"
 fi
-grep -q "fatal: select/topo: .*topo.conf:3: " "$TDIR/c/log/slurmctld.log" ||
+grep -q "fatal: select/topo: .*topo.conf:3: policy 'no-such-policy' of partition batch: unknown policy" "$TDIR/c/log/slurmctld.log" ||
 	fail "no file:line for the unknown policy: $(grep fatal "$TDIR/c/log/slurmctld.log")"
 echo "PASS"

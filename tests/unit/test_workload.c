@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "evaluator/sim/workload.h"
-#include "topo/topo_conf.h"
+#include "policies/machine/machine.h"
 
 static void parse_ok(const char *text, const struct wl_opts *o,
 		     struct workload *w)
@@ -186,13 +186,13 @@ Test(workload, squeue_names)
 		" \"node_count\": 1, \"submit_time\": 1, \"start_time\": 1,"
 		" \"time_limit\": 1}\n ]\n}\n";
 	struct err err = { "" };
-	struct topo_conf *c = topo_conf_parse("topo.conf", conf_text, &err);
+	struct machine *c = machine_parse("topo.conf", conf_text, NULL, &err);
 	struct wl_opts o;
 	struct workload w;
 
 	cr_assert_not_null(c, "%s", err.msg);
 	wl_opts_init(&o);
-	o.conf = c;
+	o.machine = c;
 	o.nnodes = 16;
 	o.default_limit = 777;
 	parse_ok(snap, &o, &w);
@@ -211,7 +211,7 @@ Test(workload, squeue_names)
 	cr_assert_eq(w.jobs[1].nodes, 4);
 	cr_assert_eq(w.jobs[1].limit, 777, "null limit -> default");
 	workload_free(&w);
-	topo_conf_destroy(c);
+	machine_destroy(c);
 }
 
 Test(workload, running_file)
@@ -223,13 +223,13 @@ Test(workload, running_file)
 				   "102 4-5,9   stencil:dims=3x1\n"
 				   "\n";
 	struct err err = { "" };
-	struct topo_conf *c = topo_conf_parse("topo.conf", conf_text, &err);
+	struct machine *c = machine_parse("topo.conf", conf_text, NULL, &err);
 	struct wl_opts o;
 	struct workload w;
 
 	cr_assert_not_null(c, "%s", err.msg);
 	wl_opts_init(&o);
-	o.conf = c;
+	o.machine = c;
 	o.nnodes = 16;
 	cr_assert_eq(workload_parse_running("j", jobs, strlen(jobs), &o, &w,
 					    &err),
@@ -251,7 +251,7 @@ Test(workload, running_file)
 	cr_assert_eq(workload_parse_running("j", "x 0-1\n", 6, &o, &w, &err),
 		     -1);
 	cr_assert(strstr(err.msg, "j:1: job id 'x'"), "%s", err.msg);
-	topo_conf_destroy(c);
+	machine_destroy(c);
 }
 
 Test(workload, load_file_errors)
