@@ -5,7 +5,8 @@
  *  dragonfly-groups), machine 85 % full with jobs placed by the
  *  policy itself.  Measures, per call (process CPU time):
  *    run_now   policy_place on the current owners (SELECT_MODE_RUN_NOW)
- *    will_run  the backfill search: release jobs by end time until placed
+ *    will_run  the backfill search (policy_will_run): release jobs by end
+ *              time until placed
  *    evaluate  the in-process evaluator at job start: one-shot (every
  *              running job's link set) and incremental (the tracker
  *              select_topo.c uses: the new job's link set), plus JM
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "plugin/topo_adapter.h"
+#include "policies/willrun.h"
 
 struct bcase {
 	const char *topo_conf_line, *policy;
@@ -63,9 +65,8 @@ static int run_case(const struct bcase *c, int iters)
 	struct err err = { { 0 } };
 	char **names = calloc(c->nodes, sizeof(char *));
 	uint32_t *owner = calloc(c->nodes, sizeof(uint32_t));
-	uint32_t *rank = calloc(c->nodes, sizeof(uint32_t));
 	uint32_t *nodes = calloc(c->nodes, sizeof(uint32_t));
-	time_t *ends = calloc(c->nodes + 1, sizeof(time_t));
+	struct policy_running *run = calloc(c->nodes + 1, sizeof(*run));
 	const char *parts[] = { "batch" };
 	const struct policy *p;
 	struct tstate *s;
@@ -74,7 +75,7 @@ static int run_case(const struct bcase *c, int iters)
 	FILE *f;
 	int fd;
 
-	if (!names || !owner || !rank || !nodes || !ends)
+	if (!names || !owner || !nodes || !run)
 		return -1;
 	fd = mkstemp(path);
 	if (fd < 0 || !(f = fdopen(fd, "w")))
@@ -117,12 +118,11 @@ static int run_case(const struct bcase *c, int iters)
 		job++;
 	}
 	njobs = job - 1;
-	/* ends[r] = end time of rank r = job r+1 (job ids are in end
-	 * order here). */
-	for (i = 0; i < njobs; i++)
-		ends[i] = 1000 + i;
-	for (i = 0; i < c->nodes; i++)
-		rank[i] = owner[i] ? owner[i] - 1 : UINT32_MAX;
+	/* job j ends at 999 + j: one job per end time */
+	for (i = 0; i < njobs; i++) {
+		run[i].job_id = i + 1;
+		run[i].end = 1000 + i;
+	}
 	printf("%-40s %-18s %u nodes, %u jobs on %u nodes, load %.3f s\n",
 	       c->topo_conf_line + 9, c->policy, c->nodes, njobs, used, tload);
 	printf("  %8s %12s %12s %10s\n", "size", "run_now ms", "will_run ms",
@@ -132,8 +132,7 @@ static int run_case(const struct bcase *c, int iters)
 					      .nodes = c->sizes[k] };
 		struct policy_result res = { .nodes = nodes };
 		struct policy_view v = { .owner = owner };
-		uint32_t released = 0;
-		char why[192];
+		struct policy_will_run wr = { 0 };
 		double a, b;
 		int it;
 
@@ -143,12 +142,14 @@ static int run_case(const struct bcase *c, int iters)
 		a = (cpu_now() - a) / iters;
 		b = cpu_now();
 		for (it = 0; it < iters; it++)
-			tstate_will_run(s, p, owner, NULL, rank, ends, njobs,
-					&req, &res, &released, why,
-					sizeof(why));
+			if (policy_will_run(p, &v, run, njobs, 0, &req, &res,
+					    &wr, &err) < 0) {
+				fprintf(stderr, "will_run: %s\n", err.msg);
+				return -1;
+			}
 		b = (cpu_now() - b) / iters;
 		printf("  %8u %12.3f %12.3f %10u\n", c->sizes[k], a * 1e3,
-		       b * 1e3, released);
+		       b * 1e3, wr.jobs);
 	}
 	{
 		/* job_begin of a running job: every running job compared. */
@@ -196,9 +197,8 @@ static int run_case(const struct bcase *c, int iters)
 		free(names[i]);
 	free(names);
 	free(owner);
-	free(rank);
 	free(nodes);
-	free(ends);
+	free(run);
 	return 0;
 }
 

@@ -44,6 +44,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "plugin/topo_adapter.h"
+#include "policies/willrun.h"
 
 /* The plugin is compiled with -fvisibility=hidden: what follows is Slurm's
  * plugin interface (plugin_*, init, fini, select_p_*) and the globals
@@ -503,16 +504,10 @@ static bitstr_t *_bitmap_from_result(struct policy_result *res)
 	return b;
 }
 
-/* Running jobs sorted by end time, for the will-run search. */
+/* Running jobs and their end times, for the will-run search. */
 typedef struct {
-	uint32_t id;
-	time_t end;
-} run_job_t;
-
-typedef struct {
-	run_job_t *jobs;
+	struct policy_running *jobs;
 	uint32_t n, cap;
-	time_t now;
 } run_list_t;
 
 static int _collect_running(void *x, void *arg)
@@ -525,36 +520,21 @@ static int _collect_running(void *x, void *arg)
 		return 0;
 	if (rl->n == rl->cap) {
 		rl->cap = rl->cap ? 2 * rl->cap : 64;
-		xrecalloc(rl->jobs, rl->cap, sizeof(run_job_t));
+		xrecalloc(rl->jobs, rl->cap, sizeof(struct policy_running));
 	}
-	rl->jobs[rl->n].id = job_ptr->job_id;
-	rl->jobs[rl->n].end = (job_ptr->end_time < rl->now) ? rl->now :
-							      job_ptr->end_time;
+	rl->jobs[rl->n].job_id = job_ptr->job_id;
+	rl->jobs[rl->n].end = job_ptr->end_time; /* before now: now */
 	rl->n++;
 	return 0;
 }
 
-static int _cmp_end(const void *a, const void *b)
-{
-	const run_job_t *x = a, *y = b;
-
-	if (x->end != y->end)
-		return (x->end < y->end) ? -1 : 1;
-	return (x->id < y->id) ? -1 : (x->id > y->id);
-}
-
-static int _cmp_id(const void *a, const void *b)
-{
-	const run_job_t *x = a, *y = b;
-
-	return (x->id < y->id) ? -1 : (x->id > y->id);
-}
-
 /*
- * SELECT_MODE_WILL_RUN: the policy sees the future.  Running jobs are
- * released in order of their end times until the policy places the job;
- * the wrapped plugin then computes the start time on the narrowed bitmap
- * (the nodes are free once the released jobs have ended).
+ * SELECT_MODE_WILL_RUN: the policy sees the future.  policy_will_run
+ * (policies/willrun.h, the search stopo whatif reserves with) releases the
+ * running jobs in order of their end times, jobs ending together at once,
+ * until the policy places the job; the wrapped plugin then computes the
+ * start time on the narrowed bitmap (the nodes are free once the released
+ * jobs have ended).
  */
 static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 		     const struct policy *p, struct policy_request *req,
@@ -562,46 +542,24 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 		     List preemptee_candidates, List *preemptee_job_list,
 		     bitstr_t *exc_core_bitmap)
 {
-	uint32_t n = tstate_nodes(tstate), i, released = 0;
-	run_list_t rl = { .now = time(NULL) };
-	run_job_t *by_id, key;
-	uint32_t *rank = xcalloc(n + 1, sizeof(uint32_t));
-	time_t *ends;
+	run_list_t rl = { 0 };
 	uint8_t *usable = _usable_from_bitmap(bitmap);
-	enum policy_status st;
+	struct policy_view v = { .owner = owner, .usable = usable };
+	struct policy_will_run wr;
+	struct err err = { { 0 } };
 	int rc = SLURM_ERROR;
-	char now_reason[sizeof(res->reason)];
 
 	list_for_each(job_list, _collect_running, &rl);
-	if (rl.n)
-		qsort(rl.jobs, rl.n, sizeof(run_job_t), _cmp_end);
-	ends = xcalloc(rl.n + 1, sizeof(time_t));
-	by_id = xcalloc(rl.n + 1, sizeof(run_job_t));
-	for (i = 0; i < rl.n; i++) {
-		ends[i] = rl.jobs[i].end;
-		by_id[i].id = rl.jobs[i].id;
-		by_id[i].end = i; /* rank */
+	if (policy_will_run(p, &v, rl.jobs, rl.n, time(NULL), req, res, &wr,
+			    &err) < 0) {
+		error("%s: will_run %pJ: %s", plugin_type, job_ptr, err.msg);
+		goto out;
 	}
-	if (rl.n)
-		qsort(by_id, rl.n, sizeof(run_job_t), _cmp_id);
-	for (i = 0; i < n; i++) {
-		run_job_t *hit = NULL;
-
-		rank[i] = UINT32_MAX;
-		if (owner[i] == POLICY_FREE || !rl.n)
-			continue;
-		key.id = owner[i];
-		hit = bsearch(&key, by_id, rl.n, sizeof(run_job_t), _cmp_id);
-		if (hit)
-			rank[i] = hit->end;
-	}
-	st = tstate_will_run(tstate, p, owner, usable, rank, ends, rl.n, req,
-			     res, &released, now_reason, sizeof(now_reason));
 	/* Backfill is often the first to look at a job: give it the reason
 	 * it cannot start now (RUN_NOW sets it too). */
-	if (now_reason[0] && job_ptr->job_id && IS_JOB_PENDING(job_ptr))
-		_set_reason(job_ptr, now_reason);
-	if (st == POLICY_PLACED) {
+	if (wr.now_reason[0] && job_ptr->job_id && IS_JOB_PENDING(job_ptr))
+		_set_reason(job_ptr, wr.now_reason);
+	if (wr.status == POLICY_PLACED) {
 		bitstr_t *narrow = _bitmap_from_result(res);
 
 		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes, req->nodes,
@@ -612,15 +570,13 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 		FREE_NULL_BITMAP(narrow);
 		log_flag(SELECT_TYPE,
 			 "%s: will_run %pJ: after %u job ends: %s (rc=%d)",
-			 plugin_type, job_ptr, released,
+			 plugin_type, job_ptr, wr.jobs,
 			 rc == SLURM_SUCCESS ? "placed" : "refused", rc);
 	} else {
 		log_flag(SELECT_TYPE, "%s: will_run %pJ: %s", plugin_type,
 			 job_ptr, res->reason);
 	}
-	xfree(rank);
-	xfree(ends);
-	xfree(by_id);
+out:
 	xfree(usable);
 	xfree(rl.jobs);
 	return rc;

@@ -1,6 +1,7 @@
 /* test_adapter.c - the Slurm-free half of select/topo (topo_adapter.c):
  * topo.conf against Slurm's node list, policy choice per job, the
- * backfill will-run search and the evaluator, with hand-worked
+ * backfill will-run search on the adapter's policy (policy_will_run, as
+ * select_topo.c calls it) and the evaluator, with hand-worked
  * expectations on the 64-node fat-tree k=4, n=3 (4 nodes per leaf
  * switch, 16 per pod). */
 #include <criterion/criterion.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "plugin/topo_adapter.h"
+#include "policies/willrun.h"
 
 #define N 64
 
@@ -231,18 +233,18 @@ Test(adapter, policy_choice_and_overrides)
 	tstate_destroy(s);
 }
 
-/* Pods 0 and 1 end at t=10 and t=20, pods 2-3 (one job) at t=30. */
-static void three_jobs(uint32_t *owner, uint32_t *rank, time_t *ends)
+/* Pods 0 and 1 end at t=10 and t=20, pods 2-3 (one job) at t=30: the
+ * owners and running jobs select_topo.c hands to policy_will_run. */
+static void three_jobs(uint32_t *owner, struct policy_running *run)
 {
 	uint32_t i;
 
-	for (i = 0; i < N; i++) {
+	for (i = 0; i < N; i++)
 		owner[i] = i < 16 ? 1 : i < 32 ? 2 : 3;
-		rank[i] = owner[i] - 1;
+	for (i = 0; i < 3; i++) {
+		run[i].job_id = i + 1;
+		run[i].end = 10 * (i + 1);
 	}
-	ends[0] = 10;
-	ends[1] = 20;
-	ends[2] = 30;
 }
 
 struct wr_case {
@@ -267,8 +269,8 @@ Test(adapter, will_run_releases_jobs_in_end_order)
 	};
 	struct err err = { { 0 } };
 	struct tstate *s = load(good, &err);
-	uint32_t owner[N], rank[N], nodes[N], i, c;
-	time_t ends[3];
+	uint32_t owner[N], nodes[N], i, c;
+	struct policy_running run[3];
 	const struct policy *p;
 	bool none;
 
@@ -279,26 +281,26 @@ Test(adapter, will_run_releases_jobs_in_end_order)
 		struct policy_request req = { .job_id = 99,
 					      .nodes = cases[c].nodes };
 		struct policy_result res = { .nodes = nodes };
-		uint32_t released = 77;
-		char why[192];
+		struct policy_view v = { .owner = owner };
+		struct policy_will_run wr;
 
-		three_jobs(owner, rank, ends);
-		for (i = cases[c].free_from; i < N; i++) {
+		three_jobs(owner, run);
+		for (i = cases[c].free_from; i < N; i++)
 			owner[i] = POLICY_FREE;
-			rank[i] = UINT32_MAX;
-		}
-		cr_assert_eq(tstate_will_run(s, p, owner, NULL, rank, ends, 3,
-					     &req, &res, &released, why,
-					     sizeof(why)),
-			     POLICY_PLACED, "case %u: %s", c, res.reason);
-		cr_assert_eq(released, cases[c].released, "case %u", c);
+		cr_assert_eq(policy_will_run(p, &v, run, 3, 0, &req, &res, &wr,
+					     &err),
+			     0, "case %u: %s", c, err.msg);
+		cr_assert_eq(wr.status, POLICY_PLACED, "case %u: %s", c,
+			     res.reason);
+		cr_assert_eq(wr.jobs, cases[c].released, "case %u", c);
+		cr_assert_eq(wr.groups, cases[c].released, "case %u", c);
 		cr_assert_eq(res.n, cases[c].nodes);
 		for (i = 0; i < res.n; i++)
 			cr_assert(nodes[i] >= cases[c].lo &&
 					  nodes[i] < cases[c].hi,
 				  "case %u: node %u", c, nodes[i]);
-		cr_assert_eq(why[0] == '\0', cases[c].now, "case %u: %s", c,
-			     why);
+		cr_assert_eq(wr.now_reason[0] == '\0', cases[c].now,
+			     "case %u: %s", c, wr.now_reason);
 		/* The caller's owners are untouched. */
 		cr_assert_eq(owner[0], cases[c].free_from == 0 ? 0u : 1u);
 	}
@@ -309,21 +311,21 @@ Test(adapter, will_run_never_when_too_large)
 {
 	struct err err = { { 0 } };
 	struct tstate *s = load(good, &err);
-	uint32_t owner[N], rank[N], nodes[N + 1];
-	time_t ends[3];
+	uint32_t owner[N], nodes[N + 1];
+	struct policy_running run[3];
 	struct policy_request req = { .job_id = 99, .nodes = N + 1 };
 	struct policy_result res = { .nodes = nodes };
+	struct policy_view v = { .owner = owner };
+	struct policy_will_run wr;
 	const struct policy *p;
-	uint32_t released;
-	char why[192];
 	bool none;
 
 	cr_assert(s, "%s", err.msg);
 	p = tstate_policy(s, "batch", NULL, &none, &err);
-	three_jobs(owner, rank, ends);
-	cr_assert_neq(tstate_will_run(s, p, owner, NULL, rank, ends, 3, &req,
-				      &res, &released, why, sizeof(why)),
-		      POLICY_PLACED);
+	three_jobs(owner, run);
+	cr_assert_eq(policy_will_run(p, &v, run, 3, 0, &req, &res, &wr, &err),
+		     0, "%s", err.msg);
+	cr_assert_neq(wr.status, POLICY_PLACED);
 	cr_assert(res.reason[0]);
 	tstate_destroy(s);
 }

@@ -215,61 +215,6 @@ const struct policy *tstate_policy(struct tstate *s, const char *partition,
 	return job;
 }
 
-enum policy_status
-tstate_will_run(const struct tstate *s, const struct policy *p,
-		const uint32_t *owner, const uint8_t *usable,
-		const uint32_t *rank, const time_t *ends, uint32_t njobs,
-		const struct policy_request *req, struct policy_result *res,
-		uint32_t *released, char *now_reason, size_t now_len)
-{
-	struct policy_view v = { .usable = usable };
-	enum policy_status st = POLICY_WAIT;
-	uint32_t *sim = NULL, *start = NULL, *order = NULL;
-	uint32_t k = 0, j;
-
-	sim = malloc(sizeof(uint32_t) * (s->n + 1));
-	start = calloc(njobs + 2, sizeof(uint32_t));
-	order = malloc(sizeof(uint32_t) * (s->n + 1));
-	if (!sim || !start || !order) {
-		snprintf(res->reason, sizeof(res->reason), "out of memory");
-		goto out;
-	}
-	memcpy(sim, owner, sizeof(uint32_t) * s->n);
-	/* Counting sort of the busy nodes by the rank of their job's end,
-	 * so that each end time releases its nodes in O(their number). */
-	for (j = 0; j < s->n; j++)
-		if (rank[j] < njobs)
-			start[rank[j] + 1]++;
-	for (j = 0; j < njobs; j++)
-		start[j + 1] += start[j];
-	for (j = 0; j < s->n; j++)
-		if (rank[j] < njobs)
-			order[start[rank[j]]++] = j;
-	/* start[r] is now the end of rank r's nodes in order[]. */
-	v.owner = sim;
-	j = 0;
-	for (;;) {
-		st = policy_place(p, &v, req, res);
-		if (k == 0 && now_reason && now_len)
-			snprintf(now_reason, now_len, "%s",
-				 st == POLICY_PLACED ? "" : res->reason);
-		if (st != POLICY_WAIT || k == njobs)
-			break;
-		/* Release every job ending at the next end time. */
-		do {
-			for (; j < start[k]; j++)
-				sim[order[j]] = POLICY_FREE;
-			k++;
-		} while (k < njobs && ends[k] == ends[k - 1]);
-	}
-out:
-	*released = k;
-	free(sim);
-	free(start);
-	free(order);
-	return st;
-}
-
 struct pair {
 	uint32_t owner, node;
 };

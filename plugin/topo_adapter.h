@@ -2,17 +2,18 @@
  *  topo_adapter.h - the Slurm-free half of select/topo: the machine of
  *  topo.conf (policies/machine: topology, names, routing, the policy of
  *  every partition) checked against slurm.conf's node list, the
- *  --topo-policy policies (cached), the owner of every node, and the
- *  placement and will-run searches.  select_topo.c translates Slurm structures (bitmaps,
- *  job records) to and from these dense ids; this file includes no Slurm
- *  header so that it follows the core's contracts (err.h, no printing).
+ *  --topo-policy policies (cached) and the in-process evaluator (link
+ *  sharing, JM rates).  Placement and will-run are the policies' own
+ *  (policy_place, policy_will_run in policies/).  select_topo.c
+ *  translates Slurm structures (bitmaps, job records) to and from these
+ *  dense ids; this file includes no Slurm header so that it follows the
+ *  core's contracts (err.h, no printing).
 \*****************************************************************************/
 #ifndef _SELECT_TOPO_ADAPTER_H
 #define _SELECT_TOPO_ADAPTER_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "policies/machine/machine.h"
 #include "policies/policy.h"
@@ -64,22 +65,6 @@ const struct policy *tstate_policy(struct tstate *s, const char *partition,
 
 /* Whether a policy name (before any ':') is registered. */
 bool tstate_policy_known(const char *spec);
-
-/* Will-run search: from OWNER ([N], topology-indexed) release busy nodes
- * one end time at a time until the policy places REQ on USABLE.  RANK[N]
- * gives for each node the index in ENDS (ascending end times of the NJOBS
- * running jobs) of the job holding it, or UINT32_MAX when the node is
- * free or never released.  Returns the policy's last answer; on
- * POLICY_PLACED, *released = how many end times had to pass (0 = now;
- * k = when the job ending at ENDS[k-1] is gone) and RES holds the nodes.
- * NOW_REASON (NOW_LEN bytes) receives why the job cannot start now, or ""
- * when it can. */
-enum policy_status
-tstate_will_run(const struct tstate *s, const struct policy *p,
-		const uint32_t *owner, const uint8_t *usable,
-		const uint32_t *rank, const time_t *ends, uint32_t njobs,
-		const struct policy_request *req, struct policy_result *res,
-		uint32_t *released, char *now_reason, size_t now_len);
 
 /* Pattern used for predictions when the job gave none (--topo-pattern). */
 #define TSTATE_DEFAULT_PATTERN "alltoall"

@@ -9,13 +9,20 @@ policies_libpolicies_la_SOURCES = \
 	policies/policy_random.c \
 	policies/policy_fattree_pods.c \
 	policies/policy_mesh_blocks.c \
-	policies/policy_dragonfly_groups.c
-noinst_HEADERS += policies/policy.h policies/policy_impl.h
+	policies/policy_dragonfly_groups.c \
+	policies/willrun.c
+noinst_HEADERS += policies/policy.h policies/policy_impl.h \
+	policies/willrun.h
 
 UNIT_TESTS += tests/unit/test_policy
 tests_unit_test_policy_SOURCES = tests/unit/test_policy.c
 tests_unit_test_policy_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_policy_LDADD = $(L_POLICIES) $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_willrun
+tests_unit_test_willrun_SOURCES = tests/unit/test_willrun.c
+tests_unit_test_willrun_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_willrun_LDADD = $(L_POLICIES) $(UNIT_LIBS)
 
 BENCH_PROGS += bench/bench_policy
 bench_bench_policy_SOURCES = bench/bench_policy.c

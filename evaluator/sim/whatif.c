@@ -10,13 +10,9 @@
 #include "evaluator/models/model.h"
 #include "evaluator/sim/whatif.h"
 #include "policies/policy.h"
+#include "policies/willrun.h"
 
 struct ev {
-	int64_t t;
-	uint32_t job;
-};
-
-struct rel {
 	int64_t t;
 	uint32_t job;
 };
@@ -39,10 +35,11 @@ struct sim {
 	uint32_t *buf2;	  /* [N] policy result of reservation checks */
 	uint32_t *resv;	  /* [N] reserved nodes of the head */
 	uint32_t nresv;
-	struct rel *rel; /* running jobs by expected end (reserve) */
-	uint32_t relk;	 /* the first relk end before the head starts */
-	uint32_t *bfb;	 /* jobs backfilled this pass that end before
-				 * the reservation */
+	struct policy_running *rel; /* running jobs (id = index + 1) by
+				     * expected end (reserve) */
+	uint32_t relk; /* the first relk end before the head starts */
+	uint32_t *bfb; /* jobs backfilled this pass that end before
+			* the reservation */
 	uint32_t nbfb;
 	struct ls_state *ls;
 	uint32_t *run; /* running job indices */
@@ -350,69 +347,48 @@ static int64_t exp_end(const struct sim *s, uint32_t i)
 
 static int cmp_rel(const void *a, const void *b)
 {
-	const struct rel *x = a, *y = b;
+	const struct policy_running *x = a, *y = b;
 
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return x->job < y->job ? -1 : x->job > y->job;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return (x->job_id > y->job_id) - (x->job_id < y->job_id);
 }
 
-/* Owner copy with the first K jobs of REL released; place I on it. */
-static enum policy_status try_release(struct sim *s, uint32_t i,
-				      const struct rel *rel, uint32_t k,
-				      struct policy_result *pr)
-{
-	memcpy(s->tmp, s->owner, s->N * sizeof(*s->tmp));
-	for (uint32_t q = 0; q < k; q++) {
-		const struct whatif_job *o = &s->res->jobs[rel[q].job];
-
-		for (uint32_t v = 0; v < o->n; v++)
-			if (s->tmp[o->nodes[v]] == rel[q].job + 1)
-				s->tmp[o->nodes[v]] = POLICY_FREE;
-	}
-	return place(s, i, s->tmp, NULL, pr);
-}
-
-/* Reservation of waiting head I: earliest expected end after which the
- * policy places it, and those nodes (s->resv).  Binary search over how
- * many running jobs have ended (placement only gets easier as nodes
- * free).  Returns 0, or 1 when it cannot be placed even on an empty
- * machine. */
+/* Reservation of waiting head I: the will-run search (policies/
+ * willrun.h) over the running jobs' expected ends, equal ends released
+ * together.  *WHEN = the first end after which the policy places the
+ * head, s->resv its nodes then, s->relk the running jobs ended by then
+ * (the first relk of s->rel, sorted by expected end).  Returns 0, 1 when
+ * it cannot be placed even with every running job gone (PR holds the
+ * reason), or -1 with s->err set. */
 static int reserve(struct sim *s, uint32_t i, int64_t *when,
 		   struct policy_result *pr)
 {
-	struct rel *rel = s->rel;
-	uint64_t avail = s->nfree;
-	uint32_t lo = 1, hi = s->nrun, need = s->w->jobs[i].nodes;
+	const struct wl_job *j = &s->w->jobs[i];
+	struct policy_view v = { .owner = s->owner };
+	struct policy_request rq = {
+		.job_id = i + 1,
+		.nodes = j->nodes,
+		.pattern = j->pattern,
+	};
+	struct policy_will_run wr;
 
 	for (uint32_t k = 0; k < s->nrun; k++) {
-		rel[k].t = exp_end(s, s->run[k]);
-		rel[k].job = s->run[k];
+		s->rel[k].job_id = s->run[k] + 1;
+		s->rel[k].end = exp_end(s, s->run[k]);
 	}
-	qsort(rel, s->nrun, sizeof(*rel), cmp_rel);
-	if (s->nrun)
-		avail += s->res->jobs[rel[0].job].n;
-	while (lo < hi && avail < need)
-		avail += s->res->jobs[rel[lo++].job].n;
-	if (try_release(s, i, rel, hi, pr) != POLICY_PLACED)
+	qsort(s->rel, s->nrun, sizeof(*s->rel), cmp_rel);
+	memset(pr, 0, sizeof(*pr));
+	pr->nodes = s->buf;
+	if (policy_will_run(s->pol, &v, s->rel, s->nrun, s->now, &rq, pr, &wr,
+			    s->err))
+		return err_prefix(s->err, "job %u", j->id);
+	if (wr.status != POLICY_PLACED)
 		return 1;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (try_release(s, i, rel, mid, pr) == POLICY_PLACED)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	if (try_release(s, i, rel, lo, pr) != POLICY_PLACED) {
-		/* not monotone after all: fall back to all released */
-		lo = s->nrun;
-		try_release(s, i, rel, lo, pr);
-	}
 	memcpy(s->resv, pr->nodes, pr->n * sizeof(*s->resv));
 	s->nresv = pr->n;
-	*when = rel[lo - 1].t > s->now ? rel[lo - 1].t : s->now;
-	s->relk = lo;
+	*when = wr.start;
+	s->relk = wr.jobs;
 	return 0;
 }
 
@@ -445,7 +421,8 @@ static bool keeps_reservation(struct sim *s, uint32_t h, uint32_t i,
 
 	memcpy(s->tmp, s->owner, s->N * sizeof(*s->tmp));
 	for (uint32_t q = 0; q < s->relk + s->nbfb; q++) {
-		uint32_t j = q < s->relk ? s->rel[q].job : s->bfb[q - s->relk];
+		uint32_t j = q < s->relk ? s->rel[q].job_id - 1 :
+					   s->bfb[q - s->relk];
 		const struct whatif_job *o = &s->res->jobs[j];
 
 		for (uint32_t v = 0; v < o->n; v++)
@@ -523,7 +500,7 @@ static int schedule(struct sim *s)
 	while (s->nq) {
 		uint32_t i = s->queue[0];
 		enum policy_status st = place(s, i, s->owner, NULL, &pr);
-		int64_t shadow;
+		int64_t shadow = s->now;
 		int r;
 
 		if (st == POLICY_PLACED) {
@@ -549,6 +526,8 @@ static int schedule(struct sim *s)
 			continue;
 		}
 		r = reserve(s, i, &shadow, &pr);
+		if (r < 0)
+			return -1;
 		if (r > 0) {
 			char why[192];
 

@@ -6,10 +6,12 @@
  *
  * Scheduling, at every moment something happens (arrival, end):
  *   1. Start queue heads in submit order while the policy places them.
- *   2. The first job that waits gets a reservation: the earliest time the
- *      policy could place it if running jobs ended at their time limits
- *      (released in order of expected end on a copy of the machine), and
- *      the nodes it would get then.
+ *   2. The first job that waits gets a reservation (policy_will_run,
+ *      the plugin's will-run search): running jobs are released on a copy
+ *      of the machine in order of expected end (start + time limit), jobs
+ *      ending at the same time together, and the first end after which
+ *      the policy places it is its reserved start, the nodes it would get
+ *      then its reserved nodes.
  *   3. Later jobs (at most bf_depth) start now if the policy places them
  *      and they do not delay the reservation: either their time limit ends
  *      before the reserved start, or they are placed on nodes outside the

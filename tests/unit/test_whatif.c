@@ -275,3 +275,39 @@ Test(whatif, late_drop_keeps_makespan)
 	cr_assert_float_eq(x.res.utilization, 0.25, 1e-9);
 	release(&x);
 }
+
+/* Equal expected ends are released together: on fattree:k=4,n=3 under
+ * fattree-pods, A (pod 0, 0-15) and B (leaf 5, 20-23) both end at t=100,
+ * C (leaves 6-7, 24-31) and D (pods 2-3, 32-63) at 200; P frees leaf 4
+ * (16-19) at t=5.  At t=10 H (8 nodes = 2 whole leaves in one pod) waits:
+ * pod 1 has one whole leaf.  Its reservation is the placement at t=100
+ * with A AND B gone: pod 0 has 4 whole leaves, pod 1 has 2 (4, 5), and
+ * best fit takes pod 1: 16-23, which holds the free leaf 4.  So X (4
+ * nodes, limit 300 > 100) finds no free node outside the reservation at
+ * t=20 and waits; at t=100 H starts on 16-23 and X on leaf 0 (best fit
+ * among the whole leaves 0-3).  (Releasing A alone, one job at a time,
+ * reserves pod 0 instead and lets X take leaf 4 at t=20.) */
+Test(whatif, equal_ends_released_together)
+{
+	static const char csv[] = "id,submit,nodes,runtime,limit\n"
+				  "1,0,16,100,100\n"  /* A */
+				  "2,0,4,5,5\n"	      /* P */
+				  "3,0,4,100,100\n"   /* B */
+				  "4,0,8,200,200\n"   /* C */
+				  "5,0,32,200,200\n"  /* D */
+				  "6,10,8,50,50\n"    /* H */
+				  "7,20,4,300,300\n"; /* X */
+	struct run x;
+
+	simulate_text(&x, "fattree:k=4,n=3", csv, "fattree-pods");
+	EXPECT(&x, 1, 0, 100, { 0, 15 });
+	EXPECT(&x, 2, 0, 5, { 16, 19 });
+	EXPECT(&x, 3, 0, 100, { 20, 23 });
+	EXPECT(&x, 4, 0, 200, { 24, 31 });
+	EXPECT(&x, 5, 0, 200, { 32, 63 });
+	EXPECT(&x, 6, 100, 150, { 16, 23 });
+	EXPECT(&x, 7, 100, 400, { 0, 3 });
+	cr_assert_eq(x.res.backfilled, 0);
+	cr_assert_eq(x.res.dropped, 0);
+	release(&x);
+}

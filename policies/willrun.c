@@ -1,0 +1,246 @@
+/* willrun.c - the will-run search (see willrun.h): release the running
+ * jobs one end time at a time on a copy of the owners until the policy
+ * places the job.
+ *
+ * Set-up, O(N + R log R) for N nodes and R running jobs: the jobs sorted
+ * by end (equal ends form one group), a hash from job id to group, and the
+ * busy nodes counting-sorted by the group of their owner, so that
+ * releasing a group costs the number of its nodes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/policy_impl.h"
+#include "policies/willrun.h"
+
+#define NO_GROUP UINT32_MAX
+
+/* The end-time groups and the busy nodes in release order. */
+struct groups {
+	uint32_t n;	  /* groups */
+	int64_t *end;	  /* [n] end time of group g */
+	uint32_t *jobs;	  /* [n] running jobs of group g */
+	uint32_t *first;  /* [n+1] group g's nodes: order[first[g] ..
+			   * first[g+1]) */
+	uint32_t *usable; /* [n] of which usable in the view */
+	uint32_t *order;  /* [N] released nodes, by group */
+	uint32_t nfree;	  /* free usable nodes of the view */
+};
+
+struct ent {
+	int64_t end;
+	uint32_t id;
+};
+
+static int cmp_ent(const void *a, const void *b)
+{
+	const struct ent *x = a, *y = b;
+
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static uint32_t hash32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352dU;
+	x ^= x >> 15;
+	x *= 0x846ca68bU;
+	x ^= x >> 16;
+	return x;
+}
+
+static void groups_free(struct groups *g)
+{
+	free(g->end);
+	free(g->jobs);
+	free(g->first);
+	free(g->usable);
+	free(g->order);
+	memset(g, 0, sizeof(*g));
+}
+
+/* Sort RUN into groups of equal (clamped) end; ENT gets the sorted
+ * entries and GRP[k] the group of ENT[k]. */
+static void group_ends(struct groups *g, const struct policy_running *run,
+		       uint32_t nrun, int64_t now, struct ent *ent,
+		       uint32_t *grp)
+{
+	for (uint32_t k = 0; k < nrun; k++) {
+		ent[k].end = run[k].end < now ? now : run[k].end;
+		ent[k].id = run[k].job_id;
+	}
+	qsort(ent, nrun, sizeof(*ent), cmp_ent);
+	g->n = 0;
+	for (uint32_t k = 0; k < nrun; k++) {
+		if (k == 0 || ent[k].end != ent[k - 1].end) {
+			g->end[g->n] = ent[k].end;
+			g->jobs[g->n++] = 0;
+		}
+		g->jobs[g->n - 1]++;
+		grp[k] = g->n - 1;
+	}
+}
+
+/* Group of every node's owner (NODE_GRP[i], NO_GROUP for free nodes and
+ * jobs not running), through an open-addressing table of the job ids;
+ * the earliest group wins for an id given twice. */
+static int node_groups(const uint32_t *owner, uint32_t N, const struct ent *ent,
+		       const uint32_t *grp, uint32_t nrun, uint32_t *node_grp)
+{
+	uint32_t cap = 16, *keys, *vals;
+
+	while (cap < 2 * (uint64_t)nrun)
+		cap *= 2;
+	keys = calloc(cap, sizeof(*keys));
+	vals = malloc(cap * sizeof(*vals));
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return -1;
+	}
+	for (uint32_t k = 0; k < nrun; k++) {
+		uint32_t id = ent[k].id, h;
+
+		if (id == POLICY_FREE)
+			continue;
+		for (h = hash32(id) & (cap - 1); keys[h] && keys[h] != id;
+		     h = (h + 1) & (cap - 1))
+			;
+		if (!keys[h]) {
+			keys[h] = id;
+			vals[h] = grp[k];
+		}
+	}
+	for (uint32_t i = 0, last = POLICY_FREE, lastg = NO_GROUP; i < N; i++) {
+		uint32_t id = owner[i], h;
+
+		if (id == POLICY_FREE) {
+			node_grp[i] = NO_GROUP;
+			continue;
+		}
+		if (id != last) { /* jobs mostly hold runs of nodes */
+			for (h = hash32(id) & (cap - 1);
+			     keys[h] && keys[h] != id; h = (h + 1) & (cap - 1))
+				;
+			last = id;
+			lastg = keys[h] ? vals[h] : NO_GROUP;
+		}
+		node_grp[i] = lastg;
+	}
+	free(keys);
+	free(vals);
+	return 0;
+}
+
+/* Build G for view V (N nodes) and RUN.  Returns 0 or -1 (memory). */
+static int groups_build(struct groups *g, const struct policy_view *v,
+			uint32_t N, const struct policy_running *run,
+			uint32_t nrun, int64_t now)
+{
+	struct ent *ent = malloc((size_t)nrun * sizeof(*ent));
+	uint32_t *grp = malloc((size_t)nrun * sizeof(*grp));
+	uint32_t *node_grp = malloc((size_t)(N ? N : 1) * sizeof(*node_grp));
+	int rc = -1;
+
+	memset(g, 0, sizeof(*g));
+	g->end = malloc((size_t)nrun * sizeof(*g->end));
+	g->jobs = malloc((size_t)nrun * sizeof(*g->jobs));
+	g->first = calloc((size_t)nrun + 1, sizeof(*g->first));
+	g->usable = calloc((size_t)nrun, sizeof(*g->usable));
+	g->order = malloc((size_t)(N ? N : 1) * sizeof(*g->order));
+	if (!ent || !grp || !node_grp || !g->end || !g->jobs || !g->first ||
+	    !g->usable || !g->order)
+		goto out;
+	group_ends(g, run, nrun, now, ent, grp);
+	if (node_groups(v->owner, N, ent, grp, nrun, node_grp))
+		goto out;
+	/* counting sort: first[q + 1] counts group q's nodes, then becomes
+	 * the end of group q in order[] */
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t q = node_grp[i];
+
+		if (q == NO_GROUP) {
+			g->nfree += policy_node_ok(v, i);
+			continue;
+		}
+		g->first[q + 1]++;
+		g->usable[q] += policy_node_usable(v, i);
+	}
+	for (uint32_t q = 0; q < g->n; q++)
+		g->first[q + 1] += g->first[q];
+	for (uint32_t i = 0; i < N; i++)
+		if (node_grp[i] != NO_GROUP)
+			g->order[g->first[node_grp[i]]++] = i;
+	for (uint32_t q = g->n; q > 0; q--)
+		g->first[q] = g->first[q - 1];
+	g->first[0] = 0;
+	rc = 0;
+out:
+	free(ent);
+	free(grp);
+	free(node_grp);
+	if (rc)
+		groups_free(g);
+	return rc;
+}
+
+int policy_will_run(const struct policy *p, const struct policy_view *v,
+		    const struct policy_running *run, uint32_t nrun,
+		    int64_t now, const struct policy_request *req,
+		    struct policy_result *res, struct policy_will_run *wr,
+		    struct err *err)
+{
+	struct policy_view sv;
+	struct groups g;
+	uint32_t N, *sim, q = 0;
+	enum policy_status st;
+	bool stale = false;
+
+	if (!p || !v || !v->owner || !req || !res || !res->nodes || !wr ||
+	    (nrun && !run))
+		return err_set(err, "will-run: policy, view with owners, "
+				    "request, result buffer and running jobs "
+				    "are required");
+	memset(wr, 0, sizeof(*wr));
+	wr->start = now;
+	st = policy_place(p, v, req, res);
+	snprintf(wr->now_reason, sizeof(wr->now_reason), "%s",
+		 st == POLICY_PLACED ? "" : res->reason);
+	wr->status = st;
+	if (st != POLICY_WAIT || nrun == 0)
+		return 0;
+	N = topo_num_nodes(p->t);
+	sim = malloc((size_t)(N ? N : 1) * sizeof(*sim));
+	if (!sim || groups_build(&g, v, N, run, nrun, now)) {
+		free(sim);
+		return err_set(err, "will-run: out of memory");
+	}
+	memcpy(sim, v->owner, (size_t)N * sizeof(*sim));
+	sv.owner = sim;
+	sv.usable = v->usable;
+	while (q < g.n) {
+		for (uint32_t k = g.first[q]; k < g.first[q + 1]; k++)
+			sim[g.order[k]] = POLICY_FREE;
+		stale |= g.first[q + 1] > g.first[q];
+		g.nfree += g.usable[q];
+		wr->jobs += g.jobs[q];
+		wr->start = g.end[q];
+		q++;
+		if (!stale || g.nfree < req->nodes)
+			continue;
+		st = policy_place(p, &sv, req, res);
+		stale = false;
+		if (st != POLICY_WAIT)
+			break;
+	}
+	/* still waiting: the reason of the machine with every job gone */
+	if (st == POLICY_WAIT && stale)
+		st = policy_place(p, &sv, req, res);
+	wr->groups = q;
+	wr->status = st;
+	free(sim);
+	groups_free(&g);
+	return 0;
+}

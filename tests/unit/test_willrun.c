@@ -1,0 +1,271 @@
+/* test_willrun.c - the will-run rule (policies/willrun.h), tested once for
+ * the plugin and stopo whatif: running jobs released in end-time order,
+ * equal ends together, the first end time after which the policy places
+ * the job; WAIT and NEVER with the policy's reason; the released counts
+ * and the start.  Machine: fattree:k=4,n=2 (16 nodes).  Expectations are
+ * worked by hand in the comments of each row, under two policies:
+ *   linear  the lowest free usable ids (places iff enough are free);
+ *   odd     a test-only policy (its ops table below): the lowest free
+ *           usable nodes when the number F of free usable nodes is odd,
+ *           NEVER when every node is free (F = 16), otherwise WAIT.
+ *           Placement under odd is not monotone in what was released. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/policy.h"
+#include "policies/policy_impl.h"
+#include "policies/willrun.h"
+#include "topo/routing.h"
+#include "topo/topo.h"
+#include "tests/unit/fixtures.h"
+
+#define N 16
+
+static enum policy_status odd_place(const struct policy *p,
+				    const struct policy_view *v,
+				    const struct policy_request *req,
+				    struct policy_result *res)
+{
+	uint32_t n = topo_num_nodes(p->t), f = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		f += policy_node_ok(v, i);
+	if (f == n)
+		return policy_say(res, POLICY_NEVER,
+				  "even on the empty machine");
+	if (f % 2 == 0 || f < req->nodes)
+		return policy_say(res, POLICY_WAIT,
+				  "waiting for an odd number of free nodes "
+				  "(%u free)",
+				  f);
+	for (uint32_t i = 0; i < n && res->n < req->nodes; i++)
+		if (policy_node_ok(v, i))
+			res->nodes[res->n++] = i;
+	return POLICY_PLACED;
+}
+
+static const struct policy_ops odd_ops = {
+	.name = "odd",
+	.place = odd_place,
+};
+
+struct wr_case {
+	const char *policy;   /* "linear" or "odd" */
+	const char *owner;    /* a char per node: '.' free, 'A' job 1 ... */
+	const char *unusable; /* NULL, or 'x' per node not usable */
+	const char *ends;     /* the running jobs: "A10 B20" */
+	int64_t now;
+	uint32_t nodes; /* requested */
+	enum policy_status status;
+	uint32_t groups, jobs;
+	int64_t start;
+	const char *want;    /* PLACED: nodes "0-3,8"; else the reason */
+	const char *why_now; /* why not now ("" when it can start) */
+};
+
+static const struct wr_case cases[] = {
+	/* End-time order: B and D (t=10) end first and together: 4-7 and
+	 * 12-15 free, linear takes 4-7 at t=10. */
+	{ "linear", "AAAABBBBCCCCDDDD", NULL, "A30 B10 C20 D10", 0, 4,
+	  POLICY_PLACED, 1, 2, 10, "4-7", "waiting for 4 free nodes (0 free)" },
+	/* 12 nodes: 8 free after t=10, 12 after C at t=20: 4-15. */
+	{ "linear", "AAAABBBBCCCCDDDD", NULL, "A30 B10 C20 D10", 0, 12,
+	  POLICY_PLACED, 2, 3, 20, "4-15",
+	  "waiting for 12 free nodes (0 free)" },
+	/* The whole machine: after A at t=30. */
+	{ "linear", "AAAABBBBCCCCDDDD", NULL, "A30 B10 C20 D10", 0, 16,
+	  POLICY_PLACED, 3, 4, 30, "0-15",
+	  "waiting for 16 free nodes (0 free)" },
+	/* Placed now: 14-15 are free; start = now. */
+	{ "linear", "AAAABBBBCCCCDD..", NULL, "A30 B10 C20 D10", 5, 2,
+	  POLICY_PLACED, 0, 0, 5, "14-15", "" },
+	/* NEVER now: nothing is released. */
+	{ "linear", "AAAABBBBCCCCDDDD", NULL, "A30 B10 C20 D10", 0, 17,
+	  POLICY_NEVER, 0, 0, 0, "needs 17 nodes, the machine has 16 usable",
+	  "needs 17 nodes, the machine has 16 usable" },
+	/* A's end (3) is before now (5): it counts as now. */
+	{ "linear", "AAAABBBB........", NULL, "A3 B40", 5, 12, POLICY_PLACED, 1,
+	  1, 5, "0-3,8-15", "waiting for 12 free nodes (8 free)" },
+	/* E is not running (never released): 12 free at most, WAIT with
+	 * the reason of the machine once A and B are gone. */
+	{ "linear", "AAAABBBBEEEE....", NULL, "A10 B20", 0, 16, POLICY_WAIT, 2,
+	  2, 20, "waiting for 16 free nodes (12 free)",
+	  "waiting for 16 free nodes (4 free)" },
+	/* F holds no node: counted as released at t=15, frees nothing. */
+	{ "linear", "AAAABBBB........", NULL, "A10 F15 B20", 0, 16,
+	  POLICY_PLACED, 3, 3, 20, "0-15",
+	  "waiting for 16 free nodes (8 free)" },
+	/* 0-3 are not usable: A's end frees no usable node, B's does. */
+	{ "linear", "AAAABBBBCCCC....", "xxxx............", "A10 B20 C30", 0, 8,
+	  POLICY_PLACED, 2, 2, 20, "4-7,12-15",
+	  "waiting for 8 free nodes (4 free)" },
+	/* Not monotone: F = 0, 2 (A gone), 3 (B gone: placed on node 0),
+	 * 6 (C), 16 (D).  The first end time is B's (t=20); releasing more
+	 * would never place it. */
+	{ "odd", "AABCCCDDDDDDDDDD", NULL, "A10 B20 C30 D40", 0, 1,
+	  POLICY_PLACED, 2, 2, 20, "0",
+	  "waiting for an odd number of free nodes (0 free)" },
+	/* The same jobs with B and C ending together: F = 0, 2, 6 (B and C
+	 * at once), 16: B alone is never released, and on the empty machine
+	 * the policy says NEVER. */
+	{ "odd", "AABCCCDDDDDDDDDD", NULL, "A10 B20 C20 D40", 0, 1,
+	  POLICY_NEVER, 3, 4, 40, "even on the empty machine",
+	  "waiting for an odd number of free nodes (0 free)" },
+	/* E (14-15) never ends: F = 2, 6, 14: WAIT after every end. */
+	{ "odd", "AABCCCDDDDDDDDEE", NULL, "A10 B20 C20 D40", 0, 1, POLICY_WAIT,
+	  3, 4, 40, "waiting for an odd number of free nodes (14 free)",
+	  "waiting for an odd number of free nodes (0 free)" },
+	/* 3 nodes: F = 1 (odd, too few), 3 after B: 0-2 at t=20. */
+	{ "odd", "ABBCCCDDDDDDDDDD", NULL, "A10 B20 C30 D40", 0, 3,
+	  POLICY_PLACED, 2, 2, 20, "0-2",
+	  "waiting for an odd number of free nodes (0 free)" },
+};
+
+/* Format nodes as index ranges "0-3,8". */
+static void ranges(const uint32_t *a, uint32_t n, char *out, size_t len)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (uint32_t i = 0; i < n && o < len;) {
+		uint32_t j = i;
+
+		while (j + 1 < n && a[j + 1] == a[j] + 1)
+			j++;
+		if (j == i)
+			o += (size_t)snprintf(out + o, len - o, "%s%u",
+					      o ? "," : "", a[i]);
+		else
+			o += (size_t)snprintf(out + o, len - o, "%s%u-%u",
+					      o ? "," : "", a[i], a[j]);
+		i = j + 1;
+	}
+}
+
+/* "A10 B20" into RUN; returns the count. */
+static uint32_t parse_ends(const char *s, struct policy_running *run)
+{
+	uint32_t n = 0;
+
+	while (*s) {
+		char *end;
+
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		run[n].job_id = (uint32_t)(*s - 'A' + 1);
+		run[n].end = strtoll(s + 1, &end, 10);
+		s = end;
+		n++;
+	}
+	return n;
+}
+
+Test(willrun, rule_by_hand)
+{
+	struct fx_net net = fx_net("fattree:k=4,n=2", NULL);
+	struct err err = { "" };
+	struct policy *linear = policy_create("linear", net.t, net.r, &err);
+	struct policy odd = { .ops = &odd_ops, .t = net.t, .r = net.r };
+
+	cr_assert(linear, "%s", err.msg);
+	cr_assert_eq(topo_num_nodes(net.t), N);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const struct wr_case *k = &cases[c];
+		const struct policy *p = strcmp(k->policy, "odd") ? linear :
+								    &odd;
+		uint32_t owner[N], copy[N], nodes[N + 1];
+		uint8_t usable[N];
+		struct policy_running run[8];
+		uint32_t nrun = parse_ends(k->ends, run);
+		struct policy_view v = { .owner = owner,
+					 .usable = k->unusable ? usable :
+								 NULL };
+		struct policy_request req = { .job_id = 99, .nodes = k->nodes };
+		struct policy_result res = { .nodes = nodes };
+		struct policy_will_run wr;
+		char got[128];
+
+		for (uint32_t i = 0; i < N; i++) {
+			owner[i] = k->owner[i] == '.' ?
+					   POLICY_FREE :
+					   (uint32_t)(k->owner[i] - 'A' + 1);
+			usable[i] = !k->unusable || k->unusable[i] != 'x';
+		}
+		memcpy(copy, owner, sizeof(copy));
+		cr_assert_eq(policy_will_run(p, &v, run, nrun, k->now, &req,
+					     &res, &wr, &err),
+			     0, "case %zu: %s", c, err.msg);
+		cr_assert_eq(wr.status, k->status, "case %zu: status %d (%s)",
+			     c, wr.status, res.reason);
+		cr_assert_eq(wr.groups, k->groups, "case %zu: %u groups", c,
+			     wr.groups);
+		cr_assert_eq(wr.jobs, k->jobs, "case %zu: %u jobs", c, wr.jobs);
+		cr_assert_eq(wr.start, k->start, "case %zu: start %lld", c,
+			     (long long)wr.start);
+		if (k->status == POLICY_PLACED) {
+			ranges(nodes, res.n, got, sizeof(got));
+			cr_assert_str_eq(got, k->want, "case %zu", c);
+		} else {
+			cr_assert_str_eq(res.reason, k->want, "case %zu", c);
+		}
+		cr_assert_str_eq(wr.now_reason, k->why_now, "case %zu", c);
+		cr_assert_arr_eq(owner, copy, sizeof(copy),
+				 "case %zu: owners changed", c);
+	}
+	policy_destroy(linear);
+	fx_net_free(&net);
+}
+
+/* The fixture of the "not monotone" row is what it claims: the odd policy
+ * places after A and B are released, not after A, B and C. */
+Test(willrun, odd_policy_is_not_monotone)
+{
+	struct fx_net net = fx_net("fattree:k=4,n=2", NULL);
+	struct policy odd = { .ops = &odd_ops, .t = net.t, .r = net.r };
+	/* A, B gone: 0-2 free; then C gone too: 0-5 free */
+	uint32_t two[N] = { 0, 0, 0, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4 };
+	uint32_t three[N] = { 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4 };
+	uint32_t nodes[1];
+	struct policy_request req = { .job_id = 99, .nodes = 1 };
+	struct policy_result res = { .nodes = nodes };
+	struct policy_view v = { .owner = two };
+
+	cr_assert_eq(policy_place(&odd, &v, &req, &res), POLICY_PLACED);
+	v.owner = three;
+	cr_assert_eq(policy_place(&odd, &v, &req, &res), POLICY_WAIT);
+	fx_net_free(&net);
+}
+
+Test(willrun, bad_calls)
+{
+	struct fx_net net = fx_net("fattree:k=4,n=2", NULL);
+	struct err err = { "" };
+	struct policy *p = policy_create("linear", net.t, net.r, &err);
+	uint32_t owner[N] = { 0 }, nodes[N];
+	struct policy_view v = { .owner = owner };
+	struct policy_request req = { .job_id = 99, .nodes = 1 };
+	struct policy_result res = { .nodes = nodes };
+	struct policy_will_run wr;
+
+	cr_assert(p, "%s", err.msg);
+	cr_assert_eq(policy_will_run(p, NULL, NULL, 0, 0, &req, &res, &wr,
+				     &err),
+		     -1);
+	cr_assert(strstr(err.msg, "required"), "%s", err.msg);
+	err.msg[0] = '\0';
+	cr_assert_eq(policy_will_run(p, &v, NULL, 3, 0, &req, &res, &wr, &err),
+		     -1);
+	cr_assert(strstr(err.msg, "required"), "%s", err.msg);
+	/* no running job: the answer now */
+	cr_assert_eq(policy_will_run(p, &v, NULL, 0, 7, &req, &res, &wr, NULL),
+		     0);
+	cr_assert_eq(wr.status, POLICY_PLACED);
+	cr_assert_eq(wr.start, 7);
+	cr_assert_eq(wr.groups, 0);
+	policy_destroy(p);
+	fx_net_free(&net);
+}
