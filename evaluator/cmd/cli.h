@@ -12,8 +12,10 @@
 
 #include "topo/util/err.h"
 
-/* Exit status: 0 success, 1 the work failed, 2 bad usage or bad input. */
-enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+/* Exit status: 0 success, 1 the work failed, 2 bad usage or bad input.
+ * CLI_GO is no exit status: a subcommand's parse step returns it when the
+ * command goes on to run (and an exit status when it stops there). */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_GO = -1 };
 
 struct cli_cmd {
 	const char *name;

@@ -51,6 +51,22 @@ static const struct cli_spec cli = {
 	.footer = "See stopo-paths(1) for the path conventions.",
 };
 
+/* What `stopo paths` is asked. */
+struct cmd_paths_args {
+	const char *spec, *routing; /* --topo, --routing (NULL: default) */
+	const char *src, *dst;	    /* as given: names need the machine */
+	bool list, json;
+	uint64_t max; /* --max: most paths to list */
+};
+
+/* What it found: the flow's path count and, with --list, its paths. */
+struct cmd_paths_result {
+	struct machine *m;
+	uint32_t src, dst;
+	struct routing_count count;
+	struct pathset ps;
+};
+
 /* Node by index or, when the topo.conf names nodes, by Slurm name. */
 static int parse_node(const char *opt, const char *s, const struct machine *m,
 		      uint32_t n, uint32_t *out)
@@ -196,45 +212,58 @@ static void print_text(const struct topo *t, const struct routing *r,
 	}
 }
 
-int cmd_paths(int argc, char **argv)
+static void print_json(const struct cmd_paths_result *r, bool list)
 {
-	const char *spec = NULL, *rspec = NULL, *ssrc = NULL, *sdst = NULL;
-	bool json = false, list = false;
-	uint64_t max = DEFAULT_MAX_LIST;
-	struct machine *m = NULL;
-	const struct topo *t;
-	const struct routing *r;
-	struct routing_count cnt;
-	struct pathset ps;
-	struct err err = { "" };
-	uint32_t src, dst;
-	const char *arg;
-	int c, rc = CLI_USAGE;
+	const struct topo *t = machine_topo(r->m);
+	struct json_object *o = json_object_new_object();
+	struct json_object *cj = count_json(&r->count);
 
+	json_object_object_add(o, "topology",
+			       json_object_new_string(topo_spec(t)));
+	json_object_object_add(o, "src", json_object_new_int64(r->src));
+	json_object_object_add(o, "dst", json_object_new_int64(r->dst));
+	json_object_object_add(
+		o, "routing",
+		json_object_new_string(routing_spec(machine_routing(r->m))));
+	json_object_object_foreach(cj, key, val)
+		json_object_object_add(o, key, json_object_get(val));
+	json_object_put(cj);
+	if (list)
+		json_object_object_add(o, "paths", paths_json(t, &r->ps));
+	cli_print_json(o);
+}
+
+/* argv -> A.  CLI_GO, or the exit status (a usage error, --help). */
+static int parse(int argc, char **argv, struct cmd_paths_args *a)
+{
+	const char *arg;
+	int c;
+
+	*a = (struct cmd_paths_args){ .max = DEFAULT_MAX_LIST };
 	optind = 1;
 	while ((c = cli_getopt(&cli, argc, argv, &arg)) != -1) {
 		switch (c) {
 		case 't':
-			spec = arg;
+			a->spec = arg;
 			break;
 		case 'r':
-			rspec = arg;
+			a->routing = arg;
 			break;
 		case 's':
-			ssrc = arg;
+			a->src = arg;
 			break;
 		case 'd':
-			sdst = arg;
+			a->dst = arg;
 			break;
 		case 'l':
-			list = true;
+			a->list = true;
 			break;
 		case 'm':
-			if (cli_parse_u64("paths", "--max", arg, &max))
+			if (cli_parse_u64("paths", "--max", arg, &a->max))
 				return CLI_USAGE;
 			break;
 		case 'j':
-			json = true;
+			a->json = true;
 			break;
 		default:
 			return cli_opt_end(&cli, c);
@@ -243,67 +272,70 @@ int cmd_paths(int argc, char **argv)
 	if (optind < argc)
 		return cli_error("paths", CLI_USAGE, "unexpected argument '%s'",
 				 argv[optind]);
-	if (!spec)
+	if (!a->spec)
 		return cli_error("paths", CLI_USAGE, "--topo SPEC is required");
-	if (!ssrc || !sdst)
+	if (!a->src || !a->dst)
 		return cli_error("paths", CLI_USAGE,
 				 "--src and --dst are required");
-	pathset_init(&ps);
-	m = machine_open(spec, rspec, &err);
-	if (!m) {
-		cli_error("paths", CLI_USAGE, "%s", err.msg);
-		goto out;
-	}
-	t = machine_topo(m);
-	r = machine_routing(m);
-	if (parse_node("--src", ssrc, m, topo_num_nodes(t), &src) ||
-	    parse_node("--dst", sdst, m, topo_num_nodes(t), &dst))
-		goto out;
-	if (src == dst) {
-		cli_error("paths", CLI_USAGE,
-			  "--src and --dst are the same "
-			  "node %u",
-			  src);
-		goto out;
-	}
-	rc = CLI_FAIL;
-	if (routing_count(r, src, dst, &cnt, &err)) {
-		cli_error("paths", CLI_FAIL, "%s", err.msg);
-		goto out;
-	}
-	if (list && cnt.total > max) {
-		cli_error("paths", CLI_FAIL,
-			  "%llu paths; raise --max to list "
-			  "them",
-			  (unsigned long long)cnt.total);
-		goto out;
-	}
-	if (list && routing_paths(r, src, dst, &ps, &err)) {
-		cli_error("paths", CLI_FAIL, "%s", err.msg);
-		goto out;
-	}
-	if (json) {
-		struct json_object *o = json_object_new_object();
-		struct json_object *cj = count_json(&cnt);
+	return CLI_GO;
+}
 
-		json_object_object_add(o, "topology",
-				       json_object_new_string(topo_spec(t)));
-		json_object_object_add(o, "src", json_object_new_int64(src));
-		json_object_object_add(o, "dst", json_object_new_int64(dst));
-		json_object_object_add(o, "routing",
-				       json_object_new_string(routing_spec(r)));
-		json_object_object_foreach(cj, key, val)
-			json_object_object_add(o, key, json_object_get(val));
-		json_object_put(cj);
-		if (list)
-			json_object_object_add(o, "paths", paths_json(t, &ps));
-		cli_print_json(o);
-	} else {
-		print_text(t, r, src, dst, &cnt, list ? &ps : NULL);
-	}
-	rc = CLI_OK;
-out:
-	pathset_free(&ps);
-	machine_destroy(m);
+/* Load the machine, resolve the nodes, count (and with --list find) the
+ * paths into R (freed by the caller, even on failure).  Returns an exit
+ * status. */
+static int run(const struct cmd_paths_args *a, struct cmd_paths_result *r)
+{
+	const struct routing *rt;
+	struct err err = { "" };
+	uint32_t n;
+
+	pathset_init(&r->ps);
+	r->m = machine_open(a->spec, a->routing, &err);
+	if (!r->m)
+		return cli_error("paths", CLI_USAGE, "%s", err.msg);
+	rt = machine_routing(r->m);
+	n = topo_num_nodes(machine_topo(r->m));
+	if (parse_node("--src", a->src, r->m, n, &r->src) ||
+	    parse_node("--dst", a->dst, r->m, n, &r->dst))
+		return CLI_USAGE;
+	if (r->src == r->dst)
+		return cli_error("paths", CLI_USAGE,
+				 "--src and --dst are the same node %u",
+				 r->src);
+	if (routing_count(rt, r->src, r->dst, &r->count, &err))
+		return cli_error("paths", CLI_FAIL, "%s", err.msg);
+	if (a->list && r->count.total > a->max)
+		return cli_error("paths", CLI_FAIL,
+				 "%llu paths; raise --max to list them",
+				 (unsigned long long)r->count.total);
+	if (a->list && routing_paths(rt, r->src, r->dst, &r->ps, &err))
+		return cli_error("paths", CLI_FAIL, "%s", err.msg);
+	return CLI_OK;
+}
+
+/* R on stdout: text or JSON. */
+static void emit(const struct cmd_paths_args *a,
+		 const struct cmd_paths_result *r)
+{
+	if (a->json)
+		print_json(r, a->list);
+	else
+		print_text(machine_topo(r->m), machine_routing(r->m), r->src,
+			   r->dst, &r->count, a->list ? &r->ps : NULL);
+}
+
+int cmd_paths(int argc, char **argv)
+{
+	struct cmd_paths_args a;
+	struct cmd_paths_result r = { 0 };
+	int rc = parse(argc, argv, &a);
+
+	if (rc != CLI_GO)
+		return rc;
+	rc = run(&a, &r);
+	if (rc == CLI_OK)
+		emit(&a, &r);
+	pathset_free(&r.ps);
+	machine_destroy(r.m);
 	return rc;
 }

@@ -60,8 +60,32 @@ static const struct cli_spec cli = {
 	.opts = options,
 };
 
+/* What `stopo report` is asked. */
+struct cmd_report_args {
+	const char *spec, *routing; /* --topo, --routing (NULL: default) */
+	const char *input; /* squeue --json output ("-" = stdin), or NULL */
+	const char *jobs;  /* --jobs FILE, or NULL */
+	const char *svg;   /* --svg FILE, or NULL */
+	uint32_t top;	   /* most shared links to list (0 = all) */
+	bool json, check;
+};
+
+/* One of the most shared links and the jobs on it. */
 struct hot {
 	uint32_t link, jobs;
+	uint32_t *ids; /* [nids] ids of the jobs on it, in job order */
+	uint32_t nids;
+};
+
+/* What it found. */
+struct cmd_report_result {
+	struct machine *m;
+	struct workload w;   /* the jobs read (own the node lists) */
+	struct ls_job *jobs; /* [njobs] the running ones */
+	uint32_t njobs;
+	struct ls_result ls;
+	struct hot *hot; /* [nhot] most shared first, at most --top */
+	uint32_t nhot;
 };
 
 static int cmp_hot(const void *a, const void *b)
@@ -184,280 +208,379 @@ static uint32_t jobs_on(uint32_t l, uint32_t **sets, const uint32_t *nset,
 	return c;
 }
 
-int cmd_report(int argc, char **argv)
+/* argv -> A.  CLI_GO, or the exit status (a usage error, --help). */
+static int parse(int argc, char **argv, struct cmd_report_args *a)
 {
-	const char *spec = NULL, *rspec = NULL, *jpath = NULL, *svg = NULL;
-	const char *input = NULL, *src;
-	uint32_t top = 10, nhot = 0, nj = 0;
-	bool json = false, check = false;
-	struct machine *mach = NULL;
-	const struct topo *t;
-	const struct routing *r;
-	struct workload w = { 0 };
-	struct wl_opts wo;
-	struct ls_job *jobs = NULL;
-	struct ls_result res = { 0 };
-	struct hot *hot = NULL;
-	uint32_t **sets = NULL, *nset = NULL, *ids = NULL;
-	struct err err = { "" };
-	char *text = NULL;
-	size_t len = 0;
 	const char *arg;
-	int c, rc = CLI_OK;
+	int c;
 
+	*a = (struct cmd_report_args){ .top = 10 };
 	optind = 1;
 	while ((c = cli_getopt(&cli, argc, argv, &arg)) != -1) {
 		switch (c) {
 		case 't':
-			spec = arg;
+			a->spec = arg;
 			break;
 		case 'r':
-			rspec = arg;
+			a->routing = arg;
 			break;
 		case 'J':
-			jpath = arg;
+			a->jobs = arg;
 			break;
 		case 's':
-			svg = arg;
+			a->svg = arg;
 			break;
 		case 'n':
-			if (cli_parse_u32(CMD, "--top", arg, &top))
+			if (cli_parse_u32(CMD, "--top", arg, &a->top))
 				return CLI_USAGE;
 			break;
 		case 'c':
-			check = true;
+			a->check = true;
 			break;
 		case 'j':
-			json = true;
+			a->json = true;
 			break;
 		default:
 			return cli_opt_end(&cli, c);
 		}
 	}
 	if (optind < argc)
-		input = argv[optind++];
+		a->input = argv[optind++];
 	if (optind < argc)
 		return cli_error(CMD, CLI_USAGE, "unexpected argument '%s'",
 				 argv[optind]);
-	if (!spec)
+	if (!a->spec)
 		return cli_error(CMD, CLI_USAGE, "--topo SPEC is required");
-	if (input && jpath)
+	if (a->input && a->jobs)
 		return cli_error(CMD, CLI_USAGE,
-				 "give squeue output or --jobs, "
-				 "not both");
-	mach = machine_open(spec, rspec, &err);
-	if (!mach)
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
-	t = machine_topo(mach);
-	r = machine_routing(mach);
+				 "give squeue output or --jobs, not both");
+	return CLI_GO;
+}
+
+/* R->jobs: the running jobs of R->w.  Returns an exit status. */
+static int running_jobs(struct cmd_report_result *r)
+{
+	r->jobs = calloc(r->w.n ? r->w.n : 1, sizeof(*r->jobs));
+	if (!r->jobs)
+		return cli_error(CMD, CLI_FAIL, "out of memory");
+	for (uint32_t i = 0; i < r->w.n; i++) {
+		const struct wl_job *j = &r->w.jobs[i];
+		struct ls_job *l = &r->jobs[r->njobs];
+
+		if (!j->running)
+			continue;
+		l->id = j->id;
+		l->nodes = j->alloc;
+		l->n = j->nodes;
+		l->pattern = j->pattern;
+		r->njobs++;
+	}
+	return CLI_OK;
+}
+
+/* Read the jobs (A's file, or what 'squeue --json' prints) into R->w and
+ * the running ones into R->jobs; *SRC names the input in messages.
+ * Returns an exit status. */
+static int read_jobs(const struct cmd_report_args *a,
+		     struct cmd_report_result *r, const char **src)
+{
+	struct wl_opts wo;
+	struct err err = { "" };
+	char *text;
+	size_t len = 0;
+	int c;
+
 	wl_opts_init(&wo);
-	wo.machine = mach;
-	wo.nnodes = topo_num_nodes(t);
-	src = jpath ? jpath : input ? input : "squeue --json";
-	if (jpath || input)
-		text = workload_slurp(src, &len, &err);
+	wo.machine = r->m;
+	wo.nnodes = topo_num_nodes(machine_topo(r->m));
+	*src = a->jobs ? a->jobs : a->input ? a->input : "squeue --json";
+	if (a->jobs || a->input)
+		text = workload_slurp(*src, &len, &err);
 	else
 		text = run_squeue(&len, &err);
-	if (!text) {
-		rc = cli_error(CMD, CLI_USAGE, "%s", err.msg);
-		goto out;
-	}
-	if (!strcmp(src, "-"))
-		src = "<stdin>";
-	if (jpath)
-		c = workload_parse_running(src, text, len, &wo, &w, &err);
-	else {
+	if (!text)
+		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+	if (!strcmp(*src, "-"))
+		*src = "<stdin>";
+	if (a->jobs) {
+		c = workload_parse_running(*src, text, len, &wo, &r->w, &err);
+	} else {
 		wo.format = WL_JSON;
-		c = workload_parse(src, text, len, &wo, &w, &err);
+		c = workload_parse(*src, text, len, &wo, &r->w, &err);
 	}
-	if (c) {
-		rc = cli_error(CMD, CLI_USAGE, "%s", err.msg);
-		goto out;
-	}
-	jobs = calloc(w.n ? w.n : 1, sizeof(*jobs));
-	if (!jobs)
-		goto oom;
-	for (uint32_t i = 0; i < w.n; i++) {
-		if (!w.jobs[i].running)
-			continue;
-		jobs[nj].id = w.jobs[i].id;
-		jobs[nj].nodes = w.jobs[i].alloc;
-		jobs[nj].n = w.jobs[i].nodes;
-		jobs[nj].pattern = w.jobs[i].pattern;
-		nj++;
-	}
-	if (linkshare_compute(r, jobs, nj, &res, &err)) {
-		rc = cli_error(CMD, CLI_USAGE, "%s: %s", src, err.msg);
-		goto out;
-	}
-	/* most shared links, with the jobs on them */
-	hot = malloc((res.shared_links ? res.shared_links : 1) * sizeof(*hot));
+	free(text);
+	if (c)
+		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+	return running_jobs(r);
+}
+
+/* R->hot: the links two jobs or more use, most jobs first, at most
+ * A->top of them (0 = all).  Returns an exit status. */
+static int pick_hot(const struct cmd_report_args *a,
+		    struct cmd_report_result *r)
+{
+	const struct ls_result *ls = &r->ls;
+
+	r->hot = calloc(ls->shared_links ? ls->shared_links : 1,
+			sizeof(*r->hot));
+	if (!r->hot)
+		return cli_error(CMD, CLI_FAIL, "out of memory");
+	for (uint32_t l = 0; l < ls->nlinks; l++)
+		if (ls->link_jobs[l] >= 2) {
+			r->hot[r->nhot].link = l;
+			r->hot[r->nhot++].jobs = ls->link_jobs[l];
+		}
+	qsort(r->hot, r->nhot, sizeof(*r->hot), cmp_hot);
+	if (a->top && r->nhot > a->top)
+		r->nhot = a->top;
+	return CLI_OK;
+}
+
+/* The ids of the jobs on each of R->hot, from the jobs' link sets.
+ * Returns an exit status. */
+static int hot_job_ids(struct cmd_report_result *r)
+{
+	uint32_t nj = r->njobs, **sets, *nset, *ids;
+	struct err err = { "" };
+	int rc = CLI_OK;
+
+	if (!r->nhot)
+		return CLI_OK;
 	sets = calloc(nj ? nj : 1, sizeof(*sets));
 	nset = calloc(nj ? nj : 1, sizeof(*nset));
 	ids = malloc((nj ? nj : 1) * sizeof(*ids));
-	if (!hot || !sets || !nset || !ids)
-		goto oom;
-	for (uint32_t l = 0; l < res.nlinks; l++)
-		if (res.link_jobs[l] >= 2) {
-			hot[nhot].link = l;
-			hot[nhot++].jobs = res.link_jobs[l];
-		}
-	qsort(hot, nhot, sizeof(*hot), cmp_hot);
-	if (top && nhot > top)
-		nhot = top;
-	if (nhot)
-		for (uint32_t k = 0; k < nj; k++)
-			if (linkshare_linkset(r, &jobs[k], NULL, &sets[k],
-					      &nset[k], &err)) {
-				rc = cli_error(CMD, CLI_FAIL, "%s", err.msg);
-				goto out;
-			}
-	if (svg) {
-		FILE *f = fopen(svg, "w");
-		char title[256];
-
-		if (!f) {
-			rc = cli_error(CMD, CLI_FAIL, "%s: cannot write", svg);
+	if (!sets || !nset || !ids) {
+		rc = cli_error(CMD, CLI_FAIL, "out of memory");
+		goto out;
+	}
+	for (uint32_t k = 0; k < nj; k++)
+		if (linkshare_linkset(machine_routing(r->m), &r->jobs[k], NULL,
+				      &sets[k], &nset[k], &err)) {
+			rc = cli_error(CMD, CLI_FAIL, "%s", err.msg);
 			goto out;
 		}
-		snprintf(title, sizeof(title),
-			 "Link sharing on %s (routing %s)", topo_spec(t),
-			 routing_spec(r));
-		if (svg_write(f, t, title, jobs, &res, &err) | fclose(f)) {
-			rc = cli_error(CMD, CLI_FAIL, "%s: %s", svg,
-				       err.msg[0] ? err.msg : "write error");
+	for (uint32_t h = 0; h < r->nhot; h++) {
+		struct hot *hs = &r->hot[h];
+
+		hs->nids = jobs_on(hs->link, sets, nset, &r->ls, ids, nj);
+		hs->ids = malloc((hs->nids ? hs->nids : 1) * sizeof(*ids));
+		if (!hs->ids) {
+			rc = cli_error(CMD, CLI_FAIL, "out of memory");
 			goto out;
 		}
+		memcpy(hs->ids, ids, hs->nids * sizeof(*ids));
 	}
-	if (json) {
-		struct json_object *o = json_object_new_object();
-		struct json_object *ja = json_object_new_array();
-		struct json_object *la = json_object_new_array();
-
-		json_object_object_add(o, "topology",
-				       json_object_new_string(topo_spec(t)));
-		json_object_object_add(o, "routing",
-				       json_object_new_string(routing_spec(r)));
-		json_object_object_add(o, "mls",
-				       json_object_new_double(res.mls));
-		json_object_object_add(o, "tls",
-				       json_object_new_double(res.tls));
-		json_object_object_add(o, "used_links",
-				       json_object_new_int64(res.used_links));
-		json_object_object_add(o, "shared_links",
-				       json_object_new_int64(res.shared_links));
-		for (uint32_t k = 0; k < nj; k++) {
-			const struct ls_job_stat *s = &res.jobs[k];
-			struct json_object *jo = json_object_new_object();
-			struct json_object *sw = json_object_new_array();
-			char *nl = node_text(mach, jobs[k].nodes, jobs[k].n);
-
-			json_object_object_add(jo, "id",
-					       json_object_new_int64(s->id));
-			json_object_object_add(
-				jo, "nodes", json_object_new_int64(jobs[k].n));
-			json_object_object_add(jo, "node_list",
-					       json_object_new_string(nl ? nl :
-									   ""));
-			free(nl);
-			json_object_object_add(jo, "links",
-					       json_object_new_int64(s->links));
-			json_object_object_add(
-				jo, "shared", json_object_new_int64(s->shared));
-			json_object_object_add(jo, "shared_pct",
-					       json_object_new_double(s->pct));
-			for (uint32_t q = 0; q < s->nshares; q++)
-				json_object_array_add(
-					sw, json_object_new_int64(
-						    s->shares_with[q]));
-			json_object_object_add(jo, "shares_with", sw);
-			json_object_object_add(
-				jo, "isolated",
-				json_object_new_boolean(s->isolated));
-			json_object_array_add(ja, jo);
-		}
-		json_object_object_add(o, "jobs", ja);
-		for (uint32_t h = 0; h < nhot; h++) {
-			const struct topo_link *k = topo_link(t, hot[h].link);
-			struct json_object *lo = json_object_new_object();
-			struct json_object *jl = json_object_new_array();
-			uint32_t m =
-				jobs_on(hot[h].link, sets, nset, &res, ids, nj);
-
-			json_object_object_add(
-				lo, "link", json_object_new_int64(hot[h].link));
-			json_object_object_add(lo, "from",
-					       json_object_new_int64(k->from));
-			json_object_object_add(lo, "to",
-					       json_object_new_int64(k->to));
-			json_object_object_add(
-				lo, "jobs", json_object_new_int64(hot[h].jobs));
-			for (uint32_t q = 0; q < m; q++)
-				json_object_array_add(
-					jl, json_object_new_int64(ids[q]));
-			json_object_object_add(lo, "job_ids", jl);
-			json_object_array_add(la, lo);
-		}
-		json_object_object_add(o, "links", la);
-		cli_print_json(o);
-	} else {
-		printf("topology: %s (%u nodes), routing %s\n", topo_spec(t),
-		       topo_num_nodes(t), routing_spec(r));
-		printf("jobs: %u running\n", nj);
-		printf("MLS: %.2f %%\n", res.mls);
-		printf("TLS: %.2f %% (%u of %u used links shared)\n\n", res.tls,
-		       res.shared_links, res.used_links);
-		printf("%-10s %6s %7s %7s %8s %-9s %s\n", "JOB", "NODES",
-		       "LINKS", "SHARED", "SHARED%", "ISOLATED", "SHARES WITH");
-		for (uint32_t k = 0; k < nj; k++) {
-			const struct ls_job_stat *s = &res.jobs[k];
-
-			printf("%-10u %6u %7u %7u %8.2f %-9s ", s->id,
-			       jobs[k].n, s->links, s->shared, s->pct,
-			       s->isolated ? "yes" : "no");
-			for (uint32_t q = 0; q < s->nshares && q < 12; q++)
-				printf("%s%u", q ? "," : "", s->shares_with[q]);
-			if (s->nshares > 12)
-				printf(",... (%u jobs)", s->nshares);
-			if (!s->nshares)
-				fputs("-", stdout);
-			putchar('\n');
-		}
-		if (nhot) {
-			printf("\nmost shared links:\n%-8s %-28s %5s  %s\n",
-			       "LINK", "SWITCHES", "JOBS", "JOB IDS");
-			for (uint32_t h = 0; h < nhot; h++) {
-				char lt[96];
-				uint32_t m = jobs_on(hot[h].link, sets, nset,
-						     &res, ids, nj);
-
-				link_text(t, hot[h].link, lt, sizeof(lt));
-				printf("%-8u %-28s %5u  ", hot[h].link, lt,
-				       hot[h].jobs);
-				for (uint32_t q = 0; q < m && q < 12; q++)
-					printf("%s%u", q ? "," : "", ids[q]);
-				if (m > 12)
-					fputs(",...", stdout);
-				putchar('\n');
-			}
-		}
-	}
-	if (check && res.shared_links)
-		rc = CLI_FAIL;
-	goto out;
-oom:
-	rc = cli_error(CMD, CLI_FAIL, "out of memory");
 out:
 	for (uint32_t k = 0; sets && k < nj; k++)
 		free(sets[k]);
 	free(sets);
 	free(nset);
 	free(ids);
-	free(hot);
-	linkshare_free(&res);
-	free(jobs);
-	free(text);
-	workload_free(&w);
-	machine_destroy(mach);
+	return rc;
+}
+
+/* Load the machine and the jobs, compute the link sharing and the most
+ * shared links into R (freed by the caller, even on failure).  Returns an
+ * exit status. */
+static int run(const struct cmd_report_args *a, struct cmd_report_result *r)
+{
+	struct err err = { "" };
+	const char *src;
+	int rc;
+
+	r->m = machine_open(a->spec, a->routing, &err);
+	if (!r->m)
+		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+	rc = read_jobs(a, r, &src);
+	if (rc != CLI_OK)
+		return rc;
+	if (linkshare_compute(machine_routing(r->m), r->jobs, r->njobs, &r->ls,
+			      &err))
+		return cli_error(CMD, CLI_USAGE, "%s: %s", src, err.msg);
+	rc = pick_hot(a, r);
+	if (rc != CLI_OK)
+		return rc;
+	return hot_job_ids(r);
+}
+
+/* The picture of R into PATH.  Returns an exit status. */
+static int write_svg(const char *path, const struct cmd_report_result *r)
+{
+	const struct topo *t = machine_topo(r->m);
+	FILE *f = fopen(path, "w");
+	struct err err = { "" };
+	char title[256];
+
+	if (!f)
+		return cli_error(CMD, CLI_FAIL, "%s: cannot write", path);
+	snprintf(title, sizeof(title), "Link sharing on %s (routing %s)",
+		 topo_spec(t), routing_spec(machine_routing(r->m)));
+	if (svg_write(f, t, title, r->jobs, &r->ls, &err) | fclose(f))
+		return cli_error(CMD, CLI_FAIL, "%s: %s", path,
+				 err.msg[0] ? err.msg : "write error");
+	return CLI_OK;
+}
+
+static struct json_object *job_json(const struct cmd_report_result *r,
+				    uint32_t k)
+{
+	const struct ls_job_stat *s = &r->ls.jobs[k];
+	struct json_object *jo = json_object_new_object();
+	struct json_object *sw = json_object_new_array();
+	char *nl = node_text(r->m, r->jobs[k].nodes, r->jobs[k].n);
+
+	json_object_object_add(jo, "id", json_object_new_int64(s->id));
+	json_object_object_add(jo, "nodes",
+			       json_object_new_int64(r->jobs[k].n));
+	json_object_object_add(jo, "node_list",
+			       json_object_new_string(nl ? nl : ""));
+	free(nl);
+	json_object_object_add(jo, "links", json_object_new_int64(s->links));
+	json_object_object_add(jo, "shared", json_object_new_int64(s->shared));
+	json_object_object_add(jo, "shared_pct",
+			       json_object_new_double(s->pct));
+	for (uint32_t q = 0; q < s->nshares; q++)
+		json_object_array_add(sw,
+				      json_object_new_int64(s->shares_with[q]));
+	json_object_object_add(jo, "shares_with", sw);
+	json_object_object_add(jo, "isolated",
+			       json_object_new_boolean(s->isolated));
+	return jo;
+}
+
+static struct json_object *hot_json(const struct topo *t, const struct hot *h)
+{
+	const struct topo_link *k = topo_link(t, h->link);
+	struct json_object *lo = json_object_new_object();
+	struct json_object *jl = json_object_new_array();
+
+	json_object_object_add(lo, "link", json_object_new_int64(h->link));
+	json_object_object_add(lo, "from", json_object_new_int64(k->from));
+	json_object_object_add(lo, "to", json_object_new_int64(k->to));
+	json_object_object_add(lo, "jobs", json_object_new_int64(h->jobs));
+	for (uint32_t q = 0; q < h->nids; q++)
+		json_object_array_add(jl, json_object_new_int64(h->ids[q]));
+	json_object_object_add(lo, "job_ids", jl);
+	return lo;
+}
+
+static void print_json(const struct cmd_report_result *r)
+{
+	const struct topo *t = machine_topo(r->m);
+	struct json_object *o = json_object_new_object();
+	struct json_object *ja = json_object_new_array();
+	struct json_object *la = json_object_new_array();
+
+	json_object_object_add(o, "topology",
+			       json_object_new_string(topo_spec(t)));
+	json_object_object_add(
+		o, "routing",
+		json_object_new_string(routing_spec(machine_routing(r->m))));
+	json_object_object_add(o, "mls", json_object_new_double(r->ls.mls));
+	json_object_object_add(o, "tls", json_object_new_double(r->ls.tls));
+	json_object_object_add(o, "used_links",
+			       json_object_new_int64(r->ls.used_links));
+	json_object_object_add(o, "shared_links",
+			       json_object_new_int64(r->ls.shared_links));
+	for (uint32_t k = 0; k < r->njobs; k++)
+		json_object_array_add(ja, job_json(r, k));
+	json_object_object_add(o, "jobs", ja);
+	for (uint32_t h = 0; h < r->nhot; h++)
+		json_object_array_add(la, hot_json(t, &r->hot[h]));
+	json_object_object_add(o, "links", la);
+	cli_print_json(o);
+}
+
+static void print_job_row(const struct ls_job_stat *s, uint32_t nodes)
+{
+	printf("%-10u %6u %7u %7u %8.2f %-9s ", s->id, nodes, s->links,
+	       s->shared, s->pct, s->isolated ? "yes" : "no");
+	for (uint32_t q = 0; q < s->nshares && q < 12; q++)
+		printf("%s%u", q ? "," : "", s->shares_with[q]);
+	if (s->nshares > 12)
+		printf(",... (%u jobs)", s->nshares);
+	if (!s->nshares)
+		fputs("-", stdout);
+	putchar('\n');
+}
+
+static void print_hot_row(const struct topo *t, const struct hot *h)
+{
+	char lt[96];
+
+	link_text(t, h->link, lt, sizeof(lt));
+	printf("%-8u %-28s %5u  ", h->link, lt, h->jobs);
+	for (uint32_t q = 0; q < h->nids && q < 12; q++)
+		printf("%s%u", q ? "," : "", h->ids[q]);
+	if (h->nids > 12)
+		fputs(",...", stdout);
+	putchar('\n');
+}
+
+static void print_text(const struct cmd_report_result *r)
+{
+	const struct topo *t = machine_topo(r->m);
+
+	printf("topology: %s (%u nodes), routing %s\n", topo_spec(t),
+	       topo_num_nodes(t), routing_spec(machine_routing(r->m)));
+	printf("jobs: %u running\n", r->njobs);
+	printf("MLS: %.2f %%\n", r->ls.mls);
+	printf("TLS: %.2f %% (%u of %u used links shared)\n\n", r->ls.tls,
+	       r->ls.shared_links, r->ls.used_links);
+	printf("%-10s %6s %7s %7s %8s %-9s %s\n", "JOB", "NODES", "LINKS",
+	       "SHARED", "SHARED%", "ISOLATED", "SHARES WITH");
+	for (uint32_t k = 0; k < r->njobs; k++)
+		print_job_row(&r->ls.jobs[k], r->jobs[k].n);
+	if (!r->nhot)
+		return;
+	printf("\nmost shared links:\n%-8s %-28s %5s  %s\n", "LINK", "SWITCHES",
+	       "JOBS", "JOB IDS");
+	for (uint32_t h = 0; h < r->nhot; h++)
+		print_hot_row(t, &r->hot[h]);
+}
+
+/* With --svg the picture, then R on stdout: text or JSON.  Returns an
+ * exit status. */
+static int emit(const struct cmd_report_args *a,
+		const struct cmd_report_result *r)
+{
+	if (a->svg) {
+		int rc = write_svg(a->svg, r);
+
+		if (rc != CLI_OK)
+			return rc;
+	}
+	if (a->json)
+		print_json(r);
+	else
+		print_text(r);
+	return CLI_OK;
+}
+
+static void result_free(struct cmd_report_result *r)
+{
+	for (uint32_t h = 0; r->hot && h < r->nhot; h++)
+		free(r->hot[h].ids);
+	free(r->hot);
+	linkshare_free(&r->ls);
+	free(r->jobs);
+	workload_free(&r->w);
+	machine_destroy(r->m);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct cmd_report_args a;
+	struct cmd_report_result r = { 0 };
+	int rc = parse(argc, argv, &a);
+
+	if (rc != CLI_GO)
+		return rc;
+	rc = run(&a, &r);
+	if (rc == CLI_OK)
+		rc = emit(&a, &r);
+	if (rc == CLI_OK && a.check && r.ls.shared_links)
+		rc = CLI_FAIL; /* --check: links are shared */
+	result_free(&r);
 	return rc;
 }

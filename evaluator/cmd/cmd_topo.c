@@ -32,6 +32,18 @@ static const struct cli_spec cli = {
 	.footer = "See stopo-topo(1) for the definitions and topo.conf(5).",
 };
 
+/* What `stopo topo` is asked. */
+struct cmd_topo_args {
+	const char *spec; /* --topo */
+	bool json;
+};
+
+/* What it found. */
+struct cmd_topo_result {
+	struct machine *m;
+	struct topo_stats st;
+};
+
 static const char *groups_key(const struct topo *t)
 {
 	return topo_kind(t) == TOPO_FATTREE ? "pods" : "groups";
@@ -173,24 +185,21 @@ static void print_text(const struct machine *m, const struct topo_stats *st)
 		printf("default policy:    %s\n", default_policy(m));
 }
 
-int cmd_topo(int argc, char **argv)
+/* argv -> A.  CLI_GO, or the exit status (a usage error, --help). */
+static int parse(int argc, char **argv, struct cmd_topo_args *a)
 {
-	const char *spec = NULL;
-	bool json = false;
-	struct topo_stats st;
-	struct err err = { "" };
-	struct machine *m;
 	const char *arg;
-	int c, rc = CLI_OK;
+	int c;
 
+	*a = (struct cmd_topo_args){ 0 };
 	optind = 1;
 	while ((c = cli_getopt(&cli, argc, argv, &arg)) != -1) {
 		switch (c) {
 		case 't':
-			spec = arg;
+			a->spec = arg;
 			break;
 		case 'j':
-			json = true;
+			a->json = true;
 			break;
 		default:
 			return cli_opt_end(&cli, c);
@@ -199,17 +208,45 @@ int cmd_topo(int argc, char **argv)
 	if (optind < argc)
 		return cli_error("topo", CLI_USAGE, "unexpected argument '%s'",
 				 argv[optind]);
-	if (!spec)
+	if (!a->spec)
 		return cli_error("topo", CLI_USAGE, "--topo SPEC is required");
-	m = machine_open(spec, NULL, &err);
-	if (!m)
+	return CLI_GO;
+}
+
+/* Load the machine and measure it into R (freed by the caller, even on
+ * failure).  Returns an exit status. */
+static int run(const struct cmd_topo_args *a, struct cmd_topo_result *r)
+{
+	struct err err = { "" };
+
+	r->m = machine_open(a->spec, NULL, &err);
+	if (!r->m)
 		return cli_error("topo", CLI_USAGE, "%s", err.msg);
-	if (topo_stats(machine_topo(m), &st, &err))
-		rc = cli_error("topo", CLI_FAIL, "%s", err.msg);
-	else if (json)
-		print_json(m, &st);
+	if (topo_stats(machine_topo(r->m), &r->st, &err))
+		return cli_error("topo", CLI_FAIL, "%s", err.msg);
+	return CLI_OK;
+}
+
+/* R on stdout: text or JSON. */
+static void emit(const struct cmd_topo_args *a, const struct cmd_topo_result *r)
+{
+	if (a->json)
+		print_json(r->m, &r->st);
 	else
-		print_text(m, &st);
-	machine_destroy(m);
+		print_text(r->m, &r->st);
+}
+
+int cmd_topo(int argc, char **argv)
+{
+	struct cmd_topo_args a;
+	struct cmd_topo_result r = { 0 };
+	int rc = parse(argc, argv, &a);
+
+	if (rc != CLI_GO)
+		return rc;
+	rc = run(&a, &r);
+	if (rc == CLI_OK)
+		emit(&a, &r);
+	machine_destroy(r.m);
 	return rc;
 }

@@ -91,6 +91,37 @@ static const struct cli_spec cli = {
 	.opts = options,
 };
 
+/* One policy of --policy: as given (its column's label) and as run
+ * (random gets --seed). */
+struct policy_arg {
+	char label[256];
+	char spec[300];
+};
+
+/* What `stopo whatif` is asked. */
+struct cmd_whatif_args {
+	const char *spec, *routing; /* --topo, --routing (NULL: default) */
+	const char *workload;	    /* --workload FILE ("-" = stdin) */
+	const char *policies;	    /* --policy as given */
+	const char *scale;	    /* --scale as given (run checks it) */
+	const char *jobs_out;	    /* --jobs-out FILE ("-" = stdout) */
+	uint32_t limit;		    /* --limit-jobs (0 = all) */
+	bool json, quiet;
+	struct wl_opts wl;	/* run sets the machine */
+	struct whatif_opts sim; /* run sets the progress callback */
+	struct policy_arg pol[MAX_POLICIES]; /* [npol] */
+	int npol;
+};
+
+/* What it found: the workload and one simulation per policy (the
+ * simulator's struct whatif_result). */
+struct cmd_whatif_result {
+	struct machine *m;
+	struct workload w;
+	struct whatif_result res[MAX_POLICIES]; /* [nres], --policy order */
+	int nres;
+};
+
 struct progress {
 	const char *policy;
 	bool on;
@@ -107,8 +138,7 @@ static void progress(void *arg, uint32_t done, uint32_t total)
 
 /* Split "a:k=v,k=v,b" into policies: a comma token with '=' and no ':'
  * continues the previous policy's options. */
-static int split_policies(const char *list, char **out, char (*buf)[256],
-			  int max)
+static int split_policies(const char *list, struct policy_arg *pol, int max)
 {
 	int n = 0;
 	char *tok, *save = NULL, *s = strdup(list);
@@ -118,18 +148,17 @@ static int split_policies(const char *list, char **out, char (*buf)[256],
 	for (tok = strtok_r(s, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (n && strchr(tok, '=') && !strchr(tok, ':')) {
-			size_t l = strlen(buf[n - 1]);
+			size_t l = strlen(pol[n - 1].label);
 
-			snprintf(buf[n - 1] + l, sizeof(buf[0]) - l, ",%s",
-				 tok);
+			snprintf(pol[n - 1].label + l, sizeof(pol[0].label) - l,
+				 ",%s", tok);
 			continue;
 		}
 		if (n == max) {
 			n = -1;
 			break;
 		}
-		snprintf(buf[n], sizeof(buf[0]), "%s", tok);
-		out[n] = buf[n];
+		snprintf(pol[n].label, sizeof(pol[0].label), "%s", tok);
 		n++;
 	}
 	free(s);
@@ -222,13 +251,13 @@ static struct json_object *policy_json(const struct whatif_result *r,
 }
 
 /* Column width: the longest policy as given. */
-static int width(char *const *labels, int n)
+static int width(const struct policy_arg *pol, int n)
 {
 	int w = 12;
 
 	for (int i = 0; i < n; i++)
-		if ((int)strlen(labels[i]) > w)
-			w = (int)strlen(labels[i]);
+		if ((int)strlen(pol[i].label) > w)
+			w = (int)strlen(pol[i].label);
 	return w;
 }
 
@@ -267,13 +296,13 @@ GETTER(g_ratesum, r->rate_sum)
 GETTER(g_ratemean, r->rate_mean)
 
 static void print_table(const struct whatif_result *res, int n,
-			char *const *labels)
+			const struct policy_arg *pol)
 {
-	int w = width(labels, n);
+	int w = width(pol, n);
 
 	printf("%-24s", "policy");
 	for (int i = 0; i < n; i++)
-		printf("  %*s", w, labels[i]);
+		printf("  %*s", w, pol[i].label);
 	putchar('\n');
 	row("jobs started", res, n, w, 0, g_started);
 	row("jobs dropped (never)", res, n, w, 0, g_dropped);
@@ -316,215 +345,285 @@ static int write_jobs(FILE *f, const struct whatif_result *r, const char *label)
 	return 0;
 }
 
-int cmd_whatif(int argc, char **argv)
+/* --cores-per-node: N, or 'host' for this machine's cores (hwloc).
+ * CLI_GO, or the exit status. */
+static int parse_cores(const char *arg, uint32_t *out)
 {
-	const char *spec = NULL, *rspec = NULL, *wpath = NULL, *scale = NULL;
-	const char *jobs_out = NULL;
-	const char *plist = NULL;
-	char *pols[MAX_POLICIES], pbuf[MAX_POLICIES][256];
-	uint32_t limit = 0;
-	uint64_t seed = 1;
-	bool json = false, quiet = false;
-	struct wl_opts wo;
-	struct whatif_opts so;
-	struct workload w = { 0 };
-	struct whatif_result res[MAX_POLICIES];
-	struct machine *m = NULL;
-	const struct topo *t;
-	const struct routing *r;
-	struct err err = { "" };
-	const char *arg;
-	int c, np, nres = 0, rc = CLI_OK;
-	FILE *jf = NULL;
+	if (!strcmp(arg, "host")) {
+		struct err herr = { "" };
 
-	wl_opts_init(&wo);
-	whatif_opts_init(&so);
-	so.rates = true;
+		if (cli_host_cores(out, &herr))
+			return cli_error(CMD, CLI_FAIL, "%s", herr.msg);
+	} else if (cli_parse_u32(CMD, "--cores-per-node", arg, out)) {
+		return CLI_USAGE;
+	}
+	if (!*out)
+		return cli_error(CMD, CLI_USAGE,
+				 "--cores-per-node must be positive");
+	return CLI_GO;
+}
+
+/* Option C (argument ARG) into A.  CLI_GO, or the exit status. */
+static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
+{
+	switch (c) {
+	case 't':
+		a->spec = arg;
+		break;
+	case 'r':
+		a->routing = arg;
+		break;
+	case 'w':
+		a->workload = arg;
+		break;
+	case 'p':
+		a->policies = arg;
+		break;
+	case 'c':
+		return parse_cores(arg, &a->wl.cores_per_node);
+	case 's':
+		a->scale = arg;
+		break;
+	case 'n':
+		if (cli_parse_u32(CMD, "--limit-jobs", arg, &a->limit))
+			return CLI_USAGE;
+		break;
+	case 'S':
+		if (cli_parse_u64(CMD, "--seed", arg, &a->sim.seed))
+			return CLI_USAGE;
+		break;
+	case OPT_SKIP:
+		a->wl.skip_bad = true;
+		break;
+	case OPT_NORATES:
+		a->sim.rates = false;
+		break;
+	case OPT_PATTERN:
+		a->sim.pattern = arg;
+		break;
+	case OPT_BFDEPTH:
+		if (cli_parse_u32(CMD, "--bf-depth", arg, &a->sim.bf_depth))
+			return CLI_USAGE;
+		break;
+	case 'o':
+		a->jobs_out = arg;
+		break;
+	case 'q':
+		a->quiet = true;
+		break;
+	case 'j':
+		a->json = true;
+		break;
+	default:
+		return cli_opt_end(&cli, c);
+	}
+	return CLI_GO;
+}
+
+/* argv -> A.  CLI_GO, or the exit status (a usage error, --help). */
+static int parse(int argc, char **argv, struct cmd_whatif_args *a)
+{
+	const char *arg;
+	int c, rc;
+
+	memset(a, 0, sizeof(*a));
+	wl_opts_init(&a->wl);
+	whatif_opts_init(&a->sim);
+	a->sim.rates = true;
+	a->sim.seed = 1;
 	optind = 1;
 	while ((c = cli_getopt(&cli, argc, argv, &arg)) != -1) {
-		switch (c) {
-		case 't':
-			spec = arg;
-			break;
-		case 'r':
-			rspec = arg;
-			break;
-		case 'w':
-			wpath = arg;
-			break;
-		case 'p':
-			plist = arg;
-			break;
-		case 'c':
-			if (!strcmp(arg, "host")) {
-				struct err herr = { "" };
-
-				if (cli_host_cores(&wo.cores_per_node, &herr))
-					return cli_error(CMD, CLI_FAIL, "%s",
-							 herr.msg);
-			} else if (cli_parse_u32(CMD, "--cores-per-node", arg,
-						 &wo.cores_per_node)) {
-				return CLI_USAGE;
-			}
-			if (!wo.cores_per_node)
-				return cli_error(CMD, CLI_USAGE,
-						 "--cores-per-node "
-						 "must be positive");
-			break;
-		case 's':
-			scale = arg;
-			break;
-		case 'n':
-			if (cli_parse_u32(CMD, "--limit-jobs", arg, &limit))
-				return CLI_USAGE;
-			break;
-		case 'S':
-			if (cli_parse_u64(CMD, "--seed", arg, &seed))
-				return CLI_USAGE;
-			break;
-		case OPT_SKIP:
-			wo.skip_bad = true;
-			break;
-		case OPT_NORATES:
-			so.rates = false;
-			break;
-		case OPT_PATTERN:
-			so.pattern = arg;
-			break;
-		case OPT_BFDEPTH:
-			if (cli_parse_u32(CMD, "--bf-depth", arg, &so.bf_depth))
-				return CLI_USAGE;
-			break;
-		case 'o':
-			jobs_out = arg;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		default:
-			return cli_opt_end(&cli, c);
-		}
+		rc = set_opt(a, c, arg);
+		if (rc != CLI_GO)
+			return rc;
 	}
 	if (optind < argc)
 		return cli_error(CMD, CLI_USAGE, "unexpected argument '%s'",
 				 argv[optind]);
-	if (!spec || !wpath || !plist)
+	if (!a->spec || !a->workload || !a->policies)
 		return cli_error(CMD, CLI_USAGE,
-				 "--topo, --workload and --policy "
-				 "are required (see --help)");
-	np = split_policies(plist, pols, pbuf, MAX_POLICIES);
-	if (np <= 0)
+				 "--topo, --workload and --policy are required "
+				 "(see --help)");
+	a->npol = split_policies(a->policies, a->pol, MAX_POLICIES);
+	if (a->npol <= 0)
 		return cli_error(CMD, CLI_USAGE,
 				 "--policy: give 1 to %d policies",
 				 MAX_POLICIES);
-	m = machine_open(spec, rspec, &err);
-	if (!m)
+	for (int i = 0; i < a->npol; i++)
+		seeded(a->pol[i].label, a->sim.seed, a->pol[i].spec,
+		       sizeof(a->pol[i].spec));
+	return CLI_GO;
+}
+
+/* The machine and the workload (the first --limit-jobs jobs, sizes
+ * scaled by --scale) into R.  Returns an exit status. */
+static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
+{
+	struct wl_opts wo = a->wl;
+	struct workload *w = &r->w;
+	struct err err = { "" };
+
+	r->m = machine_open(a->spec, a->routing, &err);
+	if (!r->m)
 		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
-	t = machine_topo(m);
-	r = machine_routing(m);
-	wo.machine = m;
-	wo.nnodes = topo_num_nodes(t);
-	if (workload_load(wpath, &wo, &w, &err)) {
-		rc = cli_error(CMD, CLI_USAGE, "%s", err.msg);
-		goto out;
-	}
-	if (limit && limit < w.n) {
-		for (uint32_t i = limit; i < w.n; i++) {
-			free(w.jobs[i].pattern);
-			free(w.jobs[i].alloc);
+	wo.machine = r->m;
+	wo.nnodes = topo_num_nodes(machine_topo(r->m));
+	if (workload_load(a->workload, &wo, w, &err))
+		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+	if (a->limit && a->limit < w->n) {
+		for (uint32_t i = a->limit; i < w->n; i++) {
+			free(w->jobs[i].pattern);
+			free(w->jobs[i].alloc);
 		}
-		w.n = limit;
+		w->n = a->limit;
 	}
-	if (scale && scale_jobs(&w, scale, topo_num_nodes(t))) {
-		rc = cli_error(CMD, CLI_USAGE,
-			       "--scale: '%s' is not a positive "
-			       "number or 'auto'",
-			       scale);
-		goto out;
-	}
-	if (w.skipped)
+	if (a->scale && scale_jobs(w, a->scale, wo.nnodes))
+		return cli_error(CMD, CLI_USAGE,
+				 "--scale: '%s' is not a positive number or "
+				 "'auto'",
+				 a->scale);
+	if (w->skipped)
 		fprintf(stderr, "stopo whatif: %s: skipped %u bad record%s\n",
-			wpath, w.skipped, w.skipped == 1 ? "" : "s");
-	so.seed = seed;
-	for (int i = 0; i < np; i++) {
-		char pspec[300];
-		struct progress pg = { pols[i], !quiet && w.n >= 2000 };
+			a->workload, w->skipped, w->skipped == 1 ? "" : "s");
+	return CLI_OK;
+}
 
-		seeded(pols[i], seed, pspec, sizeof(pspec));
-		so.progress = progress;
-		so.progress_arg = &pg;
-		if (whatif_run(t, r, pspec, &w, &so, &res[nres], &err)) {
-			rc = cli_error(CMD,
-				       strstr(err.msg, "out of memory") ?
-					       CLI_FAIL :
-					       CLI_USAGE,
-				       "%s", err.msg);
-			goto out;
-		}
-		nres++;
-		if (pg.on)
-			fprintf(stderr, "stopo whatif: %s: done in %.1f s\n",
-				pols[i], res[nres - 1].seconds);
-	}
-	if (jobs_out) {
-		jf = strcmp(jobs_out, "-") ? fopen(jobs_out, "w") : stdout;
-		if (!jf) {
-			rc = cli_error(CMD, CLI_FAIL, "%s: cannot write",
-				       jobs_out);
-			goto out;
-		}
-		fprintf(jf, "policy,id,submit,start,end,nodes\n");
-		for (int i = 0; i < nres; i++)
-			if (write_jobs(jf, &res[i], pols[i])) {
-				rc = cli_error(CMD, CLI_FAIL, "out of memory");
-				goto out;
-			}
-		if (jf != stdout && fclose(jf)) {
-			jf = NULL;
-			rc = cli_error(CMD, CLI_FAIL, "%s: write error",
-				       jobs_out);
-			goto out;
-		}
-		jf = NULL;
-	}
-	if (json) {
-		struct json_object *o = json_object_new_object();
-		struct json_object *a = json_object_new_array();
+/* Simulate R->w under policy I of A into the next of R->res, with
+ * progress on stderr for long workloads.  Returns an exit status. */
+static int simulate(const struct cmd_whatif_args *a,
+		    struct cmd_whatif_result *r, int i)
+{
+	struct whatif_opts so = a->sim;
+	struct progress pg = { a->pol[i].label, !a->quiet && r->w.n >= 2000 };
+	struct err err = { "" };
 
-		json_object_object_add(o, "topology",
-				       json_object_new_string(topo_spec(t)));
-		json_object_object_add(o, "routing",
-				       json_object_new_string(routing_spec(r)));
-		json_object_object_add(o, "workload",
-				       json_object_new_string(wpath));
-		json_object_object_add(o, "jobs", json_object_new_int64(w.n));
-		json_object_object_add(o, "skipped",
-				       json_object_new_int64(w.skipped));
-		json_object_object_add(o, "bsld_threshold",
-				       jdouble(WHATIF_BSLD_TAU));
-		for (int i = 0; i < nres; i++)
-			json_object_array_add(a, policy_json(&res[i], pols[i]));
-		json_object_object_add(o, "policies", a);
-		cli_print_json(o);
-	} else {
-		printf("topology: %s (%u nodes), routing %s\n", topo_spec(t),
-		       topo_num_nodes(t), routing_spec(r));
-		printf("workload: %s (%u jobs%s)\n\n", wpath, w.n,
-		       w.squeue ? ", squeue snapshot" : "");
-		print_table(res, nres, pols);
-		printf("\nbounded slowdown threshold %.0f s; MLS/TLS "
-		       "time-averaged over the makespan\n",
-		       WHATIF_BSLD_TAU);
+	so.progress = progress;
+	so.progress_arg = &pg;
+	if (whatif_run(machine_topo(r->m), machine_routing(r->m),
+		       a->pol[i].spec, &r->w, &so, &r->res[r->nres], &err))
+		return cli_error(CMD,
+				 strstr(err.msg, "out of memory") ? CLI_FAIL :
+								    CLI_USAGE,
+				 "%s", err.msg);
+	r->nres++;
+	if (pg.on)
+		fprintf(stderr, "stopo whatif: %s: done in %.1f s\n",
+			a->pol[i].label, r->res[r->nres - 1].seconds);
+	return CLI_OK;
+}
+
+/* Load the machine and the workload, then simulate every policy, into R
+ * (freed by the caller, even on failure).  Returns an exit status. */
+static int run(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
+{
+	int rc = load(a, r);
+
+	for (int i = 0; rc == CLI_OK && i < a->npol; i++)
+		rc = simulate(a, r, i);
+	return rc;
+}
+
+/* The per-job CSV of every policy into --jobs-out ("-" = stdout).
+ * Returns an exit status. */
+static int write_jobs_out(const struct cmd_whatif_args *a,
+			  const struct cmd_whatif_result *r)
+{
+	FILE *f = strcmp(a->jobs_out, "-") ? fopen(a->jobs_out, "w") : stdout;
+
+	if (!f)
+		return cli_error(CMD, CLI_FAIL, "%s: cannot write",
+				 a->jobs_out);
+	fprintf(f, "policy,id,submit,start,end,nodes\n");
+	for (int i = 0; i < r->nres; i++)
+		if (write_jobs(f, &r->res[i], a->pol[i].label)) {
+			int rc = cli_error(CMD, CLI_FAIL, "out of memory");
+
+			if (f != stdout)
+				fclose(f);
+			return rc;
+		}
+	if (f != stdout && fclose(f))
+		return cli_error(CMD, CLI_FAIL, "%s: write error", a->jobs_out);
+	return CLI_OK;
+}
+
+static void print_json(const struct cmd_whatif_args *a,
+		       const struct cmd_whatif_result *r)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *pa = json_object_new_array();
+
+	json_object_object_add(
+		o, "topology",
+		json_object_new_string(topo_spec(machine_topo(r->m))));
+	json_object_object_add(
+		o, "routing",
+		json_object_new_string(routing_spec(machine_routing(r->m))));
+	json_object_object_add(o, "workload",
+			       json_object_new_string(a->workload));
+	json_object_object_add(o, "jobs", json_object_new_int64(r->w.n));
+	json_object_object_add(o, "skipped",
+			       json_object_new_int64(r->w.skipped));
+	json_object_object_add(o, "bsld_threshold", jdouble(WHATIF_BSLD_TAU));
+	for (int i = 0; i < r->nres; i++)
+		json_object_array_add(pa,
+				      policy_json(&r->res[i], a->pol[i].label));
+	json_object_object_add(o, "policies", pa);
+	cli_print_json(o);
+}
+
+static void print_text(const struct cmd_whatif_args *a,
+		       const struct cmd_whatif_result *r)
+{
+	const struct topo *t = machine_topo(r->m);
+
+	printf("topology: %s (%u nodes), routing %s\n", topo_spec(t),
+	       topo_num_nodes(t), routing_spec(machine_routing(r->m)));
+	printf("workload: %s (%u jobs%s)\n\n", a->workload, r->w.n,
+	       r->w.squeue ? ", squeue snapshot" : "");
+	print_table(r->res, r->nres, a->pol);
+	printf("\nbounded slowdown threshold %.0f s; MLS/TLS "
+	       "time-averaged over the makespan\n",
+	       WHATIF_BSLD_TAU);
+}
+
+/* With --jobs-out the per-job CSV, then R on stdout: text or JSON.
+ * Returns an exit status. */
+static int emit(const struct cmd_whatif_args *a,
+		const struct cmd_whatif_result *r)
+{
+	if (a->jobs_out) {
+		int rc = write_jobs_out(a, r);
+
+		if (rc != CLI_OK)
+			return rc;
 	}
-out:
-	if (jf && jf != stdout)
-		fclose(jf);
-	for (int i = 0; i < nres; i++)
-		whatif_result_free(&res[i]);
-	workload_free(&w);
-	machine_destroy(m);
+	if (a->json)
+		print_json(a, r);
+	else
+		print_text(a, r);
+	return CLI_OK;
+}
+
+static void result_free(struct cmd_whatif_result *r)
+{
+	for (int i = 0; i < r->nres; i++)
+		whatif_result_free(&r->res[i]);
+	workload_free(&r->w);
+	machine_destroy(r->m);
+}
+
+int cmd_whatif(int argc, char **argv)
+{
+	struct cmd_whatif_args a;
+	struct cmd_whatif_result r = { 0 };
+	int rc = parse(argc, argv, &a);
+
+	if (rc != CLI_GO)
+		return rc;
+	rc = run(&a, &r);
+	if (rc == CLI_OK)
+		rc = emit(&a, &r);
+	result_free(&r);
 	return rc;
 }
