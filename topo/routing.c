@@ -165,7 +165,8 @@ struct routing *routing_create(const struct topo *t, const char *spec,
 			       struct err *err)
 {
 	struct topo_param params[TOPO_MAX_PARAMS];
-	struct topo_args args = { 0 };
+	struct topo_args args;
+	struct spec s;
 	const struct routing_ops *ops;
 	struct routing *r;
 	char name[64], list[256];
@@ -225,8 +226,13 @@ struct routing *routing_create(const struct topo *t, const char *spec,
 	r->t = t;
 	r->ops = ops;
 	snprintf(r->spec, sizeof(r->spec), "%s", ops->name);
-	args.params = params;
-	args.nparams = n;
+	targ_init(&args, &s, name, NULL, NULL, 0, NULL);
+	for (size_t i = 0; i < n; i++) {
+		memcpy(s.item[i].key, params[i].key, sizeof(s.item[i].key));
+		memcpy(s.item[i].value, params[i].value,
+		       sizeof(s.item[i].value));
+	}
+	s.n = n;
 	if (ops->init && ops->init(r, &args, err)) {
 		err_prefix(err, "routing '%s'", name);
 		routing_destroy(r);

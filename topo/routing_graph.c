@@ -463,7 +463,7 @@ static int ksp_init(struct routing *r, const struct topo_args *args,
 {
 	long k;
 
-	if (targ_int(args, "k", 4, 1, KSP_MAX_K, &k, err))
+	if (targ_int_computed(args, "k", 4, 1, KSP_MAX_K, &k, err))
 		return -1;
 	r->opt[0] = k;
 	routing_spec_add(r, "k", "%ld", k);
