@@ -422,21 +422,21 @@ static void print_repeat_text(const struct eval *e, const struct acc *acc,
 
 static int parse_models(struct eval *e)
 {
-	const char *const *all = model_names();
+	struct err err = { "" };
 
 	if (!strcmp(e->model, "all")) {
-		for (; *all && e->nmodels < NMODELS; all++)
-			e->models[e->nmodels++] = *all;
+		while (model_name(e->nmodels) && e->nmodels < NMODELS) {
+			e->models[e->nmodels] = model_name(e->nmodels);
+			e->nmodels++;
+		}
 		return 0;
 	}
-	for (; *all; all++)
-		if (!strcmp(*all, e->model)) {
-			e->models[e->nmodels++] = *all;
-			return 0;
-		}
-	return cli_error("eval", CLI_USAGE,
-			 "--model: unknown model '%s' (hm, jm, mcf, mmf, all)",
-			 e->model);
+	if (model_check(e->model, &err))
+		return cli_error("eval", CLI_USAGE,
+				 "--model: %s; --model all runs them all",
+				 err.msg);
+	e->models[e->nmodels++] = e->model;
+	return 0;
 }
 
 static int run(struct eval *e)
