@@ -42,8 +42,6 @@ static const char usage_text[] =
 	"      --progress         progress on stderr (default: when a terminal)\n"
 	"  -h, --help             this text\n";
 
-#define NMODELS 4
-
 struct eval {
 	const char *topo_spec, *routing_spec, *pattern, *flows_file;
 	const char *model, *nodes_arg;
@@ -54,7 +52,8 @@ struct eval {
 	struct topo *t;
 	struct routing *r;
 	uint32_t *nodes, nnodes;
-	const char *models[NMODELS + 1];
+	bool all;	     /* --model all: every registered model */
+	const char **models; /* the models run (run() allocates them) */
 	uint32_t nmodels;
 };
 
@@ -424,18 +423,26 @@ static int parse_models(struct eval *e)
 {
 	struct err err = { "" };
 
-	if (!strcmp(e->model, "all")) {
-		while (model_name(e->nmodels) && e->nmodels < NMODELS) {
-			e->models[e->nmodels] = model_name(e->nmodels);
-			e->nmodels++;
-		}
-		return 0;
-	}
-	if (model_check(e->model, &err))
+	e->all = !strcmp(e->model, "all");
+	if (!e->all && model_check(e->model, &err))
 		return cli_error("eval", CLI_USAGE,
 				 "--model: %s; --model all runs them all",
 				 err.msg);
-	e->models[e->nmodels++] = e->model;
+	return 0;
+}
+
+/* The models to run: every registered one for --model all (as many as
+ * the registry has), else the one given. */
+static int list_models(struct eval *e)
+{
+	size_t n = e->all ? model_count() : 1;
+
+	e->models = calloc(n + 1, sizeof(*e->models));
+	if (!e->models)
+		return -1;
+	for (e->nmodels = 0; e->nmodels < n; e->nmodels++)
+		e->models[e->nmodels] = e->all ? model_name(e->nmodels) :
+						 e->model;
 	return 0;
 }
 
@@ -443,14 +450,17 @@ static int run(struct eval *e)
 {
 	struct flows f;
 	struct model_input in;
-	struct model_result res[NMODELS];
-	struct acc acc[NMODELS];
+	struct model_result *res = NULL;
+	struct acc *acc = NULL;
 	struct err err = { "" };
 	int rc = CLI_OK, worst = MODEL_OPTIMAL;
 
-	memset(acc, 0, sizeof(acc));
-	memset(res, 0, sizeof(res));
 	flows_init(&f);
+	if (list_models(e) || !(res = calloc(e->nmodels + 1, sizeof(*res))) ||
+	    !(acc = calloc(e->nmodels + 1, sizeof(*acc)))) {
+		rc = cli_error("eval", CLI_FAIL, "out of memory");
+		goto out;
+	}
 	for (uint32_t rep = 0; rep < e->repeat; rep++) {
 		uint64_t seed = e->seed + rep;
 
@@ -545,6 +555,9 @@ static int run(struct eval *e)
 			       status_name(worst));
 out:
 	flows_free(&f);
+	free(res);
+	free(acc);
+	free(e->models);
 	return rc;
 }
 
