@@ -8,19 +8,26 @@
 #include "policies/policy_impl.h"
 #include "topo/util/rng.h"
 
-/* The registry: one line per policy file. */
-static const struct policy_ops *const registry[] = {
-	&policy_linear,
-	&policy_clustered,
-	&policy_random,
-	&policy_fattree_pods,
-	&policy_mesh_blocks,
-	&policy_dragonfly_groups,
-	/* Room for "nne" (paper 004 gamma placement of Cartesian
-	 * nearest-neighbour jobs on dragonfly): it reads req->grid/ngrid and
-	 * req->pattern, which the plugin and stopo already carry. */
-	NULL,
-};
+/* The registry: one X(name) per policy file policy_<name>.c, which
+ * defines the const struct policy_ops policy_<name>; names, options and
+ * "(known: ...)" lists come from the ops tables.  Room for X(nne) (paper
+ * 004 gamma placement of Cartesian nearest-neighbour jobs on dragonfly):
+ * it reads req->grid/ngrid and req->pattern, which the plugin and stopo
+ * already carry. */
+#define POLICIES(X)         \
+	X(linear)           \
+	X(clustered)        \
+	X(random)           \
+	X(fattree_pods)     \
+	X(mesh_blocks)      \
+	X(dragonfly_groups) \
+	/* new policies above this line */
+
+#define DECLARE(n) extern const struct policy_ops policy_##n;
+#define ENTRY(n) &policy_##n,
+POLICIES(DECLARE)
+
+static const struct policy_ops *const registry[] = { POLICIES(ENTRY) NULL };
 
 /* How policy specs are written: "dragonfly-groups:large=wait". */
 static const struct spec_syntax policy_syntax = { 0, "option" };

@@ -1,7 +1,7 @@
 /* policy_impl.h - what a policy file implements, and the helpers shared by
  * the policy files.  Adding a policy = one file policy_<name>.c defining a
- * const struct policy_ops (with its option table), one line in the
- * registry (policy.c) and its extern below, one test.
+ * const struct policy_ops policy_<name> (with its option table), one
+ * X(<name>) in the registry (policy.c), one test.
  *
  * A policy is stateless between calls: everything it knows about running
  * jobs it infers from the view (owner[] of every node) on each call, so the
@@ -58,14 +58,6 @@ struct policy {
 	char spec[320];
 	void *state;
 };
-
-/* The registry entries (one per policy file). */
-extern const struct policy_ops policy_linear;
-extern const struct policy_ops policy_clustered;
-extern const struct policy_ops policy_random;
-extern const struct policy_ops policy_fattree_pods;
-extern const struct policy_ops policy_mesh_blocks;
-extern const struct policy_ops policy_dragonfly_groups;
 
 /* Ops of policy NAME or NULL. */
 const struct policy_ops *policy_find(const char *name);
