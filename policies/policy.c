@@ -1,5 +1,6 @@
 /* policy.c - the policy registry, spec parsing and the shared helpers. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,26 +8,44 @@
 #include "policies/policy_impl.h"
 #include "topo/util/rng.h"
 
-/* The registry: one line per policy file. */
-static const struct policy_ops *const registry[] = {
-	&policy_linear,
-	&policy_clustered,
-	&policy_random,
-	&policy_fattree_pods,
-	&policy_mesh_blocks,
-	&policy_dragonfly_groups,
-	/* Room for "nne" (paper 004 gamma placement of Cartesian
-	 * nearest-neighbour jobs on dragonfly): it reads req->grid/ngrid and
-	 * req->pattern, which the plugin and stopo already carry. */
-	NULL,
-};
+/* The registry: one X(name) per policy file policy_<name>.c, which
+ * defines the const struct policy_ops policy_<name>; names, options and
+ * "(known: ...)" lists come from the ops tables.  Room for X(nne) (paper
+ * 004 gamma placement of Cartesian nearest-neighbour jobs on dragonfly):
+ * it reads req->grid/ngrid and req->pattern, which the plugin and stopo
+ * already carry. */
+#define POLICIES(X)         \
+	X(linear)           \
+	X(clustered)        \
+	X(random)           \
+	X(fattree_pods)     \
+	X(mesh_blocks)      \
+	X(dragonfly_groups) \
+	/* new policies above this line */
 
-/* The same names as a constant table (policy_names); a unit test checks
- * that it matches the registry. */
-static const char *const names[] = {
-	"linear",      "clustered",	   "random", "fattree-pods",
-	"mesh-blocks", "dragonfly-groups", NULL,
-};
+#define DECLARE(n) extern const struct policy_ops policy_##n;
+#define ENTRY(n) &policy_##n,
+POLICIES(DECLARE)
+
+static const struct policy_ops *const registry[] = { POLICIES(ENTRY) NULL };
+
+/* How policy specs are written: "dragonfly-groups:large=wait". */
+static const struct spec_syntax policy_syntax = { 0, "option" };
+
+static const char *policy_at(size_t i)
+{
+	return registry[i] ? registry[i]->name : NULL;
+}
+
+/* Derived once from the registry (pthread_once: safe under threads). */
+static const char *names[sizeof(registry) / sizeof(registry[0])];
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void fill_names(void)
+{
+	for (size_t i = 0; registry[i]; i++)
+		names[i] = registry[i]->name;
+}
 
 const struct policy_ops *policy_find(const char *name)
 {
@@ -38,97 +57,8 @@ const struct policy_ops *policy_find(const char *name)
 
 const char *const *policy_names(void)
 {
+	pthread_once(&names_once, fill_names);
 	return names;
-}
-
-static size_t nkeys(const struct policy_ops *ops)
-{
-	size_t n = 0;
-
-	while (ops->keys && ops->keys[n])
-		n++;
-	return n;
-}
-
-static int key_index(const struct policy_ops *ops, const char *key, size_t len)
-{
-	for (size_t i = 0; ops->keys && ops->keys[i]; i++)
-		if (strlen(ops->keys[i]) == len &&
-		    strncmp(ops->keys[i], key, len) == 0)
-			return (int)i;
-	return -1;
-}
-
-static void list_keys(const struct policy_ops *ops, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; ops->keys && ops->keys[i] && o < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "",
-				      ops->keys[i]);
-	if (!buf[0])
-		snprintf(buf, len, "none");
-}
-
-/* Parse the "k=v,k=v" part of SPEC into P->values. */
-static int parse_options(struct policy *p, const char *opts, struct err *err)
-{
-	const struct policy_ops *ops = p->ops;
-	const char *s = opts;
-	char seen[POLICY_MAX_OPTS] = { 0 };
-
-	while (*s) {
-		const char *end = s + strcspn(s, ",");
-		const char *eq = memchr(s, '=', (size_t)(end - s));
-		char keys[160];
-		int k;
-
-		if (end == s) {
-			s++;
-			continue;
-		}
-		if (!eq || eq == s)
-			return err_set(err,
-				       "policy %s: option '%.*s' is not "
-				       "key=value",
-				       ops->name, (int)(end - s), s);
-		k = key_index(ops, s, (size_t)(eq - s));
-		if (k < 0) {
-			list_keys(ops, keys, sizeof(keys));
-			return err_set(err,
-				       "policy %s: unknown option '%.*s' "
-				       "(known: %s)",
-				       ops->name, (int)(eq - s), s, keys);
-		}
-		if (seen[k])
-			return err_set(err,
-				       "policy %s: option '%s' given "
-				       "twice",
-				       ops->name, ops->keys[k]);
-		seen[k] = 1;
-		if (end - eq - 1 <= 0 || end - eq - 1 >= POLICY_OPT_LEN)
-			return err_set(err,
-				       "policy %s: option '%s' needs a "
-				       "value of 1 to %d characters",
-				       ops->name, ops->keys[k],
-				       POLICY_OPT_LEN - 1);
-		memcpy(p->values[k], eq + 1, (size_t)(end - eq - 1));
-		p->values[k][end - eq - 1] = '\0';
-		s = *end ? end + 1 : end;
-	}
-	return 0;
-}
-
-static void make_spec(struct policy *p)
-{
-	size_t o =
-		(size_t)snprintf(p->spec, sizeof(p->spec), "%s", p->ops->name);
-
-	for (size_t i = 0; i < nkeys(p->ops) && o < sizeof(p->spec); i++)
-		o += (size_t)snprintf(p->spec + o, sizeof(p->spec) - o,
-				      "%c%s=%s", i ? ',' : ':', p->ops->keys[i],
-				      p->values[i]);
 }
 
 struct policy *policy_create(const char *spec, const struct topo *t,
@@ -136,58 +66,42 @@ struct policy *policy_create(const char *spec, const struct topo *t,
 {
 	const struct policy_ops *ops;
 	struct policy *p;
-	char name[64];
-	size_t nlen;
+	char known[256];
 
 	if (!spec || !t || !r) {
 		err_set(err, "policy: spec, topology and routing are required");
 		return NULL;
 	}
-	while (*spec == ' ')
-		spec++;
-	nlen = strcspn(spec, ":");
-	if (nlen == 0 || nlen >= sizeof(name)) {
-		err_set(err,
-			"policy: bad spec '%s' (expected "
-			"name[:key=value,...])",
-			spec);
-		return NULL;
-	}
-	memcpy(name, spec, nlen);
-	name[nlen] = '\0';
-	ops = policy_find(name);
-	if (!ops) {
-		char known[256];
-		size_t o = 0;
-
-		known[0] = '\0';
-		for (size_t i = 0; registry[i] && o < sizeof(known); i++)
-			o += (size_t)snprintf(known + o, sizeof(known) - o,
-					      "%s%s", i ? ", " : "",
-					      registry[i]->name);
-		err_set(err, "unknown policy '%s' (known: %s)", name, known);
-		return NULL;
-	}
-	if (nkeys(ops) > POLICY_MAX_OPTS) {
-		err_set(err, "policy %s: too many options", name);
-		return NULL;
-	}
 	p = calloc(1, sizeof(*p));
 	if (!p) {
-		err_set(err, "policy %s: out of memory", name);
+		err_set(err, "policy: out of memory");
+		return NULL;
+	}
+	if (spec_parse(spec, &policy_syntax, &p->args, err)) {
+		err_prefix(err, "policy '%s'", spec);
+		free(p);
+		return NULL;
+	}
+	ops = policy_find(p->args.name);
+	if (!ops) {
+		err_set(err, "unknown policy '%s' (known: %s)", p->args.name,
+			spec_known_names(policy_at, known, sizeof(known)));
+		free(p);
 		return NULL;
 	}
 	p->ops = ops;
 	p->t = t;
 	p->r = r;
-	for (size_t i = 0; i < nkeys(ops); i++)
-		snprintf(p->values[i], POLICY_OPT_LEN, "%s", ops->defaults[i]);
-	if ((spec[nlen] == ':' && parse_options(p, spec + nlen + 1, err)) ||
-	    ops->create(p, err)) {
+	if (spec_check(&p->args, ops->opts, &policy_syntax, err)) {
+		err_prefix(err, "policy %s", ops->name);
 		policy_destroy(p);
 		return NULL;
 	}
-	make_spec(p);
+	if (ops->create(p, err)) {
+		policy_destroy(p);
+		return NULL;
+	}
+	spec_format(p->spec, sizeof(p->spec), ops->name, &p->args, ops->opts);
 	return p;
 }
 
@@ -258,9 +172,27 @@ bool policy_isolating(const struct policy *p)
 
 const char *policy_opt(const struct policy *p, const char *key)
 {
-	int k = key_index(p->ops, key, strlen(key));
+	const char *v = spec_value(&p->args, p->ops->opts, key);
 
-	return k < 0 ? "" : p->values[k];
+	return v ? v : "";
+}
+
+int policy_opt_show(struct policy *p, const char *key, const char *value)
+{
+	struct spec *s = &p->args;
+	struct spec_item *it = NULL;
+
+	for (size_t i = 0; i < s->n && !it; i++)
+		if (!strcmp(s->item[i].key, key))
+			it = &s->item[i];
+	if (!it && s->n < SPEC_MAX_ITEMS)
+		it = &s->item[s->n++];
+	if (!it || strlen(key) >= sizeof(it->key) ||
+	    strlen(value) >= sizeof(it->value))
+		return -1;
+	snprintf(it->key, sizeof(it->key), "%s", key);
+	snprintf(it->value, sizeof(it->value), "%s", value);
+	return 0;
 }
 
 int policy_opt_long(const struct policy *p, const char *key, long lo, long hi,

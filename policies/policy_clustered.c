@@ -13,8 +13,13 @@
 
 #include "policies/policy_impl.h"
 
-static const char *const keys[] = { "seed", "scatter", NULL };
-static const char *const defaults[] = { "1", "10", NULL };
+static const struct spec_opt opts[] = {
+	{ .key = "seed", .def = "1", .help = "seed of the scattered nodes" },
+	{ .key = "scatter",
+	  .def = "10",
+	  .help = "percent of a job's nodes drawn at random" },
+	{ 0 },
+};
 
 static int create(struct policy *p, struct err *err)
 {
@@ -107,8 +112,7 @@ static enum policy_status place(const struct policy *p,
 
 const struct policy_ops policy_clustered = {
 	.name = "clustered",
-	.keys = keys,
-	.defaults = defaults,
+	.opts = opts,
 	.isolating = false,
 	.create = create,
 	.place = place,

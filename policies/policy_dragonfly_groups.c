@@ -41,8 +41,12 @@
 
 enum mode { MODE_MIN, MODE_VLB_LOCAL, MODE_VLB_GLOBAL };
 
-static const char *const keys[] = { "large", NULL };
-static const char *const defaults[] = { "wait", NULL };
+static const struct spec_opt opts[] = {
+	{ .key = "large",
+	  .def = "wait",
+	  .help = "jobs above a group: wait for whole groups, or shared" },
+	{ 0 },
+};
 static const char *const large_choices[] = { "wait", "shared", NULL };
 
 struct dfg {
@@ -58,11 +62,10 @@ struct dfg {
 
 static int create(struct policy *p, struct err *err)
 {
-	const char *rs = routing_spec(p->r);
+	const char *rn = routing_name(p->r), *rs = routing_spec(p->r);
 	enum topo_kind k = topo_kind(p->t);
 	struct dfg *d;
 	int large;
-	size_t nl = strcspn(rs, ":");
 
 	if (k != TOPO_DRAGONFLY && k != TOPO_CASCADE)
 		return err_set(err,
@@ -74,10 +77,9 @@ static int create(struct policy *p, struct err *err)
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return err_set(err, "policy dragonfly-groups: out of memory");
-	if (nl == 3 && strncmp(rs, "min", 3) == 0) {
+	if (strcmp(rn, "min") == 0) {
 		d->mode = MODE_MIN;
-	} else if ((nl == 3 && strncmp(rs, "vlb", 3) == 0) ||
-		   (nl == 4 && strncmp(rs, "ugal", 4) == 0)) {
+	} else if (strcmp(rn, "vlb") == 0 || strcmp(rn, "ugal") == 0) {
 		d->mode = strstr(rs, "intra=global") ? MODE_VLB_GLOBAL :
 						       MODE_VLB_LOCAL;
 	} else {
@@ -494,8 +496,7 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 
 const struct policy_ops policy_dragonfly_groups = {
 	.name = "dragonfly-groups",
-	.keys = keys,
-	.defaults = defaults,
+	.opts = opts,
 	.isolating = true,
 	.create = create,
 	.destroy = destroy,

@@ -41,8 +41,12 @@
 
 #include "policies/policy_impl.h"
 
-static const char *const keys[] = { "large", NULL };
-static const char *const defaults[] = { "pods", NULL };
+static const struct spec_opt opts[] = {
+	{ .key = "large",
+	  .def = "pods",
+	  .help = "jobs above a pod: whole pods, or leaves (rule iii)" },
+	{ 0 },
+};
 static const char *const large_choices[] = { "pods", "leaves", NULL };
 
 struct ft {
@@ -535,8 +539,7 @@ static int count_place(const struct policy *p, const struct policy_view *v,
 
 const struct policy_ops policy_fattree_pods = {
 	.name = "fattree-pods",
-	.keys = keys,
-	.defaults = defaults,
+	.opts = opts,
 	.isolating = true,
 	.create = create,
 	.destroy = destroy,

@@ -1,6 +1,7 @@
 /* policy_impl.h - what a policy file implements, and the helpers shared by
  * the policy files.  Adding a policy = one file policy_<name>.c defining a
- * const struct policy_ops, one line in the registry (policy.c), one test.
+ * const struct policy_ops policy_<name> (with its option table), one
+ * X(<name>) in the registry (policy.c), one test.
  *
  * A policy is stateless between calls: everything it knows about running
  * jobs it infers from the view (owner[] of every node) on each call, so the
@@ -11,9 +12,7 @@
 #include <stdarg.h>
 
 #include "policies/policy.h"
-
-#define POLICY_MAX_OPTS 8
-#define POLICY_OPT_LEN 64
+#include "topo/util/spec.h"
 
 struct policy;
 
@@ -28,9 +27,9 @@ typedef int (*policy_search_fn)(const struct policy *p,
 
 struct policy_ops {
 	const char *name;
-	/* Option keys (NULL-terminated) and their defaults, same order. */
-	const char *const *keys;
-	const char *const *defaults;
+	/* The options with their defaults, { 0 }-terminated (NULL: none);
+	 * anything else is an error.  policy_spec lists every one. */
+	const struct spec_opt *opts;
 	/* Whether the policy claims isolation for (most of) its jobs. */
 	bool isolating;
 	/* Check the family and the options (policy_opt_*), set p->state.
@@ -55,24 +54,21 @@ struct policy {
 	const struct policy_ops *ops;
 	const struct topo *t;
 	const struct routing *r;
-	char values[POLICY_MAX_OPTS][POLICY_OPT_LEN]; /* in ops->keys order */
+	struct spec args; /* the spec as given, checked against ops->opts */
 	char spec[320];
 	void *state;
 };
 
-/* The registry entries (one per policy file). */
-extern const struct policy_ops policy_linear;
-extern const struct policy_ops policy_clustered;
-extern const struct policy_ops policy_random;
-extern const struct policy_ops policy_fattree_pods;
-extern const struct policy_ops policy_mesh_blocks;
-extern const struct policy_ops policy_dragonfly_groups;
-
 /* Ops of policy NAME or NULL. */
 const struct policy_ops *policy_find(const char *name);
 
-/* Option KEY of P (after defaults); "" when P's policy has no such key. */
+/* Option KEY of P (given, else its default); "" when P's policy has no
+ * such key. */
 const char *policy_opt(const struct policy *p, const char *key);
+/* Show option KEY (one of P's) as VALUE in policy_spec, e.g. "-" for an
+ * option the chosen mode ignores; create may call it.  Returns 0 or -1
+ * when VALUE is too long. */
+int policy_opt_show(struct policy *p, const char *key, const char *value);
 /* Option KEY as an integer in [lo, hi].  Returns 0 or -1 with err set. */
 int policy_opt_long(const struct policy *p, const char *key, long lo, long hi,
 		    long *out, struct err *err);

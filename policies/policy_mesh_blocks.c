@@ -39,8 +39,15 @@
 
 #define D TOPO_MAX_DIMS
 
-static const char *const keys[] = { "mode", "block", NULL };
-static const char *const defaults[] = { "variable", "2x2x2", NULL };
+static const struct spec_opt opts[] = {
+	{ .key = "mode",
+	  .def = "variable",
+	  .help = "variable (any convex block) or building-block" },
+	{ .key = "block",
+	  .def = "2x2x2",
+	  .help = "building-block extents, one per dimension" },
+	{ 0 },
+};
 static const char *const modes[] = { "variable", "building-block", NULL };
 
 struct shape {
@@ -166,17 +173,12 @@ static int create(struct policy *p, struct err *err)
 			       topo_family(p->t));
 	if (policy_opt_choice(p, "mode", modes, &mode, err))
 		return -1;
-	{
-		const char *rs = routing_spec(p->r);
-		size_t nl = strcspn(rs, ":");
-
-		if (!((nl == 3 && !strncmp(rs, "dor", 3)) ||
-		      (nl == 7 && !strncmp(rs, "minimal", 7))))
-			return err_set(err,
-				       "policy mesh-blocks: routing %s "
-				       "is not supported (dor, minimal)",
-				       rs);
-	}
+	if (strcmp(routing_name(p->r), "dor") &&
+	    strcmp(routing_name(p->r), "minimal"))
+		return err_set(err,
+			       "policy mesh-blocks: routing %s "
+			       "is not supported (dor, minimal)",
+			       routing_spec(p->r));
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return err_set(err, "policy mesh-blocks: out of memory");
@@ -224,7 +226,7 @@ static int create(struct policy *p, struct err *err)
 		return err_set(err, "policy mesh-blocks: no router grid");
 	}
 	if (!m->blocks) /* canonical spec: block= does not apply */
-		snprintf(p->values[1], POLICY_OPT_LEN, "-");
+		policy_opt_show(p, "block", "-");
 	p->state = m;
 	return 0;
 }
@@ -675,8 +677,7 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 
 const struct policy_ops policy_mesh_blocks = {
 	.name = "mesh-blocks",
-	.keys = keys,
-	.defaults = defaults,
+	.opts = opts,
 	.isolating = true,
 	.create = create,
 	.destroy = destroy,

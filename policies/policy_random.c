@@ -5,8 +5,12 @@
 
 #include "policies/policy_impl.h"
 
-static const char *const keys[] = { "seed", NULL };
-static const char *const defaults[] = { "1", NULL };
+static const struct spec_opt opts[] = {
+	{ .key = "seed",
+	  .def = "1",
+	  .help = "seed, mixed with job and attempt" },
+	{ 0 },
+};
 
 static int create(struct policy *p, struct err *err)
 {
@@ -43,8 +47,7 @@ static enum policy_status place(const struct policy *p,
 
 const struct policy_ops policy_random = {
 	.name = "random",
-	.keys = keys,
-	.defaults = defaults,
+	.opts = opts,
 	.isolating = false,
 	.create = create,
 	.place = place,

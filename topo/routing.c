@@ -2,7 +2,7 @@
  * "NAME[:key=value,...]" parsing, and the generic parts of routing_paths,
  * routing_count and routing_linkset (same-switch flows, enumeration when a
  * routing has no closed form). */
-#include <stdarg.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,21 +12,48 @@
 /* ---- the registry ----
  *
  * One X(name) per routing; each is a const struct routing_ops named
- * routing_<name> defined in a routing_<family>.c file. */
+ * routing_<name> defined in a routing_<family>.c file.  Names, options and
+ * the "(known: ...)" lists come from the ops tables. */
 #define ROUTINGS(X) \
 	X(min)      \
-	X(vlb) X(ugal) X(ecmp) X(dmodk) X(dor) X(minimal) X(ksp) X(shortest)
+	X(vlb)      \
+	X(ugal)     \
+	X(ecmp)     \
+	X(dmodk)    \
+	X(dor)      \
+	X(minimal)  \
+	X(ksp)      \
+	X(shortest) \
+	/* new routings above this line */
 
 #define DECLARE(n) extern const struct routing_ops routing_##n;
 #define ENTRY(n) &routing_##n,
-#define NAME(n) #n,
 ROUTINGS(DECLARE)
 
 static const struct routing_ops *const registry[] = { ROUTINGS(ENTRY) NULL };
-static const char *const registry_names[] = { ROUTINGS(NAME) NULL };
+
+/* How routing specs are written: as family specs ("ugal:intra=global",
+ * topo.conf's "ugal intra=global"). */
+static const struct spec_syntax routing_syntax = { SPEC_BLANKS, "option" };
+
+static const char *routing_at(size_t i)
+{
+	return registry[i] ? registry[i]->name : NULL;
+}
+
+/* Derived once from the registry (pthread_once: safe under threads). */
+static const char *registry_names[sizeof(registry) / sizeof(registry[0])];
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void fill_names(void)
+{
+	for (size_t i = 0; registry[i]; i++)
+		registry_names[i] = registry[i]->name;
+}
 
 const char *const *routing_names(void)
 {
+	pthread_once(&names_once, fill_names);
 	return registry_names;
 }
 
@@ -119,14 +146,6 @@ uint32_t pathset_hops(const struct pathset *ps, const struct topo *t,
 
 /* ---- creation ---- */
 
-static bool key_known(const struct routing_ops *ops, const char *key)
-{
-	for (size_t i = 0; ops->keys && ops->keys[i]; i++)
-		if (!strcmp(ops->keys[i], key))
-			return true;
-	return false;
-}
-
 /* "min, vlb or ugal": the routings that apply to T. */
 static void applicable(const struct topo *t, char *buf, size_t len)
 {
@@ -145,31 +164,14 @@ static void applicable(const struct topo *t, char *buf, size_t len)
 					ok[i]->name);
 }
 
-void routing_spec_add(struct routing *r, const char *key, const char *fmt, ...)
-{
-	size_t off = strlen(r->spec);
-	va_list ap;
-
-	if (off >= sizeof(r->spec))
-		return;
-	off += (size_t)snprintf(r->spec + off, sizeof(r->spec) - off,
-				"%c%s=", strchr(r->spec, ':') ? ',' : ':', key);
-	if (off >= sizeof(r->spec))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->spec + off, sizeof(r->spec) - off, fmt, ap);
-	va_end(ap);
-}
-
 struct routing *routing_create(const struct topo *t, const char *spec,
 			       struct err *err)
 {
-	struct topo_param params[TOPO_MAX_PARAMS];
 	struct topo_args args = { 0 };
+	struct spec s;
 	const struct routing_ops *ops;
 	struct routing *r;
-	char name[64], list[256];
-	size_t n = 0;
+	char list[256];
 
 	if (!t) {
 		err_set(err, "routing: no topology");
@@ -179,43 +181,26 @@ struct routing *routing_create(const struct topo *t, const char *spec,
 		err_set(err, "empty routing spec");
 		return NULL;
 	}
-	if (topo_parse_spec(spec, name, sizeof(name), params, &n, err)) {
+	if (spec_parse(spec, &routing_syntax, &s, err)) {
 		err_prefix(err, "routing '%s'", spec);
 		return NULL;
 	}
-	ops = find_ops(name);
+	ops = find_ops(s.name);
 	if (!ops) {
-		const char *const *names = routing_names();
-		size_t off = 0;
-
-		list[0] = '\0';
-		for (size_t i = 0; names[i] && off < sizeof(list); i++)
-			off += (size_t)snprintf(list + off, sizeof(list) - off,
-						"%s%s", i ? ", " : "",
-						names[i]);
-		err_set(err, "unknown routing '%s' (known: %s)", name, list);
+		err_set(err, "unknown routing '%s' (known: %s)", s.name,
+			spec_known_names(routing_at, list, sizeof(list)));
 		return NULL;
 	}
 	if (ops->applies && !ops->applies(t)) {
 		applicable(t, list, sizeof(list));
-		err_set(err, "routing '%s' does not apply to %s; use %s", name,
-			topo_family(t), list[0] ? list : "another topology");
+		err_set(err, "routing '%s' does not apply to %s; use %s",
+			s.name, topo_family(t),
+			list[0] ? list : "another topology");
 		return NULL;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (!key_known(ops, params[i].key)) {
-			err_set(err, "routing '%s': unknown option '%s'", name,
-				params[i].key);
-			return NULL;
-		}
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(params[i].key, params[j].key)) {
-				err_set(err,
-					"routing '%s': option '%s' given "
-					"twice",
-					name, params[i].key);
-				return NULL;
-			}
+	if (spec_check(&s, ops->opts, &routing_syntax, err)) {
+		err_prefix(err, "routing '%s'", s.name);
+		return NULL;
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r) {
@@ -224,14 +209,14 @@ struct routing *routing_create(const struct topo *t, const char *spec,
 	}
 	r->t = t;
 	r->ops = ops;
-	snprintf(r->spec, sizeof(r->spec), "%s", ops->name);
-	args.params = params;
-	args.nparams = n;
+	args.spec = &s;
+	args.opts = ops->opts;
 	if (ops->init && ops->init(r, &args, err)) {
-		err_prefix(err, "routing '%s'", name);
+		err_prefix(err, "routing '%s'", s.name);
 		routing_destroy(r);
 		return NULL;
 	}
+	spec_format(r->spec, sizeof(r->spec), ops->name, &s, ops->opts);
 	return r;
 }
 
@@ -264,6 +249,11 @@ const char *routing_default(const struct topo *t)
 const char *routing_spec(const struct routing *r)
 {
 	return r->spec;
+}
+
+const char *routing_name(const struct routing *r)
+{
+	return r->ops->name;
 }
 
 const struct topo *routing_topo(const struct routing *r)

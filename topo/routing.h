@@ -74,8 +74,11 @@ void routing_destroy(struct routing *r);
 /* Default routing name for a topology family ("ugal" for dragonfly,
  * "ecmp" for fat-tree, "dor" for meshes, "shortest" otherwise). */
 const char *routing_default(const struct topo *t);
-/* Canonical spec of R, e.g. "ugal:intra=local" (borrowed). */
+/* Canonical spec of R, e.g. "ugal:intra=local": every option of the
+ * routing with its value, given or default (borrowed). */
 const char *routing_spec(const struct routing *r);
+/* Name of R's routing, e.g. "ugal" (static storage). */
+const char *routing_name(const struct routing *r);
 const struct topo *routing_topo(const struct routing *r);
 /* True for routings with several paths per flow used adaptively (ugal,
  * vlb, ecmp, minimal, ksp, shortest), where a flow may use every path. */

@@ -64,7 +64,12 @@ struct df {
 			      * (destination group, id) */
 };
 
-static const char *const keys[] = { "intra", NULL };
+static const struct spec_opt opts[] = {
+	{ .key = "intra",
+	  .def = "local",
+	  .help = "VLB intermediates: local (other groups) or global (any)" },
+	{ 0 },
+};
 
 static bool applies(const struct topo *t)
 {
@@ -344,9 +349,6 @@ static int init_mode(struct routing *r, const struct topo_args *args,
 			}
 		}
 	r->priv = df;
-	if (mode != MODE_MIN)
-		routing_spec_add(r, "intra", "%s",
-				 df->intra_global ? "global" : "local");
 	return 0;
 }
 
@@ -1046,7 +1048,6 @@ static int linkset(const struct routing *r, const uint32_t *nodes, uint32_t n,
 
 const struct routing_ops routing_min = {
 	.name = "min",
-	.keys = NULL,
 	.multipath = true,
 	.switch_paths = true,
 	.applies = applies,
@@ -1059,7 +1060,7 @@ const struct routing_ops routing_min = {
 
 const struct routing_ops routing_vlb = {
 	.name = "vlb",
-	.keys = keys,
+	.opts = opts,
 	.multipath = true,
 	.switch_paths = true,
 	.applies = applies,
@@ -1072,7 +1073,7 @@ const struct routing_ops routing_vlb = {
 
 const struct routing_ops routing_ugal = {
 	.name = "ugal",
-	.keys = keys,
+	.opts = opts,
 	.multipath = true,
 	.switch_paths = true,
 	.applies = applies,

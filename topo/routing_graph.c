@@ -463,10 +463,9 @@ static int ksp_init(struct routing *r, const struct topo_args *args,
 {
 	long k;
 
-	if (targ_int(args, "k", 4, 1, KSP_MAX_K, &k, err))
+	if (targ_int(args, "k", 1, KSP_MAX_K, &k, err))
 		return -1;
 	r->opt[0] = k;
-	routing_spec_add(r, "k", "%ld", k);
 	return 0;
 }
 
@@ -507,12 +506,13 @@ out:
 	return rc;
 }
 
-static const char *const no_keys[] = { NULL };
-static const char *const ksp_keys[] = { "k", NULL };
+static const struct spec_opt ksp_opts[] = {
+	{ .key = "k", .def = "4", .help = "paths per switch pair" },
+	{ 0 },
+};
 
 const struct routing_ops routing_shortest = {
 	.name = "shortest",
-	.keys = no_keys,
 	.multipath = true,
 	.switch_paths = true,
 	.applies = any_family,
@@ -523,7 +523,7 @@ const struct routing_ops routing_shortest = {
 
 const struct routing_ops routing_ksp = {
 	.name = "ksp",
-	.keys = ksp_keys,
+	.opts = ksp_opts,
 	.multipath = true,
 	.switch_paths = true,
 	.applies = any_family,

@@ -1,8 +1,8 @@
 /* routing_impl.h - the routing ops table; internal to topo/.
  *
  * Adding a routing: one routing_<family>.c defining a const struct
- * routing_ops named routing_<name>, one X(<name>) in the ROUTINGS list of
- * routing.c, one test. */
+ * routing_ops named routing_<name> with its option table, one X(<name>) in
+ * the ROUTINGS list of routing.c, one test. */
 #ifndef STOPO_ROUTING_IMPL_H
 #define STOPO_ROUTING_IMPL_H
 
@@ -14,8 +14,10 @@
 struct routing;
 
 struct routing_ops {
-	const char *name;	 /* "min", "vlb", "ugal", "ecmp", ... */
-	const char *const *keys; /* accepted options, NULL-terminated */
+	const char *name; /* "min", "vlb", "ugal", "ecmp", ... */
+	/* The options, { 0 }-terminated (NULL: none); anything else is an
+	 * error.  routing_spec lists every one with its value. */
+	const struct spec_opt *opts;
 	bool multipath;
 	/* True when the paths of a flow depend only on its two switches
 	 * (not on the node ids): link sets are then enumerated over switch
@@ -23,7 +25,8 @@ struct routing_ops {
 	bool switch_paths;
 	/* Whether this routing applies to T's family. */
 	bool (*applies)(const struct topo *t);
-	/* Parse options (args) and precompute; may set r->priv.  Optional. */
+	/* Parse the options (targ_*: given, else the table's default) and
+	 * precompute; may set r->priv.  Optional. */
 	int (*init)(struct routing *r, const struct topo_args *args,
 		    struct err *err);
 	/* Free r->priv.  Optional. */
@@ -50,12 +53,6 @@ struct routing {
 	long opt[ROUTING_MAX_OPTS]; /* parsed options, meaning per routing */
 	void *priv;
 };
-
-/* Append ",KEY=value" (or ":KEY=value" for the first option) to r->spec;
- * init calls it for every option, defaults included, so that routing_spec
- * is canonical ("ugal:intra=local"). */
-void routing_spec_add(struct routing *r, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* Add N paths of class CLS and HOPS hops to C (hops >= ROUTING_MAX_HOPS
  * go to the last bucket). */

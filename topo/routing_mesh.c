@@ -663,11 +663,8 @@ out:
 	return rc;
 }
 
-static const char *const no_keys[] = { NULL };
-
 const struct routing_ops routing_dor = {
 	.name = "dor",
-	.keys = no_keys,
 	.multipath = false,
 	.switch_paths = true,
 	.applies = mesh_applies,
@@ -680,7 +677,6 @@ const struct routing_ops routing_dor = {
 
 const struct routing_ops routing_minimal = {
 	.name = "minimal",
-	.keys = no_keys,
 	.multipath = true,
 	.switch_paths = true,
 	.applies = mesh_applies,

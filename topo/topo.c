@@ -271,50 +271,42 @@ fail:
 
 /* ---- parameters ---- */
 
-static const char *find_param(const struct topo_args *a, const char *key)
-{
-	for (size_t i = 0; i < a->nparams; i++)
-		if (!strcmp(a->params[i].key, key))
-			return a->params[i].value;
-	return NULL;
-}
+/* How family specs are written: "dragonfly:p=2,a=4", or with blanks as
+ * topo.conf writes them, "dragonfly p=2 a=4". */
+static const struct spec_syntax family_syntax = { SPEC_BLANKS, "parameter" };
+
+_Static_assert(sizeof(((struct topo_param *)0)->key) == SPEC_KEY_MAX &&
+		       sizeof(((struct topo_param *)0)->value) ==
+			       SPEC_VALUE_MAX,
+	       "a topo_param holds a spec item");
 
 const char *targ_str(const struct topo_args *a, const char *key)
 {
-	return find_param(a, key);
+	return spec_value(a->spec, a->opts, key);
 }
 
-void targ_note_default(const struct topo_args *a, const char *key,
-		       const char *value)
+/* Note that KEY took the computed default VALUE. */
+static void note_default(const struct topo_args *a, const char *key,
+			 const char *value)
 {
 	struct topo_param *d;
 
-	if (!a->defaults || find_param(a, key) ||
-	    *a->ndefaults >= TOPO_MAX_PARAMS)
+	if (!a->defaults || *a->ndefaults >= TOPO_MAX_PARAMS)
 		return;
-	for (size_t i = 0; i < *a->ndefaults; i++)
-		if (!strcmp(a->defaults[i].key, key))
-			return;
 	d = &a->defaults[(*a->ndefaults)++];
 	snprintf(d->key, sizeof(d->key), "%s", key);
 	snprintf(d->value, sizeof(d->value), "%s", value);
 }
 
-int targ_int(const struct topo_args *a, const char *key, long def, long min,
-	     long max, long *out, struct err *err)
+static int parse_long(const char *key, const char *v, long min, long max,
+		      long *out, struct err *err)
 {
-	const char *v = find_param(a, key);
 	char *end;
 	long x;
 
-	if (!v) {
-		char buf[32];
-
-		snprintf(buf, sizeof(buf), "%ld", def);
-		targ_note_default(a, key, buf);
-		*out = def;
-		return 0;
-	}
+	if (!v)
+		return err_set(err, "parameter %s: no value and no default",
+			       key);
 	errno = 0;
 	x = strtol(v, &end, 10);
 	if (errno || end == v || *end)
@@ -326,21 +318,36 @@ int targ_int(const struct topo_args *a, const char *key, long def, long min,
 	return 0;
 }
 
-int targ_double(const struct topo_args *a, const char *key, double def,
-		double *out, struct err *err)
+int targ_int(const struct topo_args *a, const char *key, long min, long max,
+	     long *out, struct err *err)
 {
-	const char *v = find_param(a, key);
+	return parse_long(key, targ_str(a, key), min, max, out, err);
+}
+
+int targ_int_computed(const struct topo_args *a, const char *key, long def,
+		      long min, long max, long *out, struct err *err)
+{
+	const char *v = targ_str(a, key);
+	char buf[32];
+
+	if (v)
+		return parse_long(key, v, min, max, out, err);
+	snprintf(buf, sizeof(buf), "%ld", def);
+	note_default(a, key, buf);
+	*out = def;
+	return 0;
+}
+
+int targ_double(const struct topo_args *a, const char *key, double *out,
+		struct err *err)
+{
+	const char *v = targ_str(a, key);
 	char *end;
 	double x;
 
-	if (!v) {
-		char buf[32];
-
-		snprintf(buf, sizeof(buf), "%g", def);
-		targ_note_default(a, key, buf);
-		*out = def;
-		return 0;
-	}
+	if (!v)
+		return err_set(err, "parameter %s: no value and no default",
+			       key);
 	errno = 0;
 	x = strtod(v, &end);
 	if (errno || end == v || *end || !(x > 0) || x > 1e12)
@@ -350,7 +357,33 @@ int targ_double(const struct topo_args *a, const char *key, double def,
 	return 0;
 }
 
+int targ_init(struct topo_args *a, struct spec *s, const char *name,
+	      const struct spec_opt *opts, const struct topo_param *params,
+	      size_t nparams, struct err *err)
+{
+	memset(a, 0, sizeof(*a));
+	memset(s, 0, sizeof(*s));
+	a->spec = s;
+	a->opts = opts;
+	if (nparams > TOPO_MAX_PARAMS)
+		return err_set(err, "too many parameters (at most %d)",
+			       TOPO_MAX_PARAMS);
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	for (size_t i = 0; i < nparams; i++) {
+		memcpy(s->item[i].key, params[i].key, sizeof(s->item[i].key));
+		memcpy(s->item[i].value, params[i].value,
+		       sizeof(s->item[i].value));
+	}
+	s->n = nparams;
+	return spec_check(s, opts, &family_syntax, err);
+}
+
 /* ---- creation ---- */
+
+static const char *family_at(size_t i)
+{
+	return topo_family_table[i] ? topo_family_table[i]->name : NULL;
+}
 
 /* The name list is derived once from the constant registry; pthread_once
  * keeps the first call safe when several threads race to it. */
@@ -361,8 +394,8 @@ static void fill_family_names(void)
 {
 	size_t i;
 
-	for (i = 0; topo_family_table[i] && i < 31; i++)
-		family_names[i] = topo_family_table[i]->name;
+	for (i = 0; family_at(i) && i < 31; i++)
+		family_names[i] = family_at(i);
 	family_names[i] = NULL;
 }
 
@@ -380,12 +413,26 @@ const struct topo_family_ops *topo_family_find(const char *name)
 	return NULL;
 }
 
-static bool key_known(const struct topo_family_ops *f, const char *key)
+/* The effective parameters of T, in the family's table order: given, else
+ * the table's default, else the default the build computed (DEFS). */
+static void set_effective(struct topo *t, const struct topo_family_ops *f,
+			  const struct spec *s, const struct topo_param *defs,
+			  size_t ndefs)
 {
-	for (size_t i = 0; f->keys && f->keys[i]; i++)
-		if (!strcmp(f->keys[i], key))
-			return true;
-	return false;
+	for (size_t k = 0; f->opts[k].key && t->neff < TOPO_MAX_PARAMS; k++) {
+		const char *key = f->opts[k].key;
+		const char *v = spec_value(s, f->opts, key);
+		struct topo_param *e = &t->eff[t->neff];
+
+		for (size_t i = 0; i < ndefs && !v; i++)
+			if (!strcmp(defs[i].key, key))
+				v = defs[i].value;
+		if (!v)
+			continue;
+		snprintf(e->key, sizeof(e->key), "%s", key);
+		snprintf(e->value, sizeof(e->value), "%s", v);
+		t->neff++;
+	}
 }
 
 struct topo *topo_create_family(const char *family,
@@ -395,32 +442,23 @@ struct topo *topo_create_family(const char *family,
 	const struct topo_family_ops *f = topo_family_find(family);
 	struct topo_param defs[TOPO_MAX_PARAMS];
 	size_t ndefs = 0;
-	struct topo_args args = { params, nparams, defs, &ndefs };
+	struct spec s;
+	struct topo_args args;
 	struct topo_builder b;
 	struct topo *t;
-	size_t off = 0;
+	char known[256];
 
 	if (!f) {
-		err_set(err, "unknown topology family '%s'", family);
+		err_set(err, "unknown topology family '%s' (known: %s)", family,
+			spec_known_names(family_at, known, sizeof(known)));
 		return NULL;
 	}
-	if (nparams > TOPO_MAX_PARAMS) {
-		err_set(err, "%s: too many parameters", family);
+	if (targ_init(&args, &s, f->name, f->opts, params, nparams, err)) {
+		err_prefix(err, "%s", family);
 		return NULL;
 	}
-	for (size_t i = 0; i < nparams; i++) {
-		if (!key_known(f, params[i].key)) {
-			err_set(err, "%s: unknown parameter '%s'", family,
-				params[i].key);
-			return NULL;
-		}
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(params[i].key, params[j].key)) {
-				err_set(err, "%s: parameter '%s' given twice",
-					family, params[i].key);
-				return NULL;
-			}
-	}
+	args.defaults = defs;
+	args.ndefaults = &ndefs;
 	tb_init(&b, 0);
 	if (f->build(&b, &args, err)) {
 		err_prefix(err, "%s", family);
@@ -434,72 +472,30 @@ struct topo *topo_create_family(const char *family,
 	t->family = f->name;
 	memcpy(t->params, params, nparams * sizeof(*params));
 	t->nparams = nparams;
-	/* effective parameters in key order: given value, else default */
-	for (size_t k = 0; f->keys[k] && t->neff < TOPO_MAX_PARAMS; k++) {
-		const struct topo_param *src = NULL;
-
-		for (size_t i = 0; i < nparams && !src; i++)
-			if (!strcmp(params[i].key, f->keys[k]))
-				src = &params[i];
-		for (size_t i = 0; i < ndefs && !src; i++)
-			if (!strcmp(defs[i].key, f->keys[k]))
-				src = &defs[i];
-		if (src)
-			t->eff[t->neff++] = *src;
-	}
-	off = (size_t)snprintf(t->spec, sizeof(t->spec), "%s", f->name);
-	for (size_t i = 0; i < nparams && off < sizeof(t->spec); i++)
-		off += (size_t)snprintf(t->spec + off, sizeof(t->spec) - off,
-					"%c%s=%s", i ? ',' : ':', params[i].key,
-					params[i].value);
+	set_effective(t, f, &s, defs, ndefs);
+	spec_format(t->spec, sizeof(t->spec), f->name, &s, NULL);
 	return t;
 }
 
-/* Split "family:k=v,k=v" (also accepting spaces as separators, as in
- * topo.conf's "Topology=dragonfly p=4 a=8") into family and params. */
 int topo_parse_spec(const char *spec, char *family, size_t famlen,
 		    struct topo_param *params, size_t *nparams, struct err *err)
 {
-	const char *p = spec;
-	size_t n = 0, len;
+	struct spec s;
 
-	while (*p == ' ' || *p == '\t')
-		p++;
-	len = strcspn(p, ": \t");
-	if (len == 0 || len >= famlen)
-		return err_set(err, "bad topology spec '%s'", spec);
-	memcpy(family, p, len);
-	family[len] = '\0';
-	p += len;
-	while (*p) {
-		const char *eq;
-		size_t kl, vl;
-
-		p += strspn(p, ":, \t");
-		if (!*p)
-			break;
-		len = strcspn(p, ", \t");
-		eq = memchr(p, '=', len);
-		if (!eq)
-			return err_set(err,
-				       "bad parameter '%.*s' (want key=value)",
-				       (int)len, p);
-		kl = (size_t)(eq - p);
-		vl = len - kl - 1;
-		if (n >= TOPO_MAX_PARAMS)
-			return err_set(err, "too many parameters");
-		if (kl == 0 || kl >= sizeof(params[n].key) || vl == 0 ||
-		    vl >= sizeof(params[n].value))
-			return err_set(err, "bad parameter '%.*s'", (int)len,
-				       p);
-		memcpy(params[n].key, p, kl);
-		params[n].key[kl] = '\0';
-		memcpy(params[n].value, eq + 1, vl);
-		params[n].value[vl] = '\0';
-		n++;
-		p += len;
+	if (spec_parse(spec, &family_syntax, &s, err))
+		return err_prefix(err, "topology '%s'", spec ? spec : "");
+	if (strlen(s.name) >= famlen)
+		return err_set(err,
+			       "topology '%s': name longer than %zu "
+			       "characters",
+			       spec, famlen - 1);
+	snprintf(family, famlen, "%s", s.name);
+	for (size_t i = 0; i < s.n; i++) {
+		memcpy(params[i].key, s.item[i].key, sizeof(params[i].key));
+		memcpy(params[i].value, s.item[i].value,
+		       sizeof(params[i].value));
 	}
-	*nparams = n;
+	*nparams = s.n;
 	return 0;
 }
 

@@ -27,8 +27,15 @@ enum {
 	GLOBAL_PORTS = 10
 };
 
-static const char *const keys[] = { "groups", "pair",	"inject", "local",
-				    "column", "global", NULL };
+static const struct spec_opt opts[] = {
+	{ .key = "groups", .def = "6", .help = "groups of 96 routers" },
+	{ .key = "pair", .def = "24", .help = "cables between two groups" },
+	{ .key = "inject", .def = "1", .help = "node link capacity" },
+	{ .key = "local", .def = "1", .help = "chassis (row) link capacity" },
+	{ .key = "column", .def = "3", .help = "column link capacity" },
+	{ .key = "global", .def = "1", .help = "global link capacity" },
+	{ 0 },
+};
 
 static int intra_group(struct topo_builder *b, uint32_t base, double cloc,
 		       double ccol)
@@ -58,12 +65,12 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 	double cinj, cloc, ccol, cglob;
 	uint32_t ports;
 
-	if (targ_int(args, "groups", 6, 1, 4096, &g, err) ||
-	    targ_int(args, "pair", 24, 1, ROUTERS * GLOBAL_PORTS, &pair, err) ||
-	    targ_double(args, "inject", 1, &cinj, err) ||
-	    targ_double(args, "local", 1, &cloc, err) ||
-	    targ_double(args, "column", 3, &ccol, err) ||
-	    targ_double(args, "global", 1, &cglob, err))
+	if (targ_int(args, "groups", 1, 4096, &g, err) ||
+	    targ_int(args, "pair", 1, ROUTERS * GLOBAL_PORTS, &pair, err) ||
+	    targ_double(args, "inject", &cinj, err) ||
+	    targ_double(args, "local", &cloc, err) ||
+	    targ_double(args, "column", &ccol, err) ||
+	    targ_double(args, "global", &cglob, err))
 		return -1;
 	if ((g - 1) * pair > ROUTERS * GLOBAL_PORTS)
 		return err_set(err,
@@ -106,6 +113,6 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 const struct topo_family_ops topo_family_cascade = {
 	.name = "cascade",
 	.kind = TOPO_CASCADE,
-	.keys = keys,
+	.opts = opts,
 	.build = build,
 };

@@ -725,11 +725,18 @@ static int pair_cables(struct pstate *st, struct topo_builder *b,
 	return 0;
 }
 
+static const struct spec_opt graph_opts[] = {
+	{ .key = "inject", .def = "1", .help = "node link capacity" },
+	{ .key = "link", .def = "1", .help = "switch link capacity" },
+	{ 0 },
+};
+
 /* Node names given in graph Nodes= hostlists become NodeName entries. */
 static struct topo *build_graph(struct pstate *st,
 				const struct topo_param *params, size_t nparams)
 {
-	struct topo_args args = { params, nparams, NULL, NULL };
+	struct spec s;
+	struct topo_args args;
 	struct topo_builder b;
 	struct decl *decls = NULL;
 	size_t ndecl = 0, k;
@@ -740,26 +747,9 @@ static struct topo *build_graph(struct pstate *st,
 	struct err sub = { "" };
 	struct topo *t;
 
-	for (size_t i = 0; i < nparams; i++)
-		if (strcmp(params[i].key, "inject") &&
-		    strcmp(params[i].key, "link")) {
-			perr(st, st->topo_line,
-			     "graph: unknown parameter '%s' "
-			     "(inject, link)",
-			     params[i].key);
-			return NULL;
-		}
-	for (size_t i = 0; i < nparams; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(params[i].key, params[j].key)) {
-				perr(st, st->topo_line,
-				     "graph: parameter "
-				     "'%s' given twice",
-				     params[i].key);
-				return NULL;
-			}
-	if (targ_double(&args, "inject", 1, &cinj, &sub) ||
-	    targ_double(&args, "link", 1, &clink, &sub)) {
+	if (targ_init(&args, &s, "graph", graph_opts, params, nparams, &sub) ||
+	    targ_double(&args, "inject", &cinj, &sub) ||
+	    targ_double(&args, "link", &clink, &sub)) {
 		perr(st, st->topo_line, "graph: %s", sub.msg);
 		return NULL;
 	}

@@ -8,8 +8,16 @@
  * partner are counted as unconnected. */
 #include "topo/topo_impl.h"
 
-static const char *const keys[] = { "p",      "a",     "h",	 "g",
-				    "inject", "local", "global", NULL };
+static const struct spec_opt opts[] = {
+	{ .key = "p", .def = "2", .help = "nodes per router" },
+	{ .key = "a", .def = "4", .help = "routers per group" },
+	{ .key = "h", .def = "2", .help = "global ports per router" },
+	{ .key = "g", .help = "groups (default a*h+1, at most a*h+1)" },
+	{ .key = "inject", .def = "1", .help = "node link capacity" },
+	{ .key = "local", .def = "1", .help = "intra-group link capacity" },
+	{ .key = "global", .def = "1", .help = "global link capacity" },
+	{ 0 },
+};
 
 static int build(struct topo_builder *b, const struct topo_args *args,
 		 struct err *err)
@@ -18,13 +26,13 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 	double cinj, cloc, cglob;
 	uint32_t S, ports;
 
-	if (targ_int(args, "p", 2, 1, 1 << 16, &p, err) ||
-	    targ_int(args, "a", 4, 1, 1 << 16, &a, err) ||
-	    targ_int(args, "h", 2, 0, 1 << 16, &h, err) ||
-	    targ_int(args, "g", a * h + 1, 1, 1 << 20, &g, err) ||
-	    targ_double(args, "inject", 1, &cinj, err) ||
-	    targ_double(args, "local", 1, &cloc, err) ||
-	    targ_double(args, "global", 1, &cglob, err))
+	if (targ_int(args, "p", 1, 1 << 16, &p, err) ||
+	    targ_int(args, "a", 1, 1 << 16, &a, err) ||
+	    targ_int(args, "h", 0, 1 << 16, &h, err) ||
+	    targ_int_computed(args, "g", a * h + 1, 1, 1 << 20, &g, err) ||
+	    targ_double(args, "inject", &cinj, err) ||
+	    targ_double(args, "local", &cloc, err) ||
+	    targ_double(args, "global", &cglob, err))
 		return -1;
 	if (g > a * h + 1)
 		return err_set(err, "g=%ld exceeds a*h+1=%ld", g, a * h + 1);
@@ -77,6 +85,6 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 const struct topo_family_ops topo_family_dragonfly = {
 	.name = "dragonfly",
 	.kind = TOPO_DRAGONFLY,
-	.keys = keys,
+	.opts = opts,
 	.build = build,
 };

@@ -1,12 +1,25 @@
 /* topo_families.c - the registry of topology families.  Adding a family:
- * one file, one line here, one test. */
+ * one file topo_<file>.c defining a const struct topo_family_ops
+ * topo_family_<name> (name, kind, option table, build), one X(<name>)
+ * here, its enum topo_kind value in topo.h, one test. */
 #include <stddef.h>
 
 #include "topo/topo_impl.h"
 
+#define FAMILIES(X)    \
+	X(dragonfly)   \
+	X(cascade)     \
+	X(fattree)     \
+	X(expressmesh) \
+	X(hyperx)      \
+	X(torus)       \
+	X(jellyfish)   \
+	/* new families above this line */
+
+#define DECLARE(n) extern const struct topo_family_ops topo_family_##n;
+#define ENTRY(n) &topo_family_##n,
+FAMILIES(DECLARE)
+
 const struct topo_family_ops *const topo_family_table[] = {
-	&topo_family_dragonfly, &topo_family_cascade,
-	&topo_family_fattree,	&topo_family_expressmesh,
-	&topo_family_hyperx,	&topo_family_torus,
-	&topo_family_jellyfish, NULL,
+	FAMILIES(ENTRY) NULL,
 };

@@ -5,7 +5,13 @@
  * is the k leaves (and k level-1 switches) sharing w div k. */
 #include "topo/topo_impl.h"
 
-static const char *const keys[] = { "k", "n", "inject", "link", NULL };
+static const struct spec_opt opts[] = {
+	{ .key = "k", .def = "4", .help = "arity: nodes per leaf, ports up" },
+	{ .key = "n", .def = "3", .help = "levels" },
+	{ .key = "inject", .def = "1", .help = "node link capacity" },
+	{ .key = "link", .def = "1", .help = "switch link capacity" },
+	{ 0 },
+};
 
 static int build(struct topo_builder *b, const struct topo_args *args,
 		 struct err *err)
@@ -14,10 +20,10 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 	double cinj, clink;
 	uint64_t per = 1, pw = 1;
 
-	if (targ_int(args, "k", 4, 1, 1 << 16, &k, err) ||
-	    targ_int(args, "n", 3, 1, 16, &n, err) ||
-	    targ_double(args, "inject", 1, &cinj, err) ||
-	    targ_double(args, "link", 1, &clink, err))
+	if (targ_int(args, "k", 1, 1 << 16, &k, err) ||
+	    targ_int(args, "n", 1, 16, &n, err) ||
+	    targ_double(args, "inject", &cinj, err) ||
+	    targ_double(args, "link", &clink, err))
 		return -1;
 	for (long i = 0; i < n - 1; i++) {
 		per *= (uint64_t)k;
@@ -64,6 +70,6 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 const struct topo_family_ops topo_family_fattree = {
 	.name = "fattree",
 	.kind = TOPO_FATTREE,
-	.keys = keys,
+	.opts = opts,
 	.build = build,
 };

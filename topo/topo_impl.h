@@ -6,8 +6,9 @@
 #define STOPO_TOPO_IMPL_H
 
 #include "topo/topo.h"
+#include "topo/util/spec.h"
 
-#define TOPO_MAX_PARAMS 16
+#define TOPO_MAX_PARAMS SPEC_MAX_ITEMS
 
 struct topo {
 	enum topo_kind kind;
@@ -57,35 +58,44 @@ struct topo_builder {
 	uint32_t unconnected_ports;
 };
 
-/* Parameters handed to a family's build function, with lookup helpers.
- * The helpers note every default they apply in DEFAULTS (owned by the
+/* Parameters handed to a family's (or a routing's) build function: the
+ * checked spec and the entry's option table, with lookup helpers.  A
+ * value absent from the spec is the table's default.  Defaults the entry
+ * computes itself (targ_int_computed) are noted in DEFAULTS (owned by the
  * caller, TOPO_MAX_PARAMS entries; may be NULL). */
 struct topo_args {
-	const struct topo_param *params;
-	size_t nparams;
+	const struct spec *spec;
+	const struct spec_opt *opts;
 	struct topo_param *defaults;
 	size_t *ndefaults;
 };
 
-/* Integer parameter KEY or DEF when absent; -1 with err set if malformed
- * or outside [min, max].  *out receives the value. */
-int targ_int(const struct topo_args *a, const char *key, long def, long min,
-	     long max, long *out, struct err *err);
-/* Double parameter (capacities). */
-int targ_double(const struct topo_args *a, const char *key, double def,
-		double *out, struct err *err);
-/* String parameter or NULL. */
+/* Set up A for entry NAME with options OPTS and the given PARAMS, copied
+ * into S (which A borrows): unknown or repeated keys are errors ("unknown
+ * parameter 'k' (known: a, b)").  A notes no defaults.  Returns 0 or -1
+ * with err set. */
+int targ_init(struct topo_args *a, struct spec *s, const char *name,
+	      const struct spec_opt *opts, const struct topo_param *params,
+	      size_t nparams, struct err *err);
+/* Integer parameter KEY (given, else the table's default); -1 with err set
+ * if malformed or outside [min, max].  *out receives the value. */
+int targ_int(const struct topo_args *a, const char *key, long min, long max,
+	     long *out, struct err *err);
+/* The same for a parameter whose default the entry computes (its table
+ * entry has no .def): DEF when absent, noted as a default. */
+int targ_int_computed(const struct topo_args *a, const char *key, long def,
+		      long min, long max, long *out, struct err *err);
+/* Positive double parameter (capacities), given or the table's default. */
+int targ_double(const struct topo_args *a, const char *key, double *out,
+		struct err *err);
+/* String parameter: given, else the table's default, else NULL. */
 const char *targ_str(const struct topo_args *a, const char *key);
-/* Note that KEY took default VALUE (for families parsing a key with
- * targ_str); no-op when KEY was given. */
-void targ_note_default(const struct topo_args *a, const char *key,
-		       const char *value);
 
 struct topo_family_ops {
 	const char *name;
 	enum topo_kind kind;
-	/* Accepted keys, NULL-terminated; anything else is an error. */
-	const char *const *keys;
+	/* The parameters, { 0 }-terminated; anything else is an error. */
+	const struct spec_opt *opts;
 	/* Fill the builder (after tb_init); return 0 or -1 with err set. */
 	int (*build)(struct topo_builder *b, const struct topo_args *args,
 		     struct err *err);
@@ -108,13 +118,5 @@ struct topo *tb_finish(struct topo_builder *b, struct err *err);
 /* The family registry (topo_families.c). */
 const struct topo_family_ops *topo_family_find(const char *name);
 extern const struct topo_family_ops *const topo_family_table[];
-
-extern const struct topo_family_ops topo_family_dragonfly;
-extern const struct topo_family_ops topo_family_cascade;
-extern const struct topo_family_ops topo_family_fattree;
-extern const struct topo_family_ops topo_family_expressmesh;
-extern const struct topo_family_ops topo_family_hyperx;
-extern const struct topo_family_ops topo_family_torus;
-extern const struct topo_family_ops topo_family_jellyfish;
 
 #endif

@@ -29,8 +29,15 @@
 #include "topo/util/rng.h"
 #include "topo/topo_impl.h"
 
-static const char *const keys[] = { "n",      "r",    "p", "seed",
-				    "inject", "link", NULL };
+static const struct spec_opt opts[] = {
+	{ .key = "n", .def = "64", .help = "switches" },
+	{ .key = "r", .def = "6", .help = "ports per switch" },
+	{ .key = "p", .def = "1", .help = "node ports per switch" },
+	{ .key = "seed", .def = "1", .help = "seed of the random wiring" },
+	{ .key = "inject", .def = "1", .help = "node link capacity" },
+	{ .key = "link", .def = "1", .help = "switch link capacity" },
+	{ 0 },
+};
 
 struct jf {
 	uint32_t n, d;
@@ -275,10 +282,6 @@ static int parse_seed(const struct topo_args *args, uint64_t *seed,
 	char *end;
 
 	*seed = 1;
-	if (!v) {
-		targ_note_default(args, "seed", "1");
-		return 0;
-	}
 	errno = 0;
 	if (*v == '-')
 		return err_set(err,
@@ -301,12 +304,12 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 	uint8_t *seen = NULL;
 	int attempt, rc = -1;
 
-	if (targ_int(args, "n", 64, 1, 1 << 20, &n, err) ||
-	    targ_int(args, "r", 6, 1, 1 << 16, &r, err) ||
-	    targ_int(args, "p", 1, 0, 1 << 16, &p, err) ||
+	if (targ_int(args, "n", 1, 1 << 20, &n, err) ||
+	    targ_int(args, "r", 1, 1 << 16, &r, err) ||
+	    targ_int(args, "p", 0, 1 << 16, &p, err) ||
 	    parse_seed(args, &seed, err) ||
-	    targ_double(args, "inject", 1, &cinj, err) ||
-	    targ_double(args, "link", 1, &clink, err))
+	    targ_double(args, "inject", &cinj, err) ||
+	    targ_double(args, "link", &clink, err))
 		return -1;
 	if (p >= r)
 		return err_set(err, "p=%ld leaves no switch ports (r=%ld)", p,
@@ -389,6 +392,6 @@ out:
 const struct topo_family_ops topo_family_jellyfish = {
 	.name = "jellyfish",
 	.kind = TOPO_JELLYFISH,
-	.keys = keys,
+	.opts = opts,
 	.build = build,
 };

@@ -29,9 +29,21 @@
 #define MAX_ROUTERS 10000000ULL
 #define MAX_CABLES 100000000ULL
 
-static const char *const em_keys[] = { "dims",	 "gap",	 "p",
-				       "inject", "link", NULL };
-static const char *const hx_keys[] = { "dims", "p", "inject", "link", NULL };
+static const struct spec_opt em_opts[] = {
+	{ .key = "dims", .def = "4x4x4", .help = "router grid, AxBxC" },
+	{ .key = "gap", .def = "2", .help = "express link gap g" },
+	{ .key = "p", .def = "1", .help = "nodes per router" },
+	{ .key = "inject", .def = "1", .help = "node link capacity" },
+	{ .key = "link", .def = "1", .help = "router link capacity" },
+	{ 0 },
+};
+static const struct spec_opt hx_opts[] = {
+	{ .key = "dims", .def = "4x4x4", .help = "router grid, AxBxC" },
+	{ .key = "p", .def = "1", .help = "nodes per router" },
+	{ .key = "inject", .def = "1", .help = "node link capacity" },
+	{ .key = "link", .def = "1", .help = "router link capacity" },
+	{ 0 },
+};
 
 /* Parse "AxBxC" (1..TOPO_MAX_DIMS sizes, each >= 1) into b->dims. */
 static int parse_dims(struct topo_builder *b, const char *s, struct err *err)
@@ -105,17 +117,16 @@ static uint64_t line_cables(uint32_t k, uint32_t gap)
 
 /* Common builder; GAP 0 = torus. */
 static int build_grid(struct topo_builder *b, const struct topo_args *args,
-		      uint32_t gap, const char *def_dims, struct err *err)
+		      uint32_t gap, struct err *err)
 {
-	const char *dims = targ_str(args, "dims");
 	long p;
 	double cinj, clink;
 	uint64_t ncab = 0, stride = 1;
 
-	if (parse_dims(b, dims ? dims : def_dims, err) ||
-	    targ_int(args, "p", 1, 1, 100000, &p, err) ||
-	    targ_double(args, "inject", 1, &cinj, err) ||
-	    targ_double(args, "link", 1, &clink, err))
+	if (parse_dims(b, targ_str(args, "dims"), err) ||
+	    targ_int(args, "p", 1, 100000, &p, err) ||
+	    targ_double(args, "inject", &cinj, err) ||
+	    targ_double(args, "link", &clink, err))
 		return -1;
 	for (int i = 0; i < b->ndims; i++)
 		ncab += line_cables(b->dims[i], gap) *
@@ -162,40 +173,40 @@ static int build_em(struct topo_builder *b, const struct topo_args *args,
 {
 	long gap;
 
-	if (targ_int(args, "gap", 2, 1, 1000000, &gap, err))
+	if (targ_int(args, "gap", 1, 1000000, &gap, err))
 		return -1;
-	return build_grid(b, args, (uint32_t)gap, "4x4x4", err);
+	return build_grid(b, args, (uint32_t)gap, err);
 }
 
 static int build_hx(struct topo_builder *b, const struct topo_args *args,
 		    struct err *err)
 {
-	return build_grid(b, args, 1, "4x4x4", err);
+	return build_grid(b, args, 1, err);
 }
 
 static int build_torus(struct topo_builder *b, const struct topo_args *args,
 		       struct err *err)
 {
-	return build_grid(b, args, 0, "4x4x4", err);
+	return build_grid(b, args, 0, err);
 }
 
 const struct topo_family_ops topo_family_expressmesh = {
 	.name = "expressmesh",
 	.kind = TOPO_EXPRESSMESH,
-	.keys = em_keys,
+	.opts = em_opts,
 	.build = build_em,
 };
 
 const struct topo_family_ops topo_family_hyperx = {
 	.name = "hyperx",
 	.kind = TOPO_HYPERX,
-	.keys = hx_keys,
+	.opts = hx_opts,
 	.build = build_hx,
 };
 
 const struct topo_family_ops topo_family_torus = {
 	.name = "torus",
 	.kind = TOPO_TORUS,
-	.keys = hx_keys,
+	.opts = hx_opts,
 	.build = build_torus,
 };

@@ -87,8 +87,6 @@ static const struct cli_spec cli = {
 	.opts = options,
 };
 
-#define NMODELS 4
-
 struct eval {
 	const char *topo_spec, *routing_spec, *pattern, *flows_file;
 	const char *model, *nodes_arg;
@@ -100,7 +98,8 @@ struct eval {
 	const struct topo *t;	 /* the machine's */
 	const struct routing *r; /* the machine's */
 	uint32_t *nodes, nnodes;
-	const char *models[NMODELS + 1];
+	bool all;	     /* --model all: every registered model */
+	const char **models; /* the models run (run() allocates them) */
 	uint32_t nmodels;
 };
 
@@ -468,35 +467,46 @@ static void print_repeat_text(const struct eval *e, const struct acc *acc,
 
 static int parse_models(struct eval *e)
 {
-	const char *const *all = model_names();
+	struct err err = { "" };
 
-	if (!strcmp(e->model, "all")) {
-		for (; *all && e->nmodels < NMODELS; all++)
-			e->models[e->nmodels++] = *all;
-		return 0;
-	}
-	for (; *all; all++)
-		if (!strcmp(*all, e->model)) {
-			e->models[e->nmodels++] = *all;
-			return 0;
-		}
-	return cli_error("eval", CLI_USAGE,
-			 "--model: unknown model '%s' (hm, jm, mcf, mmf, all)",
-			 e->model);
+	e->all = !strcmp(e->model, "all");
+	if (!e->all && model_check(e->model, &err))
+		return cli_error("eval", CLI_USAGE,
+				 "--model: %s; --model all runs them all",
+				 err.msg);
+	return 0;
+}
+
+/* The models to run: every registered one for --model all (as many as
+ * the registry has), else the one given. */
+static int list_models(struct eval *e)
+{
+	size_t n = e->all ? model_count() : 1;
+
+	e->models = calloc(n + 1, sizeof(*e->models));
+	if (!e->models)
+		return -1;
+	for (e->nmodels = 0; e->nmodels < n; e->nmodels++)
+		e->models[e->nmodels] = e->all ? model_name(e->nmodels) :
+						 e->model;
+	return 0;
 }
 
 static int run(struct eval *e)
 {
 	struct flows f;
 	struct model_input in;
-	struct model_result res[NMODELS];
-	struct acc acc[NMODELS];
+	struct model_result *res = NULL;
+	struct acc *acc = NULL;
 	struct err err = { "" };
 	int rc = CLI_OK, worst = MODEL_OPTIMAL;
 
-	memset(acc, 0, sizeof(acc));
-	memset(res, 0, sizeof(res));
 	flows_init(&f);
+	if (list_models(e) || !(res = calloc(e->nmodels + 1, sizeof(*res))) ||
+	    !(acc = calloc(e->nmodels + 1, sizeof(*acc)))) {
+		rc = cli_error("eval", CLI_FAIL, "out of memory");
+		goto out;
+	}
 	for (uint32_t rep = 0; rep < e->repeat; rep++) {
 		uint64_t seed = e->seed + rep;
 
@@ -591,6 +601,9 @@ static int run(struct eval *e)
 			       status_name(worst));
 out:
 	flows_free(&f);
+	free(res);
+	free(acc);
+	free(e->models);
 	return rc;
 }
 

@@ -18,3 +18,13 @@ CLI_TESTS += tests/cli/topo.sh tests/cli/paths.sh tests/cli/eval.sh \
 EXTRA_DIST += tests/cli/lib.sh tests/unit/fixtures.h
 dist_man_MANS += man/stopo.1 man/stopo-topo.1 man/stopo-paths.1 \
 	man/stopo-eval.1 man/stopo-whatif.1 man/stopo-report.1
+
+# stopo eval --model all against a registry of six models: the test links
+# its own model table in place of evaluator/models/model_registry.c.
+UNIT_TESTS += tests/unit/test_eval_models
+tests_unit_test_eval_models_SOURCES = tests/unit/test_eval_models.c \
+	evaluator/cmd/cmd_eval.c evaluator/cmd/cli.c
+tests_unit_test_eval_models_CFLAGS = $(UNIT_CFLAGS) $(JSONC_CFLAGS) \
+	$(HWLOC_CFLAGS)
+tests_unit_test_eval_models_LDADD = $(L_MACHINE) $(L_MODELS) $(EXT_MODELS) \
+	$(JSONC_LIBS) $(HWLOC_LIBS) $(UNIT_LIBS)

@@ -2,6 +2,7 @@
 # model_lp.c is the only file that includes <glpk.h>.
 noinst_LTLIBRARIES += evaluator/models/libmodels.la
 evaluator_models_libmodels_la_SOURCES = \
+	evaluator/models/model_registry.c \
 	evaluator/models/model_core.c \
 	evaluator/models/model_hm.c \
 	evaluator/models/model_jm.c \

@@ -27,6 +27,7 @@
 #define STOPO_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "evaluator/traffic/flows.h"
@@ -95,8 +96,8 @@ struct model_link_load {
 };
 
 struct model_result {
-	char model[8]; /* "hm", "jm", "mcf", "mmf" */
-	int status;    /* enum model_status */
+	const char *model; /* "hm", "jm", "mcf", "mmf" (static storage) */
+	int status;	   /* enum model_status */
 	uint32_t nflows;
 	double *rates; /* [nflows], input order */
 	uint32_t npaths;
@@ -119,19 +120,25 @@ struct model_result {
 	double seconds;	      /* wall time of the solve */
 };
 
-/* Names of the models, NULL-terminated: "hm", "jm", "mcf", "mmf". */
-const char *const *model_names(void);
+/* Number of registered models (hm, jm, mcf, mmf, ...). */
+size_t model_count(void);
+/* Name of model I in registry order, NULL when I >= model_count(). */
+const char *model_name(size_t i);
+/* Check that SPEC ("name[:key=value,...]") names a registered model with
+ * options it knows.  Returns 0, or -1 with err set, e.g. "unknown model
+ * 'x' (known: hm, jm, mcf, mmf)". */
+int model_check(const char *spec, struct err *err);
 
-/* Run MODEL on the paths of F under R (see model_input_build).  OPTS NULL
- * means defaults.  Fills RES (free with model_result_free).  Returns 0 when
- * the model ran, whatever res->status says; -1 with err set on an unknown
- * model, bad input or memory. */
-int model_run(const char *model, const struct routing *r, const struct flows *f,
+/* Run model SPEC on the paths of F under R (see model_input_build).  OPTS
+ * NULL means defaults.  Fills RES (free with model_result_free).  Returns 0
+ * when the model ran, whatever res->status says; -1 with err set on an
+ * unknown model, bad input or memory. */
+int model_run(const char *spec, const struct routing *r, const struct flows *f,
 	      const struct model_opts *opts, struct model_result *res,
 	      struct err *err);
 
 /* The same on an explicit instance.  Returns 0 or -1 with err set. */
-int model_solve(const char *model, const struct model_input *in,
+int model_solve(const char *spec, const struct model_input *in,
 		const struct model_opts *opts, struct model_result *res,
 		struct err *err);
 

@@ -1,5 +1,5 @@
-/* model_core.c - the model registry, instance building and checking, and
- * the statistics every model reports (aggregate, per-flow and per-node
+/* model_core.c - model lookup, instance building and checking, and the
+ * statistics every model reports (aggregate, per-flow and per-node
  * rates, Jain's fairness index, most loaded links). */
 #include <math.h>
 #include <stdio.h>
@@ -9,14 +9,54 @@
 
 #include "evaluator/models/model_impl.h"
 
-static const struct model_ops *const registry[] = {
-	&model_hm, &model_jm, &model_mcf, &model_mmf, NULL,
-};
-static const char *const names[] = { "hm", "jm", "mcf", "mmf", NULL };
+/* How model specs are written: "mmf", "name:key=value,...". */
+static const struct spec_syntax model_syntax = { 0, "option" };
 
-const char *const *model_names(void)
+size_t model_count(void)
 {
-	return names;
+	size_t n = 0;
+
+	while (model_table[n])
+		n++;
+	return n;
+}
+
+const char *model_name(size_t i)
+{
+	return i < model_count() ? model_table[i]->name : NULL;
+}
+
+/* The model of SPEC, its options checked; NULL with err set. */
+static const struct model_ops *lookup(const char *spec, struct err *err)
+{
+	struct spec s;
+	char known[256];
+
+	if (!spec) {
+		err_set(err, "no model given");
+		return NULL;
+	}
+	if (spec_parse(spec, &model_syntax, &s, err)) {
+		err_prefix(err, "model '%s'", spec);
+		return NULL;
+	}
+	for (size_t i = 0; model_table[i]; i++) {
+		if (strcmp(model_table[i]->name, s.name))
+			continue;
+		if (spec_check(&s, model_table[i]->opts, &model_syntax, err)) {
+			err_prefix(err, "model '%s'", s.name);
+			return NULL;
+		}
+		return model_table[i];
+	}
+	err_set(err, "unknown model '%s' (known: %s)", s.name,
+		spec_known_names(model_name, known, sizeof(known)));
+	return NULL;
+}
+
+int model_check(const char *spec, struct err *err)
+{
+	return lookup(spec, err) ? 0 : -1;
 }
 
 void model_opts_init(struct model_opts *o)
@@ -350,30 +390,25 @@ static void flow_stats(struct model_result *res)
 	res->max_rate = mx;
 }
 
-int model_solve(const char *model, const struct model_input *in,
+int model_solve(const char *spec, const struct model_input *in,
 		const struct model_opts *opts, struct model_result *res,
 		struct err *err)
 {
-	const struct model_ops *ops = NULL;
+	const struct model_ops *ops;
 	struct model_opts def;
 	double t0 = model_now();
 
 	memset(res, 0, sizeof(*res));
-	if (!model)
-		return err_set(err, "no model given");
-	for (size_t i = 0; registry[i]; i++)
-		if (!strcmp(registry[i]->name, model))
-			ops = registry[i];
+	ops = lookup(spec, err);
 	if (!ops)
-		return err_set(err, "unknown model '%s' (hm, jm, mcf, mmf)",
-			       model);
+		return -1;
 	if (!opts) {
 		model_opts_init(&def);
 		opts = &def;
 	}
 	if (check_input(in, err))
 		return -1;
-	snprintf(res->model, sizeof(res->model), "%s", ops->name);
+	res->model = ops->name;
 	res->nflows = in->nflows;
 	res->npaths = in->npaths;
 	res->rates = calloc((size_t)in->nflows + 1, sizeof(*res->rates));
@@ -394,7 +429,7 @@ int model_solve(const char *model, const struct model_input *in,
 	return 0;
 }
 
-int model_run(const char *model, const struct routing *r, const struct flows *f,
+int model_run(const char *spec, const struct routing *r, const struct flows *f,
 	      const struct model_opts *opts, struct model_result *res,
 	      struct err *err)
 {
@@ -406,7 +441,7 @@ int model_run(const char *model, const struct routing *r, const struct flows *f,
 		return err_set(err, "model_run: no routing or flows");
 	if (model_input_build(r, f, &in, err))
 		return -1;
-	rc = model_solve(model, &in, opts, res, err);
+	rc = model_solve(spec, &in, opts, res, err);
 	model_input_free(&in);
 	return rc;
 }

@@ -8,9 +8,13 @@
 #define STOPO_MODEL_IMPL_H
 
 #include "evaluator/models/model.h"
+#include "topo/util/spec.h"
 
 struct model_ops {
 	const char *name;
+	/* The options, { 0 }-terminated (NULL: none); "hm:x=1" is an error
+	 * naming them. */
+	const struct spec_opt *opts;
 	/* Fill res->path_rates[npaths] and res->rates[nflows] (both zeroed
 	 * on entry) and the solver fields.  IN is valid.  Returns 0, or -1
 	 * with err set (memory, solver misuse). */
@@ -18,10 +22,8 @@ struct model_ops {
 		     struct model_result *res, struct err *err);
 };
 
-extern const struct model_ops model_hm;
-extern const struct model_ops model_jm;
-extern const struct model_ops model_mcf;
-extern const struct model_ops model_mmf;
+/* The registry (model_registry.c), NULL-terminated, in --model all order. */
+extern const struct model_ops *const model_table[];
 
 /* Link -> path incidence of IN: for link l, entries off[l] .. off[l+1]-1
  * of path[] are the paths crossing it, once per crossing, in path order. */

@@ -8,9 +8,9 @@
  * xoshiro256** seeded by splitmix64): the same spec and seed give the same
  * flows on every machine.  No generator emits a self-flow (src == dst).
  *
- * Pattern specs are "NAME[:ARG][,key=value...]"; the exact definition of
- * every pattern is in stopo-eval(1) and next to its generator in
- * patterns.c.  Names: random, perm, shift, alltoall, transpose, bitrev,
+ * Pattern specs are "NAME[:ARG[,key=value...]]" or "NAME[:key=value,...]"
+ * (topo/util/spec.h, SPEC_POSITIONAL); the exact definition of every
+ * pattern is in stopo-eval(1) and next to its generator in patterns.c.  Names: random, perm, shift, alltoall, transpose, bitrev,
  * bitcomp, shuffle, butterfly, tornado, hotregion, stencil, subA2A,
  * spread, pairs, umesh.
  */

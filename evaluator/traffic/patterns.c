@@ -53,6 +53,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -61,24 +62,15 @@
 #include <string.h>
 
 #include "evaluator/traffic/flows.h"
+#include "topo/util/spec.h"
 #include "topo/util/rng.h"
 
-#define MAX_ARGS 8
 #define MAX_DIMS 8
 
-struct pargs {
-	char name[32];
-	const char *spec;
-	char pos[64]; /* positional argument, or "" */
-	bool pos_used;
-	char key[MAX_ARGS][32];
-	char val[MAX_ARGS][96];
-	uint8_t used[MAX_ARGS];
-	int nargs;
-};
-
 struct gen {
-	const struct pargs *a;
+	const char *text;	     /* the spec as given, for messages */
+	const struct spec *a;	     /* parsed and checked */
+	const struct spec_opt *opts; /* the pattern's options */
 	const uint32_t *nodes;
 	uint32_t n;
 	struct rng rng;
@@ -97,7 +89,7 @@ static int perr(const struct gen *g, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	return err_set(g->err, "pattern '%s': %s", g->a->spec, buf);
+	return err_set(g->err, "pattern '%s': %s", g->text, buf);
 }
 
 static int emit(struct gen *g, uint32_t s, uint32_t d, double w)
@@ -109,18 +101,15 @@ static int emit(struct gen *g, uint32_t s, uint32_t d, double w)
 		return err_set(g->err,
 			       "pattern '%s': out of memory (or more "
 			       "than 2^32 flows)",
-			       g->a->spec);
+			       g->text);
 	return 0;
 }
 
-static const char *arg_get(const struct pargs *a, const char *key)
+/* Argument KEY: given (as key= or the bare first value), else its
+ * default, else NULL. */
+static const char *arg_get(const struct gen *g, const char *key)
 {
-	for (int i = 0; i < a->nargs; i++)
-		if (!strcmp(a->key[i], key)) {
-			((struct pargs *)a)->used[i] = 1;
-			return a->val[i];
-		}
-	return NULL;
+	return spec_value(g->a, g->opts, key);
 }
 
 static int parse_ulong(const char *s, unsigned long *v)
@@ -134,23 +123,16 @@ static int parse_ulong(const char *s, unsigned long *v)
 	return errno || *end ? -1 : 0;
 }
 
-/* Positional argument or KEY=, default DEF; must lie in [lo, hi]. */
-static int count_arg(struct gen *g, const char *key, unsigned long def,
-		     unsigned long lo, unsigned long hi, unsigned long *out)
+/* Argument KEY (given or default, see arg_get); must lie in [lo, hi]. */
+static int count_arg(struct gen *g, const char *key, unsigned long lo,
+		     unsigned long hi, unsigned long *out)
 {
-	const char *s = arg_get(g->a, key);
+	const char *s = arg_get(g, key);
 
-	if (s && g->a->pos[0])
-		return perr(g, "give %s once", key);
-	if (!s && g->a->pos[0]) {
-		s = g->a->pos;
-		((struct pargs *)g->a)->pos_used = true;
-	}
-	if (!s) {
-		*out = def;
-	} else if (parse_ulong(s, out)) {
+	if (!s)
+		return perr(g, "needs %s=", key);
+	if (parse_ulong(s, out))
 		return perr(g, "%s: not a non-negative integer", key);
-	}
 	if (*out < lo || *out > hi) {
 		char buf[96];
 
@@ -205,7 +187,7 @@ static int gen_random(struct gen *g)
 	uint8_t *mark;
 	int rc = 0;
 
-	if (need_ranks(g, 2) || count_arg(g, "x", 1, 1, g->n - 1, &x))
+	if (need_ranks(g, 2) || count_arg(g, "x", 1, g->n - 1, &x))
 		return -1;
 	pick = malloc(x * sizeof(*pick));
 	mark = calloc(g->n, 1);
@@ -231,7 +213,7 @@ static int gen_perm(struct gen *g)
 	uint32_t *p;
 	int rc = 0;
 
-	if (need_ranks(g, 2) || count_arg(g, "x", 1, 1, UINT32_MAX, &x))
+	if (need_ranks(g, 2) || count_arg(g, "x", 1, UINT32_MAX, &x))
 		return -1;
 	if ((uint64_t)x * g->n >= UINT32_MAX)
 		return perr(g, "too many flows");
@@ -261,11 +243,11 @@ static int gen_shift(struct gen *g)
 
 	if (need_ranks(g, 2))
 		return -1;
-	s = arg_get(g->a, "x");
-	if (!s && !g->a->pos[0]) {
+	s = arg_get(g, "x");
+	if (!s) {
 		x = 1 + rng_below(&g->rng, g->n - 1);
 	} else {
-		if (count_arg(g, "x", 1, 0, ULONG_MAX, &x))
+		if (count_arg(g, "x", 0, ULONG_MAX, &x))
 			return -1;
 		if (x % g->n == 0)
 			return perr(g,
@@ -422,15 +404,13 @@ static int parse_dims(struct gen *g, const char *key, const char *s,
 
 static int gen_stencil(struct gen *g)
 {
-	const char *ds = arg_get(g->a, "dims");
-	const char *es = arg_get(g->a, "elements");
+	const char *ds = arg_get(g, "dims");
+	const char *es = arg_get(g, "elements");
 	uint32_t beta[MAX_DIMS], alpha[MAX_DIMS];
 	double m[MAX_DIMS], sum = 0;
 	int nd, na;
 	uint64_t prod = 1;
 
-	if (g->a->pos[0])
-		return perr(g, "unexpected argument '%s'", g->a->pos);
 	if (!ds)
 		return perr(g, "needs dims=B0xB1x..");
 	if (parse_dims(g, "dims", ds, beta, &nd))
@@ -441,7 +421,7 @@ static int gen_stencil(struct gen *g)
 		return err_set(g->err,
 			       "pattern '%s': dims=%s has %llu ranks, "
 			       "the node list %u",
-			       g->a->spec, ds, (unsigned long long)prod, g->n);
+			       g->text, ds, (unsigned long long)prod, g->n);
 	for (int k = 0; k < nd; k++)
 		m[k] = 1.0;
 	if (es) {
@@ -497,11 +477,9 @@ static int gen_suba2a(struct gen *g)
 {
 	unsigned long size;
 
-	if (g->a->pos[0])
-		return perr(g, "unexpected argument '%s'", g->a->pos);
-	if (!arg_get(g->a, "size"))
+	if (!arg_get(g, "size"))
 		return perr(g, "needs size=S");
-	if (need_ranks(g, 2) || count_arg(g, "size", 2, 2, g->n, &size))
+	if (need_ranks(g, 2) || count_arg(g, "size", 2, g->n, &size))
 		return -1;
 	if ((uint64_t)g->n * (size - 1) >= UINT32_MAX)
 		return perr(g, "too many flows");
@@ -524,7 +502,7 @@ static int gen_spread(struct gen *g)
 	uint8_t *mark;
 	int rc = 0;
 
-	if (need_ranks(g, 2) || count_arg(g, "x", 1, 1, g->n - 1, &x))
+	if (need_ranks(g, 2) || count_arg(g, "x", 1, g->n - 1, &x))
 		return -1;
 	pi = malloc(g->n * sizeof(*pi));
 	off = malloc(x * sizeof(*off));
@@ -551,8 +529,6 @@ static int gen_pairs(struct gen *g)
 	uint32_t *pi;
 	int rc = 0;
 
-	if (g->a->pos[0])
-		return perr(g, "unexpected argument '%s'", g->a->pos);
 	if (need_ranks(g, 2))
 		return -1;
 	pi = malloc(g->n * sizeof(*pi));
@@ -581,11 +557,9 @@ static int gen_umesh(struct gen *g)
 	uint8_t *mark;
 	int rc = 0;
 
-	if (g->a->pos[0])
-		return perr(g, "unexpected argument '%s'", g->a->pos);
-	if (!arg_get(g->a, "degree"))
+	if (!arg_get(g, "degree"))
 		return perr(g, "needs degree=D");
-	if (need_ranks(g, 2) || count_arg(g, "degree", 1, 1, g->n - 1, &deg))
+	if (need_ranks(g, 2) || count_arg(g, "degree", 1, g->n - 1, &deg))
 		return -1;
 	/* the window: D ranks on each side, or all others when that wraps */
 	w = (uint32_t)deg;
@@ -630,126 +604,161 @@ out:
 	return rc;
 }
 
-struct pattern {
+/* ---- the registry ----
+ *
+ * A pattern declares its arguments once: the bare first value of
+ * "random:2" sets the option marked .positional; a pattern that draws
+ * random numbers declares seed= (default: the caller's seed), which is
+ * what makes it random. */
+
+struct pattern_ops {
 	const char *name;
+	const struct spec_opt *opts; /* { 0 }-terminated; NULL: none */
 	int (*gen)(struct gen *g);
-	bool random;
 };
 
-static const struct pattern patterns[] = {
-	{ "random", gen_random, true },
-	{ "perm", gen_perm, true },
-	{ "shift", gen_shift, true },
-	{ "alltoall", gen_alltoall, false },
-	{ "transpose", gen_bits, false },
-	{ "bitrev", gen_bits, false },
-	{ "bitcomp", gen_bits, false },
-	{ "shuffle", gen_bits, false },
-	{ "butterfly", gen_bits, false },
-	{ "tornado", gen_tornado, false },
-	{ "hotregion", gen_hotregion, false },
-	{ "stencil", gen_stencil, false },
-	{ "subA2A", gen_suba2a, false },
-	{ "spread", gen_spread, true },
-	{ "pairs", gen_pairs, true },
-	{ "umesh", gen_umesh, true },
+static const struct spec_opt random_opts[] = {
+	{ .key = "x",
+	  .def = "1",
+	  .help = "destinations per rank",
+	  .positional = true },
+	{ .key = "seed", .help = "seed (default: the caller's)" },
+	{ 0 },
 };
-#define NPATTERNS (sizeof(patterns) / sizeof(patterns[0]))
+static const struct spec_opt perm_opts[] = {
+	{ .key = "x", .def = "1", .help = "permutations", .positional = true },
+	{ .key = "seed", .help = "seed (default: the caller's)" },
+	{ 0 },
+};
+static const struct spec_opt shift_opts[] = {
+	{ .key = "x",
+	  .help = "distance (default: drawn from 1..n-1)",
+	  .positional = true },
+	{ .key = "seed", .help = "seed (default: the caller's)" },
+	{ 0 },
+};
+static const struct spec_opt stencil_opts[] = {
+	{ .key = "dims", .help = "rank grid B0xB1x.. (required)" },
+	{ .key = "elements", .help = "element grid A0xA1x.. (demands)" },
+	{ 0 },
+};
+static const struct spec_opt suba2a_opts[] = {
+	{ .key = "size", .help = "group size S (required)" },
+	{ 0 },
+};
+static const struct spec_opt spread_opts[] = {
+	{ .key = "x",
+	  .def = "1",
+	  .help = "offsets per rank",
+	  .positional = true },
+	{ .key = "seed", .help = "seed (default: the caller's)" },
+	{ 0 },
+};
+static const struct spec_opt pairs_opts[] = {
+	{ .key = "seed", .help = "seed (default: the caller's)" },
+	{ 0 },
+};
+static const struct spec_opt umesh_opts[] = {
+	{ .key = "degree", .help = "picks per rank D (required)" },
+	{ .key = "seed", .help = "seed (default: the caller's)" },
+	{ 0 },
+};
 
-static const char *const names[NPATTERNS + 1] = {
-	"random",  "perm",    "shift",	   "alltoall", "transpose", "bitrev",
-	"bitcomp", "shuffle", "butterfly", "tornado",  "hotregion", "stencil",
-	"subA2A",  "spread",  "pairs",	   "umesh",    NULL,
+static const struct pattern_ops patterns[] = {
+	{ .name = "random", .opts = random_opts, .gen = gen_random },
+	{ .name = "perm", .opts = perm_opts, .gen = gen_perm },
+	{ .name = "shift", .opts = shift_opts, .gen = gen_shift },
+	{ .name = "alltoall", .gen = gen_alltoall },
+	{ .name = "transpose", .gen = gen_bits },
+	{ .name = "bitrev", .gen = gen_bits },
+	{ .name = "bitcomp", .gen = gen_bits },
+	{ .name = "shuffle", .gen = gen_bits },
+	{ .name = "butterfly", .gen = gen_bits },
+	{ .name = "tornado", .gen = gen_tornado },
+	{ .name = "hotregion", .gen = gen_hotregion },
+	{ .name = "stencil", .opts = stencil_opts, .gen = gen_stencil },
+	{ .name = "subA2A", .opts = suba2a_opts, .gen = gen_suba2a },
+	{ .name = "spread", .opts = spread_opts, .gen = gen_spread },
+	{ .name = "pairs", .opts = pairs_opts, .gen = gen_pairs },
+	{ .name = "umesh", .opts = umesh_opts, .gen = gen_umesh },
+	{ 0 },
 };
+
+/* How pattern specs are written: "random:2,seed=3", "stencil:dims=4x4". */
+static const struct spec_syntax pattern_syntax = { SPEC_POSITIONAL,
+						   "argument" };
+
+static const char *pattern_at(size_t i)
+{
+	return patterns[i].name;
+}
+
+/* Derived once from the registry (pthread_once: safe under threads). */
+static const char *names[sizeof(patterns) / sizeof(patterns[0])];
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void fill_names(void)
+{
+	for (size_t i = 0; patterns[i].name; i++)
+		names[i] = patterns[i].name;
+}
 
 const char *const *flows_pattern_names(void)
 {
+	pthread_once(&names_once, fill_names);
 	return names;
 }
 
-static const struct pattern *find(const char *name)
+static const struct pattern_ops *find(const char *name)
 {
-	for (size_t i = 0; i < NPATTERNS; i++)
+	for (size_t i = 0; patterns[i].name; i++)
 		if (!strcmp(patterns[i].name, name))
 			return &patterns[i];
 	return NULL;
 }
 
-/* Split "name[:item,item...]" where an item is key=value or (first only)
- * a bare value. */
-static int parse_spec(const char *spec, struct pargs *a, struct err *err)
+static bool draws_random(const struct pattern_ops *pt)
 {
-	const char *colon = strchr(spec, ':');
-	size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
-	const char *p;
+	for (size_t i = 0; pt->opts && pt->opts[i].key; i++)
+		if (!strcmp(pt->opts[i].key, "seed"))
+			return true;
+	return false;
+}
 
-	memset(a, 0, sizeof(*a));
-	a->spec = spec;
-	if (len == 0 || len >= sizeof(a->name))
-		return err_set(err, "pattern '%s': bad name", spec);
-	memcpy(a->name, spec, len);
-	if (!colon)
-		return 0;
-	p = colon + 1;
-	if (!*p)
-		return err_set(err, "pattern '%s': empty argument list", spec);
-	while (*p) {
-		const char *comma = strchr(p, ',');
-		size_t ilen = comma ? (size_t)(comma - p) : strlen(p);
-		const char *eq = memchr(p, '=', ilen);
+/* Parse TEXT and check it against its pattern's table into A; *PT is the
+ * pattern.  Errors: "pattern 'TEXT': what". */
+static int parse(const char *text, struct spec *a,
+		 const struct pattern_ops **pt, struct err *err)
+{
+	char known[256];
 
-		if (ilen == 0)
-			return err_set(err, "pattern '%s': empty argument",
-				       spec);
-		if (!eq) {
-			if (p != colon + 1 || ilen >= sizeof(a->pos))
-				return err_set(err,
-					       "pattern '%s': bad "
-					       "argument '%.*s' (key=value)",
-					       spec, (int)ilen, p);
-			memcpy(a->pos, p, ilen);
-		} else {
-			size_t kl = (size_t)(eq - p), vl = ilen - kl - 1;
-
-			if (a->nargs == MAX_ARGS || kl == 0 ||
-			    kl >= sizeof(a->key[0]) || vl == 0 ||
-			    vl >= sizeof(a->val[0]))
-				return err_set(err,
-					       "pattern '%s': bad "
-					       "argument '%.*s'",
-					       spec, (int)ilen, p);
-			for (int i = 0; i < a->nargs; i++)
-				if (strlen(a->key[i]) == kl &&
-				    !strncmp(a->key[i], p, kl))
-					return err_set(err,
-						       "pattern '%s': "
-						       "'%.*s' given twice",
-						       spec, (int)kl, p);
-			memcpy(a->key[a->nargs], p, kl);
-			memcpy(a->val[a->nargs], eq + 1, vl);
-			a->nargs++;
-		}
-		p += ilen;
-		if (*p == ',')
-			p++;
-	}
+	if (spec_parse(text, &pattern_syntax, a, err))
+		return err_prefix(err, "pattern '%s'", text);
+	*pt = find(a->name);
+	if (!*pt)
+		return err_set(
+			err, "pattern '%s': unknown pattern '%s' (known: %s)",
+			text, a->name,
+			spec_known_names(pattern_at, known, sizeof(known)));
+	if (spec_given(a, "seed") && !draws_random(*pt))
+		return err_set(err, "pattern '%s': %s is not random (no seed=)",
+			       text, a->name);
+	if (spec_check(a, (*pt)->opts, &pattern_syntax, err))
+		return err_prefix(err, "pattern '%s'", text);
 	return 0;
 }
 
 int flows_pattern_random(const char *spec)
 {
-	struct pargs a;
-	const struct pattern *pt;
+	struct spec a;
+	const struct pattern_ops *pt;
 
-	if (parse_spec(spec, &a, NULL))
-		return 0;
-	pt = find(a.name);
-	if (!pt || !pt->random)
+	if (!spec || parse(spec, &a, &pt, NULL))
 		return 0;
 	/* shift with an explicit distance draws nothing */
-	if (!strcmp(a.name, "shift") && (a.pos[0] || arg_get(&a, "x")))
+	if (!strcmp(a.name, "shift") && spec_given(&a, "x"))
 		return 0;
-	return 1;
+	return draws_random(pt);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -786,33 +795,20 @@ static int check_nodes(const uint32_t *nodes, uint32_t n, const char *spec,
 int flows_pattern(const char *spec, const uint32_t *nodes, uint32_t n,
 		  uint64_t seed, struct flows *out, struct err *err)
 {
-	struct pargs a;
+	struct spec a;
 	struct gen g;
-	const struct pattern *pt;
+	const struct pattern_ops *pt;
 	const char *s;
 	unsigned long long sv;
 	char *end;
 
 	if (!spec || !out)
 		return err_set(err, "pattern: no spec");
-	if (parse_spec(spec, &a, err))
+	if (parse(spec, &a, &pt, err) || check_nodes(nodes, n, spec, err))
 		return -1;
-	pt = find(a.name);
-	if (!pt)
-		return err_set(err,
-			       "pattern '%s': unknown pattern '%s' (see "
-			       "stopo-eval(1))",
-			       spec, a.name);
-	if (check_nodes(nodes, n, spec, err))
-		return -1;
-	s = arg_get(&a, "seed");
+	s = spec_given(&a, "seed");
 	if (s) {
 		errno = 0;
-		if (!pt->random)
-			return err_set(err,
-				       "pattern '%s': %s is not random "
-				       "(no seed=)",
-				       spec, a.name);
 		sv = strtoull(s, &end, 10);
 		if (errno || *end || !isdigit((unsigned char)*s))
 			return err_set(err,
@@ -821,7 +817,9 @@ int flows_pattern(const char *spec, const uint32_t *nodes, uint32_t n,
 				       spec);
 		seed = sv;
 	}
+	g.text = spec;
 	g.a = &a;
+	g.opts = pt->opts;
 	g.nodes = nodes;
 	g.n = n;
 	g.out = out;
@@ -831,19 +829,6 @@ int flows_pattern(const char *spec, const uint32_t *nodes, uint32_t n,
 	if (pt->gen(&g)) {
 		flows_clear(out);
 		return -1;
-	}
-	for (int i = 0; i < a.nargs; i++)
-		if (!a.used[i]) {
-			flows_clear(out);
-			return err_set(err,
-				       "pattern '%s': unknown key '%s' "
-				       "for %s",
-				       spec, a.key[i], a.name);
-		}
-	if (a.pos[0] && !a.pos_used) {
-		flows_clear(out);
-		return err_set(err, "pattern '%s': unexpected argument '%s'",
-			       spec, a.pos);
 	}
 	return 0;
 }

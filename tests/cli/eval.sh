@@ -34,13 +34,23 @@ golden shared.csv -- --topo $D --routing min --flows "$data/flows_shared.txt" \
 golden ranks.csv -- --topo $D --routing min --nodes 0,1,70,71 \
 	--flows "$data/flows_ranks.txt" --csv
 
+# The registered models, from the list of the unknown-model message:
+# --model all must run every one of them, however many there are.
+run --topo $D --flows "$data/flows_shared.txt" --model nosuch
+models=$(sed -n 's/.*(known: \([^)]*\)).*/\1/p' "$tmp/err")
+nmodels=$(echo "$models" | tr ',' '\n' | grep -c .)
+case $models in
+"hm, jm, mcf, mmf"*) pass known_models ;;
+*) flunk known_models "no model list: $models" "$tmp/err" ;;
+esac
+
 # JSON contract: one object per model, every key of issue 3
 run --topo $D --routing min --flows "$data/flows_shared.txt" --json ||
 	flunk json "exit $st"
 count json_models 1 '"models":'
 for k in model flows aggregate mean_rate min_rate max_rate rates alpha \
 	nodes jain; do
-	count "json_$k" 4 "\"$k\":"
+	count "json_$k" "$nmodels" "\"$k\":"
 done
 count json_lp_alpha 2 '"alpha":0.3333333333' # mcf and mmf's first level
 run --topo $D --routing min --flows "$data/flows_shared.txt" --model mmf \
@@ -52,7 +62,7 @@ count json_single_agg 1 '"aggregate":2'
 # --repeat: mean and a confidence half-width per model
 run --topo $D --routing min --pattern random:1 --model all --repeat 4 \
 	--seed 3 || flunk repeat "exit $st" "$tmp/err"
-count repeat_rows 4 '^\(hm\|jm\|mcf\|mmf\) .*+-'
+count repeat_rows "$nmodels" "^\\($(echo "$models" | sed 's/, /\\|/g')\\) .*+-"
 run --topo $D --routing min --pattern random:1 --model jm --repeat 4 \
 	--seed 3 --json
 count repeat_json_ci 1 '"ci95":'

@@ -474,8 +474,55 @@ Test(flows, seed_in_spec)
 	expect_error("transpose,seed=3", 16, "unknown pattern");
 	expect_error("transpose:seed=3", 16, "not random");
 	expect_error("nosuch", 16, "unknown pattern 'nosuch'");
-	expect_error("random:2,colour=3", 16, "unknown key 'colour'");
+	expect_error("random:2,colour=3", 16,
+		     "pattern 'random:2,colour=3': unknown argument 'colour' "
+		     "(known: x, seed)");
 	expect_error("random:2,x=3", 16, "give x once");
+}
+
+/* The spec grammar of patterns (topo/util/spec.h, SPEC_POSITIONAL): the
+ * exact messages of the argument errors. */
+Test(flows, spec_errors)
+{
+	expect_error("random:2,x=3", 16,
+		     "pattern 'random:2,x=3': give x once (as '2' or as x=3)");
+	expect_error("alltoall:3", 16,
+		     "pattern 'alltoall:3': unexpected argument '3'");
+	expect_error("random:", 16,
+		     "pattern 'random:': empty argument list after 'random:'");
+	expect_error("random:2,,seed=1", 16,
+		     "pattern 'random:2,,seed=1': empty argument in "
+		     "'random:2,,seed=1'");
+	expect_error("random:seed=1,2", 16,
+		     "pattern 'random:seed=1,2': bad argument '2' (want "
+		     "key=value)");
+	expect_error("stencil:dims=4x4,dims=4x4", 16,
+		     "pattern 'stencil:dims=4x4,dims=4x4': argument 'dims' "
+		     "given twice");
+	expect_error("umesh:3", 16, "unexpected argument '3'");
+	expect_error("pairs:seed=x", 16, "seed: not a non-negative integer");
+}
+
+/* The unknown-pattern error lists exactly the registered patterns, in
+ * registry order: derived from the registry, not a second copy. */
+Test(flows, unknown_pattern_lists_the_registry)
+{
+	const char *const *names = flows_pattern_names();
+	char want[512] = "pattern 'zz': unknown pattern 'zz' (known: ";
+	struct flows f;
+	struct err err = { "" };
+	size_t n = 0;
+
+	for (; names[n]; n++) {
+		strcat(want, n ? ", " : "");
+		strcat(want, names[n]);
+	}
+	strcat(want, ")");
+	cr_expect_str_eq(names[0], "random");
+	flows_init(&f);
+	cr_expect_eq(flows_pattern("zz", NULL, 8, 1, &f, &err), -1);
+	cr_expect_str_eq(err.msg, want);
+	flows_free(&f);
 }
 
 /* ---- flows files ---- */

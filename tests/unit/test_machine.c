@@ -227,7 +227,9 @@ Test(machine, open)
 	/* neither a family nor a file: said as an unknown family unless it
 	 * looks like a path */
 	cr_expect_null(machine_open("fattre:k=4", NULL, &err));
-	cr_expect_str_eq(err.msg, "unknown topology family 'fattre'");
+	cr_expect_str_eq(
+		err.msg,
+		"unknown topology family 'fattre' (known: dragonfly, cascade, fattree, expressmesh, hyperx, torus, jellyfish)");
 	cr_expect_null(machine_open("nothere.conf", NULL, &err));
 	cr_expect_str_eq(err.msg, "nothere.conf: cannot open: No such file or "
 				  "directory");
@@ -280,7 +282,8 @@ static const struct bad_case bad[] = {
 	{ "good_fattree.conf", NULL, "ugal",
 	  "routing 'ugal' does not apply to fattree; use ecmp, dmodk, ksp or "
 	  "shortest" },
-	{ NULL, "nosuch:a=1", NULL, "unknown topology family 'nosuch'" },
+	{ NULL, "nosuch:a=1", NULL,
+	  "unknown topology family 'nosuch' (known: dragonfly, cascade, fattree, expressmesh, hyperx, torus, jellyfish)" },
 	{ NULL, "", NULL, "empty topology spec" },
 	{ NULL, "dragonfly:p=2,a=4,h=2,g=9", "bogus",
 	  "unknown routing 'bogus' (known: min, vlb, ugal, ecmp, dmodk, dor, "

@@ -536,7 +536,14 @@ Test(model, bad_input_is_an_error)
 	two_flows(&s, 1, 1);
 	in = as_input(&s);
 	cr_expect_eq(model_solve("xyz", &in, NULL, &res, &err), -1);
-	cr_expect(strstr(err.msg, "unknown model"), "%s", err.msg);
+	cr_expect(strstr(err.msg, "unknown model 'xyz' (known: hm, jm, "), "%s",
+		  err.msg);
+	cr_expect_eq(model_solve("hm:x=1", &in, NULL, &res, &err), -1);
+	cr_expect_str_eq(err.msg,
+			 "model 'hm': unknown option 'x' (known: none)");
+	cr_expect_eq(model_solve(":x=1", &in, NULL, &res, &err), -1);
+	cr_expect_str_eq(err.msg, "model ':x=1': empty name (want "
+				  "NAME[:key=value,...])");
 	s.links[1] = 7;
 	cr_expect_eq(model_solve("mcf", &in, NULL, &res, &err), -1);
 	cr_expect(strstr(err.msg, "link 7 out of range"), "%s", err.msg);
@@ -569,6 +576,25 @@ Test(model, bad_input_is_an_error)
 	}
 }
 
+/* The unknown-model error lists exactly the registered models, in
+ * registry order (the order of --model all): derived, not a second copy. */
+Test(model, unknown_model_lists_the_registry)
+{
+	char want[256] = "unknown model 'zz' (known: ";
+	struct err err = { "" };
+
+	for (size_t i = 0; i < model_count(); i++) {
+		strcat(want, i ? ", " : "");
+		strcat(want, model_name(i));
+	}
+	strcat(want, ")");
+	cr_expect_null(model_name(model_count()));
+	cr_expect_eq(model_check("zz", &err), -1);
+	cr_expect_str_eq(err.msg, want);
+	cr_expect_eq(model_check("mmf", &err), 0);
+	cr_expect_eq(model_check("mmf:", &err), 0);
+}
+
 /* model_run over a real topology and routing: one rate per flow, link
  * loads within capacity (injection links: a node's flows sum to <= 1). */
 Test(model, model_run_dragonfly)
@@ -584,16 +610,17 @@ Test(model, model_run_dragonfly)
 				   &err),
 		     0, "%s", err.msg);
 	cr_assert_eq(model_input_build(r, &f, &in, &err), 0, "%s", err.msg);
-	for (const char *const *m = model_names(); *m; m++) {
+	for (size_t i = 0; i < model_count(); i++) {
+		const char *m = model_name(i);
 		struct model_result a, b;
 
-		cr_assert_eq(model_run(*m, r, &f, NULL, &a, &err), 0, "%s",
+		cr_assert_eq(model_run(m, r, &f, NULL, &a, &err), 0, "%s",
 			     err.msg);
 		cr_expect_eq(a.status, MODEL_OPTIMAL);
 		cr_expect_eq(a.nflows, f.n);
 		cr_expect_eq(a.nnodes, f.n); /* a permutation: one per node */
 		cr_expect_leq(a.max_rate, 1 + 1e-9); /* injection capacity */
-		solve(*m, &in, NULL, &b);
+		solve(m, &in, NULL, &b);
 		cr_expect_float_eq(a.aggregate, b.aggregate, 1e-9);
 		check_feasible(&in, &b);
 		model_result_free(&a);

@@ -128,19 +128,24 @@ Test(policy, names_match_registry)
 		cr_assert_str_eq(ops->name, n[i]);
 	}
 	cr_assert_eq(i, 6);
+	cr_assert_null(n[i]);
 	cr_assert_null(policy_find("nosuch"));
 }
 
 struct bad {
 	char topo[64];
 	char spec[64];
-	char msg[64];
+	char msg[96];
 };
 
 static struct bad bads[] = {
 	{ "fattree:k=4,n=3", "nosuch", "unknown policy 'nosuch'" },
-	{ "fattree:k=4,n=3", "random:seed", "is not key=value" },
-	{ "fattree:k=4,n=3", "random:colour=red", "unknown option 'colour'" },
+	{ "fattree:k=4,n=3", "random:seed",
+	  "policy 'random:seed': bad option 'seed' (want key=value)" },
+	{ "fattree:k=4,n=3", "random:colour=red",
+	  "policy random: unknown option 'colour' (known: seed)" },
+	{ "fattree:k=4,n=3", "clustered:x=1",
+	  "policy clustered: unknown option 'x' (known: seed, scatter)" },
 	{ "fattree:k=4,n=3", "random:seed=x", "expected an integer" },
 	{ "fattree:k=4,n=3", "random:seed=1,seed=2", "given twice" },
 	{ "fattree:k=4,n=3", "clustered:scatter=101", "expected an integer" },
@@ -149,7 +154,8 @@ static struct bad bads[] = {
 	  "expected one of "
 	  "pods, leaves" },
 	{ "dragonfly:p=2,a=4,h=2,g=9", "fattree-pods", "not a fat-tree" },
-	{ "fattree:k=4,n=3", "", "bad spec" },
+	{ "fattree:k=4,n=3", "",
+	  "policy '': empty name (want NAME[:key=value,...])" },
 	{ "torus:dims=4x4x4,p=1",
 	  "mesh-blocks:mode=building-block,"
 	  "block=3x2x2",
@@ -194,6 +200,37 @@ Test(policy, canonical_spec)
 	fx_open(&f, "fattree:k=4,n=3", NULL, "linear");
 	cr_assert_str_eq(policy_spec(f.p), "linear");
 	fx_close(&f);
+	/* empty items are skipped; defaults come from the option table */
+	fx_open(&f, "fattree:k=4,n=3", NULL, " random:,seed=7,");
+	cr_assert_str_eq(policy_spec(f.p), "random:seed=7");
+	fx_close(&f);
+	fx_open(&f, "torus:dims=4x4x4,p=1", "dor", "mesh-blocks");
+	cr_assert_str_eq(policy_spec(f.p), "mesh-blocks:mode=variable,block=-");
+	fx_close(&f);
+	fx_open(&f, "torus:dims=4x4x4,p=1", "dor",
+		"mesh-blocks:mode=building-block");
+	cr_assert_str_eq(policy_spec(f.p),
+			 "mesh-blocks:mode=building-block,block=2x2x2");
+	fx_close(&f);
+}
+
+/* The unknown-policy error lists exactly the registered policies, in
+ * registry order: derived from the registry, not a second copy. */
+Test(policy, unknown_policy_lists_the_registry)
+{
+	struct fx_net n = fx_net("fattree:k=4,n=3", NULL);
+	const char *const *names = policy_names();
+	char want[256] = "unknown policy 'zz' (known: ";
+	struct err e = { "" };
+
+	for (size_t i = 0; names[i]; i++) {
+		strcat(want, i ? ", " : "");
+		strcat(want, names[i]);
+	}
+	strcat(want, ")");
+	cr_expect_null(policy_create("zz", n.t, n.r, &e));
+	cr_expect_str_eq(e.msg, want);
+	fx_net_free(&n);
 }
 
 Test(policy, bad_requests)

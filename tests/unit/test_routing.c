@@ -565,6 +565,14 @@ Test(routing, specs)
 	r = fx_routing(f, "dmodk");
 	cr_expect_str_eq(routing_spec(r), "dmodk");
 	routing_destroy(r);
+	/* topo.conf's form; the defaults of the option table */
+	r = fx_routing(d, "ugal intra=global");
+	cr_expect_str_eq(routing_spec(r), "ugal:intra=global");
+	cr_expect_str_eq(routing_name(r), "ugal");
+	routing_destroy(r);
+	r = fx_routing(d, "ksp");
+	cr_expect_str_eq(routing_spec(r), "ksp:k=4");
+	routing_destroy(r);
 	routing_destroy(NULL);
 	topo_destroy(d);
 	topo_destroy(f);
@@ -573,26 +581,54 @@ Test(routing, specs)
 struct bad_case {
 	char topo[48];
 	char routing[48];
-	char msg[96]; /* expected substring of the error */
+	char msg[128]; /* expected substring of the error */
 };
 
 static const struct bad_case bad_cases[] = {
 	{ "dragonfly:p=2,a=4,h=2,g=9", "bogus", "unknown routing 'bogus'" },
-	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:foo=1", "unknown option 'foo'" },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:foo=1",
+	  "routing 'ugal': unknown option 'foo' (known: intra)" },
 	{ "dragonfly:p=2,a=4,h=2,g=9", "min:intra=local",
-	  "unknown option 'intra'" },
+	  "routing 'min': unknown option 'intra' (known: none)" },
 	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=far", "intra=far: must be" },
 	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=local,intra=global",
 	  "given twice" },
-	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra", "want key=value" },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra",
+	  "routing 'ugal:intra': bad option 'intra' (want key=value)" },
+	{ "dragonfly:p=2,a=4,h=2,g=9", ":intra=local",
+	  "routing ':intra=local': empty name (want NAME[:key=value,...])" },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ksp:k=0",
+	  "routing 'ksp': parameter k=0: must be in [1," },
 	{ "dragonfly:p=2,a=4,h=2,g=9", "", "empty routing spec" },
 	/* the list goes on with any generic graph routings */
 	{ "dragonfly:p=2,a=4,h=2,g=9", "ecmp",
 	  "routing 'ecmp' does not apply to dragonfly; use min, vlb" },
 	{ "fattree:k=4,n=3", "ugal",
 	  "routing 'ugal' does not apply to fattree" },
-	{ "fattree:k=4,n=3", "dmodk:k=2", "unknown option 'k'" },
+	{ "fattree:k=4,n=3", "dmodk:k=2",
+	  "routing 'dmodk': unknown option 'k' (known: none)" },
 };
+
+/* The unknown-routing error lists exactly the registered routings, in
+ * registry order: derived from the registry, not a second copy. */
+Test(routing, unknown_routing_lists_the_registry)
+{
+	struct topo *t = fx_topo("dragonfly:p=2,a=4,h=2,g=9");
+	const char *const *names = routing_names();
+	char want[256] = "unknown routing 'zz' (known: ";
+	struct err err = { "" };
+	size_t n = 0;
+
+	for (; names[n]; n++) {
+		strcat(want, n ? ", " : "");
+		strcat(want, names[n]);
+	}
+	strcat(want, ")");
+	cr_expect_str_eq(names[0], "min");
+	cr_expect_null(routing_create(t, "zz", &err));
+	cr_expect_str_eq(err.msg, want);
+	topo_destroy(t);
+}
 
 ParameterizedTestParameters(routing, bad_specs)
 {

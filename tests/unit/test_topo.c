@@ -445,25 +445,27 @@ Test(topo, table1)
 
 struct bad_case {
 	char spec[128];
-	char msg[96]; /* expected substring of the error */
+	char msg[160]; /* expected substring of the error */
 };
 
 static const struct bad_case bad[] = {
 	{ "", "empty topology spec" },
-	{ "nosuch:p=1", "unknown topology family 'nosuch'" },
-	{ ":p=1", "bad topology spec" },
-	{ "dragonfly:p=2,zz=3", "dragonfly: unknown parameter 'zz'" },
+	{ "nosuch:p=1", "unknown topology family 'nosuch' (known: dragonfly, "
+			"cascade, " },
+	{ ":p=1", "topology ':p=1': empty name (want NAME[:key=value,...])" },
+	{ "dragonfly:p=2,zz=3", "dragonfly: unknown parameter 'zz' (known: p, "
+				"a, h, g, inject, local, global)" },
 	{ "dragonfly:p=x", "parameter p=x: not an integer" },
 	{ "dragonfly:p=0", "parameter p=0: must be in [1," },
 	{ "dragonfly:p=2,p=3", "parameter 'p' given twice" },
 	{ "dragonfly:a=4,h=2,g=10", "g=10 exceeds a*h+1=9" },
 	{ "dragonfly:p", "bad parameter 'p' (want key=value)" },
-	{ "dragonfly:p=", "bad parameter 'p='" },
+	{ "dragonfly:p=", "bad parameter 'p=' (empty value)" },
 	{ "dragonfly:inject=0", "parameter inject=0: not a positive number" },
 	{ "dragonfly:global=-1", "parameter global=-1: not a positive" },
-	{ "dragonfly:p=1,a=1,h=1,g=1,inject=1,local=1,global=1,p=1,a=1,h=1,"
-	  "g=1,inject=1,local=1,global=1,p=1,a=1,h=1",
-	  "too many parameters" },
+	{ "dragonfly:k0=1,k1=1,k2=1,k3=1,k4=1,k5=1,k6=1,k7=1,k8=1,k9=1,k10=1,"
+	  "k11=1,k12=1,k13=1,k14=1,k15=1,k16=1",
+	  "too many parameters (at most 16)" },
 	{ "fattree:k=2,n=17", "parameter n=17: must be in [1, 16]" },
 	{ "fattree:k=1000,n=4", "too large" },
 	{ "cascade:groups=100", "exceeds 960" },
@@ -475,7 +477,10 @@ static const struct bad_case bad[] = {
 	{ "jellyfish:r=4,p=4", "p=4 leaves no switch ports" },
 	{ "jellyfish:seed=-1", "seed=-1: not an unsigned integer" },
 	{ "jellyfish:seed=1x", "seed=1x: not an unsigned integer" },
-	{ "jellyfish:k=3", "jellyfish: unknown parameter 'k'" },
+	{ "jellyfish:k=3", "jellyfish: unknown parameter 'k' (known: n, r, p, "
+			   "seed, inject, link)" },
+	{ "torus:gap=2", "torus: unknown parameter 'gap' (known: dims, p, "
+			 "inject, link)" },
 	/* specs only: a path is not a family (files are the machine's) */
 	{ "/nonexistent/topo.conf",
 	  "unknown topology family '/nonexistent/topo.conf'" },
@@ -544,6 +549,41 @@ Test(topo, default_parameters)
 	topo_destroy(t);
 	topo_destroy(f);
 	topo_destroy(j);
+}
+
+/* The unknown-family error lists exactly the registered families, in
+ * registry order: the list is derived, not a second copy. */
+Test(topo, unknown_family_lists_the_registry)
+{
+	const char *const *names = topo_family_names();
+	char want[256] = "unknown topology family 'zz' (known: ";
+	struct err err = { "" };
+	size_t n = 0;
+
+	for (; names[n]; n++) {
+		strcat(want, n ? ", " : "");
+		strcat(want, names[n]);
+	}
+	strcat(want, ")");
+	cr_expect_str_eq(names[0], "dragonfly");
+	cr_expect_null(topo_create("zz", &err));
+	cr_expect_str_eq(err.msg, want);
+}
+
+/* Every table default is a parameter, torus' dims=4x4x4 included (which
+ * topo_params left out before the option tables). */
+Test(topo, table_defaults_are_parameters)
+{
+	struct topo *t = fx_topo("torus:p=2");
+	const struct topo_param *ps;
+	size_t n = topo_params(t, &ps);
+
+	cr_assert_eq(n, 4);
+	cr_expect_str_eq(ps[0].key, "dims");
+	cr_expect_str_eq(ps[0].value, "4x4x4");
+	cr_expect_str_eq(ps[1].value, "2");
+	cr_expect_str_eq(topo_spec(t), "torus:p=2");
+	topo_destroy(t);
 }
 
 Test(topo, family_names)

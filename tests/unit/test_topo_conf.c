@@ -284,8 +284,9 @@ Test(topo_conf, topo_create_no_path)
 	struct err err = { "" };
 
 	cr_expect_null(topo_create("tests/data/x.conf", &err));
-	cr_expect_str_eq(err.msg,
-			 "unknown topology family 'tests/data/x.conf'");
+	cr_expect_str_eq(
+		err.msg,
+		"unknown topology family 'tests/data/x.conf' (known: dragonfly, cascade, fattree, expressmesh, hyperx, torus, jellyfish)");
 	data_path(path, sizeof(path), "good_graph.conf");
 	cr_expect_null(topo_create(path, &err));
 	/* (a long path is not even a family name) */
