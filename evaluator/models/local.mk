@@ -7,8 +7,10 @@ evaluator_models_libmodels_la_SOURCES = \
 	evaluator/models/model_hm.c \
 	evaluator/models/model_jm.c \
 	evaluator/models/model_mmf.c \
-	evaluator/models/model_lp.c
-noinst_HEADERS += evaluator/models/model.h evaluator/models/model_impl.h
+	evaluator/models/model_lp.c \
+	evaluator/models/mcf_tpl.c
+noinst_HEADERS += evaluator/models/model.h evaluator/models/model_impl.h \
+	evaluator/models/mcf_tpl.h
 
 UNIT_TESTS += tests/unit/test_model
 tests_unit_test_model_SOURCES = tests/unit/test_model.c
@@ -18,3 +20,8 @@ tests_unit_test_model_LDADD = $(L_MODELS) $(EXT_MODELS) $(UNIT_LIBS)
 BENCH_PROGS += bench/bench_model
 bench_bench_model_SOURCES = bench/bench_model.c
 bench_bench_model_LDADD = $(L_MODELS) $(EXT_MODELS) $(EXT_UTIL)
+
+UNIT_TESTS += tests/unit/test_mcf_tpl
+tests_unit_test_mcf_tpl_SOURCES = tests/unit/test_mcf_tpl.c
+tests_unit_test_mcf_tpl_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_mcf_tpl_LDADD = $(L_MODELS) $(EXT_MODELS) $(UNIT_LIBS)

@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evaluator/models/mcf_tpl.h"
 #include "evaluator/models/model_impl.h"
 
 struct lp {
@@ -391,3 +392,138 @@ const struct model_ops model_mcf = {
 	.name = "mcf",
 	.solve = mcf_solve,
 };
+
+/* ---- maximum concurrent flow over path templates (mcf_tpl.h) ----
+ * Columns x_g (g = 1..ngroups) and alpha (ngroups + 1); rows: the links
+ * some group crosses (<= C_e), then one row per flow
+ * sum_g mult_g x_g - w_f alpha >= 0. */
+
+static int tpl_build(glp_prob *P, const struct mcf_tpl *p, struct err *err)
+{
+	uint32_t *row_of = calloc(p->nlinks ? p->nlinks : 1, sizeof(*row_of));
+	uint64_t nnz =
+		(uint64_t)p->col_off[p->ngroups] + p->ngroups + p->nflows;
+	int *ia = NULL, *ja = NULL, nrows = 0, k = 0;
+	double *ar = NULL;
+
+	if (!row_of)
+		return err_set(err, "out of memory");
+	for (uint32_t x = 0; x < p->col_off[p->ngroups]; x++)
+		if (!row_of[p->col_link[x]])
+			row_of[p->col_link[x]] = (uint32_t)++nrows;
+	if ((uint64_t)nrows + p->nflows >= INT_MAX / 2 ||
+	    p->ngroups >= INT_MAX / 2 || nnz >= INT_MAX / 2) {
+		free(row_of);
+		return err_set(err, "LP too large for GLPK (%llu non-zeros)",
+			       (unsigned long long)nnz);
+	}
+	ia = malloc((nnz + 1) * sizeof(*ia));
+	ja = malloc((nnz + 1) * sizeof(*ja));
+	ar = malloc((nnz + 1) * sizeof(*ar));
+	if (!ia || !ja || !ar) {
+		free(ia);
+		free(ja);
+		free(ar);
+		free(row_of);
+		return err_set(err, "out of memory (LP of %llu non-zeros)",
+			       (unsigned long long)nnz);
+	}
+	glp_set_obj_dir(P, GLP_MAX);
+	glp_add_rows(P, nrows + (int)p->nflows);
+	glp_add_cols(P, (int)p->ngroups + 1);
+	for (uint32_t e = 0; e < p->nlinks; e++)
+		if (row_of[e])
+			glp_set_row_bnds(P, (int)row_of[e], GLP_UP, 0.0,
+					 p->cap[e]);
+	for (uint32_t g = 0; g < p->ngroups; g++) {
+		glp_set_col_bnds(P, (int)g + 1, GLP_LO, 0.0, 0.0);
+		for (uint32_t x = p->col_off[g]; x < p->col_off[g + 1]; x++) {
+			k++;
+			ia[k] = (int)row_of[p->col_link[x]];
+			ja[k] = (int)g + 1;
+			ar[k] = p->col_cnt[x];
+		}
+	}
+	glp_set_col_bnds(P, (int)p->ngroups + 1, GLP_LO, 0.0, 0.0);
+	glp_set_obj_coef(P, (int)p->ngroups + 1, 1.0);
+	for (uint32_t f = 0; f < p->nflows; f++) {
+		int r = nrows + 1 + (int)f;
+
+		glp_set_row_bnds(P, r, GLP_LO, 0.0, 0.0);
+		for (uint32_t g = p->flow_off[f]; g < p->flow_off[f + 1]; g++) {
+			k++;
+			ia[k] = r;
+			ja[k] = (int)g + 1;
+			ar[k] = p->mult[g];
+		}
+		k++;
+		ia[k] = r;
+		ja[k] = (int)p->ngroups + 1;
+		ar[k] = -p->demand[f];
+	}
+	glp_load_matrix(P, k, ia, ja, ar);
+	glp_scale_prob(P, GLP_SF_AUTO);
+	free(ia);
+	free(ja);
+	free(ar);
+	free(row_of);
+	return 0;
+}
+
+int mcf_tpl_solve_glpk(const struct mcf_tpl *p, const struct mcf_tpl_opts *o,
+		       struct mcf_tpl_result *res, struct err *err)
+{
+	struct lp lp;
+	jmp_buf jb;
+	volatile int rc = 0;
+	int st;
+
+	if (mcf_tpl_check(p, err))
+		return -1;
+	memset(&lp, 0, sizeof(lp));
+	if (o && o->time_limit_ms)
+		lp.deadline = model_now() + o->time_limit_ms * 1e-3;
+	res->solver = "glpk";
+	res->iterations = 0;
+	res->alpha = res->lower = 0;
+	res->upper = INFINITY;
+	if (p->nflows == 0) {
+		res->status = MCF_TPL_OPTIMAL;
+		res->upper = 0;
+		return 0;
+	}
+	glp_term_out(GLP_OFF);
+	if (setjmp(jb)) {
+		glp_error_hook(NULL, NULL);
+		glp_free_env();
+		return err_set(err, "GLPK internal error");
+	}
+	glp_error_hook(on_glpk_error, &jb);
+	lp.P = glp_create_prob();
+	if (tpl_build(lp.P, p, err)) {
+		rc = -1;
+		goto out;
+	}
+	st = solve(&lp);
+	res->status = st == MODEL_OPTIMAL    ? MCF_TPL_OPTIMAL :
+		      st == MODEL_TIME_LIMIT ? MCF_TPL_TIME_LIMIT :
+		      st == MODEL_INFEASIBLE ? MCF_TPL_INFEASIBLE :
+					       MCF_TPL_FAILED;
+	res->iterations = (uint64_t)glp_get_it_cnt(lp.P);
+	if (res->status == MCF_TPL_OPTIMAL) {
+		double a = glp_get_obj_val(lp.P);
+
+		res->alpha = res->lower = res->upper = a > 0 ? a : 0;
+		for (uint32_t g = 0; res->x && g < p->ngroups; g++) {
+			double v = glp_get_col_prim(lp.P, (int)g + 1);
+
+			res->x[g] = v > 0 ? v : 0;
+		}
+	} else if (res->x) {
+		memset(res->x, 0, p->ngroups * sizeof(*res->x));
+	}
+out:
+	glp_error_hook(NULL, NULL);
+	glp_delete_prob(lp.P);
+	return rc;
+}

@@ -1,0 +1,82 @@
+/* mcf_tpl.h - maximum concurrent flow over path templates: the LP form of
+ * MCF and of paper 002's UGAL-G Models 0-5 (MMF is a sequence of them).
+ *
+ * A flow f has demand w_f > 0 and groups g = flow_off[f] .. flow_off[f+1]-1;
+ * group g stands for mult_g > 0 paths that all carry the same rate x_g.
+ * Column g of the link matrix M lists, for every link e any path of g
+ * crosses, M[e,g] = the number of crossings of e summed over the mult_g
+ * paths of g (a path crossing a link twice counts twice).  The LP:
+ *
+ *     maximise alpha
+ *     s.t.  sum_{g of f} mult_g x_g >= alpha w_f     for every flow f
+ *           sum_g M[e,g] x_g        <= C_e           for every link e
+ *           x >= 0
+ *
+ * Built from per-group link counts, never from enumerated paths (a Cascade
+ * flow has millions of VLB paths but a few dozen groups).  Solvers:
+ * mcf_tpl_solve_glpk (exact, simplex; model_lp.c, the only <glpk.h> user)
+ * and the structure-exploiting first-order solver beside it, which returns
+ * a certified interval [lower, upper] around the optimum alpha. */
+#ifndef STOPO_MCF_TPL_H
+#define STOPO_MCF_TPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "topo/util/err.h"
+
+struct mcf_tpl {
+	uint32_t nlinks;
+	const double *cap; /* [nlinks], >= 0 */
+	uint32_t nflows;
+	const double *demand;	  /* [nflows], > 0 (w_f) */
+	const uint32_t *flow_off; /* [nflows+1] groups of each flow */
+	uint32_t ngroups;	  /* = flow_off[nflows] */
+	const double *mult;	  /* [ngroups], > 0 */
+	const uint32_t *col_off;  /* [ngroups+1] CSR columns of M */
+	const uint32_t *col_link; /* [col_off[ngroups]] link ids < nlinks */
+	const double *col_cnt;	  /* [col_off[ngroups]] M[e,g] > 0 */
+};
+
+enum mcf_tpl_status {
+	MCF_TPL_OPTIMAL = 0,	/* exact (GLPK) or within the requested gap */
+	MCF_TPL_TIME_LIMIT = 1, /* stopped at the time limit: the bounds are
+				 * valid but further apart than asked */
+	MCF_TPL_INFEASIBLE = 2, /* cannot happen for valid input */
+	MCF_TPL_FAILED = 3,	/* the solver gave up (numerical trouble) */
+};
+
+struct mcf_tpl_opts {
+	uint32_t time_limit_ms; /* 0 = none */
+	double gap;		/* first-order solver: stop when
+				 * (upper - lower) / lower <= gap (0.01) */
+	uint32_t max_iter;	/* first-order solver, 0 = no limit */
+};
+
+/* Defaults: no time limit, gap 0.01, no iteration limit. */
+void mcf_tpl_opts_init(struct mcf_tpl_opts *o);
+
+struct mcf_tpl_result {
+	enum mcf_tpl_status status;
+	double alpha; /* a feasible concurrent rate (= lower) */
+	double lower; /* certified: alpha* >= lower */
+	double upper; /* certified: alpha* <= upper (= lower when exact) */
+	double *x;    /* [ngroups] caller-allocated or NULL: a feasible rate
+		       * per path of each group achieving alpha */
+	uint64_t iterations; /* simplex or first-order iterations */
+	const char *solver;  /* "glpk" or the first-order method's name */
+};
+
+/* Check P's shape: offsets monotone, ids in range, counts and capacities
+ * finite and non-negative, demands and mults > 0.  Returns 0 or -1 with err
+ * naming the first violation. */
+int mcf_tpl_check(const struct mcf_tpl *p, struct err *err);
+
+/* Solve P exactly with GLPK's simplex.  Returns 0 with res filled (status
+ * apart: a time limit is MCF_TPL_TIME_LIMIT with lower = 0 and upper =
+ * infinity), or -1 with err set (bad input, memory, a GLPK internal
+ * error). */
+int mcf_tpl_solve_glpk(const struct mcf_tpl *p, const struct mcf_tpl_opts *o,
+		       struct mcf_tpl_result *res, struct err *err);
+
+#endif
