@@ -37,18 +37,6 @@ static char opt_policy[VALUE_MAX];
 static char opt_pattern[VALUE_MAX];
 static char opt_grid[VALUE_MAX];
 
-static int policy_known(const char *spec)
-{
-	const char *const *names = policy_names();
-	size_t len = strcspn(spec, ":");
-	int i;
-
-	for (i = 0; names && names[i]; i++)
-		if (strlen(names[i]) == len && !strncmp(names[i], spec, len))
-			return 1;
-	return 0;
-}
-
 static int copy_value(char *dst, const char *val, const char *opt)
 {
 	size_t i;
@@ -75,22 +63,15 @@ static int copy_value(char *dst, const char *val, const char *opt)
 
 static int cb_policy(int val, const char *optarg, int remote)
 {
-	const char *const *names;
-	char list[512] = "";
-	int i;
+	struct err e = { "" };
 
 	if (copy_value(opt_policy, optarg, "topo-policy") < 0)
 		return -1;
-	if (remote || policy_known(opt_policy))
+	/* name and options, as select/topo will create it (whether it
+	 * applies to the topology is select/topo's to say) */
+	if (remote || !policy_check(opt_policy, &e))
 		return 0;
-	names = policy_names();
-	for (i = 0; names && names[i]; i++) {
-		if (i)
-			strncat(list, " ", sizeof(list) - strlen(list) - 1);
-		strncat(list, names[i], sizeof(list) - strlen(list) - 1);
-	}
-	slurm_error("--topo-policy=%s: unknown policy (known: %s)", opt_policy,
-		    list);
+	slurm_error("--topo-policy=%s: %s", opt_policy, e.msg);
 	opt_policy[0] = '\0';
 	return -1;
 }

@@ -228,8 +228,6 @@ Test(adapter, policy_choice_and_overrides)
 	p = tstate_policy(s, "debug", "linear", &none, &err);
 	cr_assert(p && !none);
 	cr_assert_str_eq(policy_name(p), "linear");
-	cr_assert(tstate_policy_known("fattree-pods:x=1"));
-	cr_assert(!tstate_policy_known("fattree"));
 	tstate_destroy(s);
 }
 

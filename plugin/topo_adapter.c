@@ -177,18 +177,6 @@ static const struct policy *cached(struct tstate *s, const char *spec,
 	return p;
 }
 
-bool tstate_policy_known(const char *spec)
-{
-	const char *const *names = policy_names();
-	size_t len = strcspn(spec, ":");
-	uint32_t i;
-
-	for (i = 0; names && names[i]; i++)
-		if (strlen(names[i]) == len && !strncmp(names[i], spec, len))
-			return true;
-	return false;
-}
-
 const struct policy *tstate_policy(struct tstate *s, const char *partition,
 				   const char *override, bool *none,
 				   struct err *err)

@@ -63,9 +63,6 @@ const struct policy *tstate_policy(struct tstate *s, const char *partition,
 				   const char *override, bool *none,
 				   struct err *err);
 
-/* Whether a policy name (before any ':') is registered. */
-bool tstate_policy_known(const char *spec);
-
 /* Pattern used for predictions when the job gave none (--topo-pattern). */
 #define TSTATE_DEFAULT_PATTERN "alltoall"
 

@@ -61,6 +61,26 @@ const char *const *policy_names(void)
 	return names;
 }
 
+int policy_check(const char *spec, struct err *err)
+{
+	const struct policy_ops *ops;
+	struct spec args;
+	char known[256];
+
+	if (!spec)
+		return err_set(err, "policy: no spec");
+	if (spec_parse(spec, &policy_syntax, &args, err))
+		return err_prefix(err, "policy '%s'", spec);
+	ops = policy_find(args.name);
+	if (!ops)
+		return err_set(
+			err, "unknown policy '%s' (known: %s)", args.name,
+			spec_known_names(policy_at, known, sizeof(known)));
+	if (spec_check(&args, ops->opts, &policy_syntax, err))
+		return err_prefix(err, "policy %s", ops->name);
+	return 0;
+}
+
 struct policy *policy_create(const char *spec, const struct topo *t,
 			     const struct routing *r, struct err *err)
 {

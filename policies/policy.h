@@ -67,6 +67,11 @@ struct policy *policy_create(const char *spec, const struct topo *t,
 /* Free; NULL is a no-op. */
 void policy_destroy(struct policy *p);
 
+/* Check SPEC's grammar, name and options as policy_create does, without a
+ * topology (what the SPANK plugin can check at submission).  Returns 0 or
+ * -1 with err set to policy_create's message for the same spec. */
+int policy_check(const char *spec, struct err *err);
+
 /* Place REQ on the machine as V shows it.  Returns the status (never
  * fails otherwise; out-of-memory is POLICY_WAIT with a reason).
  * PLACED: res->nodes[0..n) ascending, all free and usable in V.

@@ -41,6 +41,11 @@ id=$(submit 5 1) || fail "5 nodes in batch"
 sbatch -N 1 --topo-policy=nosuch --wrap true >"$TDIR/out" 2>&1 &&
 	fail "--topo-policy=nosuch accepted"
 grep -q "unknown policy" "$TDIR/out" || fail "no clear message: $(cat "$TDIR/out")"
+# A known policy with a malformed option: policy_check's own message.
+sbatch -N 1 --topo-policy=random:colour --wrap true >"$TDIR/out" 2>&1 &&
+	fail "--topo-policy=random:colour accepted"
+grep -q "bad option 'colour' (want key=value)" "$TDIR/out" ||
+	fail "no clear message: $(cat "$TDIR/out")"
 sbatch -N 1 --topo-grid=0x4 --wrap true >"$TDIR/out" 2>&1 &&
 	fail "--topo-grid=0x4 accepted"
 wait_all 60 || fail "jobs did not finish"

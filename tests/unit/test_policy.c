@@ -188,6 +188,31 @@ Test(policy, bad_specs)
 	}
 }
 
+/* policy_check sees what needs no topology: grammar, name and option
+ * keys, with policy_create's own messages; values and fit to the
+ * topology are policy_create's. */
+Test(policy, check_without_topology)
+{
+	static const size_t same[] = { 0, 1, 2, 3, 5, 7, 10 };
+	static const char *const fine[] = { "fattree-pods:large=leaves",
+					    "dragonfly-groups", "linear",
+					    "random:seed=7" };
+	struct err e = { "" }, c = { "" };
+
+	for (size_t k = 0; k < sizeof(same) / sizeof(same[0]); k++) {
+		const struct bad *b = &bads[same[k]];
+		struct fx_net n = fx_net(b->topo, NULL);
+
+		cr_expect_null(policy_create(b->spec, n.t, n.r, &e));
+		cr_expect_eq(policy_check(b->spec, &c), -1, "%s", b->spec);
+		cr_expect_str_eq(c.msg, e.msg, "%s", b->spec);
+		fx_net_free(&n);
+	}
+	for (size_t k = 0; k < sizeof(fine) / sizeof(fine[0]); k++)
+		cr_expect_eq(policy_check(fine[k], &c), 0, "%s: %s", fine[k],
+			     c.msg);
+}
+
 Test(policy, canonical_spec)
 {
 	struct fx f;
