@@ -9,7 +9,9 @@
  *              time until placed
  *    evaluate  the in-process evaluator at job start: one-shot (every
  *              running job's link set) and incremental (the tracker
- *              select_topo.c uses: the new job's link set), plus JM
+ *              select_topo.c uses: the new job's link set), plus the
+ *              prediction (Predict= default, jm; PredictBudget=60000 so
+ *              that the model's whole cost shows)
  *  The topo.conf and node names go through tstate_load as in slurmctld.
  *
  *  Usage: bench_adapter [iterations]   (default 20)
@@ -80,7 +82,9 @@ static int run_case(const struct bcase *c, int iters)
 	fd = mkstemp(path);
 	if (fd < 0 || !(f = fdopen(fd, "w")))
 		return -1;
-	fprintf(f, "%s\nNodeName=n[0-%u]\nPartitionPolicy=batch:%s\n",
+	fprintf(f,
+		"%s\nNodeName=n[0-%u]\nPartitionPolicy=batch:%s\n"
+		"PredictBudget=60000\n",
 		c->topo_conf_line, c->nodes - 1, c->policy);
 	fclose(f);
 	for (i = 0; i < c->nodes; i++) {
@@ -174,8 +178,9 @@ static int run_case(const struct bcase *c, int iters)
 				    &err) < 0)
 			fprintf(stderr, "evaluate: %s\n", err.msg);
 		a = cpu_now() - a;
-		printf("  evaluate one-shot (job of %u nodes, %u running): %.1f ms, MLS %.2f TLS %.2f, JM mean %.4g\n",
-		       n, ev.njobs, a * 1e3, ev.mls, ev.tls, ev.rate_mean);
+		printf("  evaluate one-shot (job of %u nodes, %u running): %.1f ms, MLS %.2f TLS %.2f, %s mean %.4g (%s)\n",
+		       n, ev.njobs, a * 1e3, ev.mls, ev.tls, ev.model,
+		       ev.rate_mean, tstate_status_name(ev.status));
 		a = cpu_now();
 		if (tstate_track_reset(s, owner, &err) < 0)
 			fprintf(stderr, "track: %s\n", err.msg);
@@ -189,8 +194,8 @@ static int run_case(const struct bcase *c, int iters)
 					    &err) < 0)
 			fprintf(stderr, "tracked: %s\n", err.msg);
 		a = cpu_now() - a;
-		printf("  job_begin with the tracker (link set + JM): %.2f ms, MLS %.2f\n",
-		       a * 1e3, ev.mls);
+		printf("  job_begin with the tracker (link set + %s): %.2f ms, MLS %.2f\n",
+		       ev.model, a * 1e3, ev.mls);
 	}
 	tstate_destroy(s);
 	for (i = 0; i < c->nodes; i++)

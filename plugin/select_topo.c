@@ -72,7 +72,7 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 /* How often job_test asks the policy again when the wrapped plugin
  * refuses. */
 #define MAX_ATTEMPTS 8
-/* Largest job whose JM rates are predicted at start (n^2 flows for
+/* Largest job whose rates are predicted at start (n^2 flows for
  * alltoall); MLS/TLS are computed for every job. */
 #define MAX_MODEL_NODES 128
 /* Pending reasons are prefixed with this. */
@@ -243,6 +243,8 @@ extern int fini(void)
 	xfree(owner);
 	xfree(conf_path);
 	slurm_mutex_unlock(&topo_lock);
+	/* the thread runs the plugin's code: stop it before unloading */
+	tstate_predictor_stop();
 	if (wrap_context) {
 		plugin_context_destroy(wrap_context);
 		wrap_context = NULL;
@@ -305,9 +307,10 @@ static void _load_topo_conf(void)
 	owner = xcalloc(tstate_nodes(s) + 1, sizeof(uint32_t));
 	_rebuild_owner_locked(job_list);
 	slurm_mutex_unlock(&topo_lock);
-	info("%s: %s: topology %s, %u nodes, routing %s, wrapping %s",
+	info("%s: %s: topology %s, %u nodes, routing %s, wrapping %s, predicting with %s within %u ms",
 	     plugin_type, conf_path, topo_spec(tstate_topo(s)), tstate_nodes(s),
-	     routing_spec(tstate_routing(s)), wrap_type);
+	     routing_spec(tstate_routing(s)), wrap_type, tstate_predict(s),
+	     tstate_predict_budget(s));
 	/* The wrapped plugin holds the allocations of the running jobs and
 	 * Slurm holds pointers into it (node select info): it cannot be
 	 * swapped under a running slurmctld. */
@@ -795,8 +798,26 @@ extern int select_p_node_init(void)
 }
 
 /*
- * In-process evaluator: the job's predicted communication rate (JM over
- * its pattern) and the link sharing of every running job, recorded in
+ * A prediction that hit its budget: at info, what was recorded.
+ */
+static void _log_overrun(job_record_t *job_ptr, const struct teval *ev)
+{
+	if (!ev->modelled || ev->status != MODEL_TIME_LIMIT)
+		return;
+	if (ev->overran)
+		info("%s: %pJ: prediction with %s not done within PredictBudget=%u ms: recorded status=time-limit without rates",
+		     plugin_type, job_ptr, tstate_predict(tstate),
+		     tstate_predict_budget(tstate));
+	else
+		info("%s: %pJ: prediction with %s stopped at its time limit (PredictBudget=%u ms): recorded the best allocation it knew",
+		     plugin_type, job_ptr, tstate_predict(tstate),
+		     tstate_predict_budget(tstate));
+}
+
+/*
+ * In-process evaluator: the job's predicted communication rate (the
+ * Predict= model over its pattern, waited for at most PredictBudget=) and
+ * the link sharing of every running job, recorded in
  * StateSaveLocation/topo_jobs.log (one line per job start), in the job's
  * AdminComment (when empty) and logged with DebugFlags=SelectType.  Link
  * sets are kept incrementally (tstate_track_*): a job start costs its own
@@ -822,19 +843,8 @@ static void _evaluate_locked(job_record_t *job_ptr)
 		return;
 	}
 	xfree(nodes);
-	if (ev.modelled)
-		snprintf(
-			line, sizeof(line),
-			"pattern=%s flows=%u jm_mean=%.4g jm_min=%.4g jm_aggregate=%.4g links=%u shared=%u running=%u mls=%.4g tls=%.4g",
-			ev.pattern, ev.flows, ev.rate_mean, ev.rate_min,
-			ev.aggregate, ev.job_links, ev.job_shared, ev.njobs,
-			ev.mls, ev.tls);
-	else
-		snprintf(
-			line, sizeof(line),
-			"pattern=%s jm=none links=%u shared=%u running=%u mls=%.4g tls=%.4g",
-			ev.pattern, ev.job_links, ev.job_shared, ev.njobs,
-			ev.mls, ev.tls);
+	_log_overrun(job_ptr, &ev);
+	tstate_record(&ev, line, sizeof(line));
 	log_flag(SELECT_TYPE, "%s: %pJ started on %u nodes: %s", plugin_type,
 		 job_ptr, n, line);
 	if (!job_ptr->admin_comment)

@@ -1,7 +1,8 @@
 /* test_adapter.c - the Slurm-free half of select/topo (topo_adapter.c):
  * topo.conf against Slurm's node list, policy choice per job, the
  * backfill will-run search on the adapter's policy (policy_will_run, as
- * select_topo.c calls it) and the evaluator, with hand-worked
+ * select_topo.c calls it) and the evaluator (link sharing, the Predict=
+ * model within PredictBudget=, the record), with hand-worked
  * expectations on the 64-node fat-tree k=4, n=3 (4 nodes per leaf
  * switch, 16 per pod). */
 #include <criterion/criterion.h>
@@ -47,6 +48,7 @@ static void cleanup(void)
 {
 	uint32_t i;
 
+	tstate_predictor_stop();
 	unlink(conf_path);
 	for (i = 0; i < N; i++)
 		free(names[i]);
@@ -59,9 +61,12 @@ static struct tstate *load(const char *text, struct err *err)
 			   err);
 }
 
+/* A budget that valgrind's slowdown does not exhaust (the default is
+ * tested on its own). */
 static const char *good = "Topology=fattree k=4 n=3\n"
 			  "NodeName=n[0-63]\n"
-			  "PartitionPolicy=batch:fattree-pods\n";
+			  "PartitionPolicy=batch:fattree-pods\n"
+			  "PredictBudget=60000\n";
 
 TestSuite(adapter, .init = make_names, .fini = cleanup);
 
@@ -414,5 +419,223 @@ Test(adapter, tracker_agrees_with_one_shot)
 	cr_assert_float_eq(inc.mls, 100.0, 1e-9);
 	cr_assert_eq(tstate_evaluate_tracked(s, 3, a, 2, NULL, 128, &inc, &err),
 		     -1);
+	tstate_destroy(s);
+}
+
+/* Predict= is checked when the state is loaded, with model_check's own
+ * message; without it, the machine's default (jm) within 50 ms. */
+Test(adapter, predict_is_checked_at_load)
+{
+	static const struct {
+		const char *text, *msg; /* msg: after PATH, its start */
+	} bad[] = {
+		{ "Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+		  "Predict=nosuch\n",
+		  ":3: Predict=nosuch: unknown model 'nosuch' (known: hm, jm, "
+		  "mcf, mmf" },
+		{ "Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+		  "PartitionPolicy=batch:fattree-pods\nPredict=mcf:x=1\n",
+		  ":4: Predict=mcf:x=1: model 'mcf': unknown option 'x'" },
+		{ "Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+		  "PredictBudget=0\n",
+		  ":3: PredictBudget=0: want whole milliseconds from 1 to "
+		  "60000" },
+	};
+	struct err err = { { 0 } };
+	struct tstate *s;
+	char want[1200];
+
+	s = load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n", &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_expect_str_eq(tstate_predict(s), "jm");
+	cr_expect_eq(tstate_predict_budget(s), 50);
+	tstate_destroy(s);
+	unlink(conf_path);
+	s = load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\nPredict=mcf\n"
+		 "PredictBudget=200\n",
+		 &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_expect_str_eq(tstate_predict(s), "mcf");
+	cr_expect_eq(tstate_predict_budget(s), 200);
+	tstate_destroy(s);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		unlink(conf_path);
+		cr_expect_null(load(bad[i].text, &err), "case %zu", i);
+		snprintf(want, sizeof(want), "%s%s", conf_path, bad[i].msg);
+		cr_expect(!strncmp(err.msg, want, strlen(want)),
+			  "case %zu: got '%s', want '%s...'", i, err.msg, want);
+	}
+}
+
+/* The state's evaluation of job JOB on NODES[0..N) (owner: the job
+ * alone) against model_run(MODEL) on the same flows. */
+static void same_as_model_run(struct tstate *s, const char *model, uint32_t job,
+			      const uint32_t *nodes, uint32_t n,
+			      struct teval *ev)
+{
+	struct err err = { { 0 } };
+	uint32_t owner[N] = { 0 };
+	struct model_result mr;
+	struct flows f;
+
+	for (uint32_t i = 0; i < n; i++)
+		owner[nodes[i]] = job;
+	cr_assert_eq(tstate_evaluate(s, owner, job, nodes, n, NULL, 128, ev,
+				     &err),
+		     0, "%s", err.msg);
+	flows_init(&f);
+	cr_assert_eq(flows_pattern("alltoall", nodes, n, job, &f, &err), 0);
+	cr_assert_eq(model_run(model, tstate_routing(s), &f, NULL, &mr, &err),
+		     0, "%s", err.msg);
+	cr_expect(ev->modelled);
+	cr_expect_str_eq(ev->model, model);
+	cr_expect_eq(ev->status, MODEL_OPTIMAL);
+	cr_expect(!ev->overran);
+	cr_expect_eq(ev->flows, f.n);
+	cr_expect_float_eq(ev->rate_mean, mr.mean_rate, 1e-12);
+	cr_expect_float_eq(ev->rate_min, mr.min_rate, 1e-12);
+	cr_expect_float_eq(ev->aggregate, mr.aggregate, 1e-12);
+	cr_expect_float_eq(ev->alpha, mr.alpha, 1e-12);
+	model_result_free(&mr);
+	flows_free(&f);
+}
+
+/* Predict=mcf: the job's rates and alpha are MCF's.  Four nodes of one
+ * leaf switch, alltoall: each node sends 3 flows through its injection
+ * link of capacity 1, so alpha = 1/3, 12 flows of 1/3, aggregate 4.  On
+ * nodes 0, 1, 4, 5 (two leaves) MCF still gives every flow 1/3 where JM
+ * leaves the slowest at 1/9. */
+Test(adapter, evaluate_with_mcf)
+{
+	struct err err = { { 0 } };
+	struct tstate *s = load("Topology=fattree k=4 n=3\n"
+				"NodeName=n[0-63]\n"
+				"Predict=mcf\nPredictBudget=60000\n",
+				&err);
+	uint32_t leaf[4] = { 0, 1, 2, 3 }, two[4] = { 0, 1, 4, 5 };
+	struct teval ev;
+	char rec[512];
+
+	cr_assert_not_null(s, "%s", err.msg);
+	same_as_model_run(s, "mcf", 7, leaf, 4, &ev);
+	cr_expect(ev.has_alpha);
+	cr_expect_float_eq(ev.alpha, 1.0 / 3, 1e-9);
+	cr_expect_eq(ev.flows, 12);
+	cr_expect_float_eq(ev.rate_mean, 1.0 / 3, 1e-9);
+	cr_expect_float_eq(ev.rate_min, 1.0 / 3, 1e-9);
+	cr_expect_float_eq(ev.aggregate, 4.0, 1e-9);
+	cr_expect_str_eq(tstate_record(&ev, rec, sizeof(rec)),
+			 "pattern=alltoall flows=12 model=mcf status=optimal "
+			 "jm_mean=0.3333 jm_min=0.3333 jm_aggregate=4 "
+			 "alpha=0.3333 links=0 shared=0 running=1 mls=0 tls=0");
+	same_as_model_run(s, "mcf", 8, two, 4, &ev);
+	cr_expect_float_eq(ev.rate_min, 1.0 / 3, 1e-9);
+	tstate_destroy(s);
+}
+
+/* Predict=jm (and the default): JM's rates as before, no alpha. */
+Test(adapter, evaluate_with_jm)
+{
+	struct err err = { { 0 } };
+	struct tstate *s = load("Topology=fattree k=4 n=3\n"
+				"NodeName=n[0-63]\n"
+				"Predict=jm\nPredictBudget=60000\n",
+				&err);
+	uint32_t two[4] = { 0, 1, 4, 5 };
+	struct teval ev;
+	char rec[512];
+
+	cr_assert_not_null(s, "%s", err.msg);
+	same_as_model_run(s, "jm", 8, two, 4, &ev);
+	cr_expect(!ev.has_alpha);
+	cr_expect_float_eq(ev.rate_min, 1.0 / 9, 1e-9);
+	cr_expect_float_eq(ev.aggregate, 4.0, 1e-9);
+	cr_expect_str_eq(tstate_record(&ev, rec, sizeof(rec)),
+			 "pattern=alltoall flows=12 model=jm status=optimal "
+			 "jm_mean=0.3333 jm_min=0.1111 jm_aggregate=4 "
+			 "links=16 shared=0 running=1 mls=0 tls=0");
+	tstate_destroy(s);
+	unlink(conf_path);
+	s = load(good, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	same_as_model_run(s, "jm", 8, two, 4, &ev);
+	tstate_destroy(s);
+}
+
+/* A job not modelled (1 node, or above the size cap) keeps "jm=none". */
+Test(adapter, record_of_a_job_not_modelled)
+{
+	struct err err = { { 0 } };
+	struct tstate *s = load(good, &err);
+	uint32_t owner[N] = { 0 }, one[1] = { 9 };
+	struct teval ev;
+	char rec[512];
+
+	cr_assert_not_null(s, "%s", err.msg);
+	owner[9] = 3;
+	cr_assert_eq(tstate_evaluate(s, owner, 3, one, 1, "shift", 128, &ev,
+				     &err),
+		     0, "%s", err.msg);
+	cr_expect(!ev.modelled);
+	cr_expect_str_eq(tstate_record(&ev, rec, sizeof(rec)),
+			 "pattern=shift jm=none model=jm status=skipped "
+			 "links=0 shared=0 running=1 mls=0 tls=0");
+	cr_expect_str_eq(tstate_status_name(MODEL_TIME_LIMIT), "time-limit");
+	cr_expect_str_eq(tstate_status_name(MODEL_INFEASIBLE), "infeasible");
+	tstate_destroy(s);
+}
+
+/* The whole machine, alltoall: 4032 flows over 52,416 paths, an LP GLPK
+ * needs tens of seconds for.  Within PredictBudget=1 the caller gets
+ * MODEL_TIME_LIMIT (not an error) at once; within 1000 ms the LP stops
+ * at its own time limit (alpha known, 0) or, when building it took the
+ * budget (valgrind), the caller stops waiting: either way within about
+ * the budget.  The predictor then serves the next job. */
+Test(adapter, budget_overrun_is_a_status)
+{
+	struct err err = { { 0 } };
+	uint32_t owner[N], all[N], leaf[4] = { 0, 1, 2, 3 };
+	struct tstate *s;
+	struct teval ev;
+	char rec[512];
+
+	for (uint32_t i = 0; i < N; i++) {
+		owner[i] = 5;
+		all[i] = i;
+	}
+	s = load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+		 "Predict=mcf\nPredictBudget=1\n",
+		 &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(tstate_evaluate(s, owner, 5, all, N, NULL, 128, &ev, &err),
+		     0, "%s", err.msg);
+	cr_expect(ev.modelled);
+	cr_expect_eq(ev.flows, 4032);
+	cr_expect_eq(ev.status, MODEL_TIME_LIMIT);
+	cr_expect(ev.overran);
+	cr_expect_lt(ev.seconds, 1.0);
+	cr_expect(strstr(tstate_record(&ev, rec, sizeof(rec)),
+			 "flows=4032 model=mcf status=time-limit jm_mean=0 "
+			 "jm_min=0 jm_aggregate=0 links="),
+		  "%s", rec);
+	tstate_destroy(s);
+	unlink(conf_path);
+	s = load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+		 "Predict=mcf\nPredictBudget=1000\n",
+		 &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(tstate_evaluate(s, owner, 5, all, N, NULL, 128, &ev, &err),
+		     0, "%s", err.msg);
+	cr_expect_eq(ev.status, MODEL_TIME_LIMIT);
+	cr_expect(ev.overran || (ev.has_alpha && ev.alpha == 0));
+	cr_expect_lt(ev.seconds, 3.0);
+	tstate_destroy(s);
+	/* the next job: queued behind what runs, then answered */
+	unlink(conf_path);
+	s = load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+		 "Predict=mcf\nPredictBudget=60000\n",
+		 &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	same_as_model_run(s, "mcf", 6, leaf, 4, &ev);
 	tstate_destroy(s);
 }

@@ -1,13 +1,32 @@
 /*****************************************************************************\
  *  topo_adapter.c - the Slurm-free half of select/topo (see topo_adapter.h).
+ *
+ *  The prediction model runs in one predictor thread so that a job start
+ *  waits for it at most the budget: only the LP models honour a time
+ *  limit, and building a large instance (every path of every flow) or
+ *  running JM on it can take seconds.  A prediction not done in time is
+ *  left to finish in the thread; the machine it reads is shared (counted
+ *  references), so a reconfiguration does not free it under the thread.
+ *  One thread for the process: GLPK keeps its environment per thread.
 \*****************************************************************************/
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "plugin/topo_adapter.h"
 
 #define MAX_CACHED_POLICIES 64
+
+/* The machine, shared by the state and the prediction running on it:
+ * freed by the last to let go. */
+struct shared_machine {
+	atomic_uint refs;
+	struct machine *m;
+};
 
 struct cached_policy {
 	char *spec;
@@ -15,7 +34,8 @@ struct cached_policy {
 };
 
 struct tstate {
-	struct machine *m;
+	struct shared_machine *sm;
+	struct machine *m;	       /* sm->m */
 	const struct routing *routing; /* the machine's */
 	uint32_t n;
 	uint32_t *s2t; /* [n] Slurm node index -> topology node */
@@ -47,7 +67,13 @@ struct tstate *tstate_load(const char *path, const char *const *names,
 		err_set(err, "%s: out of memory", path);
 		return NULL;
 	}
-	if (!(s->m = machine_load(path, NULL, err)))
+	if (!(s->sm = calloc(1, sizeof(*s->sm)))) {
+		err_set(err, "%s: out of memory", path);
+		goto fail;
+	}
+	atomic_init(&s->sm->refs, 1);
+	if (!(s->m = s->sm->m = machine_load(path, NULL, err)) ||
+	    machine_check_predict(s->m, model_check, err))
 		goto fail;
 	s->routing = machine_routing(s->m);
 	s->n = topo_num_nodes(machine_topo(s->m));
@@ -102,6 +128,14 @@ fail:
 	return NULL;
 }
 
+static void sm_release(struct shared_machine *sm)
+{
+	if (sm && atomic_fetch_sub(&sm->refs, 1) == 1) {
+		machine_destroy(sm->m);
+		free(sm);
+	}
+}
+
 void tstate_destroy(struct tstate *s)
 {
 	uint32_t i;
@@ -113,7 +147,7 @@ void tstate_destroy(struct tstate *s)
 		free(s->cache[i].spec);
 	}
 	ls_state_destroy(s->ls);
-	machine_destroy(s->m);
+	sm_release(s->sm);
 	free(s->s2t);
 	free(s->t2s);
 	free(s);
@@ -132,6 +166,16 @@ const struct routing *tstate_routing(const struct tstate *s)
 const char *tstate_wrap(const struct tstate *s)
 {
 	return machine_wrap(s->m);
+}
+
+const char *tstate_predict(const struct tstate *s)
+{
+	return machine_predict(s->m, NULL);
+}
+
+uint32_t tstate_predict_budget(const struct tstate *s)
+{
+	return machine_predict_budget(s->m, NULL);
 }
 
 uint32_t tstate_nodes(const struct tstate *s)
@@ -270,43 +314,276 @@ out:
 	return rc;
 }
 
-/* JM rates of the job's pattern (for 2 to MAX_MODEL_NODES nodes). */
-static int evaluate_jm(const struct tstate *s, uint32_t job_id,
-		       const uint32_t *nodes, uint32_t n,
-		       uint32_t max_model_nodes, struct teval *ev,
-		       struct err *err)
+/* ---- the predictor thread ---- */
+
+/* One prediction, shared by the job start waiting for it and the
+ * predictor thread (refs, done and the results under pred_lock). */
+struct prediction {
+	unsigned refs;
+	struct shared_machine *sm; /* a reference */
+	const char *spec;	   /* the machine's */
+	struct flows f;
+	struct timespec deadline; /* CLOCK_MONOTONIC */
+	bool done;
+	bool late; /* taken with no time left: not run */
+	int rc;
+	struct err err;
+	struct model_result mr; /* the statistics; arrays freed */
+};
+
+static pthread_once_t pred_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t pred_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pred_work;     /* the thread waits for pred_next */
+static pthread_cond_t pred_done;     /* job starts wait, monotonic clock */
+static struct prediction *pred_next; /* posted, not taken yet */
+static pthread_t pred_thread;
+static bool pred_running, pred_stop;
+
+static void pred_init(void)
 {
+	pthread_condattr_t a;
+
+	pthread_cond_init(&pred_work, NULL);
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&pred_done, &a);
+	pthread_condattr_destroy(&a);
+}
+
+/* Milliseconds from now to T (negative when past). */
+static double ms_until(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(t->tv_sec - now.tv_sec) * 1e3 +
+	       (double)(t->tv_nsec - now.tv_nsec) * 1e-6;
+}
+
+/* Drop a reference (under pred_lock); true when P is to be freed. */
+static bool pred_unref(struct prediction *p)
+{
+	return --p->refs == 0;
+}
+
+static void pred_free(struct prediction *p)
+{
+	flows_free(&p->f);
+	sm_release(p->sm);
+	free(p);
+}
+
+/* Run P's model with what is left of its budget as the time limit (a
+ * tenth kept for handing the answer back); none left: P is late, not
+ * run. */
+static void pred_run(struct prediction *p)
+{
+	double left = ms_until(&p->deadline) * 0.9;
 	struct model_opts opts;
 	struct model_result mr;
-	struct flows f;
-	int rc = 0;
 
 	memset(&mr, 0, sizeof(mr));
+	if (left < 1) {
+		p->late = true;
+		return;
+	}
+	model_opts_init(&opts);
+	opts.time_limit_ms = (uint32_t)left;
+	opts.top_links = 0;
+	p->rc = model_run(p->spec, machine_routing(p->sm->m), &p->f, &opts, &mr,
+			  &p->err);
+	if (p->rc == 0) {
+		model_result_free(&mr);
+		p->mr = mr;
+	}
+}
+
+static void *pred_main(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&pred_lock);
+	for (;;) {
+		struct prediction *p;
+		bool last;
+
+		while (!pred_next && !pred_stop)
+			pthread_cond_wait(&pred_work, &pred_lock);
+		if (pred_stop)
+			break;
+		p = pred_next;
+		pred_next = NULL;
+		pthread_cond_broadcast(&pred_done); /* the slot is free */
+		pthread_mutex_unlock(&pred_lock);
+		pred_run(p);
+		pthread_mutex_lock(&pred_lock);
+		p->done = true;
+		last = pred_unref(p);
+		pthread_cond_broadcast(&pred_done);
+		if (last) {
+			pthread_mutex_unlock(&pred_lock);
+			pred_free(p);
+			pthread_mutex_lock(&pred_lock);
+		}
+	}
+	pthread_mutex_unlock(&pred_lock);
+	model_thread_done();
+	return NULL;
+}
+
+void tstate_predictor_stop(void)
+{
+	pthread_mutex_lock(&pred_lock);
+	if (!pred_running) {
+		pthread_mutex_unlock(&pred_lock);
+		return;
+	}
+	pred_stop = true;
+	pthread_cond_signal(&pred_work);
+	pthread_mutex_unlock(&pred_lock);
+	pthread_join(pred_thread, NULL);
+	pthread_mutex_lock(&pred_lock);
+	pred_running = pred_stop = false;
+	pthread_mutex_unlock(&pred_lock);
+}
+
+/* Hand P to the predictor thread and wait until it is done or its
+ * deadline passes (the wait includes the thread finishing an earlier
+ * prediction).  Under pred_lock; returns whether P is done.  P has one
+ * reference more while the thread holds it. */
+static bool pred_wait(struct prediction *p, struct err *err, int *rc)
+{
+	int e = 0;
+
+	*rc = 0;
+	if (!pred_running) {
+		if (pthread_create(&pred_thread, NULL, pred_main, NULL)) {
+			*rc = err_set(err, "cannot start the predictor thread");
+			return false;
+		}
+		pred_running = true;
+	}
+	while (pred_next && e != ETIMEDOUT)
+		e = pthread_cond_timedwait(&pred_done, &pred_lock,
+					   &p->deadline);
+	if (pred_next)
+		return false; /* still busy with an earlier job's */
+	pred_next = p;
+	p->refs++;
+	pthread_cond_signal(&pred_work);
+	while (!p->done && e != ETIMEDOUT)
+		e = pthread_cond_timedwait(&pred_done, &pred_lock,
+					   &p->deadline);
+	if (pred_next == p) { /* never taken: withdraw it */
+		pred_next = NULL;
+		p->refs--;
+	}
+	return p->done;
+}
+
+/* *OUT: a prediction of the job's flows (EV's pattern) under S's model,
+ * due the budget after T0, holding a reference to S's machine; NULL when
+ * the pattern gives no flow.  Returns 0, or -1 with err set (a bad
+ * pattern, memory). */
+static int pred_new(const struct tstate *s, const struct teval *ev,
+		    uint32_t job_id, const uint32_t *nodes, uint32_t n,
+		    const struct timespec *t0, struct prediction **out,
+		    struct err *err)
+{
+	uint32_t budget = machine_predict_budget(s->m, NULL);
+	struct prediction *p = calloc(1, sizeof(*p));
+	int rc;
+
+	*out = NULL;
+	if (!p)
+		return err_set(err, "out of memory");
+	flows_init(&p->f);
+	rc = flows_pattern(ev->pattern, nodes, n, job_id, &p->f, err);
+	if (rc < 0 || !p->f.n) {
+		flows_free(&p->f);
+		free(p);
+		return rc < 0 ? -1 : 0;
+	}
+	p->refs = 1;
+	p->spec = machine_predict(s->m, NULL);
+	p->deadline.tv_sec = t0->tv_sec + budget / 1000;
+	p->deadline.tv_nsec = t0->tv_nsec + (long)(budget % 1000) * 1000000L;
+	if (p->deadline.tv_nsec >= 1000000000L) {
+		p->deadline.tv_sec++;
+		p->deadline.tv_nsec -= 1000000000L;
+	}
+	atomic_fetch_add(&s->sm->refs, 1);
+	p->sm = s->sm;
+	*out = p;
+	return 0;
+}
+
+/* P's answer into EV: the model's status and statistics when DONE (and
+ * run), else MODEL_TIME_LIMIT without rates.  Returns 0, or -1 with err
+ * set when the model failed to run. */
+static int pred_answer(const struct prediction *p, bool done, struct teval *ev,
+		       struct err *err)
+{
+	if (!done || p->late) {
+		ev->status = MODEL_TIME_LIMIT;
+		ev->overran = true;
+		return 0;
+	}
+	if (p->rc < 0)
+		return err_set(err, "%s", p->err.msg);
+	ev->status = p->mr.status;
+	ev->rate_mean = p->mr.mean_rate;
+	ev->rate_min = p->mr.min_rate;
+	ev->aggregate = p->mr.aggregate;
+	ev->has_alpha = p->mr.lp_rows > 0 || p->mr.alpha > 0;
+	ev->alpha = p->mr.alpha;
+	return 0;
+}
+
+/* The rates of the job's pattern under the prediction model (for 2 to
+ * MAX_MODEL_NODES nodes), waited for at most the budget. */
+static int evaluate_model(const struct tstate *s, uint32_t job_id,
+			  const uint32_t *nodes, uint32_t n,
+			  uint32_t max_model_nodes, struct teval *ev,
+			  struct err *err)
+{
+	struct timespec t0;
+	struct prediction *p;
+	bool done, last;
+	int rc;
+
 	if (n < 2 || n > max_model_nodes)
 		return 0; /* ev->modelled stays false */
-	flows_init(&f);
-	model_opts_init(&opts);
-	opts.time_limit_ms = 1000;
-	if (flows_pattern(ev->pattern, nodes, n, job_id, &f, err) < 0 ||
-	    model_run("jm", s->routing, &f, &opts, &mr, err) < 0) {
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (pred_new(s, ev, job_id, nodes, n, &t0, &p, err) < 0)
+		return -1;
+	if (!p)
+		return 0;
+	ev->modelled = true;
+	ev->flows = p->f.n;
+	pthread_once(&pred_once, pred_init);
+	pthread_mutex_lock(&pred_lock);
+	done = pred_wait(p, err, &rc);
+	if (pred_answer(p, done, ev, err) < 0)
 		rc = -1;
-	} else if (f.n) {
-		ev->modelled = true;
-		ev->flows = f.n;
-		ev->rate_mean = mr.mean_rate;
-		ev->rate_min = mr.min_rate;
-		ev->aggregate = mr.aggregate;
-	}
-	model_result_free(&mr);
-	flows_free(&f);
+	last = pred_unref(p);
+	pthread_mutex_unlock(&pred_lock);
+	if (last)
+		pred_free(p);
+	ev->seconds = -ms_until(&t0) * 1e-3;
 	return rc;
 }
 
-static void set_pattern(struct teval *ev, const char *pattern)
+/* EV cleared, with the pattern and the model's name. */
+static void set_pattern(const struct tstate *s, struct teval *ev,
+			const char *pattern)
 {
+	const char *spec = machine_predict(s->m, NULL);
+
 	memset(ev, 0, sizeof(*ev));
 	snprintf(ev->pattern, sizeof(ev->pattern), "%s",
 		 pattern && *pattern ? pattern : TSTATE_DEFAULT_PATTERN);
+	snprintf(ev->model, sizeof(ev->model), "%.*s", (int)strcspn(spec, ":"),
+		 spec);
 }
 
 int tstate_evaluate(const struct tstate *s, const uint32_t *owner,
@@ -314,10 +591,10 @@ int tstate_evaluate(const struct tstate *s, const uint32_t *owner,
 		    const char *pattern, uint32_t max_model_nodes,
 		    struct teval *ev, struct err *err)
 {
-	set_pattern(ev, pattern);
+	set_pattern(s, ev, pattern);
 	if (evaluate_sharing(s, owner, job_id, ev, err) < 0)
 		return -1;
-	return evaluate_jm(s, job_id, nodes, n, max_model_nodes, ev, err);
+	return evaluate_model(s, job_id, nodes, n, max_model_nodes, ev, err);
 }
 
 int tstate_track_reset(struct tstate *s, const uint32_t *owner, struct err *err)
@@ -388,7 +665,7 @@ int tstate_evaluate_tracked(const struct tstate *s, uint32_t job_id,
 {
 	struct ls_job_now now;
 
-	set_pattern(ev, pattern);
+	set_pattern(s, ev, pattern);
 	if (!s->ls || ls_state_job(s->ls, job_id, &now) < 0) {
 		err_set(err, "job %u is not tracked", job_id);
 		return -1;
@@ -398,5 +675,44 @@ int tstate_evaluate_tracked(const struct tstate *s, uint32_t job_id,
 	ev->njobs = ls_state_njobs(s->ls);
 	ev->job_links = now.links;
 	ev->job_shared = now.shared;
-	return evaluate_jm(s, job_id, nodes, n, max_model_nodes, ev, err);
+	return evaluate_model(s, job_id, nodes, n, max_model_nodes, ev, err);
+}
+
+const char *tstate_status_name(int status)
+{
+	switch (status) {
+	case MODEL_OPTIMAL:
+		return "optimal";
+	case MODEL_TIME_LIMIT:
+		return "time-limit";
+	case MODEL_INFEASIBLE:
+		return "infeasible";
+	default:
+		return "failed";
+	}
+}
+
+const char *tstate_record(const struct teval *ev, char *buf, size_t len)
+{
+	char alpha[48] = "";
+
+	if (!ev->modelled) {
+		snprintf(buf, len,
+			 "pattern=%s jm=none model=%s status=skipped links=%u "
+			 "shared=%u running=%u mls=%.4g tls=%.4g",
+			 ev->pattern, ev->model, ev->job_links, ev->job_shared,
+			 ev->njobs, ev->mls, ev->tls);
+		return buf;
+	}
+	if (ev->has_alpha)
+		snprintf(alpha, sizeof(alpha), " alpha=%.4g", ev->alpha);
+	snprintf(buf, len,
+		 "pattern=%s flows=%u model=%s status=%s jm_mean=%.4g "
+		 "jm_min=%.4g jm_aggregate=%.4g%s links=%u shared=%u "
+		 "running=%u mls=%.4g tls=%.4g",
+		 ev->pattern, ev->flows, ev->model,
+		 tstate_status_name(ev->status), ev->rate_mean, ev->rate_min,
+		 ev->aggregate, alpha, ev->job_links, ev->job_shared, ev->njobs,
+		 ev->mls, ev->tls);
+	return buf;
 }

@@ -3,7 +3,8 @@
  *  topo.conf (policies/machine: topology, names, routing, the policy of
  *  every partition) checked against slurm.conf's node list, the
  *  --topo-policy policies (cached) and the in-process evaluator (link
- *  sharing, JM rates).  Placement and will-run are the policies' own
+ *  sharing, and the rates of topo.conf's Predict= model, computed by a
+ *  predictor thread within PredictBudget=).  Placement and will-run are the policies' own
  *  (policy_place, policy_will_run in policies/).  select_topo.c
  *  translates Slurm structures (bitmaps, job records) to and from these
  *  dense ids; this file includes no Slurm header so that it follows the
@@ -13,6 +14,7 @@
 #define _SELECT_TOPO_ADAPTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "policies/machine/machine.h"
@@ -31,7 +33,8 @@ struct tstate;
 
 /* Load the machine of topo.conf PATH (machine_load: every PartitionPolicy=
  * and DefaultPolicy= is created, unknown or inapplicable policies are
- * errors) and check it against Slurm's nodes NAMES[0..NSLURM): every Slurm
+ * errors; the Predict= model is checked with model_check, "PATH:LINE:
+ * Predict=SPEC: why") and check it against Slurm's nodes NAMES[0..NSLURM): every Slurm
  * node must be named in topo.conf and every topo.conf node must be a
  * Slurm node.  PARTS[0..NPARTS), slurm.conf's partitions, is not needed
  * (kept for the caller).  Returns a new state or NULL with err set to
@@ -47,6 +50,10 @@ const struct routing *tstate_routing(const struct tstate *s);
 /* The select plugin topo.conf's Wrap= names: "select/cons_tres" (the
  * default) or "select/linear" (static). */
 const char *tstate_wrap(const struct tstate *s);
+/* The prediction model (Predict= or the machine's default; borrowed) and
+ * its budget in milliseconds (PredictBudget=, default 50). */
+const char *tstate_predict(const struct tstate *s);
+uint32_t tstate_predict_budget(const struct tstate *s);
 /* Number of topology nodes (= Slurm nodes). */
 uint32_t tstate_nodes(const struct tstate *s);
 /* Topology node of Slurm node index I, or TOPO_NONE. */
@@ -69,9 +76,19 @@ const struct policy *tstate_policy(struct tstate *s, const char *partition,
 /* What the in-process evaluator records for a job that starts. */
 struct teval {
 	char pattern[64];
-	bool modelled; /* false: 1 node or above the size cap */
+	char model[32]; /* the prediction model's name */
+	bool modelled;	/* false: 1 node or above the size cap */
 	uint32_t flows;
-	double rate_mean, rate_min, aggregate; /* JM, capacity units */
+	/* the model's rates, in capacity units; at MODEL_TIME_LIMIT the
+	 * best allocation the model knew (0 when it knew none) */
+	double rate_mean, rate_min, aggregate;
+	int status;	/* enum model_status, when modelled */
+	bool overran;	/* no answer within the budget (MODEL_TIME_LIMIT,
+			 * rates 0): the model still ran, or the previous
+			 * job's did */
+	bool has_alpha; /* an LP model: its concurrent level alpha */
+	double alpha;
+	double seconds;	 /* waited for the prediction, at most the budget */
 	double mls, tls; /* of all running jobs, percent */
 	uint32_t njobs;	 /* running jobs compared */
 	uint32_t job_links, job_shared, job_nshares; /* this job */
@@ -79,9 +96,15 @@ struct teval {
 
 /* Evaluate job JOB_ID on NODES[0..N) (topology ids) once it holds them in
  * OWNER: MLS/TLS of every running job (linkshare_compute) and, for jobs of
- * 2 to MAX_MODEL_NODES nodes, the JM rates of its pattern (PATTERN or
- * TSTATE_DEFAULT_PATTERN; LP time limit 1 s).  Returns 0, or -1 with err
- * set; EV holds what was computed before the error. */
+ * 2 to MAX_MODEL_NODES nodes, the rates of its pattern (PATTERN or
+ * TSTATE_DEFAULT_PATTERN) under the prediction model (tstate_predict).
+ * The model runs in the predictor thread with the rest of the budget as
+ * its time limit; the caller waits for it at most tstate_predict_budget
+ * milliseconds from the call, flows included, and gets status
+ * MODEL_TIME_LIMIT (and ev->overran) when it is not done by then.
+ * Returns 0 whatever the model's status, or -1 with err set (a bad
+ * pattern, a model that failed to run, memory); EV holds what was
+ * computed before the error. */
 int tstate_evaluate(const struct tstate *s, const uint32_t *owner,
 		    uint32_t job_id, const uint32_t *nodes, uint32_t n,
 		    const char *pattern, uint32_t max_model_nodes,
@@ -105,5 +128,21 @@ int tstate_evaluate_tracked(const struct tstate *s, uint32_t job_id,
 			    const uint32_t *nodes, uint32_t n,
 			    const char *pattern, uint32_t max_model_nodes,
 			    struct teval *ev, struct err *err);
+
+/* The record of EV, as select/topo writes it to topo_jobs.log and the
+ * job's AdminComment (select_topo(8)):
+ *   pattern=P flows=F model=M status=S jm_mean=R jm_min=R jm_aggregate=R
+ *   [alpha=A] links=L shared=S running=J mls=M tls=T
+ * (the rates are model M's; alpha for LP models) or, when not modelled,
+ *   pattern=P jm=none model=M status=skipped links=L ...
+ * Writes at most LEN bytes to BUF (NUL-terminated); returns BUF. */
+const char *tstate_record(const struct teval *ev, char *buf, size_t len);
+/* Name of a prediction status: "optimal", "time-limit", "infeasible" or
+ * "failed" (static). */
+const char *tstate_status_name(int status);
+
+/* Stop the predictor thread, after the model it runs (if any) returns;
+ * for the plugin's fini.  A later evaluation starts it again. */
+void tstate_predictor_stop(void);
 
 #endif

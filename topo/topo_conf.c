@@ -8,9 +8,10 @@
  * line of the directive that caused it, and every directive keeps its
  * line for the checks made later.
  *
- * A parser only: Routing= and the policies are checked for their syntax;
- * whether they exist and apply to the topology is the machine's check
- * (policies/machine), which has the routings and policies. */
+ * A parser only: Routing=, the policies and Predict= are checked for their
+ * syntax, PredictBudget= is kept as text; whether they exist and apply to
+ * the topology is the machine's check (policies/machine), which has the
+ * routings and policies and is handed the model check. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -67,6 +68,10 @@ struct pstate {
 	char *defpol;
 	uint32_t wrap_line;
 	const char *wrap; /* canonical (static) or NULL */
+	uint32_t predict_line;
+	char *predict;
+	uint32_t budget_line;
+	char *budget;
 	struct name_expr *names;
 	size_t nnames;
 	struct cap_rule *caps;
@@ -84,6 +89,8 @@ struct topo_conf {
 	char *routing;
 	char *defpol;
 	const char *wrap; /* static: WRAP_CONS_TRES or WRAP_LINEAR */
+	char *predict;	  /* Predict= or NULL */
+	char *budget;	  /* PredictBudget= or NULL */
 	struct part_policy *pols;
 	uint32_t npols;
 	uint32_t nnames;    /* 0 or the number of nodes */
@@ -296,18 +303,24 @@ static int d_topology(struct pstate *st, uint32_t line, const char *rest)
 	return st->topo_spec ? 0 : perr(st, line, "out of memory");
 }
 
-static int d_routing(struct pstate *st, uint32_t line, char **tok,
-		     const char *v, size_t ntok)
+/* Whether V starts with a registry name and then ends or goes on with ':'
+ * (NAME[:key=value,...]; the options are the registry's to check). */
+static int spec_shaped(const char *v)
 {
 	const char *p = v;
 
+	while (isalnum((unsigned char)*p) || *p == '_' || *p == '-')
+		p++;
+	return p != v && (!*p || *p == ':');
+}
+
+static int d_routing(struct pstate *st, uint32_t line, char **tok,
+		     const char *v, size_t ntok)
+{
 	if (only_one(st, line, tok, ntok, "Routing") ||
 	    once(st, line, st->routing_line, "Routing"))
 		return -1;
-	/* NAME[:key=value,...] */
-	while (isalnum((unsigned char)*p) || *p == '_' || *p == '-')
-		p++;
-	if (p == v || (*p && *p != ':'))
+	if (!spec_shaped(v))
 		return perr(st, line,
 			    "bad routing '%s' (want NAME[:key=value,...])", v);
 	st->routing_line = line;
@@ -422,6 +435,34 @@ static int d_wrap(struct pstate *st, uint32_t line, char **tok, const char *v,
 			    v);
 	st->wrap_line = line;
 	return 0;
+}
+
+/* Predict=MODEL[:key=value,...]: the model of the plugin's prediction at
+ * job start; whether it exists is the machine's check. */
+static int d_predict(struct pstate *st, uint32_t line, char **tok,
+		     const char *v, size_t ntok)
+{
+	if (only_one(st, line, tok, ntok, "Predict") ||
+	    once(st, line, st->predict_line, "Predict"))
+		return -1;
+	if (!spec_shaped(v))
+		return perr(st, line,
+			    "bad Predict=%s (want MODEL[:key=value,...])", v);
+	st->predict_line = line;
+	st->predict = strdup(v);
+	return st->predict ? 0 : perr(st, line, "out of memory");
+}
+
+/* PredictBudget=MS: kept as text; the machine checks the number. */
+static int d_budget(struct pstate *st, uint32_t line, char **tok, const char *v,
+		    size_t ntok)
+{
+	if (only_one(st, line, tok, ntok, "PredictBudget") ||
+	    once(st, line, st->budget_line, "PredictBudget"))
+		return -1;
+	st->budget_line = line;
+	st->budget = strdup(v);
+	return st->budget ? 0 : perr(st, line, "out of memory");
 }
 
 /* "sw2,sw3:2,sw4" -> links with capacities (0 = the default). */
@@ -561,10 +602,14 @@ static int directive(struct pstate *st, uint32_t line, char *text)
 		return d_defpolicy(st, line, tok, v, ntok);
 	if (!strcasecmp(tok[0], "Wrap"))
 		return d_wrap(st, line, tok, v, ntok);
+	if (!strcasecmp(tok[0], "Predict"))
+		return d_predict(st, line, tok, v, ntok);
+	if (!strcasecmp(tok[0], "PredictBudget"))
+		return d_budget(st, line, tok, v, ntok);
 	return perr(st, line,
 		    "unknown key '%s' (Topology, Routing, NodeName, "
 		    "Capacity, PartitionPolicy, DefaultPolicy, SwitchName, "
-		    "Wrap)",
+		    "Wrap, Predict, PredictBudget)",
 		    tok[0]);
 }
 
@@ -633,6 +678,8 @@ static void pstate_free(struct pstate *st)
 	free(st->topo_spec);
 	free(st->routing);
 	free(st->defpol);
+	free(st->predict);
+	free(st->budget);
 	for (size_t i = 0; i < st->nnames; i++)
 		free(st->names[i].expr);
 	free(st->names);
@@ -1162,11 +1209,17 @@ struct topo_conf *topo_conf_parse(const char *name, const char *text,
 	c->lines[TOPO_CONF_NODENAME] = st.nnames ? st.names[0].line : 0;
 	c->lines[TOPO_CONF_DEFAULT_POLICY] = st.defpol_line;
 	c->lines[TOPO_CONF_WRAP] = st.wrap_line;
+	c->lines[TOPO_CONF_PREDICT] = st.predict_line;
+	c->lines[TOPO_CONF_PREDICT_BUDGET] = st.budget_line;
 	c->routing = st.routing;
 	st.routing = NULL;
 	c->defpol = st.defpol;
 	st.defpol = NULL;
 	c->wrap = st.wrap ? st.wrap : WRAP_CONS_TRES;
+	c->predict = st.predict;
+	st.predict = NULL;
+	c->budget = st.budget;
+	st.budget = NULL;
 	c->pols = st.pols;
 	c->npols = (uint32_t)st.npols;
 	st.pols = NULL;
@@ -1268,6 +1321,8 @@ void topo_conf_destroy(struct topo_conf *c)
 	free(c->name);
 	free(c->routing);
 	free(c->defpol);
+	free(c->predict);
+	free(c->budget);
 	for (uint32_t i = 0; i < c->npols; i++) {
 		free(c->pols[i].part);
 		free(c->pols[i].policy);
@@ -1300,6 +1355,16 @@ const char *topo_conf_routing(const struct topo_conf *c)
 const char *topo_conf_wrap(const struct topo_conf *c)
 {
 	return c->wrap;
+}
+
+const char *topo_conf_predict(const struct topo_conf *c)
+{
+	return c->predict;
+}
+
+const char *topo_conf_predict_budget(const struct topo_conf *c)
+{
+	return c->budget;
 }
 
 const char *topo_conf_node_name(const struct topo_conf *c, uint32_t i)

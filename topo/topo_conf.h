@@ -2,11 +2,12 @@
  * Key=Value lines naming the topology, the Slurm node names of nodes
  * 0..N-1, capacity overrides, explicit graphs, and directives for the
  * Slurm plugin (routing, policies per partition, the wrapped select
- * plugin).
+ * plugin, the model and time budget of its prediction at job start).
  *
  * A parser: it checks the syntax of every directive and builds the
- * topology, node names and capacities; whether Routing= and the policies
- * exist and apply is checked by the machine (policies/machine/machine.h),
+ * topology, node names and capacities; whether Routing=, the policies
+ * and Predict= exist and apply, and whether PredictBudget= is a number,
+ * is checked by the machine (policies/machine/machine.h),
  * with the lines kept here (topo_conf_line).
  *
  * Every error is reported as "PATH:LINE: message". */
@@ -56,6 +57,14 @@ const char *topo_conf_wrap(const struct topo_conf *c);
  * file cannot be read). */
 const char *topo_conf_peek_wrap(const char *path, struct err *err);
 
+/* The "Predict=" value, MODEL[:key=value,...] (the model of select/topo's
+ * prediction at job start), or NULL when absent (borrowed; its syntax is
+ * checked, not whether the model exists: see the machine). */
+const char *topo_conf_predict(const struct topo_conf *c);
+/* The "PredictBudget=" value as the file writes it, or NULL when absent
+ * (borrowed; the machine checks that it is a number of milliseconds). */
+const char *topo_conf_predict_budget(const struct topo_conf *c);
+
 /* Slurm name of node I, or NULL when the file names no nodes or I is out
  * of range (borrowed). */
 const char *topo_conf_node_name(const struct topo_conf *c, uint32_t i);
@@ -89,6 +98,8 @@ enum topo_conf_key {
 	TOPO_CONF_NODENAME,
 	TOPO_CONF_DEFAULT_POLICY,
 	TOPO_CONF_WRAP,
+	TOPO_CONF_PREDICT,
+	TOPO_CONF_PREDICT_BUDGET,
 	TOPO_CONF_NKEYS
 };
 /* Line (1-based; of its first line when continued) of directive KEY, or 0

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "evaluator/cmd/cli.h"
+#include "evaluator/models/model.h"
 #include "policies/machine/machine.h"
 #include "topo/topo.h"
 
@@ -136,8 +137,26 @@ static void print_json(const struct machine *m, const struct topo_stats *st)
 		json_object_object_add(o, "partition_policies", pp);
 		json_object_object_add(o, "default_policy",
 				       str_or_null(default_policy(m)));
+		json_object_object_add(
+			o, "predict",
+			json_object_new_string(machine_predict(m, NULL)));
+		json_object_object_add(
+			o, "predict_budget_ms",
+			json_object_new_int64(machine_predict_budget(m, NULL)));
 	}
 	cli_print_json(o);
+}
+
+/* The prediction model and budget, "(default)" for what the file does not
+ * give. */
+static void print_predict(const struct machine *m)
+{
+	uint32_t mline, bline;
+	const char *model = machine_predict(m, &mline);
+	uint32_t ms = machine_predict_budget(m, &bline);
+
+	printf("predict:           %s%s, budget %u ms%s\n", model,
+	       mline ? "" : " (default)", ms, bline ? "" : " (default)");
 }
 
 static void print_text(const struct machine *m, const struct topo_stats *st)
@@ -183,6 +202,7 @@ static void print_text(const struct machine *m, const struct topo_stats *st)
 	}
 	if (default_policy(m))
 		printf("default policy:    %s\n", default_policy(m));
+	print_predict(m);
 }
 
 /* argv -> A.  CLI_GO, or the exit status (a usage error, --help). */
@@ -220,7 +240,7 @@ static int run(const struct cmd_topo_args *a, struct cmd_topo_result *r)
 	struct err err = { "" };
 
 	r->m = machine_open(a->spec, NULL, &err);
-	if (!r->m)
+	if (!r->m || machine_check_predict(r->m, model_check, &err))
 		return cli_error("topo", CLI_USAGE, "%s", err.msg);
 	if (topo_stats(machine_topo(r->m), &r->st, &err))
 		return cli_error("topo", CLI_FAIL, "%s", err.msg);

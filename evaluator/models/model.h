@@ -145,4 +145,9 @@ int model_solve(const char *spec, const struct model_input *in,
 /* Free RES's arrays (RES itself is the caller's); NULL is a no-op. */
 void model_result_free(struct model_result *res);
 
+/* Free what the models keep for the calling thread: GLPK's environment,
+ * created by the first LP a thread solves and otherwise lost when the
+ * thread exits.  A thread that ran models calls it before it exits. */
+void model_thread_done(void);
+
 #endif

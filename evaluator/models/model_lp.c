@@ -382,6 +382,11 @@ int model_lp_mmf(const struct model_input *in, const struct model_opts *o,
 	return run(in, o, res, err, 1);
 }
 
+void model_thread_done(void)
+{
+	glp_free_env(); /* does nothing when the thread has none */
+}
+
 static int mcf_solve(const struct model_input *in, const struct model_opts *o,
 		     struct model_result *res, struct err *err)
 {

@@ -4,7 +4,8 @@
  * texts, owns the topology taken from it, and creates the file's routing
  * (Routing= or the family default) to check it and to bind the policies
  * to; a ROUTING argument adds a second routing, the one machine_routing
- * gives. */
+ * gives.  The prediction model is text here (the models are a layer
+ * above): the machine picks it, its caller checks it. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,9 @@ struct machine {
 	struct mpolicy *pols;	   /* PartitionPolicy= lines, file order */
 	uint32_t npols;
 	struct mpolicy dflt; /* DefaultPolicy=; text NULL when absent */
+	const char *predict; /* Predict= (borrowed) or the default (static) */
+	uint32_t predict_line;
+	uint32_t budget_ms, budget_line;
 };
 
 #define WRAP_DEFAULT "select/cons_tres"
@@ -127,6 +131,47 @@ static int make_routings(struct machine *m, const char *routing,
 	return m->routing ? 0 : -1;
 }
 
+const char *machine_predict_default(const struct topo *t,
+				    const struct routing *r)
+{
+	/* One model for every family and routing until a better one
+	 * exists for some (UGAL models on dragonfly and Cascade under
+	 * ugal routing). */
+	(void)t;
+	(void)r;
+	return "jm";
+}
+
+/* Predict= or the default, on the file's routing; PredictBudget= read
+ * as whole milliseconds, 1 to MACHINE_PREDICT_BUDGET_MAX_MS. */
+static int read_predict(struct machine *m, struct err *err)
+{
+	const char *b = topo_conf_predict_budget(m->conf);
+	unsigned long ms;
+	char *end;
+
+	m->predict = topo_conf_predict(m->conf);
+	m->predict_line = topo_conf_line(m->conf, TOPO_CONF_PREDICT);
+	if (!m->predict)
+		m->predict = machine_predict_default(
+			m->topo, m->conf_rout ? m->conf_rout : m->routing);
+	m->budget_ms = MACHINE_PREDICT_BUDGET_MS;
+	if (!b)
+		return 0;
+	m->budget_line = topo_conf_line(m->conf, TOPO_CONF_PREDICT_BUDGET);
+	errno = 0;
+	ms = strtoul(b, &end, 10);
+	if (strspn(b, "0123456789") != strlen(b) || *end || errno || ms < 1 ||
+	    ms > MACHINE_PREDICT_BUDGET_MAX_MS)
+		return err_set(err,
+			       "%s:%u: PredictBudget=%s: want whole "
+			       "milliseconds from 1 to %u",
+			       m->source, m->budget_line, b,
+			       MACHINE_PREDICT_BUDGET_MAX_MS);
+	m->budget_ms = (uint32_t)ms;
+	return 0;
+}
+
 /* Build the machine of parsed configuration CONF (taken). */
 static struct machine *from_conf(const char *source, struct topo_conf *conf,
 				 const char *routing, struct err *err)
@@ -144,7 +189,8 @@ static struct machine *from_conf(const char *source, struct topo_conf *conf,
 		goto fail;
 	}
 	if (make_routings(m, routing, err) || read_policies(m, err) ||
-	    make_policies(m, m->conf_rout ? m->conf_rout : m->routing, err))
+	    make_policies(m, m->conf_rout ? m->conf_rout : m->routing, err) ||
+	    read_predict(m, err))
 		goto fail;
 	return m;
 fail:
@@ -182,6 +228,8 @@ struct machine *machine_from_spec(const char *spec, const char *routing,
 		m->topo, routing ? routing : routing_default(m->topo), err);
 	if (!m->routing)
 		goto fail;
+	m->predict = machine_predict_default(m->topo, m->routing);
+	m->budget_ms = MACHINE_PREDICT_BUDGET_MS;
 	return m;
 fail:
 	machine_destroy(m);
@@ -265,6 +313,35 @@ const char *machine_wrap(const struct machine *m)
 uint32_t machine_line(const struct machine *m, enum topo_conf_key key)
 {
 	return m->conf ? topo_conf_line(m->conf, key) : 0;
+}
+
+const char *machine_predict(const struct machine *m, uint32_t *line)
+{
+	if (line)
+		*line = m->predict_line;
+	return m->predict;
+}
+
+uint32_t machine_predict_budget(const struct machine *m, uint32_t *line)
+{
+	if (line)
+		*line = m->budget_line;
+	return m->budget_ms;
+}
+
+int machine_check_predict(const struct machine *m, machine_model_check_fn check,
+			  struct err *err)
+{
+	struct err sub = { "" };
+
+	if (!check(m->predict, &sub))
+		return 0;
+	if (m->predict_line)
+		return err_set(err, "%s:%u: Predict=%s: %s", m->source,
+			       m->predict_line, m->predict, sub.msg);
+	return err_set(err, "%s%sPredict=%s (the default): %s",
+		       m->source ? m->source : "", m->source ? ": " : "",
+		       m->predict, sub.msg);
 }
 
 bool machine_has_names(const struct machine *m)

@@ -11,8 +11,12 @@
  * machine adds the checks that need the routing and the policies:
  * Routing= applies to the topology, DefaultPolicy= and every
  * PartitionPolicy= name a policy whose options are valid and that applies
- * to the topology and to the file's routing.  Errors about a line of the
- * file are "PATH:LINE: what"; about the ROUTING argument, "what".
+ * to the topology and to the file's routing, PredictBudget= is a number
+ * of milliseconds.  Predict= names a model, which lives in a layer above
+ * this one: machine_check_predict checks it with the model check its
+ * caller hands it (stopo topo and the plugin pass model_check).  Errors
+ * about a line of the file are "PATH:LINE: what"; about the ROUTING
+ * argument, "what".
  *
  * A machine is immutable once loaded; the library never prints. */
 #ifndef STOPO_MACHINE_H
@@ -85,6 +89,39 @@ const char *machine_wrap(const struct machine *m);
 /* Line of directive KEY in the topo.conf, or 0 when the file does not
  * give it or there is no file. */
 uint32_t machine_line(const struct machine *m, enum topo_conf_key key);
+
+/* The prediction of select/topo (select_topo(8)): the model it runs on a
+ * job's traffic pattern when the job starts, and the milliseconds that
+ * may take. */
+#define MACHINE_PREDICT_BUDGET_MS 50	    /* without PredictBudget= */
+#define MACHINE_PREDICT_BUDGET_MAX_MS 60000 /* the largest PredictBudget= */
+
+/* A model check: 0 when SPEC names a model and options it knows, else -1
+ * with err set to why (model_check of evaluator/models/model.h). */
+typedef int (*machine_model_check_fn)(const char *spec, struct err *err);
+
+/* The prediction model of a machine without Predict=, on topology T under
+ * routing R: the one place the default is chosen.  Today "jm" for every
+ * family and routing.  Returns a static model spec. */
+const char *machine_predict_default(const struct topo *t,
+				    const struct routing *r);
+/* The prediction model: Predict= as the file writes it, else
+ * machine_predict_default of the topology and the file's routing (the
+ * ROUTING argument's for a spec).  When LINE is not NULL, *line gets the
+ * Predict= line, 0 for the default.  Borrowed; not checked against the
+ * models: see machine_check_predict. */
+const char *machine_predict(const struct machine *m, uint32_t *line);
+/* The prediction's time budget in milliseconds: PredictBudget= (checked
+ * when the machine is loaded: 1 to MACHINE_PREDICT_BUDGET_MAX_MS), else
+ * MACHINE_PREDICT_BUDGET_MS.  When LINE is not NULL, *line gets the
+ * PredictBudget= line, 0 for the default. */
+uint32_t machine_predict_budget(const struct machine *m, uint32_t *line);
+/* Check the prediction model (machine_predict) with CHECK.  Returns 0, or
+ * -1 with err set to "PATH:LINE: Predict=SPEC: why" (why: CHECK's
+ * message); for the default model "PATH: Predict=SPEC (the default): why",
+ * without a file "Predict=SPEC (the default): why". */
+int machine_check_predict(const struct machine *m, machine_model_check_fn check,
+			  struct err *err);
 
 /* Whether every node 0..N-1 has a Slurm name (NodeName=, or names in a
  * graph's Nodes=). */

@@ -23,6 +23,9 @@ golden graph_disconnected.txt -- --topo "$data/good_graph_disconnected.conf"
 golden graph_disconnected.json -- \
 	--topo "$data/good_graph_disconnected.conf" --json
 golden conf_dragonfly.txt -- --topo "$data/good_dragonfly.conf"
+# Predict= and PredictBudget= (without them: jm and 50 ms, "(default)")
+golden conf_predict.txt -- --topo "$data/good_predict.conf"
+golden conf_predict.json -- --topo "$data/good_predict.conf" --json
 golden table1_fattree.json -- --topo fattree:k=22,n=3 --json
 golden table1_dragonfly.json -- --topo dragonfly:p=7,a=15,h=8,g=106 --json
 golden table1_expressmesh.json -- \
@@ -47,6 +50,17 @@ expect_fail -x bad_policy_option 2 \
 expect_fail -x bad_policy_topology 2 \
 	"$data/bad_policy_topology.conf:3: policy 'dragonfly-groups' of partition batch: policy dragonfly-groups: topology fattree is not a dragonfly or cascade" \
 	-- --topo "$data/bad_policy_topology.conf"
+# Predict= names a registered model with valid options (the list of
+# models grows with the registry: its start only)
+expect_fail bad_predict 2 \
+	"stopo topo: $data/bad_predict_model.conf:3: Predict=nosuch: unknown model 'nosuch' (known: hm, jm, mcf, mmf" \
+	-- --topo "$data/bad_predict_model.conf"
+expect_fail bad_predict_option 2 \
+	"stopo topo: $data/bad_predict_option.conf:2: Predict=mcf:x=1: model 'mcf': unknown option 'x'" \
+	-- --topo "$data/bad_predict_option.conf"
+expect_fail -x bad_predict_budget 2 \
+	"$data/bad_budget_value.conf:3: PredictBudget=50ms: want whole milliseconds from 1 to 60000" \
+	-- --topo "$data/bad_budget_value.conf"
 expect_fail -x missing_conf 2 \
 	"/nonexistent/topo.conf: cannot open: No such file or directory" \
 	-- --topo /nonexistent/topo.conf

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Bad inputs never crash slurmctld: a job no isolated placement can hold
 # is refused at submission; topo.conf naming other nodes than slurm.conf,
-# or an unknown policy, stops slurmctld at start-up with file:line.
+# an unknown policy or an unknown Predict= model, stops slurmctld at
+# start-up with file:line.
 . "$(dirname "$0")/lib.sh"
 require_cluster
 
@@ -82,4 +83,14 @@ if SELECT=topo TOPO_CONF="$TDIR/bad3.conf" PLUGIN_BUILDDIR=$top_builddir \
 fi
 grep -q "fatal: select/topo: .*topo.conf:3: policy 'no-such-policy' of partition batch: unknown policy" "$TDIR/c/log/slurmctld.log" ||
 	fail "no file:line for the unknown policy: $(grep fatal "$TDIR/c/log/slurmctld.log")"
+cluster_reset
+
+# An unknown prediction model: fatal at start, with model_check's message.
+printf 'Topology=fattree k=4 n=3\nNodeName=n[0-63]\nPartitionPolicy=batch:fattree-pods\nPredict=nosuch\n' > "$TDIR/bad4.conf"
+if SELECT=topo TOPO_CONF="$TDIR/bad4.conf" PLUGIN_BUILDDIR=$top_builddir \
+	"$CLUSTER" start "$TDIR/c" >"$TDIR/start.log" 2>&1; then
+	fail "slurmctld started with an unknown Predict= model"
+fi
+grep -q "fatal: select/topo: .*topo.conf:4: Predict=nosuch: unknown model 'nosuch' (known: " "$TDIR/c/log/slurmctld.log" ||
+	fail "no file:line for the unknown model: $(grep fatal "$TDIR/c/log/slurmctld.log")"
 echo "PASS"

@@ -1,7 +1,9 @@
 #!/bin/bash
 # select/topo loads into slurmctld, slurmd and the clients; jobs run; the
 # SPANK options reach the plugin (an unknown policy is refused by sbatch,
-# a non-isolating override in an isolating partition by slurmctld).
+# a non-isolating override in an isolating partition by slurmctld); the
+# prediction at job start uses topo.conf's Predict= model and is recorded
+# in topo_jobs.log and the job's AdminComment.
 . "$(dirname "$0")/lib.sh"
 require_cluster
 
@@ -10,10 +12,13 @@ cat > "$TDIR/topo.conf" <<'CONF'
 Topology=fattree k=4 n=3
 NodeName=n[0-63]
 PartitionPolicy=batch:fattree-pods
+# MCF instead of the default JM; a budget a loaded host does not exhaust
+Predict=mcf
+PredictBudget=5000
 CONF
 cluster_start topo "$TDIR/topo.conf"
-grep -q "select/topo: .*topology fattree" "$TDIR/c/log/slurmctld.log" ||
-	fail "slurmctld did not load topo.conf"
+grep -q "select/topo: .*topology fattree.*predicting with mcf within 5000 ms" \
+	"$TDIR/c/log/slurmctld.log" || fail "slurmctld did not load topo.conf"
 sinfo -h -o '%D %t' | grep -q "^64 idle" || fail "sinfo: $(sinfo)"
 
 # A job runs, on whole nodes, and completes.
@@ -32,6 +37,17 @@ n\[0-3\]|n\[4-7\]|n\[8-11\]|n\[12-15\]|n\[16-19\]|n\[20-23\]|n\[24-27\]|n\[28-31
 n\[32-35\]|n\[36-39\]|n\[40-43\]|n\[44-47\]|n\[48-51\]|n\[52-55\]|n\[56-59\]|n\[60-63\]) ;;
 *) fail "4-node job not on one leaf switch: $nodes" ;;
 esac
+# Its prediction, by MCF: alltoall on one leaf switch is 12 flows, each
+# node's 3 through its injection link of capacity 1, so alpha = 1/3.
+rec=$(grep " job=$id " "$TDIR/c/state/topo_jobs.log") ||
+	fail "no line of job $id in topo_jobs.log"
+case "$rec" in
+*" nodes=4 pattern=alltoall flows=12 model=mcf status=optimal jm_mean=0.3333 jm_min=0.3333 jm_aggregate=4 alpha=0.3333 links=0 "*) ;;
+*) fail "topo_jobs.log: $rec" ;;
+esac
+scontrol show job "$id" |
+	grep -q "AdminComment=topo: pattern=alltoall flows=12 model=mcf status=optimal " ||
+	fail "AdminComment: $(scontrol show job "$id" | grep -i admincomment)"
 
 # Unknown policy: refused at submission by the SPANK plugin.
 if sbatch -N 1 --topo-policy=no-such-policy --wrap true >"$TDIR/out" 2>&1; then

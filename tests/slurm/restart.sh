@@ -2,8 +2,8 @@
 # Restart slurmctld while jobs run and pend: no job is lost, running jobs
 # keep their nodes, and what starts afterwards is still isolated (the
 # plugin rebuilt its node owners from the job list).  Then `scontrol
-# reconfigure` with a broken topo.conf keeps the old configuration (logged)
-# and scheduling goes on.
+# reconfigure` with a broken topo.conf (a bad key, an unknown Predict=
+# model) keeps the old configuration (logged) and scheduling goes on.
 . "$(dirname "$0")/lib.sh"
 require_cluster
 have_report || skip "stopo report not built"
@@ -65,6 +65,15 @@ grep -q "topo.conf:4: " "$TDIR/c/log/slurmctld.log" ||
 	fail "no file:line error for the broken topo.conf"
 grep -q "KEEPING THE PREVIOUS topo.conf" "$TDIR/c/log/slurmctld.log" ||
 	fail "reconfiguration did not say it kept the old topo.conf"
+# ... and with an unknown prediction model.
+printf 'Topology=fattree k=4 n=3\nNodeName=n[0-63]\nPartitionPolicy=batch:fattree-pods\nPredict=nosuch\n' > "$TDIR/c/etc/topo.conf"
+scontrol reconfigure || fail "scontrol reconfigure failed"
+sleep 1
+ctld_alive || fail "slurmctld died on an unknown Predict= model"
+grep -q "topo.conf:4: Predict=nosuch: unknown model 'nosuch'" "$TDIR/c/log/slurmctld.log" ||
+	fail "no file:line error for the unknown Predict= model"
+[ "$(grep -c "KEEPING THE PREVIOUS topo.conf" "$TDIR/c/log/slurmctld.log")" = 2 ] ||
+	fail "reconfiguration did not keep the old topo.conf over a bad Predict="
 id=$(submit 4 1) || fail "sbatch after a failed reconfigure"
 wait_all 60 || fail "job after a failed reconfigure did not finish"
 scontrol show job "$id" | grep -q JobState=COMPLETED || fail "job $id did not complete"

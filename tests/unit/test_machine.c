@@ -181,6 +181,113 @@ Test(machine, wrap_and_parse)
 	machine_destroy(m);
 }
 
+/* A model check standing for model_check (a layer above the machine):
+ * jm and mcf without options. */
+static int fake_check(const char *spec, struct err *err)
+{
+	if (!strcmp(spec, "jm") || !strcmp(spec, "mcf"))
+		return 0;
+	return err_set(err, "fake check: no model '%s'", spec);
+}
+
+static int refuse_all(const char *spec, struct err *err)
+{
+	return err_set(err, "refused '%s'", spec);
+}
+
+/* Predict= and PredictBudget= with their lines; without them the default
+ * model of machine_predict_default (jm for every family and routing
+ * today) and MACHINE_PREDICT_BUDGET_MS. */
+Test(machine, predict)
+{
+	static const struct {
+		const char *spec, *routing;
+	} specs[] = {
+		{ "dragonfly:p=2,a=4,h=2,g=9", NULL },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "min" },
+		{ "cascade", NULL },
+		{ "fattree:k=4,n=3", "dmodk" },
+		{ "expressmesh:dims=4x4,gap=2,p=1", NULL },
+		{ "torus:dims=4x4,p=1", NULL },
+	};
+	struct err err = { "" };
+	struct machine *m = load("good_predict.conf", NULL);
+	uint32_t line = 99;
+
+	cr_expect_str_eq(machine_predict(m, &line), "mcf");
+	cr_expect_eq(line, 5);
+	cr_expect_eq(machine_predict_budget(m, &line), 200);
+	cr_expect_eq(line, 6);
+	cr_expect_eq(machine_line(m, TOPO_CONF_PREDICT), 5);
+	cr_expect_eq(machine_line(m, TOPO_CONF_PREDICT_BUDGET), 6);
+	cr_expect_eq(machine_check_predict(m, fake_check, &err), 0, "%s",
+		     err.msg);
+	machine_destroy(m);
+	/* the defaults: jm within 50 ms, lines 0 */
+	m = load("good_dragonfly.conf", NULL);
+	cr_expect_str_eq(machine_predict(m, &line), "jm");
+	cr_expect_eq(line, 0);
+	cr_expect_eq(machine_predict_budget(m, &line), 50);
+	cr_expect_eq(line, 0);
+	cr_expect_eq(machine_check_predict(m, fake_check, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(machine_predict(m, NULL),
+		     machine_predict_default(machine_topo(m),
+					     machine_routing(m)));
+	machine_destroy(m);
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		m = machine_from_spec(specs[i].spec, specs[i].routing, &err);
+		cr_assert_not_null(m, "%s: %s", specs[i].spec, err.msg);
+		cr_expect_str_eq(machine_predict_default(machine_topo(m),
+							 machine_routing(m)),
+				 "jm", "%s", specs[i].spec);
+		cr_expect_str_eq(machine_predict(m, &line), "jm");
+		cr_expect_eq(line, 0);
+		cr_expect_eq(machine_predict_budget(m, NULL), 50);
+		machine_destroy(m);
+	}
+}
+
+/* machine_check_predict: "PATH:LINE: Predict=SPEC: why", why being the
+ * check's message; the default has no line. */
+Test(machine, check_predict)
+{
+	static const struct {
+		const char *file, *msg;
+	} bad[] = {
+		{ "bad_predict_model.conf",
+		  ":3: Predict=nosuch: fake check: no model 'nosuch'" },
+		{ "bad_predict_option.conf",
+		  ":2: Predict=mcf:x=1: fake check: no model 'mcf:x=1'" },
+	};
+	char path[1024], want[1200];
+	struct err err = { "" };
+	struct machine *m;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		m = load(bad[i].file, NULL);
+		cr_expect_eq(machine_check_predict(m, fake_check, &err), -1);
+		snprintf(want, sizeof(want), "%s%s", machine_source(m),
+			 bad[i].msg);
+		cr_expect_str_eq(err.msg, want);
+		machine_destroy(m);
+	}
+	m = load("good_fattree.conf", NULL);
+	cr_expect_eq(machine_check_predict(m, refuse_all, &err), -1);
+	data_path(path, sizeof(path), "good_fattree.conf");
+	snprintf(want, sizeof(want),
+		 "%s: Predict=jm (the default): refused "
+		 "'jm'",
+		 path);
+	cr_expect_str_eq(err.msg, want);
+	machine_destroy(m);
+	m = machine_from_spec("fattree:k=4,n=2", NULL, &err);
+	cr_assert_not_null(m, "%s", err.msg);
+	cr_expect_eq(machine_check_predict(m, refuse_all, &err), -1);
+	cr_expect_str_eq(err.msg, "Predict=jm (the default): refused 'jm'");
+	machine_destroy(m);
+}
+
 /* machine_open: a spec when the text before ':' (or a blank) is a
  * registered family, else a file, whatever the working directory holds. */
 Test(machine, open)
@@ -278,6 +385,14 @@ static const struct bad_case bad[] = {
 	  ":2: routing 'ugal': intra=nowhere: must be 'local' or 'global'" },
 	{ "bad_node_count.conf", NULL, NULL,
 	  ":3: NodeName= names 3 nodes but the topology has 4" },
+	/* PredictBudget=: whole milliseconds, 1 to 60000 */
+	{ "bad_budget_value.conf", NULL, NULL,
+	  ":3: PredictBudget=50ms: want whole milliseconds from 1 to 60000" },
+	{ "bad_budget_zero.conf", NULL, NULL,
+	  ":3: PredictBudget=0: want whole milliseconds from 1 to 60000" },
+	{ "bad_budget_large.conf", NULL, NULL,
+	  ":2: PredictBudget=60001: want whole milliseconds from 1 to "
+	  "60000" },
 	/* a bad ROUTING argument is the caller's: no file:line */
 	{ "good_fattree.conf", NULL, "ugal",
 	  "routing 'ugal' does not apply to fattree; use ecmp, dmodk, ksp or "

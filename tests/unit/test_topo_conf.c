@@ -102,7 +102,10 @@ Test(topo_conf, lines)
 				   "  fattree-pods\n"
 				   "Routing=dmodk\n"
 				   "PartitionPolicy=debug:linear\n"
-				   "DefaultPolicy=random\n";
+				   "DefaultPolicy=random\n"
+				   "predictbudget=75\n"
+				   "Predict=\\\n"
+				   "  mcf\n";
 	struct err err = { "" };
 	struct topo_conf *c = topo_conf_parse("l.conf", text, &err);
 	const char *part, *pol;
@@ -115,6 +118,8 @@ Test(topo_conf, lines)
 	cr_expect_eq(topo_conf_line(c, TOPO_CONF_NODENAME), 6);
 	cr_expect_eq(topo_conf_line(c, TOPO_CONF_ROUTING), 10);
 	cr_expect_eq(topo_conf_line(c, TOPO_CONF_DEFAULT_POLICY), 12);
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_PREDICT_BUDGET), 13);
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_PREDICT), 14);
 	cr_expect_eq(topo_conf_line(c, TOPO_CONF_NKEYS), 0);
 	cr_expect_eq(topo_conf_partition_policy(c, 0, &part, &pol, &line), 0);
 	cr_expect_str_eq(part, "batch");
@@ -134,6 +139,37 @@ Test(topo_conf, lines)
 	cr_expect_eq(topo_conf_line(c, TOPO_CONF_ROUTING), 0);
 	cr_expect_eq(topo_conf_line(c, TOPO_CONF_DEFAULT_POLICY), 0);
 	cr_expect_eq(topo_conf_line(c, TOPO_CONF_WRAP), 0);
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_PREDICT), 0);
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_PREDICT_BUDGET), 0);
+	topo_conf_destroy(c);
+}
+
+/* Predict= and PredictBudget= are kept as the file writes them, with
+ * their lines; absent, NULL (the default is the machine's). */
+Test(topo_conf, predict)
+{
+	struct topo_conf *c = load("good_predict.conf");
+	struct err err = { "" };
+
+	cr_expect_str_eq(topo_conf_predict(c), "mcf");
+	cr_expect_str_eq(topo_conf_predict_budget(c), "200");
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_PREDICT), 5);
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_PREDICT_BUDGET), 6);
+	topo_conf_destroy(c);
+	c = load("good_fattree.conf");
+	cr_expect_null(topo_conf_predict(c));
+	cr_expect_null(topo_conf_predict_budget(c));
+	topo_conf_destroy(c);
+	/* options stay in the spec; a comment ends the value */
+	c = topo_conf_parse("p.conf",
+			    "Topology=fattree k=2 n=2\n"
+			    "PREDICT=mmf:x=1,y=2   # checked by the machine\n"
+			    "PredictBudget=1000\n",
+			    &err);
+	cr_assert_not_null(c, "%s", err.msg);
+	cr_expect_str_eq(topo_conf_predict(c), "mmf:x=1,y=2");
+	cr_expect_str_eq(topo_conf_predict_budget(c), "1000");
+	cr_expect_eq(topo_conf_line(c, TOPO_CONF_PREDICT), 2);
 	topo_conf_destroy(c);
 }
 
@@ -146,13 +182,17 @@ Test(topo_conf, routing_and_policies_unchecked)
 					      "Topology=fattree k=2 n=2\n"
 					      "Routing=ugal:intra=nowhere\n"
 					      "PartitionPolicy=a:nosuch:x=1\n"
-					      "DefaultPolicy=clustered:max=4\n",
+					      "DefaultPolicy=clustered:max=4\n"
+					      "Predict=nosuch:x=1\n"
+					      "PredictBudget=-5\n",
 					      &err);
 
 	cr_assert_not_null(c, "%s", err.msg);
 	cr_expect_str_eq(topo_conf_routing(c), "ugal:intra=nowhere");
 	cr_expect_str_eq(topo_conf_policy(c, "a"), "nosuch:x=1");
 	cr_expect_str_eq(topo_conf_default_policy(c), "clustered:max=4");
+	cr_expect_str_eq(topo_conf_predict(c), "nosuch:x=1");
+	cr_expect_str_eq(topo_conf_predict_budget(c), "-5");
 	topo_conf_destroy(c);
 }
 
@@ -362,7 +402,7 @@ Test(topo_conf, wrap)
 struct bad_case {
 	char file[48];
 	unsigned line;
-	char msg[96];
+	char msg[160];
 };
 
 static const struct bad_case bad[] = {
@@ -433,6 +473,25 @@ static const struct bad_case bad[] = {
 	{ "bad_wrap_empty.conf", 3, "Wrap= has an empty value" },
 };
 
+/* Messages given whole: exactly "PATH:LINE: MSG". */
+static const struct bad_case exact[] = {
+	{ "bad_unknown_key.conf", 2,
+	  "unknown key 'Foo' (Topology, Routing, NodeName, Capacity, "
+	  "PartitionPolicy, DefaultPolicy, SwitchName, Wrap, Predict, "
+	  "PredictBudget)" },
+	{ "bad_predict_twice.conf", 3,
+	  "Predict= given twice (first on line 2)" },
+	{ "bad_predict_words.conf", 2,
+	  "Predict= takes one value (unexpected 'jm')" },
+	{ "bad_predict_syntax.conf", 2,
+	  "bad Predict=:x=1 (want MODEL[:key=value,...])" },
+	{ "bad_predict_empty.conf", 3, "Predict= has an empty value" },
+	{ "bad_budget_twice.conf", 3,
+	  "PredictBudget= given twice (first on line 1)" },
+	{ "bad_budget_words.conf", 2,
+	  "PredictBudget= takes one value (unexpected 'ms')" },
+};
+
 /* The message is exactly "PATH:LINE: ..." and contains the expected
  * text.  One process for the whole table (valgrind runs each test
  * process). */
@@ -455,5 +514,18 @@ Test(topo_conf, errors)
 			  c->line);
 		cr_expect(strstr(err.msg, c->msg) != NULL,
 			  "%s: got '%s', want '%s'", c->file, err.msg, c->msg);
+	}
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
+		const struct bad_case *c = &exact[i];
+		char path[1024], want[1300];
+		struct err err = { "" };
+		struct topo_conf *conf;
+
+		data_path(path, sizeof(path), c->file);
+		conf = topo_conf_load(path, &err);
+		cr_assert_null(conf, "%s accepted", c->file);
+		snprintf(want, sizeof(want), "%s:%u: %s", path, c->line,
+			 c->msg);
+		cr_expect_str_eq(err.msg, want, "%s", c->file);
 	}
 }
