@@ -8,7 +8,8 @@ evaluator_models_libmodels_la_SOURCES = \
 	evaluator/models/model_jm.c \
 	evaluator/models/model_mmf.c \
 	evaluator/models/model_lp.c \
-	evaluator/models/mcf_tpl.c
+	evaluator/models/mcf_tpl.c \
+	evaluator/models/mcf_fast.c
 noinst_HEADERS += evaluator/models/model.h evaluator/models/model_impl.h \
 	evaluator/models/mcf_tpl.h
 
@@ -25,3 +26,8 @@ UNIT_TESTS += tests/unit/test_mcf_tpl
 tests_unit_test_mcf_tpl_SOURCES = tests/unit/test_mcf_tpl.c
 tests_unit_test_mcf_tpl_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_mcf_tpl_LDADD = $(L_MODELS) $(EXT_MODELS) $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_mcf_fast
+tests_unit_test_mcf_fast_SOURCES = tests/unit/test_mcf_fast.c
+tests_unit_test_mcf_fast_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_mcf_fast_LDADD = $(L_MODELS) $(EXT_MODELS) $(UNIT_LIBS)

@@ -65,6 +65,8 @@ struct mcf_tpl_result {
 		       * per path of each group achieving alpha */
 	uint64_t iterations; /* simplex or first-order iterations */
 	const char *solver;  /* "glpk" or the first-order method's name */
+	double *y; /* [nlinks] caller-allocated or NULL; mcf_tpl_solve_fast
+		    * only: link prices y >= 0 certifying upper (see there) */
 };
 
 /* Check P's shape: offsets monotone, ids in range, counts and capacities
@@ -77,6 +79,24 @@ int mcf_tpl_check(const struct mcf_tpl *p, struct err *err);
  * infinity), or -1 with err set (bad input, memory, a GLPK internal
  * error). */
 int mcf_tpl_solve_glpk(const struct mcf_tpl *p, const struct mcf_tpl_opts *o,
+		       struct mcf_tpl_result *res, struct err *err);
+
+/* Solve P to a certified interval with the first-order method of
+ * mcf_fast.c (restarted Halpern PDHG on the min-congestion saddle point;
+ * no LP library).  Stops when (upper - lower) / lower <= o->gap (status
+ * MCF_TPL_OPTIMAL; o->gap >= 1e-6, the iteration runs in single
+ * precision), or at o->max_iter iterations or o->time_limit_ms
+ * (MCF_TPL_TIME_LIMIT with the best bounds found, still valid).
+ * res->x, when given, gets a feasible x achieving alpha = lower; res->y,
+ * when given, gets link prices with, by weak duality,
+ *   upper = sum_e C_e y_e / sum_f w_f min_{g of f} sum_e M[e,g] y_e / mult_g
+ * (an empty minimum is infinite), so both bounds can be checked without
+ * trusting the solver.  A flow no group of which can carry anything (0
+ * capacity, or no group) gives alpha = 0; no flows: alpha = 0; only flows
+ * with a group that crosses no link: alpha = infinity.  res->solver =
+ * "pdhg".  Returns 0, or -1 with err set (bad input, gap < 1e-6,
+ * memory). */
+int mcf_tpl_solve_fast(const struct mcf_tpl *p, const struct mcf_tpl_opts *o,
 		       struct mcf_tpl_result *res, struct err *err);
 
 #endif
