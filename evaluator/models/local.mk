@@ -31,3 +31,7 @@ UNIT_TESTS += tests/unit/test_mcf_fast
 tests_unit_test_mcf_fast_SOURCES = tests/unit/test_mcf_fast.c
 tests_unit_test_mcf_fast_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_mcf_fast_LDADD = $(L_MODELS) $(EXT_MODELS) $(UNIT_LIBS)
+
+BENCH_PROGS += bench/bench_mcf_fast
+bench_bench_mcf_fast_SOURCES = bench/bench_mcf_fast.c
+bench_bench_mcf_fast_LDADD = $(L_MODELS) $(EXT_MODELS) $(EXT_UTIL)

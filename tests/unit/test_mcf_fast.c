@@ -306,8 +306,8 @@ Test(mcf_fast, bad_input)
 	cr_expect_eq(r.status, MCF_TPL_OPTIMAL);
 }
 
-/* A random template: NL links (one in 25 at capacity 0), NF flows of 1..6
- * groups, mults 1..5, each group over 1..8 distinct links crossed 1..2
+/* A random template: NL links (one in 25 at capacity 0), NF flows of
+ * 1..KMAX groups, mults 1..5, each group over 1..8 distinct links crossed 1..2
  * mult times in all, demands 0.5..3.  With odd seeds every flow's first
  * group avoids the 0-capacity links, so alpha > 0 despite them. */
 struct rnd {
@@ -316,7 +316,8 @@ struct rnd {
 	uint32_t *foff, *coff, *link;
 };
 
-static void rnd_make(struct rnd *R, uint64_t seed, uint32_t nl, uint32_t nf)
+static void rnd_make(struct rnd *R, uint64_t seed, uint32_t nl, uint32_t nf,
+		     uint32_t kmax)
 {
 	struct rng g;
 	uint32_t ng = 0, nnz = 0;
@@ -325,10 +326,10 @@ static void rnd_make(struct rnd *R, uint64_t seed, uint32_t nl, uint32_t nf)
 	R->cap = malloc(nl * sizeof(double));
 	R->w = malloc(nf * sizeof(double));
 	R->foff = malloc((nf + 1) * sizeof(uint32_t));
-	R->mult = malloc(nf * 6 * sizeof(double));
-	R->coff = malloc((nf * 6 + 1) * sizeof(uint32_t));
-	R->link = malloc(nf * 6 * 8 * sizeof(uint32_t));
-	R->cnt = malloc(nf * 6 * 8 * sizeof(double));
+	R->mult = malloc(nf * kmax * sizeof(double));
+	R->coff = malloc((nf * kmax + 1) * sizeof(uint32_t));
+	R->link = malloc(nf * kmax * 8 * sizeof(uint32_t));
+	R->cnt = malloc(nf * kmax * 8 * sizeof(double));
 	for (uint32_t e = 0; e < nl; e++)
 		R->cap[e] = rng_below(&g, 25) == 0 ?
 				    0 :
@@ -336,7 +337,7 @@ static void rnd_make(struct rnd *R, uint64_t seed, uint32_t nl, uint32_t nf)
 	R->foff[0] = 0;
 	R->coff[0] = 0;
 	for (uint32_t f = 0; f < nf; f++) {
-		uint32_t k = 1 + (uint32_t)rng_below(&g, 6);
+		uint32_t k = 1 + (uint32_t)rng_below(&g, kmax);
 
 		R->w[f] = 0.5 + 0.25 * (double)rng_below(&g, 11);
 		for (uint32_t q = 0; q < k; q++) {
@@ -404,7 +405,7 @@ Test(mcf_fast, random_templates)
 		nf = 1 + (uint32_t)rng_below(&g, seed % 10 == 0 ? 300 :
 						 seed % 3	? 12 :
 								  80);
-		rnd_make(&R, seed, nl, nf);
+		rnd_make(&R, seed, nl, nf, seed % 7 == 0 ? 40 : 6);
 		snprintf(what, sizeof(what), "seed %llu (%u links, %u flows)",
 			 (unsigned long long)seed, nl, nf);
 		a = glpk_alpha(&R.p);
@@ -425,7 +426,7 @@ Test(mcf_fast, iteration_limit)
 	struct rnd R;
 	double a;
 
-	rnd_make(&R, 4242, 60, 50);
+	rnd_make(&R, 4242, 60, 50, 6);
 	for (uint32_t e = 0; e < 60; e++)
 		R.cap[e] += 1; /* no 0 capacity: alpha > 0 */
 	a = glpk_alpha(&R.p);
@@ -445,7 +446,7 @@ Test(mcf_fast, time_limit)
 	struct mcf_tpl_result r = { 0 };
 	struct err e = { "" };
 
-	rnd_make(&R, 99, 3000, 20000);
+	rnd_make(&R, 99, 3000, 20000, 6);
 	for (uint32_t q = 0; q < 3000; q++)
 		R.cap[q] += 1;
 	x = malloc(R.p.ngroups * sizeof(*x));
