@@ -1,4 +1,5 @@
-# evaluator/models/: layer 5, the throughput models (HM, JM, MCF, MMF).
+# evaluator/models/: layer 5, the throughput models (HM, JM, MCF, MMF) and
+# the path templates of paper 002's UGAL-G models.
 # model_lp.c is the only file that includes <glpk.h>.
 noinst_LTLIBRARIES += evaluator/models/libmodels.la
 evaluator_models_libmodels_la_SOURCES = \
@@ -8,9 +9,10 @@ evaluator_models_libmodels_la_SOURCES = \
 	evaluator/models/model_jm.c \
 	evaluator/models/model_mmf.c \
 	evaluator/models/model_lp.c \
-	evaluator/models/mcf_tpl.c
+	evaluator/models/mcf_tpl.c \
+	evaluator/models/ugal_tpl.c
 noinst_HEADERS += evaluator/models/model.h evaluator/models/model_impl.h \
-	evaluator/models/mcf_tpl.h
+	evaluator/models/mcf_tpl.h evaluator/models/ugal_tpl.h
 
 UNIT_TESTS += tests/unit/test_model
 tests_unit_test_model_SOURCES = tests/unit/test_model.c
@@ -25,3 +27,8 @@ UNIT_TESTS += tests/unit/test_mcf_tpl
 tests_unit_test_mcf_tpl_SOURCES = tests/unit/test_mcf_tpl.c
 tests_unit_test_mcf_tpl_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_mcf_tpl_LDADD = $(L_MODELS) $(EXT_MODELS) $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_ugal
+tests_unit_test_ugal_SOURCES = tests/unit/test_ugal.c
+tests_unit_test_ugal_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_ugal_LDADD = $(L_MODELS) $(EXT_MODELS) $(UNIT_LIBS)
