@@ -170,8 +170,7 @@ static struct json_object *jd(double v)
 }
 
 static struct json_object *result_json(const struct eval *e,
-				       const struct model_result *res,
-				       const struct model_input *in)
+				       const struct model_result *res)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *rates = json_object_new_array();
@@ -183,7 +182,8 @@ static struct json_object *result_json(const struct eval *e,
 	json_object_object_add(
 		o, "status", json_object_new_string(status_name(res->status)));
 	json_object_object_add(o, "flows", json_object_new_int64(res->nflows));
-	json_object_object_add(o, "paths", json_object_new_int64(res->npaths));
+	json_object_object_add(
+		o, "paths", json_object_new_int64((int64_t)res->paths_total));
 	json_object_object_add(o, "aggregate", jd(res->aggregate));
 	json_object_object_add(o, "mean_rate", jd(res->mean_rate));
 	json_object_object_add(o, "min_rate", jd(res->min_rate));
@@ -228,7 +228,6 @@ static struct json_object *result_json(const struct eval *e,
 		json_object_object_add(o, "lp", s);
 	}
 	json_object_object_add(o, "seconds", jd(res->seconds));
-	(void)in;
 	return o;
 }
 
@@ -285,7 +284,8 @@ static void print_row(const struct model_result *res)
 }
 
 static void print_text(const struct eval *e, const struct model_result *res,
-		       uint32_t n, const struct model_input *in, uint64_t seed)
+		       uint32_t n, const struct flows *f,
+		       const struct model_input *in, uint64_t seed)
 {
 	printf("topology  %s (%u nodes, %u links)\n", topo_spec(e->t),
 	       topo_num_nodes(e->t), topo_num_links(e->t));
@@ -295,8 +295,11 @@ static void print_text(const struct eval *e, const struct model_result *res,
 		       (unsigned long long)seed);
 	else
 		printf("flows     %s", e->flows_file);
-	printf(" (%u flows, %u paths, %u nodes sending)\n\n", in->nflows,
-	       in->npaths, n ? res[0].nnodes : 0);
+	printf(" (%u flows, %llu paths, %u nodes sending)\n\n", f->n,
+	       (unsigned long long)(in ? in->npaths :
+				    n  ? res[0].paths_total :
+					 0),
+	       n ? res[0].nnodes : 0);
 	print_table_head();
 	for (uint32_t m = 0; m < n; m++)
 		print_row(&res[m]);
@@ -330,6 +333,20 @@ static void print_text(const struct eval *e, const struct model_result *res,
 	}
 }
 
+/* Paths of flow I: from IN when built, else counted by the routing. */
+static uint64_t flow_paths(const struct eval *e, const struct flows *f,
+			   const struct model_input *in, uint32_t i)
+{
+	struct routing_count c;
+
+	if (in)
+		return in->flow_off[i + 1] - in->flow_off[i];
+	if (f->src[i] == f->dst[i] ||
+	    routing_count(e->r, f->src[i], f->dst[i], &c, NULL))
+		return 0;
+	return c.total;
+}
+
 static void print_csv(const struct eval *e, const struct flows *f,
 		      const struct model_input *in,
 		      const struct model_result *res, uint32_t n)
@@ -339,13 +356,13 @@ static void print_csv(const struct eval *e, const struct flows *f,
 		printf(",%s", res[m].model);
 	printf("\n");
 	for (uint32_t i = 0; i < f->n; i++) {
-		printf("%u,%u,%u,%.17g,%u", i, f->src[i], f->dst[i],
-		       f->demand[i], in->flow_off[i + 1] - in->flow_off[i]);
+		printf("%u,%u,%u,%.17g,%llu", i, f->src[i], f->dst[i],
+		       f->demand[i],
+		       (unsigned long long)flow_paths(e, f, in, i));
 		for (uint32_t m = 0; m < n; m++)
 			printf(",%.17g", res[m].rates[i]);
 		printf("\n");
 	}
-	(void)e;
 }
 
 /* ---- --repeat: mean and 95 % confidence half-width ---- */
@@ -477,8 +494,9 @@ static int parse_models(struct eval *e)
 	return 0;
 }
 
-/* The models to run: every registered one for --model all (as many as
- * the registry has), else the one given. */
+/* The models to run: for --model all every registered one (as many as
+ * the registry has) that applies to the routing (the UGAL models need
+ * routing ugal on a dragonfly or cascade), else the one given. */
 static int list_models(struct eval *e)
 {
 	size_t n = e->all ? model_count() : 1;
@@ -486,10 +504,35 @@ static int list_models(struct eval *e)
 	e->models = calloc(n + 1, sizeof(*e->models));
 	if (!e->models)
 		return -1;
-	for (e->nmodels = 0; e->nmodels < n; e->nmodels++)
-		e->models[e->nmodels] = e->all ? model_name(e->nmodels) :
-						 e->model;
+	e->nmodels = 0;
+	if (!e->all) {
+		e->models[e->nmodels++] = e->model;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!model_applies(model_name(i), e->r, NULL))
+			e->models[e->nmodels++] = model_name(i);
 	return 0;
+}
+
+/* Whether a model of the run works on enumerated paths (the struct
+ * model_input is built only then: the UGAL models never enumerate). */
+static bool need_paths(const struct eval *e)
+{
+	for (uint32_t m = 0; m < e->nmodels; m++)
+		if (model_uses_paths(e->models[m]))
+			return true;
+	return false;
+}
+
+/* Run model M of the run on flows F (IN: their paths, when built). */
+static int run_model(const struct eval *e, uint32_t m, const struct flows *f,
+		     const struct model_input *in, struct model_result *res,
+		     struct err *err)
+{
+	if (model_uses_paths(e->models[m]))
+		return model_solve(e->models[m], in, &e->opts, res, err);
+	return model_run(e->models[m], e->r, f, &e->opts, res, err);
 }
 
 static int run(struct eval *e)
@@ -500,6 +543,7 @@ static int run(struct eval *e)
 	struct acc *acc = NULL;
 	struct err err = { "" };
 	int rc = CLI_OK, worst = MODEL_OPTIMAL;
+	bool paths;
 
 	flows_init(&f);
 	if (list_models(e) || !(res = calloc(e->nmodels + 1, sizeof(*res))) ||
@@ -507,6 +551,7 @@ static int run(struct eval *e)
 		rc = cli_error("eval", CLI_FAIL, "out of memory");
 		goto out;
 	}
+	paths = need_paths(e);
 	for (uint32_t rep = 0; rep < e->repeat; rep++) {
 		uint64_t seed = e->seed + rep;
 
@@ -514,20 +559,28 @@ static int run(struct eval *e)
 			rc = cli_error("eval", CLI_USAGE, "%s", err.msg);
 			goto out;
 		}
-		if (model_input_build(e->r, &f, &in, &err)) {
+		memset(&in, 0, sizeof(in));
+		if (paths && model_input_build(e->r, &f, &in, &err)) {
 			rc = cli_error("eval", CLI_USAGE, "%s", err.msg);
 			goto out;
 		}
 		for (uint32_t m = 0; m < e->nmodels; m++) {
-			if (e->progress)
+			if (e->progress && paths)
 				fprintf(stderr,
 					"stopo eval: [%u/%u] seed %llu, "
 					"%s on %u flows, %u paths...\n",
 					rep + 1, e->repeat,
 					(unsigned long long)seed, e->models[m],
 					in.nflows, in.npaths);
-			if (model_solve(e->models[m], &in, &e->opts, &res[m],
-					&err)) {
+			else if (e->progress)
+				fprintf(stderr,
+					"stopo eval: [%u/%u] seed %llu, "
+					"%s on %u flows...\n",
+					rep + 1, e->repeat,
+					(unsigned long long)seed, e->models[m],
+					f.n);
+			if (run_model(e, m, &f, paths ? &in : NULL, &res[m],
+				      &err)) {
 				rc = cli_error("eval", CLI_FAIL, "%s: %s",
 					       e->models[m], err.msg);
 				for (uint32_t k = 0; k < m; k++)
@@ -544,7 +597,7 @@ static int run(struct eval *e)
 				struct json_object *o;
 
 				if (e->nmodels == 1) {
-					o = result_json(e, &res[0], &in);
+					o = result_json(e, &res[0]);
 				} else {
 					struct json_object *a =
 						json_object_new_array();
@@ -553,17 +606,18 @@ static int run(struct eval *e)
 					for (uint32_t m = 0; m < e->nmodels;
 					     m++)
 						json_object_array_add(
-							a,
-							result_json(e, &res[m],
-								    &in));
+							a, result_json(
+								   e, &res[m]));
 					json_object_object_add(o, "models", a);
 				}
 				add_context(e, o, seed);
 				cli_print_json(o);
 			} else if (e->csv) {
-				print_csv(e, &f, &in, res, e->nmodels);
+				print_csv(e, &f, paths ? &in : NULL, res,
+					  e->nmodels);
 			} else {
-				print_text(e, res, e->nmodels, &in, seed);
+				print_text(e, res, e->nmodels, &f,
+					   paths ? &in : NULL, seed);
 			}
 		}
 		for (uint32_t m = 0; m < e->nmodels; m++)
@@ -702,6 +756,10 @@ int cmd_eval(int argc, char **argv)
 		return cli_error("eval", CLI_USAGE, "%s", err.msg);
 	e.t = machine_topo(e.m);
 	e.r = machine_routing(e.m);
+	if (!e.all && model_applies(e.model, e.r, &err)) {
+		rc = cli_error("eval", CLI_USAGE, "--model: %s", err.msg);
+		goto out;
+	}
 	if (e.nodes_arg) {
 		e.nodes = cli_parse_ranges(e.nodes_arg, topo_num_nodes(e.t),
 					   &e.nnodes, &err);

@@ -1,5 +1,5 @@
-# evaluator/models/: layer 5, the throughput models (HM, JM, MCF, MMF) and
-# the path templates of paper 002's UGAL-G models.
+# evaluator/models/: layer 5, the throughput models (HM, JM, MCF, MMF and
+# paper 002's UGAL-G Models 0-5).
 # model_lp.c is the only file that includes <glpk.h>.
 noinst_LTLIBRARIES += evaluator/models/libmodels.la
 evaluator_models_libmodels_la_SOURCES = \
@@ -10,7 +10,8 @@ evaluator_models_libmodels_la_SOURCES = \
 	evaluator/models/model_mmf.c \
 	evaluator/models/model_lp.c \
 	evaluator/models/mcf_tpl.c \
-	evaluator/models/ugal_tpl.c
+	evaluator/models/ugal_tpl.c \
+	evaluator/models/model_ugal.c
 noinst_HEADERS += evaluator/models/model.h evaluator/models/model_impl.h \
 	evaluator/models/mcf_tpl.h evaluator/models/ugal_tpl.h
 

@@ -8,6 +8,7 @@
  * enumeration, the nesting of the six models, the coincidences paper 002
  * states, a hand-solved instance, the limit and the errors. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,12 +296,13 @@ Test(ugal_structure, dfly_2_4_2_9_alltoall)
 }
 
 /* Several MIN paths per router pair, of different lengths: dfly(2,4,2,3)
- * has a*h/(g-1) = 4 global links per group pair, reached in 0 or 1 local
- * hops at each end (MIN paths of 1, 2 and 3 hops). */
+ * and dfly(2,4,2,5) have a*h/(g-1) = 4 and 2 global links per group
+ * pair, reached in 0 or 1 local hops at each end (MIN paths of 1, 2 and
+ * 3 hops). */
 Test(ugal_structure, dfly_several_min_paths)
 {
 	static const char *const topos[] = { "dragonfly:p=2,a=4,h=2,g=3",
-					     "dragonfly:p=1,a=4,h=2,g=5" };
+					     "dragonfly:p=2,a=4,h=2,g=5" };
 
 	for (int k = 0; k < 2; k++) {
 		struct topo *t = fx_topo(topos[k]);
@@ -343,4 +345,402 @@ Test(ugal_structure, cascade_two_groups, .timeout = 60)
 			     &f);
 	flows_free(&f);
 	topo_destroy(t);
+}
+
+/* ---- the LPs ---- */
+
+/* Alpha of model SPEC on F under R (optimal), checking the rates (alpha
+ * times the demand) and that no link is overloaded. */
+static double alpha_of(const char *spec, const struct routing *r,
+		       const struct flows *f)
+{
+	struct model_result res;
+	struct err e = { "" };
+	double a;
+
+	cr_assert_eq(model_run(spec, r, f, NULL, &res, &e), 0, "%s: %s", spec,
+		     e.msg);
+	cr_assert_eq(res.status, MODEL_OPTIMAL, "%s: status %d", spec,
+		     res.status);
+	a = res.alpha;
+	for (uint32_t i = 0; i < f->n; i++)
+		cr_expect_float_eq(res.rates[i], a * f->demand[i], 1e-12,
+				   "%s: flow %u", spec, i);
+	if (res.ntop)
+		cr_expect_leq(res.top[0].load, res.top[0].capacity * (1 + 1e-9),
+			      "%s", spec);
+	if (res.solver) {
+		cr_expect_str_eq(res.solver, "glpk");
+		cr_expect_eq(res.bound, a);
+		cr_expect_eq(res.gap, 0);
+		cr_expect_eq(res.variables, (uint64_t)res.lp_cols);
+	}
+	model_result_free(&res);
+	return a;
+}
+
+/* Model 0 gives every path its own rate: the path-based mcf model on the
+ * same ugal routing. */
+Test(ugal_lp, model0_equals_mcf)
+{
+	static const struct {
+		const char *topo, *routing, *pattern;
+		uint64_t seed;
+	} c[] = {
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "perm", 1 },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "perm", 2 },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=global", "perm", 3 },
+		{ "dragonfly:p=2,a=4,h=2,g=5", "ugal", "random:2", 1 },
+		{ "dragonfly:p=2,a=4,h=2,g=5", "ugal:intra=global", "perm", 4 },
+	};
+
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct fx_net net = fx_net(c[k].topo, c[k].routing);
+		struct flows f = pattern(net.t, c[k].pattern, c[k].seed);
+		double a0 = alpha_of("ugal0", net.r, &f);
+		double am = alpha_of("mcf", net.r, &f);
+
+		cr_expect_float_eq(a0, am, 1e-6, "%s %s %s seed %llu: %g %g",
+				   c[k].topo, c[k].routing, c[k].pattern,
+				   (unsigned long long)c[k].seed, a0, am);
+		flows_free(&f);
+		fx_net_free(&net);
+	}
+}
+
+/* The template of Model MODEL built by enumeration (routing_paths grouped
+ * by the model's rule), solved with GLPK. */
+static double alpha_by_enumeration(const struct routing *r,
+				   const struct flows *f, unsigned model)
+{
+	const struct topo *t = routing_topo(r);
+	uint32_t nl = topo_num_links(t), ng = 0, ne = 0, gcap = 0, ecap = 0;
+	uint32_t *foff = malloc((f->n + 1) * sizeof(*foff));
+	double *cap = malloc(nl * sizeof(*cap));
+	uint32_t *coff = NULL, *clink = NULL;
+	double *mult = NULL, *cnt = NULL;
+	struct mcf_tpl_result res = { 0 };
+	struct err e = { "" };
+
+	cr_assert(foff && cap);
+	for (uint32_t l = 0; l < nl; l++)
+		cap[l] = topo_link(t, l)->capacity;
+	for (uint32_t i = 0; i < f->n; i++) {
+		uint32_t n;
+		struct gcol *g =
+			enum_groups(r, f->src[i], f->dst[i], model, &n);
+
+		foff[i] = ng;
+		for (uint32_t k = 0; k < n; k++) {
+			if (ng + 2 > gcap) {
+				gcap = 2 * gcap + 64;
+				coff = realloc(coff, gcap * sizeof(*coff));
+				mult = realloc(mult, gcap * sizeof(*mult));
+				cr_assert(coff && mult);
+			}
+			while (ne + g[k].n > ecap) {
+				ecap = 2 * ecap + 1024;
+				clink = realloc(clink, ecap * sizeof(*clink));
+				cnt = realloc(cnt, ecap * sizeof(*cnt));
+				cr_assert(clink && cnt);
+			}
+			coff[ng] = ne;
+			mult[ng++] = g[k].mult;
+			memcpy(clink + ne, g[k].link, g[k].n * sizeof(*clink));
+			memcpy(cnt + ne, g[k].cnt, g[k].n * sizeof(*cnt));
+			ne += g[k].n;
+		}
+		gcols_free(g, n);
+	}
+	foff[f->n] = ng;
+	coff[ng] = ne;
+	{
+		struct mcf_tpl p = { .nlinks = nl,
+				     .cap = cap,
+				     .nflows = f->n,
+				     .demand = f->demand,
+				     .flow_off = foff,
+				     .ngroups = ng,
+				     .mult = mult,
+				     .col_off = coff,
+				     .col_link = clink,
+				     .col_cnt = cnt };
+
+		cr_assert_eq(mcf_tpl_solve_glpk(&p, NULL, &res, &e), 0, "%s",
+			     e.msg);
+		cr_assert_eq(res.status, MCF_TPL_OPTIMAL);
+	}
+	free(foff);
+	free(cap);
+	free(coff);
+	free(clink);
+	free(mult);
+	free(cnt);
+	return res.alpha;
+}
+
+/* Model 3 built from the structure = Model 3 built by enumeration and
+ * grouped by (class, hops). */
+Test(ugal_lp, model3_equals_enumeration, .timeout = 120)
+{
+	static const struct {
+		const char *topo, *routing;
+		uint64_t seed;
+	} c[] = {
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", 1 },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=global", 2 },
+		{ "dragonfly:p=2,a=4,h=2,g=5", "ugal", 3 },
+		{ "dragonfly:p=2,a=4,h=2,g=5", "ugal:intra=global", 4 },
+	};
+
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct fx_net net = fx_net(c[k].topo, c[k].routing);
+		struct flows f = pattern(net.t, "perm", c[k].seed);
+		double a3 = alpha_of("ugal3", net.r, &f);
+		double ae = alpha_by_enumeration(net.r, &f, 3);
+
+		cr_expect_float_eq(a3, ae, 1e-6, "%s %s seed %llu: %g %g",
+				   c[k].topo, c[k].routing,
+				   (unsigned long long)c[k].seed, a3, ae);
+		flows_free(&f);
+		fx_net_free(&net);
+	}
+	{
+		struct fx_net net = fx_net("cascade:groups=3,pair=2", "ugal");
+		struct flows f = sample(net.t, 37, 7);
+		double a3 = alpha_of("ugal3", net.r, &f);
+		double ae = alpha_by_enumeration(net.r, &f, 3);
+
+		cr_expect_float_eq(a3, ae, 1e-6, "cascade: %g %g", a3, ae);
+		flows_free(&f);
+		fx_net_free(&net);
+	}
+}
+
+/* Coarser control can only lower alpha (a grouped solution is a feasible
+ * individual one): 0 >= 1 >= 3 >= 4 >= 5 and 1 >= 2 >= 4. */
+static void check_nesting(const char *topo, const char *routing, uint64_t seed,
+			  double *a)
+{
+	struct fx_net net = fx_net(topo, routing);
+	struct flows f = pattern(net.t, "perm", seed);
+	static const int ge[][2] = { { 0, 1 }, { 1, 3 }, { 3, 4 },
+				     { 4, 5 }, { 1, 2 }, { 2, 4 } };
+
+	for (unsigned m = 0; m < UGAL_NMODELS; m++) {
+		char spec[16];
+
+		snprintf(spec, sizeof(spec), "ugal%u", m);
+		a[m] = alpha_of(spec, net.r, &f);
+	}
+	for (size_t k = 0; k < sizeof(ge) / sizeof(ge[0]); k++)
+		cr_expect_geq(a[ge[k][0]], a[ge[k][1]] - 1e-7,
+			      "%s %s seed %llu: alpha%d %g < alpha%d %g", topo,
+			      routing, (unsigned long long)seed, ge[k][0],
+			      a[ge[k][0]], ge[k][1], a[ge[k][1]]);
+	flows_free(&f);
+	fx_net_free(&net);
+}
+
+Test(ugal_lp, nesting, .timeout = 120)
+{
+	double a[UGAL_NMODELS];
+	bool strict13 = false, strict24 = false;
+
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		check_nesting("dragonfly:p=2,a=4,h=2,g=9", "ugal", seed, a);
+		check_nesting("dragonfly:p=2,a=4,h=2,g=5", "ugal:intra=global",
+			      seed, a);
+		/* two MIN paths per router pair (a*h/(g-1) = 2), of
+		 * different lengths for some: per-path and per-hop MIN
+		 * control differ */
+		check_nesting("dragonfly:p=2,a=4,h=2,g=5", "ugal", seed, a);
+		strict13 |= a[1] > a[3] + 1e-4;
+		strict24 |= a[2] > a[4] + 1e-4;
+	}
+	cr_expect(strict13 && strict24,
+		  "dfly(2,4,2,5): Models 1 and 3 (or 2 and 4) never differ");
+}
+
+/* Paper 002 Sec. 4: with one MIN path per router pair (the largest
+ * dfly(p,a,h,a*h+1)), Model 1 is Model 3 and Models 2, 4 and 5 are
+ * equivalent. */
+Test(ugal_lp, one_min_path_coincidences)
+{
+	double a[UGAL_NMODELS];
+
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		check_nesting("dragonfly:p=2,a=4,h=2,g=9", "ugal", seed, a);
+		cr_expect_float_eq(a[1], a[3], 1e-9, "seed %llu",
+				   (unsigned long long)seed);
+		cr_expect_float_eq(a[2], a[4], 1e-9, "seed %llu",
+				   (unsigned long long)seed);
+		cr_expect_float_eq(a[4], a[5], 1e-9, "seed %llu",
+				   (unsigned long long)seed);
+		cr_expect_gt(a[0], a[1] + 1e-3, "Model 0 is the upper bound");
+		cr_expect_gt(a[1], a[2] + 1e-3, "seed %llu",
+			     (unsigned long long)seed);
+	}
+}
+
+/*
+ * Worked by hand: dragonfly:p=1,a=2,h=1,g=2,inject=2,local=0.5.  Two
+ * groups of two routers, switch i holds node i; local cables 0-1 and 2-3
+ * (capacity 0.5), global cables 0-2 and 1-3 (capacity 1), injection and
+ * ejection 2.  With g = 2 no switch lies outside both groups: no VLB path.
+ * The flow node 0 -> node 2 has two MIN paths, one per global link:
+ *   P1 = 0->2                (1 hop)
+ *   P2 = 0->1, 1->3, 3->2    (3 hops)
+ * Models 0-4 (MIN per path or per hop count: two groups of one path):
+ *   x1 <= 1 (link 0->2), x2 <= 0.5 (links 0->1, 3->2), x1 + x2 <= 2
+ *   (injection): alpha = x1 + x2 = 1.5.
+ * Model 5 (all MIN paths one group, mult 2, rate x each): link 0->1 is
+ *   crossed once by the group, x <= 0.5; link 0->2 once, x <= 1;
+ *   injection twice, 2x <= 2: alpha = 2x = 1.
+ * Adding the reverse flow 2 -> 0 (paths 2->0 and 2->3, 3->1, 1->0) uses
+ * the opposite directions only: the same alphas.
+ */
+Test(ugal_lp, hand_two_groups)
+{
+	static const double want[UGAL_NMODELS] = {
+		1.5, 1.5, 1.5, 1.5, 1.5, 1.0
+	};
+	struct fx_net net =
+		fx_net("dragonfly:p=1,a=2,h=1,g=2,inject=2,local=0.5", "ugal");
+	struct flows f;
+
+	flows_init(&f);
+	cr_assert_eq(flows_add(&f, 0, 2, 1), 0);
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned m = 0; m < UGAL_NMODELS; m++) {
+			char spec[16];
+
+			snprintf(spec, sizeof(spec), "ugal%u", m);
+			cr_expect_float_eq(alpha_of(spec, net.r, &f), want[m],
+					   1e-9, "%s, %u flows", spec, f.n);
+		}
+		cr_assert_eq(flows_add(&f, 2, 0, 1), 0);
+	}
+	flows_free(&f);
+	fx_net_free(&net);
+}
+
+/*
+ * The limit, with a count worked by hand on dfly(2,4,2,9) (routing ugal,
+ * intra=local): flow 0 -> 70 (switch 0 -> 35, groups 0 -> 8) has
+ * a*h/(g-1) = 1 MIN path and 28 VLB paths (intermediates: the 7 x 4
+ * switches of the other groups, one MIN path to and from each); flow
+ * 0 -> 2 (switches 0 -> 1, one group) one MIN path and 2 VLB paths
+ * (through routers 2 and 3); flow 0 -> 1 (one switch) one path.
+ * Model 0: 29 + 3 + 1 = 33 groups, 34 LP variables with alpha.
+ */
+Test(ugal_lp, limit)
+{
+	struct fx_net net = fx_net("dragonfly:p=2,a=4,h=2,g=9", "ugal");
+	struct model_result res;
+	struct flows f;
+	struct err e = { "" };
+	uint64_t cols;
+
+	flows_init(&f);
+	cr_assert_eq(flows_add(&f, 0, 70, 1), 0);
+	cr_assert_eq(flows_add(&f, 0, 2, 1), 0);
+	cr_assert_eq(flows_add(&f, 0, 1, 1), 0);
+	cr_assert_eq(ugal_tpl_count(net.r, &f, 0, &cols, &e), 0, "%s", e.msg);
+	cr_expect_eq(cols, 34);
+	cr_expect_eq(model_run("ugal0:limit=33", net.r, &f, NULL, &res, &e),
+		     -1);
+	cr_expect_str_eq(e.msg, "Model 0 needs 34 LP variables, more than "
+				"limit=33 (raise it with ugal0:limit=N)");
+	cr_assert_eq(model_run("ugal0:limit=34", net.r, &f, NULL, &res, &e), 0,
+		     "%s", e.msg);
+	cr_expect_eq(res.variables, 34);
+	cr_expect_eq(res.paths_total, 33);
+	model_result_free(&res);
+	cr_expect_eq(model_run("ugal0:limit=x", net.r, &f, NULL, &res, &e), -1);
+	cr_expect_str_eq(e.msg, "limit=x: want a number of variables");
+	flows_free(&f);
+	fx_net_free(&net);
+}
+
+/* The Cascade of paper 002 (6 groups, 24 cables per pair): Model 0 on a
+ * permutation needs a variable per path, counted in closed form (the sum
+ * of routing_count over the flows) and refused at the default limit
+ * before anything is built; Model 3 has at most 12 groups per flow. */
+Test(ugal_lp, cascade_model0_refused, .timeout = 60)
+{
+	struct fx_net net = fx_net("cascade", "ugal");
+	struct flows f = pattern(net.t, "perm", 1);
+	struct model_result res;
+	struct err e = { "" };
+	uint64_t total = 1, cols;
+	char want[256];
+
+	for (uint32_t i = 0; i < f.n; i++) {
+		struct routing_count c;
+
+		cr_assert_eq(routing_count(net.r, f.src[i], f.dst[i], &c, &e),
+			     0, "%s", e.msg);
+		total += c.total;
+	}
+	snprintf(want, sizeof(want),
+		 "Model 0 needs %llu LP variables, more than limit=2000000 "
+		 "(raise it with ugal0:limit=N)",
+		 (unsigned long long)total);
+	cr_expect_eq(model_run("ugal0", net.r, &f, NULL, &res, &e), -1);
+	cr_expect_str_eq(e.msg, want);
+	cr_assert_eq(ugal_tpl_count(net.r, &f, 3, &cols, &e), 0, "%s", e.msg);
+	cr_expect_leq(cols, 12ull * f.n + 1, "%llu", (unsigned long long)cols);
+	flows_free(&f);
+	fx_net_free(&net);
+}
+
+Test(ugal_lp, errors)
+{
+	static const struct {
+		const char *topo, *routing, *msg;
+	} c[] = {
+		{ "fattree:k=4,n=3", "ecmp",
+		  "model 'ugal3': needs a dragonfly or cascade topology, not "
+		  "fattree" },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "min",
+		  "model 'ugal3': needs routing ugal, not min" },
+		{ "cascade:groups=2,pair=1", "vlb",
+		  "model 'ugal3': needs routing ugal, not vlb" },
+	};
+	struct model_result res;
+	struct err e = { "" };
+
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct fx_net net = fx_net(c[k].topo, c[k].routing);
+		struct flows f = pattern(net.t, "perm", 1);
+
+		cr_expect_eq(model_run("ugal3", net.r, &f, NULL, &res, &e), -1);
+		cr_expect_str_eq(e.msg, c[k].msg);
+		cr_expect_eq(model_applies("ugal3", net.r, &e), -1);
+		cr_expect_eq(model_applies("mcf", net.r, &e), 0);
+		flows_free(&f);
+		fx_net_free(&net);
+	}
+	{
+		struct fx_net net = fx_net("dragonfly:p=2,a=4,h=2,g=9", "ugal");
+		struct flows f = pattern(net.t, "perm", 1);
+		struct model_input in;
+
+		cr_expect_eq(model_applies("ugal5", net.r, &e), 0);
+		cr_expect(!model_uses_paths("ugal5"));
+		cr_expect(model_uses_paths("mcf"));
+		cr_expect_eq(model_run("ugal3:x=1", net.r, &f, NULL, &res, &e),
+			     -1);
+		cr_expect_str_eq(e.msg, "model 'ugal3': unknown option 'x' "
+					"(known: limit)");
+		cr_assert_eq(model_input_build(net.r, &f, &in, &e), 0);
+		cr_expect_eq(model_solve("ugal0", &in, NULL, &res, &e), -1);
+		cr_expect_str_eq(e.msg, "model 'ugal0' is built from a "
+					"routing's structure, not from "
+					"explicit paths");
+		model_input_free(&in);
+		flows_free(&f);
+		fx_net_free(&net);
+	}
 }
