@@ -169,6 +169,20 @@ static struct json_object *jd(double v)
 	return json_object_new_double(v);
 }
 
+/* A number, or null when it is not finite (JSON has no infinity). */
+static struct json_object *jfin(double v)
+{
+	return isfinite(v) ? jd(v) : NULL;
+}
+
+/* Whether RES has an alpha: mcf, mmf (its first level) and the template
+ * LP models, which also report a bound, a gap and their solver. */
+static bool has_alpha(const struct model_result *res)
+{
+	return !strcmp(res->model, "mcf") || !strcmp(res->model, "mmf") ||
+	       res->solver;
+}
+
 static struct json_object *result_json(const struct eval *e,
 				       const struct model_result *res)
 {
@@ -176,7 +190,7 @@ static struct json_object *result_json(const struct eval *e,
 	struct json_object *rates = json_object_new_array();
 	struct json_object *nodes = json_object_new_object();
 	struct json_object *links = json_object_new_array();
-	bool lp = !strcmp(res->model, "mcf") || !strcmp(res->model, "mmf");
+	bool lp = has_alpha(res);
 
 	json_object_object_add(o, "model", json_object_new_string(res->model));
 	json_object_object_add(
@@ -192,6 +206,15 @@ static struct json_object *result_json(const struct eval *e,
 		json_object_array_add(rates, jd(res->rates[i]));
 	json_object_object_add(o, "rates", rates);
 	json_object_object_add(o, "alpha", lp ? jd(res->alpha) : NULL);
+	if (res->solver) {
+		json_object_object_add(
+			o, "variables",
+			json_object_new_int64((int64_t)res->variables));
+		json_object_object_add(o, "bound", jfin(res->bound));
+		json_object_object_add(o, "gap", jfin(res->gap));
+		json_object_object_add(o, "solver",
+				       json_object_new_string(res->solver));
+	}
 	json_object_object_add(nodes, "count",
 			       json_object_new_int64(res->nnodes));
 	json_object_object_add(nodes, "min", jd(res->node_min));
@@ -283,6 +306,16 @@ static void print_row(const struct model_result *res)
 	       res->seconds);
 }
 
+/* The line of a template LP model (ugal0 .. ugal5). */
+static void print_tpl(const struct model_result *r)
+{
+	printf("\n%s: alpha %.6f, bound %.6f, gap %.3g (%s); %llu variables, "
+	       "LP %u rows x %u columns, %llu non-zeros, %u iterations\n",
+	       r->model, r->alpha, r->bound, r->gap, r->solver,
+	       (unsigned long long)r->variables, r->lp_rows, r->lp_cols,
+	       (unsigned long long)r->lp_nonzeros, r->iterations);
+}
+
 static void print_text(const struct eval *e, const struct model_result *res,
 		       uint32_t n, const struct flows *f,
 		       const struct model_input *in, uint64_t seed)
@@ -313,6 +346,8 @@ static void print_text(const struct eval *e, const struct model_result *res,
 			       (unsigned long long)res[m].lp_nonzeros,
 			       res[m].iterations,
 			       res[m].iterations == 1 ? "" : "s");
+		else if (res[m].solver)
+			print_tpl(&res[m]);
 	}
 	for (uint32_t m = 0; m < n; m++) {
 		if (!res[m].ntop || !e->top)
@@ -392,6 +427,7 @@ struct acc {
 	uint32_t n;
 	double mean[NSTAT], m2[NSTAT];
 	int worst;
+	bool alpha; /* the model has an alpha (has_alpha) */
 };
 
 static void acc_add(struct acc *a, const struct model_result *r)
@@ -411,6 +447,7 @@ static void acc_add(struct acc *a, const struct model_result *r)
 	}
 	if (r->status > a->worst)
 		a->worst = r->status;
+	a->alpha = has_alpha(r);
 }
 
 static void acc_get(const struct acc *a, uint32_t n, int k, double *mean,
@@ -428,7 +465,7 @@ static struct json_object *acc_json(const struct acc *a, uint32_t n,
 	struct json_object *o = json_object_new_object();
 	struct json_object *ci = json_object_new_object();
 	struct json_object *nodes = json_object_new_object();
-	bool lp = !strcmp(model, "mcf") || !strcmp(model, "mmf");
+	bool lp = a->alpha;
 	double m, c;
 
 	json_object_object_add(o, "model", json_object_new_string(model));

@@ -68,6 +68,28 @@ count json_single 0 '"models":'
 count json_single_model 1 '"model":"mmf"'
 count json_single_agg 1 '"aggregate":2'
 
+# The UGAL models' JSON adds the LP's variables, the certified bound on
+# alpha, the gap and the solver (the path models' JSON does not).  Model
+# 3 on dfly(2,4,2,9), perm, seed 1: alpha 0.734702799 is the optimum of
+# the same LP built the other way, by enumerating routing_paths and
+# grouping the paths by (class, hops), solved with GLPK (test_ugal.c,
+# ugal_lp/model3_equals_enumeration, which pins this value); "paths" is
+# the number of paths mcf enumerates for the same flows.
+run --topo $D --pattern perm --seed 1 --model ugal3 --json ||
+	flunk ugal3_json "exit $st" "$tmp/err"
+count ugal3_alpha 1 '"alpha":0\.734702799'
+count ugal3_bound 1 '"bound":0\.734702799'
+count ugal3_gap 1 '"gap":0\(\.0\)*,'
+count ugal3_solver 1 '"solver":"glpk"'
+count ugal3_variables 1 '"variables":[1-9][0-9]*,'
+upaths=$(sed -n 's/.*"paths":\([0-9]*\).*/\1/p' "$tmp/out")
+run --topo $D --pattern perm --seed 1 --model mcf --json
+count mcf_no_solver 0 '"solver":'
+count ugal3_paths 1 "\"paths\":$upaths,"
+run --topo $D --pattern perm --seed 1 --model ugal3 ||
+	flunk ugal3_text "exit $st" "$tmp/err"
+count ugal3_text 1 '^ugal3: alpha 0\.734703, bound 0\.734703, gap 0 (glpk)'
+
 # --repeat: mean and a confidence half-width per model
 run --topo $D --routing min --pattern random:1 --model all --repeat 4 \
 	--seed 3 || flunk repeat "exit $st" "$tmp/err"
