@@ -39,7 +39,8 @@ static const struct cli_opt options[] = {
 	{ .id = 'm',
 	  .name = "model",
 	  .arg = "M",
-	  .help = "hm, jm, mcf, mmf or all (default all)" },
+	  .help = "hm, jm, mcf, mmf, ugal0 .. ugal5 or all\n"
+		  "(default all: every model that applies)" },
 	{ .id = 'n',
 	  .name = "nodes",
 	  .arg = "LIST",
@@ -75,15 +76,17 @@ static const struct cli_opt options[] = {
 static const struct cli_spec cli = {
 	.name = "eval",
 	.synopsis = "--topo SPEC [--routing R] (--pattern P | --flows FILE)\n"
-		    "[--model hm|jm|mcf|mmf|all] [--nodes LIST] [--seed S]\n"
-		    "[--repeat N] [--time-limit MS] [--top N]\n"
+		    "[--model hm|jm|mcf|mmf|ugalK|all] [--nodes LIST]\n"
+		    "[--seed S] [--repeat N] [--time-limit MS] [--top N]\n"
 		    "[--json | --csv] [--progress]",
 	.about =
 		"Predict the rate of every flow (in units of link capacity) with the\n"
 		"throughput models of Faizian et al.: hm (Hoefler), jm (Jain), mcf\n"
 		"(maximum concurrent flow, one LP) and mmf (max-min fair, iterative\n"
-		"LPs or progressive filling); report aggregate, per-flow and per-node\n"
-		"rates, Jain's fairness index and the most loaded links.",
+		"LPs or progressive filling), and under ugal routing on a dragonfly\n"
+		"or Cascade with the UGAL-G LP Models 0-5 of Mollah et al. (ugal0 ..\n"
+		"ugal5); report aggregate, per-flow and per-node rates, Jain's\n"
+		"fairness index and the most loaded links.",
 	.opts = options,
 };
 
