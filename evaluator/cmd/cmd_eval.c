@@ -39,7 +39,8 @@ static const struct cli_opt options[] = {
 	{ .id = 'm',
 	  .name = "model",
 	  .arg = "M",
-	  .help = "hm, jm, mcf, mmf or all (default all)" },
+	  .help = "hm, jm, mcf, mmf, ugal0 .. ugal5 or all\n"
+		  "(default all: every model that applies)" },
 	{ .id = 'n',
 	  .name = "nodes",
 	  .arg = "LIST",
@@ -75,15 +76,17 @@ static const struct cli_opt options[] = {
 static const struct cli_spec cli = {
 	.name = "eval",
 	.synopsis = "--topo SPEC [--routing R] (--pattern P | --flows FILE)\n"
-		    "[--model hm|jm|mcf|mmf|all] [--nodes LIST] [--seed S]\n"
-		    "[--repeat N] [--time-limit MS] [--top N]\n"
+		    "[--model hm|jm|mcf|mmf|ugalK|all] [--nodes LIST]\n"
+		    "[--seed S] [--repeat N] [--time-limit MS] [--top N]\n"
 		    "[--json | --csv] [--progress]",
 	.about =
 		"Predict the rate of every flow (in units of link capacity) with the\n"
 		"throughput models of Faizian et al.: hm (Hoefler), jm (Jain), mcf\n"
 		"(maximum concurrent flow, one LP) and mmf (max-min fair, iterative\n"
-		"LPs or progressive filling); report aggregate, per-flow and per-node\n"
-		"rates, Jain's fairness index and the most loaded links.",
+		"LPs or progressive filling), and under ugal routing on a dragonfly\n"
+		"or Cascade with the UGAL-G LP Models 0-5 of Mollah et al. (ugal0 ..\n"
+		"ugal5); report aggregate, per-flow and per-node rates, Jain's\n"
+		"fairness index and the most loaded links.",
 	.opts = options,
 };
 
@@ -169,21 +172,35 @@ static struct json_object *jd(double v)
 	return json_object_new_double(v);
 }
 
+/* A number, or null when it is not finite (JSON has no infinity). */
+static struct json_object *jfin(double v)
+{
+	return isfinite(v) ? jd(v) : NULL;
+}
+
+/* Whether RES has an alpha: mcf, mmf (its first level) and the template
+ * LP models, which also report a bound, a gap and their solver. */
+static bool has_alpha(const struct model_result *res)
+{
+	return !strcmp(res->model, "mcf") || !strcmp(res->model, "mmf") ||
+	       res->solver;
+}
+
 static struct json_object *result_json(const struct eval *e,
-				       const struct model_result *res,
-				       const struct model_input *in)
+				       const struct model_result *res)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *rates = json_object_new_array();
 	struct json_object *nodes = json_object_new_object();
 	struct json_object *links = json_object_new_array();
-	bool lp = !strcmp(res->model, "mcf") || !strcmp(res->model, "mmf");
+	bool lp = has_alpha(res);
 
 	json_object_object_add(o, "model", json_object_new_string(res->model));
 	json_object_object_add(
 		o, "status", json_object_new_string(status_name(res->status)));
 	json_object_object_add(o, "flows", json_object_new_int64(res->nflows));
-	json_object_object_add(o, "paths", json_object_new_int64(res->npaths));
+	json_object_object_add(
+		o, "paths", json_object_new_int64((int64_t)res->paths_total));
 	json_object_object_add(o, "aggregate", jd(res->aggregate));
 	json_object_object_add(o, "mean_rate", jd(res->mean_rate));
 	json_object_object_add(o, "min_rate", jd(res->min_rate));
@@ -192,6 +209,15 @@ static struct json_object *result_json(const struct eval *e,
 		json_object_array_add(rates, jd(res->rates[i]));
 	json_object_object_add(o, "rates", rates);
 	json_object_object_add(o, "alpha", lp ? jd(res->alpha) : NULL);
+	if (res->solver) {
+		json_object_object_add(
+			o, "variables",
+			json_object_new_int64((int64_t)res->variables));
+		json_object_object_add(o, "bound", jfin(res->bound));
+		json_object_object_add(o, "gap", jfin(res->gap));
+		json_object_object_add(o, "solver",
+				       json_object_new_string(res->solver));
+	}
 	json_object_object_add(nodes, "count",
 			       json_object_new_int64(res->nnodes));
 	json_object_object_add(nodes, "min", jd(res->node_min));
@@ -228,7 +254,6 @@ static struct json_object *result_json(const struct eval *e,
 		json_object_object_add(o, "lp", s);
 	}
 	json_object_object_add(o, "seconds", jd(res->seconds));
-	(void)in;
 	return o;
 }
 
@@ -284,8 +309,19 @@ static void print_row(const struct model_result *res)
 	       res->seconds);
 }
 
+/* The line of a template LP model (ugal0 .. ugal5). */
+static void print_tpl(const struct model_result *r)
+{
+	printf("\n%s: alpha %.6f, bound %.6f, gap %.3g (%s); %llu variables, "
+	       "LP %u rows x %u columns, %llu non-zeros, %u iterations\n",
+	       r->model, r->alpha, r->bound, r->gap, r->solver,
+	       (unsigned long long)r->variables, r->lp_rows, r->lp_cols,
+	       (unsigned long long)r->lp_nonzeros, r->iterations);
+}
+
 static void print_text(const struct eval *e, const struct model_result *res,
-		       uint32_t n, const struct model_input *in, uint64_t seed)
+		       uint32_t n, const struct flows *f,
+		       const struct model_input *in, uint64_t seed)
 {
 	printf("topology  %s (%u nodes, %u links)\n", topo_spec(e->t),
 	       topo_num_nodes(e->t), topo_num_links(e->t));
@@ -295,8 +331,11 @@ static void print_text(const struct eval *e, const struct model_result *res,
 		       (unsigned long long)seed);
 	else
 		printf("flows     %s", e->flows_file);
-	printf(" (%u flows, %u paths, %u nodes sending)\n\n", in->nflows,
-	       in->npaths, n ? res[0].nnodes : 0);
+	printf(" (%u flows, %llu paths, %u nodes sending)\n\n", f->n,
+	       (unsigned long long)(in ? in->npaths :
+				    n  ? res[0].paths_total :
+					 0),
+	       n ? res[0].nnodes : 0);
 	print_table_head();
 	for (uint32_t m = 0; m < n; m++)
 		print_row(&res[m]);
@@ -310,6 +349,8 @@ static void print_text(const struct eval *e, const struct model_result *res,
 			       (unsigned long long)res[m].lp_nonzeros,
 			       res[m].iterations,
 			       res[m].iterations == 1 ? "" : "s");
+		else if (res[m].solver)
+			print_tpl(&res[m]);
 	}
 	for (uint32_t m = 0; m < n; m++) {
 		if (!res[m].ntop || !e->top)
@@ -330,6 +371,20 @@ static void print_text(const struct eval *e, const struct model_result *res,
 	}
 }
 
+/* Paths of flow I: from IN when built, else counted by the routing. */
+static uint64_t flow_paths(const struct eval *e, const struct flows *f,
+			   const struct model_input *in, uint32_t i)
+{
+	struct routing_count c;
+
+	if (in)
+		return in->flow_off[i + 1] - in->flow_off[i];
+	if (f->src[i] == f->dst[i] ||
+	    routing_count(e->r, f->src[i], f->dst[i], &c, NULL))
+		return 0;
+	return c.total;
+}
+
 static void print_csv(const struct eval *e, const struct flows *f,
 		      const struct model_input *in,
 		      const struct model_result *res, uint32_t n)
@@ -339,13 +394,13 @@ static void print_csv(const struct eval *e, const struct flows *f,
 		printf(",%s", res[m].model);
 	printf("\n");
 	for (uint32_t i = 0; i < f->n; i++) {
-		printf("%u,%u,%u,%.17g,%u", i, f->src[i], f->dst[i],
-		       f->demand[i], in->flow_off[i + 1] - in->flow_off[i]);
+		printf("%u,%u,%u,%.17g,%llu", i, f->src[i], f->dst[i],
+		       f->demand[i],
+		       (unsigned long long)flow_paths(e, f, in, i));
 		for (uint32_t m = 0; m < n; m++)
 			printf(",%.17g", res[m].rates[i]);
 		printf("\n");
 	}
-	(void)e;
 }
 
 /* ---- --repeat: mean and 95 % confidence half-width ---- */
@@ -375,6 +430,7 @@ struct acc {
 	uint32_t n;
 	double mean[NSTAT], m2[NSTAT];
 	int worst;
+	bool alpha; /* the model has an alpha (has_alpha) */
 };
 
 static void acc_add(struct acc *a, const struct model_result *r)
@@ -394,6 +450,7 @@ static void acc_add(struct acc *a, const struct model_result *r)
 	}
 	if (r->status > a->worst)
 		a->worst = r->status;
+	a->alpha = has_alpha(r);
 }
 
 static void acc_get(const struct acc *a, uint32_t n, int k, double *mean,
@@ -411,7 +468,7 @@ static struct json_object *acc_json(const struct acc *a, uint32_t n,
 	struct json_object *o = json_object_new_object();
 	struct json_object *ci = json_object_new_object();
 	struct json_object *nodes = json_object_new_object();
-	bool lp = !strcmp(model, "mcf") || !strcmp(model, "mmf");
+	bool lp = a->alpha;
 	double m, c;
 
 	json_object_object_add(o, "model", json_object_new_string(model));
@@ -477,8 +534,9 @@ static int parse_models(struct eval *e)
 	return 0;
 }
 
-/* The models to run: every registered one for --model all (as many as
- * the registry has), else the one given. */
+/* The models to run: for --model all every registered one (as many as
+ * the registry has) that applies to the routing (the UGAL models need
+ * routing ugal on a dragonfly or cascade), else the one given. */
 static int list_models(struct eval *e)
 {
 	size_t n = e->all ? model_count() : 1;
@@ -486,10 +544,35 @@ static int list_models(struct eval *e)
 	e->models = calloc(n + 1, sizeof(*e->models));
 	if (!e->models)
 		return -1;
-	for (e->nmodels = 0; e->nmodels < n; e->nmodels++)
-		e->models[e->nmodels] = e->all ? model_name(e->nmodels) :
-						 e->model;
+	e->nmodels = 0;
+	if (!e->all) {
+		e->models[e->nmodels++] = e->model;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!model_applies(model_name(i), e->r, NULL))
+			e->models[e->nmodels++] = model_name(i);
 	return 0;
+}
+
+/* Whether a model of the run works on enumerated paths (the struct
+ * model_input is built only then: the UGAL models never enumerate). */
+static bool need_paths(const struct eval *e)
+{
+	for (uint32_t m = 0; m < e->nmodels; m++)
+		if (model_uses_paths(e->models[m]))
+			return true;
+	return false;
+}
+
+/* Run model M of the run on flows F (IN: their paths, when built). */
+static int run_model(const struct eval *e, uint32_t m, const struct flows *f,
+		     const struct model_input *in, struct model_result *res,
+		     struct err *err)
+{
+	if (model_uses_paths(e->models[m]))
+		return model_solve(e->models[m], in, &e->opts, res, err);
+	return model_run(e->models[m], e->r, f, &e->opts, res, err);
 }
 
 static int run(struct eval *e)
@@ -500,6 +583,7 @@ static int run(struct eval *e)
 	struct acc *acc = NULL;
 	struct err err = { "" };
 	int rc = CLI_OK, worst = MODEL_OPTIMAL;
+	bool paths;
 
 	flows_init(&f);
 	if (list_models(e) || !(res = calloc(e->nmodels + 1, sizeof(*res))) ||
@@ -507,6 +591,7 @@ static int run(struct eval *e)
 		rc = cli_error("eval", CLI_FAIL, "out of memory");
 		goto out;
 	}
+	paths = need_paths(e);
 	for (uint32_t rep = 0; rep < e->repeat; rep++) {
 		uint64_t seed = e->seed + rep;
 
@@ -514,20 +599,28 @@ static int run(struct eval *e)
 			rc = cli_error("eval", CLI_USAGE, "%s", err.msg);
 			goto out;
 		}
-		if (model_input_build(e->r, &f, &in, &err)) {
+		memset(&in, 0, sizeof(in));
+		if (paths && model_input_build(e->r, &f, &in, &err)) {
 			rc = cli_error("eval", CLI_USAGE, "%s", err.msg);
 			goto out;
 		}
 		for (uint32_t m = 0; m < e->nmodels; m++) {
-			if (e->progress)
+			if (e->progress && paths)
 				fprintf(stderr,
 					"stopo eval: [%u/%u] seed %llu, "
 					"%s on %u flows, %u paths...\n",
 					rep + 1, e->repeat,
 					(unsigned long long)seed, e->models[m],
 					in.nflows, in.npaths);
-			if (model_solve(e->models[m], &in, &e->opts, &res[m],
-					&err)) {
+			else if (e->progress)
+				fprintf(stderr,
+					"stopo eval: [%u/%u] seed %llu, "
+					"%s on %u flows...\n",
+					rep + 1, e->repeat,
+					(unsigned long long)seed, e->models[m],
+					f.n);
+			if (run_model(e, m, &f, paths ? &in : NULL, &res[m],
+				      &err)) {
 				rc = cli_error("eval", CLI_FAIL, "%s: %s",
 					       e->models[m], err.msg);
 				for (uint32_t k = 0; k < m; k++)
@@ -544,7 +637,7 @@ static int run(struct eval *e)
 				struct json_object *o;
 
 				if (e->nmodels == 1) {
-					o = result_json(e, &res[0], &in);
+					o = result_json(e, &res[0]);
 				} else {
 					struct json_object *a =
 						json_object_new_array();
@@ -553,17 +646,18 @@ static int run(struct eval *e)
 					for (uint32_t m = 0; m < e->nmodels;
 					     m++)
 						json_object_array_add(
-							a,
-							result_json(e, &res[m],
-								    &in));
+							a, result_json(
+								   e, &res[m]));
 					json_object_object_add(o, "models", a);
 				}
 				add_context(e, o, seed);
 				cli_print_json(o);
 			} else if (e->csv) {
-				print_csv(e, &f, &in, res, e->nmodels);
+				print_csv(e, &f, paths ? &in : NULL, res,
+					  e->nmodels);
 			} else {
-				print_text(e, res, e->nmodels, &in, seed);
+				print_text(e, res, e->nmodels, &f,
+					   paths ? &in : NULL, seed);
 			}
 		}
 		for (uint32_t m = 0; m < e->nmodels; m++)
@@ -702,6 +796,10 @@ int cmd_eval(int argc, char **argv)
 		return cli_error("eval", CLI_USAGE, "%s", err.msg);
 	e.t = machine_topo(e.m);
 	e.r = machine_routing(e.m);
+	if (!e.all && model_applies(e.model, e.r, &err)) {
+		rc = cli_error("eval", CLI_USAGE, "--model: %s", err.msg);
+		goto out;
+	}
 	if (e.nodes_arg) {
 		e.nodes = cli_parse_ranges(e.nodes_arg, topo_num_nodes(e.t),
 					   &e.nnodes, &err);

@@ -1,4 +1,5 @@
-# evaluator/models/: layer 5, the throughput models (HM, JM, MCF, MMF).
+# evaluator/models/: layer 5, the throughput models (HM, JM, MCF, MMF and
+# paper 002's UGAL-G Models 0-5).
 # model_lp.c is the only file that includes <glpk.h>.
 noinst_LTLIBRARIES += evaluator/models/libmodels.la
 evaluator_models_libmodels_la_SOURCES = \
@@ -9,9 +10,11 @@ evaluator_models_libmodels_la_SOURCES = \
 	evaluator/models/model_mmf.c \
 	evaluator/models/model_lp.c \
 	evaluator/models/mcf_tpl.c \
-	evaluator/models/mcf_fast.c
+	evaluator/models/mcf_fast.c \
+	evaluator/models/ugal_tpl.c \
+	evaluator/models/model_ugal.c
 noinst_HEADERS += evaluator/models/model.h evaluator/models/model_impl.h \
-	evaluator/models/mcf_tpl.h
+	evaluator/models/mcf_tpl.h evaluator/models/ugal_tpl.h
 
 UNIT_TESTS += tests/unit/test_model
 tests_unit_test_model_SOURCES = tests/unit/test_model.c
@@ -35,3 +38,8 @@ tests_unit_test_mcf_fast_LDADD = $(L_MODELS) $(EXT_MODELS) $(UNIT_LIBS)
 BENCH_PROGS += bench/bench_mcf_fast
 bench_bench_mcf_fast_SOURCES = bench/bench_mcf_fast.c
 bench_bench_mcf_fast_LDADD = $(L_MODELS) $(EXT_MODELS) $(EXT_UTIL)
+
+UNIT_TESTS += tests/unit/test_ugal
+tests_unit_test_ugal_SOURCES = tests/unit/test_ugal.c
+tests_unit_test_ugal_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_ugal_LDADD = $(L_MODELS) $(EXT_MODELS) $(UNIT_LIBS)

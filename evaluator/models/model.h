@@ -13,6 +13,11 @@
  *   mmf  weighted max-min fair rates (Fig. 1-2: iterative LPs, warm
  *        started; saturated flows found from the LP duals), or progressive
  *        filling when every flow has one path.
+ *   ugal0 .. ugal5  paper 002's UGAL-G Models 0-5 on a dragonfly or
+ *        Cascade with routing ugal: MCF where the MIN and the VLB paths of
+ *        a flow are grouped (per path, per hop count or all together) and
+ *        the paths of a group share one rate; built from the topology's
+ *        structure (ugal_tpl.h), never from enumerated VLB paths.
  * Rates are in units of link capacity.  HM and JM ignore demands; MCF and
  * MMF use them as weights.  A path is a list of directed link ids taken
  * literally: a link crossed twice by one path is loaded twice.
@@ -96,7 +101,8 @@ struct model_link_load {
 };
 
 struct model_result {
-	const char *model; /* "hm", "jm", "mcf", "mmf" (static storage) */
+	const char *model; /* "hm", "jm", "mcf", "mmf", "ugal0" .. "ugal5"
+			    * (static storage) */
 	int status;	   /* enum model_status */
 	uint32_t nflows;
 	double *rates; /* [nflows], input order */
@@ -118,6 +124,15 @@ struct model_result {
 	uint32_t lp_rows, lp_cols;
 	uint64_t lp_nonzeros; /* of the (first) LP */
 	double seconds;	      /* wall time of the solve */
+	uint64_t paths_total; /* paths of every flow: npaths, or for the
+			       * UGAL models (npaths 0, path_rates NULL)
+			       * their count, summed over the groups */
+	/* the template LP models (ugal0 .. ugal5; 0 and NULL otherwise) */
+	uint64_t variables; /* LP columns: one per path group, and alpha */
+	double bound;	    /* certified upper bound on alpha: = alpha when
+			     * solved exactly, infinity when unknown */
+	double gap;	    /* (bound - alpha) / alpha; 0 when exact */
+	const char *solver; /* "glpk" (static storage) */
 };
 
 /* Number of registered models (hm, jm, mcf, mmf, ...). */
@@ -129,15 +144,29 @@ const char *model_name(size_t i);
  * 'x' (known: hm, jm, mcf, mmf)". */
 int model_check(const char *spec, struct err *err);
 
-/* Run model SPEC on the paths of F under R (see model_input_build).  OPTS
- * NULL means defaults.  Fills RES (free with model_result_free).  Returns 0
- * when the model ran, whatever res->status says; -1 with err set on an
- * unknown model, bad input or memory. */
+/* Check that model SPEC can run under routing R.  Returns 0, or -1 with
+ * err saying why not (an unknown model; the UGAL models need routing ugal
+ * on a dragonfly or cascade topology). */
+int model_applies(const char *spec, const struct routing *r, struct err *err);
+
+/* True when model SPEC works on enumerated paths (hm, jm, mcf, mmf: a
+ * struct model_input, model_solve); false for the models built from the
+ * routing's structure (ugal0 .. ugal5: model_run only) and unknown names. */
+bool model_uses_paths(const char *spec);
+
+/* Run model SPEC on flows F under R: the path models on every path of F
+ * (see model_input_build), the UGAL models on templates built from R's
+ * structure (evaluator/models/ugal_tpl.h).  OPTS NULL means defaults.
+ * Fills RES (free with model_result_free).  Returns 0 when the model ran,
+ * whatever res->status says; -1 with err set on an unknown model, a model
+ * that does not apply to R, bad input, a UGAL LP above its limit= or
+ * memory. */
 int model_run(const char *spec, const struct routing *r, const struct flows *f,
 	      const struct model_opts *opts, struct model_result *res,
 	      struct err *err);
 
-/* The same on an explicit instance.  Returns 0 or -1 with err set. */
+/* The same on an explicit instance (path models only).  Returns 0 or -1
+ * with err set. */
 int model_solve(const char *spec, const struct model_input *in,
 		const struct model_opts *opts, struct model_result *res,
 		struct err *err);

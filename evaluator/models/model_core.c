@@ -26,8 +26,10 @@ const char *model_name(size_t i)
 	return i < model_count() ? model_table[i]->name : NULL;
 }
 
-/* The model of SPEC, its options checked; NULL with err set. */
-static const struct model_ops *lookup(const char *spec, struct err *err)
+/* The model of SPEC, its options checked (the parsed spec in *S); NULL
+ * with err set. */
+static const struct model_ops *lookup(const char *spec, struct spec *sp,
+				      struct err *err)
 {
 	struct spec s;
 	char known[256];
@@ -47,6 +49,8 @@ static const struct model_ops *lookup(const char *spec, struct err *err)
 			err_prefix(err, "model '%s'", s.name);
 			return NULL;
 		}
+		if (sp)
+			*sp = s;
 		return model_table[i];
 	}
 	err_set(err, "unknown model '%s' (known: %s)", s.name,
@@ -56,7 +60,27 @@ static const struct model_ops *lookup(const char *spec, struct err *err)
 
 int model_check(const char *spec, struct err *err)
 {
-	return lookup(spec, err) ? 0 : -1;
+	return lookup(spec, NULL, err) ? 0 : -1;
+}
+
+int model_applies(const char *spec, const struct routing *r, struct err *err)
+{
+	const struct model_ops *ops = lookup(spec, NULL, err);
+
+	if (!ops)
+		return -1;
+	if (!r)
+		return err_set(err, "model '%s': no routing", ops->name);
+	if (ops->applies && ops->applies(r, err))
+		return err_prefix(err, "model '%s'", ops->name);
+	return 0;
+}
+
+bool model_uses_paths(const char *spec)
+{
+	const struct model_ops *ops = lookup(spec, NULL, NULL);
+
+	return ops && ops->solve;
 }
 
 void model_opts_init(struct model_opts *o)
@@ -273,16 +297,18 @@ static int check_input(const struct model_input *in, struct err *err)
 
 /* ---- statistics ---- */
 
-static int node_stats(const struct model_input *in, struct model_result *res,
-		      struct err *err)
+/* Per-node injection of the NFLOWS flows with sources SRC (NULL: flow i
+ * is node i). */
+static int node_stats(const uint32_t *src, uint32_t nflows,
+		      struct model_result *res, struct err *err)
 {
 	uint32_t maxn = 0, cnt = 0;
 	double *sum;
 	uint8_t *seen;
 	double s = 0, s2 = 0, mn = INFINITY, mx = 0;
 
-	for (uint32_t i = 0; i < in->nflows; i++) {
-		uint32_t v = in->src ? in->src[i] : i;
+	for (uint32_t i = 0; i < nflows; i++) {
+		uint32_t v = src ? src[i] : i;
 
 		if (v > maxn)
 			maxn = v;
@@ -294,13 +320,13 @@ static int node_stats(const struct model_input *in, struct model_result *res,
 		free(seen);
 		return err_set(err, "out of memory (node statistics)");
 	}
-	for (uint32_t i = 0; i < in->nflows; i++) {
-		uint32_t v = in->src ? in->src[i] : i;
+	for (uint32_t i = 0; i < nflows; i++) {
+		uint32_t v = src ? src[i] : i;
 
 		sum[v] += res->rates[i];
 		seen[v] = 1;
 	}
-	for (uint32_t v = 0; v <= maxn && in->nflows; v++) {
+	for (uint32_t v = 0; v <= maxn && nflows; v++) {
 		if (!seen[v])
 			continue;
 		cnt++;
@@ -322,32 +348,25 @@ static int node_stats(const struct model_input *in, struct model_result *res,
 	return 0;
 }
 
-static int link_stats(const struct model_input *in, struct model_result *res,
-		      uint32_t ntop, struct err *err)
+/* The NTOP most loaded of NLINKS links with loads LOAD and capacities
+ * CAP into res->top. */
+static int top_links(const double *load, const double *cap, uint32_t nlinks,
+		     struct model_result *res, uint32_t ntop, struct err *err)
 {
-	double *load = calloc((size_t)in->nlinks + 1, sizeof(*load));
-
-	if (!load)
-		return err_set(err, "out of memory (link loads)");
-	for (uint32_t p = 0; p < in->npaths; p++)
-		for (uint32_t e = in->path_off[p]; e < in->path_off[p + 1]; e++)
-			load[in->links[e]] += res->path_rates[p];
-	if (ntop > in->nlinks)
-		ntop = in->nlinks;
+	if (ntop > nlinks)
+		ntop = nlinks;
 	res->top = calloc((size_t)ntop + 1, sizeof(*res->top));
-	if (!res->top) {
-		free(load);
+	if (!res->top)
 		return err_set(err, "out of memory (link loads)");
-	}
 	res->ntop = 0;
 	/* keep the NTOP largest by utilisation (ties: lower id) */
-	for (uint32_t l = 0; l < in->nlinks && ntop; l++) {
+	for (uint32_t l = 0; l < nlinks && ntop; l++) {
 		double u;
 		uint32_t k;
 
 		if (load[l] <= 0)
 			continue;
-		u = in->cap[l] > 0 ? load[l] / in->cap[l] : INFINITY;
+		u = cap[l] > 0 ? load[l] / cap[l] : INFINITY;
 		k = res->ntop;
 		while (k > 0) {
 			const struct model_link_load *q = &res->top[k - 1];
@@ -365,12 +384,27 @@ static int link_stats(const struct model_input *in, struct model_result *res,
 				sizeof(*res->top));
 		res->top[k].link = l;
 		res->top[k].load = load[l];
-		res->top[k].capacity = in->cap[l];
+		res->top[k].capacity = cap[l];
 		if (res->ntop < ntop)
 			res->ntop++;
 	}
-	free(load);
 	return 0;
+}
+
+static int link_stats(const struct model_input *in, struct model_result *res,
+		      uint32_t ntop, struct err *err)
+{
+	double *load = calloc((size_t)in->nlinks + 1, sizeof(*load));
+	int rc;
+
+	if (!load)
+		return err_set(err, "out of memory (link loads)");
+	for (uint32_t p = 0; p < in->npaths; p++)
+		for (uint32_t e = in->path_off[p]; e < in->path_off[p + 1]; e++)
+			load[in->links[e]] += res->path_rates[p];
+	rc = top_links(load, in->cap, in->nlinks, res, ntop, err);
+	free(load);
+	return rc;
 }
 
 static void flow_stats(struct model_result *res)
@@ -399,9 +433,14 @@ int model_solve(const char *spec, const struct model_input *in,
 	double t0 = model_now();
 
 	memset(res, 0, sizeof(*res));
-	ops = lookup(spec, err);
+	ops = lookup(spec, NULL, err);
 	if (!ops)
 		return -1;
+	if (!ops->solve)
+		return err_set(err,
+			       "model '%s' is built from a routing's "
+			       "structure, not from explicit paths",
+			       ops->name);
 	if (!opts) {
 		model_opts_init(&def);
 		opts = &def;
@@ -411,6 +450,7 @@ int model_solve(const char *spec, const struct model_input *in,
 	res->model = ops->name;
 	res->nflows = in->nflows;
 	res->npaths = in->npaths;
+	res->paths_total = in->npaths;
 	res->rates = calloc((size_t)in->nflows + 1, sizeof(*res->rates));
 	res->path_rates =
 		calloc((size_t)in->npaths + 1, sizeof(*res->path_rates));
@@ -419,7 +459,8 @@ int model_solve(const char *spec, const struct model_input *in,
 		return err_set(err, "out of memory (%u flows, %u paths)",
 			       in->nflows, in->npaths);
 	}
-	if (ops->solve(in, opts, res, err) || node_stats(in, res, err) ||
+	if (ops->solve(in, opts, res, err) ||
+	    node_stats(in->src, in->nflows, res, err) ||
 	    link_stats(in, res, opts->top_links, err)) {
 		model_result_free(res);
 		return -1;
@@ -429,16 +470,79 @@ int model_solve(const char *spec, const struct model_input *in,
 	return 0;
 }
 
+/* A model built from R's structure (ops->run) on flows F. */
+static int run_structural(const struct model_ops *ops, const struct spec *s,
+			  const struct routing *r, const struct flows *f,
+			  const struct model_opts *opts,
+			  struct model_result *res, struct err *err)
+{
+	const struct topo *t = routing_topo(r);
+	uint32_t nn = topo_num_nodes(t), nl = topo_num_links(t);
+	struct model_opts def;
+	double t0 = model_now(), *load, *cap;
+	int rc = -1;
+
+	if (ops->applies && ops->applies(r, err))
+		return err_prefix(err, "model '%s'", ops->name);
+	for (uint32_t i = 0; i < f->n; i++) {
+		if (f->src[i] >= nn || f->dst[i] >= nn)
+			return err_set(err,
+				       "flow %u: node %u out of range (%u "
+				       "nodes)",
+				       i,
+				       f->src[i] >= nn ? f->src[i] : f->dst[i],
+				       nn);
+		if (f->src[i] == f->dst[i])
+			return err_set(err, "flow %u: self-flow at node %u", i,
+				       f->src[i]);
+	}
+	if (!opts) {
+		model_opts_init(&def);
+		opts = &def;
+	}
+	res->model = ops->name;
+	res->nflows = f->n;
+	res->rates = calloc((size_t)f->n + 1, sizeof(*res->rates));
+	load = calloc((size_t)nl + 1, sizeof(*load));
+	cap = malloc(((size_t)nl + 1) * sizeof(*cap));
+	if (!res->rates || !load || !cap) {
+		err_set(err, "out of memory (%u flows)", f->n);
+		goto out;
+	}
+	for (uint32_t l = 0; l < nl; l++)
+		cap[l] = topo_link(t, l)->capacity;
+	if (ops->run(s, r, f, opts, res, load, err) ||
+	    node_stats(f->src, f->n, res, err) ||
+	    top_links(load, cap, nl, res, opts->top_links, err))
+		goto out;
+	flow_stats(res);
+	res->seconds = model_now() - t0;
+	rc = 0;
+out:
+	if (rc)
+		model_result_free(res);
+	free(load);
+	free(cap);
+	return rc;
+}
+
 int model_run(const char *spec, const struct routing *r, const struct flows *f,
 	      const struct model_opts *opts, struct model_result *res,
 	      struct err *err)
 {
+	const struct model_ops *ops;
 	struct model_input in;
+	struct spec s;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	if (!r || !f)
 		return err_set(err, "model_run: no routing or flows");
+	ops = lookup(spec, &s, err);
+	if (!ops)
+		return -1;
+	if (ops->run)
+		return run_structural(ops, &s, r, f, opts, res, err);
 	if (model_input_build(r, f, &in, err))
 		return -1;
 	rc = model_solve(spec, &in, opts, res, err);

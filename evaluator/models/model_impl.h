@@ -20,6 +20,18 @@ struct model_ops {
 	 * with err set (memory, solver misuse). */
 	int (*solve)(const struct model_input *in, const struct model_opts *o,
 		     struct model_result *res, struct err *err);
+	/* Or, for a model built from the routing's structure (solve NULL):
+	 * run on flows F (checked: nodes in range, no self-flow) under R
+	 * with spec S (options checked against opts).  Fill res->rates
+	 * [nflows] and LOAD[topo_num_links] (both zeroed on entry), status,
+	 * alpha, the solver fields and paths_total; model_core.c derives the
+	 * statistics.  Returns 0, or -1 with err set. */
+	int (*run)(const struct spec *s, const struct routing *r,
+		   const struct flows *f, const struct model_opts *o,
+		   struct model_result *res, double *load, struct err *err);
+	/* NULL: the model applies to every routing.  Otherwise 0, or -1 with
+	 * err saying why not. */
+	int (*applies)(const struct routing *r, struct err *err);
 };
 
 /* The registry (model_registry.c), NULL-terminated, in --model all order. */

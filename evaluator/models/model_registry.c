@@ -12,6 +12,12 @@
 	X(jm)     \
 	X(mcf)    \
 	X(mmf)    \
+	X(ugal0)  \
+	X(ugal1)  \
+	X(ugal2)  \
+	X(ugal3)  \
+	X(ugal4)  \
+	X(ugal5)  \
 	/* new models above this line */
 
 #define DECLARE(n) extern const struct model_ops model_##n;

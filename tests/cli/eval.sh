@@ -43,6 +43,15 @@ case $models in
 "hm, jm, mcf, mmf"*) pass known_models ;;
 *) flunk known_models "no model list: $models" "$tmp/err" ;;
 esac
+# The UGAL models (ugal0 .. ugal5) need routing ugal on a dragonfly or
+# cascade: under another routing --model all runs every other model.
+pmodels=$(echo "$models" | tr ',' '\n' | sed 's/^ *//' | grep -v '^ugal')
+npmodels=$(echo "$pmodels" | grep -c .)
+run --topo $D --flows "$data/flows_shared.txt" --json ||
+	flunk json_ugal "exit $st" "$tmp/err"
+count all_models_ugal "$nmodels" '"model":'
+expect_fail ugal_needs_ugal 2 "--model: model 'ugal3': needs routing ugal, not min" \
+	-- --topo $D --routing min --pattern perm --model ugal3
 
 # JSON contract: one object per model, every key of issue 3
 run --topo $D --routing min --flows "$data/flows_shared.txt" --json ||
@@ -50,7 +59,7 @@ run --topo $D --routing min --flows "$data/flows_shared.txt" --json ||
 count json_models 1 '"models":'
 for k in model flows aggregate mean_rate min_rate max_rate rates alpha \
 	nodes jain; do
-	count "json_$k" "$nmodels" "\"$k\":"
+	count "json_$k" "$npmodels" "\"$k\":"
 done
 count json_lp_alpha 2 '"alpha":0.3333333333' # mcf and mmf's first level
 run --topo $D --routing min --flows "$data/flows_shared.txt" --model mmf \
@@ -59,10 +68,32 @@ count json_single 0 '"models":'
 count json_single_model 1 '"model":"mmf"'
 count json_single_agg 1 '"aggregate":2'
 
+# The UGAL models' JSON adds the LP's variables, the certified bound on
+# alpha, the gap and the solver (the path models' JSON does not).  Model
+# 3 on dfly(2,4,2,9), perm, seed 1: alpha 0.734702799 is the optimum of
+# the same LP built the other way, by enumerating routing_paths and
+# grouping the paths by (class, hops), solved with GLPK (test_ugal.c,
+# ugal_lp/model3_equals_enumeration, which pins this value); "paths" is
+# the number of paths mcf enumerates for the same flows.
+run --topo $D --pattern perm --seed 1 --model ugal3 --json ||
+	flunk ugal3_json "exit $st" "$tmp/err"
+count ugal3_alpha 1 '"alpha":0\.734702799'
+count ugal3_bound 1 '"bound":0\.734702799'
+count ugal3_gap 1 '"gap":0\(\.0\)*,'
+count ugal3_solver 1 '"solver":"glpk"'
+count ugal3_variables 1 '"variables":[1-9][0-9]*,'
+upaths=$(sed -n 's/.*"paths":\([0-9]*\).*/\1/p' "$tmp/out")
+run --topo $D --pattern perm --seed 1 --model mcf --json
+count mcf_no_solver 0 '"solver":'
+count ugal3_paths 1 "\"paths\":$upaths,"
+run --topo $D --pattern perm --seed 1 --model ugal3 ||
+	flunk ugal3_text "exit $st" "$tmp/err"
+count ugal3_text 1 '^ugal3: alpha 0\.734703, bound 0\.734703, gap 0 (glpk)'
+
 # --repeat: mean and a confidence half-width per model
 run --topo $D --routing min --pattern random:1 --model all --repeat 4 \
 	--seed 3 || flunk repeat "exit $st" "$tmp/err"
-count repeat_rows "$nmodels" "^\\($(echo "$models" | sed 's/, /\\|/g')\\) .*+-"
+count repeat_rows "$npmodels" "^\\($(echo $pmodels | sed 's/ /\\|/g')\\) .*+-"
 run --topo $D --routing min --pattern random:1 --model jm --repeat 4 \
 	--seed 3 --json
 count repeat_json_ci 1 '"ci95":'

@@ -1,0 +1,1184 @@
+/* ugal_tpl.c - the templates of paper 002's UGAL-G Models 0-5 from the
+ * dragonfly / Cascade structure (see ugal_tpl.h).
+ *
+ * The structure is rebuilt here from the public topology (topo.h) with
+ * routing_dragonfly.c's definitions, which tests/unit/test_ugal.c checks
+ * against routing_paths flow by flow:
+ *   local(x -> y)  every shortest path over the links inside the group;
+ *   MIN(x -> y)    local(x -> y) in one group; otherwise, for every global
+ *                  link u -> v from x's group to y's, local(x -> u), the
+ *                  link, local(v -> y);
+ *   VLB(s -> d)    MIN(s -> I) + MIN(I -> d) for every intermediate I:
+ *                  the switches outside both groups, or, for a flow inside
+ *                  one group with intra=local, the group's other routers.
+ * Per group, the local distances, path counts and the local paths
+ * themselves (a few short ones: Cascade has at most two 2-hop paths per
+ * router pair) are tabulated once.  A MIN half is then described by its
+ * path count per hop count and a list of (hops, link, crossings) entries,
+ * and a flow's grouped columns are sums of products of two halves per
+ * intermediate, accumulated in dense per-group arrays (touched lists keep
+ * the reset cheap). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evaluator/models/ugal_tpl.h"
+#include "topo/util/spec.h"
+
+#define UNREACH 255
+#define MAX_DIAM 30		    /* local diameter; keeps hops < 255 */
+#define HMAX (2 * MAX_DIAM + 2)	    /* hop counts of a MIN half */
+#define MAX_LOCAL ((size_t)1 << 27) /* links of all local paths */
+#define MAX_PAIRS ((size_t)1 << 24) /* router pairs inside groups */
+
+/* The structure of a dragonfly or Cascade seen by the UGAL models. */
+struct unet {
+	const struct topo *t;
+	bool intra_global;
+	uint32_t S, G, L;
+	uint32_t *grp;	   /* [S] group of each switch */
+	uint32_t *mem_off; /* [G+1] */
+	uint32_t *mem;	   /* [S] switches by group, ascending */
+	uint32_t *idx;	   /* [S] index within its group */
+	size_t *mat_off;   /* [G] start of the group's pair tables */
+	uint8_t *dist;	   /* local hop distance of a pair, UNREACH */
+	double *np;	   /* local shortest paths of a pair */
+	size_t *lp_off;	   /* [pairs+1] links of a pair's local paths,
+			    * path after path (each dist links) */
+	uint32_t *lp_link;
+	uint32_t *gl_off; /* [G*G+1] global links by (from, to) group */
+	uint32_t *gl;
+	uint32_t maxhalf; /* most hops of a MIN half */
+};
+
+/* ---- the structure ---- */
+
+static size_t pidx(const struct unet *n, uint32_t x, uint32_t y)
+{
+	uint32_t g = n->grp[x];
+	size_t a = n->mem_off[g + 1] - n->mem_off[g];
+
+	return n->mat_off[g] + (size_t)n->idx[x] * a + n->idx[y];
+}
+
+static void unet_free(struct unet *n)
+{
+	if (!n)
+		return;
+	free(n->grp);
+	free(n->mem_off);
+	free(n->mem);
+	free(n->idx);
+	free(n->mat_off);
+	free(n->dist);
+	free(n->np);
+	free(n->lp_off);
+	free(n->lp_link);
+	free(n->gl_off);
+	free(n->gl);
+	free(n);
+}
+
+/* Group membership, and where each group's pair tables start. */
+static int build_groups(struct unet *n, struct err *err)
+{
+	const struct topo *t = n->t;
+	size_t pairs = 0;
+	uint32_t *pos;
+
+	n->grp = malloc(((size_t)n->S + 1) * sizeof(*n->grp));
+	n->mem_off = calloc((size_t)n->G + 1, sizeof(*n->mem_off));
+	n->mem = malloc(((size_t)n->S + 1) * sizeof(*n->mem));
+	n->idx = malloc(((size_t)n->S + 1) * sizeof(*n->idx));
+	n->mat_off = malloc(((size_t)n->G + 1) * sizeof(*n->mat_off));
+	if (!n->grp || !n->mem_off || !n->mem || !n->idx || !n->mat_off)
+		return err_set(err, "out of memory");
+	for (uint32_t s = 0; s < n->S; s++) {
+		n->grp[s] = topo_switch_group(t, s);
+		if (n->grp[s] >= n->G)
+			return err_set(err, "switch %u has no group", s);
+		n->mem_off[n->grp[s] + 1]++;
+	}
+	for (uint32_t g = 0; g < n->G; g++) {
+		size_t a = n->mem_off[g + 1]; /* still the group's size */
+
+		n->mat_off[g] = pairs;
+		pairs += a * a;
+		if (pairs > MAX_PAIRS)
+			return err_set(err,
+				       "groups too large for the UGAL "
+				       "models (%zu router pairs)",
+				       pairs);
+		n->mem_off[g + 1] += n->mem_off[g];
+	}
+	n->mat_off[n->G] = pairs;
+	pos = malloc(((size_t)n->G + 1) * sizeof(*pos));
+	if (!pos)
+		return err_set(err, "out of memory");
+	memcpy(pos, n->mem_off, ((size_t)n->G + 1) * sizeof(*pos));
+	for (uint32_t s = 0; s < n->S; s++) {
+		uint32_t g = n->grp[s];
+
+		n->idx[s] = pos[g] - n->mem_off[g];
+		n->mem[pos[g]++] = s;
+	}
+	free(pos);
+	return 0;
+}
+
+/* Local distances and path counts from router X of group G (BFS over the
+ * links inside the group). */
+static int bfs(struct unet *n, uint32_t g, uint32_t x, uint32_t *queue,
+	       struct err *err)
+{
+	const struct topo *t = n->t;
+	size_t row = pidx(n, x, x) - n->idx[x];
+	uint32_t head = 0, tail = 0;
+
+	n->dist[row + n->idx[x]] = 0;
+	n->np[row + n->idx[x]] = 1;
+	queue[tail++] = x;
+	while (head < tail) {
+		uint32_t u = queue[head++], cnt;
+		uint32_t first = topo_switch_out(t, u, &cnt);
+		uint8_t du = n->dist[row + n->idx[u]];
+
+		for (uint32_t l = first; l < first + cnt; l++) {
+			uint32_t z = topo_link(t, l)->to;
+			size_t iz = row + n->idx[z];
+
+			if (n->grp[z] != g)
+				continue;
+			if (n->dist[iz] == UNREACH) {
+				if (du + 1 > MAX_DIAM)
+					return err_set(err,
+						       "group %u: local "
+						       "diameter above %d",
+						       g, MAX_DIAM);
+				n->dist[iz] = (uint8_t)(du + 1);
+				queue[tail++] = z;
+			}
+			if (n->dist[iz] == du + 1)
+				n->np[iz] += n->np[row + n->idx[u]];
+		}
+	}
+	return 0;
+}
+
+/* Append every local shortest path X -> Y of group G (links only, each
+ * after the prefix buf[0..len)) at *out. */
+static void walk(const struct unet *n, uint32_t g, uint32_t x, uint32_t y,
+		 uint32_t *buf, uint32_t len, uint32_t **out)
+{
+	const struct topo *t = n->t;
+	uint32_t cnt, first;
+	uint8_t dx = n->dist[pidx(n, x, y)];
+
+	if (x == y) {
+		memcpy(*out, buf, len * sizeof(*buf));
+		*out += len;
+		return;
+	}
+	first = topo_switch_out(t, x, &cnt);
+	for (uint32_t l = first; l < first + cnt; l++) {
+		uint32_t z = topo_link(t, l)->to;
+
+		if (n->grp[z] != g || n->dist[pidx(n, z, y)] != dx - 1)
+			continue;
+		buf[len] = l;
+		walk(n, g, z, y, buf, len + 1, out);
+	}
+}
+
+static int build_local(struct unet *n, struct err *err)
+{
+	size_t pairs = n->mat_off[n->G], total = 0;
+	uint32_t *queue, maxdiam = 0;
+
+	n->dist = malloc(pairs ? pairs : 1);
+	n->np = calloc(pairs ? pairs : 1, sizeof(*n->np));
+	n->lp_off = malloc((pairs + 1) * sizeof(*n->lp_off));
+	queue = malloc(((size_t)n->S + 1) * sizeof(*queue));
+	if (!n->dist || !n->np || !n->lp_off || !queue) {
+		free(queue);
+		return err_set(err, "out of memory");
+	}
+	memset(n->dist, UNREACH, pairs ? pairs : 1);
+	for (uint32_t g = 0; g < n->G; g++)
+		for (uint32_t k = n->mem_off[g]; k < n->mem_off[g + 1]; k++)
+			if (bfs(n, g, n->mem[k], queue, err)) {
+				free(queue);
+				return -1;
+			}
+	free(queue);
+	for (size_t p = 0; p < pairs; p++) {
+		n->lp_off[p] = total;
+		if (n->dist[p] == UNREACH)
+			continue;
+		if (n->dist[p] > maxdiam)
+			maxdiam = n->dist[p];
+		if (n->np[p] * n->dist[p] > (double)MAX_LOCAL ||
+		    total + (size_t)(n->np[p] * n->dist[p]) > MAX_LOCAL)
+			return err_set(err, "too many local shortest paths "
+					    "inside the groups");
+		total += (size_t)(n->np[p] * n->dist[p]);
+	}
+	n->lp_off[pairs] = total;
+	n->lp_link = malloc((total ? total : 1) * sizeof(*n->lp_link));
+	if (!n->lp_link)
+		return err_set(err, "out of memory");
+	for (uint32_t g = 0; g < n->G; g++)
+		for (uint32_t i = n->mem_off[g]; i < n->mem_off[g + 1]; i++)
+			for (uint32_t j = n->mem_off[g]; j < n->mem_off[g + 1];
+			     j++) {
+				uint32_t x = n->mem[i], y = n->mem[j];
+				uint32_t buf[MAX_DIAM + 1];
+				size_t p = pidx(n, x, y);
+				uint32_t *out = n->lp_link + n->lp_off[p];
+
+				if (n->dist[p] != UNREACH)
+					walk(n, g, x, y, buf, 0, &out);
+			}
+	n->maxhalf = 2 * maxdiam + 1;
+	return 0;
+}
+
+static int build_global(struct unet *n, struct err *err)
+{
+	const struct topo *t = n->t;
+	size_t nb = (size_t)n->G * n->G;
+	uint32_t *pos, ng = 0;
+
+	n->gl_off = calloc(nb + 1, sizeof(*n->gl_off));
+	if (!n->gl_off)
+		return err_set(err, "out of memory");
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t s = 0; s < n->S; s++) {
+			uint32_t cnt, first = topo_switch_out(t, s, &cnt);
+
+			for (uint32_t l = first; l < first + cnt; l++) {
+				uint32_t z = topo_link(t, l)->to;
+				size_t b = (size_t)n->grp[s] * n->G + n->grp[z];
+
+				if (n->grp[z] == n->grp[s])
+					continue;
+				if (pass == 0)
+					n->gl_off[b + 1]++;
+				else
+					n->gl[pos[b]++] = l;
+			}
+		}
+		if (pass == 1)
+			break;
+		for (size_t b = 0; b < nb; b++)
+			n->gl_off[b + 1] += n->gl_off[b];
+		ng = n->gl_off[nb];
+		n->gl = malloc(((size_t)ng + 1) * sizeof(*n->gl));
+		pos = malloc((nb + 1) * sizeof(*pos));
+		if (!n->gl || !pos) {
+			free(pos);
+			return err_set(err, "out of memory");
+		}
+		memcpy(pos, n->gl_off, (nb + 1) * sizeof(*pos));
+	}
+	free(pos);
+	return 0;
+}
+
+int ugal_check(const struct routing *r, struct err *err)
+{
+	const struct topo *t;
+
+	if (!r)
+		return err_set(err, "no routing");
+	t = routing_topo(r);
+	if (topo_kind(t) != TOPO_DRAGONFLY && topo_kind(t) != TOPO_CASCADE)
+		return err_set(err,
+			       "needs a dragonfly or cascade topology, not "
+			       "%s",
+			       topo_family(t));
+	if (strcmp(routing_name(r), "ugal"))
+		return err_set(err, "needs routing ugal, not %s",
+			       routing_name(r));
+	return 0;
+}
+
+static struct unet *unet_create(const struct routing *r, struct err *err)
+{
+	static const struct spec_syntax syn = { SPEC_BLANKS, "option" };
+	struct unet *n;
+	struct spec s;
+	const char *intra;
+
+	if (ugal_check(r, err))
+		return NULL;
+	if (spec_parse(routing_spec(r), &syn, &s, err))
+		return NULL;
+	intra = spec_given(&s, "intra");
+	n = calloc(1, sizeof(*n));
+	if (!n) {
+		err_set(err, "out of memory");
+		return NULL;
+	}
+	n->t = routing_topo(r);
+	n->intra_global = intra && !strcmp(intra, "global");
+	n->S = topo_num_switches(n->t);
+	n->G = topo_num_groups(n->t);
+	n->L = topo_num_links(n->t);
+	if (n->G == 0 || n->G > 65535) {
+		err_set(err, "%u groups: not a dragonfly", n->G);
+		unet_free(n);
+		return NULL;
+	}
+	if (build_groups(n, err) || build_local(n, err) ||
+	    build_global(n, err)) {
+		unet_free(n);
+		return NULL;
+	}
+	return n;
+}
+
+/* Global links from group A to group B: *cnt ids from the result. */
+static const uint32_t *glinks(const struct unet *n, uint32_t a, uint32_t b,
+			      uint32_t *cnt)
+{
+	size_t k = (size_t)a * n->G + b;
+
+	*cnt = n->gl_off[k + 1] - n->gl_off[k];
+	return n->gl + n->gl_off[k];
+}
+
+/* Does group G hold intermediates of the VLB paths s -> d (every switch
+ * of G but s and d)?  Those of a flow inside one group with intra=local
+ * are the group's other routers; otherwise the switches outside the
+ * source and destination groups (routing.h). */
+static bool inter_group(const struct unet *n, uint32_t s, uint32_t d,
+			uint32_t g)
+{
+	uint32_t gs = n->grp[s], gd = n->grp[d];
+
+	if (gs == gd && !n->intra_global)
+		return g == gs;
+	return g != gs && g != gd;
+}
+
+/* ---- MIN halves ---- */
+
+/* MIN(x -> y) by hops: n[h] paths of h hops and, when entries are kept,
+ * (hop, link, w): the paths of `hop` hops cross `link` w times in all. */
+struct half {
+	double n[HMAX];
+	uint32_t len, cap;
+	uint8_t *hop;
+	uint32_t *link;
+	double *w;
+};
+
+static void half_free(struct half *h)
+{
+	free(h->hop);
+	free(h->link);
+	free(h->w);
+	memset(h, 0, sizeof(*h));
+}
+
+static int half_add(struct half *h, uint32_t hop, uint32_t link, double w)
+{
+	if (h->len == h->cap) {
+		uint32_t nc = h->cap ? 2 * h->cap : 64;
+		uint8_t *a = realloc(h->hop, nc);
+		uint32_t *b;
+		double *c;
+
+		if (!a)
+			return -1;
+		h->hop = a;
+		b = realloc(h->link, nc * sizeof(*b));
+		if (!b)
+			return -1;
+		h->link = b;
+		c = realloc(h->w, nc * sizeof(*c));
+		if (!c)
+			return -1;
+		h->w = c;
+		h->cap = nc;
+	}
+	h->hop[h->len] = (uint8_t)hop;
+	h->link[h->len] = link;
+	h->w[h->len] = w;
+	h->len++;
+	return 0;
+}
+
+/* Add the links of every local path of pair P, each with weight W, at
+ * HOP. */
+static int half_local(const struct unet *n, struct half *h, size_t p,
+		      uint32_t hop, double w)
+{
+	for (size_t e = n->lp_off[p]; e < n->lp_off[p + 1]; e++)
+		if (half_add(h, hop, n->lp_link[e], w))
+			return -1;
+	return 0;
+}
+
+/* Fill H with MIN(x -> y), x != y; entries only when ENT.  Returns 0 or -1
+ * (memory). */
+static int half_min(const struct unet *n, uint32_t x, uint32_t y,
+		    struct half *h, bool ent)
+{
+	uint32_t gx = n->grp[x], gy = n->grp[y], cnt;
+	const uint32_t *gl;
+
+	memset(h->n, 0, (n->maxhalf + 1) * sizeof(h->n[0]));
+	h->len = 0;
+	if (gx == gy) {
+		size_t p = pidx(n, x, y);
+
+		if (n->dist[p] == UNREACH)
+			return 0;
+		h->n[n->dist[p]] += n->np[p];
+		return ent ? half_local(n, h, p, n->dist[p], 1) : 0;
+	}
+	gl = glinks(n, gx, gy, &cnt);
+	for (uint32_t k = 0; k < cnt; k++) {
+		const struct topo_link *lk = topo_link(n->t, gl[k]);
+		size_t p1 = pidx(n, x, lk->from), p2 = pidx(n, lk->to, y);
+		uint32_t hop;
+		double n1, n2;
+
+		if (n->dist[p1] == UNREACH || n->dist[p2] == UNREACH)
+			continue;
+		hop = n->dist[p1] + 1u + n->dist[p2];
+		n1 = n->np[p1];
+		n2 = n->np[p2];
+		h->n[hop] += n1 * n2;
+		if (ent && (half_local(n, h, p1, hop, n2) ||
+			    half_add(h, hop, gl[k], n1 * n2) ||
+			    half_local(n, h, p2, hop, n1)))
+			return -1;
+	}
+	return 0;
+}
+
+/* Individual MIN(x -> y) link sequences, x != y: path i is
+ * link[off[i] .. off[i+1]). */
+struct seqs {
+	uint32_t n, cap;
+	size_t *off;
+	uint32_t *link;
+	size_t lcap;
+};
+
+static void seqs_free(struct seqs *q)
+{
+	free(q->off);
+	free(q->link);
+	memset(q, 0, sizeof(*q));
+}
+
+/* Append the concatenation of A[0..na), B[0..nb) and C[0..nc). */
+static int seqs_add(struct seqs *q, const uint32_t *a, size_t na,
+		    const uint32_t *b, size_t nb, const uint32_t *c, size_t nc)
+{
+	size_t used = q->n ? q->off[q->n] : 0, len = na + nb + nc;
+
+	if (q->n + 1 >= q->cap) {
+		uint32_t ncap = q->cap ? 2 * q->cap : 64;
+		size_t *o = realloc(q->off, ((size_t)ncap + 1) * sizeof(*o));
+
+		if (!o)
+			return -1;
+		q->off = o;
+		q->cap = ncap;
+		if (!q->n)
+			q->off[0] = 0;
+	}
+	if (used + len > q->lcap) {
+		size_t nl = q->lcap ? 2 * q->lcap : 256;
+		uint32_t *l;
+
+		while (nl < used + len)
+			nl *= 2;
+		l = realloc(q->link, nl * sizeof(*l));
+		if (!l)
+			return -1;
+		q->link = l;
+		q->lcap = nl;
+	}
+	memcpy(q->link + used, a, na * sizeof(*a));
+	memcpy(q->link + used + na, b, nb * sizeof(*b));
+	memcpy(q->link + used + na + nb, c, nc * sizeof(*c));
+	q->off[++q->n] = used + len;
+	return 0;
+}
+
+static int min_seqs(const struct unet *n, uint32_t x, uint32_t y,
+		    struct seqs *q)
+{
+	uint32_t gx = n->grp[x], gy = n->grp[y], cnt;
+	const uint32_t *gl;
+
+	q->n = 0;
+	if (gx == gy) {
+		size_t p = pidx(n, x, y), d = n->dist[p];
+
+		if (d == UNREACH)
+			return 0;
+		for (size_t k = 0; k < (size_t)n->np[p]; k++)
+			if (seqs_add(q, n->lp_link + n->lp_off[p] + k * d, d,
+				     NULL, 0, NULL, 0))
+				return -1;
+		return 0;
+	}
+	gl = glinks(n, gx, gy, &cnt);
+	for (uint32_t k = 0; k < cnt; k++) {
+		const struct topo_link *lk = topo_link(n->t, gl[k]);
+		size_t p1 = pidx(n, x, lk->from), p2 = pidx(n, lk->to, y);
+		size_t d1 = n->dist[p1], d2 = n->dist[p2];
+
+		if (d1 == UNREACH || d2 == UNREACH)
+			continue;
+		/* path k1 of a pair starts at lp_off + k1 * dist (a pair
+		 * x, x has one path of no link) */
+		for (size_t k1 = 0; k1 < (size_t)n->np[p1]; k1++)
+			for (size_t k2 = 0; k2 < (size_t)n->np[p2]; k2++)
+				if (seqs_add(q,
+					     n->lp_link + n->lp_off[p1] +
+						     k1 * d1,
+					     d1, gl + k, 1,
+					     n->lp_link + n->lp_off[p2] +
+						     k2 * d2,
+					     d2))
+					return -1;
+	}
+	return 0;
+}
+
+/* ---- the template under construction ---- */
+
+struct tb {
+	uint32_t ngroups, gcap;
+	size_t nent, ecap;
+	double *mult;
+	uint8_t *cls, *hops;
+	uint32_t *col_off;
+	uint32_t *col_link;
+	double *col_cnt;
+	double paths;
+};
+
+static int tb_group(struct tb *b, double mult, uint8_t cls, uint8_t hops)
+{
+	if (b->ngroups + 1 >= b->gcap) {
+		uint32_t nc = b->gcap ? 2 * b->gcap : 1024;
+		double *m = realloc(b->mult, nc * sizeof(*m));
+		uint8_t *c, *h;
+		uint32_t *o;
+
+		if (!m)
+			return -1;
+		b->mult = m;
+		c = realloc(b->cls, nc);
+		if (!c)
+			return -1;
+		b->cls = c;
+		h = realloc(b->hops, nc);
+		if (!h)
+			return -1;
+		b->hops = h;
+		o = realloc(b->col_off, ((size_t)nc + 1) * sizeof(*o));
+		if (!o)
+			return -1;
+		b->col_off = o;
+		b->gcap = nc;
+	}
+	if (b->ngroups == UINT32_MAX - 1)
+		return -1;
+	b->mult[b->ngroups] = mult;
+	b->cls[b->ngroups] = cls;
+	b->hops[b->ngroups] = hops;
+	b->col_off[b->ngroups] = (uint32_t)b->nent;
+	b->ngroups++;
+	b->paths += mult;
+	return 0;
+}
+
+static int tb_entry(struct tb *b, uint32_t link, double cnt)
+{
+	if (b->nent == b->ecap) {
+		size_t nc = b->ecap ? 2 * b->ecap : 4096;
+		uint32_t *l;
+		double *c;
+
+		if (nc >= UINT32_MAX)
+			return -1;
+		l = realloc(b->col_link, nc * sizeof(*l));
+		if (!l)
+			return -1;
+		b->col_link = l;
+		c = realloc(b->col_cnt, nc * sizeof(*c));
+		if (!c)
+			return -1;
+		b->col_cnt = c;
+		b->ecap = nc;
+	}
+	b->col_link[b->nent] = link;
+	b->col_cnt[b->nent] = cnt;
+	b->nent++;
+	return 0;
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* One group of a single path of LEN links (duplicates merged). */
+static int tb_path(struct tb *b, uint32_t *links, size_t len, uint8_t cls,
+		   uint8_t hops)
+{
+	qsort(links, len, sizeof(*links), cmp_u32);
+	if (tb_group(b, 1, cls, hops))
+		return -1;
+	for (size_t i = 0; i < len;) {
+		size_t j = i;
+
+		while (j < len && links[j] == links[i])
+			j++;
+		if (tb_entry(b, links[i], (double)(j - i)))
+			return -1;
+		i = j;
+	}
+	return 0;
+}
+
+/* Per-flow accumulators: slot (class, hops) or (class, all), each a dense
+ * column over the links with the list of links touched. */
+struct acc {
+	uint32_t L, per_cls; /* slots per class: hops 0..2*maxhalf, all */
+	double mult[2 * (2 * HMAX + 1)];
+	double *col[2 * (2 * HMAX + 1)];
+	uint32_t *touched[2 * (2 * HMAX + 1)];
+	uint32_t nt[2 * (2 * HMAX + 1)];
+};
+
+static void acc_free(struct acc *a)
+{
+	for (uint32_t s = 0; s < 2 * a->per_cls; s++) {
+		free(a->col[s]);
+		free(a->touched[s]);
+	}
+}
+
+static uint32_t slot(const struct acc *a, enum path_class cls,
+		     enum ugal_ctl ctl, uint32_t hops)
+{
+	return (uint32_t)cls * a->per_cls +
+	       (ctl == UGAL_CTL_ALL ? a->per_cls - 1 : hops);
+}
+
+static int acc_add(struct acc *a, uint32_t s, uint32_t link, double w)
+{
+	if (!a->col[s]) {
+		a->col[s] = calloc(a->L, sizeof(double));
+		a->touched[s] = malloc((size_t)a->L * sizeof(uint32_t));
+		if (!a->col[s] || !a->touched[s])
+			return -1;
+	}
+	if (a->col[s][link] == 0)
+		a->touched[s][a->nt[s]++] = link;
+	a->col[s][link] += w;
+	return 0;
+}
+
+/* Emit slot S as a group (plus the injection and ejection links of its
+ * paths) and clear it. */
+static int acc_emit(struct acc *a, uint32_t s, struct tb *b, uint32_t inj,
+		    uint32_t ej, uint8_t cls, uint8_t hops)
+{
+	double m = a->mult[s];
+
+	if (m <= 0)
+		return 0;
+	if (acc_add(a, s, inj, m) || acc_add(a, s, ej, m) ||
+	    tb_group(b, m, cls, hops))
+		return -1;
+	qsort(a->touched[s], a->nt[s], sizeof(uint32_t), cmp_u32);
+	for (uint32_t k = 0; k < a->nt[s]; k++) {
+		uint32_t l = a->touched[s][k];
+
+		if (tb_entry(b, l, a->col[s][l]))
+			return -1;
+		a->col[s][l] = 0;
+	}
+	a->nt[s] = 0;
+	a->mult[s] = 0;
+	return 0;
+}
+
+/* Emit every slot of class CLS, by ascending hops, then the "all" one. */
+static int acc_emit_class(struct acc *a, enum path_class cls, struct tb *b,
+			  uint32_t inj, uint32_t ej)
+{
+	for (uint32_t h = 0; h < a->per_cls; h++)
+		if (acc_emit(a, (uint32_t)cls * a->per_cls + h, b, inj, ej,
+			     (uint8_t)cls,
+			     h == a->per_cls - 1 ? UGAL_HOPS_ANY : (uint8_t)h))
+			return -1;
+	return 0;
+}
+
+/* ---- per flow ---- */
+
+struct work {
+	const struct unet *n;
+	enum ugal_ctl min, vlb;
+	struct half h1, h2;
+	struct seqs q1, q2;
+	uint32_t *buf;
+	size_t bufcap;
+	struct acc acc;
+};
+
+/* Room for LEN links in w->buf. */
+static int buf_room(struct work *w, size_t len)
+{
+	if (len > w->bufcap) {
+		uint32_t *p = realloc(w->buf, len * sizeof(*p));
+
+		if (!p)
+			return -1;
+		w->buf = p;
+		w->bufcap = len;
+	}
+	return 0;
+}
+
+/* A path inj + A + B + ej as its own group. */
+static int path_group(struct work *w, struct tb *b, uint32_t inj, uint32_t ej,
+		      const uint32_t *a, size_t na, const uint32_t *c,
+		      size_t nc, enum path_class cls)
+{
+	if (buf_room(w, na + nc + 2))
+		return -1;
+	w->buf[0] = inj;
+	memcpy(w->buf + 1, a, na * sizeof(*a));
+	memcpy(w->buf + 1 + na, c, nc * sizeof(*c));
+	w->buf[1 + na + nc] = ej;
+	return tb_path(b, w->buf, na + nc + 2, (uint8_t)cls,
+		       (uint8_t)(na + nc));
+}
+
+/* The MIN groups of s -> d (distinct switches). */
+static int min_groups(struct work *w, struct tb *b, uint32_t s, uint32_t d,
+		      uint32_t inj, uint32_t ej)
+{
+	struct acc *a = &w->acc;
+
+	if (w->min == UGAL_CTL_PATH) {
+		if (min_seqs(w->n, s, d, &w->q1))
+			return -1;
+		for (uint32_t i = 0; i < w->q1.n; i++)
+			if (path_group(w, b, inj, ej, w->q1.link + w->q1.off[i],
+				       w->q1.off[i + 1] - w->q1.off[i], NULL, 0,
+				       PATH_MIN))
+				return -1;
+		return 0;
+	}
+	if (half_min(w->n, s, d, &w->h1, true))
+		return -1;
+	for (uint32_t h = 0; h <= w->n->maxhalf; h++)
+		a->mult[slot(a, PATH_MIN, w->min, h)] += w->h1.n[h];
+	for (uint32_t k = 0; k < w->h1.len; k++)
+		if (acc_add(a, slot(a, PATH_MIN, w->min, w->h1.hop[k]),
+			    w->h1.link[k], w->h1.w[k]))
+			return -1;
+	return acc_emit_class(a, PATH_MIN, b, inj, ej);
+}
+
+/* Add the VLB paths through one intermediate (halves h1 = s -> I and
+ * h2 = I -> d) to the slots. */
+static int vlb_through(struct work *w)
+{
+	struct acc *a = &w->acc;
+	const struct half *A = &w->h1, *B = &w->h2;
+	uint32_t la[HMAX], lb[HMAX], na = 0, nb = 0;
+	double ta = 0, tb = 0;
+
+	for (uint32_t h = 0; h <= w->n->maxhalf; h++) {
+		if (A->n[h] > 0) {
+			la[na++] = h;
+			ta += A->n[h];
+		}
+		if (B->n[h] > 0) {
+			lb[nb++] = h;
+			tb += B->n[h];
+		}
+	}
+	if (!na || !nb)
+		return 0;
+	if (w->vlb == UGAL_CTL_ALL) {
+		uint32_t s = slot(a, PATH_VLB, UGAL_CTL_ALL, 0);
+
+		a->mult[s] += ta * tb;
+		for (uint32_t k = 0; k < A->len; k++)
+			if (acc_add(a, s, A->link[k], A->w[k] * tb))
+				return -1;
+		for (uint32_t k = 0; k < B->len; k++)
+			if (acc_add(a, s, B->link[k], ta * B->w[k]))
+				return -1;
+		return 0;
+	}
+	for (uint32_t i = 0; i < na; i++)
+		for (uint32_t j = 0; j < nb; j++)
+			a->mult[slot(a, PATH_VLB, UGAL_CTL_HOPS,
+				     la[i] + lb[j])] +=
+				A->n[la[i]] * B->n[lb[j]];
+	for (uint32_t k = 0; k < A->len; k++)
+		for (uint32_t j = 0; j < nb; j++)
+			if (acc_add(a,
+				    slot(a, PATH_VLB, UGAL_CTL_HOPS,
+					 A->hop[k] + lb[j]),
+				    A->link[k], A->w[k] * B->n[lb[j]]))
+				return -1;
+	for (uint32_t k = 0; k < B->len; k++)
+		for (uint32_t i = 0; i < na; i++)
+			if (acc_add(a,
+				    slot(a, PATH_VLB, UGAL_CTL_HOPS,
+					 la[i] + B->hop[k]),
+				    B->link[k], A->n[la[i]] * B->w[k]))
+				return -1;
+	return 0;
+}
+
+/* The VLB groups of s -> d (distinct switches). */
+static int vlb_groups(struct work *w, struct tb *b, uint32_t s, uint32_t d,
+		      uint32_t inj, uint32_t ej)
+{
+	const struct unet *n = w->n;
+
+	for (uint32_t k = 0; k < n->S; k++) {
+		uint32_t i = n->mem[k], g = n->grp[i];
+
+		if (!inter_group(n, s, d, g)) {
+			k = n->mem_off[g + 1] - 1; /* skip the group */
+			continue;
+		}
+		if (i == s || i == d)
+			continue;
+		if (w->vlb == UGAL_CTL_PATH) {
+			if (min_seqs(n, s, i, &w->q1) ||
+			    min_seqs(n, i, d, &w->q2))
+				return -1;
+			for (uint32_t x = 0; x < w->q1.n; x++)
+				for (uint32_t y = 0; y < w->q2.n; y++)
+					if (path_group(
+						    w, b, inj, ej,
+						    w->q1.link + w->q1.off[x],
+						    w->q1.off[x + 1] -
+							    w->q1.off[x],
+						    w->q2.link + w->q2.off[y],
+						    w->q2.off[y + 1] -
+							    w->q2.off[y],
+						    PATH_VLB))
+						return -1;
+			continue;
+		}
+		if (half_min(n, s, i, &w->h1, true) ||
+		    half_min(n, i, d, &w->h2, true) || vlb_through(w))
+			return -1;
+	}
+	return w->vlb == UGAL_CTL_PATH ?
+		       0 :
+		       acc_emit_class(&w->acc, PATH_VLB, b, inj, ej);
+}
+
+/* Groups of a control over path counts by hop H[0..nh). */
+static double ngroups_of(enum ugal_ctl ctl, const double *h, uint32_t nh)
+{
+	double sum = 0, distinct = 0;
+
+	for (uint32_t k = 0; k < nh; k++) {
+		sum += h[k];
+		distinct += h[k] > 0;
+	}
+	return ctl == UGAL_CTL_PATH ? sum :
+	       ctl == UGAL_CTL_HOPS ? distinct :
+				      (sum > 0);
+}
+
+/* Number of groups of flow s -> d (distinct switches), closed form. */
+static int count_flow(struct work *w, uint32_t s, uint32_t d, double *groups)
+{
+	const struct unet *n = w->n;
+	double vh[2 * HMAX] = { 0 };
+
+	if (half_min(n, s, d, &w->h1, false))
+		return -1;
+	*groups = ngroups_of(w->min, w->h1.n, n->maxhalf + 1);
+	for (uint32_t k = 0; k < n->S; k++) {
+		uint32_t i = n->mem[k], g = n->grp[i];
+
+		if (!inter_group(n, s, d, g)) {
+			k = n->mem_off[g + 1] - 1; /* skip the group */
+			continue;
+		}
+		if (i == s || i == d)
+			continue;
+		if (half_min(n, s, i, &w->h1, false) ||
+		    half_min(n, i, d, &w->h2, false))
+			return -1;
+		for (uint32_t x = 0; x <= n->maxhalf; x++)
+			if (w->h1.n[x] > 0)
+				for (uint32_t y = 0; y <= n->maxhalf; y++)
+					vh[x + y] += w->h1.n[x] * w->h2.n[y];
+	}
+	*groups += ngroups_of(w->vlb, vh, 2 * n->maxhalf + 1);
+	return 0;
+}
+
+static int check_flow(const struct topo *t, const struct flows *f, uint32_t i,
+		      struct err *err)
+{
+	uint32_t nn = topo_num_nodes(t);
+
+	if (f->src[i] >= nn || f->dst[i] >= nn)
+		return err_set(err, "flow %u: node %u out of range (%u nodes)",
+			       i, f->src[i] >= nn ? f->src[i] : f->dst[i], nn);
+	if (f->src[i] == f->dst[i])
+		return err_set(err, "flow %u: self-flow at node %u", i,
+			       f->src[i]);
+	if (!(f->demand[i] > 0))
+		return err_set(err, "flow %u: demand %g is not positive", i,
+			       f->demand[i]);
+	return 0;
+}
+
+static int work_init(struct work *w, const struct unet *n, unsigned model,
+		     struct err *err)
+{
+	memset(w, 0, sizeof(*w));
+	w->n = n;
+	if (ugal_control(model, &w->min, &w->vlb))
+		return err_set(err, "no UGAL model %u (0..5)", model);
+	w->acc.L = n->L;
+	w->acc.per_cls = 2 * n->maxhalf + 2;
+	return 0;
+}
+
+static void work_free(struct work *w)
+{
+	half_free(&w->h1);
+	half_free(&w->h2);
+	seqs_free(&w->q1);
+	seqs_free(&w->q2);
+	free(w->buf);
+	acc_free(&w->acc);
+}
+
+/* Closed-form columns with the structure N built. */
+static int count_all(const struct unet *n, const struct flows *f,
+		     unsigned model, uint64_t *cols, struct err *err)
+{
+	const struct topo *t = n->t;
+	struct work w;
+	double total = 1; /* alpha */
+	int rc = -1;
+
+	if (work_init(&w, n, model, err))
+		return -1;
+	for (uint32_t i = 0; i < f->n; i++) {
+		uint32_t s, d;
+		double g;
+
+		if (check_flow(t, f, i, err))
+			goto out;
+		s = topo_node_switch(t, f->src[i]);
+		d = topo_node_switch(t, f->dst[i]);
+		if (s == d) {
+			total += 1;
+			continue;
+		}
+		if (count_flow(&w, s, d, &g)) {
+			err_set(err, "out of memory");
+			goto out;
+		}
+		if (g == 0) {
+			err_set(err, "no path from node %u to node %u",
+				f->src[i], f->dst[i]);
+			goto out;
+		}
+		total += g;
+	}
+	*cols = total >= 1.8e19 ? UINT64_MAX : (uint64_t)total;
+	rc = 0;
+out:
+	work_free(&w);
+	return rc;
+}
+
+int ugal_control(unsigned model, enum ugal_ctl *min, enum ugal_ctl *vlb)
+{
+	static const enum ugal_ctl tab[UGAL_NMODELS][2] = {
+		{ UGAL_CTL_PATH, UGAL_CTL_PATH },
+		{ UGAL_CTL_PATH, UGAL_CTL_HOPS },
+		{ UGAL_CTL_PATH, UGAL_CTL_ALL },
+		{ UGAL_CTL_HOPS, UGAL_CTL_HOPS },
+		{ UGAL_CTL_HOPS, UGAL_CTL_ALL },
+		{ UGAL_CTL_ALL, UGAL_CTL_ALL },
+	};
+
+	if (model >= UGAL_NMODELS)
+		return -1;
+	*min = tab[model][0];
+	*vlb = tab[model][1];
+	return 0;
+}
+
+int ugal_tpl_count(const struct routing *r, const struct flows *f,
+		   unsigned model, uint64_t *cols, struct err *err)
+{
+	struct unet *n = unet_create(r, err);
+	int rc;
+
+	if (!n)
+		return -1;
+	rc = count_all(n, f, model, cols, err);
+	unet_free(n);
+	return rc;
+}
+
+void ugal_tpl_free(struct ugal_tpl *tp)
+{
+	if (!tp)
+		return;
+	free(tp->cls);
+	free(tp->hops);
+	free(tp->cap);
+	free(tp->demand);
+	free(tp->mult);
+	free(tp->col_cnt);
+	free(tp->flow_off);
+	free(tp->col_off);
+	free(tp->col_link);
+	memset(tp, 0, sizeof(*tp));
+}
+
+static int build_flows(struct work *w, const struct flows *f, struct tb *b,
+		       uint32_t *flow_off, struct err *err)
+{
+	const struct topo *t = w->n->t;
+
+	for (uint32_t i = 0; i < f->n; i++) {
+		uint32_t s = topo_node_switch(t, f->src[i]);
+		uint32_t d = topo_node_switch(t, f->dst[i]);
+		uint32_t inj = topo_inject_link(t, f->src[i]);
+		uint32_t ej = topo_eject_link(t, f->dst[i]);
+
+		flow_off[i] = b->ngroups;
+		if (s == d) {
+			uint32_t l[2] = { inj, ej };
+
+			/* one 0-hop MIN path */
+			if (tb_path(b, l, 2, PATH_MIN,
+				    w->min == UGAL_CTL_ALL ? UGAL_HOPS_ANY : 0))
+				return err_set(err, "out of memory");
+			continue;
+		}
+		if (min_groups(w, b, s, d, inj, ej) ||
+		    vlb_groups(w, b, s, d, inj, ej))
+			return err_set(err,
+				       "out of memory (template of %u "
+				       "groups)",
+				       b->ngroups);
+	}
+	flow_off[f->n] = b->ngroups;
+	return 0;
+}
+
+int ugal_tpl_build(const struct routing *r, const struct flows *f,
+		   unsigned model, uint64_t limit, struct ugal_tpl *out,
+		   struct err *err)
+{
+	struct unet *n;
+	struct work w;
+	struct tb b;
+	uint64_t cols;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	memset(&b, 0, sizeof(b));
+	n = unet_create(r, err);
+	if (!n)
+		return -1;
+	if (count_all(n, f, model, &cols, err))
+		goto out_net;
+	if (limit && cols > limit) {
+		err_set(err,
+			"Model %u needs %llu LP variables, more than "
+			"limit=%llu (raise it with ugal%u:limit=N)",
+			model, (unsigned long long)cols,
+			(unsigned long long)limit, model);
+		goto out_net;
+	}
+	if (cols - 1 >= UINT32_MAX) {
+		err_set(err, "Model %u needs %llu LP variables (at most 2^32)",
+			model, (unsigned long long)cols);
+		goto out_net;
+	}
+	if (work_init(&w, n, model, err))
+		goto out_net;
+	out->flow_off = malloc(((size_t)f->n + 1) * sizeof(*out->flow_off));
+	out->demand = malloc(((size_t)f->n + 1) * sizeof(*out->demand));
+	out->cap = malloc(((size_t)n->L + 1) * sizeof(*out->cap));
+	if (!out->flow_off || !out->demand || !out->cap) {
+		err_set(err, "out of memory");
+		goto out_work;
+	}
+	if (build_flows(&w, f, &b, out->flow_off, err))
+		goto out_work;
+	if (tb_group(&b, 1, 0, 0)) { /* room for col_off[ngroups] */
+		err_set(err, "out of memory");
+		goto out_work;
+	}
+	b.ngroups--;
+	b.paths -= 1;
+	b.col_off[b.ngroups] = (uint32_t)b.nent;
+	for (uint32_t l = 0; l < n->L; l++)
+		out->cap[l] = topo_link(n->t, l)->capacity;
+	memcpy(out->demand, f->demand, (size_t)f->n * sizeof(*out->demand));
+	out->mult = b.mult;
+	out->cls = b.cls;
+	out->hops = b.hops;
+	out->col_off = b.col_off;
+	out->col_link = b.col_link;
+	out->col_cnt = b.col_cnt;
+	out->paths = b.paths;
+	memset(&b, 0, sizeof(b));
+	out->lp = (struct mcf_tpl){ .nlinks = n->L,
+				    .cap = out->cap,
+				    .nflows = f->n,
+				    .demand = out->demand,
+				    .flow_off = out->flow_off,
+				    .ngroups = out->flow_off[f->n],
+				    .mult = out->mult,
+				    .col_off = out->col_off,
+				    .col_link = out->col_link,
+				    .col_cnt = out->col_cnt };
+	rc = 0;
+out_work:
+	work_free(&w);
+out_net:
+	free(b.mult);
+	free(b.cls);
+	free(b.hops);
+	free(b.col_off);
+	free(b.col_link);
+	free(b.col_cnt);
+	if (rc)
+		ugal_tpl_free(out);
+	unet_free(n);
+	return rc;
+}
