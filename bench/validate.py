@@ -67,7 +67,7 @@ def main():
     tmp = tempfile.mkdtemp()
     uni = os.path.join(tmp, "uniform.txt")
     uniform_flows(uni)
-    rows, models, cache = [], None, {}
+    rows, models, cache = [], [], {}
     for r in read_cases(os.path.join(vdir, "booksim_dfly_2_4_2_9.csv")):
         if True:
             flows = (uni if r["traffic"] == "uniform" else
@@ -79,7 +79,9 @@ def main():
             if r["traffic"] == "uniform":
                 pred = {k: (min(1.0, v) if v is not None else None)
                         for k, v in pred.items()}
-            models = models or list(pred)
+            for m in pred:
+                if m not in models:
+                    models.append(m)
             sim = (float(r["sat_rate_stable"]) +
                    float(r["first_unstable"])) / 2
             rows.append((r, sim, pred))
@@ -94,10 +96,11 @@ def main():
         for r, sim, pred in rows:
             w.writerow([r["traffic"], r["flows_file"], r["routing"],
                         r["buffer_flits"], f"{sim:.6f}"] +
-                       [f"{pred[m]:.6f}" if pred[m] is not None else ""
-                        for m in models] +
+                       [f"{pred[m]:.6f}" if pred.get(m) is not None
+                        else "" for m in models] +
                        [f"{(pred[m] - sim) / sim:.4f}"
-                        if pred[m] is not None else "" for m in models])
+                        if pred.get(m) is not None else ""
+                        for m in models])
         return
     print(f"{TOPO}: per-node saturation rate, BookSim2 (midpoint of the "
           "stable/unstable bracket) and each model, relative error in %")
@@ -113,7 +116,7 @@ def main():
         line = f"{case:<22} {r['routing']:<7} {r['buffer_flits']:>4} " \
                f"{sim:8.4f}"
         for m in models:
-            v = pred[m]
+            v = pred.get(m)
             if v is None:
                 line += f" {'-':>15}"
                 continue

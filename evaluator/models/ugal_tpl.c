@@ -175,7 +175,8 @@ static void walk(const struct unet *n, uint32_t g, uint32_t x, uint32_t y,
 	uint8_t dx = n->dist[pidx(n, x, y)];
 
 	if (x == y) {
-		memcpy(*out, buf, len * sizeof(*buf));
+		if (len)
+			memcpy(*out, buf, len * sizeof(*buf));
 		*out += len;
 		return;
 	}
@@ -505,9 +506,13 @@ static int seqs_add(struct seqs *q, const uint32_t *a, size_t na,
 		q->link = l;
 		q->lcap = nl;
 	}
-	memcpy(q->link + used, a, na * sizeof(*a));
-	memcpy(q->link + used + na, b, nb * sizeof(*b));
-	memcpy(q->link + used + na + nb, c, nc * sizeof(*c));
+	/* memcpy from NULL is undefined even for 0 bytes */
+	if (na)
+		memcpy(q->link + used, a, na * sizeof(*a));
+	if (nb)
+		memcpy(q->link + used + na, b, nb * sizeof(*b));
+	if (nc)
+		memcpy(q->link + used + na + nb, c, nc * sizeof(*c));
 	q->off[++q->n] = used + len;
 	return 0;
 }
@@ -764,8 +769,10 @@ static int path_group(struct work *w, struct tb *b, uint32_t inj, uint32_t ej,
 	if (buf_room(w, na + nc + 2))
 		return -1;
 	w->buf[0] = inj;
-	memcpy(w->buf + 1, a, na * sizeof(*a));
-	memcpy(w->buf + 1 + na, c, nc * sizeof(*c));
+	if (na)
+		memcpy(w->buf + 1, a, na * sizeof(*a));
+	if (nc)
+		memcpy(w->buf + 1 + na, c, nc * sizeof(*c));
 	w->buf[1 + na + nc] = ej;
 	return tb_path(b, w->buf, na + nc + 2, (uint8_t)cls,
 		       (uint8_t)(na + nc));
@@ -1148,7 +1155,9 @@ int ugal_tpl_build(const struct routing *r, const struct flows *f,
 	b.col_off[b.ngroups] = (uint32_t)b.nent;
 	for (uint32_t l = 0; l < n->L; l++)
 		out->cap[l] = topo_link(n->t, l)->capacity;
-	memcpy(out->demand, f->demand, (size_t)f->n * sizeof(*out->demand));
+	if (f->n)
+		memcpy(out->demand, f->demand,
+		       (size_t)f->n * sizeof(*out->demand));
 	out->mult = b.mult;
 	out->cls = b.cls;
 	out->hops = b.hops;

@@ -318,7 +318,7 @@ Test(ugal_structure, dfly_several_min_paths)
 /* A small Cascade: 3 groups of 96 routers, 2 cables per group pair
  * (local paths of 1 and 2 hops, two of them through the corners).  A
  * sample of flows over every 23rd node, with a same-switch flow. */
-Test(ugal_structure, cascade_small, .timeout = 120)
+Test(ugal_structure, cascade_small)
 {
 	static const char *const intra[] = { "ugal:intra=local",
 					     "ugal:intra=global" };
@@ -335,7 +335,7 @@ Test(ugal_structure, cascade_small, .timeout = 120)
 
 /* Two Cascade groups: flows between them have no intermediate (no VLB
  * path), flows inside a group have 94 (intra=local) or 96. */
-Test(ugal_structure, cascade_two_groups, .timeout = 60)
+Test(ugal_structure, cascade_two_groups)
 {
 	struct topo *t = fx_topo("cascade:groups=2,pair=4");
 	struct flows f = sample(t, 29, 5);
@@ -481,7 +481,7 @@ static double alpha_by_enumeration(const struct routing *r,
 
 /* Model 3 built from the structure = Model 3 built by enumeration and
  * grouped by (class, hops). */
-Test(ugal_lp, model3_equals_enumeration, .timeout = 120)
+Test(ugal_lp, model3_equals_enumeration)
 {
 	static const struct {
 		const char *topo, *routing;
@@ -546,7 +546,7 @@ static void check_nesting(const char *topo, const char *routing, uint64_t seed,
 	fx_net_free(&net);
 }
 
-Test(ugal_lp, nesting, .timeout = 120)
+Test(ugal_lp, nesting)
 {
 	double a[UGAL_NMODELS];
 	bool strict13 = false, strict24 = false;
@@ -671,7 +671,7 @@ Test(ugal_lp, limit)
  * permutation needs a variable per path, counted in closed form (the sum
  * of routing_count over the flows) and refused at the default limit
  * before anything is built; Model 3 has at most 12 groups per flow. */
-Test(ugal_lp, cascade_model0_refused, .timeout = 60)
+Test(ugal_lp, cascade_model0_refused)
 {
 	struct fx_net net = fx_net("cascade", "ugal");
 	struct flows f = pattern(net.t, "perm", 1);
