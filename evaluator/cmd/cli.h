@@ -38,6 +38,20 @@ struct cli_opt {
 };
 #define CLI_LONG_ONLY 256
 
+/* The rows every subcommand's table has, declared here once. */
+#define CLI_OPT_JSON                                                         \
+	{                                                                    \
+		.id = 'j', .name = "json", .help = "machine-readable output" \
+	}
+#define CLI_OPT_HELP                                           \
+	{                                                      \
+		.id = 'h', .name = "help", .help = "this text" \
+	}
+#define CLI_OPT_END          \
+	{                    \
+		.name = NULL \
+	}
+
 /* A subcommand's interface: its usage text is
  *   usage: stopo NAME SYNOPSIS   (synopsis lines after the first are
  *                                 indented under the first)

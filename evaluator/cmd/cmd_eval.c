@@ -62,15 +62,15 @@ static const struct cli_opt options[] = {
 	  .name = "top",
 	  .arg = "N",
 	  .help = "most loaded links to show (default 5)" },
-	{ .id = 'j', .name = "json", .help = "machine-readable output" },
+	CLI_OPT_JSON,
 	{ .id = O_CSV,
 	  .name = "csv",
 	  .help = "per-flow table (src, dst, demand, paths, rates)" },
 	{ .id = O_PROGRESS,
 	  .name = "progress",
 	  .help = "progress on stderr (default: when a terminal)" },
-	{ .id = 'h', .name = "help", .help = "this text" },
-	{ .name = NULL },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
 };
 
 static const struct cli_spec cli = {

@@ -32,9 +32,9 @@ static const struct cli_opt options[] = {
 	  .name = "max",
 	  .arg = "N",
 	  .help = "refuse to list more than N paths (default 100000)" },
-	{ .id = 'j', .name = "json", .help = "machine-readable output" },
-	{ .id = 'h', .name = "help", .help = "this text" },
-	{ .name = NULL },
+	CLI_OPT_JSON,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
 };
 
 static const struct cli_spec cli = {

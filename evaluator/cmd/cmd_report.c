@@ -41,9 +41,9 @@ static const struct cli_opt options[] = {
 	{ .id = 'c',
 	  .name = "check",
 	  .help = "exit 1 when any link is shared (MLS > 0)" },
-	{ .id = 'j', .name = "json", .help = "machine-readable output" },
-	{ .id = 'h', .name = "help", .help = "this text" },
-	{ .name = NULL },
+	CLI_OPT_JSON,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
 };
 
 static const struct cli_spec cli = {

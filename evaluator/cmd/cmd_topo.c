@@ -13,9 +13,9 @@ static const struct cli_opt options[] = {
 	  .name = "topo",
 	  .arg = "SPEC",
 	  .help = "family:key=value,... or a topo.conf path" },
-	{ .id = 'j', .name = "json", .help = "machine-readable output" },
-	{ .id = 'h', .name = "help", .help = "this text" },
-	{ .name = NULL },
+	CLI_OPT_JSON,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
 };
 
 static const struct cli_spec cli = {

@@ -74,9 +74,9 @@ static const struct cli_opt options[] = {
 	  .arg = "FILE",
 	  .help = "per-job CSV: policy,id,submit,start,end,nodes" },
 	{ .id = 'q', .name = "quiet", .help = "no progress on stderr" },
-	{ .id = 'j', .name = "json", .help = "machine-readable output" },
-	{ .id = 'h', .name = "help", .help = "this text" },
-	{ .name = NULL },
+	CLI_OPT_JSON,
+	CLI_OPT_HELP,
+	CLI_OPT_END,
 };
 
 static const struct cli_spec cli = {
