@@ -214,8 +214,8 @@ static void glpk(const struct inst *I, int force, const double *iv, int n)
 	int in = 1;
 
 	if (I->nnz > GLPK_MAX_NNZ && !force) {
-		printf("  glpk  skipped (> %d non-zeros: dragonfly:p=4,a=8,h=4,"
-		       "g=33 took 1281 s; --glpk runs it)\n",
+		printf("  glpk  skipped (> %d non-zeros; --glpk runs it, "
+		       "see the header for a past time)\n",
 		       GLPK_MAX_NNZ);
 		return;
 	}
