@@ -14,7 +14,15 @@
 #include "topo/routing.h"
 #include "topo/topo.h"
 
-enum { O_TIME = CLI_LONG_ONLY, O_TOP, O_CSV, O_PROGRESS };
+enum {
+	O_TIME = CLI_LONG_ONLY,
+	O_TOP,
+	O_CSV,
+	O_PROGRESS,
+	O_GAP,
+	O_EXACT,
+	O_FAST
+};
 
 static const struct cli_opt options[] = {
 	{ .id = 't',
@@ -58,6 +66,20 @@ static const struct cli_opt options[] = {
 	  .name = "time-limit",
 	  .arg = "MS",
 	  .help = "stop each LP model after MS milliseconds" },
+	{ .id = O_GAP,
+	  .name = "gap",
+	  .arg = "G",
+	  .help = "certified relative gap of the first-order LP\n"
+		  "solver: 0.01 or 1% (default 1%)" },
+	{ .id = O_EXACT,
+	  .name = "exact",
+	  .help = "solve mcf and the ugal models with GLPK's\n"
+		  "simplex, exactly, whatever their size" },
+	{ .id = O_FAST,
+	  .name = "fast",
+	  .help = "solve them with the first-order solver to\n"
+		  "--gap, whatever their size (default: exactly\n"
+		  "up to 20,000 LP non-zeros, else to --gap)" },
 	{ .id = O_TOP,
 	  .name = "top",
 	  .arg = "N",
@@ -77,7 +99,8 @@ static const struct cli_spec cli = {
 	.name = "eval",
 	.synopsis = "--topo SPEC [--routing R] (--pattern P | --flows FILE)\n"
 		    "[--model hm|jm|mcf|mmf|ugalK|all] [--nodes LIST]\n"
-		    "[--seed S] [--repeat N] [--time-limit MS] [--top N]\n"
+		    "[--seed S] [--repeat N] [--time-limit MS]\n"
+		    "[--gap G | --exact | --fast] [--top N]\n"
 		    "[--json | --csv] [--progress]",
 	.about =
 		"Predict the rate of every flow (in units of link capacity) with the\n"
@@ -309,7 +332,8 @@ static void print_row(const struct model_result *res)
 	       res->seconds);
 }
 
-/* The line of a template LP model (ugal0 .. ugal5). */
+/* The line of a template LP model (mcf, ugal0 .. ugal5): alpha, the
+ * certified bound and the gap between them, and the solver. */
 static void print_tpl(const struct model_result *r)
 {
 	printf("\n%s: alpha %.6f, bound %.6f, gap %.3g (%s); %llu variables, "
@@ -340,8 +364,9 @@ static void print_text(const struct eval *e, const struct model_result *res,
 	for (uint32_t m = 0; m < n; m++)
 		print_row(&res[m]);
 	for (uint32_t m = 0; m < n; m++) {
-		if (!strcmp(res[m].model, "mcf") ||
-		    !strcmp(res[m].model, "mmf"))
+		if (res[m].solver)
+			print_tpl(&res[m]);
+		else if (!strcmp(res[m].model, "mmf"))
 			printf("\n%s: alpha %.6f, LP %u rows x %u columns, %llu "
 			       "non-zeros, %u LP%s\n",
 			       res[m].model, res[m].alpha, res[m].lp_rows,
@@ -349,8 +374,6 @@ static void print_text(const struct eval *e, const struct model_result *res,
 			       (unsigned long long)res[m].lp_nonzeros,
 			       res[m].iterations,
 			       res[m].iterations == 1 ? "" : "s");
-		else if (res[m].solver)
-			print_tpl(&res[m]);
 	}
 	for (uint32_t m = 0; m < n; m++) {
 		if (!res[m].ntop || !e->top)
@@ -701,11 +724,32 @@ out:
 	return rc;
 }
 
+/* --gap: a fraction (0.01) or a percentage (1%), from 1e-6 to below 1. */
+static int parse_gap(const char *s, double *gap)
+{
+	char *end;
+	double g;
+
+	g = strtod(s, &end);
+	if (end != s && *end == '%' && !end[1]) {
+		g /= 100;
+		end++;
+	}
+	if (end == s || *end || !isfinite(g) || g < 1e-6 || g >= 1)
+		return cli_error("eval", CLI_USAGE,
+				 "--gap %s: want a relative gap from 1e-6 to "
+				 "below 1, e.g. 0.01 or 1%%",
+				 s);
+	*gap = g;
+	return 0;
+}
+
 int cmd_eval(int argc, char **argv)
 {
 	struct eval e;
 	struct err err = { "" };
 	const char *arg;
+	bool gap_given = false;
 	int c, rc;
 
 	memset(&e, 0, sizeof(e));
@@ -752,6 +796,20 @@ int cmd_eval(int argc, char **argv)
 					  &e.opts.time_limit_ms))
 				return CLI_USAGE;
 			break;
+		case O_GAP:
+			if (parse_gap(arg, &e.opts.gap))
+				return CLI_USAGE;
+			gap_given = true;
+			break;
+		case O_EXACT:
+		case O_FAST:
+			if (e.opts.engine != MODEL_ENGINE_AUTO)
+				return cli_error("eval", CLI_USAGE,
+						 "--exact and --fast exclude "
+						 "each other");
+			e.opts.engine = c == O_EXACT ? MODEL_ENGINE_EXACT :
+						       MODEL_ENGINE_FAST;
+			break;
 		case O_TOP:
 			if (cli_parse_u32("eval", "--top", arg, &e.top))
 				return CLI_USAGE;
@@ -780,6 +838,10 @@ int cmd_eval(int argc, char **argv)
 	if (e.json && e.csv)
 		return cli_error("eval", CLI_USAGE,
 				 "--json and --csv exclude each other");
+	if (gap_given && e.opts.engine == MODEL_ENGINE_EXACT)
+		return cli_error("eval", CLI_USAGE,
+				 "--gap is the first-order solver's; --exact "
+				 "has none");
 	if (e.csv && e.repeat > 1)
 		return cli_error("eval", CLI_USAGE,
 				 "--csv prints the flows of one run, not "

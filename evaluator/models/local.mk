@@ -9,6 +9,8 @@ evaluator_models_libmodels_la_SOURCES = \
 	evaluator/models/model_jm.c \
 	evaluator/models/model_mmf.c \
 	evaluator/models/model_lp.c \
+	evaluator/models/model_mcf.c \
+	evaluator/models/model_tpl.c \
 	evaluator/models/mcf_tpl.c \
 	evaluator/models/mcf_fast.c \
 	evaluator/models/ugal_tpl.c \

@@ -57,15 +57,35 @@ enum model_mmf_method {
 			       * path */
 };
 
+/* Which engine solves the max-concurrent-flow LPs of mcf and ugal0 ..
+ * ugal5 (evaluator/models/mcf_tpl.h). */
+enum model_engine {
+	MODEL_ENGINE_AUTO = 0,	/* exact when the LP has at most
+				 * MODEL_EXACT_NONZEROS non-zeros, else fast */
+	MODEL_ENGINE_EXACT = 1, /* GLPK's simplex: the optimum */
+	MODEL_ENGINE_FAST = 2,	/* the first-order solver: a certified
+				 * interval [alpha, bound] within gap */
+};
+
+/* Up to this many LP non-zeros, MODEL_ENGINE_AUTO solves exactly: GLPK
+ * takes 0.07 s on the 6,019 of dragonfly:p=2,a=4,h=2,g=9 ugal3 perm:1 but
+ * 8.5 s on the 85,117 of dragonfly:p=3,a=6,h=3,g=19, where the
+ * first-order solver needs 0.07 s to 1 % (stopo-eval(1), PERFORMANCE). */
+#define MODEL_EXACT_NONZEROS 20000
+
 struct model_opts {
-	uint32_t time_limit_ms; /* LP models, whole run; 0 = no limit */
-	uint32_t top_links;	/* most loaded links to report (default 10) */
-	double dual_tol;	/* MMF: a flow is saturated when
+	uint32_t time_limit_ms;	  /* LP models, whole run; 0 = no limit */
+	enum model_engine engine; /* mcf and ugal0 .. ugal5 */
+	double gap; /* fast engine: stop when (bound - alpha) / alpha <= gap
+		     * (default 0.01; at least 1e-6) */
+	uint32_t top_links; /* most loaded links to report (default 10) */
+	double dual_tol;    /* MMF: a flow is saturated when
 				 * |dual| * demand > dual_tol (default 1e-9) */
 	enum model_mmf_method mmf_method;
 };
 
-/* Defaults: no time limit, 10 links, dual_tol 1e-9, MODEL_MMF_AUTO. */
+/* Defaults: no time limit, MODEL_ENGINE_AUTO, gap 0.01, 10 links,
+ * dual_tol 1e-9, MODEL_MMF_AUTO. */
 void model_opts_init(struct model_opts *o);
 
 /* An instance.  Flow i's paths are path ids flow_off[i] .. flow_off[i+1]-1;
@@ -127,12 +147,14 @@ struct model_result {
 	uint64_t paths_total; /* paths of every flow: npaths, or for the
 			       * UGAL models (npaths 0, path_rates NULL)
 			       * their count, summed over the groups */
-	/* the template LP models (ugal0 .. ugal5; 0 and NULL otherwise) */
+	/* the template LP models (mcf, ugal0 .. ugal5; 0 and NULL
+	 * otherwise) */
 	uint64_t variables; /* LP columns: one per path group, and alpha */
 	double bound;	    /* certified upper bound on alpha: = alpha when
 			     * solved exactly, infinity when unknown */
 	double gap;	    /* (bound - alpha) / alpha; 0 when exact */
-	const char *solver; /* "glpk" (static storage) */
+	const char *solver; /* "glpk" (exact) or "pdhg" (the certified
+			     * first-order solver; static storage) */
 };
 
 /* Number of registered models (hm, jm, mcf, mmf, ...). */

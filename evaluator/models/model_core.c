@@ -87,6 +87,8 @@ void model_opts_init(struct model_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->top_links = 10;
+	o->engine = MODEL_ENGINE_AUTO;
+	o->gap = 0.01;
 	o->dual_tol = 1e-9;
 	o->mmf_method = MODEL_MMF_AUTO;
 }

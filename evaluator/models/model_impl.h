@@ -7,6 +7,7 @@
 #ifndef STOPO_MODEL_IMPL_H
 #define STOPO_MODEL_IMPL_H
 
+#include "evaluator/models/mcf_tpl.h"
 #include "evaluator/models/model.h"
 #include "topo/util/spec.h"
 
@@ -58,6 +59,25 @@ int model_lp_mcf(const struct model_input *in, const struct model_opts *o,
 		 struct model_result *res, struct err *err);
 int model_lp_mmf(const struct model_input *in, const struct model_opts *o,
 		 struct model_result *res, struct err *err);
+
+/* Path templates (mcf_tpl.h) solved for a model (model_tpl.c).  The
+ * template LP's non-zeros, and whether O solves P exactly (GLPK) rather
+ * than with the certified first-order solver. */
+uint64_t model_tpl_nonzeros(const struct mcf_tpl *p);
+bool model_tpl_exact(const struct mcf_tpl *p, const struct model_opts *o);
+/* Solve P with O's engine, gap and time limit; fill res's status, alpha
+ * (feasible, the lower end), bound, gap, solver, iterations, variables
+ * and LP sizes, and X[ngroups] with per-path rates of the groups
+ * achieving alpha (all 0 unless the status is optimal or time-limit).
+ * Returns 0, or -1 with err set (bad template, memory, GLPK error). */
+int model_tpl_solve(const struct mcf_tpl *p, const struct model_opts *o,
+		    struct model_result *res, double *x, struct err *err);
+/* From X of model_tpl_solve: every flow's rate alpha * demand into
+ * RATES[nflows], X rescaled so that each flow's groups carry exactly its
+ * rate (X only shrinks: loads stay within capacity), and, when LOAD is
+ * not NULL, the resulting loads added to LOAD[nlinks]. */
+void model_tpl_rates(const struct mcf_tpl *p, double alpha, double *x,
+		     double *rates, double *load);
 
 /* Demand of flow I (1 when the instance has none). */
 static inline double model_demand(const struct model_input *in, uint32_t i)

@@ -387,17 +387,6 @@ void model_thread_done(void)
 	glp_free_env(); /* does nothing when the thread has none */
 }
 
-static int mcf_solve(const struct model_input *in, const struct model_opts *o,
-		     struct model_result *res, struct err *err)
-{
-	return model_lp_mcf(in, o, res, err);
-}
-
-const struct model_ops model_mcf = {
-	.name = "mcf",
-	.solve = mcf_solve,
-};
-
 /* ---- maximum concurrent flow over path templates (mcf_tpl.h) ----
  * Columns x_g (g = 1..ngroups) and alpha (ngroups + 1); rows: the links
  * some group crosses (<= C_e), then one row per flow

@@ -68,8 +68,9 @@ count json_single 0 '"models":'
 count json_single_model 1 '"model":"mmf"'
 count json_single_agg 1 '"aggregate":2'
 
-# The UGAL models' JSON adds the LP's variables, the certified bound on
-# alpha, the gap and the solver (the path models' JSON does not).  Model
+# The template LP models' JSON (mcf, ugal0 .. ugal5) adds the LP's
+# variables, the certified bound on alpha, the gap and the solver (the
+# other models' JSON does not).  Model
 # 3 on dfly(2,4,2,9), perm, seed 1: alpha 0.734702799 is the optimum of
 # the same LP built the other way, by enumerating routing_paths and
 # grouping the paths by (class, hops), solved with GLPK (test_ugal.c,
@@ -84,11 +85,40 @@ count ugal3_solver 1 '"solver":"glpk"'
 count ugal3_variables 1 '"variables":[1-9][0-9]*,'
 upaths=$(sed -n 's/.*"paths":\([0-9]*\).*/\1/p' "$tmp/out")
 run --topo $D --pattern perm --seed 1 --model mcf --json
-count mcf_no_solver 0 '"solver":'
+count mcf_solver 1 '"solver":"glpk"'
 count ugal3_paths 1 "\"paths\":$upaths,"
 run --topo $D --pattern perm --seed 1 --model ugal3 ||
 	flunk ugal3_text "exit $st" "$tmp/err"
 count ugal3_text 1 '^ugal3: alpha 0\.734703, bound 0\.734703, gap 0 (glpk)'
+
+# The engines: --fast solves the same LP with the first-order solver to a
+# certified interval holding GLPK's optimum 0.734702799 (above), at most
+# --gap apart; text and JSON give both ends.  --gap takes a fraction or a
+# percentage.
+for g in 0.001 0.01%; do
+	run --topo $D --pattern perm --seed 1 --model ugal3 --fast --gap $g \
+		--json || flunk "fast_$g" "exit $st" "$tmp/err"
+	count "fast_solver_$g" 1 '"solver":"pdhg"'
+	lo=$(sed -n 's/.*"alpha":\([0-9.e-]*\).*/\1/p' "$tmp/out")
+	hi=$(sed -n 's/.*"bound":\([0-9.e-]*\).*/\1/p' "$tmp/out")
+	gp=$(sed -n 's/.*"gap":\([0-9.e-]*\).*/\1/p' "$tmp/out")
+	want=$(echo $g | sed 's/0.01%/0.0001/')
+	if awk -v l="$lo" -v h="$hi" -v g="$gp" -v w="$want" 'BEGIN {
+		o = 0.734702799
+		exit !(l <= o + 1e-9 && h >= o - 1e-9 && g <= w &&
+		       (h - l) / l <= w * (1 + 1e-9))
+	}'; then
+		pass "fast_brackets_$g"
+	else
+		flunk "fast_brackets_$g" "[$lo, $hi] gap $gp, optimum 0.734702799"
+	fi
+done
+run --topo $D --pattern perm --seed 1 --model ugal3 --fast ||
+	flunk fast_text "exit $st" "$tmp/err"
+count fast_text 1 '^ugal3: alpha 0\.7[0-9]*, bound 0\.7[0-9]*, gap [0-9.e-]* (pdhg)'
+# auto: exact at this size, whatever --gap says
+run --topo $D --pattern perm --seed 1 --model ugal3 --gap 5% --json
+count auto_small_exact 1 '"solver":"glpk"'
 
 # --repeat: mean and a confidence half-width per model
 run --topo $D --routing min --pattern random:1 --model all --repeat 4 \
@@ -138,5 +168,16 @@ expect_fail bad_nodes 2 "bad node list" \
 	-- --topo $D --pattern perm --nodes 0-99
 expect_fail time_limit 1 "time-limit" \
 	-- --topo dragonfly:p=3,a=6,h=3,g=19 --routing ugal --pattern perm:1 \
-	--model mcf --time-limit 1
+	--model mcf --time-limit 1 --exact
+expect_fail time_limit_fast 1 "time-limit" \
+	-- --topo dragonfly:p=3,a=6,h=3,g=19 --routing ugal --pattern perm:1 \
+	--model mcf --time-limit 1 --fast --gap 1e-6
+expect_fail gap_zero 2 "--gap 0: want a relative gap from 1e-6" \
+	-- --topo $D --pattern perm --model mcf --gap 0
+expect_fail gap_word 2 "--gap x%: want a relative gap" \
+	-- --topo $D --pattern perm --model mcf --gap x%
+expect_fail gap_exact 2 "--exact has none" \
+	-- --topo $D --pattern perm --model mcf --exact --gap 1%
+expect_fail exact_fast 2 "--exact and --fast exclude each other" \
+	-- --topo $D --pattern perm --model mcf --exact --fast
 finish

@@ -498,6 +498,77 @@ Test(model, cross_checks_multipath)
 	}
 }
 
+/* MCF's two engines on the same instances: the first-order solver's
+ * certified interval [alpha, bound] holds GLPK's optimum and is within the
+ * gap asked for, and its rates are feasible. */
+Test(model, mcf_fast_brackets_exact)
+{
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		struct rinst r;
+		struct model_opts o;
+		struct model_result ex, fa;
+
+		rinst_make(&r, seed * 104729, 20 + seed % 9, 60 + seed * 7, 5,
+			   seed % 3 != 0);
+		model_opts_init(&o);
+		o.engine = MODEL_ENGINE_EXACT;
+		solve("mcf", &r.in, &o, &ex);
+		cr_expect_str_eq(ex.solver, "glpk");
+		cr_expect_eq(ex.gap, 0);
+		o.engine = MODEL_ENGINE_FAST;
+		o.gap = seed % 2 ? 1e-2 : 1e-4;
+		solve("mcf", &r.in, &o, &fa);
+		cr_expect_str_eq(fa.solver, "pdhg");
+		cr_expect_leq(fa.alpha, ex.alpha * (1 + 1e-9),
+			      "seed %llu: lower %.10g > optimum %.10g",
+			      (unsigned long long)seed, fa.alpha, ex.alpha);
+		cr_expect_geq(fa.bound, ex.alpha * (1 - 1e-9),
+			      "seed %llu: bound %.10g < optimum %.10g",
+			      (unsigned long long)seed, fa.bound, ex.alpha);
+		cr_expect_leq(fa.gap, o.gap, "seed %llu: gap %g",
+			      (unsigned long long)seed, fa.gap);
+		cr_expect_float_eq(fa.gap, (fa.bound - fa.alpha) / fa.alpha,
+				   1e-12);
+		check_feasible(&r.in, &fa);
+		for (uint32_t i = 0; i < r.in.nflows; i++)
+			cr_expect_float_eq(
+				fa.rates[i],
+				fa.alpha * (r.in.demand ? r.in.demand[i] : 1),
+				1e-12);
+		model_result_free(&ex);
+		model_result_free(&fa);
+		rinst_free(&r);
+	}
+}
+
+/* MODEL_ENGINE_AUTO: exact up to MODEL_EXACT_NONZEROS LP non-zeros (the
+ * template's: path-link entries + paths + flows), the first-order solver
+ * above. */
+Test(model, mcf_auto_engine_by_size)
+{
+	struct rinst small, big;
+	struct model_result a, b;
+	uint64_t nz;
+
+	rinst_make(&small, 5, 30, 100, 4, true);
+	rinst_make(&big, 6, 400, 4000, 8, true);
+	nz = small.in.path_off[small.in.npaths] + small.in.npaths +
+	     small.in.nflows;
+	cr_assert_leq(nz, MODEL_EXACT_NONZEROS);
+	nz = big.in.path_off[big.in.npaths] + big.in.npaths + big.in.nflows;
+	cr_assert_gt(nz, MODEL_EXACT_NONZEROS);
+	solve("mcf", &small.in, NULL, &a);
+	solve("mcf", &big.in, NULL, &b);
+	cr_expect_str_eq(a.solver, "glpk");
+	cr_expect_str_eq(b.solver, "pdhg");
+	cr_expect_leq(b.gap, 0.01);
+	check_feasible(&big.in, &b);
+	model_result_free(&a);
+	model_result_free(&b);
+	rinst_free(&small);
+	rinst_free(&big);
+}
+
 /* ---- status and errors ---- */
 
 /* A 1 ms limit on an LP that needs far longer: status MODEL_TIME_LIMIT,
@@ -512,11 +583,25 @@ Test(model, time_limit_status)
 	rinst_make(&r, 42, 400, 4000, 8, true);
 	model_opts_init(&o);
 	o.time_limit_ms = 1;
+	/* the simplex knows no feasible alpha when stopped */
+	o.engine = MODEL_ENGINE_EXACT;
 	cr_assert_eq(model_solve("mcf", &r.in, &o, &res, &err), 0, "%s",
 		     err.msg);
 	cr_expect_eq(res.status, MODEL_TIME_LIMIT);
 	cr_expect_float_eq(res.aggregate, 0, 1e-12);
 	model_result_free(&res);
+	/* the first-order solver keeps its certified bounds */
+	o.engine = MODEL_ENGINE_FAST;
+	o.gap = 1e-6;
+	cr_assert_eq(model_solve("mcf", &r.in, &o, &res, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(res.status, MODEL_TIME_LIMIT);
+	cr_expect_str_eq(res.solver, "pdhg");
+	cr_expect_geq(res.bound, res.alpha);
+	cr_expect_gt(res.gap, 1e-6);
+	check_feasible(&r.in, &res);
+	model_result_free(&res);
+	o.engine = MODEL_ENGINE_AUTO;
 	o.mmf_method = MODEL_MMF_LP;
 	cr_assert_eq(model_solve("mmf", &r.in, &o, &res, &err), 0, "%s",
 		     err.msg);
