@@ -808,6 +808,11 @@ static void _log_overrun(job_record_t *job_ptr, const struct teval *ev)
 		info("%s: %pJ: prediction with %s not done within PredictBudget=%u ms: recorded status=time-limit without rates",
 		     plugin_type, job_ptr, tstate_predict(tstate),
 		     tstate_predict_budget(tstate));
+	else if (ev->has_bound)
+		info("%s: %pJ: prediction with %s stopped at its time limit (PredictBudget=%u ms): recorded alpha=%.4g, bound=%.4g (gap %.2g)",
+		     plugin_type, job_ptr, tstate_predict(tstate),
+		     tstate_predict_budget(tstate), ev->alpha, ev->bound,
+		     ev->gap);
 	else
 		info("%s: %pJ: prediction with %s stopped at its time limit (PredictBudget=%u ms): recorded the best allocation it knew",
 		     plugin_type, job_ptr, tstate_predict(tstate),

@@ -10,6 +10,7 @@
  *  One thread for the process: GLPK keeps its environment per thread.
 \*****************************************************************************/
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -73,7 +74,7 @@ struct tstate *tstate_load(const char *path, const char *const *names,
 	}
 	atomic_init(&s->sm->refs, 1);
 	if (!(s->m = s->sm->m = machine_load(path, NULL, err)) ||
-	    machine_check_predict(s->m, model_check, err))
+	    machine_check_predict(s->m, model_check_routing, err))
 		goto fail;
 	s->routing = machine_routing(s->m);
 	s->n = topo_num_nodes(machine_topo(s->m));
@@ -536,6 +537,10 @@ static int pred_answer(const struct prediction *p, bool done, struct teval *ev,
 	ev->aggregate = p->mr.aggregate;
 	ev->has_alpha = p->mr.lp_rows > 0 || p->mr.alpha > 0;
 	ev->alpha = p->mr.alpha;
+	ev->has_bound = p->mr.solver && isfinite(p->mr.bound) &&
+			p->mr.bound > p->mr.alpha;
+	ev->bound = p->mr.bound;
+	ev->gap = p->mr.gap;
 	return 0;
 }
 
@@ -694,7 +699,7 @@ const char *tstate_status_name(int status)
 
 const char *tstate_record(const struct teval *ev, char *buf, size_t len)
 {
-	char alpha[48] = "";
+	char alpha[96] = "";
 
 	if (!ev->modelled) {
 		snprintf(buf, len,
@@ -704,7 +709,11 @@ const char *tstate_record(const struct teval *ev, char *buf, size_t len)
 			 ev->njobs, ev->mls, ev->tls);
 		return buf;
 	}
-	if (ev->has_alpha)
+	if (ev->has_alpha && ev->has_bound)
+		snprintf(alpha, sizeof(alpha),
+			 " alpha=%.4g bound=%.4g gap=%.2g", ev->alpha,
+			 ev->bound, ev->gap);
+	else if (ev->has_alpha)
 		snprintf(alpha, sizeof(alpha), " alpha=%.4g", ev->alpha);
 	snprintf(buf, len,
 		 "pattern=%s flows=%u model=%s status=%s jm_mean=%.4g "

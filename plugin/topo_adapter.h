@@ -88,6 +88,11 @@ struct teval {
 			 * job's did */
 	bool has_alpha; /* an LP model: its concurrent level alpha */
 	double alpha;
+	/* the template LP models (mcf, ugal0 .. ugal5) solved to a certified
+	 * interval rather than exactly: alpha <= optimum <= bound, gap =
+	 * (bound - alpha) / alpha (has_bound false when exact or unknown) */
+	bool has_bound;
+	double bound, gap;
 	double seconds;	 /* waited for the prediction, at most the budget */
 	double mls, tls; /* of all running jobs, percent */
 	uint32_t njobs;	 /* running jobs compared */

@@ -240,7 +240,7 @@ static int run(const struct cmd_topo_args *a, struct cmd_topo_result *r)
 	struct err err = { "" };
 
 	r->m = machine_open(a->spec, NULL, &err);
-	if (!r->m || machine_check_predict(r->m, model_check, &err))
+	if (!r->m || machine_check_predict(r->m, model_check_routing, &err))
 		return cli_error("topo", CLI_USAGE, "%s", err.msg);
 	if (topo_stats(machine_topo(r->m), &r->st, &err))
 		return cli_error("topo", CLI_FAIL, "%s", err.msg);

@@ -171,6 +171,11 @@ int model_check(const char *spec, struct err *err);
  * on a dragonfly or cascade topology). */
 int model_applies(const char *spec, const struct routing *r, struct err *err);
 
+/* model_check, then model_applies: SPEC names a model with options it
+ * knows and that model runs under R.  The check of a Predict= model. */
+int model_check_routing(const char *spec, const struct routing *r,
+			struct err *err);
+
 /* True when model SPEC works on enumerated paths (hm, jm, mcf, mmf: a
  * struct model_input, model_solve); false for the models built from the
  * routing's structure (ugal0 .. ugal5: model_run only) and unknown names. */

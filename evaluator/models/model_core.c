@@ -76,6 +76,12 @@ int model_applies(const char *spec, const struct routing *r, struct err *err)
 	return 0;
 }
 
+int model_check_routing(const char *spec, const struct routing *r,
+			struct err *err)
+{
+	return model_check(spec, err) || model_applies(spec, r, err) ? -1 : 0;
+}
+
 bool model_uses_paths(const char *spec)
 {
 	const struct model_ops *ops = lookup(spec, NULL, NULL);

@@ -134,11 +134,11 @@ static int make_routings(struct machine *m, const char *routing,
 const char *machine_predict_default(const struct topo *t,
 				    const struct routing *r)
 {
-	/* One model for every family and routing until a better one
-	 * exists for some (UGAL models on dragonfly and Cascade under
-	 * ugal routing). */
-	(void)t;
-	(void)r;
+	enum topo_kind k = topo_kind(t);
+
+	if ((k == TOPO_DRAGONFLY || k == TOPO_CASCADE) && r &&
+	    !strcmp(routing_name(r), "ugal"))
+		return MACHINE_PREDICT_UGAL;
 	return "jm";
 }
 
@@ -334,7 +334,7 @@ int machine_check_predict(const struct machine *m, machine_model_check_fn check,
 {
 	struct err sub = { "" };
 
-	if (!check(m->predict, &sub))
+	if (!check(m->predict, m->conf_rout ? m->conf_rout : m->routing, &sub))
 		return 0;
 	if (m->predict_line)
 		return err_set(err, "%s:%u: Predict=%s: %s", m->source,

@@ -58,6 +58,11 @@ expect_fail bad_predict 2 \
 expect_fail bad_predict_option 2 \
 	"stopo topo: $data/bad_predict_option.conf:2: Predict=mcf:x=1: model 'mcf': unknown option 'x'" \
 	-- --topo "$data/bad_predict_option.conf"
+# ... and one that runs under the file's routing (the UGAL models need a
+# dragonfly or Cascade routed ugal)
+expect_fail bad_predict_routing 2 \
+	"stopo topo: $data/bad_predict_routing.conf:4: Predict=ugal3: model 'ugal3': needs a dragonfly or cascade topology, not fattree" \
+	-- --topo "$data/bad_predict_routing.conf"
 expect_fail -x bad_predict_budget 2 \
 	"$data/bad_budget_value.conf:3: PredictBudget=50ms: want whole milliseconds from 1 to 60000" \
 	-- --topo "$data/bad_budget_value.conf"

@@ -3,7 +3,8 @@
 # 4x4x4 (p=1, 64 nodes) under mesh-blocks and a dragonfly (p=2,a=4,h=2,
 # g=9: 72 nodes, 8 per group) under dragonfly-groups with its default
 # routing (ugal): every job of a mixed workload completes and every
-# sampled moment has MLS = TLS = 0.  (fattree.sh shows the same check
+# sampled moment has MLS = TLS = 0; on the dragonfly every job of 2 or
+# more nodes is predicted with the default UGAL-G model, ugal5.  (fattree.sh shows the same check
 # failing under plain cons_tres.)
 . "$(dirname "$0")/lib.sh"
 require_cluster
@@ -20,7 +21,19 @@ check_run() {
 	python3 -c "import sys; sys.exit(0 if $mls == 0 and $tls == 0 else 1)" ||
 		fail "$name: links shared (MLS $mls, TLS $tls)"
 	ctld_alive || fail "$name: slurmctld died"
+	[ -z "${want_model-}" ] || check_predictions "$name" "$want_model"
 	cluster_reset
+}
+
+# Every job of 2 or more nodes was predicted with model $2 (the default
+# of the family and routing) and answered: optimal, or time-limit within
+# PredictBudget=, never failed.
+check_predictions() {
+	local name=$1 model=$2 log=$TDIR/c/state/topo_jobs.log n
+	n=$(grep -c " model=$model status=\(optimal\|time-limit\) " "$log")
+	note "$name: $n predictions with $model"
+	[ "$n" -ge 5 ] || fail "$name: only $n $model predictions in $log"
+	! grep -q "status=failed" "$log" || fail "$name: a prediction failed"
 }
 
 cat > "$TDIR/mesh.conf" <<'CONF'
@@ -62,5 +75,5 @@ WORKLOAD='0 8 2
 1 1 2
 0 7 2
 0 24 2
-0 2 2' check_run dragonfly "$TDIR/dfly.conf" 72
+0 2 2' want_model=ugal5 check_run dragonfly "$TDIR/dfly.conf" 72
 echo "PASS"

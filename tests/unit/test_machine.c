@@ -183,32 +183,41 @@ Test(machine, wrap_and_parse)
 
 /* A model check standing for model_check (a layer above the machine):
  * jm and mcf without options. */
-static int fake_check(const char *spec, struct err *err)
+static int fake_check(const char *spec, const struct routing *r,
+		      struct err *err)
 {
+	(void)r;
 	if (!strcmp(spec, "jm") || !strcmp(spec, "mcf"))
 		return 0;
 	return err_set(err, "fake check: no model '%s'", spec);
 }
 
-static int refuse_all(const char *spec, struct err *err)
+static int refuse_all(const char *spec, const struct routing *r,
+		      struct err *err)
 {
+	(void)r;
 	return err_set(err, "refused '%s'", spec);
 }
 
 /* Predict= and PredictBudget= with their lines; without them the default
- * model of machine_predict_default (jm for every family and routing
- * today) and MACHINE_PREDICT_BUDGET_MS. */
+ * model of machine_predict_default (ugal5 on a dragonfly or Cascade
+ * routed ugal, the UGAL-G model make validate finds closest to simulated
+ * UGAL-G, with the fewest variables; jm elsewhere) and
+ * MACHINE_PREDICT_BUDGET_MS. */
 Test(machine, predict)
 {
 	static const struct {
-		const char *spec, *routing;
+		const char *spec, *routing, *model;
 	} specs[] = {
-		{ "dragonfly:p=2,a=4,h=2,g=9", NULL },
-		{ "dragonfly:p=2,a=4,h=2,g=9", "min" },
-		{ "cascade", NULL },
-		{ "fattree:k=4,n=3", "dmodk" },
-		{ "expressmesh:dims=4x4,gap=2,p=1", NULL },
-		{ "torus:dims=4x4,p=1", NULL },
+		{ "dragonfly:p=2,a=4,h=2,g=9", NULL, "ugal5" },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=global", "ugal5" },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "min", "jm" },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "vlb", "jm" },
+		{ "cascade", NULL, "ugal5" },
+		{ "cascade", "min", "jm" },
+		{ "fattree:k=4,n=3", "dmodk", "jm" },
+		{ "expressmesh:dims=4x4,gap=2,p=1", NULL, "jm" },
+		{ "torus:dims=4x4,p=1", NULL, "jm" },
 	};
 	struct err err = { "" };
 	struct machine *m = load("good_predict.conf", NULL);
@@ -223,14 +232,16 @@ Test(machine, predict)
 	cr_expect_eq(machine_check_predict(m, fake_check, &err), 0, "%s",
 		     err.msg);
 	machine_destroy(m);
-	/* the defaults: jm within 50 ms, lines 0 */
+	/* the defaults: ugal5 (Routing=ugal:intra=local) within 50 ms,
+	 * lines 0 */
 	m = load("good_dragonfly.conf", NULL);
-	cr_expect_str_eq(machine_predict(m, &line), "jm");
+	cr_expect_str_eq(machine_predict(m, &line), "ugal5");
 	cr_expect_eq(line, 0);
 	cr_expect_eq(machine_predict_budget(m, &line), 50);
 	cr_expect_eq(line, 0);
-	cr_expect_eq(machine_check_predict(m, fake_check, &err), 0, "%s",
-		     err.msg);
+	cr_expect_eq(machine_check_predict(m, refuse_all, &err), -1);
+	cr_expect(strstr(err.msg, "Predict=ugal5 (the default): refused"), "%s",
+		  err.msg);
 	cr_expect_eq(machine_predict(m, NULL),
 		     machine_predict_default(machine_topo(m),
 					     machine_routing(m)));
@@ -240,8 +251,9 @@ Test(machine, predict)
 		cr_assert_not_null(m, "%s: %s", specs[i].spec, err.msg);
 		cr_expect_str_eq(machine_predict_default(machine_topo(m),
 							 machine_routing(m)),
-				 "jm", "%s", specs[i].spec);
-		cr_expect_str_eq(machine_predict(m, &line), "jm");
+				 specs[i].model, "%s %s", specs[i].spec,
+				 specs[i].routing ? specs[i].routing : "");
+		cr_expect_str_eq(machine_predict(m, &line), specs[i].model);
 		cr_expect_eq(line, 0);
 		cr_expect_eq(machine_predict_budget(m, NULL), 50);
 		machine_destroy(m);
