@@ -9,3 +9,10 @@ EXTRA_DIST += bench/validate.py
 validate: stopo
 	python3 $(srcdir)/bench/validate.py ./stopo $(VALIDATION_DIR) $(VALIDATE_ARGS)
 .PHONY: validate
+
+# The UGAL-G LPs by the first-order solver, GLPK and HiGHS (scipy, through
+# bench/highs_lp.py; skipped without /usr/bin/python3's scipy).
+BENCH_PROGS += bench/bench_peers
+bench_bench_peers_SOURCES = bench/bench_peers.c
+bench_bench_peers_LDADD = $(L_MODELS) $(EXT_MODELS) $(EXT_UTIL)
+EXTRA_DIST += bench/highs_lp.py
