@@ -1131,6 +1131,7 @@ static int build_flows(struct work *w, const struct flows *f, struct tb *b,
  * global links x routers^2), with no per-path and no per-column link
  * list. */
 #define NONE UINT32_MAX
+#define PAD 8 /* half hop counts 5..8 are padded to 8 (Cascade: 6) */
 
 struct ugal_fac {
 	struct unet *n;
@@ -1139,10 +1140,15 @@ struct ugal_fac {
 	uint32_t *fs, *fd; /* [nf] switches of the flows */
 	uint32_t *vg;	   /* [nf*NL] group of f's VLB paths of L hops */
 	double *N;	   /* [S*S*HL] MIN paths x -> y by hops (x != y) */
+	double *NT;	   /* the same transposed: at (y, x) */
 	double *h;	   /* [S*S*HL] workspace: half rates or costs */
+	double *hT;	   /* the same for halves into a flow's destination,
+			    * transposed (rows by destination: contiguous
+			    * over the intermediates of a flow) */
 	double *rloc;	   /* [pairs] local pair rates or costs */
 	double *t2;	   /* [S] */
 	double *xi;	   /* [NL] */
+	double *T;	   /* [HL*HL] */
 };
 
 static void ufac_free(struct ugal_fac *u)
@@ -1154,10 +1160,13 @@ static void ufac_free(struct ugal_fac *u)
 	free(u->fd);
 	free(u->vg);
 	free(u->N);
+	free(u->NT);
 	free(u->h);
+	free(u->hT);
 	free(u->rloc);
 	free(u->t2);
 	free(u->xi);
+	free(u->T);
 	free(u);
 }
 
@@ -1167,6 +1176,40 @@ static double *hrow(const struct ugal_fac *u, double *t, uint32_t x, uint32_t y)
 }
 
 /* The halves of flow F's VLB paths from its rates ZETA[NL] into u->h. */
+/* One flow and intermediate: half rates H1 (s -> I) and H2 (I -> d) from
+ * the flow's rates ZETA and the halves' path counts N1 and N2.  Sums in
+ * registers (no chain through memory); inlined with HL = PAD, a constant,
+ * the loops unroll. */
+static inline void fwd_pair(uint32_t HL, const double *zeta, const double *n1,
+			    const double *n2, double *h1, double *h2)
+{
+	for (uint32_t a = 0; a < HL; a++) {
+		double acc = 0;
+
+		for (uint32_t b = 0; b < HL; b++)
+			acc += zeta[a + b] * n2[b];
+		h1[a] += n1[a] != 0 ? acc : 0;
+	}
+	for (uint32_t b = 0; b < HL; b++) {
+		double acc = 0;
+
+		for (uint32_t a = 0; a < HL; a++)
+			acc += zeta[a + b] * n1[a];
+		h2[b] += n2[b] != 0 ? acc : 0;
+	}
+}
+
+/* The adjoint: T[a][b] += the cost of the paths of a + b hops made of the
+ * halves' a and b hop parts, under half costs C1 and C2. */
+static inline void adj_pair(uint32_t HL, double *T, const double *n1,
+			    const double *n2, const double *c1,
+			    const double *c2)
+{
+	for (uint32_t a = 0; a < HL; a++)
+		for (uint32_t b = 0; b < HL; b++)
+			T[a * HL + b] += c1[a] * n2[b] + n1[a] * c2[b];
+}
+
 static void q_fwd(struct ugal_fac *u, uint32_t f, const double *zeta)
 {
 	const struct unet *n = u->n;
@@ -1178,30 +1221,16 @@ static void q_fwd(struct ugal_fac *u, uint32_t f, const double *zeta)
 		for (uint32_t k = n->mem_off[g]; k < n->mem_off[g + 1]; k++) {
 			uint32_t i = n->mem[k];
 			const double *n1 = hrow(u, u->N, s, i);
-			const double *n2 = hrow(u, u->N, i, d);
+			const double *n2 = hrow(u, u->NT, d, i);
 			double *h1 = hrow(u, u->h, s, i);
-			double *h2 = hrow(u, u->h, i, d);
+			double *h2 = hrow(u, u->hT, d, i);
 
 			if (i == s || i == d)
 				continue;
-			for (uint32_t a = 0; a < HL; a++) {
-				double acc = 0;
-
-				if (n1[a] == 0)
-					continue;
-				for (uint32_t b = 0; b < HL; b++)
-					acc += zeta[a + b] * n2[b];
-				h1[a] += acc;
-			}
-			for (uint32_t b = 0; b < HL; b++) {
-				double acc = 0;
-
-				if (n2[b] == 0)
-					continue;
-				for (uint32_t a = 0; a < HL; a++)
-					acc += zeta[a + b] * n1[a];
-				h2[b] += acc;
-			}
+			if (HL == PAD)
+				fwd_pair(PAD, zeta, n1, n2, h1, h2);
+			else
+				fwd_pair(HL, zeta, n1, n2, h1, h2);
 		}
 	}
 }
@@ -1212,25 +1241,32 @@ static void q_adj(struct ugal_fac *u, uint32_t f, double *xi)
 {
 	const struct unet *n = u->n;
 	uint32_t s = u->fs[f], d = u->fd[f], HL = u->HL;
+	double *T = u->T;
 
+	memset(T, 0, (size_t)HL * HL * sizeof(*T));
 	for (uint32_t g = 0; g < n->G; g++) {
 		if (!inter_group(n, s, d, g))
 			continue;
 		for (uint32_t k = n->mem_off[g]; k < n->mem_off[g + 1]; k++) {
 			uint32_t i = n->mem[k];
 			const double *n1 = hrow(u, u->N, s, i);
-			const double *n2 = hrow(u, u->N, i, d);
+			const double *n2 = hrow(u, u->NT, d, i);
 			const double *c1 = hrow(u, u->h, s, i);
-			const double *c2 = hrow(u, u->h, i, d);
+			const double *c2 = hrow(u, u->hT, d, i);
 
 			if (i == s || i == d)
 				continue;
-			for (uint32_t a = 0; a < HL; a++)
-				for (uint32_t b = 0; b < HL; b++)
-					xi[a + b] +=
-						c1[a] * n2[b] + n1[a] * c2[b];
+			/* by (a, b) first: independent sums, folded into
+			 * xi by a + b below */
+			if (HL == PAD)
+				adj_pair(PAD, T, n1, n2, c1, c2);
+			else
+				adj_pair(HL, T, n1, n2, c1, c2);
 		}
 	}
+	for (uint32_t a = 0; a < HL; a++)
+		for (uint32_t b = 0; b < HL; b++)
+			xi[a + b] += T[a * HL + b];
 }
 
 /* Spread the half rates u->h over the links: OUT += ... */
@@ -1375,12 +1411,35 @@ static void p_adj(struct ugal_fac *u, const double *y)
 			}
 }
 
+/* T[x][y] (+)= Y[y][x] for all switches, by blocks (cache). */
+static void transpose(const struct ugal_fac *u, double *t, const double *y,
+		      bool add)
+{
+	enum { BLK = 32 };
+	uint32_t S = u->S, HL = u->HL;
+
+	for (uint32_t x0 = 0; x0 < S; x0 += BLK)
+		for (uint32_t y0 = 0; y0 < S; y0 += BLK)
+			for (uint32_t x = x0; x < x0 + BLK && x < S; x++)
+				for (uint32_t yy = y0; yy < y0 + BLK && yy < S;
+				     yy++) {
+					double *a =
+						t + ((size_t)x * S + yy) * HL;
+					const double *b =
+						y + ((size_t)yy * S + x) * HL;
+
+					for (uint32_t l = 0; l < HL; l++)
+						a[l] = add ? a[l] + b[l] : b[l];
+				}
+}
+
 static void ufac_mul(void *ctx, const double *x, double *out)
 {
 	struct ugal_fac *u = ctx;
 	bool any = false;
 
 	memset(u->h, 0, (size_t)u->S * u->S * u->HL * sizeof(*u->h));
+	memset(u->hT, 0, (size_t)u->S * u->S * u->HL * sizeof(*u->hT));
 	for (uint32_t f = 0; f < u->nf; f++) {
 		const uint32_t *vg = u->vg + (size_t)f * u->NL;
 		bool nz = false;
@@ -1393,8 +1452,10 @@ static void ufac_mul(void *ctx, const double *x, double *out)
 			q_fwd(u, f, u->xi);
 		any |= nz;
 	}
-	if (any)
+	if (any) {
+		transpose(u, u->h, u->hT, true);
 		p_fwd(u, out);
+	}
 }
 
 static void ufac_mul_t(void *ctx, const double *y, double *out)
@@ -1403,6 +1464,7 @@ static void ufac_mul_t(void *ctx, const double *y, double *out)
 
 	memset(u->h, 0, (size_t)u->S * u->S * u->HL * sizeof(*u->h));
 	p_adj(u, y);
+	transpose(u, u->hT, u->h, false);
 	for (uint32_t f = 0; f < u->nf; f++) {
 		const uint32_t *vg = u->vg + (size_t)f * u->NL;
 
@@ -1430,8 +1492,10 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 		return NULL;
 	}
 	u->S = n->S;
-	u->HL = n->maxhalf + 1;
-	u->NL = 2 * n->maxhalf + 1;
+	u->HL = n->maxhalf + 1 > PAD / 2 && n->maxhalf + 1 <= PAD ?
+			PAD :
+			n->maxhalf + 1;
+	u->NL = 2 * u->HL - 1;
 	u->nf = f->n;
 	if ((size_t)n->S * n->S > MAX_PAIRS) {
 		err_set(err, "too many switches for the factored UGAL "
@@ -1444,12 +1508,15 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 	u->fd = malloc(((size_t)f->n + 1) * sizeof(*u->fd));
 	u->vg = malloc(((size_t)f->n * u->NL + 1) * sizeof(*u->vg));
 	u->N = calloc(cells ? cells : 1, sizeof(*u->N));
+	u->NT = malloc((cells ? cells : 1) * sizeof(*u->NT));
 	u->h = malloc((cells ? cells : 1) * sizeof(*u->h));
+	u->hT = malloc((cells ? cells : 1) * sizeof(*u->hT));
 	u->rloc = malloc((n->mat_off[n->G] + 1) * sizeof(*u->rloc));
 	u->t2 = malloc(((size_t)n->S + 1) * sizeof(*u->t2));
 	u->xi = malloc(((size_t)u->NL + 1) * sizeof(*u->xi));
+	u->T = malloc(((size_t)u->HL * u->HL + 1) * sizeof(*u->T));
 	if (!u->fs || !u->fd || !u->vg || !u->N || !u->h || !u->rloc ||
-	    !u->t2 || !u->xi) {
+	    !u->t2 || !u->xi || !u->NT || !u->hT || !u->T) {
 		err_set(err, "out of memory");
 		ufac_free(u);
 		return NULL;
@@ -1463,8 +1530,9 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 			half_min(n, x, y, &hf,
 				 false); /* no entries: no alloc */
 			memcpy(hrow(u, u->N, x, y), hf.n,
-			       u->HL * sizeof(double));
+			       (n->maxhalf + 1) * sizeof(double));
 		}
+	transpose(u, u->NT, u->N, false);
 	for (uint32_t i = 0; i < f->n; i++) {
 		uint32_t *vg = u->vg + (size_t)i * u->NL;
 
