@@ -40,6 +40,9 @@ tests_unit_test_mcf_fast_LDADD = $(L_MODELS) $(EXT_MODELS) $(UNIT_LIBS)
 BENCH_PROGS += bench/bench_mcf_fast
 bench_bench_mcf_fast_SOURCES = bench/bench_mcf_fast.c
 bench_bench_mcf_fast_LDADD = $(L_MODELS) $(EXT_MODELS) $(EXT_UTIL)
+BENCH_PROGS += bench/bench_ugal_fast
+bench_bench_ugal_fast_SOURCES = bench/bench_ugal_fast.c
+bench_bench_ugal_fast_LDADD = $(L_MODELS) $(EXT_MODELS) $(EXT_UTIL)
 
 UNIT_TESTS += tests/unit/test_ugal
 tests_unit_test_ugal_SOURCES = tests/unit/test_ugal.c

@@ -94,6 +94,8 @@ struct fast {
 	/* [m]: eta C/rowsum, rowsum, C, the same for y, and A z */
 	double *sc, *wy, *cap, *y, *yt, *y0, *yr, *yb, *az, *azt, *az0;
 	double *mem;
+	/* p->op only: input-sized scratch for its products */
+	double *xfull, *lfull, *gfull;
 };
 
 static void fast_free(struct fast *F)
@@ -110,6 +112,9 @@ static void fast_free(struct fast *F)
 	free(F->idx);
 	free(F->w);
 	free(F->mem);
+	free(F->xfull);
+	free(F->lfull);
+	free(F->gfull);
 }
 
 /* Group states before the iteration. */
@@ -120,7 +125,7 @@ enum { F_LIVE = 0, F_BLOCKED = 1, F_FREE = 2 };
 /* Classify groups (dead: crosses a 0-capacity link) and flows into GS and
  * FS.  Returns the number of blocked flows. */
 static uint32_t classify(const struct mcf_tpl *p, uint8_t *gs, uint8_t *fs,
-			 uint32_t *nlive)
+			 uint32_t *nlive, double *gw, double *lw)
 {
 	uint32_t blocked = 0;
 
@@ -131,13 +136,28 @@ static uint32_t classify(const struct mcf_tpl *p, uint8_t *gs, uint8_t *fs,
 			if (p->cap[p->col_link[x]] <= 0)
 				gs[g] = G_DEAD;
 	}
+	if (p->op) {
+		/* crossings of 0-capacity links, then of any link */
+		for (uint32_t e = 0; e < p->nlinks; e++)
+			lw[e] = p->cap[e] <= 0;
+		memset(gw, 0, p->ngroups * sizeof(*gw));
+		p->op->mul_t(p->op->ctx, lw, gw);
+		for (uint32_t g = 0; g < p->ngroups; g++)
+			if (gw[g] > 0)
+				gs[g] = G_DEAD;
+		for (uint32_t e = 0; e < p->nlinks; e++)
+			lw[e] = 1;
+		memset(gw, 0, p->ngroups * sizeof(*gw));
+		p->op->mul_t(p->op->ctx, lw, gw);
+	}
 	for (uint32_t f = 0; f < p->nflows; f++) {
 		bool any = false, free_ = false;
 
 		for (uint32_t g = p->flow_off[f]; g < p->flow_off[f + 1]; g++)
 			if (gs[g] == G_LIVE) {
 				any = true;
-				free_ |= p->col_off[g] == p->col_off[g + 1];
+				free_ |= p->col_off[g] == p->col_off[g + 1] &&
+					 (!p->op || gw[g] == 0);
 			}
 		fs[f] = !any ? F_BLOCKED : free_ ? F_FREE : F_LIVE;
 		blocked += fs[f] == F_BLOCKED;
@@ -172,7 +192,7 @@ static int transpose(struct fast *F, struct err *err)
 
 /* Build the reduced problem of the live flows.  Returns 0 or -1 (memory). */
 static int build(struct fast *F, const struct mcf_tpl *p, const uint8_t *gs,
-		 const uint8_t *fs, struct err *err)
+		 const uint8_t *fs, const double *gw, struct err *err)
 {
 	uint32_t *row_of = calloc(p->nlinks + 1, sizeof(*row_of));
 	uint64_t nnz = 0;
@@ -182,6 +202,15 @@ static int build(struct fast *F, const struct mcf_tpl *p, const uint8_t *gs,
 
 	if (!row_of)
 		return err_set(err, "out of memory");
+	if (p->op) {
+		F->xfull = calloc(p->ngroups + 1, sizeof(*F->xfull));
+		F->lfull = calloc(p->nlinks + 1, sizeof(*F->lfull));
+		F->gfull = calloc(p->ngroups + 1, sizeof(*F->gfull));
+		if (!F->xfull || !F->lfull || !F->gfull) {
+			free(row_of);
+			return err_set(err, "out of memory");
+		}
+	}
 	for (uint32_t f = 0; f < p->nflows; f++) {
 		if (fs[f] != F_LIVE)
 			continue;
@@ -236,6 +265,19 @@ static int build(struct fast *F, const struct mcf_tpl *p, const uint8_t *gs,
 		if (F->foff[nf] - F->foff[nf - 1] > maxg)
 			maxg = F->foff[nf] - F->foff[nf - 1];
 	}
+	if (p->op) {
+		/* the links the operator's part of the columns crosses, and
+		 * its part of the row sums of A (in lfull) */
+		for (uint32_t j = 0; j < n; j++)
+			F->xfull[F->grp[j]] = 1 / p->mult[F->grp[j]];
+		p->op->mul(p->op->ctx, F->xfull, F->lfull);
+		memset(F->xfull, 0, p->ngroups * sizeof(*F->xfull));
+		for (uint32_t e = 0; e < p->nlinks; e++)
+			if (F->lfull[e] > 0 && !row_of[e]) {
+				F->link[m] = e;
+				row_of[e] = ++m;
+			}
+	}
 	free(row_of);
 	F->n = n;
 	F->m = m;
@@ -269,10 +311,13 @@ static int build(struct fast *F, const struct mcf_tpl *p, const uint8_t *gs,
 	F->az0 = q;
 	if (transpose(F, err))
 		return -1;
-	/* preconditioner: column and row sums of A */
+	/* preconditioner: column and row sums of A (the operator's part
+	 * of the column sums is in GW, see classify) */
 	memset(F->wy, 0, m * sizeof(*F->wy));
+	for (uint32_t e = 0; p->op && e < m; e++)
+		F->wy[e] = F->lfull[F->link[e]];
 	for (uint32_t g = 0; g < n; g++) {
-		double s = 0;
+		double s = p->op ? gw[F->grp[g]] / p->mult[F->grp[g]] : 0;
 
 		for (uint32_t x = F->coff[g]; x < F->coff[g + 1]; x++) {
 			s += F->cval[x];
@@ -288,10 +333,39 @@ static int build(struct fast *F, const struct mcf_tpl *p, const uint8_t *gs,
 	return 0;
 }
 
+/* out += the operator's part of A z. */
+static void op_mul_a(const struct fast *F, const double *z, double *out)
+{
+	const struct mcf_tpl *p = F->p;
+
+	for (uint32_t j = 0; j < F->n; j++)
+		F->xfull[F->grp[j]] = z[j] / p->mult[F->grp[j]];
+	memset(F->lfull, 0, p->nlinks * sizeof(*F->lfull));
+	p->op->mul(p->op->ctx, F->xfull, F->lfull);
+	for (uint32_t e = 0; e < F->m; e++)
+		out[e] += F->lfull[F->link[e]];
+}
+
+/* out += the operator's part of A'y. */
+static void op_mul_at(const struct fast *F, const double *y, double *out)
+{
+	const struct mcf_tpl *p = F->p;
+
+	memset(F->lfull, 0, p->nlinks * sizeof(*F->lfull));
+	for (uint32_t e = 0; e < F->m; e++)
+		F->lfull[F->link[e]] = y[e];
+	memset(F->gfull, 0, p->ngroups * sizeof(*F->gfull));
+	p->op->mul_t(p->op->ctx, F->lfull, F->gfull);
+	for (uint32_t j = 0; j < F->n; j++)
+		out[j] += F->gfull[F->grp[j]] / p->mult[F->grp[j]];
+}
+
 /* out = A z, skipping the columns z leaves at 0. */
 static void mul_a(const struct fast *F, const double *z, double *out)
 {
 	memset(out, 0, F->m * sizeof(*out));
+	if (F->p->op)
+		op_mul_a(F, z, out);
 	for (uint32_t g = 0; g < F->n; g++) {
 		double v = z[g];
 
@@ -322,15 +396,17 @@ static void mul_at(const struct fast *F, const double *y, double *out)
 			for (uint32_t x = F->roff[e]; x < F->roff[e + 1]; x++)
 				out[F->rcol[x]] += F->rval[x] * v;
 		}
-		return;
-	}
-	for (uint32_t g = 0; g < F->n; g++) {
-		double s = 0;
+	} else {
+		for (uint32_t g = 0; g < F->n; g++) {
+			double s = 0;
 
-		for (uint32_t x = F->coff[g]; x < F->coff[g + 1]; x++)
-			s += F->cval[x] * y[F->crow[x]];
-		out[g] = s;
+			for (uint32_t x = F->coff[g]; x < F->coff[g + 1]; x++)
+				s += F->cval[x] * y[F->crow[x]];
+			out[g] = s;
+		}
 	}
+	if (F->p->op)
+		op_mul_at(F, y, out);
 }
 
 /* The nu with sum_i a_i max(0, u_i - c_i nu) = r, for a_i, c_i, r > 0
@@ -439,6 +515,8 @@ static double certify_lower(const struct fast *F, const double *z, double *x,
 		for (uint32_t k = p->col_off[g];
 		     x[g] > 0 && k < p->col_off[g + 1]; k++)
 			load[p->col_link[k]] += p->col_cnt[k] * x[g];
+	if (p->op)
+		p->op->mul(p->op->ctx, x, load);
 	for (uint32_t e = 0; e < p->nlinks; e++)
 		if (load[e] > 0 && load[e] / p->cap[e] > s)
 			s = load[e] / p->cap[e];
@@ -469,10 +547,15 @@ static double certify_lower(const struct fast *F, const double *z, double *x,
 
 /* U(y) = sum_e C_e y_e / sum_f w_f min_{g of f} (M'y)_g / mult_g, with an
  * empty minimum infinite (such a flow forces alpha = 0). */
-static double certify_upper(const struct mcf_tpl *p, const double *y)
+static double certify_upper(const struct mcf_tpl *p, const double *y,
+			    double *opy)
 {
 	double num = 0, den = 0;
 
+	if (p->op) {
+		memset(opy, 0, p->ngroups * sizeof(*opy));
+		p->op->mul_t(p->op->ctx, y, opy);
+	}
 	for (uint32_t e = 0; e < p->nlinks; e++)
 		num += p->cap[e] * y[e];
 	for (uint32_t f = 0; f < p->nflows; f++) {
@@ -484,6 +567,8 @@ static double certify_upper(const struct mcf_tpl *p, const double *y)
 			for (uint32_t k = p->col_off[g]; k < p->col_off[g + 1];
 			     k++)
 				s += p->col_cnt[k] * y[p->col_link[k]];
+			if (p->op)
+				s += opy[g];
 			s /= p->mult[g];
 			if (s < d)
 				d = s;
@@ -507,12 +592,23 @@ struct run {
 /* Price the 0-capacity links (free in sum C y) so high that no group
  * crossing one is cheaper than the dearest usable group: then such groups
  * never set a flow's minimum in U(y). */
-static void price_blocked(const struct mcf_tpl *p, double *y, const uint8_t *gs)
+static void price_blocked(const struct mcf_tpl *p, double *y, const uint8_t *gs,
+			  double *opy)
 {
 	double top = 0, q = 0;
 
+	if (p->op) {
+		memset(opy, 0, p->ngroups * sizeof(*opy));
+		p->op->mul_t(p->op->ctx, y, opy);
+	}
 	for (uint32_t g = 0; g < p->ngroups; g++) {
-		double s = 0;
+		double s = p->op ? opy[g] : 0;
+
+		/* a dead group's operator part crosses a 0-capacity link
+		 * at least op->min_entry times (explicit part: below) */
+		if (p->op && gs[g] == G_DEAD &&
+		    p->mult[g] / p->op->min_entry > q)
+			q = p->mult[g] / p->op->min_entry;
 
 		for (uint32_t k = p->col_off[g]; k < p->col_off[g + 1]; k++) {
 			s += p->col_cnt[k] * y[p->col_link[k]];
@@ -535,9 +631,9 @@ static void certify(struct fast *F, struct run *R, double *x, double *y,
 	memset(y, 0, F->p->nlinks * sizeof(*y));
 	for (uint32_t e = 0; e < F->m; e++)
 		y[F->link[e]] = F->yb[e];
-	price_blocked(F->p, y, gs);
+	price_blocked(F->p, y, gs, F->gfull);
 	R->lower = certify_lower(F, F->zb, x, load, gs, fs);
-	R->upper = certify_upper(F->p, y);
+	R->upper = certify_upper(F->p, y, F->gfull);
 }
 
 static double wnorm2(uint32_t n, const double *a, const double *b,
@@ -760,11 +856,12 @@ int mcf_tpl_solve_fast(const struct mcf_tpl *p, const struct mcf_tpl_opts *o,
 		rc = err_set(err, "out of memory");
 		goto out;
 	}
-	if (classify(p, gs, fs, &nlive)) {
+	/* x and load hold the operator's column sums until build() */
+	if (classify(p, gs, fs, &nlive, x, load)) {
 		blocked(p, res);
 		goto out;
 	}
-	if (build(&F, p, gs, fs, err)) {
+	if (build(&F, p, gs, fs, x, err)) {
 		rc = -1;
 		goto out;
 	}

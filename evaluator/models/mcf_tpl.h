@@ -25,17 +25,33 @@
 
 #include "topo/util/err.h"
 
+/* A part of M kept as an operator instead of explicit columns (a
+ * factored form: ugal_tpl.h's VLB groups on Cascade would be ~10^8
+ * explicit non-zeros).  The template's M is then the CSR columns plus
+ * this operator's matrix M_op (links x groups, non-negative).  CTX is the
+ * operator's own (workspace included: not re-entrant). */
+struct mcf_tpl_op {
+	/* out[nlinks] += M_op x, for x[ngroups] */
+	void (*mul)(void *ctx, const double *x, double *out);
+	/* out[ngroups] += M_op' y, for y[nlinks] */
+	void (*mul_t)(void *ctx, const double *y, double *out);
+	void *ctx;
+	double min_entry; /* > 0: every non-zero of M_op is >= min_entry */
+};
+
 struct mcf_tpl {
 	uint32_t nlinks;
 	const double *cap; /* [nlinks], >= 0 */
 	uint32_t nflows;
-	const double *demand;	  /* [nflows], > 0 (w_f) */
-	const uint32_t *flow_off; /* [nflows+1] groups of each flow */
-	uint32_t ngroups;	  /* = flow_off[nflows] */
-	const double *mult;	  /* [ngroups], > 0 */
-	const uint32_t *col_off;  /* [ngroups+1] CSR columns of M */
-	const uint32_t *col_link; /* [col_off[ngroups]] link ids < nlinks */
-	const double *col_cnt;	  /* [col_off[ngroups]] M[e,g] > 0 */
+	const double *demand;	     /* [nflows], > 0 (w_f) */
+	const uint32_t *flow_off;    /* [nflows+1] groups of each flow */
+	uint32_t ngroups;	     /* = flow_off[nflows] */
+	const double *mult;	     /* [ngroups], > 0 */
+	const uint32_t *col_off;     /* [ngroups+1] CSR columns of M */
+	const uint32_t *col_link;    /* [col_off[ngroups]] link ids < nlinks */
+	const double *col_cnt;	     /* [col_off[ngroups]] M[e,g] > 0 */
+	const struct mcf_tpl_op *op; /* NULL, or M_op added to the columns
+				      * (mcf_tpl_solve_fast only) */
 };
 
 enum mcf_tpl_status {
@@ -74,7 +90,7 @@ struct mcf_tpl_result {
  * naming the first violation. */
 int mcf_tpl_check(const struct mcf_tpl *p, struct err *err);
 
-/* Solve P exactly with GLPK's simplex.  Returns 0 with res filled (status
+/* Solve P exactly with GLPK's simplex (P->op must be NULL).  Returns 0 with res filled (status
  * apart: a time limit is MCF_TPL_TIME_LIMIT with lower = 0 and upper =
  * infinity), or -1 with err set (bad input, memory, a GLPK internal
  * error). */

@@ -474,6 +474,9 @@ int mcf_tpl_solve_glpk(const struct mcf_tpl *p, const struct mcf_tpl_opts *o,
 
 	if (mcf_tpl_check(p, err))
 		return -1;
+	if (p->op)
+		return err_set(err, "GLPK needs the explicit template (no "
+				    "factored operator)");
 	memset(&lp, 0, sizeof(lp));
 	if (o && o->time_limit_ms)
 		lp.deadline = model_now() + o->time_limit_ms * 1e-3;

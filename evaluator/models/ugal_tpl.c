@@ -25,6 +25,8 @@
 #include "evaluator/models/ugal_tpl.h"
 #include "topo/util/spec.h"
 
+static void ufac_free(struct ugal_fac *u);
+
 #define UNREACH 255
 #define MAX_DIAM 30		    /* local diameter; keeps hops < 255 */
 #define HMAX (2 * MAX_DIAM + 2)	    /* hop counts of a MIN half */
@@ -742,6 +744,7 @@ struct work {
 	enum ugal_ctl min, vlb;
 	struct half h1, h2;
 	struct seqs q1, q2;
+	bool factored; /* VLB groups: mult, injection and ejection only */
 	uint32_t *buf;
 	size_t bufcap;
 	struct acc acc;
@@ -826,6 +829,14 @@ static int vlb_through(struct work *w)
 	}
 	if (!na || !nb)
 		return 0;
+	if (w->factored) { /* the links are the operator's (ufac) */
+		for (uint32_t i = 0; i < na; i++)
+			for (uint32_t j = 0; j < nb; j++)
+				a->mult[slot(a, PATH_VLB, w->vlb,
+					     la[i] + lb[j])] +=
+					A->n[la[i]] * B->n[lb[j]];
+		return 0;
+	}
 	if (w->vlb == UGAL_CTL_ALL) {
 		uint32_t s = slot(a, PATH_VLB, UGAL_CTL_ALL, 0);
 
@@ -893,8 +904,8 @@ static int vlb_groups(struct work *w, struct tb *b, uint32_t s, uint32_t d,
 						return -1;
 			continue;
 		}
-		if (half_min(n, s, i, &w->h1, true) ||
-		    half_min(n, i, d, &w->h2, true) || vlb_through(w))
+		if (half_min(n, s, i, &w->h1, !w->factored) ||
+		    half_min(n, i, d, &w->h2, !w->factored) || vlb_through(w))
 			return -1;
 	}
 	return w->vlb == UGAL_CTL_PATH ?
@@ -1070,6 +1081,7 @@ void ugal_tpl_free(struct ugal_tpl *tp)
 	free(tp->flow_off);
 	free(tp->col_off);
 	free(tp->col_link);
+	ufac_free(tp->fac);
 	memset(tp, 0, sizeof(*tp));
 }
 
@@ -1105,9 +1117,447 @@ static int build_flows(struct work *w, const struct flows *f, struct tb *b,
 	return 0;
 }
 
-int ugal_tpl_build(const struct routing *r, const struct flows *f,
-		   unsigned model, uint64_t limit, struct ugal_tpl *out,
-		   struct err *err)
+/* ---- the factored VLB columns (ugal_tpl_build_factored) ----
+ *
+ * M_op x = sum over flows f = s -> d and intermediates I of the halves:
+ * the rate x_L of f's VLB group of L hops puts, on the half s -> I of l1
+ * hops, sum_l2 x_{l1+l2} N(I,d,l2) (each of its paths is followed by
+ * N(I,d,l2) second halves), and on I -> d of l2 hops sum_l1 x_{l1+l2}
+ * N(s,I,l1).  The rates of every (x, y, hops) half go to a table H, which
+ * is then spread, per global link k = u -> v from x's group to y's, over
+ * local(x -> u), k and local(v -> y) (half_min's expansion), and the
+ * local pairs' rates over their local paths' links.  M_op' y runs the same
+ * steps backwards.  Cost per product: O(flows x intermediates x hops^2 +
+ * global links x routers^2), with no per-path and no per-column link
+ * list. */
+#define NONE UINT32_MAX
+#define PAD 8 /* half hop counts 5..8 are padded to 8 (Cascade: 6) */
+
+struct ugal_fac {
+	struct unet *n;
+	uint32_t S, HL, NL; /* half hop counts 0..HL-1, VLB 0..NL-1 */
+	uint32_t nf;
+	uint32_t *fs, *fd; /* [nf] switches of the flows */
+	uint32_t *vg;	   /* [nf*NL] group of f's VLB paths of L hops */
+	double *N;	   /* [S*S*HL] MIN paths x -> y by hops (x != y) */
+	double *NT;	   /* the same transposed: at (y, x) */
+	double *h;	   /* [S*S*HL] workspace: half rates or costs */
+	double *hT;	   /* the same for halves into a flow's destination,
+			    * transposed (rows by destination: contiguous
+			    * over the intermediates of a flow) */
+	double *rloc;	   /* [pairs] local pair rates or costs */
+	double *t2;	   /* [S] */
+	double *xi;	   /* [NL] */
+	double *T;	   /* [HL*HL] */
+};
+
+static void ufac_free(struct ugal_fac *u)
+{
+	if (!u)
+		return;
+	unet_free(u->n);
+	free(u->fs);
+	free(u->fd);
+	free(u->vg);
+	free(u->N);
+	free(u->NT);
+	free(u->h);
+	free(u->hT);
+	free(u->rloc);
+	free(u->t2);
+	free(u->xi);
+	free(u->T);
+	free(u);
+}
+
+static double *hrow(const struct ugal_fac *u, double *t, uint32_t x, uint32_t y)
+{
+	return t + ((size_t)x * u->S + y) * u->HL;
+}
+
+/* The halves of flow F's VLB paths from its rates ZETA[NL] into u->h. */
+/* One flow and intermediate: half rates H1 (s -> I) and H2 (I -> d) from
+ * the flow's rates ZETA and the halves' path counts N1 and N2.  Sums in
+ * registers (no chain through memory); inlined with HL = PAD, a constant,
+ * the loops unroll. */
+static inline void fwd_pair(uint32_t HL, const double *zeta, const double *n1,
+			    const double *n2, double *h1, double *h2)
+{
+	for (uint32_t a = 0; a < HL; a++) {
+		double acc = 0;
+
+		for (uint32_t b = 0; b < HL; b++)
+			acc += zeta[a + b] * n2[b];
+		h1[a] += n1[a] != 0 ? acc : 0;
+	}
+	for (uint32_t b = 0; b < HL; b++) {
+		double acc = 0;
+
+		for (uint32_t a = 0; a < HL; a++)
+			acc += zeta[a + b] * n1[a];
+		h2[b] += n2[b] != 0 ? acc : 0;
+	}
+}
+
+/* The adjoint: T[a][b] += the cost of the paths of a + b hops made of the
+ * halves' a and b hop parts, under half costs C1 and C2. */
+static inline void adj_pair(uint32_t HL, double *T, const double *n1,
+			    const double *n2, const double *c1,
+			    const double *c2)
+{
+	for (uint32_t a = 0; a < HL; a++)
+		for (uint32_t b = 0; b < HL; b++)
+			T[a * HL + b] += c1[a] * n2[b] + n1[a] * c2[b];
+}
+
+static void q_fwd(struct ugal_fac *u, uint32_t f, const double *zeta)
+{
+	const struct unet *n = u->n;
+	uint32_t s = u->fs[f], d = u->fd[f], HL = u->HL;
+
+	for (uint32_t g = 0; g < n->G; g++) {
+		if (!inter_group(n, s, d, g))
+			continue;
+		for (uint32_t k = n->mem_off[g]; k < n->mem_off[g + 1]; k++) {
+			uint32_t i = n->mem[k];
+			const double *n1 = hrow(u, u->N, s, i);
+			const double *n2 = hrow(u, u->NT, d, i);
+			double *h1 = hrow(u, u->h, s, i);
+			double *h2 = hrow(u, u->hT, d, i);
+
+			if (i == s || i == d)
+				continue;
+			if (HL == PAD)
+				fwd_pair(PAD, zeta, n1, n2, h1, h2);
+			else
+				fwd_pair(HL, zeta, n1, n2, h1, h2);
+		}
+	}
+}
+
+/* XI[NL] += the cost by VLB hops of flow F's paths under half costs
+ * u->h. */
+static void q_adj(struct ugal_fac *u, uint32_t f, double *xi)
+{
+	const struct unet *n = u->n;
+	uint32_t s = u->fs[f], d = u->fd[f], HL = u->HL;
+	double *T = u->T;
+
+	memset(T, 0, (size_t)HL * HL * sizeof(*T));
+	for (uint32_t g = 0; g < n->G; g++) {
+		if (!inter_group(n, s, d, g))
+			continue;
+		for (uint32_t k = n->mem_off[g]; k < n->mem_off[g + 1]; k++) {
+			uint32_t i = n->mem[k];
+			const double *n1 = hrow(u, u->N, s, i);
+			const double *n2 = hrow(u, u->NT, d, i);
+			const double *c1 = hrow(u, u->h, s, i);
+			const double *c2 = hrow(u, u->hT, d, i);
+
+			if (i == s || i == d)
+				continue;
+			/* by (a, b) first: independent sums, folded into
+			 * xi by a + b below */
+			if (HL == PAD)
+				adj_pair(PAD, T, n1, n2, c1, c2);
+			else
+				adj_pair(HL, T, n1, n2, c1, c2);
+		}
+	}
+	for (uint32_t a = 0; a < HL; a++)
+		for (uint32_t b = 0; b < HL; b++)
+			xi[a + b] += T[a * HL + b];
+}
+
+/* Spread the half rates u->h over the links: OUT += ... */
+static void p_fwd(struct ugal_fac *u, double *out)
+{
+	const struct unet *n = u->n;
+	size_t pairs = n->mat_off[n->G];
+	uint32_t HL = u->HL;
+
+	memset(u->rloc, 0, (pairs ? pairs : 1) * sizeof(*u->rloc));
+	for (uint32_t A = 0; A < n->G; A++)
+		for (uint32_t B = 0; B < n->G; B++) {
+			uint32_t cnt, b0 = n->mem_off[B], nb;
+			const uint32_t *gl;
+
+			if (A == B)
+				continue;
+			gl = glinks(n, A, B, &cnt);
+			nb = n->mem_off[B + 1] - b0;
+			for (uint32_t k = 0; k < cnt; k++) {
+				const struct topo_link *lk =
+					topo_link(n->t, gl[k]);
+				uint32_t uu = lk->from, v = lk->to;
+				size_t pv = pidx(n, v, v) - n->idx[v];
+
+				memset(u->t2, 0, nb * sizeof(*u->t2));
+				for (uint32_t ix = n->mem_off[A];
+				     ix < n->mem_off[A + 1]; ix++) {
+					uint32_t x = n->mem[ix];
+					size_t pu = pidx(n, x, uu);
+					uint32_t a = n->dist[pu];
+					double npu = n->np[pu], o1 = 0;
+					const double *row;
+
+					if (a == UNREACH)
+						continue;
+					row = hrow(u, u->h, x, 0) + a + 1;
+					for (uint32_t iy = 0; iy < nb; iy++) {
+						uint32_t c = n->dist[pv + iy];
+						double val;
+
+						if (c == UNREACH)
+							continue;
+						val = row[(size_t)n->mem[b0 + iy] *
+								  HL +
+							  c];
+						o1 += n->np[pv + iy] * val;
+						u->t2[iy] += npu * val;
+					}
+					u->rloc[pu] += o1;
+					out[gl[k]] += npu * o1;
+				}
+				for (uint32_t iy = 0; iy < nb; iy++)
+					u->rloc[pv + iy] += u->t2[iy];
+			}
+		}
+	for (uint32_t g = 0; g < n->G; g++)
+		for (uint32_t i = n->mem_off[g]; i < n->mem_off[g + 1]; i++)
+			for (uint32_t j = n->mem_off[g]; j < n->mem_off[g + 1];
+			     j++) {
+				uint32_t x = n->mem[i], y = n->mem[j];
+				size_t p = pidx(n, x, y);
+
+				if (x != y && n->dist[p] != UNREACH)
+					u->rloc[p] +=
+						hrow(u, u->h, x, y)[n->dist[p]];
+			}
+	for (size_t p = 0; p < pairs; p++) {
+		double r = u->rloc[p];
+
+		if (r == 0)
+			continue;
+		for (size_t e = n->lp_off[p]; e < n->lp_off[p + 1]; e++)
+			out[n->lp_link[e]] += r;
+	}
+}
+
+/* The cost of every half under link prices Y into u->h. */
+static void p_adj(struct ugal_fac *u, const double *y)
+{
+	const struct unet *n = u->n;
+	size_t pairs = n->mat_off[n->G];
+	uint32_t HL = u->HL;
+
+	for (size_t p = 0; p < pairs; p++) {
+		double c = 0;
+
+		for (size_t e = n->lp_off[p]; e < n->lp_off[p + 1]; e++)
+			c += y[n->lp_link[e]];
+		u->rloc[p] = c;
+	}
+	for (uint32_t A = 0; A < n->G; A++)
+		for (uint32_t B = 0; B < n->G; B++) {
+			uint32_t cnt, b0 = n->mem_off[B], nb;
+			const uint32_t *gl;
+
+			if (A == B)
+				continue;
+			gl = glinks(n, A, B, &cnt);
+			nb = n->mem_off[B + 1] - b0;
+			for (uint32_t k = 0; k < cnt; k++) {
+				const struct topo_link *lk =
+					topo_link(n->t, gl[k]);
+				uint32_t uu = lk->from, v = lk->to;
+				size_t pv = pidx(n, v, v) - n->idx[v];
+
+				for (uint32_t ix = n->mem_off[A];
+				     ix < n->mem_off[A + 1]; ix++) {
+					uint32_t x = n->mem[ix];
+					size_t pu = pidx(n, x, uu);
+					uint32_t a = n->dist[pu];
+					double npu = n->np[pu], c1;
+					double *row;
+
+					if (a == UNREACH)
+						continue;
+					c1 = u->rloc[pu] + npu * y[gl[k]];
+					row = hrow(u, u->h, x, 0) + a + 1;
+					for (uint32_t iy = 0; iy < nb; iy++) {
+						uint32_t c = n->dist[pv + iy];
+
+						if (c == UNREACH)
+							continue;
+						row[(size_t)n->mem[b0 + iy] * HL +
+						    c] +=
+							n->np[pv + iy] * c1 +
+							npu * u->rloc[pv + iy];
+					}
+				}
+			}
+		}
+	for (uint32_t g = 0; g < n->G; g++)
+		for (uint32_t i = n->mem_off[g]; i < n->mem_off[g + 1]; i++)
+			for (uint32_t j = n->mem_off[g]; j < n->mem_off[g + 1];
+			     j++) {
+				uint32_t x = n->mem[i], yy = n->mem[j];
+				size_t p = pidx(n, x, yy);
+
+				if (x != yy && n->dist[p] != UNREACH)
+					hrow(u, u->h, x, yy)[n->dist[p]] +=
+						u->rloc[p];
+			}
+}
+
+/* T[x][y] (+)= Y[y][x] for all switches, by blocks (cache). */
+static void transpose(const struct ugal_fac *u, double *t, const double *y,
+		      bool add)
+{
+	enum { BLK = 32 };
+	uint32_t S = u->S, HL = u->HL;
+
+	for (uint32_t x0 = 0; x0 < S; x0 += BLK)
+		for (uint32_t y0 = 0; y0 < S; y0 += BLK)
+			for (uint32_t x = x0; x < x0 + BLK && x < S; x++)
+				for (uint32_t yy = y0; yy < y0 + BLK && yy < S;
+				     yy++) {
+					double *a =
+						t + ((size_t)x * S + yy) * HL;
+					const double *b =
+						y + ((size_t)yy * S + x) * HL;
+
+					for (uint32_t l = 0; l < HL; l++)
+						a[l] = add ? a[l] + b[l] : b[l];
+				}
+}
+
+static void ufac_mul(void *ctx, const double *x, double *out)
+{
+	struct ugal_fac *u = ctx;
+	bool any = false;
+
+	memset(u->h, 0, (size_t)u->S * u->S * u->HL * sizeof(*u->h));
+	memset(u->hT, 0, (size_t)u->S * u->S * u->HL * sizeof(*u->hT));
+	for (uint32_t f = 0; f < u->nf; f++) {
+		const uint32_t *vg = u->vg + (size_t)f * u->NL;
+		bool nz = false;
+
+		for (uint32_t L = 0; L < u->NL; L++) {
+			u->xi[L] = vg[L] == NONE ? 0 : x[vg[L]];
+			nz |= u->xi[L] != 0;
+		}
+		if (nz)
+			q_fwd(u, f, u->xi);
+		any |= nz;
+	}
+	if (any) {
+		transpose(u, u->h, u->hT, true);
+		p_fwd(u, out);
+	}
+}
+
+static void ufac_mul_t(void *ctx, const double *y, double *out)
+{
+	struct ugal_fac *u = ctx;
+
+	memset(u->h, 0, (size_t)u->S * u->S * u->HL * sizeof(*u->h));
+	p_adj(u, y);
+	transpose(u, u->hT, u->h, false);
+	for (uint32_t f = 0; f < u->nf; f++) {
+		const uint32_t *vg = u->vg + (size_t)f * u->NL;
+
+		memset(u->xi, 0, u->NL * sizeof(*u->xi));
+		q_adj(u, f, u->xi);
+		for (uint32_t L = 0; L < u->NL; L++)
+			if (vg[L] != NONE)
+				out[vg[L]] += u->xi[L];
+	}
+}
+
+/* The operator of the VLB groups of TP (built with w->factored) for flows
+ * F; takes N over when it succeeds (freed with the operator).  Returns it
+ * or NULL (memory, or more than MAX_PAIRS switch pairs). */
+static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
+				    const struct ugal_tpl *tp, struct err *err)
+{
+	struct ugal_fac *u = calloc(1, sizeof(*u));
+	const struct topo *t = n->t;
+	struct half hf;
+	size_t cells;
+
+	if (!u) {
+		err_set(err, "out of memory");
+		return NULL;
+	}
+	u->S = n->S;
+	u->HL = n->maxhalf + 1 > PAD / 2 && n->maxhalf + 1 <= PAD ?
+			PAD :
+			n->maxhalf + 1;
+	u->NL = 2 * u->HL - 1;
+	u->nf = f->n;
+	if ((size_t)n->S * n->S > MAX_PAIRS) {
+		err_set(err, "too many switches for the factored UGAL "
+			     "template");
+		ufac_free(u);
+		return NULL;
+	}
+	cells = (size_t)n->S * n->S * u->HL;
+	u->fs = malloc(((size_t)f->n + 1) * sizeof(*u->fs));
+	u->fd = malloc(((size_t)f->n + 1) * sizeof(*u->fd));
+	u->vg = malloc(((size_t)f->n * u->NL + 1) * sizeof(*u->vg));
+	u->N = calloc(cells ? cells : 1, sizeof(*u->N));
+	u->NT = malloc((cells ? cells : 1) * sizeof(*u->NT));
+	u->h = malloc((cells ? cells : 1) * sizeof(*u->h));
+	u->hT = malloc((cells ? cells : 1) * sizeof(*u->hT));
+	u->rloc = malloc((n->mat_off[n->G] + 1) * sizeof(*u->rloc));
+	u->t2 = malloc(((size_t)n->S + 1) * sizeof(*u->t2));
+	u->xi = malloc(((size_t)u->NL + 1) * sizeof(*u->xi));
+	u->T = malloc(((size_t)u->HL * u->HL + 1) * sizeof(*u->T));
+	if (!u->fs || !u->fd || !u->vg || !u->N || !u->h || !u->rloc ||
+	    !u->t2 || !u->xi || !u->NT || !u->hT || !u->T) {
+		err_set(err, "out of memory");
+		ufac_free(u);
+		return NULL;
+	}
+	u->n = n;
+	memset(&hf, 0, sizeof(hf));
+	for (uint32_t x = 0; x < n->S; x++)
+		for (uint32_t y = 0; y < n->S; y++) {
+			if (x == y)
+				continue;
+			half_min(n, x, y, &hf,
+				 false); /* no entries: no alloc */
+			memcpy(hrow(u, u->N, x, y), hf.n,
+			       (n->maxhalf + 1) * sizeof(double));
+		}
+	transpose(u, u->NT, u->N, false);
+	for (uint32_t i = 0; i < f->n; i++) {
+		uint32_t *vg = u->vg + (size_t)i * u->NL;
+
+		u->fs[i] = topo_node_switch(t, f->src[i]);
+		u->fd[i] = topo_node_switch(t, f->dst[i]);
+		for (uint32_t L = 0; L < u->NL; L++)
+			vg[L] = NONE;
+		for (uint32_t g = tp->flow_off[i]; g < tp->flow_off[i + 1];
+		     g++) {
+			if (tp->cls[g] != PATH_VLB)
+				continue;
+			if (tp->hops[g] == UGAL_HOPS_ANY) {
+				for (uint32_t L = 0; L < u->NL; L++)
+					vg[L] = g;
+			} else if (tp->hops[g] < u->NL) {
+				vg[tp->hops[g]] = g;
+			}
+		}
+	}
+	return u;
+}
+
+static int build_tpl(const struct routing *r, const struct flows *f,
+		     unsigned model, uint64_t limit, bool factored,
+		     struct ugal_tpl *out, struct err *err)
 {
 	struct unet *n;
 	struct work w;
@@ -1137,6 +1587,7 @@ int ugal_tpl_build(const struct routing *r, const struct flows *f,
 	}
 	if (work_init(&w, n, model, err))
 		goto out_net;
+	w.factored = factored && w.vlb != UGAL_CTL_PATH;
 	out->flow_off = malloc(((size_t)f->n + 1) * sizeof(*out->flow_off));
 	out->demand = malloc(((size_t)f->n + 1) * sizeof(*out->demand));
 	out->cap = malloc(((size_t)n->L + 1) * sizeof(*out->cap));
@@ -1176,6 +1627,17 @@ int ugal_tpl_build(const struct routing *r, const struct flows *f,
 				    .col_off = out->col_off,
 				    .col_link = out->col_link,
 				    .col_cnt = out->col_cnt };
+	if (w.factored) {
+		out->fac = ufac_create(n, f, out, err);
+		if (!out->fac)
+			goto out_work;
+		n = NULL; /* the operator's now */
+		out->op = (struct mcf_tpl_op){ .mul = ufac_mul,
+					       .mul_t = ufac_mul_t,
+					       .ctx = out->fac,
+					       .min_entry = 1 };
+		out->lp.op = &out->op;
+	}
 	rc = 0;
 out_work:
 	work_free(&w);
@@ -1190,4 +1652,18 @@ out_net:
 		ugal_tpl_free(out);
 	unet_free(n);
 	return rc;
+}
+
+int ugal_tpl_build(const struct routing *r, const struct flows *f,
+		   unsigned model, uint64_t limit, struct ugal_tpl *out,
+		   struct err *err)
+{
+	return build_tpl(r, f, model, limit, false, out, err);
+}
+
+int ugal_tpl_build_factored(const struct routing *r, const struct flows *f,
+			    unsigned model, uint64_t limit,
+			    struct ugal_tpl *out, struct err *err)
+{
+	return build_tpl(r, f, model, limit, true, out, err);
 }

@@ -75,6 +75,9 @@ struct ugal_tpl {
 	/* owned storage of lp */
 	double *cap, *demand, *mult, *col_cnt;
 	uint32_t *flow_off, *col_off, *col_link;
+	/* ugal_tpl_build_factored: lp.op = &op, its context fac */
+	struct mcf_tpl_op op;
+	struct ugal_fac *fac;
 };
 
 /* Check that the UGAL models apply to R: a "ugal" routing (either intra=)
@@ -99,6 +102,18 @@ int ugal_tpl_count(const struct routing *r, const struct flows *f,
 int ugal_tpl_build(const struct routing *r, const struct flows *f,
 		   unsigned model, uint64_t limit, struct ugal_tpl *out,
 		   struct err *err);
+
+/* As ugal_tpl_build, but the VLB groups' link crossings (all but their
+ * injection and ejection links) are left to an operator, lp.op, instead
+ * of explicit columns: the same matrix M (tests/unit/test_ugal.c compares
+ * products), built and applied in O(flows x intermediates x hops^2 +
+ * global links x routers^2) instead of O(non-zeros) (~6e7 for a Cascade
+ * permutation).  Only mcf_tpl_solve_fast takes such a template (GLPK
+ * refuses it).  Model 0 (individual VLB paths) gets the explicit template
+ * (lp.op NULL).  Returns as ugal_tpl_build; free with ugal_tpl_free. */
+int ugal_tpl_build_factored(const struct routing *r, const struct flows *f,
+			    unsigned model, uint64_t limit,
+			    struct ugal_tpl *out, struct err *err);
 
 /* Free what ugal_tpl_build allocated; NULL is a no-op. */
 void ugal_tpl_free(struct ugal_tpl *tp);

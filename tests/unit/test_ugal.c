@@ -347,6 +347,164 @@ Test(ugal_structure, cascade_two_groups)
 	topo_destroy(t);
 }
 
+/* ---- the factored template (ugal_tpl_build_factored) ----
+ *
+ * Second method: the explicit columns of ugal_tpl_build.  The factored
+ * template has the same groups, and its M (CSR part plus operator) gives
+ * the same products M x and M'y for random x and y, to 1e-9 relative. */
+
+/* out[nlinks] = M x, from P's columns and operator. */
+static void tpl_mul(const struct mcf_tpl *p, const double *x, double *out)
+{
+	memset(out, 0, p->nlinks * sizeof(*out));
+	for (uint32_t g = 0; g < p->ngroups; g++)
+		for (uint32_t k = p->col_off[g]; k < p->col_off[g + 1]; k++)
+			out[p->col_link[k]] += p->col_cnt[k] * x[g];
+	if (p->op)
+		p->op->mul(p->op->ctx, x, out);
+}
+
+/* out[ngroups] = M'y. */
+static void tpl_mul_t(const struct mcf_tpl *p, const double *y, double *out)
+{
+	for (uint32_t g = 0; g < p->ngroups; g++) {
+		out[g] = 0;
+		for (uint32_t k = p->col_off[g]; k < p->col_off[g + 1]; k++)
+			out[g] += p->col_cnt[k] * y[p->col_link[k]];
+	}
+	if (p->op)
+		p->op->mul_t(p->op->ctx, y, out);
+}
+
+static void expect_close(const double *a, const double *b, uint32_t n,
+			 const char *what, const char *topo, unsigned model)
+{
+	for (uint32_t i = 0; i < n; i++)
+		cr_assert(fabs(a[i] - b[i]) <= 1e-9 * fmax(fabs(a[i]), 1e-300),
+			  "%s Model %u: %s[%u] %.17g != %.17g", topo, model,
+			  what, i, a[i], b[i]);
+}
+
+static void check_factored(const char *topo, const char *routing,
+			   const struct flows *f, unsigned model)
+{
+	struct fx_net net = fx_net(topo, routing);
+	struct ugal_tpl e, fa;
+	struct err err = { "" };
+	const struct mcf_tpl *pe = &e.lp, *pf = &fa.lp;
+	double *x, *y, *r1, *r2;
+	unsigned seed = 12345u + model;
+	enum ugal_ctl cmin, cvlb;
+	bool vlb_nnz = false;
+
+	cr_assert_eq(ugal_tpl_build(net.r, f, model, 0, &e, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(ugal_tpl_build_factored(net.r, f, model, 0, &fa, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(ugal_control(model, &cmin, &cvlb), 0);
+	cr_assert_eq(pf->op == NULL, cvlb == UGAL_CTL_PATH, "%s Model %u", topo,
+		     model);
+	cr_assert_eq(pe->ngroups, pf->ngroups);
+	cr_assert_eq(pe->nflows, pf->nflows);
+	cr_assert_eq(pe->nlinks, pf->nlinks);
+	for (uint32_t i = 0; i <= pe->nflows; i++)
+		cr_assert_eq(pe->flow_off[i], pf->flow_off[i]);
+	for (uint32_t g = 0; g < pe->ngroups; g++) {
+		cr_assert_eq(pe->mult[g], pf->mult[g]);
+		cr_assert_eq(e.cls[g], fa.cls[g]);
+		cr_assert_eq(e.hops[g], fa.hops[g]);
+		if (pf->op && e.cls[g] == PATH_VLB) {
+			/* the CSR part keeps injection and ejection only */
+			cr_assert_eq(pf->col_off[g + 1] - pf->col_off[g], 2);
+			vlb_nnz |= pe->col_off[g + 1] - pe->col_off[g] > 2;
+		}
+	}
+	cr_assert_eq(mcf_tpl_check(pf, &err), 0, "%s", err.msg);
+	x = malloc((pe->ngroups + 1) * sizeof(*x));
+	y = malloc((pe->nlinks + 1) * sizeof(*y));
+	r1 = malloc((pe->ngroups + pe->nlinks + 1) * sizeof(*r1));
+	r2 = malloc((pe->ngroups + pe->nlinks + 1) * sizeof(*r2));
+	cr_assert(x && y && r1 && r2);
+	for (int rep = 0; rep < 3; rep++) {
+		for (uint32_t g = 0; g < pe->ngroups; g++)
+			x[g] = rep == 0 ? 1 :
+					  (double)(rand_r(&seed) % 1000) / 999;
+		for (uint32_t l = 0; l < pe->nlinks; l++)
+			y[l] = rep == 0 ? 1 :
+					  (double)(rand_r(&seed) % 1000) / 999;
+		tpl_mul(pe, x, r1);
+		tpl_mul(pf, x, r2);
+		expect_close(r1, r2, pe->nlinks, "Mx", topo, model);
+		tpl_mul_t(pe, y, r1);
+		tpl_mul_t(pf, y, r2);
+		expect_close(r1, r2, pe->ngroups, "M'y", topo, model);
+	}
+	if (pf->op)
+		cr_expect(vlb_nnz, "%s Model %u: no VLB link in the test", topo,
+			  model);
+	free(x);
+	free(y);
+	free(r1);
+	free(r2);
+	ugal_tpl_free(&e);
+	ugal_tpl_free(&fa);
+	fx_net_free(&net);
+}
+
+/* Models FIRST..5 (Model 0 on a Cascade enumerates every VLB path). */
+static void factored_all_models(const char *topo, const char *routing,
+				const struct flows *f, unsigned first)
+{
+	for (unsigned m = first; m < UGAL_NMODELS; m++)
+		check_factored(topo, routing, f, m);
+}
+
+Test(ugal_factored, dfly_2_4_2_9)
+{
+	struct topo *t = fx_topo("dragonfly:p=2,a=4,h=2,g=9");
+	struct flows f = pattern(t, "perm:1", 1);
+
+	cr_assert_eq(flows_add(&f, 0, 1, 1), 0); /* one switch */
+	cr_assert_eq(flows_add(&f, 0, 3, 2), 0); /* one group */
+	factored_all_models("dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=local", &f,
+			    0);
+	factored_all_models("dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=global",
+			    &f, 0);
+	flows_free(&f);
+	topo_destroy(t);
+}
+
+/* Several MIN paths per switch pair: 10 routers x 5 global links per
+ * group over 5 other groups (10 cables per pair). */
+Test(ugal_factored, dfly_several_min_paths)
+{
+	struct topo *t = fx_topo("dragonfly:p=5,a=10,h=5,g=6");
+	struct flows f = sample(t, 3, 2);
+
+	factored_all_models("dragonfly:p=5,a=10,h=5,g=6", "ugal:intra=local",
+			    &f, 0);
+	flows_free(&f);
+	topo_destroy(t);
+}
+
+/* Cascade: two groups (VLB only inside a group) and three (local paths of
+ * 1 and 2 hops at both ends of a global link). */
+Test(ugal_factored, cascade)
+{
+	static const char *const topos[] = { "cascade:groups=2",
+					     "cascade:groups=3,pair=2" };
+
+	for (int k = 0; k < 2; k++) {
+		struct topo *t = fx_topo(topos[k]);
+		struct flows f = sample(t, 17, 3);
+
+		factored_all_models(topos[k], "ugal:intra=local", &f, 1);
+		factored_all_models(topos[k], "ugal:intra=global", &f, 1);
+		flows_free(&f);
+		topo_destroy(t);
+	}
+}
+
 /* ---- the LPs ---- */
 
 /* Alpha of model SPEC on F under R solved exactly (GLPK, optimal),
