@@ -65,7 +65,8 @@ int model_lp_mmf(const struct model_input *in, const struct model_opts *o,
  * than with the certified first-order solver. */
 uint64_t model_tpl_nonzeros(const struct mcf_tpl *p);
 bool model_tpl_exact(const struct mcf_tpl *p, const struct model_opts *o);
-/* Solve P with O's engine, gap and time limit; fill res's status, alpha
+/* Solve P with O's engine (a factored template, P->op, always with the
+ * first-order solver), gap and time limit; fill res's status, alpha
  * (feasible, the lower end), bound, gap, solver, iterations, variables
  * and LP sizes, and X[ngroups] with per-path rates of the groups
  * achieving alpha (all 0 unless the status is optimal or time-limit).

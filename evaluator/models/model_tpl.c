@@ -22,12 +22,17 @@ uint64_t model_tpl_nonzeros(const struct mcf_tpl *p)
 	return (uint64_t)p->col_off[p->ngroups] + p->ngroups + p->nflows;
 }
 
-/* LP rows: the links some group crosses, and one per flow. */
+/* LP rows: the links some group crosses, and one per flow (every link
+ * for a factored template, whose operator's links are not listed). */
 static uint32_t lp_rows(const struct mcf_tpl *p)
 {
 	uint8_t *seen = calloc(p->nlinks ? p->nlinks : 1, 1);
 	uint32_t rows = p->nflows;
 
+	if (p->op) {
+		free(seen);
+		return p->nflows + p->nlinks;
+	}
 	if (!seen)
 		return 0;
 	for (uint32_t e = 0; e < p->col_off[p->ngroups]; e++) {
@@ -54,6 +59,8 @@ static int to_status(enum mcf_tpl_status st)
 
 bool model_tpl_exact(const struct mcf_tpl *p, const struct model_opts *o)
 {
+	if (p->op) /* a factored template: the first-order solver only */
+		return false;
 	return o->engine == MODEL_ENGINE_EXACT ||
 	       (o->engine == MODEL_ENGINE_AUTO &&
 		model_tpl_nonzeros(p) <= MODEL_EXACT_NONZEROS);
@@ -119,4 +126,6 @@ void model_tpl_rates(const struct mcf_tpl *p, double alpha, double *x,
 				load[p->col_link[e]] += p->col_cnt[e] * x[g];
 		}
 	}
+	if (load && p->op)
+		p->op->mul(p->op->ctx, x, load);
 }

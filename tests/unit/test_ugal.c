@@ -891,6 +891,80 @@ Test(ugal_lp, fast_engine_brackets_glpk)
 	}
 }
 
+/* form=factored (the VLB columns as an operator) and form=explicit solve
+ * the same LP (60 random flows, where GLPK is quick): with the first-order solver both intervals hold GLPK's
+ * optimum on the explicit template, and the link loads reported (from
+ * the operator for factored) stay within capacity.  --exact refuses the
+ * factored form; a bad form names the choices. */
+Test(ugal_lp, factored_form_through_model_run)
+{
+	static const char *const topos[] = { "cascade:groups=2",
+					     "dragonfly:p=5,a=10,h=5,g=6" };
+
+	for (size_t k = 0; k < 2; k++) {
+		struct fx_net net = fx_net(topos[k], "ugal");
+		struct flows f = sample(net.t, 60, 3);
+
+		for (unsigned m = 1; m < UGAL_NMODELS; m++) {
+			char spec[32];
+			double opt;
+
+			snprintf(spec, sizeof(spec), "ugal%u", m);
+			opt = alpha_of(spec, net.r, &f);
+			for (int fac = 0; fac < 2; fac++) {
+				struct model_opts o;
+				struct model_result res;
+				struct err e = { "" };
+
+				snprintf(spec, sizeof(spec), "ugal%u:form=%s",
+					 m, fac ? "factored" : "explicit");
+				model_opts_init(&o);
+				o.engine = MODEL_ENGINE_FAST;
+				o.gap = 1e-3;
+				cr_assert_eq(model_run(spec, net.r, &f, &o,
+						       &res, &e),
+					     0, "%s: %s", spec, e.msg);
+				cr_expect_leq(res.alpha, opt * (1 + 1e-9),
+					      "%s %s", topos[k], spec);
+				cr_expect_geq(res.bound, opt * (1 - 1e-9),
+					      "%s %s", topos[k], spec);
+				cr_expect_leq(res.gap, 1e-3);
+				cr_assert_gt(res.ntop, 0);
+				cr_expect_leq(res.top[0].load,
+					      res.top[0].capacity * (1 + 1e-9),
+					      "%s %s", topos[k], spec);
+				/* the bottleneck is nearly full */
+				cr_expect_geq(res.top[0].load,
+					      res.top[0].capacity * 0.9,
+					      "%s %s: %g", topos[k], spec,
+					      res.top[0].load);
+				model_result_free(&res);
+			}
+		}
+		{
+			struct model_opts o;
+			struct model_result res;
+			struct err e = { "" };
+
+			model_opts_init(&o);
+			o.engine = MODEL_ENGINE_EXACT;
+			cr_expect_eq(model_run("ugal3:form=factored", net.r, &f,
+					       &o, &res, &e),
+				     -1);
+			cr_expect_str_eq(e.msg,
+					 "form=factored: GLPK (--exact) needs "
+					 "the explicit template");
+			cr_expect_eq(model_run("ugal3:form=x", net.r, &f, NULL,
+					       &res, &e),
+				     -1);
+			cr_expect_str_eq(e.msg, "form=x: want explicit, "
+						"factored or auto");
+		}
+		flows_free(&f);
+		fx_net_free(&net);
+	}
+}
+
 /* The Cascade of paper 002 (6 groups, 24 cables per pair): Model 0 on a
  * permutation needs a variable per path, counted in closed form (the sum
  * of routing_count over the flows) and refused at the default limit
