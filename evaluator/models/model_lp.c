@@ -393,22 +393,24 @@ void model_thread_done(void)
 }
 
 /* ---- the reduced LP of the hybrid MMF method (model_mmf.c) ----
- * Columns x_p (1..npm: the paths of the multi-path flows, flow by flow)
- * and the common level t (npm + 1); rows: the link rows (1..nrows),
+ * The LP above restricted to the multi-path flows, plus the common level
+ * t carrying the single-path flows.  Columns: x_p (1..npm, the multi-path
+ * flows' paths, flow by flow), t_k (npm + 1 + k) and t (npm + nmulti +
+ * 1).  Rows: the link rows (1..nrows),
  *   t W_r + sum_p m_pr x_p <= rhs_r,
- * then one row per multi-path flow k (nrows + 1 + k),
- *   sum_{p of k} x_p - w_k t >= 0   (unfixed), = gamma_k (fixed).
- * The t column changes between solves (W_r falls as single-path flows are
- * fixed; a fixed flow's row loses its -w_k): glp_set_mat_col, the basis
- * kept.  Every public function sets the error hook for its own calls. */
+ * the flow rows sum_{p of k} x_p - w_k t_k = 0 (nrows + 1 + k) and the
+ * level rows t_k - t >= 0 (nrows + nmulti + 1 + k).  As above, fixing a
+ * flow changes bounds only; the t column changes between solves (W_r
+ * falls as single-path flows are fixed): glp_set_mat_col, the basis kept.
+ * Every public function sets the error hook for its own calls. */
 struct model_mlp {
 	struct lp lp;
 	uint32_t nrows, nmulti, npm;
 	uint32_t *multi;	 /* [nmulti] flow ids */
-	double *W, *rhs, *gamma; /* what GLPK holds now */
+	double *W, *rhs, *level; /* what GLPK holds now */
 	int *ind;		 /* [nrows + nmulti + 1] t column buffer */
 	double *val;
-	int *tind; /* [nrows + npm + 2] a simplex table row */
+	int *tind; /* a simplex-table row */
 	double *tval;
 	bool dead; /* GLPK's environment was freed by an error */
 };
@@ -422,7 +424,7 @@ void model_mlp_free(struct model_mlp *m)
 	free(m->multi);
 	free(m->W);
 	free(m->rhs);
-	free(m->gamma);
+	free(m->level);
 	free(m->ind);
 	free(m->val);
 	free(m->tind);
@@ -430,7 +432,17 @@ void model_mlp_free(struct model_mlp *m)
 	free(m);
 }
 
-/* Load the t column from m->W and m->gamma. */
+static int mlp_tcol(const struct model_mlp *m)
+{
+	return (int)(m->npm + m->nmulti + 1);
+}
+
+static int mlp_level_row(const struct model_mlp *m, uint32_t k)
+{
+	return (int)(m->nrows + m->nmulti + 1 + k);
+}
+
+/* Load the t column from m->W (and -1 in every level row). */
 static void mlp_set_t(struct model_mlp *m)
 {
 	int len = 0;
@@ -441,17 +453,16 @@ static void mlp_set_t(struct model_mlp *m)
 			m->ind[len] = (int)r + 1;
 			m->val[len] = m->W[r];
 		}
-	for (uint32_t k = 0; k < m->nmulti; k++)
-		if (m->gamma[k] < 0) {
-			len++;
-			m->ind[len] = (int)(m->nrows + 1 + k);
-			m->val[len] = -model_demand(m->lp.in, m->multi[k]);
-		}
-	glp_set_mat_col(m->lp.P, (int)m->npm + 1, len, m->ind, m->val);
+	for (uint32_t k = 0; k < m->nmulti; k++) {
+		len++;
+		m->ind[len] = mlp_level_row(m, k);
+		m->val[len] = -1.0;
+	}
+	glp_set_mat_col(m->lp.P, mlp_tcol(m), len, m->ind, m->val);
 }
 
-/* Matrix of the x columns: merged crossings per link row, then the flow
- * rows.  ROW_OF maps a link to its row + 1 (0: none).  Returns the
+/* Matrix of the x and t_k columns: merged crossings per link row, the
+ * flow rows, the level rows.  ROW_OF maps a link to its row + 1 (0: none).  Returns the
  * number of entries written to ia/ja/ar (1-based) or -1 (a multi-path link
  * without a row: caller's bug). */
 static long mlp_matrix(const struct model_mlp *m, const uint32_t *row_of,
@@ -491,6 +502,18 @@ static long mlp_matrix(const struct model_mlp *m, const uint32_t *row_of,
 			ar[k] = 1.0;
 		}
 	}
+	for (uint32_t q = 0; q < m->nmulti; q++) {
+		int tk = (int)(m->npm + 1 + q);
+
+		k++;
+		ia[k] = (int)(m->nrows + 1 + q);
+		ja[k] = tk;
+		ar[k] = -model_demand(in, m->multi[q]);
+		k++;
+		ia[k] = mlp_level_row(m, q);
+		ja[k] = tk;
+		ar[k] = 1.0;
+	}
 	return k;
 }
 
@@ -501,7 +524,7 @@ static int mlp_build(struct model_mlp *m, const uint32_t *row_link,
 	uint32_t *row_of = calloc((size_t)in->nlinks + 1, sizeof(*row_of));
 	uint32_t *stamp = calloc((size_t)m->nrows + 1, sizeof(*stamp));
 	uint32_t *at = calloc((size_t)m->nrows + 1, sizeof(*at));
-	uint64_t nnz = m->npm;
+	uint64_t nnz = (uint64_t)m->npm + 2ull * m->nmulti;
 	int *ia = NULL, *ja = NULL;
 	double *ar = NULL;
 	long k;
@@ -513,8 +536,8 @@ static int mlp_build(struct model_mlp *m, const uint32_t *row_link,
 		nnz += in->path_off[in->flow_off[i + 1]] -
 		       in->path_off[in->flow_off[i]];
 	}
-	if ((uint64_t)m->nrows + m->nmulti >= INT_MAX / 2 ||
-	    m->npm >= INT_MAX / 2 || nnz >= INT_MAX / 2) {
+	if ((uint64_t)m->nrows + 2ull * m->nmulti >= INT_MAX / 2 ||
+	    (uint64_t)m->npm + m->nmulti >= INT_MAX / 2 || nnz >= INT_MAX / 2) {
 		rc = err_set(err, "LP too large for GLPK (%llu non-zeros)",
 			     (unsigned long long)nnz);
 		goto out;
@@ -541,22 +564,24 @@ static int mlp_build(struct model_mlp *m, const uint32_t *row_link,
 	}
 	m->lp.P = glp_create_prob();
 	glp_set_obj_dir(m->lp.P, GLP_MAX);
-	glp_add_rows(m->lp.P, (int)(m->nrows + m->nmulti));
-	glp_add_cols(m->lp.P, (int)m->npm + 1);
+	glp_add_rows(m->lp.P, (int)(m->nrows + 2 * m->nmulti));
+	glp_add_cols(m->lp.P, mlp_tcol(m));
 	for (uint32_t r = 0; r < m->nrows; r++)
 		glp_set_row_bnds(m->lp.P, (int)r + 1, GLP_UP, 0.0, m->rhs[r]);
-	for (uint32_t q = 0; q < m->nmulti; q++)
-		glp_set_row_bnds(m->lp.P, (int)(m->nrows + 1 + q), GLP_LO, 0.0,
+	for (uint32_t q = 0; q < m->nmulti; q++) {
+		glp_set_row_bnds(m->lp.P, (int)(m->nrows + 1 + q), GLP_FX, 0.0,
 				 0.0);
-	for (uint32_t c = 1; c <= m->npm + 1; c++)
-		glp_set_col_bnds(m->lp.P, (int)c, GLP_LO, 0.0, 0.0);
-	glp_set_obj_coef(m->lp.P, (int)m->npm + 1, 1.0);
-	if (k > 0)
-		glp_load_matrix(m->lp.P, (int)k, ia, ja, ar);
+		glp_set_row_bnds(m->lp.P, mlp_level_row(m, q), GLP_LO, 0.0,
+				 0.0);
+	}
+	for (int c = 1; c <= mlp_tcol(m); c++)
+		glp_set_col_bnds(m->lp.P, c, GLP_LO, 0.0, 0.0);
+	glp_set_obj_coef(m->lp.P, mlp_tcol(m), 1.0);
+	glp_load_matrix(m->lp.P, (int)k, ia, ja, ar);
 	mlp_set_t(m);
 	glp_scale_prob(m->lp.P, GLP_SF_AUTO);
-	res->lp_rows = m->nrows + m->nmulti;
-	res->lp_cols = m->npm + 1;
+	res->lp_rows = m->nrows + 2 * m->nmulti;
+	res->lp_cols = (uint32_t)mlp_tcol(m);
 	res->lp_nonzeros = (uint64_t)k + m->nmulti;
 	for (uint32_t r = 0; r < m->nrows; r++)
 		res->lp_nonzeros += m->W[r] != 0;
@@ -614,14 +639,15 @@ struct model_mlp *model_mlp_create(const struct model_input *in, uint32_t nrows,
 	m->multi = malloc(((size_t)nmulti + 1) * sizeof(*m->multi));
 	m->W = malloc(((size_t)nrows + 1) * sizeof(*m->W));
 	m->rhs = malloc(((size_t)nrows + 1) * sizeof(*m->rhs));
-	m->gamma = malloc(((size_t)nmulti + 1) * sizeof(*m->gamma));
+	m->level = malloc(((size_t)nmulti + 1) * sizeof(*m->level));
 	m->ind = malloc(((size_t)nrows + nmulti + 2) * sizeof(*m->ind));
 	m->val = malloc(((size_t)nrows + nmulti + 2) * sizeof(*m->val));
-	m->tind = malloc(((size_t)nrows + nmulti + m->npm + 2) *
+	/* a simplex-table row: one entry per non-basic variable at most */
+	m->tind = malloc(((size_t)nrows + 3 * (size_t)nmulti + m->npm + 2) *
 			 sizeof(*m->tind));
-	m->tval = malloc(((size_t)nrows + nmulti + m->npm + 2) *
+	m->tval = malloc(((size_t)nrows + 3 * (size_t)nmulti + m->npm + 2) *
 			 sizeof(*m->tval));
-	if (!m->multi || !m->W || !m->rhs || !m->gamma || !m->ind || !m->val ||
+	if (!m->multi || !m->W || !m->rhs || !m->level || !m->ind || !m->val ||
 	    !m->tind || !m->tval) {
 		model_mlp_free(m);
 		err_set(err, "out of memory (reduced LP)");
@@ -634,7 +660,7 @@ struct model_mlp *model_mlp_create(const struct model_input *in, uint32_t nrows,
 		m->rhs[r] = rhs[r];
 	}
 	for (uint32_t q = 0; q < nmulti; q++)
-		m->gamma[q] = -1;
+		m->level[q] = -1;
 	if (mlp_guarded_build(m, row_link, res, err)) {
 		model_mlp_free(m);
 		return NULL;
@@ -650,7 +676,7 @@ struct model_mlp *model_mlp_create(const struct model_input *in, uint32_t nrows,
  * singular.  Then t enters again through the simplex. */
 static void mlp_new_t(struct model_mlp *m)
 {
-	int tc = (int)m->npm + 1, nrows = glp_get_num_rows(m->lp.P);
+	int tc = mlp_tcol(m), nrows = glp_get_num_rows(m->lp.P);
 	int len, swap = 0;
 	double best = 0;
 
@@ -674,7 +700,7 @@ static void mlp_new_t(struct model_mlp *m)
 
 /* Push the changed bounds and t coefficients to GLPK. */
 static void mlp_update(struct model_mlp *m, const double *W, const double *rhs,
-		       const double *gamma)
+		       const double *level)
 {
 	bool tcol = false;
 
@@ -690,24 +716,28 @@ static void mlp_update(struct model_mlp *m, const double *W, const double *rhs,
 		}
 	}
 	for (uint32_t q = 0; q < m->nmulti; q++) {
-		int row = (int)(m->nrows + 1 + q);
+		int tk = (int)(m->npm + 1 + q);
 
-		if (gamma[q] == m->gamma[q] ||
-		    (gamma[q] < 0 && m->gamma[q] < 0))
+		if (level[q] == m->level[q] ||
+		    (level[q] < 0 && m->level[q] < 0))
 			continue;
-		if (gamma[q] < 0)
-			glp_set_row_bnds(m->lp.P, row, GLP_LO, 0.0, 0.0);
-		else
-			glp_set_row_bnds(m->lp.P, row, GLP_FX, gamma[q],
-					 gamma[q]);
-		tcol |= (gamma[q] < 0) != (m->gamma[q] < 0);
-		m->gamma[q] = gamma[q];
+		if (level[q] < 0) {
+			glp_set_col_bnds(m->lp.P, tk, GLP_LO, 0.0, 0.0);
+			glp_set_row_bnds(m->lp.P, mlp_level_row(m, q), GLP_LO,
+					 0.0, 0.0);
+		} else {
+			glp_set_col_bnds(m->lp.P, tk, GLP_FX, level[q],
+					 level[q]);
+			glp_set_row_bnds(m->lp.P, mlp_level_row(m, q), GLP_FR,
+					 0.0, 0.0);
+		}
+		m->level[q] = level[q];
 	}
 	if (tcol)
 		mlp_new_t(m);
 }
 
-/* Read the solution: t, link duals, level duals times demand, paths. */
+/* Read the solution: t, link duals, level duals, paths. */
 static double mlp_read(const struct model_mlp *m, double *y, double *lam,
 		       double *path_rates)
 {
@@ -720,10 +750,9 @@ static double mlp_read(const struct model_mlp *m, double *y, double *lam,
 	for (uint32_t q = 0; q < m->nmulti; q++) {
 		uint32_t i = m->multi[q];
 
-		lam[q] = m->gamma[q] < 0 ?
-				 fabs(glp_get_row_dual(
-					 m->lp.P, (int)(m->nrows + 1 + q))) *
-					 model_demand(in, i) :
+		lam[q] = m->level[q] < 0 ?
+				 fabs(glp_get_row_dual(m->lp.P,
+						       mlp_level_row(m, q))) :
 				 0;
 		for (uint32_t p = in->flow_off[i]; p < in->flow_off[i + 1];
 		     p++) {
@@ -736,7 +765,7 @@ static double mlp_read(const struct model_mlp *m, double *y, double *lam,
 }
 
 int model_mlp_solve(struct model_mlp *m, const double *W, const double *rhs,
-		    const double *gamma, struct model_mlp_sol *sol,
+		    const double *level, struct model_mlp_sol *sol,
 		    struct err *err)
 {
 	jmp_buf jb;
@@ -750,7 +779,7 @@ int model_mlp_solve(struct model_mlp *m, const double *W, const double *rhs,
 		return err_set(err, "GLPK internal error");
 	}
 	glp_error_hook(on_glpk_error, &jb);
-	mlp_update(m, W, rhs, gamma);
+	mlp_update(m, W, rhs, level);
 	sol->status = solve(&m->lp);
 	if (sol->status == MODEL_OPTIMAL)
 		sol->t = mlp_read(m, sol->y, sol->lam, sol->path_rates);

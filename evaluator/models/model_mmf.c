@@ -230,7 +230,7 @@ struct hyb {
 	uint32_t *multi, nmulti, *mk;	  /* multi-path flows; mk [nflows] */
 	double *W, *F;			  /* [nlinks] */
 	uint32_t *cnt;			  /* [nlinks] unfixed crossings */
-	double *rW, *rhs, *gam, *y, *lam; /* LP rows [nrows], flows */
+	double *rW, *rhs, *lev, *y, *lam; /* LP rows [nrows], flows */
 	double *score;			  /* [nflows], zero between uses */
 	uint32_t *touched;		  /* [nflows] */
 	uint8_t *fixed;			  /* [nflows] */
@@ -349,8 +349,8 @@ static void lp_step(struct hyb *h, double t, double tol)
 		if (h->fixed[i] != 2)
 			continue;
 		h->fixed[i] = 1;
-		h->gam[q] = t * model_demand(in, i);
-		h->res->rates[i] = h->gam[q];
+		h->lev[q] = t;
+		h->res->rates[i] = t * model_demand(in, i);
 		h->left--;
 		h->mleft--;
 	}
@@ -386,7 +386,7 @@ static void hyb_free(struct hyb *h)
 	free(h->cnt);
 	free(h->rW);
 	free(h->rhs);
-	free(h->gam);
+	free(h->lev);
 	free(h->y);
 	free(h->lam);
 	free(h->score);
@@ -419,14 +419,14 @@ static int hyb_init(struct hyb *h, const struct model_input *in,
 	h->rW = malloc(nl * sizeof(*h->rW));
 	h->rhs = malloc(nl * sizeof(*h->rhs));
 	h->y = malloc(nl * sizeof(*h->y));
-	h->gam = malloc(nf * sizeof(*h->gam));
+	h->lev = malloc(nf * sizeof(*h->lev));
 	h->lam = malloc(nf * sizeof(*h->lam));
 	h->score = calloc(nf, sizeof(*h->score));
 	h->touched = malloc(nf * sizeof(*h->touched));
 	h->fixed = calloc(nf, 1);
 	if (!h->hp.h || !h->hp.pos || !h->hp.key || !h->pflow || !h->row_of ||
 	    !h->row_link || !h->multi || !h->mk || !h->W || !h->F || !h->cnt ||
-	    !h->rW || !h->rhs || !h->y || !h->gam || !h->lam || !h->score ||
+	    !h->rW || !h->rhs || !h->y || !h->lev || !h->lam || !h->score ||
 	    !h->touched || !h->fixed)
 		return err_set(err, "out of memory (mmf)");
 	for (uint32_t l = 0; l < in->nlinks; l++)
@@ -441,18 +441,22 @@ static int hyb_init(struct hyb *h, const struct model_input *in,
 		if (k < 2)
 			continue;
 		h->mk[i] = h->nmulti;
-		h->gam[h->nmulti] = -1;
+		h->lev[h->nmulti] = -1;
 		h->multi[h->nmulti++] = i;
 		for (uint32_t e = in->path_off[in->flow_off[i]];
 		     e < in->path_off[in->flow_off[i + 1]]; e++) {
 			uint32_t l = in->links[e];
 
-			if (h->row_of[l] == NOPOS) {
-				h->row_of[l] = h->nrows;
-				h->row_link[h->nrows++] = l;
-			}
+			h->row_of[l] = 0; /* numbered below */
 		}
 	}
+	/* rows in link order: with every flow multi-path, the LP of
+	 * model_lp.c row for row (and so the same simplex runs) */
+	for (uint32_t l = 0; l < in->nlinks; l++)
+		if (h->row_of[l] != NOPOS) {
+			h->row_of[l] = h->nrows;
+			h->row_link[h->nrows++] = l;
+		}
 	h->mleft = h->nmulti;
 	for (uint32_t i = 0; i < in->nflows; i++) {
 		uint32_t p = in->flow_off[i];
@@ -499,7 +503,8 @@ static void early_rates(struct hyb *h, double t)
 
 		if (h->mk[i] != NOPOS) {
 			if (h->fixed[i]) {
-				settle(in, h->res, i, h->gam[h->mk[i]]);
+				settle(in, h->res, i,
+				       h->lev[h->mk[i]] * model_demand(in, i));
 				continue;
 			}
 			for (uint32_t p = in->flow_off[i];
@@ -562,7 +567,7 @@ int model_mmf_hybrid(const struct model_input *in, const struct model_opts *o,
 				tm = tlast;
 			} else {
 				rows_now(&h);
-				rc = model_mlp_solve(m, h.rW, h.rhs, h.gam,
+				rc = model_mlp_solve(m, h.rW, h.rhs, h.lev,
 						     &sol, err);
 				if (rc)
 					break;
@@ -593,7 +598,8 @@ int model_mmf_hybrid(const struct model_input *in, const struct model_opts *o,
 	res->status = st;
 	if (st == MODEL_OPTIMAL) {
 		for (uint32_t k = 0; k < h.nmulti; k++)
-			settle(in, res, h.multi[k], h.gam[k]);
+			settle(in, res, h.multi[k],
+			       h.lev[k] * model_demand(in, h.multi[k]));
 	} else {
 		early_rates(&h, cur);
 	}
