@@ -288,8 +288,10 @@ static void filling_step(struct hyb *h, double t)
 	}
 }
 
-/* Fix what the LP at level T saturates (see the comment above). */
-static void lp_step(struct hyb *h, double t, double tol)
+/* Fix what the LP at level T saturates (see the comment above).  Returns
+ * false when the duals name no unfixed flow at all (only numerical
+ * trouble can do that: they sum to 1). */
+static bool lp_step(struct hyb *h, double t, double tol)
 {
 	const struct model_input *in = h->in;
 	uint32_t nt = 0, nfix = 0, bi = NOPOS;
@@ -338,7 +340,9 @@ static void lp_step(struct hyb *h, double t, double tol)
 			nfix++;
 		}
 	}
-	if (!nfix && bi != NOPOS)
+	if (bi == NOPOS)
+		return false;
+	if (!nfix)
 		h->fixed[bi] = 2;
 	for (uint32_t k = 0; k < nt; k++)
 		if (h->fixed[h->touched[k]] == 2)
@@ -354,6 +358,7 @@ static void lp_step(struct hyb *h, double t, double tol)
 		h->left--;
 		h->mleft--;
 	}
+	return true;
 }
 
 /* Scale flow I's paths to sum to TARGET (0 when they sum to 0). */
@@ -590,8 +595,9 @@ int model_mmf_hybrid(const struct model_input *in, const struct model_opts *o,
 		if (ts < tm) {
 			levels++;
 			filling_step(&h, ts);
-		} else {
-			lp_step(&h, tm, o->dual_tol);
+		} else if (!lp_step(&h, tm, o->dual_tol)) {
+			st = MODEL_FAILED;
+			break;
 		}
 	}
 	res->iterations = lps + levels;
