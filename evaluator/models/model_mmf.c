@@ -218,7 +218,9 @@ out:
  * changed bounds and the t column reach GLPK) once t_s >= t_m.
  * The multi-path flows' paths come from the last solve, scaled to their
  * fixed rates: every single-path flow fixed after it is at a level at
- * most its t_m, so that solution stays feasible. */
+ * most its t_m, so that solution stays feasible.  Flows without paths
+ * get rate 0 at a first level 0, as in the full LP (they force alpha to
+ * 0 there).  iterations = LPs solved + filling levels. */
 struct hyb {
 	const struct model_input *in;
 	struct model_result *res;
