@@ -12,7 +12,8 @@
  *        carrying at least alpha*demand over its paths; rate = alpha*demand.
  *   mmf  weighted max-min fair rates (Fig. 1-2: iterative LPs, warm
  *        started; saturated flows found from the LP duals), or progressive
- *        filling when every flow has one path.
+ *        filling when every flow has one path; with a mix, filling for
+ *        the single-path flows and the LPs on the multi-path ones.
  *   ugal0 .. ugal5  paper 002's UGAL-G Models 0-5 on a dragonfly or
  *        Cascade with routing ugal: MCF where the MIN and the VLB paths of
  *        a flow are grouped (per path, per hop count or all together) and
@@ -50,11 +51,17 @@ enum model_status {
 };
 
 enum model_mmf_method {
-	MODEL_MMF_AUTO = 0,   /* progressive filling if every flow has one
-			       * path, iterative LP otherwise */
-	MODEL_MMF_LP = 1,     /* always the iterative LP (Fig. 1-2) */
-	MODEL_MMF_FILLING = 2 /* progressive filling; error unless single
-			       * path */
+	MODEL_MMF_AUTO = 0,    /* progressive filling if every flow has one
+				* path, the hybrid otherwise */
+	MODEL_MMF_LP = 1,      /* always the iterative LP (Fig. 1-2): the
+				* reference */
+	MODEL_MMF_FILLING = 2, /* progressive filling; error unless single
+				* path */
+	MODEL_MMF_HYBRID = 3   /* progressive filling for the single-path
+				* flows, the iterative LP on the multi-path
+				* flows and the links they cross only, solved
+				* when its level is next (model_mmf.c); the
+				* LP's answer */
 };
 
 /* Which engine solves the max-concurrent-flow LPs of mcf and ugal0 ..
@@ -140,7 +147,8 @@ struct model_result {
 	uint32_t ntop; /* most loaded links, by load/capacity */
 	struct model_link_load *top;
 	/* how the answer was found */
-	uint32_t iterations; /* jm rounds, mmf LPs or filling levels */
+	uint32_t iterations; /* jm rounds; mmf: LPs solved + filling
+			      * levels */
 	uint32_t lp_rows, lp_cols;
 	uint64_t lp_nonzeros; /* of the (first) LP */
 	double seconds;	      /* wall time of the solve */

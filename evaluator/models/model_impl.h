@@ -80,6 +80,46 @@ int model_tpl_solve(const struct mcf_tpl *p, const struct model_opts *o,
 void model_tpl_rates(const struct mcf_tpl *p, double alpha, double *x,
 		     double *rates, double *load);
 
+/* The reduced LP of the hybrid MMF method (model_mmf.c builds the state,
+ * model_lp.c holds GLPK): columns x_p for the paths of the NMULTI
+ * multi-path flows MULTI[] and one level t; row r (< NROWS) is link
+ * ROW_LINK[r] (every link of a multi-path path has one):
+ *   t W[r] + sum_p m_p x_p <= rhs[r],
+ * and for multi-path flow MULTI[k]:
+ *   sum_{p of k} x_p >= demand t          (level[k] < 0: unfixed)
+ *   sum_{p of k} x_p  = demand level[k]   (fixed).
+ * Maximise t.  DEADLINE (model_now() time, 0 = none) bounds every solve.
+ * create fills res->lp_rows, lp_cols and lp_nonzeros; NULL with err set
+ * on memory or GLPK error.  model_mlp_free(NULL) is a no-op. */
+struct model_mlp;
+struct model_mlp_sol {
+	int status;	    /* enum model_status of the solve */
+	double t;	    /* optimal level (status MODEL_OPTIMAL) */
+	double *y;	    /* [nrows] |dual| of the link rows */
+	double *lam;	    /* [nmulti] |dual| of the unfixed flows' level
+			     * rows t_k >= t (0 for fixed flows) */
+	double *path_rates; /* [npaths] of the input: the multi-path flows'
+			     * paths are written, others untouched */
+};
+struct model_mlp *model_mlp_create(const struct model_input *in, uint32_t nrows,
+				   const uint32_t *row_link, const double *W,
+				   const double *rhs, uint32_t nmulti,
+				   const uint32_t *multi, double deadline,
+				   struct model_result *res, struct err *err);
+/* Set W, rhs and level (only what changed reaches GLPK, the basis is
+ * kept) and solve; fills SOL.  Returns 0 (whatever sol->status says) or
+ * -1 with err set on a GLPK internal error (M is then unusable). */
+int model_mlp_solve(struct model_mlp *m, const double *W, const double *rhs,
+		    const double *level, struct model_mlp_sol *sol,
+		    struct err *err);
+void model_mlp_free(struct model_mlp *m);
+
+/* Weighted max-min fair rates, the hybrid method (model_mmf.c):
+ * progressive filling for the single-path flows, the reduced LP above for
+ * the multi-path ones and the links they cross. */
+int model_mmf_hybrid(const struct model_input *in, const struct model_opts *o,
+		     struct model_result *res, struct err *err);
+
 /* Demand of flow I (1 when the instance has none). */
 static inline double model_demand(const struct model_input *in, uint32_t i)
 {

@@ -29,6 +29,11 @@
  * previous optimum is still feasible).  Should GLPK still refuse the basis,
  * the standard basis is used once.
  *
+ * The hybrid MMF method (model_mmf.c) solves a smaller LP instead: the
+ * multi-path flows' paths, one level column t and the links those paths
+ * cross (struct model_mlp, below); the single-path flows are only t's
+ * coefficients and the rows' bounds, which change between solves.
+ *
  * GLPK rules kept here: every index is checked before a glp_ call (GLPK
  * aborts on misuse), terminal output is off, an error hook turns a GLPK
  * internal error into a returned error instead of abort(), and
@@ -385,6 +390,401 @@ int model_lp_mmf(const struct model_input *in, const struct model_opts *o,
 void model_thread_done(void)
 {
 	glp_free_env(); /* does nothing when the thread has none */
+}
+
+/* ---- the reduced LP of the hybrid MMF method (model_mmf.c) ----
+ * The LP above restricted to the multi-path flows, plus the common level
+ * t carrying the single-path flows.  Columns: x_p (1..npm, the multi-path
+ * flows' paths, flow by flow), t_k (npm + 1 + k) and t (npm + nmulti +
+ * 1).  Rows: the link rows (1..nrows),
+ *   t W_r + sum_p m_pr x_p <= rhs_r,
+ * the flow rows sum_{p of k} x_p - w_k t_k = 0 (nrows + 1 + k) and the
+ * level rows t_k - t >= 0 (nrows + nmulti + 1 + k).  As above, fixing a
+ * flow changes bounds only; the t column changes between solves (W_r
+ * falls as single-path flows are fixed): glp_set_mat_col, the basis kept.
+ * Every public function sets the error hook for its own calls. */
+struct model_mlp {
+	struct lp lp;
+	uint32_t nrows, nmulti, npm;
+	uint32_t *multi;	 /* [nmulti] flow ids */
+	double *W, *rhs, *level; /* what GLPK holds now */
+	int *ind;		 /* [nrows + nmulti + 1] t column buffer */
+	double *val;
+	int *tind; /* a simplex-table row */
+	double *tval;
+	bool dead; /* GLPK's environment was freed by an error */
+};
+
+void model_mlp_free(struct model_mlp *m)
+{
+	if (!m)
+		return;
+	if (m->lp.P && !m->dead)
+		glp_delete_prob(m->lp.P);
+	free(m->multi);
+	free(m->W);
+	free(m->rhs);
+	free(m->level);
+	free(m->ind);
+	free(m->val);
+	free(m->tind);
+	free(m->tval);
+	free(m);
+}
+
+static int mlp_tcol(const struct model_mlp *m)
+{
+	return (int)(m->npm + m->nmulti + 1);
+}
+
+static int mlp_level_row(const struct model_mlp *m, uint32_t k)
+{
+	return (int)(m->nrows + m->nmulti + 1 + k);
+}
+
+/* Load the t column from m->W (and -1 in every level row). */
+static void mlp_set_t(struct model_mlp *m)
+{
+	int len = 0;
+
+	for (uint32_t r = 0; r < m->nrows; r++)
+		if (m->W[r] != 0) {
+			len++;
+			m->ind[len] = (int)r + 1;
+			m->val[len] = m->W[r];
+		}
+	for (uint32_t k = 0; k < m->nmulti; k++) {
+		len++;
+		m->ind[len] = mlp_level_row(m, k);
+		m->val[len] = -1.0;
+	}
+	glp_set_mat_col(m->lp.P, mlp_tcol(m), len, m->ind, m->val);
+}
+
+/* Matrix of the x and t_k columns: merged crossings per link row, the
+ * flow rows, the level rows.  ROW_OF maps a link to its row + 1 (0: none).  Returns the
+ * number of entries written to ia/ja/ar (1-based) or -1 (a multi-path link
+ * without a row: caller's bug). */
+static long mlp_matrix(const struct model_mlp *m, const uint32_t *row_of,
+		       int *ia, int *ja, double *ar, uint32_t *stamp,
+		       uint32_t *at)
+{
+	const struct model_input *in = m->lp.in;
+	long k = 0;
+	int col = 0;
+
+	for (uint32_t q = 0; q < m->nmulti; q++) {
+		uint32_t i = m->multi[q];
+
+		for (uint32_t p = in->flow_off[i]; p < in->flow_off[i + 1];
+		     p++) {
+			col++;
+			for (uint32_t e = in->path_off[p];
+			     e < in->path_off[p + 1]; e++) {
+				uint32_t r = row_of[in->links[e]];
+
+				if (!r)
+					return -1;
+				if (stamp[r - 1] == (uint32_t)col) {
+					ar[at[r - 1]] += 1.0;
+					continue;
+				}
+				stamp[r - 1] = (uint32_t)col;
+				k++;
+				at[r - 1] = (uint32_t)k;
+				ia[k] = (int)r;
+				ja[k] = col;
+				ar[k] = 1.0;
+			}
+			k++;
+			ia[k] = (int)(m->nrows + 1 + q);
+			ja[k] = col;
+			ar[k] = 1.0;
+		}
+	}
+	for (uint32_t q = 0; q < m->nmulti; q++) {
+		int tk = (int)(m->npm + 1 + q);
+
+		k++;
+		ia[k] = (int)(m->nrows + 1 + q);
+		ja[k] = tk;
+		ar[k] = -model_demand(in, m->multi[q]);
+		k++;
+		ia[k] = mlp_level_row(m, q);
+		ja[k] = tk;
+		ar[k] = 1.0;
+	}
+	return k;
+}
+
+static int mlp_build(struct model_mlp *m, const uint32_t *row_link,
+		     struct model_result *res, struct err *err)
+{
+	const struct model_input *in = m->lp.in;
+	uint32_t *row_of = calloc((size_t)in->nlinks + 1, sizeof(*row_of));
+	uint32_t *stamp = calloc((size_t)m->nrows + 1, sizeof(*stamp));
+	uint32_t *at = calloc((size_t)m->nrows + 1, sizeof(*at));
+	uint64_t nnz = (uint64_t)m->npm + 2ull * m->nmulti;
+	int *ia = NULL, *ja = NULL;
+	double *ar = NULL;
+	long k;
+	int rc = 0;
+
+	for (uint32_t q = 0; q < m->nmulti; q++) {
+		uint32_t i = m->multi[q];
+
+		nnz += in->path_off[in->flow_off[i + 1]] -
+		       in->path_off[in->flow_off[i]];
+	}
+	if ((uint64_t)m->nrows + 2ull * m->nmulti >= INT_MAX / 2 ||
+	    (uint64_t)m->npm + m->nmulti >= INT_MAX / 2 || nnz >= INT_MAX / 2) {
+		rc = err_set(err, "LP too large for GLPK (%llu non-zeros)",
+			     (unsigned long long)nnz);
+		goto out;
+	}
+	ia = malloc((nnz + 1) * sizeof(*ia));
+	ja = malloc((nnz + 1) * sizeof(*ja));
+	ar = malloc((nnz + 1) * sizeof(*ar));
+	if (!row_of || !stamp || !at || !ia || !ja || !ar) {
+		rc = err_set(err, "out of memory (LP of %llu non-zeros)",
+			     (unsigned long long)nnz);
+		goto out;
+	}
+	for (uint32_t r = 0; r < m->nrows; r++) {
+		if (row_link[r] >= in->nlinks || row_of[row_link[r]]) {
+			rc = err_set(err, "reduced LP: bad link row %u", r);
+			goto out;
+		}
+		row_of[row_link[r]] = r + 1;
+	}
+	k = mlp_matrix(m, row_of, ia, ja, ar, stamp, at);
+	if (k < 0) {
+		rc = err_set(err, "reduced LP: a multi-path link has no row");
+		goto out;
+	}
+	m->lp.P = glp_create_prob();
+	glp_set_obj_dir(m->lp.P, GLP_MAX);
+	glp_add_rows(m->lp.P, (int)(m->nrows + 2 * m->nmulti));
+	glp_add_cols(m->lp.P, mlp_tcol(m));
+	for (uint32_t r = 0; r < m->nrows; r++)
+		glp_set_row_bnds(m->lp.P, (int)r + 1, GLP_UP, 0.0, m->rhs[r]);
+	for (uint32_t q = 0; q < m->nmulti; q++) {
+		glp_set_row_bnds(m->lp.P, (int)(m->nrows + 1 + q), GLP_FX, 0.0,
+				 0.0);
+		glp_set_row_bnds(m->lp.P, mlp_level_row(m, q), GLP_LO, 0.0,
+				 0.0);
+	}
+	for (int c = 1; c <= mlp_tcol(m); c++)
+		glp_set_col_bnds(m->lp.P, c, GLP_LO, 0.0, 0.0);
+	glp_set_obj_coef(m->lp.P, mlp_tcol(m), 1.0);
+	glp_load_matrix(m->lp.P, (int)k, ia, ja, ar);
+	mlp_set_t(m);
+	glp_scale_prob(m->lp.P, GLP_SF_AUTO);
+	res->lp_rows = m->nrows + 2 * m->nmulti;
+	res->lp_cols = (uint32_t)mlp_tcol(m);
+	res->lp_nonzeros = (uint64_t)k + m->nmulti;
+	for (uint32_t r = 0; r < m->nrows; r++)
+		res->lp_nonzeros += m->W[r] != 0;
+out:
+	free(row_of);
+	free(stamp);
+	free(at);
+	free(ia);
+	free(ja);
+	free(ar);
+	return rc;
+}
+
+/* mlp_build under the error hook: 0, or -1 with err set (M->dead when
+ * GLPK's environment is gone). */
+static int mlp_guarded_build(struct model_mlp *m, const uint32_t *row_link,
+			     struct model_result *res, struct err *err)
+{
+	jmp_buf jb;
+	int rc;
+
+	glp_term_out(GLP_OFF);
+	if (setjmp(jb)) {
+		glp_error_hook(NULL, NULL);
+		glp_free_env();
+		m->dead = true;
+		return err_set(err, "GLPK internal error");
+	}
+	glp_error_hook(on_glpk_error, &jb);
+	rc = mlp_build(m, row_link, res, err);
+	glp_error_hook(NULL, NULL);
+	return rc;
+}
+
+struct model_mlp *model_mlp_create(const struct model_input *in, uint32_t nrows,
+				   const uint32_t *row_link, const double *W,
+				   const double *rhs, uint32_t nmulti,
+				   const uint32_t *multi, double deadline,
+				   struct model_result *res, struct err *err)
+{
+	struct model_mlp *m = calloc(1, sizeof(*m));
+	uint64_t npm = 0;
+
+	if (!m) {
+		err_set(err, "out of memory (reduced LP)");
+		return NULL;
+	}
+	for (uint32_t q = 0; q < nmulti; q++)
+		npm += in->flow_off[multi[q] + 1] - in->flow_off[multi[q]];
+	m->lp.in = in;
+	m->lp.deadline = deadline;
+	m->nrows = nrows;
+	m->nmulti = nmulti;
+	m->npm = npm < UINT32_MAX ? (uint32_t)npm : UINT32_MAX;
+	m->multi = malloc(((size_t)nmulti + 1) * sizeof(*m->multi));
+	m->W = malloc(((size_t)nrows + 1) * sizeof(*m->W));
+	m->rhs = malloc(((size_t)nrows + 1) * sizeof(*m->rhs));
+	m->level = malloc(((size_t)nmulti + 1) * sizeof(*m->level));
+	m->ind = malloc(((size_t)nrows + nmulti + 2) * sizeof(*m->ind));
+	m->val = malloc(((size_t)nrows + nmulti + 2) * sizeof(*m->val));
+	/* a simplex-table row: one entry per non-basic variable at most */
+	m->tind = malloc(((size_t)nrows + 3 * (size_t)nmulti + m->npm + 2) *
+			 sizeof(*m->tind));
+	m->tval = malloc(((size_t)nrows + 3 * (size_t)nmulti + m->npm + 2) *
+			 sizeof(*m->tval));
+	if (!m->multi || !m->W || !m->rhs || !m->level || !m->ind || !m->val ||
+	    !m->tind || !m->tval) {
+		model_mlp_free(m);
+		err_set(err, "out of memory (reduced LP)");
+		return NULL;
+	}
+	if (nmulti)
+		memcpy(m->multi, multi, nmulti * sizeof(*multi));
+	for (uint32_t r = 0; r < nrows; r++) {
+		m->W[r] = W[r];
+		m->rhs[r] = rhs[r];
+	}
+	for (uint32_t q = 0; q < nmulti; q++)
+		m->level[q] = -1;
+	if (mlp_guarded_build(m, row_link, res, err)) {
+		model_mlp_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* Load the new t column, keeping the basis non-singular: were t basic
+ * and its new column a combination of the other basic columns, GLPK would
+ * refuse the basis (GLP_ESING) and start from scratch.  The old basis'
+ * row of t in the simplex table names the non-basic auxiliaries that can
+ * replace t (non-zero pivot); the largest does if the new basis is
+ * singular.  Then t enters again through the simplex. */
+static void mlp_new_t(struct model_mlp *m)
+{
+	int tc = mlp_tcol(m), nrows = glp_get_num_rows(m->lp.P);
+	int len, swap = 0;
+	double best = 0;
+
+	if (glp_get_col_stat(m->lp.P, tc) != GLP_BS ||
+	    !glp_bf_exists(m->lp.P)) {
+		mlp_set_t(m);
+		return;
+	}
+	len = glp_eval_tab_row(m->lp.P, nrows + tc, m->tind, m->tval);
+	for (int k = 1; k <= len; k++)
+		if (m->tind[k] <= nrows && fabs(m->tval[k]) > best) {
+			best = fabs(m->tval[k]);
+			swap = m->tind[k];
+		}
+	mlp_set_t(m);
+	if (swap && glp_factorize(m->lp.P) != 0) {
+		glp_set_row_stat(m->lp.P, swap, GLP_BS);
+		glp_set_col_stat(m->lp.P, tc, GLP_NL);
+	}
+}
+
+/* Push the changed bounds and t coefficients to GLPK. */
+static void mlp_update(struct model_mlp *m, const double *W, const double *rhs,
+		       const double *level)
+{
+	bool tcol = false;
+
+	for (uint32_t r = 0; r < m->nrows; r++) {
+		if (rhs[r] != m->rhs[r]) {
+			m->rhs[r] = rhs[r];
+			glp_set_row_bnds(m->lp.P, (int)r + 1, GLP_UP, 0.0,
+					 rhs[r]);
+		}
+		if (W[r] != m->W[r]) {
+			m->W[r] = W[r];
+			tcol = true;
+		}
+	}
+	for (uint32_t q = 0; q < m->nmulti; q++) {
+		int tk = (int)(m->npm + 1 + q);
+
+		if (level[q] == m->level[q] ||
+		    (level[q] < 0 && m->level[q] < 0))
+			continue;
+		if (level[q] < 0) {
+			glp_set_col_bnds(m->lp.P, tk, GLP_LO, 0.0, 0.0);
+			glp_set_row_bnds(m->lp.P, mlp_level_row(m, q), GLP_LO,
+					 0.0, 0.0);
+		} else {
+			glp_set_col_bnds(m->lp.P, tk, GLP_FX, level[q],
+					 level[q]);
+			glp_set_row_bnds(m->lp.P, mlp_level_row(m, q), GLP_FR,
+					 0.0, 0.0);
+		}
+		m->level[q] = level[q];
+	}
+	if (tcol)
+		mlp_new_t(m);
+}
+
+/* Read the solution: t, link duals, level duals, paths. */
+static double mlp_read(const struct model_mlp *m, double *y, double *lam,
+		       double *path_rates)
+{
+	const struct model_input *in = m->lp.in;
+	double t = glp_get_obj_val(m->lp.P);
+	int col = 0;
+
+	for (uint32_t r = 0; r < m->nrows; r++)
+		y[r] = fabs(glp_get_row_dual(m->lp.P, (int)r + 1));
+	for (uint32_t q = 0; q < m->nmulti; q++) {
+		uint32_t i = m->multi[q];
+
+		lam[q] = m->level[q] < 0 ?
+				 fabs(glp_get_row_dual(m->lp.P,
+						       mlp_level_row(m, q))) :
+				 0;
+		for (uint32_t p = in->flow_off[i]; p < in->flow_off[i + 1];
+		     p++) {
+			double x = glp_get_col_prim(m->lp.P, ++col);
+
+			path_rates[p] = x > 0 ? x : 0;
+		}
+	}
+	return t > 0 ? t : 0;
+}
+
+int model_mlp_solve(struct model_mlp *m, const double *W, const double *rhs,
+		    const double *level, struct model_mlp_sol *sol,
+		    struct err *err)
+{
+	jmp_buf jb;
+
+	if (m->dead)
+		return err_set(err, "GLPK internal error (earlier)");
+	if (setjmp(jb)) {
+		glp_error_hook(NULL, NULL);
+		glp_free_env();
+		m->dead = true;
+		return err_set(err, "GLPK internal error");
+	}
+	glp_error_hook(on_glpk_error, &jb);
+	mlp_update(m, W, rhs, level);
+	sol->status = solve(&m->lp);
+	if (sol->status == MODEL_OPTIMAL)
+		sol->t = mlp_read(m, sol->y, sol->lam, sol->path_rates);
+	glp_error_hook(NULL, NULL);
+	return 0;
 }
 
 /* ---- maximum concurrent flow over path templates (mcf_tpl.h) ----

@@ -3,6 +3,7 @@
  * instances (LP against progressive filling, MCF against MMF, HM against
  * JM, link loads against capacities) and the GLPK status paths. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,13 +262,17 @@ Test(model, node_and_link_stats)
  *  JM: round 1 as HM, R = (0, 2/15, 0): links 0 and 2 saturate; round 2:
  *      A's path {1} and B share 2/15: +1/15 each -> A = 1.4, B = 0.4.
  *  MMF: C = 0.2 (link 2); then B <= 1 - 0.2 = 0.8 on link 1 with A moved
- *       to link 0; A = 1 -> (1, 0.8, 0.2) in three LPs.
+ *       to link 0; A = 1 -> (1, 0.8, 0.2) in three LPs.  The hybrid
+ *       (the default here): link 2 is filled, the LP on links 0, 1 gives
+ *       1/2 first (2t + x1 <= 1), so a filling level at 0.2, then LPs at
+ *       0.8 and 1: 3 LPs + 1 level.
  *  MCF: 0.2 for all. */
 Test(model, multipath)
 {
 	static const double cap[] = { 1, 1, 0.2 };
 	struct inst s;
 	struct model_input in;
+	struct model_opts o;
 	struct model_result res;
 
 	inst_init(&s, 3, cap);
@@ -284,6 +289,11 @@ Test(model, multipath)
 	expect_rates("mmf", &in, (double[]){ 1, 0.8, 0.2 }, 0.2);
 	expect_rates("mcf", &in, (double[]){ 0.2, 0.2, 0.2 }, 0.2);
 	solve("mmf", &in, NULL, &res);
+	cr_expect_eq(res.iterations, 4);
+	model_result_free(&res);
+	model_opts_init(&o);
+	o.mmf_method = MODEL_MMF_LP;
+	solve("mmf", &in, &o, &res);
 	cr_expect_eq(res.iterations, 3);
 	model_result_free(&res);
 }
@@ -314,10 +324,10 @@ struct rinst {
 	uint32_t *flow_off, *path_off, *links;
 };
 
-/* NF flows over NL links, each flow 1..KMAX paths of 1..4 distinct
+/* NF flows over NL links, each flow KMIN..KMAX paths of 1..4 distinct
  * links, capacities in [0.5, 2], demands 1 or in [0.5, 2]. */
-static void rinst_make(struct rinst *r, uint64_t seed, uint32_t nl, uint32_t nf,
-		       uint32_t kmax, bool unit)
+static void rinst_make_k(struct rinst *r, uint64_t seed, uint32_t nl,
+			 uint32_t nf, uint32_t kmin, uint32_t kmax, bool unit)
 {
 	struct rng g;
 	uint32_t np = 0, ne = 0;
@@ -332,7 +342,7 @@ static void rinst_make(struct rinst *r, uint64_t seed, uint32_t nl, uint32_t nf,
 		r->cap[l] = 0.5 + 1.5 * rng_double(&g);
 	r->path_off[0] = 0;
 	for (uint32_t i = 0; i < nf; i++) {
-		uint32_t k = 1 + (uint32_t)rng_below(&g, kmax);
+		uint32_t k = kmin + (uint32_t)rng_below(&g, kmax - kmin + 1);
 
 		r->demand[i] = unit ? 1 : 0.5 + 1.5 * rng_double(&g);
 		r->flow_off[i] = np;
@@ -367,6 +377,13 @@ static void rinst_make(struct rinst *r, uint64_t seed, uint32_t nl, uint32_t nf,
 		.path_off = r->path_off,
 		.links = r->links,
 	};
+}
+
+/* The same with 1..KMAX paths per flow. */
+static void rinst_make(struct rinst *r, uint64_t seed, uint32_t nl, uint32_t nf,
+		       uint32_t kmax, bool unit)
+{
+	rinst_make_k(r, seed, nl, nf, 1, kmax, unit);
 }
 
 static void rinst_free(struct rinst *r)
@@ -541,6 +558,211 @@ Test(model, mcf_fast_brackets_exact)
 	}
 }
 
+/* ---- mmf: the hybrid method against the iterative LP ---- */
+
+static void mmf_with(const struct model_input *in, enum model_mmf_method m,
+		     struct model_result *res)
+{
+	struct model_opts o;
+
+	model_opts_init(&o);
+	o.mmf_method = m;
+	solve("mmf", in, &o, res);
+	check_feasible(in, res);
+}
+
+/* The hybrid and the iterative LP (the reference) agree per flow to 1e-9
+ * relative, and on the first level. */
+static void expect_same_as_lp(const struct model_input *in, const char *what)
+{
+	struct model_result lp, hy;
+
+	mmf_with(in, MODEL_MMF_LP, &lp);
+	mmf_with(in, MODEL_MMF_HYBRID, &hy);
+	for (uint32_t i = 0; i < in->nflows; i++)
+		cr_expect(fabs(lp.rates[i] - hy.rates[i]) <=
+				  1e-9 * fabs(lp.rates[i]) + 1e-13,
+			  "%s flow %u: lp %.15g hybrid %.15g", what, i,
+			  lp.rates[i], hy.rates[i]);
+	cr_expect(fabs(lp.alpha - hy.alpha) <= 1e-9 * lp.alpha + 1e-13,
+		  "%s: alpha lp %.15g hybrid %.15g", what, lp.alpha, hy.alpha);
+	cr_expect_geq(hy.iterations, 1);
+	model_result_free(&lp);
+	model_result_free(&hy);
+}
+
+/* Both methods give WANT and first level ALPHA; the hybrid in ITS
+ * iterations (LPs solved + filling levels). */
+static void expect_mmf(const struct model_input *in, const double *want,
+		       double alpha, uint32_t its)
+{
+	static const enum model_mmf_method ms[] = { MODEL_MMF_LP,
+						    MODEL_MMF_HYBRID,
+						    MODEL_MMF_AUTO };
+
+	for (size_t m = 0; m < sizeof(ms) / sizeof(ms[0]); m++) {
+		struct model_result res;
+
+		mmf_with(in, ms[m], &res);
+		for (uint32_t i = 0; i < in->nflows; i++)
+			cr_expect_float_eq(res.rates[i], want[i], TOL,
+					   "method %d flow %u: %.12g, want "
+					   "%.12g",
+					   ms[m], i, res.rates[i], want[i]);
+		cr_expect_float_eq(res.alpha, alpha, TOL, "method %d alpha %g",
+				   ms[m], res.alpha);
+		if (ms[m] == MODEL_MMF_HYBRID)
+			cr_expect_eq(res.iterations, its, "iterations %u",
+				     res.iterations);
+		model_result_free(&res);
+	}
+}
+
+/* Links 0, 1, 2 of capacity 1, 1, 2; A = {0}, B = {0, 2}, C = {1} of
+ * demand 1; D of demand 2 over {1} or {2}.
+ *  Level 1: A = B = t on link 0 -> t <= 1/2; at 1/2, D can take
+ *   x1 + x2 = 1 with x2 <= 3/2, C can reach 1: only A and B saturate.
+ *  Level 2: C = t, D = 2t: t + x1 <= 1 (link 1), x2 <= 3/2 (link 2),
+ *   x1 + x2 >= 2t -> 3t <= 5/2, t = 5/6: C = 5/6, D = 5/3 (1/6 + 3/2).
+ *  The hybrid: link 0 carries single-path flows only (filling bound
+ *  1/2); the LP (links 1, 2) first gives 3/4 (t + x1 <= 1, t + x2 <= 2,
+ *  x1 + x2 >= 2t), so a filling step at 1/2, then the LP again at 5/6:
+ *  2 LPs + 1 level. */
+Test(model, mmf_hybrid_hand_worked)
+{
+	static const double cap[] = { 1, 1, 2 };
+	struct inst s;
+	struct model_input in;
+
+	inst_init(&s, 3, cap);
+	inst_flow(&s, 1);
+	inst_path(&s, 1, (uint32_t[]){ 0 });
+	inst_flow(&s, 1);
+	inst_path(&s, 2, (uint32_t[]){ 0, 2 });
+	inst_flow(&s, 1);
+	inst_path(&s, 1, (uint32_t[]){ 1 });
+	inst_flow(&s, 2);
+	inst_path(&s, 1, (uint32_t[]){ 1 });
+	inst_path(&s, 1, (uint32_t[]){ 2 });
+	in = as_input(&s);
+	expect_mmf(&in, (double[]){ 0.5, 0.5, 5.0 / 6, 5.0 / 3 }, 0.5, 3);
+	/* a flow without paths: rate 0, first level 0 (one more level) */
+	inst_flow(&s, 1);
+	in = as_input(&s);
+	expect_mmf(&in, (double[]){ 0.5, 0.5, 5.0 / 6, 5.0 / 3, 0 }, 0, 4);
+}
+
+/* Links 0, 1 of capacity 1, 3; A = {0, 0} (crosses link 0 twice), C =
+ * {1}, demand 1; B of demand 2 over {0} or {1}.
+ *  Level 1: link 0: 2t + x0 <= 1 -> t <= 1/2 (x0 = 0); B = x1 = 1 and C
+ *   can grow on link 1: only A saturates, through link 0's dual (link 0
+ *   is an LP row: B crosses it).
+ *  Level 2: x0 = 0, x1 + t <= 3, x1 >= 2t -> t = 1: B = 2, C = 1.
+ *  The hybrid: 2 LPs. */
+Test(model, mmf_hybrid_link_crossed_twice)
+{
+	static const double cap[] = { 1, 3 };
+	struct inst s;
+	struct model_input in;
+
+	inst_init(&s, 2, cap);
+	inst_flow(&s, 1);
+	inst_path(&s, 2, (uint32_t[]){ 0, 0 });
+	inst_flow(&s, 2);
+	inst_path(&s, 1, (uint32_t[]){ 0 });
+	inst_path(&s, 1, (uint32_t[]){ 1 });
+	inst_flow(&s, 1);
+	inst_path(&s, 1, (uint32_t[]){ 1 });
+	in = as_input(&s);
+	expect_mmf(&in, (double[]){ 0.5, 2, 1 }, 0.5, 2);
+}
+
+/* Links 0, 1, 2 of capacity 0, 1, 1; A = {0}, B over {0} or {1}, C =
+ * {2}, D = {1, 2}, demand 1.
+ *  Level 1 = 0: A is stuck on link 0; B (x0 = 0) is not saturated.
+ *  Level 2: x1 + t <= 1 (link 1), 2t <= 1 (link 2): B = C = D = 1/2.
+ *  The hybrid: LP rows are links 0 and 1 (B's); link 2 is filled.  LP 1
+ *  gives 0 (fixes A), LP 2 gives 1/2 and fixes B and D (link 1); link 2
+ *  then fills at 1/2 without the LP (nothing unfixed left on its rows):
+ *  2 LPs + 1 level. */
+Test(model, mmf_hybrid_zero_capacity)
+{
+	static const double cap[] = { 0, 1, 1 };
+	struct inst s;
+	struct model_input in;
+
+	inst_init(&s, 3, cap);
+	inst_flow(&s, 1);
+	inst_path(&s, 1, (uint32_t[]){ 0 });
+	inst_flow(&s, 1);
+	inst_path(&s, 1, (uint32_t[]){ 0 });
+	inst_path(&s, 1, (uint32_t[]){ 1 });
+	inst_flow(&s, 1);
+	inst_path(&s, 1, (uint32_t[]){ 2 });
+	inst_flow(&s, 1);
+	inst_path(&s, 2, (uint32_t[]){ 1, 2 });
+	in = as_input(&s);
+	expect_mmf(&in, (double[]){ 0, 0.5, 0.5, 0.5 }, 0, 3);
+}
+
+/* A tie between the LP and filling: links 0, 1 of capacity 1, link 2 of
+ * 2/3; A = {0}, B = {1}, C over {0} or {1}, D = {2}.
+ *  A = B = C = t: 3t <= 2 -> 2/3, every flow saturated; D's link also
+ *  fills at 2/3.  All four at 2/3, in one level. */
+Test(model, mmf_hybrid_tie)
+{
+	static const double cap[] = { 1, 1, 2.0 / 3 };
+	struct inst s;
+	struct model_input in;
+	struct model_result res;
+
+	inst_init(&s, 3, cap);
+	inst_flow(&s, 1);
+	inst_path(&s, 1, (uint32_t[]){ 0 });
+	inst_flow(&s, 1);
+	inst_path(&s, 1, (uint32_t[]){ 1 });
+	inst_flow(&s, 1);
+	inst_path(&s, 1, (uint32_t[]){ 0 });
+	inst_path(&s, 1, (uint32_t[]){ 1 });
+	inst_flow(&s, 1);
+	inst_path(&s, 1, (uint32_t[]){ 2 });
+	in = as_input(&s);
+	for (int m = MODEL_MMF_LP; m <= MODEL_MMF_HYBRID;
+	     m += MODEL_MMF_HYBRID - MODEL_MMF_LP) {
+		mmf_with(&in, (enum model_mmf_method)m, &res);
+		for (uint32_t i = 0; i < 4; i++)
+			cr_expect_float_eq(res.rates[i], 2.0 / 3, TOL,
+					   "method %d flow %u: %.12g", m, i,
+					   res.rates[i]);
+		cr_expect_float_eq(res.alpha, 2.0 / 3, TOL);
+		model_result_free(&res);
+	}
+}
+
+/* Random mixes of 1-3 paths per flow, weighted or not; some with a
+ * zero-capacity link, some with paths crossing a link twice. */
+Test(model, mmf_hybrid_equals_lp_random)
+{
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		struct rinst r;
+		char what[64];
+
+		rinst_make(&r, seed * 31, 8 + seed % 11, 6 + seed % 29, 3,
+			   seed % 2);
+		if (seed % 3 == 0)
+			r.cap[seed % r.in.nlinks] = 0;
+		if (seed % 4 == 0)
+			for (uint32_t p = 0; p < r.in.npaths; p += 2)
+				if (r.path_off[p + 1] - r.path_off[p] >= 2)
+					r.links[r.path_off[p] + 1] =
+						r.links[r.path_off[p]];
+		snprintf(what, sizeof(what), "seed %llu",
+			 (unsigned long long)seed);
+		expect_same_as_lp(&r.in, what);
+		rinst_free(&r);
+	}
+}
+
 /* MODEL_ENGINE_AUTO: exact up to MODEL_EXACT_NONZEROS LP non-zeros (the
  * template's: path-link entries + paths + flows), the first-order solver
  * above. */
@@ -567,6 +789,80 @@ Test(model, mcf_auto_engine_by_size)
 	model_result_free(&b);
 	rinst_free(&small);
 	rinst_free(&big);
+}
+
+/* Every flow multi-path: the hybrid is the iterative LP on the same
+ * links; single-path only: it is progressive filling (same levels). */
+Test(model, mmf_hybrid_extremes)
+{
+	for (uint64_t seed = 1; seed <= 15; seed++) {
+		struct rinst r;
+		struct model_result a, b;
+		char what[64];
+
+		rinst_make_k(&r, seed * 97, 10 + seed % 7, 8 + seed % 17, 2, 4,
+			     seed % 2);
+		snprintf(what, sizeof(what), "multi seed %llu",
+			 (unsigned long long)seed);
+		expect_same_as_lp(&r.in, what);
+		rinst_free(&r);
+		rinst_make(&r, seed * 89, 12 + seed % 9, 10 + seed % 23, 1,
+			   seed % 2);
+		snprintf(what, sizeof(what), "single seed %llu",
+			 (unsigned long long)seed);
+		expect_same_as_lp(&r.in, what);
+		mmf_with(&r.in, MODEL_MMF_HYBRID, &a);
+		mmf_with(&r.in, MODEL_MMF_FILLING, &b);
+		cr_expect_eq(a.iterations, b.iterations, "seed %llu: %u, %u",
+			     (unsigned long long)seed, a.iterations,
+			     b.iterations);
+		model_result_free(&a);
+		model_result_free(&b);
+		rinst_free(&r);
+	}
+}
+
+/* Dragonflies under minimal routing with parallel global links: most
+ * flows have one minimal path, some several; demands 1 and mixed. */
+Test(model, mmf_hybrid_equals_lp_dragonfly)
+{
+	static const char *const topos[] = { "dragonfly:p=3,a=6,h=4,g=9",
+					     "dragonfly:p=2,a=4,h=2,g=5" };
+
+	for (size_t t = 0; t < 2; t++) {
+		struct fx_net n = fx_net(topos[t], "min");
+
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			struct err err = { "" };
+			struct flows f;
+			struct model_input in;
+			uint32_t multi = 0;
+			char what[96];
+
+			flows_init(&f);
+			cr_assert_eq(flows_pattern("random:1", NULL,
+						   topo_num_nodes(n.t), seed,
+						   &f, &err),
+				     0, "%s", err.msg);
+			cr_assert_eq(model_input_build(n.r, &f, &in, &err), 0,
+				     "%s", err.msg);
+			for (uint32_t i = 0; i < in.nflows; i++)
+				multi += in.flow_off[i + 1] - in.flow_off[i] >
+					 1;
+			cr_assert(multi > 0 && multi < in.nflows,
+				  "%s: %u of %u flows multi-path", topos[t],
+				  multi, in.nflows);
+			snprintf(what, sizeof(what), "%s seed %llu", topos[t],
+				 (unsigned long long)seed);
+			expect_same_as_lp(&in, what);
+			for (uint32_t i = 0; i < in.nflows; i++)
+				in.demand[i] = 0.5 + 0.25 * (i % 5);
+			expect_same_as_lp(&in, what);
+			model_input_free(&in);
+			flows_free(&f);
+		}
+		fx_net_free(&n);
+	}
 }
 
 /* ---- status and errors ---- */
@@ -603,6 +899,12 @@ Test(model, time_limit_status)
 	model_result_free(&res);
 	o.engine = MODEL_ENGINE_AUTO;
 	o.mmf_method = MODEL_MMF_LP;
+	cr_assert_eq(model_solve("mmf", &r.in, &o, &res, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(res.status, MODEL_TIME_LIMIT);
+	check_feasible(&r.in, &res);
+	model_result_free(&res);
+	o.mmf_method = MODEL_MMF_HYBRID;
 	cr_assert_eq(model_solve("mmf", &r.in, &o, &res, &err), 0, "%s",
 		     err.msg);
 	cr_expect_eq(res.status, MODEL_TIME_LIMIT);
