@@ -1035,7 +1035,7 @@ Test(ugal_lp, errors)
 		cr_expect_eq(model_run("ugal3:x=1", net.r, &f, NULL, &res, &e),
 			     -1);
 		cr_expect_str_eq(e.msg, "model 'ugal3': unknown option 'x' "
-					"(known: limit)");
+					"(known: limit, form)");
 		cr_assert_eq(model_input_build(net.r, &f, &in, &e), 0);
 		cr_expect_eq(model_solve("ugal0", &in, NULL, &res, &e), -1);
 		cr_expect_str_eq(e.msg, "model 'ugal0' is built from a "
