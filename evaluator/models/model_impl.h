@@ -55,8 +55,6 @@ int model_filling(const struct model_input *in, struct model_result *res,
 		  struct err *err);
 
 /* The LP models (model_lp.c, the only file that includes <glpk.h>). */
-int model_lp_mcf(const struct model_input *in, const struct model_opts *o,
-		 struct model_result *res, struct err *err);
 int model_lp_mmf(const struct model_input *in, const struct model_opts *o,
 		 struct model_result *res, struct err *err);
 

@@ -1,5 +1,7 @@
-/* model_lp.c - the LP models, MCF and MMF (paper 000 Sec. II-A/B, Fig. 1-2);
- * the only file of the project that includes <glpk.h>.
+/* model_lp.c - the LPs of MMF (paper 000 Sec. II-A, Fig. 1-2), its
+ * hybrid method's reduced LP and the path-template MCF of mcf and the
+ * UGAL models (mcf_tpl.h); the only file of the project that includes
+ * <glpk.h>.
  *
  * The path-based LP of Fig. 2, with a level column t_d per flow so that
  * fixing a flow changes bounds only, never the matrix:
@@ -9,7 +11,6 @@
  *   level rows  t_d - alpha >= 0    (unfixed flows; free once d is fixed)
  *   fixed flows t_d = gamma_d / demand_d (column bound GLP_FX)
  *   maximise alpha.
- * MCF solves it once: rate_d = alpha * demand_d.
  *
  * MMF repeats it (Fig. 1): after each optimal LP with level alpha_k, the
  * flows whose level row has a non-zero dual value are saturated and fixed
@@ -260,7 +261,7 @@ static void fix_flow(struct lp *lp, uint32_t i, double a)
 }
 
 static int mmf_loop(struct lp *lp, const struct model_opts *o,
-		    struct model_result *res, struct err *err, int mmf)
+		    struct model_result *res, struct err *err)
 {
 	const struct model_input *in = lp->in;
 	uint8_t *fixed = calloc((size_t)in->nflows + 1, 1);
@@ -287,11 +288,6 @@ static int mmf_loop(struct lp *lp, const struct model_opts *o,
 		read_paths(lp, res->path_rates);
 		if (its == 1)
 			res->alpha = a;
-		if (!mmf) {
-			for (uint32_t i = 0; i < in->nflows; i++)
-				settle(in, res, i, a * model_demand(in, i));
-			break;
-		}
 		for (uint32_t i = 0; i < in->nflows; i++) {
 			double s;
 
@@ -321,16 +317,12 @@ static int mmf_loop(struct lp *lp, const struct model_opts *o,
 	}
 	res->iterations = its;
 	res->status = st;
-	if (mmf && st == MODEL_OPTIMAL) {
+	if (st == MODEL_OPTIMAL) {
 		for (uint32_t i = 0; i < in->nflows; i++)
 			settle(in, res, i, gamma[i]);
-	} else if (mmf) {
+	} else {
 		/* the last optimal LP's paths: feasible, fixed flows exact */
 		sum_paths(in, res);
-	} else if (st != MODEL_OPTIMAL) {
-		memset(res->path_rates, 0, in->npaths * sizeof(double));
-		memset(res->rates, 0, in->nflows * sizeof(double));
-		res->alpha = 0;
 	}
 	free(fixed);
 	free(gamma);
@@ -343,7 +335,7 @@ static void on_glpk_error(void *info)
 }
 
 static int run(const struct model_input *in, const struct model_opts *o,
-	       struct model_result *res, struct err *err, int mmf)
+	       struct model_result *res, struct err *err)
 {
 	struct lp lp;
 	jmp_buf jb;
@@ -368,23 +360,17 @@ static int run(const struct model_input *in, const struct model_opts *o,
 	glp_error_hook(on_glpk_error, &jb);
 	rc = build(&lp, in, res, err);
 	if (!rc)
-		rc = mmf_loop(&lp, o, res, err, mmf);
+		rc = mmf_loop(&lp, o, res, err);
 	glp_error_hook(NULL, NULL);
 	if (lp.P)
 		glp_delete_prob(lp.P);
 	return rc;
 }
 
-int model_lp_mcf(const struct model_input *in, const struct model_opts *o,
-		 struct model_result *res, struct err *err)
-{
-	return run(in, o, res, err, 0);
-}
-
 int model_lp_mmf(const struct model_input *in, const struct model_opts *o,
 		 struct model_result *res, struct err *err)
 {
-	return run(in, o, res, err, 1);
+	return run(in, o, res, err);
 }
 
 void model_thread_done(void)
