@@ -368,7 +368,8 @@ static void print_text(const struct eval *e, const struct model_result *res,
 			print_tpl(&res[m]);
 		else if (!strcmp(res[m].model, "mmf"))
 			printf("\n%s: alpha %.6f, LP %u rows x %u columns, %llu "
-			       "non-zeros, %u LP%s\n",
+			       "non-zeros, %u iteration%s (LPs and filling "
+			       "levels)\n",
 			       res[m].model, res[m].alpha, res[m].lp_rows,
 			       res[m].lp_cols,
 			       (unsigned long long)res[m].lp_nonzeros,
