@@ -99,6 +99,19 @@ void model_opts_init(struct model_opts *o)
 	o->mmf_method = MODEL_MMF_AUTO;
 }
 
+void model_settle(const struct model_input *in, struct model_result *res,
+		  uint32_t i, double target)
+{
+	double s = 0;
+
+	for (uint32_t p = in->flow_off[i]; p < in->flow_off[i + 1]; p++)
+		s += res->path_rates[p];
+	for (uint32_t p = in->flow_off[i]; p < in->flow_off[i + 1]; p++)
+		res->path_rates[p] = s > 0 ? res->path_rates[p] * target / s :
+					     0;
+	res->rates[i] = s > 0 ? target : 0;
+}
+
 double model_now(void)
 {
 	struct timespec ts;

@@ -118,6 +118,11 @@ void model_mlp_free(struct model_mlp *m);
 int model_mmf_hybrid(const struct model_input *in, const struct model_opts *o,
 		     struct model_result *res, struct err *err);
 
+/* Flow I's rate set to TARGET, its path rates scaled to sum to it (rate
+ * and paths 0 when they summed to 0). */
+void model_settle(const struct model_input *in, struct model_result *res,
+		  uint32_t i, double target);
+
 /* Demand of flow I (1 when the instance has none). */
 static inline double model_demand(const struct model_input *in, uint32_t i)
 {

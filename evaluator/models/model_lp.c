@@ -228,20 +228,6 @@ static void read_paths(const struct lp *lp, double *v)
 	}
 }
 
-/* Set flow I's rate to TARGET and scale its paths to sum to it. */
-static void settle(const struct model_input *in, struct model_result *res,
-		   uint32_t i, double target)
-{
-	double s = 0;
-
-	for (uint32_t p = in->flow_off[i]; p < in->flow_off[i + 1]; p++)
-		s += res->path_rates[p];
-	for (uint32_t p = in->flow_off[i]; p < in->flow_off[i + 1]; p++)
-		res->path_rates[p] = s > 0 ? res->path_rates[p] * target / s :
-					     0;
-	res->rates[i] = s > 0 ? target : 0;
-}
-
 static void sum_paths(const struct model_input *in, struct model_result *res)
 {
 	for (uint32_t i = 0; i < in->nflows; i++) {
@@ -319,7 +305,7 @@ static int mmf_loop(struct lp *lp, const struct model_opts *o,
 	res->status = st;
 	if (st == MODEL_OPTIMAL) {
 		for (uint32_t i = 0; i < in->nflows; i++)
-			settle(in, res, i, gamma[i]);
+			model_settle(in, res, i, gamma[i]);
 	} else {
 		/* the last optimal LP's paths: feasible, fixed flows exact */
 		sum_paths(in, res);

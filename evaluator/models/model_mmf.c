@@ -363,20 +363,6 @@ static bool lp_step(struct hyb *h, double t, double tol)
 	return true;
 }
 
-/* Scale flow I's paths to sum to TARGET (0 when they sum to 0). */
-static void settle(const struct model_input *in, struct model_result *res,
-		   uint32_t i, double target)
-{
-	double s = 0;
-
-	for (uint32_t p = in->flow_off[i]; p < in->flow_off[i + 1]; p++)
-		s += res->path_rates[p];
-	for (uint32_t p = in->flow_off[i]; p < in->flow_off[i + 1]; p++)
-		res->path_rates[p] = s > 0 ? res->path_rates[p] * target / s :
-					     0;
-	res->rates[i] = s > 0 ? target : 0;
-}
-
 static void hyb_free(struct hyb *h)
 {
 	model_incid_free(&h->ic);
@@ -510,8 +496,9 @@ static void early_rates(struct hyb *h, double t)
 
 		if (h->mk[i] != NOPOS) {
 			if (h->fixed[i]) {
-				settle(in, h->res, i,
-				       h->lev[h->mk[i]] * model_demand(in, i));
+				model_settle(in, h->res, i,
+					     h->lev[h->mk[i]] *
+						     model_demand(in, i));
 				continue;
 			}
 			for (uint32_t p = in->flow_off[i];
@@ -606,8 +593,8 @@ int model_mmf_hybrid(const struct model_input *in, const struct model_opts *o,
 	res->status = st;
 	if (st == MODEL_OPTIMAL) {
 		for (uint32_t k = 0; k < h.nmulti; k++)
-			settle(in, res, h.multi[k],
-			       h.lev[k] * model_demand(in, h.multi[k]));
+			model_settle(in, res, h.multi[k],
+				     h.lev[k] * model_demand(in, h.multi[k]));
 	} else {
 		early_rates(&h, cur);
 	}
