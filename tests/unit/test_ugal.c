@@ -842,7 +842,7 @@ Test(ugal_lp, fast_engine_brackets_glpk)
 	} c[] = {
 		{ "dragonfly:p=2,a=4,h=2,g=9", 1, 1 },
 		{ "dragonfly:p=2,a=4,h=2,g=9", 5, 1 },
-		{ "dragonfly:p=5,a=10,h=5,g=6", 2, 4 },
+		{ "dragonfly:p=5,a=10,h=5,g=6", 2, 5 },
 	};
 
 	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
