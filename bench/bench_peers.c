@@ -4,13 +4,16 @@
  * GLPK's simplex (exact; skipped above --glpk-max non-zeros, default
  * 100,000: it takes minutes beyond) and HiGHS (exact; scipy's linprog
  * through bench/highs_lp.py on the exported LP, when /usr/bin/python3 has
- * scipy: apt-get install python3-scipy).  Prints per instance the LP size
+ * scipy: apt-get install python3-scipy; skipped above --highs-max,
+ * default 1,000,000: 77 s on dfly(4,8,4,33)'s 594,003, not done in 15
+ * minutes on dfly(5,10,5,51)'s 2.7 million here).  Prints per instance the LP size
  * and build time, then each solver's wall time, alpha or certified
  * interval, and its time relative to the 1 % solve; the first-order
  * intervals are checked against the exact alphas.  Run by `make bench`;
  * asserts nothing.
  *
- *   bench_peers [--glpk-max NNZ] [--no-highs] [TOPOLOGY[/MODEL]...] */
+ *   bench_peers [--glpk-max NNZ] [--highs-max NNZ] [--no-highs]
+ *               [TOPOLOGY[/MODEL]...] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,8 +95,8 @@ static int have_scipy(void)
 		      ">/dev/null 2>&1") == 0;
 }
 
-static void run(const char *arg, uint64_t glpk_max, const char *script,
-		int use_highs)
+static void run(const char *arg, uint64_t glpk_max, uint64_t highs_max,
+		const char *script, int use_highs)
 {
 	char topo[256];
 	const char *slash = strchr(arg, '/');
@@ -143,7 +146,11 @@ static void run(const char *arg, uint64_t glpk_max, const char *script,
 		       "--glpk-max)\n",
 		       (unsigned long long)glpk_max);
 	}
-	if (use_highs) {
+	if (use_highs && nnz > highs_max) {
+		printf("  highs         skipped (over %llu non-zeros; "
+		       "--highs-max)\n",
+		       (unsigned long long)highs_max);
+	} else if (use_highs) {
 		double a = highs(&tp.lp, script, &sec);
 
 		if (!isnan(a)) {
@@ -188,7 +195,7 @@ int main(int argc, char **argv)
 		"dragonfly:p=5,a=10,h=5,g=51",
 		NULL,
 	};
-	uint64_t glpk_max = 100000;
+	uint64_t glpk_max = 100000, highs_max = 1000000;
 	int use_highs = 1, i = 1;
 	char script[4096];
 	const char *dir = getenv("BENCH_DIR");
@@ -197,11 +204,14 @@ int main(int argc, char **argv)
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--glpk-max") && i + 1 < argc)
 			glpk_max = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--highs-max") && i + 1 < argc)
+			highs_max = strtoull(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--no-highs"))
 			use_highs = 0;
 		else
 			die(argv[i], "usage: bench_peers [--glpk-max NNZ] "
-				     "[--no-highs] [TOPOLOGY[/ugalK]...]");
+				     "[--highs-max NNZ] [--no-highs] "
+				     "[TOPOLOGY[/ugalK]...]");
 	}
 	snprintf(script, sizeof(script), "%s/highs_lp.py", dir ? dir : "bench");
 	if (use_highs && (access(script, R_OK) || !have_scipy())) {
@@ -212,9 +222,9 @@ int main(int argc, char **argv)
 	}
 	if (i < argc)
 		for (; i < argc; i++)
-			run(argv[i], glpk_max, script, use_highs);
+			run(argv[i], glpk_max, highs_max, script, use_highs);
 	else
 		for (const char *const *a = def; *a; a++)
-			run(*a, glpk_max, script, use_highs);
+			run(*a, glpk_max, highs_max, script, use_highs);
 	return 0;
 }
