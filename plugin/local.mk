@@ -41,12 +41,14 @@ plugin_select_topo_la_DEPENDENCIES = $(L_PLUGIN) plugin/select_topo.map
 plugin_spank_topo_la_SOURCES = plugin/spank_topo.c
 plugin_spank_topo_la_CPPFLAGS = -I$(top_srcdir) -D_GNU_SOURCE
 plugin_spank_topo_la_CFLAGS = $(AM_CFLAGS)
-# Only the policy registry (to check --topo-policy names): no GLPK, json-c
-# or hwloc.
+# Only the policy and pattern registries (to check --topo-policy and
+# --topo-pattern as the controller will): no GLPK, json-c or hwloc.
 plugin_spank_topo_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
 	-Wl,--version-script=$(top_srcdir)/plugin/spank_topo.map
-plugin_spank_topo_la_LIBADD = $(L_POLICIES) -lm
-plugin_spank_topo_la_DEPENDENCIES = $(L_POLICIES) plugin/spank_topo.map
+plugin_spank_topo_la_LIBADD = evaluator/traffic/libtraffic.la $(L_POLICIES) \
+	-lm
+plugin_spank_topo_la_DEPENDENCIES = evaluator/traffic/libtraffic.la \
+	$(L_POLICIES) plugin/spank_topo.map
 
 endif
 

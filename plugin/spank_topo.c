@@ -7,7 +7,9 @@
  *    --topo-pattern=P           traffic pattern, for the predictions
  *    --topo-grid=AxBxC          Cartesian task grid (1 to 3 dimensions)
  *
- *  Values are checked here, so that a bad one is refused at submission,
+ *  Values are checked here with the parsers the controller uses (the
+ *  policy registry's policy_check, the pattern registry's
+ *  flows_pattern_check), so that a bad one is refused at submission,
  *  and handed to slurmctld as job control environment variables
  *  (spank_job_control_setenv): TOPO_POLICY, TOPO_PATTERN, TOPO_GRID in the
  *  job's spank_job_env, where select/topo reads them (the job itself sees
@@ -23,6 +25,7 @@
 
 #include <slurm/spank.h>
 
+#include "evaluator/traffic/flows.h"
 #include "policies/policy.h"
 
 /* Compiled with -fvisibility=hidden: Slurm's SPANK interface below is
@@ -50,10 +53,13 @@ static int copy_value(char *dst, const char *val, const char *opt)
 			    VALUE_MAX - 1);
 		return -1;
 	}
+	/* '=' is part of the grammar (fattree-pods:large=leaves); blanks
+	 * and control characters never are */
 	for (i = 0; val[i]; i++) {
-		if (isspace((unsigned char)val[i]) || val[i] == '=') {
-			slurm_error("--%s=%s: spaces and '=' are not allowed",
-				    opt, val);
+		if (isspace((unsigned char)val[i]) ||
+		    iscntrl((unsigned char)val[i])) {
+			slurm_error("--%s=%s: blanks are not allowed", opt,
+				    val);
 			return -1;
 		}
 	}
@@ -78,7 +84,15 @@ static int cb_policy(int val, const char *optarg, int remote)
 
 static int cb_pattern(int val, const char *optarg, int remote)
 {
-	return copy_value(opt_pattern, optarg, "topo-pattern");
+	struct err e = { "" };
+
+	if (copy_value(opt_pattern, optarg, "topo-pattern") < 0)
+		return -1;
+	if (remote || !flows_pattern_check(opt_pattern, &e))
+		return 0;
+	slurm_error("--topo-pattern=%s: %s", opt_pattern, e.msg);
+	opt_pattern[0] = '\0';
+	return -1;
 }
 
 static int cb_grid(int val, const char *optarg, int remote)

@@ -48,6 +48,12 @@ int flows_add(struct flows *f, uint32_t src, uint32_t dst, double demand);
 int flows_pattern(const char *spec, const uint32_t *nodes, uint32_t n,
 		  uint64_t seed, struct flows *out, struct err *err);
 
+/* Check SPEC as flows_pattern would, without ranks: a known pattern, its
+ * options and their values' syntax (a node count the pattern cannot take
+ * is only known with the ranks).  Returns 0, or -1 with err set as
+ * flows_pattern sets it. */
+int flows_pattern_check(const char *spec, struct err *err);
+
 /* Whether SPEC names a pattern that draws random numbers (so different
  * seeds give different flows).  Unknown names are false. */
 int flows_pattern_random(const char *spec);

@@ -792,31 +792,52 @@ static int check_nodes(const uint32_t *nodes, uint32_t n, const char *spec,
 	return rc;
 }
 
+/* The seed= of A, when given, into *SEED. */
+static int given_seed(const struct spec *a, const char *spec, uint64_t *seed,
+		      struct err *err)
+{
+	const char *s = spec_given(a, "seed");
+	unsigned long long sv;
+	char *end;
+
+	if (!s)
+		return 0;
+	errno = 0;
+	sv = strtoull(s, &end, 10);
+	if (errno || *end || !isdigit((unsigned char)*s))
+		return err_set(err,
+			       "pattern '%s': seed: not a non-negative "
+			       "integer",
+			       spec);
+	*seed = sv;
+	return 0;
+}
+
+int flows_pattern_check(const char *spec, struct err *err)
+{
+	struct spec a;
+	const struct pattern_ops *pt;
+	uint64_t seed = 0;
+
+	if (!spec)
+		return err_set(err, "pattern: no spec");
+	return parse(spec, &a, &pt, err) || given_seed(&a, spec, &seed, err) ?
+		       -1 :
+		       0;
+}
+
 int flows_pattern(const char *spec, const uint32_t *nodes, uint32_t n,
 		  uint64_t seed, struct flows *out, struct err *err)
 {
 	struct spec a;
 	struct gen g;
 	const struct pattern_ops *pt;
-	const char *s;
-	unsigned long long sv;
-	char *end;
 
 	if (!spec || !out)
 		return err_set(err, "pattern: no spec");
-	if (parse(spec, &a, &pt, err) || check_nodes(nodes, n, spec, err))
+	if (parse(spec, &a, &pt, err) || check_nodes(nodes, n, spec, err) ||
+	    given_seed(&a, spec, &seed, err))
 		return -1;
-	s = spec_given(&a, "seed");
-	if (s) {
-		errno = 0;
-		sv = strtoull(s, &end, 10);
-		if (errno || *end || !isdigit((unsigned char)*s))
-			return err_set(err,
-				       "pattern '%s': seed: not a "
-				       "non-negative integer",
-				       spec);
-		seed = sv;
-	}
 	g.text = spec;
 	g.a = &a;
 	g.opts = pt->opts;

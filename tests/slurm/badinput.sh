@@ -49,6 +49,20 @@ grep -q "bad option 'colour' (want key=value)" "$TDIR/out" ||
 	fail "no clear message: $(cat "$TDIR/out")"
 sbatch -N 1 --topo-grid=0x4 --wrap true >"$TDIR/out" 2>&1 &&
 	fail "--topo-grid=0x4 accepted"
+# Patterns: the controller's parser refuses at submission.
+sbatch -N 1 --topo-pattern=bogus --wrap true >"$TDIR/out" 2>&1 &&
+	fail "--topo-pattern=bogus accepted"
+grep -q "unknown pattern 'bogus' (known: random, perm" "$TDIR/out" ||
+	fail "no clear message: $(cat "$TDIR/out")"
+sbatch -N 1 --topo-pattern=perm:seed=x --wrap true >"$TDIR/out" 2>&1 &&
+	fail "--topo-pattern=perm:seed=x accepted"
+grep -q "pattern 'perm:seed=x': seed: not a non-negative integer" \
+	"$TDIR/out" || fail "no clear message: $(cat "$TDIR/out")"
+# ... and blanks are refused, '=' in options is not
+sbatch -N 1 "--topo-policy=random seed=3" --wrap true >"$TDIR/out" 2>&1 &&
+	fail "a blank in --topo-policy accepted"
+grep -q "blanks are not allowed" "$TDIR/out" ||
+	fail "no clear message: $(cat "$TDIR/out")"
 wait_all 60 || fail "jobs did not finish"
 scontrol show job "$id" | grep -q JobState=COMPLETED || fail "job $id did not complete"
 ctld_alive || fail "slurmctld died"

@@ -23,8 +23,11 @@ sinfo -h -o '%D %t' | grep -q "^64 idle" || fail "sinfo: $(sinfo)"
 
 # A job runs, on whole nodes, and completes.
 id=$(submit 4 1) || fail "sbatch -N 4"
-id2=$(submit 2 1 --topo-policy=fattree-pods --topo-pattern=all2all --topo-grid=2x1) ||
-	fail "sbatch with --topo-* options"
+# Policy options pass ('=' is the option grammar's); the pattern is
+# checked by the same parser as the controller's.
+id2=$(submit 2 1 --topo-policy=fattree-pods:large=leaves \
+	--topo-pattern=alltoall --topo-grid=2x1) ||
+	fail "sbatch with --topo-* options: $(cat "$TDIR/sbatch.err")"
 wait_all 60 || fail "jobs did not finish"
 for j in $id $id2; do
 	scontrol show job "$j" | grep -q "JobState=COMPLETED" ||
