@@ -578,3 +578,45 @@ Test(flows, load_errors)
 		flows_free(&f);
 	}
 }
+
+/* flows_pattern_check: what flows_pattern refuses without ranks, with its
+ * message; a node count a pattern cannot take is left to flows_pattern. */
+Test(flows, pattern_check)
+{
+	static const struct {
+		const char *spec, *msg; /* msg NULL: accepted */
+	} c[] = {
+		{ "alltoall", NULL },
+		{ "perm:seed=7", NULL },
+		{ "stencil:dims=8x8", NULL },
+		{ "bitrev", NULL }, /* power of two: known only with ranks */
+		{ "bogus", "pattern 'bogus': unknown pattern 'bogus' (known: "
+			   "random, perm" },
+		{ "perm:seed=x",
+		  "pattern 'perm:seed=x': seed: not a non-negative integer" },
+		{ "alltoall:seed=1",
+		  "pattern 'alltoall:seed=1': alltoall is not random (no "
+		  "seed=)" },
+		{ "shift:colour=2", "pattern 'shift:colour=2': " },
+	};
+	struct flows f;
+	struct err e = { "" };
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int rc = flows_pattern_check(c[i].spec, &e);
+
+		if (!c[i].msg) {
+			cr_expect_eq(rc, 0, "%s: %s", c[i].spec, e.msg);
+			continue;
+		}
+		cr_expect_eq(rc, -1, "%s accepted", c[i].spec);
+		cr_expect(!strncmp(e.msg, c[i].msg, strlen(c[i].msg)),
+			  "%s: '%s'", c[i].spec, e.msg);
+	}
+	cr_expect_eq(flows_pattern_check(NULL, &e), -1);
+	/* accepted by the check, refused with the ranks */
+	flows_init(&f);
+	cr_expect_eq(flows_pattern("bitrev", NULL, 6, 1, &f, &e), -1);
+	cr_expect(strstr(e.msg, "power-of-two"), "%s", e.msg);
+	flows_free(&f);
+}
