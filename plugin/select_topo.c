@@ -282,7 +282,10 @@ static void _load_topo_conf(void)
 			parts[nparts++] = part_ptr->name;
 		list_iterator_destroy(it);
 	}
-	s = tstate_load(path, names, node_record_count, parts, nparts, &err);
+	/* without a partition list (none built yet) partitions are not
+	 * checked */
+	s = tstate_load(path, names, node_record_count,
+			part_list ? parts : NULL, nparts, &err);
 	xfree(names);
 	xfree(parts);
 

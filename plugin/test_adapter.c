@@ -198,7 +198,7 @@ Test(adapter, long_line_keeps_the_count)
 }
 
 /* ...and every policy line is checked, also of a partition slurm.conf
- * does not have (yet). */
+ * does not have (the policy first, then the partition). */
 Test(adapter, policy_of_another_partition_is_checked)
 {
 	struct err err = { { 0 } };
@@ -209,6 +209,25 @@ Test(adapter, policy_of_another_partition_is_checked)
 	cr_assert(strstr(err.msg, ":3: policy 'fattree-pods:large=x' of "
 				  "partition later: policy fattree-pods"),
 		  "%s", err.msg);
+}
+
+/* A PartitionPolicy= of a partition slurm.conf lacks (a typo) is refused
+ * with its line and the partitions there are: the real partition would
+ * run without isolation. */
+Test(adapter, policy_of_an_unknown_partition_is_refused)
+{
+	struct err err = { { 0 } };
+	char want[600];
+
+	cr_assert_null(load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+			    "PartitionPolicy=debug:clustered\n"
+			    "PartitionPolicy=bacth:fattree-pods\n",
+			    &err));
+	snprintf(want, sizeof(want),
+		 "%s:4: PartitionPolicy=bacth:fattree-pods: slurm.conf has no "
+		 "partition 'bacth' (it has: batch, debug)",
+		 conf_path);
+	cr_expect_str_eq(err.msg, want);
 }
 
 Test(adapter, policy_choice_and_overrides)

@@ -55,6 +55,37 @@ static const struct policy *cached(struct tstate *s, const char *spec,
  * the check against slurm.conf's nodes.  PARTS is not needed any more:
  * the policy of every partition is already created.
  */
+/* Every PartitionPolicy= names a partition of PARTS[0..NPARTS). */
+static int check_partitions(const struct machine *m, const char *path,
+			    const char *const *parts, uint32_t nparts,
+			    struct err *err)
+{
+	for (uint32_t i = 0; i < machine_num_partitions(m); i++) {
+		const char *name = NULL, *text = NULL;
+		char known[512] = "";
+		size_t len = 0;
+		uint32_t line = 0, k;
+
+		machine_partition(m, i, &name, &text, &line);
+		for (k = 0; k < nparts; k++)
+			if (parts[k] && !strcmp(parts[k], name))
+				break;
+		if (k < nparts)
+			continue;
+		for (k = 0; k < nparts && len < sizeof(known); k++)
+			len += (size_t)snprintf(known + len,
+						sizeof(known) - len, "%s%s",
+						k ? ", " : "",
+						parts[k] ? parts[k] : "?");
+		return err_set(err,
+			       "%s:%u: PartitionPolicy=%s:%s: slurm.conf has "
+			       "no partition '%s' (it has: %s)",
+			       path, line, name, text, name,
+			       nparts ? known : "none");
+	}
+	return 0;
+}
+
 struct tstate *tstate_load(const char *path, const char *const *names,
 			   uint32_t nslurm, const char *const *parts,
 			   uint32_t nparts, struct err *err)
@@ -62,8 +93,6 @@ struct tstate *tstate_load(const char *path, const char *const *names,
 	struct tstate *s = calloc(1, sizeof(*s));
 	uint32_t i, line;
 
-	(void)parts;
-	(void)nparts;
 	if (!s) {
 		err_set(err, "%s: out of memory", path);
 		return NULL;
@@ -75,6 +104,8 @@ struct tstate *tstate_load(const char *path, const char *const *names,
 	atomic_init(&s->sm->refs, 1);
 	if (!(s->m = s->sm->m = machine_load(path, NULL, err)) ||
 	    machine_check_predict(s->m, model_check_routing, err))
+		goto fail;
+	if (parts && check_partitions(s->m, path, parts, nparts, err))
 		goto fail;
 	s->routing = machine_routing(s->m);
 	s->n = topo_num_nodes(machine_topo(s->m));

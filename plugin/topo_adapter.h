@@ -33,12 +33,15 @@ struct tstate;
 
 /* Load the machine of topo.conf PATH (machine_load: every PartitionPolicy=
  * and DefaultPolicy= is created, unknown or inapplicable policies are
- * errors; the Predict= model is checked with model_check, "PATH:LINE:
- * Predict=SPEC: why") and check it against Slurm's nodes NAMES[0..NSLURM): every Slurm
- * node must be named in topo.conf and every topo.conf node must be a
- * Slurm node.  PARTS[0..NPARTS), slurm.conf's partitions, is not needed
- * (kept for the caller).  Returns a new state or NULL with err set to
- * "PATH:LINE: what", the line from the parser. */
+ * errors; the Predict= model is checked with model_check_routing,
+ * "PATH:LINE: Predict=SPEC: why") and check it against Slurm's nodes
+ * NAMES[0..NSLURM): every Slurm node must be named in topo.conf and every
+ * topo.conf node must be a Slurm node; and, when PARTS is not NULL,
+ * against slurm.conf's partitions PARTS[0..NPARTS): a PartitionPolicy= of
+ * a partition slurm.conf lacks (a typo would leave the real partition
+ * without isolation) is an error naming the partitions there are.
+ * Returns a new state or NULL with err set to "PATH:LINE: what", the
+ * line from the parser. */
 struct tstate *tstate_load(const char *path, const char *const *names,
 			   uint32_t nslurm, const char *const *parts,
 			   uint32_t nparts, struct err *err);

@@ -99,6 +99,18 @@ grep -q "fatal: select/topo: .*topo.conf:3: policy 'no-such-policy' of partition
 	fail "no file:line for the unknown policy: $(grep fatal "$TDIR/c/log/slurmctld.log")"
 cluster_reset
 
+# A policy for a partition slurm.conf lacks (a typo): batch would run
+# unisolated, so slurmctld refuses to start.
+printf 'Topology=fattree k=4 n=3\nNodeName=n[0-63]\nPartitionPolicy=bacth:fattree-pods\n' > "$TDIR/bad6.conf"
+if SELECT=topo TOPO_CONF="$TDIR/bad6.conf" PLUGIN_BUILDDIR=$top_builddir \
+	"$CLUSTER" start "$TDIR/c" >"$TDIR/start.log" 2>&1; then
+	fail "slurmctld started with a policy for an unknown partition"
+fi
+grep -q "fatal: select/topo: .*topo.conf:3: PartitionPolicy=bacth:fattree-pods: slurm.conf has no partition 'bacth' (it has: batch)" \
+	"$TDIR/c/log/slurmctld.log" ||
+	fail "no file:line for the partition typo: $(grep fatal "$TDIR/c/log/slurmctld.log")"
+cluster_reset
+
 # An unknown prediction model: fatal at start, with model_check's message.
 printf 'Topology=fattree k=4 n=3\nNodeName=n[0-63]\nPartitionPolicy=batch:fattree-pods\nPredict=nosuch\n' > "$TDIR/bad4.conf"
 if SELECT=topo TOPO_CONF="$TDIR/bad4.conf" PLUGIN_BUILDDIR=$top_builddir \

@@ -74,6 +74,15 @@ grep -q "topo.conf:4: Predict=nosuch: unknown model 'nosuch'" "$TDIR/c/log/slurm
 	fail "no file:line error for the unknown Predict= model"
 [ "$(grep -c "KEEPING THE PREVIOUS topo.conf" "$TDIR/c/log/slurmctld.log")" = 2 ] ||
 	fail "reconfiguration did not keep the old topo.conf over a bad Predict="
+# ... and with a policy for a partition slurm.conf lacks (a typo of batch).
+printf 'Topology=fattree k=4 n=3\nNodeName=n[0-63]\nPartitionPolicy=bacth:fattree-pods\n' > "$TDIR/c/etc/topo.conf"
+scontrol reconfigure || fail "scontrol reconfigure failed"
+sleep 1
+ctld_alive || fail "slurmctld died on a PartitionPolicy= typo"
+grep -q "topo.conf:3: PartitionPolicy=bacth:fattree-pods: slurm.conf has no partition 'bacth' (it has: batch)" \
+	"$TDIR/c/log/slurmctld.log" || fail "no file:line error for the partition typo"
+[ "$(grep -c "KEEPING THE PREVIOUS topo.conf" "$TDIR/c/log/slurmctld.log")" = 3 ] ||
+	fail "reconfiguration did not keep the old topo.conf over a partition typo"
 id=$(submit 4 1) || fail "sbatch after a failed reconfigure"
 wait_all 60 || fail "job after a failed reconfigure did not finish"
 scontrol show job "$id" | grep -q JobState=COMPLETED || fail "job $id did not complete"
