@@ -18,6 +18,7 @@
  * and a flow's grouped columns are sums of products of two halves per
  * intermediate, accumulated in dense per-group arrays (touched lists keep
  * the reset cheap). */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1127,29 +1128,97 @@ static int build_flows(struct work *w, const struct flows *f, struct tb *b,
  * is then spread, per global link k = u -> v from x's group to y's, over
  * local(x -> u), k and local(v -> y) (half_min's expansion), and the
  * local pairs' rates over their local paths' links.  M_op' y runs the same
- * steps backwards.  Cost per product: O(flows x intermediates x hops^2 +
- * global links x routers^2), with no per-path and no per-column link
- * list. */
+ * steps backwards.
+ *
+ * The path-count vectors N(x,y,.) take few distinct values (275 over the
+ * 331,776 switch pairs of a 6-group Cascade), so they are kept once in a
+ * dictionary and a pair holds an index.  The rate a flow puts on a half
+ * depends on the other half's vector only: it is computed once per flow
+ * and distinct vector (a stamp marks it), and each (flow, intermediate)
+ * costs two HL-wide additions.  The adjoint sums the half costs per
+ * vector first and convolves once per vector.  An entry of H at a hop
+ * count without a path is never read (p_fwd reads a pair's existing hop
+ * counts), so the forward sums are not masked.  Halves s -> I are
+ * accumulated flow by flow grouped by source (a row of H stays in
+ * cache), halves I -> d grouped by destination in a column buffer added to
+ * H once per destination.  Cost per product: O(flows x intermediates x HL
+ * + flows x distinct vectors used x HL x hops + global links x routers^2),
+ * with no per-path and no per-column link list. */
 #define NONE UINT32_MAX
-#define PAD 8 /* half hop counts 5..8 are padded to 8 (Cascade: 6) */
+#define PAD 8	/* half hop counts 5..8 are padded to 8 (Cascade: 6) */
+#define NPART 2 /* parts (threads) of a product */
+/* Products on at least this many half-table entries (S^2 HL) run on
+ * NPART threads: cascade:groups=2 (the unit tests) and up. */
+#define THREAD_CELLS ((size_t)1 << 18)
+
+/* Workspace of the products. */
+struct ufac_ws {
+	double *tab;	 /* [nd*HL] per vector: this flow's rates or costs */
+	uint32_t *stamp; /* [nd] == epoch: tab's entry is this flow's */
+	uint32_t *list;	 /* [nd] the vectors stamped for this flow */
+	uint32_t epoch;
+	uint32_t *inter; /* [S] a flow's intermediates */
+	double *col;	 /* [S*HL] the halves into one destination */
+};
 
 struct ugal_fac {
 	struct unet *n;
 	uint32_t S, HL, NL; /* half hop counts 0..HL-1, VLB 0..NL-1 */
 	uint32_t nf;
-	uint32_t *fs, *fd; /* [nf] switches of the flows */
-	uint32_t *vg;	   /* [nf*NL] group of f's VLB paths of L hops */
-	double *N;	   /* [S*S*HL] MIN paths x -> y by hops (x != y) */
-	double *NT;	   /* the same transposed: at (y, x) */
-	double *h;	   /* [S*S*HL] workspace: half rates or costs */
-	double *hT;	   /* the same for halves into a flow's destination,
-			    * transposed (rows by destination: contiguous
-			    * over the intermediates of a flow) */
-	double *rloc;	   /* [pairs] local pair rates or costs */
-	double *t2;	   /* [S] */
-	double *xi;	   /* [NL] */
-	double *T;	   /* [HL*HL] */
+	uint32_t *fs, *fd;  /* [nf] switches of the flows */
+	uint32_t *vg;	    /* [nf*NL] group of f's VLB paths of L hops */
+	uint32_t nd;	    /* distinct path-count vectors */
+	double *dict;	    /* [nd*HL] the vectors */
+	uint8_t *dlo, *dhi; /* [nd] first and past-last non-zero hops */
+	uint32_t *id;	    /* [S*S] vector of MIN(x -> y), by (x, y) */
+	uint32_t *idT;	    /* [S*S] the same by (y, x) */
+	uint32_t *src_off;  /* [S+1] flows by source switch: */
+	uint32_t *by_src;   /* [nf] */
+	uint32_t *dst_off;  /* [S+1] flows by destination switch: */
+	uint32_t *by_dst;   /* [nf] */
+	double *h;	    /* [S*S*HL] half rates or costs, rows by (x, y) */
+	double *xis;	    /* [nf*NL] per flow rates or costs by VLB hops */
+	uint32_t *poff;	    /* [pairs] of a local pair (v, y): the offset
+			     * y HL + dist(v, y) in a row of H, or NONE */
+	bool threads;	    /* run the parts of a product on threads */
+	double *rl[NPART];  /* [pairs] per part: local pair rates or costs */
+	double *t2s[NPART]; /* [S] per part */
+	struct ufac_ws ws[NPART];
 };
+
+static void ws_free(struct ufac_ws *w)
+{
+	free(w->tab);
+	free(w->stamp);
+	free(w->list);
+	free(w->inter);
+	free(w->col);
+	memset(w, 0, sizeof(*w));
+}
+
+static int ws_init(struct ufac_ws *w, uint32_t nd, uint32_t S, uint32_t HL)
+{
+	memset(w, 0, sizeof(*w));
+	w->tab = malloc(((size_t)nd * HL + 1) * sizeof(*w->tab));
+	w->stamp = calloc((size_t)nd + 1, sizeof(*w->stamp));
+	w->list = malloc(((size_t)nd + 1) * sizeof(*w->list));
+	w->inter = malloc(((size_t)S + 1) * sizeof(*w->inter));
+	w->col = malloc(((size_t)S * HL + 1) * sizeof(*w->col));
+	if (!w->tab || !w->stamp || !w->list || !w->inter || !w->col) {
+		ws_free(w);
+		return -1;
+	}
+	return 0;
+}
+
+/* A new flow: no tab entry is its own. */
+static void ws_next(struct ufac_ws *w, uint32_t nd)
+{
+	if (++w->epoch == 0) {
+		memset(w->stamp, 0, (size_t)nd * sizeof(*w->stamp));
+		w->epoch = 1;
+	}
+}
 
 static void ufac_free(struct ugal_fac *u)
 {
@@ -1159,14 +1228,23 @@ static void ufac_free(struct ugal_fac *u)
 	free(u->fs);
 	free(u->fd);
 	free(u->vg);
-	free(u->N);
-	free(u->NT);
+	free(u->dict);
+	free(u->dlo);
+	free(u->dhi);
+	free(u->id);
+	free(u->idT);
+	free(u->src_off);
+	free(u->by_src);
+	free(u->dst_off);
+	free(u->by_dst);
 	free(u->h);
-	free(u->hT);
-	free(u->rloc);
-	free(u->t2);
-	free(u->xi);
-	free(u->T);
+	free(u->xis);
+	free(u->poff);
+	for (uint32_t t = 0; t < NPART; t++) {
+		free(u->rl[t]);
+		free(u->t2s[t]);
+		ws_free(&u->ws[t]);
+	}
 	free(u);
 }
 
@@ -1175,109 +1253,201 @@ static double *hrow(const struct ugal_fac *u, double *t, uint32_t x, uint32_t y)
 	return t + ((size_t)x * u->S + y) * u->HL;
 }
 
-/* The halves of flow F's VLB paths from its rates ZETA[NL] into u->h. */
-/* One flow and intermediate: half rates H1 (s -> I) and H2 (I -> d) from
- * the flow's rates ZETA and the halves' path counts N1 and N2.  Sums in
- * registers (no chain through memory); inlined with HL = PAD, a constant,
- * the loops unroll. */
-static inline void fwd_pair(uint32_t HL, const double *zeta, const double *n1,
-			    const double *n2, double *h1, double *h2)
-{
-	for (uint32_t a = 0; a < HL; a++) {
-		double acc = 0;
-
-		for (uint32_t b = 0; b < HL; b++)
-			acc += zeta[a + b] * n2[b];
-		h1[a] += n1[a] != 0 ? acc : 0;
-	}
-	for (uint32_t b = 0; b < HL; b++) {
-		double acc = 0;
-
-		for (uint32_t a = 0; a < HL; a++)
-			acc += zeta[a + b] * n1[a];
-		h2[b] += n2[b] != 0 ? acc : 0;
-	}
-}
-
-/* The adjoint: T[a][b] += the cost of the paths of a + b hops made of the
- * halves' a and b hop parts, under half costs C1 and C2. */
-static inline void adj_pair(uint32_t HL, double *T, const double *n1,
-			    const double *n2, const double *c1,
-			    const double *c2)
-{
-	for (uint32_t a = 0; a < HL; a++)
-		for (uint32_t b = 0; b < HL; b++)
-			T[a * HL + b] += c1[a] * n2[b] + n1[a] * c2[b];
-}
-
-static void q_fwd(struct ugal_fac *u, uint32_t f, const double *zeta)
+/* The intermediates of flow F into INTER; returns their number. */
+static uint32_t inters(const struct ugal_fac *u, uint32_t f, uint32_t *inter)
 {
 	const struct unet *n = u->n;
-	uint32_t s = u->fs[f], d = u->fd[f], HL = u->HL;
+	uint32_t s = u->fs[f], d = u->fd[f], ni = 0;
 
 	for (uint32_t g = 0; g < n->G; g++) {
 		if (!inter_group(n, s, d, g))
 			continue;
-		for (uint32_t k = n->mem_off[g]; k < n->mem_off[g + 1]; k++) {
-			uint32_t i = n->mem[k];
-			const double *n1 = hrow(u, u->N, s, i);
-			const double *n2 = hrow(u, u->NT, d, i);
-			double *h1 = hrow(u, u->h, s, i);
-			double *h2 = hrow(u, u->hT, d, i);
+		for (uint32_t k = n->mem_off[g]; k < n->mem_off[g + 1]; k++)
+			if (n->mem[k] != s && n->mem[k] != d)
+				inter[ni++] = n->mem[k];
+	}
+	return ni;
+}
 
-			if (i == s || i == d)
-				continue;
-			if (HL == PAD)
-				fwd_pair(PAD, zeta, n1, n2, h1, h2);
-			else
-				fwd_pair(HL, zeta, n1, n2, h1, h2);
-		}
+/* OUT[j] = sum_{k = lo..hi-1} ZETA[j + k] V[k], j < HL: the rates on a
+ * half's j hops of the VLB paths whose other half has path counts V. */
+static inline void conv(uint32_t HL, const double *restrict zeta,
+			const double *restrict v, uint32_t lo, uint32_t hi,
+			double *restrict out)
+{
+	for (uint32_t j = 0; j < HL; j++) {
+		double acc = 0;
+
+		for (uint32_t k = lo; k < hi; k++)
+			acc += zeta[j + k] * v[k];
+		out[j] = acc;
 	}
 }
 
-/* XI[NL] += the cost by VLB hops of flow F's paths under half costs
- * u->h. */
-static void q_adj(struct ugal_fac *u, uint32_t f, double *xi)
+/* XI[j + k] += G[j] V[k]: the adjoint of conv. */
+static inline void fold(uint32_t HL, double *restrict xi,
+			const double *restrict g, const double *restrict v,
+			uint32_t lo, uint32_t hi)
 {
-	const struct unet *n = u->n;
-	uint32_t s = u->fs[f], d = u->fd[f], HL = u->HL;
-	double *T = u->T;
-
-	memset(T, 0, (size_t)HL * HL * sizeof(*T));
-	for (uint32_t g = 0; g < n->G; g++) {
-		if (!inter_group(n, s, d, g))
-			continue;
-		for (uint32_t k = n->mem_off[g]; k < n->mem_off[g + 1]; k++) {
-			uint32_t i = n->mem[k];
-			const double *n1 = hrow(u, u->N, s, i);
-			const double *n2 = hrow(u, u->NT, d, i);
-			const double *c1 = hrow(u, u->h, s, i);
-			const double *c2 = hrow(u, u->hT, d, i);
-
-			if (i == s || i == d)
-				continue;
-			/* by (a, b) first: independent sums, folded into
-			 * xi by a + b below */
-			if (HL == PAD)
-				adj_pair(PAD, T, n1, n2, c1, c2);
-			else
-				adj_pair(HL, T, n1, n2, c1, c2);
-		}
-	}
-	for (uint32_t a = 0; a < HL; a++)
-		for (uint32_t b = 0; b < HL; b++)
-			xi[a + b] += T[a * HL + b];
+	for (uint32_t k = lo; k < hi; k++)
+		for (uint32_t j = 0; j < HL; j++)
+			xi[j + k] += g[j] * v[k];
 }
 
-/* Spread the half rates u->h over the links: OUT += ... */
-static void p_fwd(struct ugal_fac *u, double *out)
+static inline void vadd(uint32_t HL, double *restrict a,
+			const double *restrict b)
+{
+	for (uint32_t j = 0; j < HL; j++)
+		a[j] += b[j];
+}
+
+static inline void vcopy(uint32_t HL, double *restrict a,
+			 const double *restrict b)
+{
+	for (uint32_t j = 0; j < HL; j++)
+		a[j] = b[j];
+}
+
+static bool any_rate(const struct ugal_fac *u, uint32_t f)
+{
+	const double *zeta = u->xis + (size_t)f * u->NL;
+
+	for (uint32_t L = 0; L < u->NL; L++)
+		if (zeta[L] != 0)
+			return true;
+	return false;
+}
+
+/* Flow F's rate on the halves from (TO_DST false: s -> I) or into (true:
+ * I -> d) its intermediates, into ROW[I*HL..] (+=). */
+static void fwd_flow(struct ugal_fac *u, struct ufac_ws *w, uint32_t f,
+		     bool to_dst, double *row)
+{
+	uint32_t S = u->S, HL = u->HL, s = u->fs[f], d = u->fd[f];
+	uint32_t ni = inters(u, f, w->inter);
+	const double *zeta = u->xis + (size_t)f * u->NL;
+
+	ws_next(w, u->nd);
+	for (uint32_t j = 0; j < ni; j++) {
+		uint32_t i = w->inter[j];
+		uint32_t v = to_dst ? u->id[(size_t)s * S + i] :
+				      u->idT[(size_t)d * S + i];
+		double *t = w->tab + (size_t)v * HL;
+
+		if (w->stamp[v] != w->epoch) {
+			const double *dv = u->dict + (size_t)v * HL;
+
+			w->stamp[v] = w->epoch;
+			if (HL == PAD)
+				conv(PAD, zeta, dv, u->dlo[v], u->dhi[v], t);
+			else
+				conv(HL, zeta, dv, u->dlo[v], u->dhi[v], t);
+		}
+		if (HL == PAD)
+			vadd(PAD, row + (size_t)i * PAD, t);
+		else
+			vadd(HL, row + (size_t)i * HL, t);
+	}
+}
+
+/* The adjoint of fwd_flow: flow F's costs by VLB hops (+=) from the half
+ * costs ROW[I*HL..]. */
+static void adj_flow(struct ugal_fac *u, struct ufac_ws *w, uint32_t f,
+		     bool to_dst, const double *row)
+{
+	uint32_t S = u->S, HL = u->HL, s = u->fs[f], d = u->fd[f], nl = 0;
+	uint32_t ni = inters(u, f, w->inter);
+	double *xi = u->xis + (size_t)f * u->NL;
+
+	ws_next(w, u->nd);
+	for (uint32_t j = 0; j < ni; j++) {
+		uint32_t i = w->inter[j];
+		uint32_t v = to_dst ? u->id[(size_t)s * S + i] :
+				      u->idT[(size_t)d * S + i];
+		double *t = w->tab + (size_t)v * HL;
+		const double *c = row + (size_t)i * HL;
+
+		if (w->stamp[v] != w->epoch) {
+			w->stamp[v] = w->epoch;
+			w->list[nl++] = v;
+			if (HL == PAD)
+				vcopy(PAD, t, c);
+			else
+				vcopy(HL, t, c);
+		} else if (HL == PAD) {
+			vadd(PAD, t, c);
+		} else {
+			vadd(HL, t, c);
+		}
+	}
+	for (uint32_t k = 0; k < nl; k++) {
+		uint32_t v = w->list[k];
+
+		const double *g = w->tab + (size_t)v * HL;
+		const double *dv = u->dict + (size_t)v * HL;
+
+		if (HL == PAD)
+			fold(PAD, xi, g, dv, u->dlo[v], u->dhi[v]);
+		else
+			fold(HL, xi, g, dv, u->dlo[v], u->dhi[v]);
+	}
+}
+
+/* H's rows (s, .) = the halves of the flows from S (rates, or with ADJ
+ * the flows' costs from them). */
+static void by_src(struct ugal_fac *u, struct ufac_ws *w, uint32_t s, bool adj)
+{
+	double *row = hrow(u, u->h, s, 0);
+
+	if (!adj)
+		memset(row, 0, (size_t)u->S * u->HL * sizeof(*row));
+	for (uint32_t k = u->src_off[s]; k < u->src_off[s + 1]; k++) {
+		uint32_t f = u->by_src[k];
+
+		if (adj)
+			adj_flow(u, w, f, false, row);
+		else if (any_rate(u, f))
+			fwd_flow(u, w, f, false, row);
+	}
+}
+
+/* H's column (., d) += the halves of the flows into D (or their costs). */
+static void by_dst(struct ugal_fac *u, struct ufac_ws *w, uint32_t d, bool adj)
+{
+	uint32_t S = u->S, HL = u->HL;
+	bool any = false;
+
+	if (u->dst_off[d] == u->dst_off[d + 1])
+		return;
+	if (adj)
+		for (uint32_t i = 0; i < S; i++)
+			vcopy(HL, w->col + (size_t)i * HL, hrow(u, u->h, i, d));
+	else
+		memset(w->col, 0, (size_t)S * HL * sizeof(*w->col));
+	for (uint32_t k = u->dst_off[d]; k < u->dst_off[d + 1]; k++) {
+		uint32_t f = u->by_dst[k];
+
+		if (adj) {
+			adj_flow(u, w, f, true, w->col);
+		} else if (any_rate(u, f)) {
+			fwd_flow(u, w, f, true, w->col);
+			any = true;
+		}
+	}
+	for (uint32_t i = 0; any && i < S; i++)
+		vadd(HL, hrow(u, u->h, i, d), w->col + (size_t)i * HL);
+}
+
+/* The global-link part of p_fwd for the halves from groups [A0, A1):
+ * OUT (their global links) and RL (local pair rates, this part's own
+ * buffer) +=, T2[S] workspace. */
+static void p_fwd_glob(const struct ugal_fac *u, uint32_t A0, uint32_t A1,
+		       double *rl, double *t2, double *out)
 {
 	const struct unet *n = u->n;
-	size_t pairs = n->mat_off[n->G];
-	uint32_t HL = u->HL;
+	const uint32_t *poff = u->poff;
 
-	memset(u->rloc, 0, (pairs ? pairs : 1) * sizeof(*u->rloc));
-	for (uint32_t A = 0; A < n->G; A++)
+	for (uint32_t A = A0; A < A1; A++)
 		for (uint32_t B = 0; B < n->G; B++) {
 			uint32_t cnt, b0 = n->mem_off[B], nb;
 			const uint32_t *gl;
@@ -1292,7 +1462,7 @@ static void p_fwd(struct ugal_fac *u, double *out)
 				uint32_t uu = lk->from, v = lk->to;
 				size_t pv = pidx(n, v, v) - n->idx[v];
 
-				memset(u->t2, 0, nb * sizeof(*u->t2));
+				memset(t2, 0, nb * sizeof(*t2));
 				for (uint32_t ix = n->mem_off[A];
 				     ix < n->mem_off[A + 1]; ix++) {
 					uint32_t x = n->mem[ix];
@@ -1305,24 +1475,34 @@ static void p_fwd(struct ugal_fac *u, double *out)
 						continue;
 					row = hrow(u, u->h, x, 0) + a + 1;
 					for (uint32_t iy = 0; iy < nb; iy++) {
-						uint32_t c = n->dist[pv + iy];
+						uint32_t o = poff[pv + iy];
 						double val;
 
-						if (c == UNREACH)
+						if (o == NONE)
 							continue;
-						val = row[(size_t)n->mem[b0 + iy] *
-								  HL +
-							  c];
+						val = row[o];
 						o1 += n->np[pv + iy] * val;
-						u->t2[iy] += npu * val;
+						t2[iy] += npu * val;
 					}
-					u->rloc[pu] += o1;
+					rl[pu] += o1;
 					out[gl[k]] += npu * o1;
 				}
 				for (uint32_t iy = 0; iy < nb; iy++)
-					u->rloc[pv + iy] += u->t2[iy];
+					rl[pv + iy] += t2[iy];
 			}
 		}
+}
+
+/* Spread the half rates u->h over the links: OUT += ..., given the
+ * global-link parts' local pair rates u->rl[0..NPART-1]. */
+static void p_fwd_local(struct ugal_fac *u, double *out)
+{
+	const struct unet *n = u->n;
+	size_t pairs = n->mat_off[n->G];
+
+	for (uint32_t t = 1; t < NPART; t++)
+		for (size_t p = 0; p < pairs; p++)
+			u->rl[0][p] += u->rl[t][p];
 	for (uint32_t g = 0; g < n->G; g++)
 		for (uint32_t i = n->mem_off[g]; i < n->mem_off[g + 1]; i++)
 			for (uint32_t j = n->mem_off[g]; j < n->mem_off[g + 1];
@@ -1331,11 +1511,11 @@ static void p_fwd(struct ugal_fac *u, double *out)
 				size_t p = pidx(n, x, y);
 
 				if (x != y && n->dist[p] != UNREACH)
-					u->rloc[p] +=
+					u->rl[0][p] +=
 						hrow(u, u->h, x, y)[n->dist[p]];
 			}
 	for (size_t p = 0; p < pairs; p++) {
-		double r = u->rloc[p];
+		double r = u->rl[0][p];
 
 		if (r == 0)
 			continue;
@@ -1344,21 +1524,16 @@ static void p_fwd(struct ugal_fac *u, double *out)
 	}
 }
 
-/* The cost of every half under link prices Y into u->h. */
-static void p_adj(struct ugal_fac *u, const double *y)
+/* The cost of the halves from groups [A0, A1) under link prices Y into
+ * u->h (zero there before), given the local pairs' costs u->rl[0]. */
+static void p_adj_part(struct ugal_fac *u, uint32_t A0, uint32_t A1,
+		       const double *y)
 {
 	const struct unet *n = u->n;
-	size_t pairs = n->mat_off[n->G];
-	uint32_t HL = u->HL;
+	const double *rloc = u->rl[0];
+	const uint32_t *poff = u->poff;
 
-	for (size_t p = 0; p < pairs; p++) {
-		double c = 0;
-
-		for (size_t e = n->lp_off[p]; e < n->lp_off[p + 1]; e++)
-			c += y[n->lp_link[e]];
-		u->rloc[p] = c;
-	}
-	for (uint32_t A = 0; A < n->G; A++)
+	for (uint32_t A = A0; A < A1; A++)
 		for (uint32_t B = 0; B < n->G; B++) {
 			uint32_t cnt, b0 = n->mem_off[B], nb;
 			const uint32_t *gl;
@@ -1383,22 +1558,20 @@ static void p_adj(struct ugal_fac *u, const double *y)
 
 					if (a == UNREACH)
 						continue;
-					c1 = u->rloc[pu] + npu * y[gl[k]];
+					c1 = rloc[pu] + npu * y[gl[k]];
 					row = hrow(u, u->h, x, 0) + a + 1;
 					for (uint32_t iy = 0; iy < nb; iy++) {
-						uint32_t c = n->dist[pv + iy];
+						uint32_t o = poff[pv + iy];
 
-						if (c == UNREACH)
+						if (o == NONE)
 							continue;
-						row[(size_t)n->mem[b0 + iy] * HL +
-						    c] +=
-							n->np[pv + iy] * c1 +
-							npu * u->rloc[pv + iy];
+						row[o] += n->np[pv + iy] * c1 +
+							  npu * rloc[pv + iy];
 					}
 				}
 			}
 		}
-	for (uint32_t g = 0; g < n->G; g++)
+	for (uint32_t g = A0; g < A1; g++)
 		for (uint32_t i = n->mem_off[g]; i < n->mem_off[g + 1]; i++)
 			for (uint32_t j = n->mem_off[g]; j < n->mem_off[g + 1];
 			     j++) {
@@ -1407,73 +1580,271 @@ static void p_adj(struct ugal_fac *u, const double *y)
 
 				if (x != yy && n->dist[p] != UNREACH)
 					hrow(u, u->h, x, yy)[n->dist[p]] +=
-						u->rloc[p];
+						rloc[p];
 			}
 }
 
-/* T[x][y] (+)= Y[y][x] for all switches, by blocks (cache). */
-static void transpose(const struct ugal_fac *u, double *t, const double *y,
-		      bool add)
+/* The steps of a product, each over a range [lo, hi) of switches or
+ * groups, run as parts: part T uses u->ws[T], u->rl[T], u->t2s[T]. */
+enum step { STEP_SRC, STEP_DST, STEP_PFWD, STEP_PADJ };
+
+struct part {
+	struct ugal_fac *u;
+	enum step step;
+	bool adj;
+	uint32_t t, lo, hi;
+	const double *in;
+	double *out;
+};
+
+static void part_run(const struct part *k)
 {
-	enum { BLK = 32 };
-	uint32_t S = u->S, HL = u->HL;
+	struct ugal_fac *u = k->u;
 
-	for (uint32_t x0 = 0; x0 < S; x0 += BLK)
-		for (uint32_t y0 = 0; y0 < S; y0 += BLK)
-			for (uint32_t x = x0; x < x0 + BLK && x < S; x++)
-				for (uint32_t yy = y0; yy < y0 + BLK && yy < S;
-				     yy++) {
-					double *a =
-						t + ((size_t)x * S + yy) * HL;
-					const double *b =
-						y + ((size_t)yy * S + x) * HL;
+	switch (k->step) {
+	case STEP_SRC:
+		for (uint32_t s = k->lo; s < k->hi; s++)
+			by_src(u, &u->ws[k->t], s, k->adj);
+		break;
+	case STEP_DST:
+		for (uint32_t d = k->lo; d < k->hi; d++)
+			by_dst(u, &u->ws[k->t], d, k->adj);
+		break;
+	case STEP_PFWD:
+		p_fwd_glob(u, k->lo, k->hi, u->rl[k->t], u->t2s[k->t], k->out);
+		break;
+	case STEP_PADJ:
+		p_adj_part(u, k->lo, k->hi, k->in);
+		break;
+	}
+}
 
-					for (uint32_t l = 0; l < HL; l++)
-						a[l] = add ? a[l] + b[l] : b[l];
-				}
+static void *part_thread(void *arg)
+{
+	part_run(arg);
+	return NULL;
+}
+
+/* Run STEP over [0, N) in NPART parts: part 0 here, the others on threads
+ * when u->threads (a part whose thread does not start runs here).  Parts
+ * write disjoint rows and columns of u->h, flows' u->xis and OUT's global
+ * links; the rest is their own buffers. */
+static void run_step(struct ugal_fac *u, enum step step, bool adj, uint32_t N,
+		     const double *in, double *out)
+{
+	struct part k[NPART];
+	pthread_t th[NPART];
+	bool started[NPART] = { false };
+
+	for (uint32_t t = 0; t < NPART; t++)
+		k[t] = (struct part){ .u = u,
+				      .step = step,
+				      .adj = adj,
+				      .t = t,
+				      .lo = (uint32_t)((uint64_t)N * t / NPART),
+				      .hi = (uint32_t)((uint64_t)N * (t + 1) /
+						       NPART),
+				      .in = in,
+				      .out = out };
+	for (uint32_t t = 1; t < NPART && u->threads; t++)
+		started[t] = !pthread_create(&th[t], NULL, part_thread, &k[t]);
+	part_run(&k[0]);
+	for (uint32_t t = 1; t < NPART; t++) {
+		if (started[t])
+			pthread_join(th[t], NULL);
+		else
+			part_run(&k[t]);
+	}
 }
 
 static void ufac_mul(void *ctx, const double *x, double *out)
 {
 	struct ugal_fac *u = ctx;
+	size_t pairs = u->n->mat_off[u->n->G];
 	bool any = false;
 
-	memset(u->h, 0, (size_t)u->S * u->S * u->HL * sizeof(*u->h));
-	memset(u->hT, 0, (size_t)u->S * u->S * u->HL * sizeof(*u->hT));
 	for (uint32_t f = 0; f < u->nf; f++) {
 		const uint32_t *vg = u->vg + (size_t)f * u->NL;
-		bool nz = false;
+		double *zeta = u->xis + (size_t)f * u->NL;
 
 		for (uint32_t L = 0; L < u->NL; L++) {
-			u->xi[L] = vg[L] == NONE ? 0 : x[vg[L]];
-			nz |= u->xi[L] != 0;
+			zeta[L] = vg[L] == NONE ? 0 : x[vg[L]];
+			any |= zeta[L] != 0;
 		}
-		if (nz)
-			q_fwd(u, f, u->xi);
-		any |= nz;
 	}
-	if (any) {
-		transpose(u, u->h, u->hT, true);
-		p_fwd(u, out);
-	}
+	if (!any)
+		return;
+	run_step(u, STEP_SRC, false, u->S, NULL, out);
+	run_step(u, STEP_DST, false, u->S, NULL, out);
+	for (uint32_t t = 0; t < NPART; t++)
+		memset(u->rl[t], 0, (pairs + 1) * sizeof(*u->rl[t]));
+	run_step(u, STEP_PFWD, false, u->n->G, NULL, out);
+	p_fwd_local(u, out);
 }
 
 static void ufac_mul_t(void *ctx, const double *y, double *out)
 {
 	struct ugal_fac *u = ctx;
+	const struct unet *n = u->n;
+	size_t pairs = n->mat_off[n->G];
 
 	memset(u->h, 0, (size_t)u->S * u->S * u->HL * sizeof(*u->h));
-	p_adj(u, y);
-	transpose(u, u->hT, u->h, false);
+	for (size_t p = 0; p < pairs; p++) {
+		double c = 0;
+
+		for (size_t e = n->lp_off[p]; e < n->lp_off[p + 1]; e++)
+			c += y[n->lp_link[e]];
+		u->rl[0][p] = c;
+	}
+	run_step(u, STEP_PADJ, true, n->G, y, NULL);
+	memset(u->xis, 0, ((size_t)u->nf * u->NL + 1) * sizeof(*u->xis));
+	run_step(u, STEP_SRC, true, u->S, NULL, NULL);
+	run_step(u, STEP_DST, true, u->S, NULL, NULL);
 	for (uint32_t f = 0; f < u->nf; f++) {
 		const uint32_t *vg = u->vg + (size_t)f * u->NL;
+		const double *xi = u->xis + (size_t)f * u->NL;
 
-		memset(u->xi, 0, u->NL * sizeof(*u->xi));
-		q_adj(u, f, u->xi);
 		for (uint32_t L = 0; L < u->NL; L++)
 			if (vg[L] != NONE)
-				out[vg[L]] += u->xi[L];
+				out[vg[L]] += xi[L];
 	}
+}
+
+/* Dictionary of the path-count vectors: an open-addressing hash table of
+ * vector ids (NONE: empty), grown to keep it at most half full. */
+struct dict_ht {
+	uint32_t *slot;
+	size_t cap;    /* a power of two */
+	uint32_t dcap; /* room in u->dict */
+};
+
+static size_t vhash(const double *v, uint32_t HL)
+{
+	const unsigned char *p = (const unsigned char *)v;
+	uint64_t h = 1469598103934665603u;
+
+	for (size_t i = 0; i < HL * sizeof(*v); i++)
+		h = (h ^ p[i]) * 1099511628211u;
+	return (size_t)h;
+}
+
+static int ht_grow(struct ugal_fac *u, struct dict_ht *t)
+{
+	size_t nc = t->cap ? 2 * t->cap : 1024;
+	uint32_t *s = malloc(nc * sizeof(*s));
+
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < nc; i++)
+		s[i] = NONE;
+	for (uint32_t v = 0; v < u->nd; v++) {
+		size_t j = vhash(u->dict + (size_t)v * u->HL, u->HL) & (nc - 1);
+
+		while (s[j] != NONE)
+			j = (j + 1) & (nc - 1);
+		s[j] = v;
+	}
+	free(t->slot);
+	t->slot = s;
+	t->cap = nc;
+	return 0;
+}
+
+/* The id of vector V[HL] in u's dictionary, added if new.  Returns it, or
+ * NONE (memory). */
+static uint32_t dict_id(struct ugal_fac *u, struct dict_ht *t, const double *v)
+{
+	uint32_t HL = u->HL;
+	size_t j;
+
+	if (2 * ((size_t)u->nd + 1) > t->cap && ht_grow(u, t))
+		return NONE;
+	for (j = vhash(v, HL) & (t->cap - 1); t->slot[j] != NONE;
+	     j = (j + 1) & (t->cap - 1))
+		if (!memcmp(u->dict + (size_t)t->slot[j] * HL, v,
+			    HL * sizeof(*v)))
+			return t->slot[j];
+	if (u->nd == t->dcap) {
+		uint32_t nc = t->dcap ? 2 * t->dcap : 256;
+		double *d = realloc(u->dict, (size_t)nc * HL * sizeof(*d));
+
+		if (!d)
+			return NONE;
+		u->dict = d;
+		t->dcap = nc;
+	}
+	memcpy(u->dict + (size_t)u->nd * HL, v, HL * sizeof(*v));
+	t->slot[j] = u->nd;
+	return u->nd++;
+}
+
+/* u->dict, dlo, dhi and id from the MIN halves of every switch pair.
+ * Returns 0 or -1 (memory). */
+static int build_dict(struct ugal_fac *u)
+{
+	const struct unet *n = u->n;
+	struct dict_ht t = { NULL, 0, 0 };
+	struct half hf;
+	double v[HMAX];
+	int rc = -1;
+
+	memset(&hf, 0, sizeof(hf));
+	memset(v, 0, sizeof(v));
+	for (uint32_t x = 0; x < u->S; x++)
+		for (uint32_t y = 0; y < u->S; y++) {
+			uint32_t id;
+
+			if (x != y) {
+				/* no entries: no allocation */
+				half_min(n, x, y, &hf, false);
+				memcpy(v, hf.n,
+				       (n->maxhalf + 1) * sizeof(double));
+			} else {
+				memset(v, 0, sizeof(v));
+			}
+			id = dict_id(u, &t, v);
+			if (id == NONE)
+				goto out;
+			u->id[(size_t)x * u->S + y] = id;
+			u->idT[(size_t)y * u->S + x] = id;
+		}
+	u->dlo = malloc((size_t)u->nd + 1);
+	u->dhi = malloc((size_t)u->nd + 1);
+	if (!u->dlo || !u->dhi)
+		goto out;
+	for (uint32_t k = 0; k < u->nd; k++) {
+		const double *d = u->dict + (size_t)k * u->HL;
+		uint32_t lo = u->HL, hi = 0;
+
+		for (uint32_t l = 0; l < u->HL; l++)
+			if (d[l] != 0) {
+				lo = l < lo ? l : lo;
+				hi = l + 1;
+			}
+		u->dlo[k] = (uint8_t)(lo < hi ? lo : 0);
+		u->dhi[k] = (uint8_t)hi;
+	}
+	rc = 0;
+out:
+	free(t.slot);
+	return rc;
+}
+
+/* OFF[S+1] and BY[nf]: the flows by switch SW[f] (counting sort, in flow
+ * order within a switch). */
+static void sort_flows(uint32_t S, uint32_t nf, const uint32_t *sw,
+		       uint32_t *off, uint32_t *by)
+{
+	memset(off, 0, ((size_t)S + 1) * sizeof(*off));
+	for (uint32_t f = 0; f < nf; f++)
+		off[sw[f] + 1]++;
+	for (uint32_t s = 0; s < S; s++)
+		off[s + 1] += off[s];
+	for (uint32_t f = 0; f < nf; f++)
+		by[off[sw[f]]++] = f;
+	for (uint32_t s = S; s > 0; s--)
+		off[s] = off[s - 1];
+	off[0] = 0;
 }
 
 /* The operator of the VLB groups of TP (built with w->factored) for flows
@@ -1484,8 +1855,8 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 {
 	struct ugal_fac *u = calloc(1, sizeof(*u));
 	const struct topo *t = n->t;
-	struct half hf;
-	size_t cells;
+	size_t cells, hbytes;
+	bool mem = true;
 
 	if (!u) {
 		err_set(err, "out of memory");
@@ -1504,35 +1875,42 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 		return NULL;
 	}
 	cells = (size_t)n->S * n->S * u->HL;
+	/* rows of PAD doubles on cache lines */
+	hbytes = ((cells ? cells : 1) * sizeof(double) + 63) / 64 * 64;
 	u->fs = malloc(((size_t)f->n + 1) * sizeof(*u->fs));
 	u->fd = malloc(((size_t)f->n + 1) * sizeof(*u->fd));
 	u->vg = malloc(((size_t)f->n * u->NL + 1) * sizeof(*u->vg));
-	u->N = calloc(cells ? cells : 1, sizeof(*u->N));
-	u->NT = malloc((cells ? cells : 1) * sizeof(*u->NT));
-	u->h = malloc((cells ? cells : 1) * sizeof(*u->h));
-	u->hT = malloc((cells ? cells : 1) * sizeof(*u->hT));
-	u->rloc = malloc((n->mat_off[n->G] + 1) * sizeof(*u->rloc));
-	u->t2 = malloc(((size_t)n->S + 1) * sizeof(*u->t2));
-	u->xi = malloc(((size_t)u->NL + 1) * sizeof(*u->xi));
-	u->T = malloc(((size_t)u->HL * u->HL + 1) * sizeof(*u->T));
-	if (!u->fs || !u->fd || !u->vg || !u->N || !u->h || !u->rloc ||
-	    !u->t2 || !u->xi || !u->NT || !u->hT || !u->T) {
+	u->id = malloc(((size_t)n->S * n->S + 1) * sizeof(*u->id));
+	u->idT = malloc(((size_t)n->S * n->S + 1) * sizeof(*u->idT));
+	u->src_off = malloc(((size_t)n->S + 1) * sizeof(*u->src_off));
+	u->by_src = malloc(((size_t)f->n + 1) * sizeof(*u->by_src));
+	u->dst_off = malloc(((size_t)n->S + 1) * sizeof(*u->dst_off));
+	u->by_dst = malloc(((size_t)f->n + 1) * sizeof(*u->by_dst));
+	u->h = aligned_alloc(64, hbytes);
+	u->xis = malloc(((size_t)f->n * u->NL + 1) * sizeof(*u->xis));
+	u->poff = malloc((n->mat_off[n->G] + 1) * sizeof(*u->poff));
+	for (uint32_t k = 0; k < NPART; k++) {
+		u->rl[k] = malloc((n->mat_off[n->G] + 1) * sizeof(*u->rl[k]));
+		u->t2s[k] = malloc(((size_t)n->S + 1) * sizeof(*u->t2s[k]));
+		mem &= u->rl[k] && u->t2s[k];
+	}
+	if (!u->fs || !u->fd || !u->vg || !u->id || !u->idT || !u->src_off ||
+	    !u->by_src || !u->dst_off || !u->by_dst || !u->h || !u->xis ||
+	    !u->poff || !mem) {
 		err_set(err, "out of memory");
 		ufac_free(u);
 		return NULL;
 	}
 	u->n = n;
-	memset(&hf, 0, sizeof(hf));
-	for (uint32_t x = 0; x < n->S; x++)
-		for (uint32_t y = 0; y < n->S; y++) {
-			if (x == y)
-				continue;
-			half_min(n, x, y, &hf,
-				 false); /* no entries: no alloc */
-			memcpy(hrow(u, u->N, x, y), hf.n,
-			       (n->maxhalf + 1) * sizeof(double));
-		}
-	transpose(u, u->NT, u->N, false);
+	mem = !build_dict(u);
+	for (uint32_t k = 0; k < NPART && mem; k++)
+		mem = !ws_init(&u->ws[k], u->nd, u->S, u->HL);
+	if (!mem) {
+		u->n = NULL; /* not taken over */
+		err_set(err, "out of memory");
+		ufac_free(u);
+		return NULL;
+	}
 	for (uint32_t i = 0; i < f->n; i++) {
 		uint32_t *vg = u->vg + (size_t)i * u->NL;
 
@@ -1552,6 +1930,20 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 			}
 		}
 	}
+	for (uint32_t g = 0; g < n->G; g++)
+		for (uint32_t i = n->mem_off[g]; i < n->mem_off[g + 1]; i++)
+			for (uint32_t j = n->mem_off[g]; j < n->mem_off[g + 1];
+			     j++) {
+				uint32_t x = n->mem[i], y = n->mem[j];
+				size_t p = pidx(n, x, y);
+
+				u->poff[p] = n->dist[p] == UNREACH ?
+						     NONE :
+						     y * u->HL + n->dist[p];
+			}
+	u->threads = cells >= THREAD_CELLS;
+	sort_flows(u->S, u->nf, u->fs, u->src_off, u->by_src);
+	sort_flows(u->S, u->nf, u->fd, u->dst_off, u->by_dst);
 	return u;
 }
 
