@@ -1182,7 +1182,10 @@ struct ugal_fac {
 			     * y HL + dist(v, y) in a row of H, or NONE */
 	bool threads;	    /* run the parts of a product on threads */
 	double *rl[NPART];  /* [pairs] per part: local pair rates or costs */
-	double *t2s[NPART]; /* [S] per part */
+	uint32_t *t2off;    /* [global links + 1] per link of n->gl, an
+			     * offset in t2s (room for its far group) */
+	double *t2s[NPART]; /* per part, per global link: the far group's
+			     * pair rates */
 	struct ufac_ws ws[NPART];
 };
 
@@ -1240,6 +1243,7 @@ static void ufac_free(struct ugal_fac *u)
 	free(u->h);
 	free(u->xis);
 	free(u->poff);
+	free(u->t2off);
 	for (uint32_t t = 0; t < NPART; t++) {
 		free(u->rl[t]);
 		free(u->t2s[t]);
@@ -1393,14 +1397,11 @@ static void adj_flow(struct ugal_fac *u, struct ufac_ws *w, uint32_t f,
 	}
 }
 
-/* H's rows (s, .) = the halves of the flows from S (rates, or with ADJ
- * the flows' costs from them). */
-static void by_src(struct ugal_fac *u, struct ufac_ws *w, uint32_t s, bool adj)
+/* ROW[I*HL..] = (forward) or -> (ADJ) the halves s -> I of the flows from
+ * S: rates are added to ROW, costs read from it. */
+static void by_src(struct ugal_fac *u, struct ufac_ws *w, uint32_t s, bool adj,
+		   double *row)
 {
-	double *row = hrow(u, u->h, s, 0);
-
-	if (!adj)
-		memset(row, 0, (size_t)u->S * u->HL * sizeof(*row));
 	for (uint32_t k = u->src_off[s]; k < u->src_off[s + 1]; k++) {
 		uint32_t f = u->by_src[k];
 
@@ -1411,90 +1412,132 @@ static void by_src(struct ugal_fac *u, struct ufac_ws *w, uint32_t s, bool adj)
 	}
 }
 
-/* H's column (., d) += the halves of the flows into D (or their costs). */
+/* The halves I -> d of the flows into D.  Forward: their rates into row d
+ * of u->h read as by (destination, I) (the forward product's layout).
+ * ADJ: their costs from column d of u->h by (x, y). */
 static void by_dst(struct ugal_fac *u, struct ufac_ws *w, uint32_t d, bool adj)
 {
 	uint32_t S = u->S, HL = u->HL;
-	bool any = false;
+	double *col = adj ? w->col : hrow(u, u->h, d, 0);
 
+	if (!adj)
+		memset(col, 0, (size_t)S * HL * sizeof(*col));
 	if (u->dst_off[d] == u->dst_off[d + 1])
 		return;
-	if (adj)
+	if (adj && HL == PAD) {
 		for (uint32_t i = 0; i < S; i++)
-			vcopy(HL, w->col + (size_t)i * HL, hrow(u, u->h, i, d));
-	else
-		memset(w->col, 0, (size_t)S * HL * sizeof(*w->col));
+			vcopy(PAD, col + (size_t)i * PAD, hrow(u, u->h, i, d));
+	} else if (adj) {
+		for (uint32_t i = 0; i < S; i++)
+			vcopy(HL, col + (size_t)i * HL, hrow(u, u->h, i, d));
+	}
 	for (uint32_t k = u->dst_off[d]; k < u->dst_off[d + 1]; k++) {
 		uint32_t f = u->by_dst[k];
 
-		if (adj) {
-			adj_flow(u, w, f, true, w->col);
-		} else if (any_rate(u, f)) {
-			fwd_flow(u, w, f, true, w->col);
-			any = true;
-		}
+		if (adj)
+			adj_flow(u, w, f, true, col);
+		else if (any_rate(u, f))
+			fwd_flow(u, w, f, true, col);
 	}
-	for (uint32_t i = 0; any && i < S; i++)
-		vadd(HL, hrow(u, u->h, i, d), w->col + (size_t)i * HL);
 }
 
-/* The global-link part of p_fwd for the halves from groups [A0, A1):
- * OUT (their global links) and RL (local pair rates, this part's own
- * buffer) +=, T2[S] workspace. */
-static void p_fwd_glob(const struct ugal_fac *u, uint32_t A0, uint32_t A1,
-		       double *rl, double *t2, double *out)
+/* Spread the rates R[y*HL + hops] of the halves from X over the global
+ * links of x's group (OUT), the local pairs (RL) and, per global link j,
+ * T2[t2off[j] + iy] (for the pairs (v, y) at the far end, added to RL by
+ * the caller once all of the group's rows are done). */
+static void p_fwd_row(const struct ugal_fac *u, uint32_t x, const double *R,
+		      double *rl, double *t2, double *out)
 {
 	const struct unet *n = u->n;
 	const uint32_t *poff = u->poff;
+	uint32_t A = n->grp[x], HL = u->HL;
 
-	for (uint32_t A = A0; A < A1; A++)
-		for (uint32_t B = 0; B < n->G; B++) {
-			uint32_t cnt, b0 = n->mem_off[B], nb;
-			const uint32_t *gl;
+	for (uint32_t B = 0; B < n->G; B++) {
+		uint32_t cnt, nb = n->mem_off[B + 1] - n->mem_off[B];
+		const uint32_t *gl;
 
-			if (A == B)
+		if (A == B)
+			continue;
+		gl = glinks(n, A, B, &cnt);
+		for (uint32_t k = 0; k < cnt; k++) {
+			const struct topo_link *lk = topo_link(n->t, gl[k]);
+			uint32_t v = lk->to;
+			size_t pv = pidx(n, v, v) - n->idx[v];
+			size_t pu = pidx(n, x, lk->from);
+			uint32_t a = n->dist[pu];
+			double npu = n->np[pu], o1 = 0;
+			double *t = t2 + u->t2off[gl + k - n->gl];
+			const double *r;
+
+			if (a == UNREACH)
 				continue;
-			gl = glinks(n, A, B, &cnt);
-			nb = n->mem_off[B + 1] - b0;
-			for (uint32_t k = 0; k < cnt; k++) {
-				const struct topo_link *lk =
-					topo_link(n->t, gl[k]);
-				uint32_t uu = lk->from, v = lk->to;
-				size_t pv = pidx(n, v, v) - n->idx[v];
+			r = R + a + 1;
+			for (uint32_t iy = 0; iy < nb; iy++) {
+				uint32_t o = poff[pv + iy];
+				double val;
 
-				memset(t2, 0, nb * sizeof(*t2));
-				for (uint32_t ix = n->mem_off[A];
-				     ix < n->mem_off[A + 1]; ix++) {
-					uint32_t x = n->mem[ix];
-					size_t pu = pidx(n, x, uu);
-					uint32_t a = n->dist[pu];
-					double npu = n->np[pu], o1 = 0;
-					const double *row;
-
-					if (a == UNREACH)
-						continue;
-					row = hrow(u, u->h, x, 0) + a + 1;
-					for (uint32_t iy = 0; iy < nb; iy++) {
-						uint32_t o = poff[pv + iy];
-						double val;
-
-						if (o == NONE)
-							continue;
-						val = row[o];
-						o1 += n->np[pv + iy] * val;
-						t2[iy] += npu * val;
-					}
-					rl[pu] += o1;
-					out[gl[k]] += npu * o1;
-				}
-				for (uint32_t iy = 0; iy < nb; iy++)
-					rl[pv + iy] += t2[iy];
+				if (o == NONE)
+					continue;
+				val = r[o];
+				o1 += n->np[pv + iy] * val;
+				t[iy] += npu * val;
 			}
+			rl[pu] += o1;
+			out[gl[k]] += npu * o1;
 		}
+	}
+	for (uint32_t j = n->mem_off[A]; j < n->mem_off[A + 1]; j++) {
+		uint32_t y = n->mem[j];
+		size_t p = pidx(n, x, y);
+
+		if (x != y && n->dist[p] != UNREACH)
+			rl[p] += R[(size_t)y * HL + n->dist[p]];
+	}
 }
 
-/* Spread the half rates u->h over the links: OUT += ..., given the
- * global-link parts' local pair rates u->rl[0..NPART-1]. */
+/* The forward product's halves from the switches of groups [A0, A1), row
+ * by row (the halves s -> I of their flows and the halves into them, from
+ * u->h by destination), spread over OUT's global links and part T's local
+ * pair rates u->rl[T]. */
+static void fwd_groups(struct ugal_fac *u, uint32_t t, uint32_t A0, uint32_t A1,
+		       double *out)
+{
+	const struct unet *n = u->n;
+	struct ufac_ws *w = &u->ws[t];
+	uint32_t S = u->S, HL = u->HL;
+	uint32_t j0 = n->gl_off[(size_t)A0 * n->G];
+	uint32_t j1 = n->gl_off[(size_t)A1 * n->G];
+	double *R = w->col, *t2 = u->t2s[t];
+
+	memset(t2 + u->t2off[j0], 0,
+	       (u->t2off[j1] - u->t2off[j0]) * sizeof(*t2));
+	for (uint32_t i = n->mem_off[A0]; i < n->mem_off[A1]; i++) {
+		uint32_t x = n->mem[i];
+
+		memset(R, 0, (size_t)S * HL * sizeof(*R));
+		by_src(u, w, x, false, R);
+		if (HL == PAD)
+			for (uint32_t y = 0; y < S; y++)
+				vadd(PAD, R + (size_t)y * PAD,
+				     hrow(u, u->h, y, x));
+		else
+			for (uint32_t y = 0; y < S; y++)
+				vadd(HL, R + (size_t)y * HL,
+				     hrow(u, u->h, y, x));
+		p_fwd_row(u, x, R, u->rl[t], t2, out);
+	}
+	for (uint32_t j = j0; j < j1; j++) {
+		uint32_t v = topo_link(n->t, n->gl[j])->to;
+		size_t pv = pidx(n, v, v) - n->idx[v];
+		uint32_t nb = u->t2off[j + 1] - u->t2off[j];
+
+		for (uint32_t iy = 0; iy < nb; iy++)
+			u->rl[t][pv + iy] += t2[u->t2off[j] + iy];
+	}
+}
+
+/* Spread the local pair rates of the parts u->rl[0..NPART-1] over the
+ * links of the local paths: OUT += ... */
 static void p_fwd_local(struct ugal_fac *u, double *out)
 {
 	const struct unet *n = u->n;
@@ -1503,17 +1546,6 @@ static void p_fwd_local(struct ugal_fac *u, double *out)
 	for (uint32_t t = 1; t < NPART; t++)
 		for (size_t p = 0; p < pairs; p++)
 			u->rl[0][p] += u->rl[t][p];
-	for (uint32_t g = 0; g < n->G; g++)
-		for (uint32_t i = n->mem_off[g]; i < n->mem_off[g + 1]; i++)
-			for (uint32_t j = n->mem_off[g]; j < n->mem_off[g + 1];
-			     j++) {
-				uint32_t x = n->mem[i], y = n->mem[j];
-				size_t p = pidx(n, x, y);
-
-				if (x != y && n->dist[p] != UNREACH)
-					u->rl[0][p] +=
-						hrow(u, u->h, x, y)[n->dist[p]];
-			}
 	for (size_t p = 0; p < pairs; p++) {
 		double r = u->rl[0][p];
 
@@ -1524,69 +1556,60 @@ static void p_fwd_local(struct ugal_fac *u, double *out)
 	}
 }
 
-/* The cost of the halves from groups [A0, A1) under link prices Y into
- * u->h (zero there before), given the local pairs' costs u->rl[0]. */
-static void p_adj_part(struct ugal_fac *u, uint32_t A0, uint32_t A1,
-		       const double *y)
+/* Row x of u->h: the cost of the halves from X under link prices Y,
+ * given the local pairs' costs u->rl[0] (x-major: the row stays in cache,
+ * and by_src reads it next). */
+static void p_adj_row(struct ugal_fac *u, uint32_t x, const double *y)
 {
 	const struct unet *n = u->n;
 	const double *rloc = u->rl[0];
 	const uint32_t *poff = u->poff;
+	uint32_t A = n->grp[x], HL = u->HL;
+	double *row = hrow(u, u->h, x, 0);
 
-	for (uint32_t A = A0; A < A1; A++)
-		for (uint32_t B = 0; B < n->G; B++) {
-			uint32_t cnt, b0 = n->mem_off[B], nb;
-			const uint32_t *gl;
+	memset(row, 0, (size_t)u->S * HL * sizeof(*row));
+	for (uint32_t B = 0; B < n->G; B++) {
+		uint32_t cnt, nb = n->mem_off[B + 1] - n->mem_off[B];
+		const uint32_t *gl;
 
-			if (A == B)
+		if (A == B)
+			continue;
+		gl = glinks(n, A, B, &cnt);
+		for (uint32_t k = 0; k < cnt; k++) {
+			const struct topo_link *lk = topo_link(n->t, gl[k]);
+			uint32_t v = lk->to;
+			size_t pv = pidx(n, v, v) - n->idx[v];
+			size_t pu = pidx(n, x, lk->from);
+			uint32_t a = n->dist[pu];
+			double npu = n->np[pu], c1;
+			double *r;
+
+			if (a == UNREACH)
 				continue;
-			gl = glinks(n, A, B, &cnt);
-			nb = n->mem_off[B + 1] - b0;
-			for (uint32_t k = 0; k < cnt; k++) {
-				const struct topo_link *lk =
-					topo_link(n->t, gl[k]);
-				uint32_t uu = lk->from, v = lk->to;
-				size_t pv = pidx(n, v, v) - n->idx[v];
+			c1 = rloc[pu] + npu * y[gl[k]];
+			r = row + a + 1;
+			for (uint32_t iy = 0; iy < nb; iy++) {
+				uint32_t o = poff[pv + iy];
 
-				for (uint32_t ix = n->mem_off[A];
-				     ix < n->mem_off[A + 1]; ix++) {
-					uint32_t x = n->mem[ix];
-					size_t pu = pidx(n, x, uu);
-					uint32_t a = n->dist[pu];
-					double npu = n->np[pu], c1;
-					double *row;
-
-					if (a == UNREACH)
-						continue;
-					c1 = rloc[pu] + npu * y[gl[k]];
-					row = hrow(u, u->h, x, 0) + a + 1;
-					for (uint32_t iy = 0; iy < nb; iy++) {
-						uint32_t o = poff[pv + iy];
-
-						if (o == NONE)
-							continue;
-						row[o] += n->np[pv + iy] * c1 +
-							  npu * rloc[pv + iy];
-					}
-				}
+				if (o == NONE)
+					continue;
+				r[o] += n->np[pv + iy] * c1 +
+					npu * rloc[pv + iy];
 			}
 		}
-	for (uint32_t g = A0; g < A1; g++)
-		for (uint32_t i = n->mem_off[g]; i < n->mem_off[g + 1]; i++)
-			for (uint32_t j = n->mem_off[g]; j < n->mem_off[g + 1];
-			     j++) {
-				uint32_t x = n->mem[i], yy = n->mem[j];
-				size_t p = pidx(n, x, yy);
+	}
+	for (uint32_t j = n->mem_off[A]; j < n->mem_off[A + 1]; j++) {
+		uint32_t yy = n->mem[j];
+		size_t p = pidx(n, x, yy);
 
-				if (x != yy && n->dist[p] != UNREACH)
-					hrow(u, u->h, x, yy)[n->dist[p]] +=
-						rloc[p];
-			}
+		if (x != yy && n->dist[p] != UNREACH)
+			row[(size_t)yy * HL + n->dist[p]] += rloc[p];
+	}
 }
 
 /* The steps of a product, each over a range [lo, hi) of switches or
  * groups, run as parts: part T uses u->ws[T], u->rl[T], u->t2s[T]. */
-enum step { STEP_SRC, STEP_DST, STEP_PFWD, STEP_PADJ };
+enum step { STEP_DST, STEP_FWD, STEP_ADJ };
 
 struct part {
 	struct ugal_fac *u;
@@ -1600,21 +1623,23 @@ struct part {
 static void part_run(const struct part *k)
 {
 	struct ugal_fac *u = k->u;
+	const struct unet *n = u->n;
 
 	switch (k->step) {
-	case STEP_SRC:
-		for (uint32_t s = k->lo; s < k->hi; s++)
-			by_src(u, &u->ws[k->t], s, k->adj);
-		break;
-	case STEP_DST:
+	case STEP_DST: /* switches */
 		for (uint32_t d = k->lo; d < k->hi; d++)
 			by_dst(u, &u->ws[k->t], d, k->adj);
 		break;
-	case STEP_PFWD:
-		p_fwd_glob(u, k->lo, k->hi, u->rl[k->t], u->t2s[k->t], k->out);
+	case STEP_FWD: /* groups */
+		fwd_groups(u, k->t, k->lo, k->hi, k->out);
 		break;
-	case STEP_PADJ:
-		p_adj_part(u, k->lo, k->hi, k->in);
+	case STEP_ADJ: /* groups: rows of H, then their flows' costs */
+		for (uint32_t i = n->mem_off[k->lo]; i < n->mem_off[k->hi];
+		     i++) {
+			p_adj_row(u, n->mem[i], k->in);
+			by_src(u, &u->ws[k->t], n->mem[i], true,
+			       hrow(u, u->h, n->mem[i], 0));
+		}
 		break;
 	}
 }
@@ -1674,11 +1699,10 @@ static void ufac_mul(void *ctx, const double *x, double *out)
 	}
 	if (!any)
 		return;
-	run_step(u, STEP_SRC, false, u->S, NULL, out);
 	run_step(u, STEP_DST, false, u->S, NULL, out);
 	for (uint32_t t = 0; t < NPART; t++)
 		memset(u->rl[t], 0, (pairs + 1) * sizeof(*u->rl[t]));
-	run_step(u, STEP_PFWD, false, u->n->G, NULL, out);
+	run_step(u, STEP_FWD, false, u->n->G, NULL, out);
 	p_fwd_local(u, out);
 }
 
@@ -1688,7 +1712,6 @@ static void ufac_mul_t(void *ctx, const double *y, double *out)
 	const struct unet *n = u->n;
 	size_t pairs = n->mat_off[n->G];
 
-	memset(u->h, 0, (size_t)u->S * u->S * u->HL * sizeof(*u->h));
 	for (size_t p = 0; p < pairs; p++) {
 		double c = 0;
 
@@ -1696,9 +1719,8 @@ static void ufac_mul_t(void *ctx, const double *y, double *out)
 			c += y[n->lp_link[e]];
 		u->rl[0][p] = c;
 	}
-	run_step(u, STEP_PADJ, true, n->G, y, NULL);
 	memset(u->xis, 0, ((size_t)u->nf * u->NL + 1) * sizeof(*u->xis));
-	run_step(u, STEP_SRC, true, u->S, NULL, NULL);
+	run_step(u, STEP_ADJ, true, n->G, y, NULL);
 	run_step(u, STEP_DST, true, u->S, NULL, NULL);
 	for (uint32_t f = 0; f < u->nf; f++) {
 		const uint32_t *vg = u->vg + (size_t)f * u->NL;
@@ -1855,7 +1877,8 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 {
 	struct ugal_fac *u = calloc(1, sizeof(*u));
 	const struct topo *t = n->t;
-	size_t cells, hbytes;
+	size_t cells, hbytes, nt2 = 0;
+	uint32_t ngl = n->gl_off[(size_t)n->G * n->G];
 	bool mem = true;
 
 	if (!u) {
@@ -1889,14 +1912,25 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 	u->h = aligned_alloc(64, hbytes);
 	u->xis = malloc(((size_t)f->n * u->NL + 1) * sizeof(*u->xis));
 	u->poff = malloc((n->mat_off[n->G] + 1) * sizeof(*u->poff));
+	u->t2off = malloc(((size_t)ngl + 1) * sizeof(*u->t2off));
+	if (u->t2off) {
+		u->t2off[0] = 0;
+		for (uint32_t j = 0; j < ngl; j++) {
+			uint32_t B = n->grp[topo_link(t, n->gl[j])->to];
+
+			u->t2off[j + 1] =
+				u->t2off[j] + n->mem_off[B + 1] - n->mem_off[B];
+		}
+		nt2 = u->t2off[ngl];
+	}
 	for (uint32_t k = 0; k < NPART; k++) {
 		u->rl[k] = malloc((n->mat_off[n->G] + 1) * sizeof(*u->rl[k]));
-		u->t2s[k] = malloc(((size_t)n->S + 1) * sizeof(*u->t2s[k]));
+		u->t2s[k] = malloc(((size_t)nt2 + 1) * sizeof(*u->t2s[k]));
 		mem &= u->rl[k] && u->t2s[k];
 	}
 	if (!u->fs || !u->fd || !u->vg || !u->id || !u->idT || !u->src_off ||
 	    !u->by_src || !u->dst_off || !u->by_dst || !u->h || !u->xis ||
-	    !u->poff || !mem) {
+	    !u->poff || !u->t2off || !mem) {
 		err_set(err, "out of memory");
 		ufac_free(u);
 		return NULL;
