@@ -32,7 +32,10 @@ static void ufac_free(struct ugal_fac *u);
 #define MAX_DIAM 30		    /* local diameter; keeps hops < 255 */
 #define HMAX (2 * MAX_DIAM + 2)	    /* hop counts of a MIN half */
 #define MAX_LOCAL ((size_t)1 << 27) /* links of all local paths */
-#define MAX_PAIRS ((size_t)1 << 24) /* router pairs inside groups */
+#define MAX_PAIRS \
+	((size_t)1 << 24) /* router pairs inside groups; also
+				     * switch pairs of a factored template
+				     * (S <= 4096: ids fit uint16_t) */
 
 /* The structure of a dragonfly or Cascade seen by the UGAL models. */
 struct unet {
@@ -1153,12 +1156,8 @@ static int build_flows(struct work *w, const struct flows *f, struct tb *b,
 
 /* Workspace of the products. */
 struct ufac_ws {
-	double *tab;	 /* [nd*HL] per vector: this flow's rates or costs */
-	uint32_t *stamp; /* [nd] == epoch: tab's entry is this flow's */
-	uint32_t *list;	 /* [nd] the vectors stamped for this flow */
-	uint32_t epoch;
-	uint32_t *inter; /* [S] a flow's intermediates */
-	double *col;	 /* [S*HL] the halves into one destination */
+	double *tab; /* [nd*HL] per vector of a flow: its rates or costs */
+	double *col; /* [S*HL] the halves into one destination, or a row */
 };
 
 struct ugal_fac {
@@ -1171,7 +1170,15 @@ struct ugal_fac {
 	double *dict;	    /* [nd*HL] the vectors */
 	uint8_t *dlo, *dhi; /* [nd] first and past-last non-zero hops */
 	uint32_t *id;	    /* [S*S] vector of MIN(x -> y), by (x, y) */
-	uint32_t *idT;	    /* [S*S] the same by (y, x) */
+	/* Per flow f, its pairs (f, I) ioff[f] .. ioff[f+1]-1: the
+	 * intermediates iv, and for side 0 (halves s -> I, weighed by the
+	 * vector of I -> d) and side 1 (halves I -> d, by that of s -> I)
+	 * lid = the pair's index in the flow's distinct vectors
+	 * vl[side][voff[side][f] ..] */
+	size_t *ioff;
+	uint16_t *iv, *lid[2];
+	size_t *voff[2];
+	uint32_t *vl[2];
 	uint32_t *src_off;  /* [S+1] flows by source switch: */
 	uint32_t *by_src;   /* [nf] */
 	uint32_t *dst_off;  /* [S+1] flows by destination switch: */
@@ -1192,9 +1199,6 @@ struct ugal_fac {
 static void ws_free(struct ufac_ws *w)
 {
 	free(w->tab);
-	free(w->stamp);
-	free(w->list);
-	free(w->inter);
 	free(w->col);
 	memset(w, 0, sizeof(*w));
 }
@@ -1203,24 +1207,12 @@ static int ws_init(struct ufac_ws *w, uint32_t nd, uint32_t S, uint32_t HL)
 {
 	memset(w, 0, sizeof(*w));
 	w->tab = malloc(((size_t)nd * HL + 1) * sizeof(*w->tab));
-	w->stamp = calloc((size_t)nd + 1, sizeof(*w->stamp));
-	w->list = malloc(((size_t)nd + 1) * sizeof(*w->list));
-	w->inter = malloc(((size_t)S + 1) * sizeof(*w->inter));
 	w->col = malloc(((size_t)S * HL + 1) * sizeof(*w->col));
-	if (!w->tab || !w->stamp || !w->list || !w->inter || !w->col) {
+	if (!w->tab || !w->col) {
 		ws_free(w);
 		return -1;
 	}
 	return 0;
-}
-
-/* A new flow: no tab entry is its own. */
-static void ws_next(struct ufac_ws *w, uint32_t nd)
-{
-	if (++w->epoch == 0) {
-		memset(w->stamp, 0, (size_t)nd * sizeof(*w->stamp));
-		w->epoch = 1;
-	}
 }
 
 static void ufac_free(struct ugal_fac *u)
@@ -1235,7 +1227,13 @@ static void ufac_free(struct ugal_fac *u)
 	free(u->dlo);
 	free(u->dhi);
 	free(u->id);
-	free(u->idT);
+	free(u->ioff);
+	free(u->iv);
+	for (int k = 0; k < 2; k++) {
+		free(u->lid[k]);
+		free(u->voff[k]);
+		free(u->vl[k]);
+	}
 	free(u->src_off);
 	free(u->by_src);
 	free(u->dst_off);
@@ -1327,31 +1325,32 @@ static bool any_rate(const struct ugal_fac *u, uint32_t f)
 static void fwd_flow(struct ugal_fac *u, struct ufac_ws *w, uint32_t f,
 		     bool to_dst, double *row)
 {
-	uint32_t S = u->S, HL = u->HL, s = u->fs[f], d = u->fd[f];
-	uint32_t ni = inters(u, f, w->inter);
+	uint32_t HL = u->HL;
 	const double *zeta = u->xis + (size_t)f * u->NL;
+	const uint16_t *iv = u->iv + u->ioff[f], *lid = u->lid[to_dst];
+	const uint32_t *vl = u->vl[to_dst] + u->voff[to_dst][f];
+	size_t nv = u->voff[to_dst][f + 1] - u->voff[to_dst][f];
+	size_t ni = u->ioff[f + 1] - u->ioff[f];
 
-	ws_next(w, u->nd);
-	for (uint32_t j = 0; j < ni; j++) {
-		uint32_t i = w->inter[j];
-		uint32_t v = to_dst ? u->id[(size_t)s * S + i] :
-				      u->idT[(size_t)d * S + i];
-		double *t = w->tab + (size_t)v * HL;
+	lid += u->ioff[f];
+	for (size_t k = 0; k < nv; k++) {
+		uint32_t v = vl[k];
+		const double *dv = u->dict + (size_t)v * HL;
+		double *t = w->tab + k * HL;
 
-		if (w->stamp[v] != w->epoch) {
-			const double *dv = u->dict + (size_t)v * HL;
-
-			w->stamp[v] = w->epoch;
-			if (HL == PAD)
-				conv(PAD, zeta, dv, u->dlo[v], u->dhi[v], t);
-			else
-				conv(HL, zeta, dv, u->dlo[v], u->dhi[v], t);
-		}
 		if (HL == PAD)
-			vadd(PAD, row + (size_t)i * PAD, t);
+			conv(PAD, zeta, dv, u->dlo[v], u->dhi[v], t);
 		else
-			vadd(HL, row + (size_t)i * HL, t);
+			conv(HL, zeta, dv, u->dlo[v], u->dhi[v], t);
 	}
+	if (HL == PAD)
+		for (size_t j = 0; j < ni; j++)
+			vadd(PAD, row + (size_t)iv[j] * PAD,
+			     w->tab + (size_t)lid[j] * PAD);
+	else
+		for (size_t j = 0; j < ni; j++)
+			vadd(HL, row + (size_t)iv[j] * HL,
+			     w->tab + (size_t)lid[j] * HL);
 }
 
 /* The adjoint of fwd_flow: flow F's costs by VLB hops (+=) from the half
@@ -1359,35 +1358,26 @@ static void fwd_flow(struct ugal_fac *u, struct ufac_ws *w, uint32_t f,
 static void adj_flow(struct ugal_fac *u, struct ufac_ws *w, uint32_t f,
 		     bool to_dst, const double *row)
 {
-	uint32_t S = u->S, HL = u->HL, s = u->fs[f], d = u->fd[f], nl = 0;
-	uint32_t ni = inters(u, f, w->inter);
+	uint32_t HL = u->HL;
 	double *xi = u->xis + (size_t)f * u->NL;
+	const uint16_t *iv = u->iv + u->ioff[f], *lid = u->lid[to_dst];
+	const uint32_t *vl = u->vl[to_dst] + u->voff[to_dst][f];
+	size_t nv = u->voff[to_dst][f + 1] - u->voff[to_dst][f];
+	size_t ni = u->ioff[f + 1] - u->ioff[f];
 
-	ws_next(w, u->nd);
-	for (uint32_t j = 0; j < ni; j++) {
-		uint32_t i = w->inter[j];
-		uint32_t v = to_dst ? u->id[(size_t)s * S + i] :
-				      u->idT[(size_t)d * S + i];
-		double *t = w->tab + (size_t)v * HL;
-		const double *c = row + (size_t)i * HL;
-
-		if (w->stamp[v] != w->epoch) {
-			w->stamp[v] = w->epoch;
-			w->list[nl++] = v;
-			if (HL == PAD)
-				vcopy(PAD, t, c);
-			else
-				vcopy(HL, t, c);
-		} else if (HL == PAD) {
-			vadd(PAD, t, c);
-		} else {
-			vadd(HL, t, c);
-		}
-	}
-	for (uint32_t k = 0; k < nl; k++) {
-		uint32_t v = w->list[k];
-
-		const double *g = w->tab + (size_t)v * HL;
+	lid += u->ioff[f];
+	memset(w->tab, 0, nv * HL * sizeof(*w->tab));
+	if (HL == PAD)
+		for (size_t j = 0; j < ni; j++)
+			vadd(PAD, w->tab + (size_t)lid[j] * PAD,
+			     row + (size_t)iv[j] * PAD);
+	else
+		for (size_t j = 0; j < ni; j++)
+			vadd(HL, w->tab + (size_t)lid[j] * HL,
+			     row + (size_t)iv[j] * HL);
+	for (size_t k = 0; k < nv; k++) {
+		uint32_t v = vl[k];
+		const double *g = w->tab + k * HL;
 		const double *dv = u->dict + (size_t)v * HL;
 
 		if (HL == PAD)
@@ -1828,7 +1818,6 @@ static int build_dict(struct ugal_fac *u)
 			if (id == NONE)
 				goto out;
 			u->id[(size_t)x * u->S + y] = id;
-			u->idT[(size_t)y * u->S + x] = id;
 		}
 	u->dlo = malloc((size_t)u->nd + 1);
 	u->dhi = malloc((size_t)u->nd + 1);
@@ -1849,6 +1838,81 @@ static int build_dict(struct ugal_fac *u)
 	rc = 0;
 out:
 	free(t.slot);
+	return rc;
+}
+
+/* u->ioff, iv, lid, voff and vl of every flow (see struct ugal_fac).
+ * Returns 0 or -1 (memory). */
+static int build_plans(struct ugal_fac *u)
+{
+	uint32_t S = u->S, *inter = malloc(((size_t)S + 1) * sizeof(*inter));
+	uint32_t *stamp = calloc((size_t)u->nd + 1, sizeof(*stamp));
+	uint16_t *loc = malloc(((size_t)u->nd + 1) * sizeof(*loc));
+	size_t np = 0, nv[2] = { 0, 0 };
+	int rc = -1;
+
+	u->ioff = malloc(((size_t)u->nf + 1) * sizeof(*u->ioff));
+	u->voff[0] = malloc(((size_t)u->nf + 1) * sizeof(*u->voff[0]));
+	u->voff[1] = malloc(((size_t)u->nf + 1) * sizeof(*u->voff[1]));
+	if (!inter || !stamp || !loc || !u->ioff || !u->voff[0] || !u->voff[1])
+		goto out;
+	/* two rounds: count, then fill */
+	for (int round = 0; round < 2; round++) {
+		np = nv[0] = nv[1] = 0;
+		for (uint32_t f = 0; f < u->nf; f++) {
+			uint32_t ni = inters(u, f, inter);
+
+			u->ioff[f] = np;
+			for (int k = 0; k < 2; k++) {
+				/* a new epoch per flow and side */
+				uint32_t ep = 2 * f + (uint32_t)k + 1;
+
+				u->voff[k][f] = nv[k];
+				for (uint32_t j = 0; j < ni; j++) {
+					uint32_t i = inter[j];
+					uint32_t v =
+						k ? u->id[(size_t)u->fs[f] * S +
+							  i] :
+						    u->id[(size_t)i * S +
+							  u->fd[f]];
+
+					if (stamp[v] != ep) {
+						stamp[v] = ep;
+						loc[v] = (uint16_t)(nv[k] -
+								    u->voff[k]
+									   [f]);
+						if (round)
+							u->vl[k][nv[k]] = v;
+						nv[k]++;
+					}
+					if (round)
+						u->lid[k][np + j] = loc[v];
+				}
+			}
+			for (uint32_t j = 0; round && j < ni; j++)
+				u->iv[np + j] = (uint16_t)inter[j];
+			np += ni;
+		}
+		u->ioff[u->nf] = np;
+		u->voff[0][u->nf] = nv[0];
+		u->voff[1][u->nf] = nv[1];
+		if (round)
+			break;
+		memset(stamp, 0, ((size_t)u->nd + 1) * sizeof(*stamp));
+		u->iv = malloc((np + 1) * sizeof(*u->iv));
+		u->lid[0] = malloc((np + 1) * sizeof(*u->lid[0]));
+		u->lid[1] = malloc((np + 1) * sizeof(*u->lid[1]));
+		u->vl[0] = malloc((nv[0] + 1) * sizeof(*u->vl[0]));
+		u->vl[1] = malloc((nv[1] + 1) * sizeof(*u->vl[1]));
+		if (!u->iv || !u->lid[0] || !u->lid[1] || !u->vl[0] ||
+		    !u->vl[1])
+			goto out;
+	}
+	rc = 0;
+out:
+	free(inter);
+	free(stamp);
+	free(loc);
 	return rc;
 }
 
@@ -1904,7 +1968,6 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 	u->fd = malloc(((size_t)f->n + 1) * sizeof(*u->fd));
 	u->vg = malloc(((size_t)f->n * u->NL + 1) * sizeof(*u->vg));
 	u->id = malloc(((size_t)n->S * n->S + 1) * sizeof(*u->id));
-	u->idT = malloc(((size_t)n->S * n->S + 1) * sizeof(*u->idT));
 	u->src_off = malloc(((size_t)n->S + 1) * sizeof(*u->src_off));
 	u->by_src = malloc(((size_t)f->n + 1) * sizeof(*u->by_src));
 	u->dst_off = malloc(((size_t)n->S + 1) * sizeof(*u->dst_off));
@@ -1928,9 +1991,9 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 		u->t2s[k] = malloc(((size_t)nt2 + 1) * sizeof(*u->t2s[k]));
 		mem &= u->rl[k] && u->t2s[k];
 	}
-	if (!u->fs || !u->fd || !u->vg || !u->id || !u->idT || !u->src_off ||
-	    !u->by_src || !u->dst_off || !u->by_dst || !u->h || !u->xis ||
-	    !u->poff || !u->t2off || !mem) {
+	if (!u->fs || !u->fd || !u->vg || !u->id || !u->src_off || !u->by_src ||
+	    !u->dst_off || !u->by_dst || !u->h || !u->xis || !u->poff ||
+	    !u->t2off || !mem) {
 		err_set(err, "out of memory");
 		ufac_free(u);
 		return NULL;
@@ -1975,6 +2038,12 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 						     NONE :
 						     y * u->HL + n->dist[p];
 			}
+	if (build_plans(u)) {
+		err_set(err, "out of memory");
+		u->n = NULL; /* not taken over */
+		ufac_free(u);
+		return NULL;
+	}
 	u->threads = cells >= THREAD_CELLS;
 	sort_flows(u->S, u->nf, u->fs, u->src_off, u->by_src);
 	sort_flows(u->S, u->nf, u->fd, u->dst_off, u->by_dst);
