@@ -1303,6 +1303,18 @@ static inline void vadd(uint32_t HL, double *restrict a,
 		a[j] += b[j];
 }
 
+/* A column of H is a row per S*HL doubles: hardware prefetchers do not
+ * follow that stride, so its gathers fetch AHEAD rows ahead. */
+#define AHEAD 8
+static inline void prefetch(const double *p)
+{
+#if defined(__GNUC__)
+	__builtin_prefetch(p);
+#else
+	(void)p;
+#endif
+}
+
 static inline void vcopy(uint32_t HL, double *restrict a,
 			 const double *restrict b)
 {
@@ -1415,8 +1427,11 @@ static void by_dst(struct ugal_fac *u, struct ufac_ws *w, uint32_t d, bool adj)
 	if (u->dst_off[d] == u->dst_off[d + 1])
 		return;
 	if (adj && HL == PAD) {
-		for (uint32_t i = 0; i < S; i++)
+		for (uint32_t i = 0; i < S; i++) {
+			prefetch(hrow(u, u->h, i + AHEAD < S ? i + AHEAD : i,
+				      d));
 			vcopy(PAD, col + (size_t)i * PAD, hrow(u, u->h, i, d));
+		}
 	} else if (adj) {
 		for (uint32_t i = 0; i < S; i++)
 			vcopy(HL, col + (size_t)i * HL, hrow(u, u->h, i, d));
@@ -1507,9 +1522,13 @@ static void fwd_groups(struct ugal_fac *u, uint32_t t, uint32_t A0, uint32_t A1,
 		memset(R, 0, (size_t)S * HL * sizeof(*R));
 		by_src(u, w, x, false, R);
 		if (HL == PAD)
-			for (uint32_t y = 0; y < S; y++)
+			for (uint32_t y = 0; y < S; y++) {
+				prefetch(hrow(u, u->h,
+					      y + AHEAD < S ? y + AHEAD : y,
+					      x));
 				vadd(PAD, R + (size_t)y * PAD,
 				     hrow(u, u->h, y, x));
+			}
 		else
 			for (uint32_t y = 0; y < S; y++)
 				vadd(HL, R + (size_t)y * HL,
