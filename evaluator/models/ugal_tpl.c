@@ -1133,20 +1133,29 @@ static int build_flows(struct work *w, const struct flows *f, struct tb *b,
  * local pairs' rates over their local paths' links.  M_op' y runs the same
  * steps backwards.
  *
- * The path-count vectors N(x,y,.) take few distinct values (275 over the
+ * The path-count vectors N(x,y,.) take few distinct values (276 over the
  * 331,776 switch pairs of a 6-group Cascade), so they are kept once in a
  * dictionary and a pair holds an index.  The rate a flow puts on a half
- * depends on the other half's vector only: it is computed once per flow
- * and distinct vector (a stamp marks it), and each (flow, intermediate)
- * costs two HL-wide additions.  The adjoint sums the half costs per
- * vector first and convolves once per vector.  An entry of H at a hop
- * count without a path is never read (p_fwd reads a pair's existing hop
- * counts), so the forward sums are not masked.  Halves s -> I are
- * accumulated flow by flow grouped by source (a row of H stays in
- * cache), halves I -> d grouped by destination in a column buffer added to
- * H once per destination.  Cost per product: O(flows x intermediates x HL
- * + flows x distinct vectors used x HL x hops + global links x routers^2),
- * with no per-path and no per-column link list. */
+ * depends on the other half's vector only: per flow and side, the
+ * distinct vectors it uses and each intermediate's index among them are
+ * listed once (build_plans), a product convolves the flow's rates with
+ * each listed vector, and each (flow, intermediate) costs an HL-wide
+ * addition per side.  The adjoint sums the half costs per vector first
+ * and convolves once per vector.  An entry of H at a hop count without a
+ * path is never read (the spreads read a pair's existing hop counts), so
+ * the forward sums are not masked.
+ *
+ * Order (H is 21 MB on that Cascade; each pass over it costs): forward,
+ * the halves I -> d are written as rows of H by destination; then per
+ * switch x its row (halves x -> y) is assembled in a buffer from its
+ * flows' halves and a column gather, and spread over the global links at
+ * once.  Adjoint, per switch x the row of costs is built from the links
+ * and priced for the flows from x while in cache; then per destination a
+ * column gather prices the halves into it.  Parts of a product run on
+ * threads by group or by switch (run_step).  Cost per product:
+ * O(flows x intermediates x HL + flows x distinct vectors x HL x hops +
+ * global links x routers^2), with no per-path and no per-column link
+ * list. */
 #define NONE UINT32_MAX
 #define PAD 8	/* half hop counts 5..8 are padded to 8 (Cascade: 6) */
 #define NPART 2 /* parts (threads) of a product */
