@@ -1145,7 +1145,7 @@ static int build_flows(struct work *w, const struct flows *f, struct tb *b,
  * path is never read (the spreads read a pair's existing hop counts), so
  * the forward sums are not masked.
  *
- * Order (H is 21 MB on that Cascade; each pass over it costs): forward,
+ * Order (H is 16 MB on that Cascade; each pass over it costs): forward,
  * the halves I -> d are written as rows of H by destination; then per
  * switch x its row (halves x -> y) is assembled in a buffer from its
  * flows' halves and a column gather, and spread over the global links at
@@ -1157,11 +1157,15 @@ static int build_flows(struct work *w, const struct flows *f, struct tb *b,
  * global links x routers^2), with no per-path and no per-column link
  * list. */
 #define NONE UINT32_MAX
-#define PAD 8	/* half hop counts 5..8 are padded to 8 (Cascade: 6) */
+/* Half hop counts 0..HL-1 with HL = the longest MIN half + 1; the
+ * kernels are specialised for HL = PAD, Cascade's (dragonfly: 4).  Padding
+ * Cascade's rows to 8 (cache-line rows) was measured 15 % slower: the
+ * table is mostly streamed, and 6 of 8 slots carry data. */
+#define PAD 6
 #define NPART 2 /* parts (threads) of a product */
 /* Products on at least this many half-table entries (S^2 HL) run on
  * NPART threads: cascade:groups=2 (the unit tests) and up. */
-#define THREAD_CELLS ((size_t)1 << 18)
+#define THREAD_CELLS ((size_t)1 << 17)
 
 /* Workspace of the products. */
 struct ufac_ws {
@@ -1978,9 +1982,7 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 		return NULL;
 	}
 	u->S = n->S;
-	u->HL = n->maxhalf + 1 > PAD / 2 && n->maxhalf + 1 <= PAD ?
-			PAD :
-			n->maxhalf + 1;
+	u->HL = n->maxhalf + 1;
 	u->NL = 2 * u->HL - 1;
 	u->nf = f->n;
 	if ((size_t)n->S * n->S > MAX_PAIRS) {
@@ -1990,7 +1992,7 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 		return NULL;
 	}
 	cells = (size_t)n->S * n->S * u->HL;
-	/* rows of PAD doubles on cache lines */
+	/* aligned_alloc: a multiple of the alignment */
 	hbytes = ((cells ? cells : 1) * sizeof(double) + 63) / 64 * 64;
 	u->fs = malloc(((size_t)f->n + 1) * sizeof(*u->fs));
 	u->fd = malloc(((size_t)f->n + 1) * sizeof(*u->fd));

@@ -108,7 +108,7 @@ int ugal_tpl_build(const struct routing *r, const struct flows *f,
  * of explicit columns: the same matrix M (tests/unit/test_ugal.c compares
  * products), applied in O(flows x intermediates x hops + global links x
  * routers^2) instead of O(non-zeros) (~6e7 for a Cascade permutation),
- * on two threads for 2^18+ half-table cells (each product starts and joins
+ * on two threads for 2^17+ half-table cells (each product starts and joins
  * its own; none outlives it).  Memory: O(switches^2 x hops + flows x
  * intermediates).  Only mcf_tpl_solve_fast takes such a template (GLPK
  * refuses it), and the operator is not re-entrant (one solve at a time per
