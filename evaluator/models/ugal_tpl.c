@@ -18,6 +18,7 @@
  * and a flow's grouped columns are sums of products of two halves per
  * intermediate, accumulated in dense per-group arrays (touched lists keep
  * the reset cheap). */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,10 @@ static void ufac_free(struct ugal_fac *u);
 #define MAX_DIAM 30		    /* local diameter; keeps hops < 255 */
 #define HMAX (2 * MAX_DIAM + 2)	    /* hop counts of a MIN half */
 #define MAX_LOCAL ((size_t)1 << 27) /* links of all local paths */
-#define MAX_PAIRS ((size_t)1 << 24) /* router pairs inside groups */
+#define MAX_PAIRS \
+	((size_t)1 << 24) /* router pairs inside groups; also
+				     * switch pairs of a factored template
+				     * (S <= 4096: ids fit uint16_t) */
 
 /* The structure of a dragonfly or Cascade seen by the UGAL models. */
 struct unet {
@@ -1127,29 +1131,102 @@ static int build_flows(struct work *w, const struct flows *f, struct tb *b,
  * is then spread, per global link k = u -> v from x's group to y's, over
  * local(x -> u), k and local(v -> y) (half_min's expansion), and the
  * local pairs' rates over their local paths' links.  M_op' y runs the same
- * steps backwards.  Cost per product: O(flows x intermediates x hops^2 +
+ * steps backwards.
+ *
+ * The path-count vectors N(x,y,.) take few distinct values (276 over the
+ * 331,776 switch pairs of a 6-group Cascade), so they are kept once in a
+ * dictionary and a pair holds an index.  The rate a flow puts on a half
+ * depends on the other half's vector only: per flow and side, the
+ * distinct vectors it uses and each intermediate's index among them are
+ * listed once (build_plans), a product convolves the flow's rates with
+ * each listed vector, and each (flow, intermediate) costs an HL-wide
+ * addition per side.  The adjoint sums the half costs per vector first
+ * and convolves once per vector.  An entry of H at a hop count without a
+ * path is never read (the spreads read a pair's existing hop counts), so
+ * the forward sums are not masked.
+ *
+ * Order (H is 16 MB on that Cascade; each pass over it costs): forward,
+ * the halves I -> d are written as rows of H by destination; then per
+ * switch x its row (halves x -> y) is assembled in a buffer from its
+ * flows' halves and a column gather, and spread over the global links at
+ * once.  Adjoint, per switch x the row of costs is built from the links
+ * and priced for the flows from x while in cache; then per destination a
+ * column gather prices the halves into it.  Parts of a product run on
+ * threads by group or by switch (run_step).  Cost per product:
+ * O(flows x intermediates x HL + flows x distinct vectors x HL x hops +
  * global links x routers^2), with no per-path and no per-column link
  * list. */
 #define NONE UINT32_MAX
-#define PAD 8 /* half hop counts 5..8 are padded to 8 (Cascade: 6) */
+/* Half hop counts 0..HL-1 with HL = the longest MIN half + 1; the
+ * kernels are specialised for HL = PAD, Cascade's (dragonfly: 4).  Padding
+ * Cascade's rows to 8 (cache-line rows) was measured 15 % slower: the
+ * table is mostly streamed, and 6 of 8 slots carry data. */
+#define PAD 6
+#define NPART 2 /* parts (threads) of a product */
+/* Products on at least this many half-table entries (S^2 HL) run on
+ * NPART threads: cascade:groups=2 (the unit tests) and up. */
+#define THREAD_CELLS ((size_t)1 << 17)
+
+/* Workspace of the products. */
+struct ufac_ws {
+	double *tab; /* [nd*HL] per vector of a flow: its rates or costs */
+	double *col; /* [S*HL] the halves into one destination, or a row */
+};
 
 struct ugal_fac {
 	struct unet *n;
 	uint32_t S, HL, NL; /* half hop counts 0..HL-1, VLB 0..NL-1 */
 	uint32_t nf;
-	uint32_t *fs, *fd; /* [nf] switches of the flows */
-	uint32_t *vg;	   /* [nf*NL] group of f's VLB paths of L hops */
-	double *N;	   /* [S*S*HL] MIN paths x -> y by hops (x != y) */
-	double *NT;	   /* the same transposed: at (y, x) */
-	double *h;	   /* [S*S*HL] workspace: half rates or costs */
-	double *hT;	   /* the same for halves into a flow's destination,
-			    * transposed (rows by destination: contiguous
-			    * over the intermediates of a flow) */
-	double *rloc;	   /* [pairs] local pair rates or costs */
-	double *t2;	   /* [S] */
-	double *xi;	   /* [NL] */
-	double *T;	   /* [HL*HL] */
+	uint32_t *fs, *fd;  /* [nf] switches of the flows */
+	uint32_t *vg;	    /* [nf*NL] group of f's VLB paths of L hops */
+	uint32_t nd;	    /* distinct path-count vectors */
+	double *dict;	    /* [nd*HL] the vectors */
+	uint8_t *dlo, *dhi; /* [nd] first and past-last non-zero hops */
+	uint32_t *id;	    /* [S*S] vector of MIN(x -> y), by (x, y) */
+	/* Per flow f, its pairs (f, I) ioff[f] .. ioff[f+1]-1: the
+	 * intermediates iv, and for side 0 (halves s -> I, weighed by the
+	 * vector of I -> d) and side 1 (halves I -> d, by that of s -> I)
+	 * lid = the pair's index in the flow's distinct vectors
+	 * vl[side][voff[side][f] ..] */
+	size_t *ioff;
+	uint16_t *iv, *lid[2];
+	size_t *voff[2];
+	uint32_t *vl[2];
+	uint32_t *src_off;  /* [S+1] flows by source switch: */
+	uint32_t *by_src;   /* [nf] */
+	uint32_t *dst_off;  /* [S+1] flows by destination switch: */
+	uint32_t *by_dst;   /* [nf] */
+	double *h;	    /* [S*S*HL] half rates or costs, rows by (x, y) */
+	double *xis;	    /* [nf*NL] per flow rates or costs by VLB hops */
+	uint32_t *poff;	    /* [pairs] of a local pair (v, y): the offset
+			     * y HL + dist(v, y) in a row of H, or NONE */
+	bool threads;	    /* run the parts of a product on threads */
+	double *rl[NPART];  /* [pairs] per part: local pair rates or costs */
+	uint32_t *t2off;    /* [global links + 1] per link of n->gl, an
+			     * offset in t2s (room for its far group) */
+	double *t2s[NPART]; /* per part, per global link: the far group's
+			     * pair rates */
+	struct ufac_ws ws[NPART];
 };
+
+static void ws_free(struct ufac_ws *w)
+{
+	free(w->tab);
+	free(w->col);
+	memset(w, 0, sizeof(*w));
+}
+
+static int ws_init(struct ufac_ws *w, uint32_t nd, uint32_t S, uint32_t HL)
+{
+	memset(w, 0, sizeof(*w));
+	w->tab = malloc(((size_t)nd * HL + 1) * sizeof(*w->tab));
+	w->col = malloc(((size_t)S * HL + 1) * sizeof(*w->col));
+	if (!w->tab || !w->col) {
+		ws_free(w);
+		return -1;
+	}
+	return 0;
+}
 
 static void ufac_free(struct ugal_fac *u)
 {
@@ -1159,14 +1236,30 @@ static void ufac_free(struct ugal_fac *u)
 	free(u->fs);
 	free(u->fd);
 	free(u->vg);
-	free(u->N);
-	free(u->NT);
+	free(u->dict);
+	free(u->dlo);
+	free(u->dhi);
+	free(u->id);
+	free(u->ioff);
+	free(u->iv);
+	for (int k = 0; k < 2; k++) {
+		free(u->lid[k]);
+		free(u->voff[k]);
+		free(u->vl[k]);
+	}
+	free(u->src_off);
+	free(u->by_src);
+	free(u->dst_off);
+	free(u->by_dst);
 	free(u->h);
-	free(u->hT);
-	free(u->rloc);
-	free(u->t2);
-	free(u->xi);
-	free(u->T);
+	free(u->xis);
+	free(u->poff);
+	free(u->t2off);
+	for (uint32_t t = 0; t < NPART; t++) {
+		free(u->rl[t]);
+		free(u->t2s[t]);
+		ws_free(&u->ws[t]);
+	}
 	free(u);
 }
 
@@ -1175,167 +1268,308 @@ static double *hrow(const struct ugal_fac *u, double *t, uint32_t x, uint32_t y)
 	return t + ((size_t)x * u->S + y) * u->HL;
 }
 
-/* The halves of flow F's VLB paths from its rates ZETA[NL] into u->h. */
-/* One flow and intermediate: half rates H1 (s -> I) and H2 (I -> d) from
- * the flow's rates ZETA and the halves' path counts N1 and N2.  Sums in
- * registers (no chain through memory); inlined with HL = PAD, a constant,
- * the loops unroll. */
-static inline void fwd_pair(uint32_t HL, const double *zeta, const double *n1,
-			    const double *n2, double *h1, double *h2)
-{
-	for (uint32_t a = 0; a < HL; a++) {
-		double acc = 0;
-
-		for (uint32_t b = 0; b < HL; b++)
-			acc += zeta[a + b] * n2[b];
-		h1[a] += n1[a] != 0 ? acc : 0;
-	}
-	for (uint32_t b = 0; b < HL; b++) {
-		double acc = 0;
-
-		for (uint32_t a = 0; a < HL; a++)
-			acc += zeta[a + b] * n1[a];
-		h2[b] += n2[b] != 0 ? acc : 0;
-	}
-}
-
-/* The adjoint: T[a][b] += the cost of the paths of a + b hops made of the
- * halves' a and b hop parts, under half costs C1 and C2. */
-static inline void adj_pair(uint32_t HL, double *T, const double *n1,
-			    const double *n2, const double *c1,
-			    const double *c2)
-{
-	for (uint32_t a = 0; a < HL; a++)
-		for (uint32_t b = 0; b < HL; b++)
-			T[a * HL + b] += c1[a] * n2[b] + n1[a] * c2[b];
-}
-
-static void q_fwd(struct ugal_fac *u, uint32_t f, const double *zeta)
+/* The intermediates of flow F into INTER; returns their number. */
+static uint32_t inters(const struct ugal_fac *u, uint32_t f, uint32_t *inter)
 {
 	const struct unet *n = u->n;
-	uint32_t s = u->fs[f], d = u->fd[f], HL = u->HL;
+	uint32_t s = u->fs[f], d = u->fd[f], ni = 0;
 
 	for (uint32_t g = 0; g < n->G; g++) {
 		if (!inter_group(n, s, d, g))
 			continue;
-		for (uint32_t k = n->mem_off[g]; k < n->mem_off[g + 1]; k++) {
-			uint32_t i = n->mem[k];
-			const double *n1 = hrow(u, u->N, s, i);
-			const double *n2 = hrow(u, u->NT, d, i);
-			double *h1 = hrow(u, u->h, s, i);
-			double *h2 = hrow(u, u->hT, d, i);
+		for (uint32_t k = n->mem_off[g]; k < n->mem_off[g + 1]; k++)
+			if (n->mem[k] != s && n->mem[k] != d)
+				inter[ni++] = n->mem[k];
+	}
+	return ni;
+}
 
-			if (i == s || i == d)
-				continue;
-			if (HL == PAD)
-				fwd_pair(PAD, zeta, n1, n2, h1, h2);
-			else
-				fwd_pair(HL, zeta, n1, n2, h1, h2);
-		}
+/* OUT[j] = sum_{k = lo..hi-1} ZETA[j + k] V[k], j < HL: the rates on a
+ * half's j hops of the VLB paths whose other half has path counts V. */
+static inline void conv(uint32_t HL, const double *restrict zeta,
+			const double *restrict v, uint32_t lo, uint32_t hi,
+			double *restrict out)
+{
+	for (uint32_t j = 0; j < HL; j++) {
+		double acc = 0;
+
+		for (uint32_t k = lo; k < hi; k++)
+			acc += zeta[j + k] * v[k];
+		out[j] = acc;
 	}
 }
 
-/* XI[NL] += the cost by VLB hops of flow F's paths under half costs
- * u->h. */
-static void q_adj(struct ugal_fac *u, uint32_t f, double *xi)
+/* XI[j + k] += G[j] V[k]: the adjoint of conv. */
+static inline void fold(uint32_t HL, double *restrict xi,
+			const double *restrict g, const double *restrict v,
+			uint32_t lo, uint32_t hi)
+{
+	for (uint32_t k = lo; k < hi; k++)
+		for (uint32_t j = 0; j < HL; j++)
+			xi[j + k] += g[j] * v[k];
+}
+
+static inline void vadd(uint32_t HL, double *restrict a,
+			const double *restrict b)
+{
+	for (uint32_t j = 0; j < HL; j++)
+		a[j] += b[j];
+}
+
+/* A column of H is a row per S*HL doubles: hardware prefetchers do not
+ * follow that stride, so its gathers fetch AHEAD rows ahead. */
+#define AHEAD 8
+static inline void prefetch(const double *p)
+{
+#if defined(__GNUC__)
+	__builtin_prefetch(p);
+#else
+	(void)p;
+#endif
+}
+
+static inline void vcopy(uint32_t HL, double *restrict a,
+			 const double *restrict b)
+{
+	for (uint32_t j = 0; j < HL; j++)
+		a[j] = b[j];
+}
+
+static bool any_rate(const struct ugal_fac *u, uint32_t f)
+{
+	const double *zeta = u->xis + (size_t)f * u->NL;
+
+	for (uint32_t L = 0; L < u->NL; L++)
+		if (zeta[L] != 0)
+			return true;
+	return false;
+}
+
+/* Flow F's rate on the halves from (TO_DST false: s -> I) or into (true:
+ * I -> d) its intermediates, into ROW[I*HL..] (+=). */
+static void fwd_flow(struct ugal_fac *u, struct ufac_ws *w, uint32_t f,
+		     bool to_dst, double *row)
+{
+	uint32_t HL = u->HL;
+	const double *zeta = u->xis + (size_t)f * u->NL;
+	const uint16_t *iv = u->iv + u->ioff[f], *lid = u->lid[to_dst];
+	const uint32_t *vl = u->vl[to_dst] + u->voff[to_dst][f];
+	size_t nv = u->voff[to_dst][f + 1] - u->voff[to_dst][f];
+	size_t ni = u->ioff[f + 1] - u->ioff[f];
+
+	lid += u->ioff[f];
+	for (size_t k = 0; k < nv; k++) {
+		uint32_t v = vl[k];
+		const double *dv = u->dict + (size_t)v * HL;
+		double *t = w->tab + k * HL;
+
+		if (HL == PAD)
+			conv(PAD, zeta, dv, u->dlo[v], u->dhi[v], t);
+		else
+			conv(HL, zeta, dv, u->dlo[v], u->dhi[v], t);
+	}
+	if (HL == PAD)
+		for (size_t j = 0; j < ni; j++)
+			vadd(PAD, row + (size_t)iv[j] * PAD,
+			     w->tab + (size_t)lid[j] * PAD);
+	else
+		for (size_t j = 0; j < ni; j++)
+			vadd(HL, row + (size_t)iv[j] * HL,
+			     w->tab + (size_t)lid[j] * HL);
+}
+
+/* The adjoint of fwd_flow: flow F's costs by VLB hops (+=) from the half
+ * costs ROW[I*HL..]. */
+static void adj_flow(struct ugal_fac *u, struct ufac_ws *w, uint32_t f,
+		     bool to_dst, const double *row)
+{
+	uint32_t HL = u->HL;
+	double *xi = u->xis + (size_t)f * u->NL;
+	const uint16_t *iv = u->iv + u->ioff[f], *lid = u->lid[to_dst];
+	const uint32_t *vl = u->vl[to_dst] + u->voff[to_dst][f];
+	size_t nv = u->voff[to_dst][f + 1] - u->voff[to_dst][f];
+	size_t ni = u->ioff[f + 1] - u->ioff[f];
+
+	lid += u->ioff[f];
+	memset(w->tab, 0, nv * HL * sizeof(*w->tab));
+	if (HL == PAD)
+		for (size_t j = 0; j < ni; j++)
+			vadd(PAD, w->tab + (size_t)lid[j] * PAD,
+			     row + (size_t)iv[j] * PAD);
+	else
+		for (size_t j = 0; j < ni; j++)
+			vadd(HL, w->tab + (size_t)lid[j] * HL,
+			     row + (size_t)iv[j] * HL);
+	for (size_t k = 0; k < nv; k++) {
+		uint32_t v = vl[k];
+		const double *g = w->tab + k * HL;
+		const double *dv = u->dict + (size_t)v * HL;
+
+		if (HL == PAD)
+			fold(PAD, xi, g, dv, u->dlo[v], u->dhi[v]);
+		else
+			fold(HL, xi, g, dv, u->dlo[v], u->dhi[v]);
+	}
+}
+
+/* ROW[I*HL..] = (forward) or -> (ADJ) the halves s -> I of the flows from
+ * S: rates are added to ROW, costs read from it. */
+static void by_src(struct ugal_fac *u, struct ufac_ws *w, uint32_t s, bool adj,
+		   double *row)
+{
+	for (uint32_t k = u->src_off[s]; k < u->src_off[s + 1]; k++) {
+		uint32_t f = u->by_src[k];
+
+		if (adj)
+			adj_flow(u, w, f, false, row);
+		else if (any_rate(u, f))
+			fwd_flow(u, w, f, false, row);
+	}
+}
+
+/* The halves I -> d of the flows into D.  Forward: their rates into row d
+ * of u->h read as by (destination, I) (the forward product's layout).
+ * ADJ: their costs from column d of u->h by (x, y). */
+static void by_dst(struct ugal_fac *u, struct ufac_ws *w, uint32_t d, bool adj)
+{
+	uint32_t S = u->S, HL = u->HL;
+	double *col = adj ? w->col : hrow(u, u->h, d, 0);
+
+	if (!adj)
+		memset(col, 0, (size_t)S * HL * sizeof(*col));
+	if (u->dst_off[d] == u->dst_off[d + 1])
+		return;
+	if (adj && HL == PAD) {
+		for (uint32_t i = 0; i < S; i++) {
+			prefetch(hrow(u, u->h, i + AHEAD < S ? i + AHEAD : i,
+				      d));
+			vcopy(PAD, col + (size_t)i * PAD, hrow(u, u->h, i, d));
+		}
+	} else if (adj) {
+		for (uint32_t i = 0; i < S; i++)
+			vcopy(HL, col + (size_t)i * HL, hrow(u, u->h, i, d));
+	}
+	for (uint32_t k = u->dst_off[d]; k < u->dst_off[d + 1]; k++) {
+		uint32_t f = u->by_dst[k];
+
+		if (adj)
+			adj_flow(u, w, f, true, col);
+		else if (any_rate(u, f))
+			fwd_flow(u, w, f, true, col);
+	}
+}
+
+/* Spread the rates R[y*HL + hops] of the halves from X over the global
+ * links of x's group (OUT), the local pairs (RL) and, per global link j,
+ * T2[t2off[j] + iy] (for the pairs (v, y) at the far end, added to RL by
+ * the caller once all of the group's rows are done). */
+static void p_fwd_row(const struct ugal_fac *u, uint32_t x, const double *R,
+		      double *rl, double *t2, double *out)
 {
 	const struct unet *n = u->n;
-	uint32_t s = u->fs[f], d = u->fd[f], HL = u->HL;
-	double *T = u->T;
+	const uint32_t *poff = u->poff;
+	uint32_t A = n->grp[x], HL = u->HL;
 
-	memset(T, 0, (size_t)HL * HL * sizeof(*T));
-	for (uint32_t g = 0; g < n->G; g++) {
-		if (!inter_group(n, s, d, g))
+	for (uint32_t B = 0; B < n->G; B++) {
+		uint32_t cnt, nb = n->mem_off[B + 1] - n->mem_off[B];
+		const uint32_t *gl;
+
+		if (A == B)
 			continue;
-		for (uint32_t k = n->mem_off[g]; k < n->mem_off[g + 1]; k++) {
-			uint32_t i = n->mem[k];
-			const double *n1 = hrow(u, u->N, s, i);
-			const double *n2 = hrow(u, u->NT, d, i);
-			const double *c1 = hrow(u, u->h, s, i);
-			const double *c2 = hrow(u, u->hT, d, i);
+		gl = glinks(n, A, B, &cnt);
+		for (uint32_t k = 0; k < cnt; k++) {
+			const struct topo_link *lk = topo_link(n->t, gl[k]);
+			uint32_t v = lk->to;
+			size_t pv = pidx(n, v, v) - n->idx[v];
+			size_t pu = pidx(n, x, lk->from);
+			uint32_t a = n->dist[pu];
+			double npu = n->np[pu], o1 = 0;
+			double *t = t2 + u->t2off[gl + k - n->gl];
+			const double *r;
 
-			if (i == s || i == d)
+			if (a == UNREACH)
 				continue;
-			/* by (a, b) first: independent sums, folded into
-			 * xi by a + b below */
-			if (HL == PAD)
-				adj_pair(PAD, T, n1, n2, c1, c2);
-			else
-				adj_pair(HL, T, n1, n2, c1, c2);
+			r = R + a + 1;
+			for (uint32_t iy = 0; iy < nb; iy++) {
+				uint32_t o = poff[pv + iy];
+				double val;
+
+				if (o == NONE)
+					continue;
+				val = r[o];
+				o1 += n->np[pv + iy] * val;
+				t[iy] += npu * val;
+			}
+			rl[pu] += o1;
+			out[gl[k]] += npu * o1;
 		}
 	}
-	for (uint32_t a = 0; a < HL; a++)
-		for (uint32_t b = 0; b < HL; b++)
-			xi[a + b] += T[a * HL + b];
+	for (uint32_t j = n->mem_off[A]; j < n->mem_off[A + 1]; j++) {
+		uint32_t y = n->mem[j];
+		size_t p = pidx(n, x, y);
+
+		if (x != y && n->dist[p] != UNREACH)
+			rl[p] += R[(size_t)y * HL + n->dist[p]];
+	}
 }
 
-/* Spread the half rates u->h over the links: OUT += ... */
-static void p_fwd(struct ugal_fac *u, double *out)
+/* The forward product's halves from the switches of groups [A0, A1), row
+ * by row (the halves s -> I of their flows and the halves into them, from
+ * u->h by destination), spread over OUT's global links and part T's local
+ * pair rates u->rl[T]. */
+static void fwd_groups(struct ugal_fac *u, uint32_t t, uint32_t A0, uint32_t A1,
+		       double *out)
+{
+	const struct unet *n = u->n;
+	struct ufac_ws *w = &u->ws[t];
+	uint32_t S = u->S, HL = u->HL;
+	uint32_t j0 = n->gl_off[(size_t)A0 * n->G];
+	uint32_t j1 = n->gl_off[(size_t)A1 * n->G];
+	double *R = w->col, *t2 = u->t2s[t];
+
+	memset(t2 + u->t2off[j0], 0,
+	       (u->t2off[j1] - u->t2off[j0]) * sizeof(*t2));
+	for (uint32_t i = n->mem_off[A0]; i < n->mem_off[A1]; i++) {
+		uint32_t x = n->mem[i];
+
+		memset(R, 0, (size_t)S * HL * sizeof(*R));
+		by_src(u, w, x, false, R);
+		if (HL == PAD)
+			for (uint32_t y = 0; y < S; y++) {
+				prefetch(hrow(u, u->h,
+					      y + AHEAD < S ? y + AHEAD : y,
+					      x));
+				vadd(PAD, R + (size_t)y * PAD,
+				     hrow(u, u->h, y, x));
+			}
+		else
+			for (uint32_t y = 0; y < S; y++)
+				vadd(HL, R + (size_t)y * HL,
+				     hrow(u, u->h, y, x));
+		p_fwd_row(u, x, R, u->rl[t], t2, out);
+	}
+	for (uint32_t j = j0; j < j1; j++) {
+		uint32_t v = topo_link(n->t, n->gl[j])->to;
+		size_t pv = pidx(n, v, v) - n->idx[v];
+		uint32_t nb = u->t2off[j + 1] - u->t2off[j];
+
+		for (uint32_t iy = 0; iy < nb; iy++)
+			u->rl[t][pv + iy] += t2[u->t2off[j] + iy];
+	}
+}
+
+/* Spread the local pair rates of the parts u->rl[0..NPART-1] over the
+ * links of the local paths: OUT += ... */
+static void p_fwd_local(struct ugal_fac *u, double *out)
 {
 	const struct unet *n = u->n;
 	size_t pairs = n->mat_off[n->G];
-	uint32_t HL = u->HL;
 
-	memset(u->rloc, 0, (pairs ? pairs : 1) * sizeof(*u->rloc));
-	for (uint32_t A = 0; A < n->G; A++)
-		for (uint32_t B = 0; B < n->G; B++) {
-			uint32_t cnt, b0 = n->mem_off[B], nb;
-			const uint32_t *gl;
-
-			if (A == B)
-				continue;
-			gl = glinks(n, A, B, &cnt);
-			nb = n->mem_off[B + 1] - b0;
-			for (uint32_t k = 0; k < cnt; k++) {
-				const struct topo_link *lk =
-					topo_link(n->t, gl[k]);
-				uint32_t uu = lk->from, v = lk->to;
-				size_t pv = pidx(n, v, v) - n->idx[v];
-
-				memset(u->t2, 0, nb * sizeof(*u->t2));
-				for (uint32_t ix = n->mem_off[A];
-				     ix < n->mem_off[A + 1]; ix++) {
-					uint32_t x = n->mem[ix];
-					size_t pu = pidx(n, x, uu);
-					uint32_t a = n->dist[pu];
-					double npu = n->np[pu], o1 = 0;
-					const double *row;
-
-					if (a == UNREACH)
-						continue;
-					row = hrow(u, u->h, x, 0) + a + 1;
-					for (uint32_t iy = 0; iy < nb; iy++) {
-						uint32_t c = n->dist[pv + iy];
-						double val;
-
-						if (c == UNREACH)
-							continue;
-						val = row[(size_t)n->mem[b0 + iy] *
-								  HL +
-							  c];
-						o1 += n->np[pv + iy] * val;
-						u->t2[iy] += npu * val;
-					}
-					u->rloc[pu] += o1;
-					out[gl[k]] += npu * o1;
-				}
-				for (uint32_t iy = 0; iy < nb; iy++)
-					u->rloc[pv + iy] += u->t2[iy];
-			}
-		}
-	for (uint32_t g = 0; g < n->G; g++)
-		for (uint32_t i = n->mem_off[g]; i < n->mem_off[g + 1]; i++)
-			for (uint32_t j = n->mem_off[g]; j < n->mem_off[g + 1];
-			     j++) {
-				uint32_t x = n->mem[i], y = n->mem[j];
-				size_t p = pidx(n, x, y);
-
-				if (x != y && n->dist[p] != UNREACH)
-					u->rloc[p] +=
-						hrow(u, u->h, x, y)[n->dist[p]];
-			}
+	for (uint32_t t = 1; t < NPART; t++)
+		for (size_t p = 0; p < pairs; p++)
+			u->rl[0][p] += u->rl[t][p];
 	for (size_t p = 0; p < pairs; p++) {
-		double r = u->rloc[p];
+		double r = u->rl[0][p];
 
 		if (r == 0)
 			continue;
@@ -1344,136 +1578,391 @@ static void p_fwd(struct ugal_fac *u, double *out)
 	}
 }
 
-/* The cost of every half under link prices Y into u->h. */
-static void p_adj(struct ugal_fac *u, const double *y)
+/* Row x of u->h: the cost of the halves from X under link prices Y,
+ * given the local pairs' costs u->rl[0] (x-major: the row stays in cache,
+ * and by_src reads it next). */
+static void p_adj_row(struct ugal_fac *u, uint32_t x, const double *y)
 {
 	const struct unet *n = u->n;
+	const double *rloc = u->rl[0];
+	const uint32_t *poff = u->poff;
+	uint32_t A = n->grp[x], HL = u->HL;
+	double *row = hrow(u, u->h, x, 0);
+
+	memset(row, 0, (size_t)u->S * HL * sizeof(*row));
+	for (uint32_t B = 0; B < n->G; B++) {
+		uint32_t cnt, nb = n->mem_off[B + 1] - n->mem_off[B];
+		const uint32_t *gl;
+
+		if (A == B)
+			continue;
+		gl = glinks(n, A, B, &cnt);
+		for (uint32_t k = 0; k < cnt; k++) {
+			const struct topo_link *lk = topo_link(n->t, gl[k]);
+			uint32_t v = lk->to;
+			size_t pv = pidx(n, v, v) - n->idx[v];
+			size_t pu = pidx(n, x, lk->from);
+			uint32_t a = n->dist[pu];
+			double npu = n->np[pu], c1;
+			double *r;
+
+			if (a == UNREACH)
+				continue;
+			c1 = rloc[pu] + npu * y[gl[k]];
+			r = row + a + 1;
+			for (uint32_t iy = 0; iy < nb; iy++) {
+				uint32_t o = poff[pv + iy];
+
+				if (o == NONE)
+					continue;
+				r[o] += n->np[pv + iy] * c1 +
+					npu * rloc[pv + iy];
+			}
+		}
+	}
+	for (uint32_t j = n->mem_off[A]; j < n->mem_off[A + 1]; j++) {
+		uint32_t yy = n->mem[j];
+		size_t p = pidx(n, x, yy);
+
+		if (x != yy && n->dist[p] != UNREACH)
+			row[(size_t)yy * HL + n->dist[p]] += rloc[p];
+	}
+}
+
+/* The steps of a product, each over a range [lo, hi) of switches or
+ * groups, run as parts: part T uses u->ws[T], u->rl[T], u->t2s[T]. */
+enum step { STEP_DST, STEP_FWD, STEP_ADJ };
+
+struct part {
+	struct ugal_fac *u;
+	enum step step;
+	bool adj;
+	uint32_t t, lo, hi;
+	const double *in;
+	double *out;
+};
+
+static void part_run(const struct part *k)
+{
+	struct ugal_fac *u = k->u;
+	const struct unet *n = u->n;
+
+	switch (k->step) {
+	case STEP_DST: /* switches */
+		for (uint32_t d = k->lo; d < k->hi; d++)
+			by_dst(u, &u->ws[k->t], d, k->adj);
+		break;
+	case STEP_FWD: /* groups */
+		fwd_groups(u, k->t, k->lo, k->hi, k->out);
+		break;
+	case STEP_ADJ: /* groups: rows of H, then their flows' costs */
+		for (uint32_t i = n->mem_off[k->lo]; i < n->mem_off[k->hi];
+		     i++) {
+			p_adj_row(u, n->mem[i], k->in);
+			by_src(u, &u->ws[k->t], n->mem[i], true,
+			       hrow(u, u->h, n->mem[i], 0));
+		}
+		break;
+	}
+}
+
+static void *part_thread(void *arg)
+{
+	part_run(arg);
+	return NULL;
+}
+
+/* Run STEP over [0, N) in NPART parts: part 0 here, the others on threads
+ * when u->threads (a part whose thread does not start runs here).  Parts
+ * write disjoint rows and columns of u->h, flows' u->xis and OUT's global
+ * links; the rest is their own buffers. */
+static void run_step(struct ugal_fac *u, enum step step, bool adj, uint32_t N,
+		     const double *in, double *out)
+{
+	struct part k[NPART];
+	pthread_t th[NPART];
+	bool started[NPART] = { false };
+
+	for (uint32_t t = 0; t < NPART; t++)
+		k[t] = (struct part){ .u = u,
+				      .step = step,
+				      .adj = adj,
+				      .t = t,
+				      .lo = (uint32_t)((uint64_t)N * t / NPART),
+				      .hi = (uint32_t)((uint64_t)N * (t + 1) /
+						       NPART),
+				      .in = in,
+				      .out = out };
+	for (uint32_t t = 1; t < NPART && u->threads; t++)
+		started[t] = !pthread_create(&th[t], NULL, part_thread, &k[t]);
+	part_run(&k[0]);
+	for (uint32_t t = 1; t < NPART; t++) {
+		if (started[t])
+			pthread_join(th[t], NULL);
+		else
+			part_run(&k[t]);
+	}
+}
+
+static void ufac_mul(void *ctx, const double *x, double *out)
+{
+	struct ugal_fac *u = ctx;
+	size_t pairs = u->n->mat_off[u->n->G];
+	bool any = false;
+
+	for (uint32_t f = 0; f < u->nf; f++) {
+		const uint32_t *vg = u->vg + (size_t)f * u->NL;
+		double *zeta = u->xis + (size_t)f * u->NL;
+
+		for (uint32_t L = 0; L < u->NL; L++) {
+			zeta[L] = vg[L] == NONE ? 0 : x[vg[L]];
+			any |= zeta[L] != 0;
+		}
+	}
+	if (!any)
+		return;
+	run_step(u, STEP_DST, false, u->S, NULL, out);
+	for (uint32_t t = 0; t < NPART; t++)
+		memset(u->rl[t], 0, (pairs + 1) * sizeof(*u->rl[t]));
+	run_step(u, STEP_FWD, false, u->n->G, NULL, out);
+	p_fwd_local(u, out);
+}
+
+static void ufac_mul_t(void *ctx, const double *y, double *out)
+{
+	struct ugal_fac *u = ctx;
+	const struct unet *n = u->n;
 	size_t pairs = n->mat_off[n->G];
-	uint32_t HL = u->HL;
 
 	for (size_t p = 0; p < pairs; p++) {
 		double c = 0;
 
 		for (size_t e = n->lp_off[p]; e < n->lp_off[p + 1]; e++)
 			c += y[n->lp_link[e]];
-		u->rloc[p] = c;
+		u->rl[0][p] = c;
 	}
-	for (uint32_t A = 0; A < n->G; A++)
-		for (uint32_t B = 0; B < n->G; B++) {
-			uint32_t cnt, b0 = n->mem_off[B], nb;
-			const uint32_t *gl;
-
-			if (A == B)
-				continue;
-			gl = glinks(n, A, B, &cnt);
-			nb = n->mem_off[B + 1] - b0;
-			for (uint32_t k = 0; k < cnt; k++) {
-				const struct topo_link *lk =
-					topo_link(n->t, gl[k]);
-				uint32_t uu = lk->from, v = lk->to;
-				size_t pv = pidx(n, v, v) - n->idx[v];
-
-				for (uint32_t ix = n->mem_off[A];
-				     ix < n->mem_off[A + 1]; ix++) {
-					uint32_t x = n->mem[ix];
-					size_t pu = pidx(n, x, uu);
-					uint32_t a = n->dist[pu];
-					double npu = n->np[pu], c1;
-					double *row;
-
-					if (a == UNREACH)
-						continue;
-					c1 = u->rloc[pu] + npu * y[gl[k]];
-					row = hrow(u, u->h, x, 0) + a + 1;
-					for (uint32_t iy = 0; iy < nb; iy++) {
-						uint32_t c = n->dist[pv + iy];
-
-						if (c == UNREACH)
-							continue;
-						row[(size_t)n->mem[b0 + iy] * HL +
-						    c] +=
-							n->np[pv + iy] * c1 +
-							npu * u->rloc[pv + iy];
-					}
-				}
-			}
-		}
-	for (uint32_t g = 0; g < n->G; g++)
-		for (uint32_t i = n->mem_off[g]; i < n->mem_off[g + 1]; i++)
-			for (uint32_t j = n->mem_off[g]; j < n->mem_off[g + 1];
-			     j++) {
-				uint32_t x = n->mem[i], yy = n->mem[j];
-				size_t p = pidx(n, x, yy);
-
-				if (x != yy && n->dist[p] != UNREACH)
-					hrow(u, u->h, x, yy)[n->dist[p]] +=
-						u->rloc[p];
-			}
-}
-
-/* T[x][y] (+)= Y[y][x] for all switches, by blocks (cache). */
-static void transpose(const struct ugal_fac *u, double *t, const double *y,
-		      bool add)
-{
-	enum { BLK = 32 };
-	uint32_t S = u->S, HL = u->HL;
-
-	for (uint32_t x0 = 0; x0 < S; x0 += BLK)
-		for (uint32_t y0 = 0; y0 < S; y0 += BLK)
-			for (uint32_t x = x0; x < x0 + BLK && x < S; x++)
-				for (uint32_t yy = y0; yy < y0 + BLK && yy < S;
-				     yy++) {
-					double *a =
-						t + ((size_t)x * S + yy) * HL;
-					const double *b =
-						y + ((size_t)yy * S + x) * HL;
-
-					for (uint32_t l = 0; l < HL; l++)
-						a[l] = add ? a[l] + b[l] : b[l];
-				}
-}
-
-static void ufac_mul(void *ctx, const double *x, double *out)
-{
-	struct ugal_fac *u = ctx;
-	bool any = false;
-
-	memset(u->h, 0, (size_t)u->S * u->S * u->HL * sizeof(*u->h));
-	memset(u->hT, 0, (size_t)u->S * u->S * u->HL * sizeof(*u->hT));
+	memset(u->xis, 0, ((size_t)u->nf * u->NL + 1) * sizeof(*u->xis));
+	run_step(u, STEP_ADJ, true, n->G, y, NULL);
+	run_step(u, STEP_DST, true, u->S, NULL, NULL);
 	for (uint32_t f = 0; f < u->nf; f++) {
 		const uint32_t *vg = u->vg + (size_t)f * u->NL;
-		bool nz = false;
+		const double *xi = u->xis + (size_t)f * u->NL;
 
-		for (uint32_t L = 0; L < u->NL; L++) {
-			u->xi[L] = vg[L] == NONE ? 0 : x[vg[L]];
-			nz |= u->xi[L] != 0;
-		}
-		if (nz)
-			q_fwd(u, f, u->xi);
-		any |= nz;
-	}
-	if (any) {
-		transpose(u, u->h, u->hT, true);
-		p_fwd(u, out);
-	}
-}
-
-static void ufac_mul_t(void *ctx, const double *y, double *out)
-{
-	struct ugal_fac *u = ctx;
-
-	memset(u->h, 0, (size_t)u->S * u->S * u->HL * sizeof(*u->h));
-	p_adj(u, y);
-	transpose(u, u->hT, u->h, false);
-	for (uint32_t f = 0; f < u->nf; f++) {
-		const uint32_t *vg = u->vg + (size_t)f * u->NL;
-
-		memset(u->xi, 0, u->NL * sizeof(*u->xi));
-		q_adj(u, f, u->xi);
 		for (uint32_t L = 0; L < u->NL; L++)
 			if (vg[L] != NONE)
-				out[vg[L]] += u->xi[L];
+				out[vg[L]] += xi[L];
 	}
+}
+
+/* Dictionary of the path-count vectors: an open-addressing hash table of
+ * vector ids (NONE: empty), grown to keep it at most half full. */
+struct dict_ht {
+	uint32_t *slot;
+	size_t cap;    /* a power of two */
+	uint32_t dcap; /* room in u->dict */
+};
+
+static size_t vhash(const double *v, uint32_t HL)
+{
+	const unsigned char *p = (const unsigned char *)v;
+	uint64_t h = 1469598103934665603u;
+
+	for (size_t i = 0; i < HL * sizeof(*v); i++)
+		h = (h ^ p[i]) * 1099511628211u;
+	return (size_t)h;
+}
+
+static int ht_grow(struct ugal_fac *u, struct dict_ht *t)
+{
+	size_t nc = t->cap ? 2 * t->cap : 1024;
+	uint32_t *s = malloc(nc * sizeof(*s));
+
+	if (!s)
+		return -1;
+	for (size_t i = 0; i < nc; i++)
+		s[i] = NONE;
+	for (uint32_t v = 0; v < u->nd; v++) {
+		size_t j = vhash(u->dict + (size_t)v * u->HL, u->HL) & (nc - 1);
+
+		while (s[j] != NONE)
+			j = (j + 1) & (nc - 1);
+		s[j] = v;
+	}
+	free(t->slot);
+	t->slot = s;
+	t->cap = nc;
+	return 0;
+}
+
+/* The id of vector V[HL] in u's dictionary, added if new.  Returns it, or
+ * NONE (memory). */
+static uint32_t dict_id(struct ugal_fac *u, struct dict_ht *t, const double *v)
+{
+	uint32_t HL = u->HL;
+	size_t j;
+
+	if (2 * ((size_t)u->nd + 1) > t->cap && ht_grow(u, t))
+		return NONE;
+	for (j = vhash(v, HL) & (t->cap - 1); t->slot[j] != NONE;
+	     j = (j + 1) & (t->cap - 1))
+		if (!memcmp(u->dict + (size_t)t->slot[j] * HL, v,
+			    HL * sizeof(*v)))
+			return t->slot[j];
+	if (u->nd == t->dcap) {
+		uint32_t nc = t->dcap ? 2 * t->dcap : 256;
+		double *d = realloc(u->dict, (size_t)nc * HL * sizeof(*d));
+
+		if (!d)
+			return NONE;
+		u->dict = d;
+		t->dcap = nc;
+	}
+	memcpy(u->dict + (size_t)u->nd * HL, v, HL * sizeof(*v));
+	t->slot[j] = u->nd;
+	return u->nd++;
+}
+
+/* u->dict, dlo, dhi and id from the MIN halves of every switch pair.
+ * Returns 0 or -1 (memory). */
+static int build_dict(struct ugal_fac *u)
+{
+	const struct unet *n = u->n;
+	struct dict_ht t = { NULL, 0, 0 };
+	struct half hf;
+	double v[HMAX];
+	int rc = -1;
+
+	memset(&hf, 0, sizeof(hf));
+	memset(v, 0, sizeof(v));
+	for (uint32_t x = 0; x < u->S; x++)
+		for (uint32_t y = 0; y < u->S; y++) {
+			uint32_t id;
+
+			if (x != y) {
+				/* no entries: no allocation */
+				half_min(n, x, y, &hf, false);
+				memcpy(v, hf.n,
+				       (n->maxhalf + 1) * sizeof(double));
+			} else {
+				memset(v, 0, sizeof(v));
+			}
+			id = dict_id(u, &t, v);
+			if (id == NONE)
+				goto out;
+			u->id[(size_t)x * u->S + y] = id;
+		}
+	u->dlo = malloc((size_t)u->nd + 1);
+	u->dhi = malloc((size_t)u->nd + 1);
+	if (!u->dlo || !u->dhi)
+		goto out;
+	for (uint32_t k = 0; k < u->nd; k++) {
+		const double *d = u->dict + (size_t)k * u->HL;
+		uint32_t lo = u->HL, hi = 0;
+
+		for (uint32_t l = 0; l < u->HL; l++)
+			if (d[l] != 0) {
+				lo = l < lo ? l : lo;
+				hi = l + 1;
+			}
+		u->dlo[k] = (uint8_t)(lo < hi ? lo : 0);
+		u->dhi[k] = (uint8_t)hi;
+	}
+	rc = 0;
+out:
+	free(t.slot);
+	return rc;
+}
+
+/* u->ioff, iv, lid, voff and vl of every flow (see struct ugal_fac).
+ * Returns 0 or -1 (memory). */
+static int build_plans(struct ugal_fac *u)
+{
+	uint32_t S = u->S, *inter = malloc(((size_t)S + 1) * sizeof(*inter));
+	uint32_t *stamp = calloc((size_t)u->nd + 1, sizeof(*stamp));
+	uint16_t *loc = malloc(((size_t)u->nd + 1) * sizeof(*loc));
+	size_t np = 0, nv[2] = { 0, 0 };
+	int rc = -1;
+
+	u->ioff = malloc(((size_t)u->nf + 1) * sizeof(*u->ioff));
+	u->voff[0] = malloc(((size_t)u->nf + 1) * sizeof(*u->voff[0]));
+	u->voff[1] = malloc(((size_t)u->nf + 1) * sizeof(*u->voff[1]));
+	if (!inter || !stamp || !loc || !u->ioff || !u->voff[0] || !u->voff[1])
+		goto out;
+	/* two rounds: count, then fill */
+	for (int round = 0; round < 2; round++) {
+		np = nv[0] = nv[1] = 0;
+		for (uint32_t f = 0; f < u->nf; f++) {
+			uint32_t ni = inters(u, f, inter);
+
+			u->ioff[f] = np;
+			for (int k = 0; k < 2; k++) {
+				/* a new epoch per flow and side */
+				uint32_t ep = 2 * f + (uint32_t)k + 1;
+
+				u->voff[k][f] = nv[k];
+				for (uint32_t j = 0; j < ni; j++) {
+					uint32_t i = inter[j];
+					uint32_t v =
+						k ? u->id[(size_t)u->fs[f] * S +
+							  i] :
+						    u->id[(size_t)i * S +
+							  u->fd[f]];
+
+					if (stamp[v] != ep) {
+						stamp[v] = ep;
+						loc[v] = (uint16_t)(nv[k] -
+								    u->voff[k]
+									   [f]);
+						if (round)
+							u->vl[k][nv[k]] = v;
+						nv[k]++;
+					}
+					if (round)
+						u->lid[k][np + j] = loc[v];
+				}
+			}
+			for (uint32_t j = 0; round && j < ni; j++)
+				u->iv[np + j] = (uint16_t)inter[j];
+			np += ni;
+		}
+		u->ioff[u->nf] = np;
+		u->voff[0][u->nf] = nv[0];
+		u->voff[1][u->nf] = nv[1];
+		if (round)
+			break;
+		memset(stamp, 0, ((size_t)u->nd + 1) * sizeof(*stamp));
+		u->iv = malloc((np + 1) * sizeof(*u->iv));
+		u->lid[0] = malloc((np + 1) * sizeof(*u->lid[0]));
+		u->lid[1] = malloc((np + 1) * sizeof(*u->lid[1]));
+		u->vl[0] = malloc((nv[0] + 1) * sizeof(*u->vl[0]));
+		u->vl[1] = malloc((nv[1] + 1) * sizeof(*u->vl[1]));
+		if (!u->iv || !u->lid[0] || !u->lid[1] || !u->vl[0] ||
+		    !u->vl[1])
+			goto out;
+	}
+	rc = 0;
+out:
+	free(inter);
+	free(stamp);
+	free(loc);
+	return rc;
+}
+
+/* OFF[S+1] and BY[nf]: the flows by switch SW[f] (counting sort, in flow
+ * order within a switch). */
+static void sort_flows(uint32_t S, uint32_t nf, const uint32_t *sw,
+		       uint32_t *off, uint32_t *by)
+{
+	memset(off, 0, ((size_t)S + 1) * sizeof(*off));
+	for (uint32_t f = 0; f < nf; f++)
+		off[sw[f] + 1]++;
+	for (uint32_t s = 0; s < S; s++)
+		off[s + 1] += off[s];
+	for (uint32_t f = 0; f < nf; f++)
+		by[off[sw[f]]++] = f;
+	for (uint32_t s = S; s > 0; s--)
+		off[s] = off[s - 1];
+	off[0] = 0;
 }
 
 /* The operator of the VLB groups of TP (built with w->factored) for flows
@@ -1484,17 +1973,16 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 {
 	struct ugal_fac *u = calloc(1, sizeof(*u));
 	const struct topo *t = n->t;
-	struct half hf;
-	size_t cells;
+	size_t cells, hbytes, nt2 = 0;
+	uint32_t ngl = n->gl_off[(size_t)n->G * n->G];
+	bool mem = true;
 
 	if (!u) {
 		err_set(err, "out of memory");
 		return NULL;
 	}
 	u->S = n->S;
-	u->HL = n->maxhalf + 1 > PAD / 2 && n->maxhalf + 1 <= PAD ?
-			PAD :
-			n->maxhalf + 1;
+	u->HL = n->maxhalf + 1;
 	u->NL = 2 * u->HL - 1;
 	u->nf = f->n;
 	if ((size_t)n->S * n->S > MAX_PAIRS) {
@@ -1504,35 +1992,52 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 		return NULL;
 	}
 	cells = (size_t)n->S * n->S * u->HL;
+	/* aligned_alloc: a multiple of the alignment */
+	hbytes = ((cells ? cells : 1) * sizeof(double) + 63) / 64 * 64;
 	u->fs = malloc(((size_t)f->n + 1) * sizeof(*u->fs));
 	u->fd = malloc(((size_t)f->n + 1) * sizeof(*u->fd));
 	u->vg = malloc(((size_t)f->n * u->NL + 1) * sizeof(*u->vg));
-	u->N = calloc(cells ? cells : 1, sizeof(*u->N));
-	u->NT = malloc((cells ? cells : 1) * sizeof(*u->NT));
-	u->h = malloc((cells ? cells : 1) * sizeof(*u->h));
-	u->hT = malloc((cells ? cells : 1) * sizeof(*u->hT));
-	u->rloc = malloc((n->mat_off[n->G] + 1) * sizeof(*u->rloc));
-	u->t2 = malloc(((size_t)n->S + 1) * sizeof(*u->t2));
-	u->xi = malloc(((size_t)u->NL + 1) * sizeof(*u->xi));
-	u->T = malloc(((size_t)u->HL * u->HL + 1) * sizeof(*u->T));
-	if (!u->fs || !u->fd || !u->vg || !u->N || !u->h || !u->rloc ||
-	    !u->t2 || !u->xi || !u->NT || !u->hT || !u->T) {
+	u->id = malloc(((size_t)n->S * n->S + 1) * sizeof(*u->id));
+	u->src_off = malloc(((size_t)n->S + 1) * sizeof(*u->src_off));
+	u->by_src = malloc(((size_t)f->n + 1) * sizeof(*u->by_src));
+	u->dst_off = malloc(((size_t)n->S + 1) * sizeof(*u->dst_off));
+	u->by_dst = malloc(((size_t)f->n + 1) * sizeof(*u->by_dst));
+	u->h = aligned_alloc(64, hbytes);
+	u->xis = malloc(((size_t)f->n * u->NL + 1) * sizeof(*u->xis));
+	u->poff = malloc((n->mat_off[n->G] + 1) * sizeof(*u->poff));
+	u->t2off = malloc(((size_t)ngl + 1) * sizeof(*u->t2off));
+	if (u->t2off) {
+		u->t2off[0] = 0;
+		for (uint32_t j = 0; j < ngl; j++) {
+			uint32_t B = n->grp[topo_link(t, n->gl[j])->to];
+
+			u->t2off[j + 1] =
+				u->t2off[j] + n->mem_off[B + 1] - n->mem_off[B];
+		}
+		nt2 = u->t2off[ngl];
+	}
+	for (uint32_t k = 0; k < NPART; k++) {
+		u->rl[k] = malloc((n->mat_off[n->G] + 1) * sizeof(*u->rl[k]));
+		u->t2s[k] = malloc(((size_t)nt2 + 1) * sizeof(*u->t2s[k]));
+		mem &= u->rl[k] && u->t2s[k];
+	}
+	if (!u->fs || !u->fd || !u->vg || !u->id || !u->src_off || !u->by_src ||
+	    !u->dst_off || !u->by_dst || !u->h || !u->xis || !u->poff ||
+	    !u->t2off || !mem) {
 		err_set(err, "out of memory");
 		ufac_free(u);
 		return NULL;
 	}
 	u->n = n;
-	memset(&hf, 0, sizeof(hf));
-	for (uint32_t x = 0; x < n->S; x++)
-		for (uint32_t y = 0; y < n->S; y++) {
-			if (x == y)
-				continue;
-			half_min(n, x, y, &hf,
-				 false); /* no entries: no alloc */
-			memcpy(hrow(u, u->N, x, y), hf.n,
-			       (n->maxhalf + 1) * sizeof(double));
-		}
-	transpose(u, u->NT, u->N, false);
+	mem = !build_dict(u);
+	for (uint32_t k = 0; k < NPART && mem; k++)
+		mem = !ws_init(&u->ws[k], u->nd, u->S, u->HL);
+	if (!mem) {
+		u->n = NULL; /* not taken over */
+		err_set(err, "out of memory");
+		ufac_free(u);
+		return NULL;
+	}
 	for (uint32_t i = 0; i < f->n; i++) {
 		uint32_t *vg = u->vg + (size_t)i * u->NL;
 
@@ -1552,6 +2057,26 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 			}
 		}
 	}
+	for (uint32_t g = 0; g < n->G; g++)
+		for (uint32_t i = n->mem_off[g]; i < n->mem_off[g + 1]; i++)
+			for (uint32_t j = n->mem_off[g]; j < n->mem_off[g + 1];
+			     j++) {
+				uint32_t x = n->mem[i], y = n->mem[j];
+				size_t p = pidx(n, x, y);
+
+				u->poff[p] = n->dist[p] == UNREACH ?
+						     NONE :
+						     y * u->HL + n->dist[p];
+			}
+	if (build_plans(u)) {
+		err_set(err, "out of memory");
+		u->n = NULL; /* not taken over */
+		ufac_free(u);
+		return NULL;
+	}
+	u->threads = cells >= THREAD_CELLS;
+	sort_flows(u->S, u->nf, u->fs, u->src_off, u->by_src);
+	sort_flows(u->S, u->nf, u->fd, u->dst_off, u->by_dst);
 	return u;
 }
 

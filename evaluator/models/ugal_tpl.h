@@ -106,11 +106,15 @@ int ugal_tpl_build(const struct routing *r, const struct flows *f,
 /* As ugal_tpl_build, but the VLB groups' link crossings (all but their
  * injection and ejection links) are left to an operator, lp.op, instead
  * of explicit columns: the same matrix M (tests/unit/test_ugal.c compares
- * products), built and applied in O(flows x intermediates x hops^2 +
- * global links x routers^2) instead of O(non-zeros) (~6e7 for a Cascade
- * permutation).  Only mcf_tpl_solve_fast takes such a template (GLPK
- * refuses it).  Model 0 (individual VLB paths) gets the explicit template
- * (lp.op NULL).  Returns as ugal_tpl_build; free with ugal_tpl_free. */
+ * products), applied in O(flows x intermediates x hops + global links x
+ * routers^2) instead of O(non-zeros) (~6e7 for a Cascade permutation),
+ * on two threads for 2^17+ half-table cells (each product starts and joins
+ * its own; none outlives it).  Memory: O(switches^2 x hops + flows x
+ * intermediates).  Only mcf_tpl_solve_fast takes such a template (GLPK
+ * refuses it), and the operator is not re-entrant (one solve at a time per
+ * template).  Model 0 (individual VLB paths) gets the explicit template
+ * (lp.op NULL).  Returns as ugal_tpl_build (also -1 above 4096
+ * switches); free with ugal_tpl_free. */
 int ugal_tpl_build_factored(const struct routing *r, const struct flows *f,
 			    unsigned model, uint64_t limit,
 			    struct ugal_tpl *out, struct err *err);

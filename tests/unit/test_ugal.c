@@ -505,6 +505,118 @@ Test(ugal_factored, cascade)
 	}
 }
 
+/* The first-order solver on the factored template brackets GLPK's optimum
+ * on the explicit one (the same LP) and meets the gap asked; its x is
+ * feasible and its y certifies its upper bound on the explicit M. */
+static void check_fast_factored(const char *topo, const struct ugal_tpl *e,
+				const struct ugal_tpl *fa, unsigned model,
+				double opt, double gap)
+{
+	const struct mcf_tpl *p = &e->lp;
+	struct mcf_tpl_opts o;
+	struct mcf_tpl_result res = { 0 };
+	struct err err = { "" };
+	double *x = calloc(p->ngroups + 1, sizeof(*x));
+	double *y = calloc(p->nlinks + 1, sizeof(*y));
+	double *mx = calloc(p->nlinks + p->ngroups + 1, sizeof(*mx));
+	double cy = 0, wd = 0;
+
+	cr_assert(x && y && mx);
+	mcf_tpl_opts_init(&o);
+	o.gap = gap;
+	res.x = x;
+	res.y = y;
+	cr_assert_eq(mcf_tpl_solve_fast(&fa->lp, &o, &res, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(res.status, MCF_TPL_OPTIMAL, "%s Model %u gap %g", topo,
+		     model, gap);
+	cr_expect_str_eq(res.solver, "pdhg");
+	cr_expect_leq(res.lower, opt * (1 + 1e-9), "%s Model %u: %.12g > %.12g",
+		      topo, model, res.lower, opt);
+	cr_expect_geq(res.upper, opt * (1 - 1e-9),
+		      "%s Model %u: upper %.12g < %.12g", topo, model,
+		      res.upper, opt);
+	cr_expect_leq(res.upper - res.lower, gap * res.lower * (1 + 1e-9),
+		      "%s Model %u: [%.12g, %.12g] wider than %g", topo, model,
+		      res.lower, res.upper, gap);
+	/* x on the explicit M: within capacity, every flow at alpha */
+	tpl_mul(p, x, mx);
+	for (uint32_t l = 0; l < p->nlinks; l++)
+		cr_expect_leq(mx[l], p->cap[l] * (1 + 1e-9) + 1e-12,
+			      "%s Model %u: link %u", topo, model, l);
+	for (uint32_t f = 0; f < p->nflows; f++) {
+		double r = 0;
+
+		for (uint32_t g = p->flow_off[f]; g < p->flow_off[f + 1]; g++)
+			r += p->mult[g] * x[g];
+		cr_expect_geq(r, res.alpha * p->demand[f] * (1 - 1e-9),
+			      "%s Model %u: flow %u", topo, model, f);
+	}
+	/* y on the explicit M: weak duality gives upper */
+	tpl_mul_t(p, y, mx);
+	for (uint32_t l = 0; l < p->nlinks; l++)
+		cy += p->cap[l] * y[l];
+	for (uint32_t f = 0; f < p->nflows; f++) {
+		double dmin = INFINITY;
+
+		for (uint32_t g = p->flow_off[f]; g < p->flow_off[f + 1]; g++)
+			dmin = fmin(dmin, mx[g] / p->mult[g]);
+		wd += p->demand[f] * dmin;
+	}
+	cr_expect_float_eq(cy / wd, res.upper, 1e-9 * res.upper,
+			   "%s Model %u: y gives %.12g, upper %.12g", topo,
+			   model, cy / wd, res.upper);
+	free(x);
+	free(y);
+	free(mx);
+}
+
+Test(ugal_factored, fast_brackets_glpk)
+{
+	static const struct {
+		const char *topo;
+		uint32_t step; /* flows: sample(step), or 0: perm */
+		uint64_t seed;
+	} c[] = {
+		{ "cascade:groups=2", 16, 1 },
+		{ "dragonfly:p=2,a=4,h=2,g=9", 0, 1 },
+		{ "dragonfly:p=5,a=10,h=5,g=6", 3, 2 },
+	};
+
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct fx_net net = fx_net(c[k].topo, "ugal");
+		struct flows f = c[k].step ?
+					 sample(net.t, c[k].step, c[k].seed) :
+					 pattern(net.t, "perm", c[k].seed);
+
+		for (unsigned m = 1; m < UGAL_NMODELS; m++) {
+			struct ugal_tpl e, fa;
+			struct mcf_tpl_opts o;
+			struct mcf_tpl_result res = { 0 };
+			struct err err = { "" };
+
+			cr_assert_eq(ugal_tpl_build(net.r, &f, m, 0, &e, &err),
+				     0, "%s", err.msg);
+			cr_assert_eq(ugal_tpl_build_factored(net.r, &f, m, 0,
+							     &fa, &err),
+				     0, "%s", err.msg);
+			cr_assert_neq(fa.lp.op, NULL);
+			mcf_tpl_opts_init(&o);
+			cr_assert_eq(mcf_tpl_solve_glpk(&e.lp, &o, &res, &err),
+				     0, "%s", err.msg);
+			cr_assert_eq(res.status, MCF_TPL_OPTIMAL);
+			check_fast_factored(c[k].topo, &e, &fa, m, res.alpha,
+					    1e-2);
+			check_fast_factored(c[k].topo, &e, &fa, m, res.alpha,
+					    1e-3);
+			ugal_tpl_free(&e);
+			ugal_tpl_free(&fa);
+		}
+		flows_free(&f);
+		fx_net_free(&net);
+	}
+}
+
 /* ---- the LPs ---- */
 
 /* Alpha of model SPEC on F under R solved exactly (GLPK, optimal),
