@@ -261,7 +261,8 @@ static void _load_topo_conf(void)
 {
 	struct err err = { { 0 } };
 	const char **names, **parts;
-	uint32_t nparts = 0;
+	uint32_t nparts = 0, unpoliced = 0;
+	char bare[512];
 	struct tstate *s;
 	char *path = _topo_conf_path();
 	bool reconfig;
@@ -286,6 +287,9 @@ static void _load_topo_conf(void)
 	 * checked */
 	s = tstate_load(path, names, node_record_count,
 			part_list ? parts : NULL, nparts, &err);
+	if (s)
+		unpoliced =
+			tstate_unpoliced(s, parts, nparts, bare, sizeof(bare));
 	xfree(names);
 	xfree(parts);
 
@@ -314,6 +318,10 @@ static void _load_topo_conf(void)
 	     plugin_type, conf_path, topo_spec(tstate_topo(s)), tstate_nodes(s),
 	     routing_spec(tstate_routing(s)), wrap_type, tstate_predict(s),
 	     tstate_predict_budget(s));
+	if (unpoliced)
+		info("%s: %s: %u partition%s without a policy (no PartitionPolicy= and no DefaultPolicy=): %s; %s places their jobs without regard to links",
+		     plugin_type, conf_path, unpoliced,
+		     unpoliced == 1 ? "" : "s", bare, wrap_type);
 	/* The wrapped plugin holds the allocations of the running jobs and
 	 * Slurm holds pointers into it (node select info): it cannot be
 	 * swapped under a running slurmctld. */

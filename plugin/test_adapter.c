@@ -230,6 +230,35 @@ Test(adapter, policy_of_an_unknown_partition_is_refused)
 	cr_expect_str_eq(err.msg, want);
 }
 
+/* Partitions without a policy are named for the log; DefaultPolicy=
+ * covers them all. */
+Test(adapter, partitions_without_a_policy)
+{
+	struct err err = { { 0 } };
+	struct tstate *s = load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+				"PartitionPolicy=batch:fattree-pods\n",
+				&err);
+	const char *three[] = { "batch", "debug", "long" };
+	char buf[64], tiny[8];
+
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_expect_eq(tstate_unpoliced(s, three, 3, buf, sizeof(buf)), 2);
+	cr_expect_str_eq(buf, "debug, long");
+	cr_expect_eq(tstate_unpoliced(s, three, 3, tiny, sizeof(tiny)), 2);
+	cr_expect_str_eq(tiny, "debu...");
+	cr_expect_eq(tstate_unpoliced(s, three, 1, buf, sizeof(buf)), 0);
+	cr_expect_str_eq(buf, "");
+	tstate_destroy(s);
+	unlink(conf_path);
+	s = load(
+		"Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+		"PartitionPolicy=batch:fattree-pods\nDefaultPolicy=clustered\n",
+		&err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_expect_eq(tstate_unpoliced(s, three, 3, buf, sizeof(buf)), 0);
+	tstate_destroy(s);
+}
+
 Test(adapter, policy_choice_and_overrides)
 {
 	struct err err = { { 0 } };

@@ -200,6 +200,30 @@ const char *tstate_wrap(const struct tstate *s)
 	return machine_wrap(s->m);
 }
 
+uint32_t tstate_unpoliced(const struct tstate *s, const char *const *parts,
+			  uint32_t nparts, char *buf, size_t len)
+{
+	uint32_t n = 0;
+	size_t at = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (uint32_t i = 0; i < nparts; i++) {
+		if (!parts[i] || machine_policy(s->m, parts[i], NULL, NULL))
+			continue;
+		if (len && at < len) {
+			int w = snprintf(buf + at, len - at, "%s%s",
+					 n ? ", " : "", parts[i]);
+
+			at += w > 0 ? (size_t)w : 0;
+		}
+		n++;
+	}
+	if (len > 4 && at >= len)
+		strcpy(buf + len - 4, "...");
+	return n;
+}
+
 const char *tstate_predict(const struct tstate *s)
 {
 	return machine_predict(s->m, NULL);

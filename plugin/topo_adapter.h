@@ -56,6 +56,12 @@ const char *tstate_wrap(const struct tstate *s);
 /* The prediction model (Predict= or the machine's default; borrowed) and
  * its budget in milliseconds (PredictBudget=, default 50). */
 const char *tstate_predict(const struct tstate *s);
+/* The partitions of PARTS[0..NPARTS) without a policy (no
+ * PartitionPolicy= and no DefaultPolicy=), whose jobs the wrapped plugin
+ * places without regard to links: their names, ", "-separated, into BUF
+ * (truncated with "..." to LEN).  Returns how many there are. */
+uint32_t tstate_unpoliced(const struct tstate *s, const char *const *parts,
+			  uint32_t nparts, char *buf, size_t len);
 uint32_t tstate_predict_budget(const struct tstate *s);
 /* Number of topology nodes (= Slurm nodes). */
 uint32_t tstate_nodes(const struct tstate *s);

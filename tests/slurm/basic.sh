@@ -16,9 +16,14 @@ PartitionPolicy=batch:fattree-pods
 Predict=mcf
 PredictBudget=5000
 CONF
-cluster_start topo "$TDIR/topo.conf"
+# Partition "open" has no policy: said once at load, at info.
+SLURM_EXTRA='PartitionName=open Nodes=n[0-3] MaxTime=INFINITE State=UP' \
+	cluster_start topo "$TDIR/topo.conf"
 grep -q "select/topo: .*topology fattree.*predicting with mcf within 5000 ms" \
 	"$TDIR/c/log/slurmctld.log" || fail "slurmctld did not load topo.conf"
+grep -q "select/topo: .*topo.conf: 1 partition without a policy (no PartitionPolicy= and no DefaultPolicy=): open; select/cons_tres places their jobs without regard to links" \
+	"$TDIR/c/log/slurmctld.log" ||
+	fail "no info line for the partition without a policy: $(grep 'select/topo' "$TDIR/c/log/slurmctld.log" | head -5)"
 sinfo -h -o '%D %t' | grep -q "^64 idle" || fail "sinfo: $(sinfo)"
 
 # A job runs, on whole nodes, and completes.
