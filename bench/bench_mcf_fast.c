@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench_util.h"
 #include "evaluator/models/mcf_tpl.h"
 #include "evaluator/traffic/flows.h"
 #include "topo/routing.h"
@@ -29,14 +30,6 @@
 
 #define GLPK_MAX_NNZ 100000
 #define NKEYS (2 * (ROUTING_MAX_HOPS + 1))
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void die(const char *what, const struct err *err)
 {
@@ -190,7 +183,7 @@ static void fast(const struct inst *I, double gap, double *x, double *y,
 	struct mcf_tpl_opts o;
 	struct mcf_tpl_result res = { .x = x, .y = y };
 	struct err err = { "" };
-	double t0 = now();
+	double t0 = bench_wall();
 
 	mcf_tpl_opts_init(&o);
 	o.gap = gap;
@@ -198,8 +191,9 @@ static void fast(const struct inst *I, double gap, double *x, double *y,
 		die("mcf_tpl_solve_fast", &err);
 	printf("  %-5s gap %-5g %8.3f s  %6llu it  [%.10f, %.10f]  gap "
 	       "%.2e%s\n",
-	       res.solver, gap, now() - t0, (unsigned long long)res.iterations,
-	       res.lower, res.upper, (res.upper - res.lower) / res.lower,
+	       res.solver, gap, bench_wall() - t0,
+	       (unsigned long long)res.iterations, res.lower, res.upper,
+	       (res.upper - res.lower) / res.lower,
 	       res.status == MCF_TPL_OPTIMAL ? "" : "  (not converged)");
 	iv[0] = res.lower;
 	iv[1] = res.upper;
@@ -219,7 +213,7 @@ static void glpk(const struct inst *I, int force, const double *iv, int n)
 		       GLPK_MAX_NNZ);
 		return;
 	}
-	t0 = now();
+	t0 = bench_wall();
 	if (mcf_tpl_solve_glpk(&I->p, NULL, &res, &err))
 		die("mcf_tpl_solve_glpk", &err);
 	for (int i = 0; i < n; i++)
@@ -227,7 +221,7 @@ static void glpk(const struct inst *I, int force, const double *iv, int n)
 		      res.alpha <= iv[2 * i + 1] * (1 + 1e-9);
 	printf("  glpk  exact     %8.3f s  %6llu it  alpha %.10f (%s the "
 	       "pdhg intervals)%s\n",
-	       now() - t0, (unsigned long long)res.iterations, res.alpha,
+	       bench_wall() - t0, (unsigned long long)res.iterations, res.alpha,
 	       in ? "inside" : "OUTSIDE",
 	       res.status == MCF_TPL_OPTIMAL ? "" : "  (not optimal)");
 }
@@ -246,12 +240,12 @@ static void run(const char *spec, int force_glpk)
 	flows_init(&f);
 	if (flows_pattern("perm:1", NULL, topo_num_nodes(t), 1, &f, &err))
 		die("perm:1", &err);
-	t0 = now();
+	t0 = bench_wall();
 	build(&I, t, r, &f);
 	printf("%s, %s, perm:1, Model 3: %u flows, %u groups, %u links "
 	       "crossed, %llu non-zeros (built in %.2f s)\n",
 	       spec, routing_spec(r), I.p.nflows, I.p.ngroups, I.rows,
-	       (unsigned long long)I.nnz, now() - t0);
+	       (unsigned long long)I.nnz, bench_wall() - t0);
 	printf("  GLPK's LP: %u rows x %u columns, %llu non-zeros\n",
 	       I.rows + I.p.nflows, I.p.ngroups + 1,
 	       (unsigned long long)(I.nnz + I.p.ngroups + I.p.nflows));

@@ -17,17 +17,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench_util.h"
 #include "evaluator/models/model.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
-
-static double clk(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* MODEL is a model name, or "mmf/lp" for MMF's iterative LP method. */
 static int solve_one(const char *model, const struct model_input *in,
@@ -62,7 +55,7 @@ static void run(const char *topo, const char *routing, const char *pattern,
 		fprintf(stderr, "%s: %s\n", pattern, err.msg);
 		exit(1);
 	}
-	w0 = clk(CLOCK_MONOTONIC);
+	w0 = bench_clock(CLOCK_MONOTONIC);
 	if (model_input_build(r, &f, &in, &err)) {
 		fprintf(stderr, "%s: %s\n", topo, err.msg);
 		exit(1);
@@ -70,21 +63,22 @@ static void run(const char *topo, const char *routing, const char *pattern,
 	printf("%s, %s, %s: %u flows, %u paths, %u crossings; paths "
 	       "enumerated in %.3f s\n",
 	       topo, routing_spec(r), pattern, in.nflows, in.npaths,
-	       in.path_off[in.npaths], clk(CLOCK_MONOTONIC) - w0);
+	       in.path_off[in.npaths], bench_clock(CLOCK_MONOTONIC) - w0);
 	for (; *models; models++) {
 		struct model_result res;
 
-		w0 = clk(CLOCK_MONOTONIC);
-		c0 = clk(CLOCK_PROCESS_CPUTIME_ID);
+		w0 = bench_clock(CLOCK_MONOTONIC);
+		c0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
 		if (solve_one(*models, &in, &res, &err)) {
 			fprintf(stderr, "%s: %s\n", *models, err.msg);
 			exit(1);
 		}
 		printf("  %-6s %8.3f s wall %8.3f s cpu  aggregate %10.3f  "
 		       "mean %.5f  min %.5f  jain %.4f  %s %u",
-		       *models, clk(CLOCK_MONOTONIC) - w0,
-		       clk(CLOCK_PROCESS_CPUTIME_ID) - c0, res.aggregate,
-		       res.mean_rate, res.min_rate, res.node_jain,
+		       *models, bench_clock(CLOCK_MONOTONIC) - w0,
+		       bench_clock(CLOCK_PROCESS_CPUTIME_ID) - c0,
+		       res.aggregate, res.mean_rate, res.min_rate,
+		       res.node_jain,
 		       !res.lp_rows		 ? "rounds" :
 		       !strcmp(res.model, "mmf") ? "LPs+levels" :
 						   "LPs",

@@ -21,18 +21,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bench_util.h"
 #include "evaluator/models/ugal_tpl.h"
 #include "evaluator/traffic/flows.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void die(const char *what, const char *msg)
 {
@@ -122,10 +115,10 @@ static void run(const char *arg, uint64_t glpk_max, uint64_t highs_max,
 	flows_init(&f);
 	if (flows_pattern("perm:1", NULL, topo_num_nodes(t), 1, &f, &err))
 		die("perm:1", err.msg);
-	t0 = now();
+	t0 = bench_wall();
 	if (ugal_tpl_build(r, &f, model, 0, &tp, &err))
 		die(topo, err.msg);
-	build = now() - t0;
+	build = bench_wall() - t0;
 	nnz = (uint64_t)tp.lp.col_off[tp.lp.ngroups] + tp.lp.ngroups +
 	      tp.lp.nflows;
 	printf("%s ugal%u perm:1: %u flows, %u groups, %llu LP non-zeros; "
@@ -135,10 +128,10 @@ static void run(const char *arg, uint64_t glpk_max, uint64_t highs_max,
 	mcf_tpl_opts_init(&o);
 	memset(&res, 0, sizeof(res));
 	if (nnz <= glpk_max) {
-		t0 = now();
+		t0 = bench_wall();
 		if (mcf_tpl_solve_glpk(&tp.lp, &o, &res, &err))
 			die("GLPK", err.msg);
-		sec = now() - t0;
+		sec = bench_wall() - t0;
 		exact = res.alpha;
 		printf("  glpk          %9.3f s  alpha %.10f\n", sec, exact);
 	} else {
@@ -162,10 +155,10 @@ static void run(const char *arg, uint64_t glpk_max, uint64_t highs_max,
 	}
 	for (int k = 0; k < 2; k++) {
 		o.gap = k ? 1e-3 : 1e-2;
-		t0 = now();
+		t0 = bench_wall();
 		if (mcf_tpl_solve_fast(&tp.lp, &o, &res, &err))
 			die("pdhg", err.msg);
-		sec = now() - t0;
+		sec = bench_wall() - t0;
 		if (!k)
 			fast1 = sec;
 		printf("  pdhg gap %-4g %9.3f s  [%.10f, %.10f]  %llu it%s\n",

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench_util.h"
 #include "policies/policy.h"
 #include "topo/util/rng.h"
 #include "topo/routing.h"
@@ -54,14 +55,6 @@ static const struct bcase cases[] = {
 	  "mesh-blocks",
 	  { 1, 50, 500, 3000 } },
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static const char *status_name(enum policy_status s)
 {
@@ -121,11 +114,11 @@ int main(int argc, char **argv)
 						    .nodes = b->sizes[s] };
 			struct policy_result res = { .nodes = buf };
 			enum policy_status st = POLICY_NEVER;
-			double t0 = now(), dt;
+			double t0 = bench_cpu(), dt;
 
 			for (int i = 0; i < iters; i++)
 				st = policy_place(p, &v, &q, &res);
-			dt = (now() - t0) / iters;
+			dt = (bench_cpu() - t0) / iters;
 			printf("%-38s %-8s %-31s %6u %-7s %10.1f\n", b->topo,
 			       b->routing, b->policy, b->sizes[s],
 			       status_name(st), dt * 1e6);

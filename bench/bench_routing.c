@@ -10,15 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench_util.h"
 #include "topo/routing.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static struct topo *mk(const char *spec)
 {
@@ -55,10 +48,10 @@ static void bench_paths(const char *tspec, const char *rspec, int flows,
 	uint64_t total = 0;
 	struct pathset ps;
 
-	t0 = now();
+	t0 = bench_cpu();
 	r = mkr(t, rspec);
-	create = now() - t0;
-	t0 = now();
+	create = bench_cpu() - t0;
+	t0 = bench_cpu();
 	for (int i = 0; i < flows; i++) {
 		struct routing_count c;
 		uint32_t s = (uint32_t)rand_r(&seed) % N;
@@ -67,7 +60,7 @@ static void bench_paths(const char *tspec, const char *rspec, int flows,
 		routing_count(r, s, d, &c, NULL);
 		total += c.total;
 	}
-	t1 = now();
+	t1 = bench_cpu();
 	printf("%-34s %-18s create %7.2f ms  count   %8.1f us/flow "
 	       "(%d flows, %.0f paths/flow)\n",
 	       tspec, rspec, 1e3 * create, 1e6 * (t1 - t0) / flows, flows,
@@ -78,7 +71,7 @@ static void bench_paths(const char *tspec, const char *rspec, int flows,
 		pathset_init(&ps);
 		total = 0;
 		seed = 1;
-		t0 = now();
+		t0 = bench_cpu();
 		for (int i = 0; i < nf; i++) {
 			uint32_t s = (uint32_t)rand_r(&seed) % N;
 			uint32_t d =
@@ -88,7 +81,7 @@ static void bench_paths(const char *tspec, const char *rspec, int flows,
 			routing_paths(r, s, d, &ps, NULL);
 			total += ps.n;
 		}
-		t1 = now();
+		t1 = bench_cpu();
 		printf("%-34s %-18s                   enumerate %6.1f us/flow "
 		       "(%.2f Mpaths/s)\n",
 		       "", "", 1e6 * (t1 - t0) / nf,
@@ -133,9 +126,9 @@ static void bench_linksets(const char *tspec, const char *rspec, int njobs,
 					     (start + i) % N;
 		off += n;
 		memset(used, 0, L);
-		t0 = now();
+		t0 = bench_cpu();
 		routing_linkset(r, nodes_k, n, used, NULL);
-		dt = now() - t0;
+		dt = bench_cpu() - t0;
 		sum += dt;
 		if (dt > worst)
 			worst = dt;
@@ -169,12 +162,12 @@ static void bench_linkset_enum(const char *tspec, const char *rspec, uint32_t n)
 
 	for (uint32_t i = 0; i < n; i++)
 		nodes[i] = (uint32_t)rand_r(&seed) % N;
-	t0 = now();
+	t0 = bench_cpu();
 	routing_linkset(r, nodes, n, a, NULL);
-	ts = now() - t0;
-	t0 = now();
+	ts = bench_cpu() - t0;
+	t0 = bench_cpu();
 	routing_linkset_enum(r, nodes, n, b, NULL);
-	te = now() - t0;
+	te = bench_cpu() - t0;
 	for (uint32_t l = 0; l < L; l++)
 		diff += a[l] != b[l];
 	printf("%-34s %-18s %u scattered nodes: structural %.3f ms, "

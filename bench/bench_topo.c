@@ -15,17 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bench_util.h"
 #include "topo/topo.h"
 
 extern char **environ;
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Library time: create + stats, best of 3 (-1 on error). */
 static double lib_time(const char *spec, struct topo_stats *st)
@@ -34,7 +27,7 @@ static double lib_time(const char *spec, struct topo_stats *st)
 
 	for (int rep = 0; rep < 3; rep++) {
 		struct err err = { "" };
-		double t0 = now();
+		double t0 = bench_wall();
 		struct topo *t = topo_create(spec, &err);
 
 		if (!t || topo_stats(t, st, &err)) {
@@ -43,7 +36,7 @@ static double lib_time(const char *spec, struct topo_stats *st)
 			return -1;
 		}
 		topo_destroy(t);
-		t0 = now() - t0;
+		t0 = bench_wall() - t0;
 		if (best < 0 || t0 < best)
 			best = t0;
 	}
@@ -56,7 +49,7 @@ static double cmd_time(const char *stopo, const char *spec)
 	char *argv[] = { (char *)stopo, "topo",	  "--topo",
 			 (char *)spec,	"--json", NULL };
 	posix_spawn_file_actions_t fa;
-	double t0 = now();
+	double t0 = bench_wall();
 	pid_t pid;
 	int status;
 
@@ -70,7 +63,7 @@ static double cmd_time(const char *stopo, const char *spec)
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		return -1;
-	return now() - t0;
+	return bench_wall() - t0;
 }
 
 int main(void)

@@ -18,18 +18,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench_util.h"
 #include "evaluator/models/ugal_tpl.h"
 #include "evaluator/traffic/flows.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void die(const char *what, const struct err *err)
 {
@@ -42,7 +35,7 @@ static void solve(const struct ugal_tpl *tp, double gap)
 	struct mcf_tpl_opts o;
 	struct mcf_tpl_result res = { 0 };
 	struct err err = { "" };
-	double t0 = now(), t;
+	double t0 = bench_wall(), t;
 	clock_t c0 = clock();
 
 	mcf_tpl_opts_init(&o);
@@ -50,7 +43,7 @@ static void solve(const struct ugal_tpl *tp, double gap)
 	o.time_limit_ms = 300000;
 	if (mcf_tpl_solve_fast(&tp->lp, &o, &res, &err))
 		die("mcf_tpl_solve_fast", &err);
-	t = now() - t0;
+	t = bench_wall() - t0;
 	printf("    gap %-6g solve %8.3f s (cpu %.3f s, %.1f ms/it)  %6llu it  "
 	       "[%.10f, %.10f]  gap %.2e%s\n",
 	       gap, t, (double)(clock() - c0) / CLOCKS_PER_SEC,
@@ -75,7 +68,7 @@ static void run(const char *spec, int factored, const double *gaps, int ng)
 	flows_init(&f);
 	if (flows_pattern("perm:1", NULL, topo_num_nodes(t), 1, &f, &err))
 		die("perm:1", &err);
-	t0 = now();
+	t0 = bench_wall();
 	rc = factored ? ugal_tpl_build_factored(r, &f, 3, 0, &tp, &err) :
 			ugal_tpl_build(r, &f, 3, 0, &tp, &err);
 	if (rc)
@@ -84,7 +77,7 @@ static void run(const char *spec, int factored, const double *gaps, int ng)
 	       "non-zeros%s, built in %.3f s\n",
 	       spec, factored ? "factored" : "explicit", tp.lp.nflows,
 	       tp.lp.ngroups, tp.lp.col_off[tp.lp.ngroups],
-	       tp.lp.op ? " + operator" : "", now() - t0);
+	       tp.lp.op ? " + operator" : "", bench_wall() - t0);
 	for (int i = 0; i < ng; i++)
 		solve(&tp, gaps[i]);
 	ugal_tpl_free(&tp);

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/bench_util.h"
 #include "evaluator/sharing/linkshare.h"
 #include "evaluator/sim/whatif.h"
 #include "evaluator/sim/workload.h"
@@ -22,14 +23,6 @@
 #include "topo/topo.h"
 
 #define TARGET_S 60.0
-
-static double now(clockid_t c)
-{
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int bench_linkshare(const struct routing *r, uint32_t N)
 {
@@ -64,12 +57,12 @@ static int bench_linkshare(const struct routing *r, uint32_t N)
 		pos += sz;
 		nj++;
 	}
-	t0 = now(CLOCK_MONOTONIC);
+	t0 = bench_clock(CLOCK_MONOTONIC);
 	if (linkshare_compute(r, jobs, nj, &res, &err)) {
 		fprintf(stderr, "bench_whatif: %s\n", err.msg);
 		return 1;
 	}
-	t1 = now(CLOCK_MONOTONIC);
+	t1 = bench_clock(CLOCK_MONOTONIC);
 	printf("linkshare_compute: %u jobs on %u nodes (%u nodes busy): "
 	       "%.3f s, MLS %.1f %%, TLS %.1f %%\n",
 	       nj, N, pos, t1 - t0, res.mls, res.tls);
@@ -126,14 +119,14 @@ int main(int argc, char **argv)
 	so.rates = false;
 	for (int p = 0; p < npol; p++) {
 		struct whatif_result res;
-		double c0 = now(CLOCK_PROCESS_CPUTIME_ID), c1;
+		double c0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID), c1;
 
 		if (whatif_run(t, r, pols[p], &w, &so, &res, &err)) {
 			fprintf(stderr, "bench_whatif: %s\n", err.msg);
 			rc = 1;
 			break;
 		}
-		c1 = now(CLOCK_PROCESS_CPUTIME_ID);
+		c1 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
 		printf("whatif %s: %u jobs on %u nodes: %.1f s wall, %.1f s CPU "
 		       "(target %.0f s: %s); utilization %.3f, mean wait %.0f s, "
 		       "MLS max %.1f %%, isolated %u\n",

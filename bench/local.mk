@@ -6,6 +6,7 @@
 # relative error; VALIDATE_ARGS=--csv for a table.
 VALIDATION_DIR = $(abs_top_srcdir)/../shared/validation
 EXTRA_DIST += bench/validate.py
+noinst_HEADERS += bench/bench_util.h
 validate: stopo
 	python3 $(srcdir)/bench/validate.py ./stopo $(VALIDATION_DIR) $(VALIDATE_ARGS)
 .PHONY: validate
