@@ -16,6 +16,10 @@
 #   PLUGIN_BUILDDIR=DIR   build tree holding plugin/.libs/select_topo.so
 #   PORT_BASE=N           slurmctld port; slurmd ports N+1 .. N+NODES
 #                         (default: a free range picked at random)
+#   NODE_CPUS=4,8         CPUs per node: one value for every node, or
+#                         two for two node kinds (the first half of the
+#                         nodes with the first, the rest with the second,
+#                         each with 1000 MB of RealMemory per CPU)
 #   SLURM_EXTRA="..."     extra slurm.conf lines
 #
 # Runs as root (SlurmUser=root).  Daemons are started with setsid and
@@ -74,8 +78,32 @@ wait_ctld() {
 	return 1
 }
 
+# NodeName= lines of NODE_CPUS (see above): n0 .. n{NODES-1}, ports from
+# PORT_BASE + 1, Sockets x Cores to match the CPUs.
+node_line() { # FIRST LAST CPUS
+	local s=1 c=$3
+	[ $(( $3 % 2 )) = 0 ] && [ "$3" -gt 4 ] && { s=2; c=$(( $3 / 2 )); }
+	echo "NodeName=n[$1-$2] NodeHostname=localhost NodeAddr=127.0.0.1 Port=$(( PORT_BASE + 1 + $1 ))-$(( PORT_BASE + 1 + $2 )) CPUs=$3 Sockets=$s CoresPerSocket=$c ThreadsPerCore=1 RealMemory=$(( 1000 * $3 )) Feature=cpus$3 State=UNKNOWN"
+}
+
+node_lines() {
+	local a=${NODE_CPUS%%,*} b=${NODE_CPUS#*,} half
+	if [ "$a" = "$NODE_CPUS" ] || [ "$NODES" -lt 2 ]; then
+		node_line 0 $(( NODES - 1 )) "$a"
+	else
+		half=$(( NODES / 2 ))
+		node_line 0 $(( half - 1 )) "$a"
+		node_line "$half" $(( NODES - 1 )) "$b"
+	fi
+}
+
 cmd_start() {
 	NODES=${NODES:-64}
+	NODE_CPUS=${NODE_CPUS:-4,8}
+	case $NODE_CPUS in
+	[1-9]|[1-9][0-9]|[1-9],[1-9]|[1-9],[1-9][0-9]|[1-9][0-9],[1-9][0-9]) ;;
+	*) die "NODE_CPUS=$NODE_CPUS: expected N or N,M (CPUs per node, 1-99)" ;;
+	esac
 	SELECT=${SELECT:-topo}
 	[ "$(id -u)" = 0 ] || die "must run as root (the emulated cluster runs SlurmUser=root)"
 	command -v slurmctld >/dev/null && command -v slurmd >/dev/null &&
@@ -159,7 +187,7 @@ InactiveLimit=0
 MessageTimeout=20
 SlurmdTimeout=300
 SlurmctldTimeout=60
-NodeName=n[0-$last] NodeHostname=localhost NodeAddr=127.0.0.1 Port=$(( PORT_BASE + 1 ))-$(( PORT_BASE + NODES )) CPUs=1 RealMemory=100 State=UNKNOWN
+$(node_lines)
 PartitionName=batch Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=EXCLUSIVE
 ${SLURM_EXTRA:-}
 EOF
