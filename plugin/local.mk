@@ -61,7 +61,8 @@ SLURM_TESTS += \
 	tests/slurm/badinput.sh \
 	tests/slurm/backfill.sh \
 	tests/slurm/mesh_dragonfly.sh \
-	tests/slurm/linear.sh
+	tests/slurm/linear.sh \
+	tests/slurm/shapes.sh
 EXTRA_DIST += tests/slurm/lib.sh tests/exports.sh
 
 if HAVE_SLURM_SRC

@@ -462,30 +462,79 @@ static void _clear_reason(job_record_t *job_ptr)
 	}
 }
 
-/* Node count the policy must place. */
-static uint32_t _node_count(job_record_t *job_ptr, uint32_t min_nodes,
-			    uint32_t max_nodes, uint32_t req_nodes)
+/*
+ * The job's size as cons_tres counts it (cons_common/job_test.c's
+ * _select_nodes, dist_tasks.c): a node count in [MIN, MAX] (REQ first:
+ * slurmctld passes MAX there for -N LO-HI), and, unless the job
+ * overcommits, its tasks (each CPUS_PER_TASK CPUs, at most
+ * NTASKS_PER_NODE per node) or, for a job given as CPUs only, its CPUs,
+ * which the whole nodes given must hold.  What a node holds comes from
+ * its own CPUs (less specialised cores) and, under --mem-per-cpu, its
+ * memory: nodes of different kinds hold different shares.  *CAP is
+ * allocated ([tstate_nodes]) when the job has a task or CPU count.
+ */
+static void _job_size(job_record_t *job_ptr, uint32_t min_nodes,
+		      uint32_t max_nodes, uint32_t req_nodes, struct tsize *z,
+		      uint32_t **cap)
 {
-	uint32_t n = req_nodes, cpus = 0;
+	struct job_details *d = job_ptr->details;
+	uint32_t n = tstate_nodes(tstate), t;
+	uint32_t cpt = (d->cpus_per_task && (d->cpus_per_task != NO_VAL16)) ?
+			       d->cpus_per_task :
+			       1;
+	uint32_t tpn = (d->ntasks_per_node != NO_VAL16) ? d->ntasks_per_node :
+							  0;
+	uint64_t mem_cpu = 0;
+	bool tasks = (d->num_tasks != NO_VAL) && (d->num_tasks > 0);
 
-	if (max_nodes && (n > max_nodes))
-		n = max_nodes;
-	if (n < min_nodes)
-		n = min_nodes;
-	if (!n)
-		n = 1;
-	/* A job given as tasks only: enough whole nodes for its CPUs. */
-	if (node_record_count && node_record_table_ptr[0])
-		cpus = node_record_table_ptr[0]->config_ptr ?
-			       node_record_table_ptr[0]->config_ptr->cpus :
-			       node_record_table_ptr[0]->cpus;
-	if (cpus && job_ptr->details && job_ptr->details->min_cpus) {
-		uint32_t need = (job_ptr->details->min_cpus + cpus - 1) / cpus;
-
-		if ((need > n) && (!max_nodes || (need <= max_nodes)))
-			n = need;
+	memset(z, 0, sizeof(*z));
+	*cap = NULL;
+	z->lo = min_nodes ? min_nodes : 1;
+	z->hi = (max_nodes && (max_nodes < n)) ? max_nodes : n;
+	if (z->hi < z->lo)
+		z->hi = z->lo; /* the policy says why it cannot */
+	z->first = req_nodes ? req_nodes : z->lo;
+	if (d->overcommit && (d->overcommit != NO_VAL8))
+		return;
+	if (tasks) {
+		z->need = d->num_tasks;
+		z->unit = "tasks";
+	} else if (d->min_cpus && (d->min_cpus != NO_VAL) &&
+		   (d->min_cpus > z->lo)) {
+		z->need = d->min_cpus;
+		z->unit = "CPUs";
+		cpt = 1;
+		tpn = 0;
+	} else {
+		return;
 	}
-	return n;
+	if ((d->pn_min_memory != NO_VAL64) && (d->pn_min_memory & MEM_PER_CPU))
+		mem_cpu = d->pn_min_memory & ~MEM_PER_CPU;
+	*cap = xcalloc(n + 1, sizeof(uint32_t));
+	for (t = 0; t < n; t++) {
+		uint32_t s = tstate_t2s(tstate, t);
+		node_record_t *node;
+		uint64_t cpus;
+
+		if ((s >= (uint32_t)node_record_count) ||
+		    !(node = node_record_table_ptr[s]))
+			continue;
+		cpus = node->cpus_efctv ? node->cpus_efctv : node->cpus;
+		if (mem_cpu && node->real_memory) {
+			uint64_t mem = node->real_memory;
+
+			mem = (mem > node->mem_spec_limit) ?
+				      mem - node->mem_spec_limit :
+				      0;
+			if (mem / mem_cpu < cpus)
+				cpus = mem / mem_cpu;
+		}
+		cpus /= cpt;
+		if (tpn)
+			cpus = (cpus >= tpn) ? tpn : 0;
+		(*cap)[t] = (uint32_t)cpus;
+	}
+	z->cap = *cap;
 }
 
 static uint8_t *_usable_from_bitmap(bitstr_t *bitmap)
@@ -518,6 +567,22 @@ static bitstr_t *_bitmap_from_result(struct policy_result *res)
 	return b;
 }
 
+/* tsize_place's placement: policy_place on the plugin's owners. */
+struct place_ctx {
+	const struct policy *p;
+	const uint32_t *owner;
+};
+
+static enum policy_status _place_fn(void *ctx, const uint8_t *usable,
+				    const struct policy_request *req,
+				    struct policy_result *res)
+{
+	struct place_ctx *c = ctx;
+	struct policy_view v = { .owner = c->owner, .usable = usable };
+
+	return policy_place(c->p, &v, req, res);
+}
+
 /* Running jobs and their end times, for the will-run search. */
 typedef struct {
 	struct policy_running *jobs;
@@ -542,6 +607,35 @@ static int _collect_running(void *x, void *arg)
 	return 0;
 }
 
+/* tsize_place's placement in the future: the will-run search. */
+struct wr_ctx {
+	const struct policy *p;
+	const uint32_t *owner;
+	const struct policy_running *run;
+	uint32_t nrun;
+	time_t now;
+	struct policy_will_run *wr;
+	struct err *err;
+	bool failed; /* the search failed: err says why */
+};
+
+static enum policy_status _will_run_fn(void *ctx, const uint8_t *usable,
+				       const struct policy_request *req,
+				       struct policy_result *res)
+{
+	struct wr_ctx *c = ctx;
+	struct policy_view v = { .owner = c->owner, .usable = usable };
+
+	if (c->failed)
+		return POLICY_NEVER;
+	if (policy_will_run(c->p, &v, c->run, c->nrun, c->now, req, res, c->wr,
+			    c->err) < 0) {
+		c->failed = true;
+		return POLICY_NEVER;
+	}
+	return c->wr->status;
+}
+
 /*
  * SELECT_MODE_WILL_RUN: the policy sees the future.  policy_will_run
  * (policies/willrun.h, the search stopo whatif reserves with) releases the
@@ -551,21 +645,30 @@ static int _collect_running(void *x, void *arg)
  * jobs have ended).
  */
 static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
-		     const struct policy *p, struct policy_request *req,
-		     struct policy_result *res, uint16_t mode,
-		     List preemptee_candidates, List *preemptee_job_list,
-		     bitstr_t *exc_core_bitmap)
+		     const struct policy *p, const struct tsize *z,
+		     struct policy_request *req, struct policy_result *res,
+		     uint16_t mode, List preemptee_candidates,
+		     List *preemptee_job_list, bitstr_t *exc_core_bitmap)
 {
 	run_list_t rl = { 0 };
 	uint8_t *usable = _usable_from_bitmap(bitmap);
-	struct policy_view v = { .owner = owner, .usable = usable };
-	struct policy_will_run wr;
+	struct policy_will_run wr = { 0 };
 	struct err err = { { 0 } };
+	struct wr_ctx c = { .p = p,
+			    .owner = owner,
+			    .now = time(NULL),
+			    .wr = &wr,
+			    .err = &err };
 	int rc = SLURM_ERROR;
 
 	list_for_each(job_list, _collect_running, &rl);
-	if (policy_will_run(p, &v, rl.jobs, rl.n, time(NULL), req, res, &wr,
-			    &err) < 0) {
+	c.run = rl.jobs;
+	c.nrun = rl.n;
+	/* The search at the job's smallest count its tasks fit (WR: the
+	 * search of the count placed, or of the last one tried). */
+	wr.status = tsize_place(z, tstate_nodes(tstate), usable, false, req,
+				res, _will_run_fn, &c);
+	if (c.failed) {
 		error("%s: will_run %pJ: %s", plugin_type, job_ptr, err.msg);
 		goto out;
 	}
@@ -598,16 +701,17 @@ out:
 
 /* SELECT_MODE_TEST_ONLY: can the job ever run isolated among BITMAP? */
 static int _test_only(job_record_t *job_ptr, bitstr_t *bitmap,
-		      const struct policy *p, struct policy_request *req,
-		      struct policy_result *res, uint16_t mode,
-		      List preemptee_candidates, List *preemptee_job_list,
-		      bitstr_t *exc_core_bitmap)
+		      const struct policy *p, const struct tsize *z,
+		      struct policy_request *req, struct policy_result *res,
+		      uint16_t mode, List preemptee_candidates,
+		      List *preemptee_job_list, bitstr_t *exc_core_bitmap)
 {
 	uint32_t n = tstate_nodes(tstate);
 	uint32_t *empty = xcalloc(n + 1, sizeof(uint32_t));
 	uint8_t *usable = _usable_from_bitmap(bitmap);
-	struct policy_view v = { .owner = empty, .usable = usable };
-	enum policy_status st = policy_place(p, &v, req, res);
+	struct place_ctx c = { .p = p, .owner = empty };
+	enum policy_status st =
+		tsize_place(z, n, usable, false, req, res, _place_fn, &c);
 	int rc = SLURM_ERROR;
 
 	if (st == POLICY_PLACED) {
@@ -635,13 +739,13 @@ static int _test_only(job_record_t *job_ptr, bitstr_t *bitmap,
 
 /* SELECT_MODE_RUN_NOW: the policy's candidates in turn. */
 static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
-		    const struct policy *p, struct policy_request *req,
-		    struct policy_result *res, uint16_t mode,
-		    List preemptee_candidates, List *preemptee_job_list,
-		    bitstr_t *exc_core_bitmap)
+		    const struct policy *p, const struct tsize *z,
+		    struct policy_request *req, struct policy_result *res,
+		    uint16_t mode, List preemptee_candidates,
+		    List *preemptee_job_list, bitstr_t *exc_core_bitmap)
 {
 	uint8_t *usable = _usable_from_bitmap(bitmap);
-	struct policy_view v = { .owner = owner, .usable = usable };
+	struct place_ctx c = { .p = p, .owner = owner };
 	enum policy_status st = POLICY_WAIT;
 	int rc = SLURM_ERROR;
 	uint32_t i, n = tstate_nodes(tstate);
@@ -656,7 +760,8 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 	for (req->attempt = 0; req->attempt < MAX_ATTEMPTS; req->attempt++) {
 		bitstr_t *narrow;
 
-		st = policy_place(p, &v, req, res);
+		/* The largest count of the job's range that places now. */
+		st = tsize_place(z, n, usable, true, req, res, _place_fn, &c);
 		if (st != POLICY_PLACED)
 			break;
 		narrow = _bitmap_from_result(res);
@@ -695,6 +800,8 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	struct err err = { { 0 } };
 	struct policy_request req = { 0 };
 	struct policy_result res = { 0 };
+	struct tsize z;
+	uint32_t *cap = NULL;
 	const struct policy *p;
 	const char *override, *part;
 	bool none = false;
@@ -751,24 +858,26 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	job_ptr->details->share_res = 0;
 
 	req.job_id = job_ptr->job_id;
-	req.nodes = _node_count(job_ptr, min_nodes, max_nodes, req_nodes);
+	_job_size(job_ptr, min_nodes, max_nodes, req_nodes, &z, &cap);
+	req.nodes = z.lo;
 	req.pattern = _spank_env(job_ptr, ENV_PATTERN);
 	_parse_grid(_spank_env(job_ptr, ENV_GRID), &req);
-	res.nodes = xcalloc(req.nodes + 1, sizeof(uint32_t));
+	res.nodes = xcalloc(tstate_nodes(tstate) + 1, sizeof(uint32_t));
 
 	if (mode == SELECT_MODE_TEST_ONLY)
-		rc = _test_only(job_ptr, bitmap, p, &req, &res, mode,
+		rc = _test_only(job_ptr, bitmap, p, &z, &req, &res, mode,
 				preemptee_candidates, preemptee_job_list,
 				exc_core_bitmap);
 	else if (mode == SELECT_MODE_WILL_RUN)
-		rc = _will_run(job_ptr, bitmap, p, &req, &res, mode,
+		rc = _will_run(job_ptr, bitmap, p, &z, &req, &res, mode,
 			       preemptee_candidates, preemptee_job_list,
 			       exc_core_bitmap);
 	else
-		rc = _run_now(job_ptr, bitmap, p, &req, &res, mode,
+		rc = _run_now(job_ptr, bitmap, p, &z, &req, &res, mode,
 			      preemptee_candidates, preemptee_job_list,
 			      exc_core_bitmap);
 	xfree(res.nodes);
+	xfree(cap);
 	slurm_mutex_unlock(&topo_lock);
 	return rc;
 

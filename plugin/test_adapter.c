@@ -759,3 +759,159 @@ Test(adapter, budget_overrun_is_a_status)
 	same_as_model_run(s, "mcf", 6, leaf, 4, &ev);
 	tstate_destroy(s);
 }
+
+/* tsize_place with policy_place, as select_topo.c's run-now and
+ * test-only call it. */
+struct place_ctx {
+	const struct policy *p;
+	const uint32_t *owner;
+};
+
+static enum policy_status place_fn(void *ctx, const uint8_t *usable,
+				   const struct policy_request *req,
+				   struct policy_result *res)
+{
+	struct place_ctx *c = ctx;
+	struct policy_view v = { .owner = c->owner, .usable = usable };
+
+	return policy_place(c->p, &v, req, res);
+}
+
+static uint32_t held_by(const uint32_t *cap, const struct policy_result *res)
+{
+	uint32_t i, have = 0;
+
+	for (i = 0; i < res->n; i++)
+		have += cap[res->nodes[i]];
+	return have;
+}
+
+/* Two node kinds as in tests/slurm: n0-31 with 4 CPUs, n32-63 with 8. */
+static void two_kinds(uint32_t *cap, uint32_t cpt, uint32_t tpn)
+{
+	uint32_t t;
+
+	for (t = 0; t < N; t++) {
+		uint32_t k = (t < 32 ? 4 : 8) / cpt;
+
+		cap[t] = tpn ? (k >= tpn ? tpn : 0) : k;
+	}
+}
+
+Test(adapter, size_from_tasks_per_node_and_cpus)
+{
+	struct err err = { { 0 } };
+	struct tstate *s = load(good, &err);
+	uint32_t owner[N], nodes[N + 1], cap[N], i;
+	struct policy_request req = { .job_id = 99 };
+	struct policy_result res = { .nodes = nodes };
+	struct place_ctx c = { .owner = owner };
+	struct tsize z = { .lo = 1, .hi = N, .first = 1, .cap = cap };
+	enum policy_status st;
+	bool none;
+
+	cr_assert(s, "%s", err.msg);
+	c.p = tstate_policy(s, "batch", NULL, &none, &err);
+	cr_assert(c.p);
+	for (i = 0; i < N; i++)
+		owner[i] = POLICY_FREE;
+
+	/* -n 8 --ntasks-per-node=1: 8 nodes, whatever their CPUs. */
+	two_kinds(cap, 1, 1);
+	z.need = 8;
+	st = tsize_place(&z, N, NULL, false, &req, &res, place_fn, &c);
+	cr_assert_eq(st, POLICY_PLACED, "%s", res.reason);
+	cr_expect_eq(res.n, 8);
+	cr_expect_eq(req.nodes, 8);
+
+	/* -n 12: 2 nodes of 8 CPUs or 3 of 4; the nodes hold 12 tasks and
+	 * no node fewer would. */
+	two_kinds(cap, 1, 0);
+	z.need = 12;
+	st = tsize_place(&z, N, NULL, false, &req, &res, place_fn, &c);
+	cr_assert_eq(st, POLICY_PLACED, "%s", res.reason);
+	cr_expect_geq(held_by(cap, &res), 12);
+	cr_expect_leq(res.n, 3);
+	cr_expect(held_by(cap, &res) - 12 < cap[res.nodes[0]] || res.n == 2,
+		  "one node too many: %u nodes hold %u", res.n,
+		  held_by(cap, &res));
+
+	/* -N 2 -n 16: only two 8-CPU nodes hold it. */
+	z.lo = z.hi = z.first = 2;
+	z.need = 16;
+	st = tsize_place(&z, N, NULL, false, &req, &res, place_fn, &c);
+	cr_assert_eq(st, POLICY_PLACED, "%s", res.reason);
+	cr_expect_eq(res.n, 2);
+	for (i = 0; i < res.n; i++)
+		cr_expect_geq(nodes[i], 32u, "node %u has 4 CPUs", nodes[i]);
+
+	/* -N 4 -n 40: 4 nodes hold at most 32. */
+	z.lo = z.hi = z.first = 4;
+	z.need = 40;
+	st = tsize_place(&z, N, NULL, false, &req, &res, place_fn, &c);
+	cr_expect_eq(st, POLICY_NEVER);
+	cr_expect(strstr(res.reason, "40 tasks do not fit on 4 nodes"), "%s",
+		  res.reason);
+
+	/* -c 2 --ntasks-per-node=3: 6 CPUs a node, only the 8-CPU ones. */
+	two_kinds(cap, 2, 3);
+	z.lo = 1;
+	z.hi = N;
+	z.first = 1;
+	z.need = 6;
+	st = tsize_place(&z, N, NULL, false, &req, &res, place_fn, &c);
+	cr_assert_eq(st, POLICY_PLACED, "%s", res.reason);
+	cr_expect_eq(res.n, 2);
+	for (i = 0; i < res.n; i++)
+		cr_expect_geq(nodes[i], 32u);
+
+	/* --ntasks-per-node=5 -c 2: no node has 10 CPUs. */
+	two_kinds(cap, 2, 5);
+	st = tsize_place(&z, N, NULL, false, &req, &res, place_fn, &c);
+	cr_expect_eq(st, POLICY_NEVER);
+	cr_expect(strstr(res.reason, "per-node share"), "%s", res.reason);
+	tstate_destroy(s);
+}
+
+/* -N 2-8 starts on the largest count that places now, as cons_tres does;
+ * the smallest when asked for (will-run, test-only). */
+Test(adapter, size_range_takes_the_largest_count_that_places)
+{
+	struct err err = { { 0 } };
+	struct tstate *s = load(good, &err);
+	uint32_t owner[N], nodes[N + 1], i;
+	struct policy_request req = { .job_id = 99 };
+	struct policy_result res = { .nodes = nodes };
+	struct place_ctx c = { .owner = owner };
+	struct tsize z = { .lo = 2, .hi = 8, .first = 8 };
+	enum policy_status st;
+	bool none;
+
+	cr_assert(s, "%s", err.msg);
+	c.p = tstate_policy(s, "batch", NULL, &none, &err);
+	cr_assert(c.p);
+	/* Everything busy but three nodes of the last leaf. */
+	for (i = 0; i < N; i++)
+		owner[i] = (i >= 60 && i < 63) ? POLICY_FREE : 7;
+	st = tsize_place(&z, N, NULL, true, &req, &res, place_fn, &c);
+	cr_assert_eq(st, POLICY_PLACED, "%s", res.reason);
+	cr_expect_eq(res.n, 3);
+	for (i = 0; i < res.n; i++)
+		cr_expect(nodes[i] >= 60 && nodes[i] < 63, "node %u", nodes[i]);
+	st = tsize_place(&z, N, NULL, false, &req, &res, place_fn, &c);
+	cr_assert_eq(st, POLICY_PLACED, "%s", res.reason);
+	cr_expect_eq(res.n, 2);
+	/* The whole machine free: 8 nodes (two whole leaves). */
+	for (i = 0; i < N; i++)
+		owner[i] = POLICY_FREE;
+	st = tsize_place(&z, N, NULL, true, &req, &res, place_fn, &c);
+	cr_assert_eq(st, POLICY_PLACED, "%s", res.reason);
+	cr_expect_eq(res.n, 8);
+	/* One node free: below the range's 2, the wait of 2 nodes. */
+	for (i = 0; i < N; i++)
+		owner[i] = (i == 63) ? POLICY_FREE : 7;
+	st = tsize_place(&z, N, NULL, true, &req, &res, place_fn, &c);
+	cr_expect_eq(st, POLICY_WAIT, "%s", res.reason);
+	cr_expect(res.reason[0]);
+	tstate_destroy(s);
+}

@@ -780,3 +780,180 @@ const char *tstate_record(const struct teval *ev, char *buf, size_t len)
 		 ev->mls, ev->tls);
 	return buf;
 }
+
+/* Job sizing (tsize_place). */
+
+struct sizing {
+	const struct tsize *z;
+	uint32_t n, capmax;
+	uint32_t need;	       /* z->need, or 0 without z->cap */
+	bool short_fit;	       /* the last sized() ran out of nodes at HI */
+	const uint8_t *usable; /* the caller's, with nodes of CAP 0 off */
+	struct policy_request *req;
+	struct policy_result *res;
+	tsize_fn fn;
+	void *ctx;
+};
+
+static uint32_t div_up(uint64_t a, uint64_t b)
+{
+	return (uint32_t)((a + b - 1) / b);
+}
+
+/* What the nodes of RES hold. */
+static uint64_t held(const struct sizing *g)
+{
+	uint64_t have = 0;
+	uint32_t i;
+
+	for (i = 0; i < g->res->n; i++)
+		if (g->res->nodes[i] < g->n)
+			have += g->z->cap[g->res->nodes[i]];
+	return have;
+}
+
+/* The usable nodes holding at least MIN units, into MASK[n]; whether any
+ * usable node was dropped. */
+static bool mask_cap(const struct sizing *g, const uint8_t *usable,
+		     uint32_t min, uint8_t *mask)
+{
+	bool dropped = false;
+	uint32_t t;
+
+	for (t = 0; t < g->n; t++) {
+		bool u = !usable || usable[t];
+
+		mask[t] = u && (g->z->cap[t] >= min);
+		dropped |= u && !mask[t];
+	}
+	return dropped;
+}
+
+/* Place at least COUNT nodes holding NEED among USABLE (capmax the
+ * largest CAP there). */
+static enum policy_status sized(struct sizing *g, const uint8_t *usable,
+				uint32_t capmax, uint32_t count)
+{
+	const struct tsize *z = g->z;
+	uint32_t m = count, round;
+	enum policy_status st;
+
+	g->short_fit = false;
+	if (g->need && (div_up(g->need, capmax) > m))
+		m = div_up(g->need, capmax);
+	for (round = 0; round < 64; round++) {
+		uint64_t have;
+
+		if (m > z->hi)
+			break;
+		g->req->nodes = m;
+		st = g->fn(g->ctx, usable, g->req, g->res);
+		if (st != POLICY_PLACED)
+			return st;
+		have = g->need ? held(g) : 0;
+		if (have >= g->need)
+			return POLICY_PLACED;
+		m += div_up(g->need - have, capmax);
+	}
+	g->res->n = 0;
+	g->short_fit = true;
+	snprintf(
+		g->res->reason, sizeof(g->res->reason),
+		"its %u %s do not fit on %u nodes of those it may use (at most %u per node)",
+		g->need, z->unit ? z->unit : "tasks", z->hi, capmax);
+	return POLICY_NEVER;
+}
+
+/* sized(), and at HI once more on the nodes holding NEED / HI each. */
+static enum policy_status sized_all(struct sizing *g, uint32_t count)
+{
+	enum policy_status st = sized(g, g->usable, g->capmax, count);
+	uint32_t min;
+	uint8_t *mask;
+
+	if (!g->short_fit)
+		return st;
+	min = div_up(g->need, g->z->hi);
+	if ((min <= 1) || (min > g->capmax))
+		return st;
+	mask = malloc(g->n ? g->n : 1);
+	if (!mask)
+		return st;
+	if (mask_cap(g, g->usable, min, mask))
+		st = sized(g, mask, g->capmax, count);
+	free(mask);
+	return st;
+}
+
+enum policy_status tsize_place(const struct tsize *z, uint32_t n,
+			       const uint8_t *usable, bool largest,
+			       struct policy_request *req,
+			       struct policy_result *res, tsize_fn fn,
+			       void *ctx)
+{
+	struct sizing g = { .z = z,
+			    .n = n,
+			    .usable = usable,
+			    .req = req,
+			    .res = res,
+			    .fn = fn,
+			    .ctx = ctx };
+	uint8_t *mask = NULL;
+	enum policy_status st;
+	uint32_t t, lo, hi, first = z->first;
+
+	res->n = 0;
+	res->reason[0] = '\0';
+	if (z->need && z->cap) {
+		/* Nodes that cannot hold the per-node share are not usable. */
+		mask = malloc(n ? n : 1);
+		if (!mask) {
+			snprintf(res->reason, sizeof(res->reason),
+				 "out of memory");
+			return POLICY_WAIT;
+		}
+		mask_cap(&g, usable, 1, mask);
+		g.usable = mask;
+		for (t = 0; t < n; t++)
+			if (mask[t] && (z->cap[t] > g.capmax))
+				g.capmax = z->cap[t];
+		if (!g.capmax) {
+			free(mask);
+			snprintf(
+				res->reason, sizeof(res->reason),
+				"no node it may use holds its per-node share of %s",
+				z->unit ? z->unit : "tasks");
+			return POLICY_NEVER;
+		}
+		g.need = z->need;
+	}
+	if (first < z->lo)
+		first = z->lo;
+	if (first > z->hi)
+		first = z->hi;
+	st = sized_all(&g, largest ? first : z->lo);
+	if (!largest || (st == POLICY_PLACED) || (first == z->lo))
+		goto out;
+	/* The largest count in [LO, FIRST) that places (binary search:
+	 * a count that places means smaller ones do for these policies;
+	 * the answer is checked by placing it last). */
+	st = sized_all(&g, z->lo);
+	if (st != POLICY_PLACED)
+		goto out;
+	lo = z->lo;
+	hi = first - 1;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo + 1) / 2;
+
+		if (sized_all(&g, mid) == POLICY_PLACED)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	st = sized_all(&g, lo);
+out:
+	if (st == POLICY_PLACED)
+		req->nodes = res->n;
+	free(mask);
+	return st;
+}

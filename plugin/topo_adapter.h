@@ -159,4 +159,40 @@ const char *tstate_status_name(int status);
  * for the plugin's fini.  A later evaluation starts it again. */
 void tstate_predictor_stop(void);
 
+/* A job's size as Slurm states it (select_topo.c derives it from the job
+ * record the way cons_tres counts: tasks, CPUs per task, tasks per node,
+ * memory per CPU of each node), in the units a placement must hold. */
+struct tsize {
+	uint32_t lo, hi; /* node counts the job accepts, 1 <= lo <= hi */
+	uint32_t first;	 /* the count tried first (lo <= first <= hi) */
+	/* Units (tasks, or CPUs for a job given as CPUs) the nodes must hold
+	 * together, 0 when any LO nodes do; CAP[t] is what topology node t
+	 * holds (0: it cannot hold the job's per-node share). */
+	uint32_t need;
+	const uint32_t *cap;
+	const char *unit; /* "tasks" or "CPUs", for reasons */
+};
+
+/* One placement at REQ->nodes nodes among USABLE: policy_place or the
+ * will-run search, as the caller does it.  Returns its status (RES as for
+ * policy_place). */
+typedef enum policy_status (*tsize_fn)(void *ctx, const uint8_t *usable,
+				       const struct policy_request *req,
+				       struct policy_result *res);
+
+/* Place a job of size Z on a machine of N nodes with FN: the node count
+ * starts at FIRST (LARGEST: then, when FIRST cannot be placed, the largest
+ * count down to LO that can, as stock Slurm starts a -N LO-HI job on what
+ * is free; otherwise LO alone) raised until the placed nodes hold NEED
+ * units (by the shortfall over the largest CAP, at most HI nodes; at HI,
+ * once more on the nodes holding at least NEED/HI each).  USABLE[N] (NULL:
+ * every node) is not modified.  RES->nodes must have room for N nodes.
+ * Returns PLACED with REQ->nodes = RES->n, or the last status with
+ * RES->reason saying why. */
+enum policy_status tsize_place(const struct tsize *z, uint32_t n,
+			       const uint8_t *usable, bool largest,
+			       struct policy_request *req,
+			       struct policy_result *res, tsize_fn fn,
+			       void *ctx);
+
 #endif

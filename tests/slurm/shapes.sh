@@ -1,0 +1,106 @@
+#!/bin/bash
+# Everyday job shapes under an isolating policy, on nodes of two kinds
+# (n0-31 with 4 CPUs, n32-63 with 8: scripts/slurm-cluster.sh's default):
+# the node count comes from tasks, CPUs per task and tasks per node the
+# way cons_tres counts them (issue 12, item 1), and a node range -N LO-HI
+# starts on the largest count that places now (item 7).
+. "$(dirname "$0")/lib.sh"
+require_cluster
+
+cat > "$TDIR/topo.conf" <<'CONF'
+# fat-tree k=4, n=3: 64 nodes, 4 per leaf switch, 16 per pod
+Topology=fattree k=4 n=3
+NodeName=n[0-63]
+PartitionPolicy=batch:fattree-pods
+CONF
+cluster_start topo "$TDIR/topo.conf"
+sinfo -h -N -o '%c' | sort | uniq -c | awk '{print $1, $2}' > "$TDIR/kinds"
+grep -q "^32 4$" "$TDIR/kinds" && grep -q "^32 8$" "$TDIR/kinds" ||
+	fail "expected 32 nodes of 4 CPUs and 32 of 8: $(cat "$TDIR/kinds")"
+
+# sub NAME SECONDS [sbatch options]: a job of the shape, its id in $NAME.
+sub() {
+	local name=$1 s=$2 id
+	shift 2
+	id=$(sbatch --parsable -o /dev/null "$@" --wrap "sleep $s" 2>"$TDIR/sbatch.err") ||
+		fail "sbatch $*: $(cat "$TDIR/sbatch.err")"
+	eval "$name=$id"
+}
+field() { scontrol show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
+# cpus_of NODELIST: the CPUs of the nodes (scontrol show hostnames).
+cpus_of() {
+	local h c=0
+	for h in $(scontrol show hostnames "$1"); do
+		c=$(( c + $(sinfo -h -n "$h" -o '%c') ))
+	done
+	echo $c
+}
+# started ID: waits until the job runs or ended (30 s).
+started() {
+	local i st
+	for i in $(seq 1 60); do
+		st=$(field "$1" JobState)
+		case $st in RUNNING|COMPLETED|COMPLETING) return 0 ;; esac
+		sleep 0.5
+	done
+	return 1
+}
+
+# 1. -n 8 --ntasks-per-node=1 without -N: 8 nodes (cons_tres counts the
+# tasks per node; node 0's CPUs said 2).
+sub a 1 -n 8 --ntasks-per-node=1
+started "$a" || fail "-n 8 --ntasks-per-node=1: $(field "$a" JobState) $(field "$a" Reason)"
+[ "$(field "$a" NumNodes)" = 8 ] || fail "-n 8 --ntasks-per-node=1 on $(field "$a" NumNodes) nodes"
+# srun too, with its 8 tasks on 8 hosts.
+srun -n 8 --ntasks-per-node=1 -o "$TDIR/srun.out" hostname 2>"$TDIR/srun.err" ||
+	fail "srun -n 8 --ntasks-per-node=1: $(cat "$TDIR/srun.err")"
+[ "$(wc -l < "$TDIR/srun.out")" = 8 ] || fail "srun: $(cat "$TDIR/srun.out")"
+wait_all 60 || fail "jobs did not finish"
+
+# 2. -n 12: whole nodes holding 12 CPUs, and not one node more than it
+# takes (2 of 8 CPUs, 3 of 4, or one of each kind and a 4-CPU one).
+sub b 1 -n 12
+started "$b" || fail "-n 12: $(field "$b" Reason)"
+nb=$(field "$b" NodeList)
+cb=$(cpus_of "$nb")
+[ "$cb" -ge 12 ] || fail "-n 12 on $nb: $cb CPUs"
+[ "$(field "$b" NumNodes)" -le 3 ] || fail "-n 12 on $nb"
+
+# 3. -N 2 -n 16: only two 8-CPU nodes hold it.
+sub c 1 -N 2 -n 16
+started "$c" || fail "-N 2 -n 16: $(field "$c" Reason)"
+nc=$(field "$c" NodeList)
+[ "$(cpus_of "$nc")" = 16 ] || fail "-N 2 -n 16 on $nc"
+
+# 4. -c 4 -n 3: one task per 4-CPU node, two per 8-CPU node.
+sub d 1 -c 4 -n 3
+started "$d" || fail "-c 4 -n 3: $(field "$d" Reason)"
+nd=$(field "$d" NodeList)
+[ "$(cpus_of "$nd")" -ge 12 ] || fail "-c 4 -n 3 on $nd"
+wait_all 60 || fail "jobs did not finish"
+for j in $a $b $c $d; do
+	[ "$(field "$j" JobState)" = COMPLETED ] || fail "job $j: $(field "$j" JobState)"
+done
+
+# 5. -N 2-8 starts on what places now.  Three pods and three leaves of
+# the fourth pod busy, one node of its last leaf too: 3 nodes free in
+# one leaf switch.
+sub big 60 -N 48
+sub mid 60 -N 12
+started "$big" && started "$mid" || fail "blockers did not start"
+sub one 60 -N 1
+started "$one" || fail "-N 1 did not start"
+sub r 1 -N 2-8
+started "$r" || fail "-N 2-8 waits: $(field "$r" Reason)"
+[ "$(field "$r" NumNodes)" = 3 ] ||
+	fail "-N 2-8 on $(field "$r" NumNodes) nodes ($(field "$r" NodeList)), expected the 3 free"
+scancel "$big" "$mid" "$one"
+wait_all 60 || fail "jobs did not finish"
+[ "$(field "$r" JobState)" = COMPLETED ] || fail "-N 2-8: $(field "$r" JobState)"
+# With the machine free: the top of the range.
+sub r2 1 -N 2-8
+started "$r2" || fail "-N 2-8 on a free machine: $(field "$r2" Reason)"
+[ "$(field "$r2" NumNodes)" = 8 ] || fail "-N 2-8 on a free machine: $(field "$r2" NumNodes) nodes"
+wait_all 60 || fail "jobs did not finish"
+ctld_alive || fail "slurmctld died"
+echo "PASS"
