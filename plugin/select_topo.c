@@ -424,23 +424,6 @@ static const char *_spank_env(job_record_t *job_ptr, const char *key)
 	return NULL;
 }
 
-static void _parse_grid(const char *s, struct policy_request *req)
-{
-	char *end;
-
-	req->ngrid = 0;
-	while (s && *s && (req->ngrid < POLICY_MAX_GRID)) {
-		unsigned long v = strtoul(s, &end, 10);
-
-		if ((end == s) || !v)
-			break;
-		req->grid[req->ngrid++] = v;
-		if (*end != 'x')
-			break;
-		s = end + 1;
-	}
-}
-
 /* The pending reason the scheduler keeps (see select_nodes(): a state
  * reason of WAIT_BLOCK_D_ACTION is left alone, with its description). */
 static void _set_reason(job_record_t *job_ptr, const char *why)
@@ -803,7 +786,7 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	struct tsize z;
 	uint32_t *cap = NULL;
 	const struct policy *p;
-	const char *override, *part;
+	const char *override, *part, *grid;
 	bool none = false;
 	int rc;
 
@@ -861,7 +844,17 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	_job_size(job_ptr, min_nodes, max_nodes, req_nodes, &z, &cap);
 	req.nodes = z.lo;
 	req.pattern = _spank_env(job_ptr, ENV_PATTERN);
-	_parse_grid(_spank_env(job_ptr, ENV_GRID), &req);
+	grid = _spank_env(job_ptr, ENV_GRID);
+	if (grid && *grid && (policy_grid_parse(grid, &req, &err) < 0)) {
+		/* The SPANK plugin refuses it at submission (same parser):
+		 * a job submitted around it is held with the reason. */
+		error("%s: %pJ: --topo-%s", plugin_type, job_ptr, err.msg);
+		if (mode == SELECT_MODE_RUN_NOW)
+			_set_reason(job_ptr, err.msg);
+		xfree(cap);
+		slurm_mutex_unlock(&topo_lock);
+		return SLURM_ERROR;
+	}
 	res.nodes = xcalloc(tstate_nodes(tstate) + 1, sizeof(uint32_t));
 
 	if (mode == SELECT_MODE_TEST_ONLY)

@@ -97,34 +97,15 @@ static int cb_pattern(int val, const char *optarg, int remote)
 
 static int cb_grid(int val, const char *optarg, int remote)
 {
-	const char *s = optarg;
-	int dims = 0;
+	struct policy_request req = { 0 };
+	struct err err = { { 0 } };
 
 	if (copy_value(opt_grid, optarg, "topo-grid") < 0)
 		return -1;
-	for (;;) {
-		char *end;
-		unsigned long v = strtoul(s, &end, 10);
-
-		if (end == s || v == 0 || v > 1000000 ||
-		    !isdigit((unsigned char)*s)) {
-			slurm_error(
-				"--topo-grid=%s: expected AxBxC with positive integers",
-				optarg);
-			opt_grid[0] = '\0';
-			return -1;
-		}
-		dims++;
-		if (*end == '\0')
-			break;
-		if (*end != 'x' || dims == POLICY_MAX_GRID) {
-			slurm_error(
-				"--topo-grid=%s: expected 1 to %d dimensions AxBxC",
-				optarg, POLICY_MAX_GRID);
-			opt_grid[0] = '\0';
-			return -1;
-		}
-		s = end + 1;
+	if (policy_grid_parse(optarg, &req, &err) < 0) {
+		slurm_error("--topo-grid=%s: %s", optarg, err.msg);
+		opt_grid[0] = '\0';
+		return -1;
 	}
 	return 0;
 }

@@ -1,4 +1,5 @@
 /* policy.c - the policy registry, spec parsing and the shared helpers. */
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -251,6 +252,53 @@ int policy_opt_choice(const struct policy *p, const char *key,
 				      i ? ", " : "", choices[i]);
 	return err_set(err, "policy %s: option %s=%s: expected one of %s",
 		       p->ops->name, key, s, list);
+}
+
+int policy_grid_parse(const char *s, struct policy_request *req,
+		      struct err *err)
+{
+	const char *p = s;
+
+	req->ngrid = 0;
+	if (!s)
+		return err_set(err, "grid: missing");
+	for (;;) {
+		char *end;
+		unsigned long v;
+
+		if (!isdigit((unsigned char)*p)) {
+			req->ngrid = 0;
+			return err_set(
+				err,
+				"grid %s: expected AxBxC with positive integers",
+				s);
+		}
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (!v || (v > POLICY_GRID_MAX) || errno) {
+			req->ngrid = 0;
+			return err_set(err, "grid %s: dimensions are 1 to %u",
+				       s, POLICY_GRID_MAX);
+		}
+		if (req->ngrid == POLICY_MAX_GRID) {
+			req->ngrid = 0;
+			return err_set(
+				err,
+				"grid %s: expected 1 to %d dimensions AxBxC", s,
+				POLICY_MAX_GRID);
+		}
+		req->grid[req->ngrid++] = (uint32_t)v;
+		if (*end == '\0')
+			return 0;
+		if (*end != 'x') {
+			req->ngrid = 0;
+			return err_set(
+				err,
+				"grid %s: expected AxBxC with positive integers",
+				s);
+		}
+		p = end + 1;
+	}
 }
 
 enum policy_status policy_say(struct policy_result *res,

@@ -85,6 +85,15 @@ enum policy_status policy_place(const struct policy *p,
 				const struct policy_request *req,
 				struct policy_result *res);
 
+/* The Cartesian task grid "A", "AxB" or "AxBxC" (--topo-grid: positive
+ * integers up to POLICY_GRID_MAX each, 1 to POLICY_MAX_GRID of them) into
+ * REQ->grid and REQ->ngrid; the one parser of the SPANK plugin (at
+ * submission) and the controller.  Returns 0, or -1 with err set to
+ * "grid S: why" and REQ->ngrid 0. */
+#define POLICY_GRID_MAX 1000000u
+int policy_grid_parse(const char *s, struct policy_request *req,
+		      struct err *err);
+
 const char *policy_name(const struct policy *p);
 /* Canonical spec with options (borrowed). */
 const char *policy_spec(const struct policy *p);

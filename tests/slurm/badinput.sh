@@ -49,6 +49,9 @@ grep -q "bad option 'colour' (want key=value)" "$TDIR/out" ||
 	fail "no clear message: $(cat "$TDIR/out")"
 sbatch -N 1 --topo-grid=0x4 --wrap true >"$TDIR/out" 2>&1 &&
 	fail "--topo-grid=0x4 accepted"
+# The grid: the controller's parser (policy_grid_parse) at submission.
+grep -q -- "--topo-grid=0x4: grid 0x4: dimensions are 1 to 1000000" "$TDIR/out" ||
+	fail "no clear message: $(cat "$TDIR/out")"
 # Patterns: the controller's parser refuses at submission.
 sbatch -N 1 --topo-pattern=bogus --wrap true >"$TDIR/out" 2>&1 &&
 	fail "--topo-pattern=bogus accepted"

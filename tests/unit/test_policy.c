@@ -925,3 +925,55 @@ ParameterizedTest(struct gcase *c, policy, guarantee, .timeout = 120)
 	cr_assert_geq(multi, 4 * seeds, "%s %s %s: only %u multi-switch jobs",
 		      c->topo, c->routing, c->policy, multi);
 }
+
+/* --topo-grid's one parser (SPANK plugin and controller). */
+Test(policy, grid_parse)
+{
+	static const struct {
+		const char *s;
+		uint32_t n, g0, g1, g2;
+		const char *why; /* NULL: accepted */
+	} cases[] = {
+		{ "8", 1, 8, 0, 0, NULL },
+		{ "4x2", 2, 4, 2, 0, NULL },
+		{ "16x16x8", 3, 16, 16, 8, NULL },
+		{ "1000000x1", 2, 1000000, 1, 0, NULL },
+		{ "", 0, 0, 0, 0, "expected AxBxC with positive integers" },
+		{ "2xx3", 0, 0, 0, 0, "expected AxBxC with positive integers" },
+		{ "0x4", 0, 0, 0, 0, "dimensions are 1 to 1000000" },
+		{ "1000001", 0, 0, 0, 0, "dimensions are 1 to 1000000" },
+		{ "99999999999999999999", 0, 0, 0, 0,
+		  "dimensions are 1 to 1000000" },
+		{ "2x2x2x2", 0, 0, 0, 0, "expected 1 to 3 dimensions AxBxC" },
+		{ "4x", 0, 0, 0, 0, "expected AxBxC with positive integers" },
+		{ "x4", 0, 0, 0, 0, "expected AxBxC with positive integers" },
+		{ "-4", 0, 0, 0, 0, "expected AxBxC with positive integers" },
+		{ "+4", 0, 0, 0, 0, "expected AxBxC with positive integers" },
+		{ " 4", 0, 0, 0, 0, "expected AxBxC with positive integers" },
+		{ "4 ", 0, 0, 0, 0, "expected AxBxC with positive integers" },
+		{ "4X4", 0, 0, 0, 0, "expected AxBxC with positive integers" },
+	};
+	uint32_t c;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct policy_request req = { .ngrid = 9 };
+		struct err err = { { 0 } };
+		int rc = policy_grid_parse(cases[c].s, &req, &err);
+
+		if (!cases[c].why) {
+			cr_expect_eq(rc, 0, "%s: %s", cases[c].s, err.msg);
+			cr_expect_eq(req.ngrid, cases[c].n, "%s", cases[c].s);
+			cr_expect_eq(req.grid[0], cases[c].g0, "%s",
+				     cases[c].s);
+			if (cases[c].n > 1)
+				cr_expect_eq(req.grid[1], cases[c].g1);
+			if (cases[c].n > 2)
+				cr_expect_eq(req.grid[2], cases[c].g2);
+		} else {
+			cr_expect_eq(rc, -1, "%s accepted", cases[c].s);
+			cr_expect_eq(req.ngrid, 0u, "%s", cases[c].s);
+			cr_expect(strstr(err.msg, cases[c].why), "%s: %s",
+				  cases[c].s, err.msg);
+		}
+	}
+}
