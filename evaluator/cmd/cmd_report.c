@@ -86,6 +86,11 @@ struct cmd_report_result {
 	struct ls_result ls;
 	struct hot *hot; /* [nhot] most shared first, at most --top */
 	uint32_t nhot;
+	/* Nodes held by two jobs or more (or listed twice by one), in node
+	 * order: two jobs on a node share its injection link, which no
+	 * isolating placement allows. */
+	struct hot *snodes; /* .link = the node, .ids = the jobs */
+	uint32_t nsnodes;
 };
 
 static int cmp_hot(const void *a, const void *b)
@@ -379,6 +384,62 @@ out:
 	return rc;
 }
 
+/* The nodes held twice into R->snodes; the jobs holding them are not
+ * isolated.  Returns an exit status. */
+static int shared_nodes(struct cmd_report_result *r)
+{
+	uint32_t n = topo_num_nodes(machine_topo(r->m)), k, i, x, q = 0;
+	uint32_t *count = calloc(n ? n : 1, sizeof(*count));
+	uint32_t *entry = calloc(n ? n : 1, sizeof(*entry));
+	int rc = CLI_OK;
+
+	if (!count || !entry) {
+		rc = cli_error(CMD, CLI_FAIL, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < r->njobs; k++)
+		for (i = 0; i < r->jobs[k].n; i++)
+			if (r->jobs[k].nodes[i] < n)
+				count[r->jobs[k].nodes[i]]++;
+	for (x = 0; x < n; x++)
+		r->nsnodes += count[x] > 1;
+	if (!r->nsnodes)
+		goto out;
+	r->snodes = calloc(r->nsnodes, sizeof(*r->snodes));
+	if (!r->snodes) {
+		r->nsnodes = 0;
+		rc = cli_error(CMD, CLI_FAIL, "out of memory");
+		goto out;
+	}
+	for (x = 0; x < n; x++) {
+		if (count[x] < 2)
+			continue;
+		r->snodes[q].link = x;
+		r->snodes[q].jobs = count[x];
+		r->snodes[q].ids = calloc(count[x], sizeof(uint32_t));
+		if (!r->snodes[q].ids) {
+			rc = cli_error(CMD, CLI_FAIL, "out of memory");
+			goto out;
+		}
+		entry[x] = ++q; /* 1 + its index */
+	}
+	for (k = 0; k < r->njobs; k++)
+		for (i = 0; i < r->jobs[k].n; i++) {
+			struct hot *h;
+
+			x = r->jobs[k].nodes[i];
+			if ((x >= n) || !entry[x])
+				continue;
+			h = &r->snodes[entry[x] - 1];
+			h->ids[h->nids++] = r->jobs[k].id;
+			r->ls.jobs[k].isolated = false;
+		}
+out:
+	free(count);
+	free(entry);
+	return rc;
+}
+
 /* Load the machine and the jobs, compute the link sharing and the most
  * shared links into R (freed by the caller, even on failure).  Returns an
  * exit status. */
@@ -400,7 +461,10 @@ static int run(const struct cmd_report_args *a, struct cmd_report_result *r)
 	rc = pick_hot(a, r);
 	if (rc != CLI_OK)
 		return rc;
-	return hot_job_ids(r);
+	rc = hot_job_ids(r);
+	if (rc != CLI_OK)
+		return rc;
+	return shared_nodes(r);
 }
 
 /* The picture of R into PATH.  Returns an exit status. */
@@ -464,6 +528,32 @@ static struct json_object *hot_json(const struct topo *t, const struct hot *h)
 	return lo;
 }
 
+/* [{"node": NAME, "index": X, "jobs": [ID, ...]}] of the nodes held
+ * twice (a job id twice: the job lists the node twice). */
+static struct json_object *snodes_json(const struct cmd_report_result *r)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (uint32_t q = 0; q < r->nsnodes; q++) {
+		struct json_object *no = json_object_new_object();
+		struct json_object *ids = json_object_new_array();
+		char *name = node_text(r->m, &r->snodes[q].link, 1);
+
+		json_object_object_add(
+			no, "node", json_object_new_string(name ? name : ""));
+		free(name);
+		json_object_object_add(
+			no, "index", json_object_new_int64(r->snodes[q].link));
+		for (uint32_t i = 0; i < r->snodes[q].nids; i++)
+			json_object_array_add(
+				ids,
+				json_object_new_int64(r->snodes[q].ids[i]));
+		json_object_object_add(no, "jobs", ids);
+		json_object_array_add(a, no);
+	}
+	return a;
+}
+
 static void print_json(const struct cmd_report_result *r)
 {
 	const struct topo *t = machine_topo(r->m);
@@ -488,6 +578,9 @@ static void print_json(const struct cmd_report_result *r)
 	for (uint32_t h = 0; h < r->nhot; h++)
 		json_object_array_add(la, hot_json(t, &r->hot[h]));
 	json_object_object_add(o, "links", la);
+	json_object_object_add(o, "shared_nodes",
+			       json_object_new_int64(r->nsnodes));
+	json_object_object_add(o, "nodes_held_twice", snodes_json(r));
 	cli_print_json(o);
 }
 
@@ -525,12 +618,28 @@ static void print_text(const struct cmd_report_result *r)
 	       topo_num_nodes(t), routing_spec(machine_routing(r->m)));
 	printf("jobs: %u running\n", r->njobs);
 	printf("MLS: %.2f %%\n", r->ls.mls);
-	printf("TLS: %.2f %% (%u of %u used links shared)\n\n", r->ls.tls,
+	printf("TLS: %.2f %% (%u of %u used links shared)\n", r->ls.tls,
 	       r->ls.shared_links, r->ls.used_links);
+	printf("shared nodes: %u\n\n", r->nsnodes);
 	printf("%-10s %6s %7s %7s %8s %-9s %s\n", "JOB", "NODES", "LINKS",
 	       "SHARED", "SHARED%", "ISOLATED", "SHARES WITH");
 	for (uint32_t k = 0; k < r->njobs; k++)
 		print_job_row(&r->ls.jobs[k], r->jobs[k].n);
+	if (r->nsnodes) {
+		printf("\nnodes held by two jobs (or listed twice by one): %u\n",
+		       r->nsnodes);
+		printf("%-20s %s\n", "NODE", "JOB IDS");
+		for (uint32_t q = 0; q < r->nsnodes; q++) {
+			char *name = node_text(r->m, &r->snodes[q].link, 1);
+
+			printf("%-20s ", name ? name : "?");
+			free(name);
+			for (uint32_t i = 0; i < r->snodes[q].nids; i++)
+				printf("%s%u", i ? "," : "",
+				       r->snodes[q].ids[i]);
+			putchar('\n');
+		}
+	}
 	if (!r->nhot)
 		return;
 	printf("\nmost shared links:\n%-8s %-28s %5s  %s\n", "LINK", "SWITCHES",
@@ -562,6 +671,9 @@ static void result_free(struct cmd_report_result *r)
 	for (uint32_t h = 0; r->hot && h < r->nhot; h++)
 		free(r->hot[h].ids);
 	free(r->hot);
+	for (uint32_t q = 0; r->snodes && q < r->nsnodes; q++)
+		free(r->snodes[q].ids);
+	free(r->snodes);
 	linkshare_free(&r->ls);
 	free(r->jobs);
 	workload_free(&r->w);
@@ -579,8 +691,8 @@ int cmd_report(int argc, char **argv)
 	rc = run(&a, &r);
 	if (rc == CLI_OK)
 		rc = emit(&a, &r);
-	if (rc == CLI_OK && a.check && r.ls.shared_links)
-		rc = CLI_FAIL; /* --check: links are shared */
+	if (rc == CLI_OK && a.check && (r.ls.shared_links || r.nsnodes))
+		rc = CLI_FAIL; /* --check: links or nodes are shared */
 	result_free(&r);
 	return rc;
 }

@@ -44,6 +44,27 @@ else
 	flunk check_isolated "exit $st, want 0 and MLS 0.00 %" "$tmp/out"
 fi
 
+# Two jobs on one node share its injection link: nodes 2 and 3 are held
+# by jobs 1 and 2 (by hand); --check fails, neither job is isolated.
+printf '1 0-3\n2 2-5\n3 8-11\n' >"$tmp/twice.txt"
+run --topo fattree:k=4,n=3 --jobs "$tmp/twice.txt" --check
+if [ $st -eq 1 ] && grep -q '^shared nodes: 2$' "$tmp/out" &&
+   grep -q '^2  *1,2$' "$tmp/out" && grep -q '^3  *1,2$' "$tmp/out" &&
+   grep -q '^1  .* no  ' "$tmp/out" && grep -q '^3  .* yes  ' "$tmp/out"; then
+	pass check_shared_node
+else
+	flunk check_shared_node "exit $st, want 1 and nodes 2, 3 held by 1,2" "$tmp/out"
+fi
+run --topo fattree:k=4,n=3 --jobs "$tmp/twice.txt" --json
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+assert d["shared_nodes"] == 2
+assert [(x["index"], x["jobs"]) for x in d["nodes_held_twice"]] == [(2, [1, 2]), (3, [1, 2])]
+assert [j["isolated"] for j in d["jobs"]] == [False, False, True]' "$tmp/out"; then
+	pass shared_node_json
+else
+	flunk shared_node_json "nodes_held_twice" "$tmp/out"
+fi
+
 # the SVG picture: well-formed (xmllint when installed; the unit test
 # test_linkshare parses it with its own checker), with the numbers
 run --topo $CONF squeue_running.json --svg "$tmp/r.svg"
