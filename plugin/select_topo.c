@@ -428,6 +428,12 @@ static const char *_spank_env(job_record_t *job_ptr, const char *key)
  * reason of WAIT_BLOCK_D_ACTION is left alone, with its description). */
 static void _set_reason(job_record_t *job_ptr, const char *why)
 {
+	/* At info once per reason a job gets (select_topo(8)). */
+	if (!job_ptr->state_desc ||
+	    strncmp(job_ptr->state_desc, REASON_PREFIX,
+		    strlen(REASON_PREFIX)) ||
+	    strcmp(job_ptr->state_desc + strlen(REASON_PREFIX), why))
+		info("%s: %pJ pending: %s", plugin_type, job_ptr, why);
 	xfree(job_ptr->state_desc);
 	xstrfmtcat(job_ptr->state_desc, "%s%s", REASON_PREFIX, why);
 	job_ptr->state_reason = WAIT_BLOCK_D_ACTION;
@@ -932,12 +938,82 @@ static void _log_overrun(job_record_t *job_ptr, const struct teval *ev)
 		     tstate_predict_budget(tstate));
 }
 
+/* The running jobs other than JOB_PTR holding some of its nodes (two
+ * jobs on one node share its injection link): how many of its nodes are
+ * held twice, and up to MAX of those jobs' ids, ","-separated, into BUF. */
+static uint32_t _node_sharing(job_record_t *job_ptr, char *buf, size_t len)
+{
+	ListIterator it;
+	job_record_t *j;
+	bitstr_t *both;
+	uint32_t held = 0, njobs = 0;
+	size_t o = 0;
+
+	buf[0] = '\0';
+	if (!job_ptr->node_bitmap || !job_list)
+		return 0;
+	both = bit_alloc(node_record_count);
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it))) {
+		if ((j == job_ptr) || !j->node_bitmap ||
+		    !(IS_JOB_RUNNING(j) || IS_JOB_SUSPENDED(j)) ||
+		    !bit_overlap_any(j->node_bitmap, job_ptr->node_bitmap))
+			continue;
+		bit_or(both, j->node_bitmap);
+		if ((njobs++ < 8) && (o < len))
+			o += snprintf(buf + o, len - o, "%s%u", o ? "," : "",
+				      j->job_id);
+	}
+	list_iterator_destroy(it);
+	bit_and(both, job_ptr->node_bitmap);
+	held = bit_set_count(both);
+	FREE_NULL_BITMAP(both);
+	if ((njobs > 8) && (o < len))
+		snprintf(buf + o, len - o, ",...");
+	return held;
+}
+
+/* Append LINE to StateSaveLocation/topo_jobs.log, stamped with the ISO
+ * 8601 local time. */
+static void _jobs_log(const char *line)
+{
+	char *path = NULL, stamp[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *f;
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S%z", &tm);
+	xstrfmtcat(path, "%s/topo_jobs.log", slurm_conf.state_save_location);
+	if ((f = fopen(path, "a"))) {
+		fprintf(f, "%s %s\n", stamp, line);
+		fclose(f);
+	} else {
+		debug("%s: cannot append to %s: %m", plugin_type, path);
+	}
+	xfree(path);
+}
+
+/* The policy a running job's partition (and --topo-policy) gives, for the
+ * record: its spec, "none" when the wrapped plugin placed it alone. */
+static const char *_policy_of(job_record_t *job_ptr)
+{
+	struct err err = { { 0 } };
+	const char *part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
+	bool none = false;
+	const struct policy *p = tstate_policy(
+		tstate, part, _spank_env(job_ptr, ENV_POLICY), &none, &err);
+
+	return p ? policy_spec(p) : "none";
+}
+
 /*
  * In-process evaluator: the job's predicted communication rate (the
  * Predict= model over its pattern, waited for at most PredictBudget=) and
  * the link sharing of every running job, recorded in
- * StateSaveLocation/topo_jobs.log (one line per job start), in the job's
- * AdminComment (when empty) and logged with DebugFlags=SelectType.  Link
+ * StateSaveLocation/topo_jobs.log (one line per job start, also when the
+ * evaluation failed), in the job's AdminComment (when empty) and logged
+ * at info in one line (policy, nodes, isolated or what it shares).  Link
  * sets are kept incrementally (tstate_track_*): a job start costs its own
  * link set, not every running job's.
  */
@@ -945,37 +1021,61 @@ static void _evaluate_locked(job_record_t *job_ptr)
 {
 	struct err err = { { 0 } };
 	struct teval ev;
-	uint32_t *nodes, n = 0;
-	char line[512], *path = NULL;
-	FILE *f;
+	uint32_t *nodes, n = 0, nshared;
+	char line[512], with[96];
+	char *rec = NULL, *names;
+	const char *policy;
 
 	if (!tracking)
 		return;
 	nodes = _owned_nodes_locked(job_ptr->job_id, &n);
+	policy = _policy_of(job_ptr);
+	/* job_ptr->nodes is set after job_begin. */
+	names = job_ptr->node_bitmap ? bitmap2node_name(job_ptr->node_bitmap) :
+				       xstrdup("?");
+	nshared = _node_sharing(job_ptr, with, sizeof(with));
 	if ((tstate_track_add(tstate, job_ptr->job_id, nodes, n, &err) < 0) ||
 	    (tstate_evaluate_tracked(tstate, job_ptr->job_id, nodes, n,
 				     _spank_env(job_ptr, ENV_PATTERN),
 				     MAX_MODEL_NODES, &ev, &err) < 0)) {
 		error("%s: %pJ: evaluation: %s", plugin_type, job_ptr, err.msg);
+		info("%s: %pJ started on %s (%u nodes), policy %s: not evaluated: %s",
+		     plugin_type, job_ptr, names, n, policy, err.msg);
+		xstrfmtcat(
+			rec,
+			"job=%u nodes=%u policy=%s node_shared=%u status=failed error=\"%s\"",
+			job_ptr->job_id, n, policy, nshared, err.msg);
+		_jobs_log(rec);
+		xfree(rec);
+		xfree(names);
 		xfree(nodes);
 		return;
 	}
 	xfree(nodes);
 	_log_overrun(job_ptr, &ev);
 	tstate_record(&ev, line, sizeof(line));
+	if (nshared)
+		info("%s: %pJ started on %s (%u nodes), policy %s: shares %u of its nodes with job(s) %s, %u of its %u links with other jobs",
+		     plugin_type, job_ptr, names, n, policy, nshared, with,
+		     ev.job_shared, ev.job_links);
+	else if (ev.job_shared)
+		info("%s: %pJ started on %s (%u nodes), policy %s: not isolated, %u of its %u links used by other jobs",
+		     plugin_type, job_ptr, names, n, policy, ev.job_shared,
+		     ev.job_links);
+	else
+		info("%s: %pJ started on %s (%u nodes), policy %s: isolated (%u links)",
+		     plugin_type, job_ptr, names, n, policy, ev.job_links);
 	log_flag(SELECT_TYPE, "%s: %pJ started on %u nodes: %s", plugin_type,
 		 job_ptr, n, line);
 	if (!job_ptr->admin_comment)
 		xstrfmtcat(job_ptr->admin_comment, "topo: %s", line);
-	xstrfmtcat(path, "%s/topo_jobs.log", slurm_conf.state_save_location);
-	if ((f = fopen(path, "a"))) {
-		fprintf(f, "%ld job=%u nodes=%u %s\n", (long)time(NULL),
-			job_ptr->job_id, n, line);
-		fclose(f);
-	} else {
-		debug("%s: cannot append to %s: %m", plugin_type, path);
-	}
-	xfree(path);
+	xstrfmtcat(rec, "job=%u nodes=%u %s policy=%s node_shared=%u",
+		   job_ptr->job_id, n, line, policy, nshared);
+	if (nshared)
+		xstrfmtcat(rec, " node_shares_with=%s", with);
+	_jobs_log(rec);
+	xfree(rec);
+	xfree(names);
 }
 
 extern int select_p_job_begin(job_record_t *job_ptr)

@@ -36,7 +36,7 @@ require_cluster() {
 	fi
 	TDIR=$(mktemp -d /tmp/stopo-slurm-test.XXXXXX) || fail "mktemp"
 	chmod 755 "$TDIR"
-	trap 'cluster_stop; rm -rf "$TDIR"' EXIT
+	trap "cluster_stop; [ -n \"${KEEP_TDIR:-}\" ] || rm -rf \"\$TDIR\"" EXIT
 	trap 'exit 1' INT TERM
 }
 

@@ -3,7 +3,10 @@
 # (n0-31 with 4 CPUs, n32-63 with 8: scripts/slurm-cluster.sh's default):
 # the node count comes from tasks, CPUs per task and tasks per node the
 # way cons_tres counts them (issue 12, item 1), and a node range -N LO-HI
-# starts on the largest count that places now (item 7).
+# starts on the largest count that places now (item 7); every start is
+# logged at info in one line and in topo_jobs.log (ISO time, policy, the
+# nodes it shares with other jobs: item 9); what the job's environment
+# holds of the SPANK options.
 . "$(dirname "$0")/lib.sh"
 require_cluster
 
@@ -12,9 +15,11 @@ cat > "$TDIR/topo.conf" <<'CONF'
 Topology=fattree k=4 n=3
 NodeName=n[0-63]
 PartitionPolicy=batch:fattree-pods
+PartitionPolicy=shared:clustered
 CONF
-cluster_start topo "$TDIR/topo.conf"
-sinfo -h -N -o '%c' | sort | uniq -c | awk '{print $1, $2}' > "$TDIR/kinds"
+SLURM_EXTRA='PartitionName=shared Nodes=n[0-7] MaxTime=INFINITE State=UP OverSubscribe=FORCE:2' \
+	cluster_start topo "$TDIR/topo.conf"
+sinfo -h -N -p batch -o '%c' | sort | uniq -c | awk '{print $1, $2}' > "$TDIR/kinds"
 grep -q "^32 4$" "$TDIR/kinds" && grep -q "^32 8$" "$TDIR/kinds" ||
 	fail "expected 32 nodes of 4 CPUs and 32 of 8: $(cat "$TDIR/kinds")"
 
@@ -94,6 +99,10 @@ sub r 1 -N 2-8
 started "$r" || fail "-N 2-8 waits: $(field "$r" Reason)"
 [ "$(field "$r" NumNodes)" = 3 ] ||
 	fail "-N 2-8 on $(field "$r" NumNodes) nodes ($(field "$r" NodeList)), expected the 3 free"
+# A whole pod: it waits, with the reason logged once at info.
+sub w 1 -N 16
+sleep 3
+[ "$(field "$w" JobState)" = PENDING ] || fail "-N 16 did not wait"
 scancel "$big" "$mid" "$one"
 wait_all 60 || fail "jobs did not finish"
 [ "$(field "$r" JobState)" = COMPLETED ] || fail "-N 2-8: $(field "$r" JobState)"
@@ -102,5 +111,42 @@ sub r2 1 -N 2-8
 started "$r2" || fail "-N 2-8 on a free machine: $(field "$r2" Reason)"
 [ "$(field "$r2" NumNodes)" = 8 ] || fail "-N 2-8 on a free machine: $(field "$r2" NumNodes) nodes"
 wait_all 60 || fail "jobs did not finish"
+
+# 6. The record: one info line per start, and topo_jobs.log.
+log=$TDIR/c/log/slurmctld.log
+grep -q "select/topo: JobId=$r2 started on n\[[0-9-]*\] (8 nodes), policy fattree-pods:large=pods: isolated (" "$log" ||
+	fail "no info line for job $r2: $(grep "JobId=$r2 \|select/topo: JobId" "$log" | tail -5)"
+[ "$(grep -c "select/topo: JobId=$w pending: waiting for " "$log")" = 1 ] ||
+	fail "not one info line for the pending reason of job $w: $(grep "JobId=$w " "$log")"
+rec=$(grep " job=$r2 " "$TDIR/c/state/topo_jobs.log") || fail "job $r2 not in topo_jobs.log"
+case "$rec" in
+[12][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9][+-][0-9][0-9][0-9][0-9]" job=$r2 nodes=8 "*" policy=fattree-pods:large=pods node_shared=0") ;;
+*) fail "topo_jobs.log: $rec" ;;
+esac
+# Two 1-CPU jobs on one node of the OverSubscribe=FORCE partition
+# (clustered: cons_tres places): the second start names the first.
+s1=$(sbatch --parsable -p shared -n 1 -w n0 -o /dev/null --wrap "sleep 5") &&
+	started "$s1" || fail "shared job 1"
+s2=$(sbatch --parsable -p shared -n 1 -w n0 -o /dev/null --wrap "sleep 1") &&
+	started "$s2" || fail "shared job 2: $(field "$s2" Reason)"
+rec=$(grep " job=$s2 " "$TDIR/c/state/topo_jobs.log") || fail "job $s2 not in topo_jobs.log"
+case "$rec" in
+*" policy=clustered:"*" node_shared=1 node_shares_with=$s1") ;;
+*) fail "topo_jobs.log of a job on a shared node: $rec" ;;
+esac
+grep -q "select/topo: JobId=$s2 started on n0 (1 nodes), policy clustered:[^ ]*: shares 1 of its nodes with job(s) $s1," "$log" ||
+	fail "no info line naming the node sharing: $(grep "JobId=$s2 " "$log" | head -3)"
+scancel "$s1"
+
+# 7. The job's environment: the options as SLURM_SPANK_TOPO_* (slurmd's
+# names for SPANK job control variables; --topo-policy only when given).
+e=$(sbatch --parsable -N 1 --topo-pattern=shift --topo-grid=2x2 \
+	-o "$TDIR/env.out" --wrap 'env | grep TOPO | sort') || fail "sbatch env"
+wait_all 60 || fail "jobs did not finish"
+grep -q "^SLURM_SPANK_TOPO_PATTERN=shift$" "$TDIR/env.out" &&
+	grep -q "^SLURM_SPANK_TOPO_GRID=2x2$" "$TDIR/env.out" &&
+	! grep -q "TOPO_POLICY" "$TDIR/env.out" ||
+	fail "job environment: $(cat "$TDIR/env.out")"
+note "job environment: $(tr '\n' ' ' < "$TDIR/env.out")"
 ctld_alive || fail "slurmctld died"
 echo "PASS"
