@@ -572,6 +572,73 @@ static enum policy_status _place_fn(void *ctx, const uint8_t *usable,
 	return policy_place(c->p, &v, req, res);
 }
 
+/* owner[] value the policy sees on nodes Slurm does not offer now. */
+#define OWNER_UNAVAILABLE 0xfffffffeu
+
+/*
+ * A job the policy says can never run among the nodes offered (USABLE):
+ * would it run once the nodes of its partition that are unavailable now
+ * (down, drained, not responding, reserved, held by no job) return?  Then
+ * it waits for them, and RES->reason names them; otherwise RES is as the
+ * policy left it.  Returns whether it waits.
+ */
+static bool _wait_for_unavailable(job_record_t *job_ptr, const uint8_t *usable,
+				  const struct policy *p, const struct tsize *z,
+				  struct policy_request *req,
+				  struct policy_result *res)
+{
+	uint32_t n = tstate_nodes(tstate), t, cnt = 0;
+	bitstr_t *part = job_ptr->part_ptr ? job_ptr->part_ptr->node_bitmap :
+					     NULL;
+	bitstr_t *exc = job_ptr->details ? job_ptr->details->exc_node_bitmap :
+					   NULL;
+	struct policy_result res2 = { .nodes = res->nodes };
+	struct policy_request req2 = *req;
+	struct place_ctx c = { .p = p };
+	bitstr_t *missing;
+	uint8_t *u2;
+	uint32_t *own2;
+	char *names;
+	bool waits;
+
+	if (!part)
+		return false;
+	u2 = xcalloc(n + 1, 1);
+	own2 = xcalloc(n + 1, sizeof(uint32_t));
+	missing = bit_alloc(node_record_count);
+	for (t = 0; t < n; t++) {
+		uint32_t s = tstate_t2s(tstate, t);
+
+		own2[t] = owner[t];
+		u2[t] = usable[t];
+		if (usable[t] || (s >= (uint32_t)node_record_count) ||
+		    !bit_test(part, s) || (exc && bit_test(exc, s)))
+			continue;
+		u2[t] = 1;
+		if (own2[t] == POLICY_FREE)
+			own2[t] = OWNER_UNAVAILABLE;
+		bit_set(missing, s);
+		cnt++;
+	}
+	c.owner = own2;
+	req2.attempt = 0;
+	waits = cnt && (tsize_place(z, n, u2, false, &req2, &res2, _place_fn,
+				    &c) != POLICY_NEVER);
+	if (waits) {
+		names = bitmap2node_name(missing);
+		snprintf(
+			res->reason, sizeof(res->reason),
+			"waiting for unavailable nodes (down, drained or reserved) %s to return",
+			names);
+		xfree(names);
+		res->n = 0;
+	}
+	FREE_NULL_BITMAP(missing);
+	xfree(u2);
+	xfree(own2);
+	return waits;
+}
+
 /* Running jobs and their end times, for the will-run search. */
 typedef struct {
 	struct policy_running *jobs;
@@ -661,6 +728,10 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 		error("%s: will_run %pJ: %s", plugin_type, job_ptr, err.msg);
 		goto out;
 	}
+	if ((wr.status == POLICY_NEVER) &&
+	    _wait_for_unavailable(job_ptr, usable, p, z, req, res))
+		snprintf(wr.now_reason, sizeof(wr.now_reason), "%s",
+			 res->reason);
 	/* Backfill is often the first to look at a job: give it the reason
 	 * it cannot start now (RUN_NOW sets it too). */
 	if (wr.now_reason[0] && job_ptr->job_id && IS_JOB_PENDING(job_ptr))
@@ -766,6 +837,11 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		log_flag(SELECT_TYPE, "%s: %pJ: %s refused candidate %u",
 			 plugin_type, job_ptr, wrap_type, req->attempt);
 	}
+	/* "Never" only when no usable state of the partition's nodes could
+	 * hold it (select_topo(8)). */
+	if ((rc != SLURM_SUCCESS) && (st == POLICY_NEVER) && !req->attempt &&
+	    _wait_for_unavailable(job_ptr, usable, p, z, req, res))
+		st = POLICY_WAIT;
 	if (rc == SLURM_SUCCESS) {
 		_clear_reason(job_ptr);
 	} else if (st == POLICY_WAIT || st == POLICY_NEVER) {

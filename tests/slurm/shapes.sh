@@ -6,7 +6,8 @@
 # starts on the largest count that places now (item 7); every start is
 # logged at info in one line and in topo_jobs.log (ISO time, policy, the
 # nodes it shares with other jobs: item 9); what the job's environment
-# holds of the SPANK options.
+# holds of the SPANK options; a job waiting for drained nodes says so
+# and starts when they return (item 5).
 . "$(dirname "$0")/lib.sh"
 require_cluster
 
@@ -148,5 +149,31 @@ grep -q "^SLURM_SPANK_TOPO_PATTERN=shift$" "$TDIR/env.out" &&
 	! grep -q "TOPO_POLICY" "$TDIR/env.out" ||
 	fail "job environment: $(cat "$TDIR/env.out")"
 note "job environment: $(tr '\n' ' ' < "$TDIR/env.out")"
+
+# 8. A pattern that does not suit the node count (bitrev needs a power
+# of two): the job runs, its record says status=failed and why.
+f=$(submit 3 1 --topo-pattern=bitrev) || fail "sbatch bitrev"
+wait_all 60 || fail "jobs did not finish"
+[ "$(field "$f" JobState)" = COMPLETED ] || fail "bitrev job: $(field "$f" JobState)"
+grep -q " job=$f nodes=3 policy=fattree-pods:large=pods node_shared=0 status=failed error=\"pattern .bitrev.: needs a power-of-two rank count, got 3" \
+	"$TDIR/c/state/topo_jobs.log" ||
+	fail "no failed record: $(grep " job=$f " "$TDIR/c/state/topo_jobs.log")"
+
+# 9. Drained nodes are a wait, not "never" (item 5): with n5 and n21
+# drained (pods 0 and 1) two pods are whole, so 48 nodes (three whole
+# pods) wait for them, Slurm seeing 62 nodes up; one back is enough.
+scontrol update nodename=n5,n21 state=drain reason=test || fail "drain"
+g=$(sbatch --parsable -N 48 -o /dev/null --wrap "sleep 1" 2>"$TDIR/sbatch.err") ||
+	fail "-N 48 with n5,n21 drained refused at submission: $(cat "$TDIR/sbatch.err")"
+sleep 4
+[ "$(field "$g" JobState)" = PENDING ] || fail "-N 48 with n5,n21 drained: $(field "$g" JobState)"
+why=$(squeue -h -j "$g" -o '%r')
+case "$why" in
+*"waiting for unavailable nodes (down, drained or reserved) n[5,21] to return"*) ;;
+*) fail "-N 48 with n5,n21 drained: reason '$why'" ;;
+esac
+scontrol update nodename=n5 state=resume || fail "resume n5"
+started "$g" || fail "-N 48 did not start once n5 returned: $(squeue -h -j "$g" -o '%r')"
+wait_all 60 || fail "jobs did not finish"
 ctld_alive || fail "slurmctld died"
 echo "PASS"
