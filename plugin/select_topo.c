@@ -797,6 +797,39 @@ static int _test_only(job_record_t *job_ptr, bitstr_t *bitmap,
 	return rc;
 }
 
+/*
+ * --switches=N[@TIME]: whether the placement in RES uses at most N leaf
+ * switches (the switches its nodes attach to), or the job has waited
+ * TIME (slurmctld caps it at max_switch_wait) since it was first held
+ * for it.  *FEWEST keeps the fewest switches of a candidate refused.
+ */
+static bool _switches_ok(job_record_t *job_ptr, const struct policy_result *res,
+			 uint32_t *fewest)
+{
+	uint32_t k;
+	time_t now = time(NULL);
+
+	if (!job_ptr->req_switch || (job_ptr->req_switch == NO_VAL))
+		return true;
+	k = tstate_leaf_switches(tstate, res->nodes, res->n);
+	if (k <= job_ptr->req_switch)
+		return true;
+	if (!job_ptr->wait4switch_start)
+		job_ptr->wait4switch_start = now;
+	if (now - job_ptr->wait4switch_start >= (time_t)job_ptr->wait4switch) {
+		log_flag(
+			SELECT_TYPE,
+			"%s: %pJ waited %ld s for %u leaf switches: placed on %u",
+			plugin_type, job_ptr,
+			(long)(now - job_ptr->wait4switch_start),
+			job_ptr->req_switch, k);
+		return true;
+	}
+	if (!*fewest || (k < *fewest))
+		*fewest = k;
+	return false;
+}
+
 /* SELECT_MODE_RUN_NOW: the policy's candidates in turn. */
 static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		    const struct policy *p, const struct tsize *z,
@@ -808,7 +841,7 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 	struct place_ctx c = { .p = p, .owner = owner };
 	enum policy_status st = POLICY_WAIT;
 	int rc = SLURM_ERROR;
-	uint32_t i, n = tstate_nodes(tstate);
+	uint32_t i, n = tstate_nodes(tstate), fewest = 0;
 
 	/* Slurm offers only the nodes free now; busy nodes are part of the
 	 * machine too (owned), so that the policy answers "wait for ..."
@@ -824,6 +857,14 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		st = tsize_place(z, n, usable, true, req, res, _place_fn, &c);
 		if (st != POLICY_PLACED)
 			break;
+		if (!_switches_ok(job_ptr, res, &fewest)) {
+			log_flag(
+				SELECT_TYPE,
+				"%s: %pJ: candidate %u on more than %u leaf switches",
+				plugin_type, job_ptr, req->attempt,
+				job_ptr->req_switch);
+			continue;
+		}
 		narrow = _bitmap_from_result(res);
 		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes, req->nodes,
 					req->nodes, mode, preemptee_candidates,
@@ -836,6 +877,23 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		FREE_NULL_BITMAP(narrow);
 		log_flag(SELECT_TYPE, "%s: %pJ: %s refused candidate %u",
 			 plugin_type, job_ptr, wrap_type, req->attempt);
+	}
+	/* Every candidate placed but on too many leaf switches. */
+	if ((rc != SLURM_SUCCESS) && fewest &&
+	    ((st == POLICY_PLACED) || req->attempt)) {
+		time_t until = job_ptr->wait4switch_start +
+			       (time_t)job_ptr->wait4switch;
+		char stamp[32];
+		struct tm tm;
+
+		localtime_r(&until, &tm);
+		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
+		st = POLICY_WAIT;
+		snprintf(
+			res->reason, sizeof(res->reason),
+			"waiting until %s for a placement on at most %u leaf switch%s (--switches); the best now uses %u",
+			stamp, job_ptr->req_switch,
+			job_ptr->req_switch == 1 ? "" : "es", fewest);
 	}
 	/* "Never" only when no usable state of the partition's nodes could
 	 * hold it (select_topo(8)). */

@@ -239,6 +239,33 @@ uint32_t tstate_nodes(const struct tstate *s)
 	return s->n;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+uint32_t tstate_leaf_switches(const struct tstate *s, const uint32_t *nodes,
+			      uint32_t n)
+{
+	const struct topo *t = tstate_topo(s);
+	uint32_t *sw, i, k = 0;
+
+	if (!n)
+		return 0;
+	sw = malloc(n * sizeof(*sw));
+	if (!sw)
+		return n; /* at most one per node */
+	for (i = 0; i < n; i++)
+		sw[i] = topo_node_switch(t, nodes[i]);
+	qsort(sw, n, sizeof(*sw), cmp_u32);
+	for (i = 0; i < n; i++)
+		k += !i || (sw[i] != sw[i - 1]);
+	free(sw);
+	return k;
+}
+
 uint32_t tstate_s2t(const struct tstate *s, uint32_t i)
 {
 	return i < s->n ? s->s2t[i] : TOPO_NONE;

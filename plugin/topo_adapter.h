@@ -65,6 +65,10 @@ uint32_t tstate_unpoliced(const struct tstate *s, const char *const *parts,
 uint32_t tstate_predict_budget(const struct tstate *s);
 /* Number of topology nodes (= Slurm nodes). */
 uint32_t tstate_nodes(const struct tstate *s);
+/* The distinct switches the nodes NODES[0..N) (topology ids) attach to:
+ * Slurm's leaf switches, for --switches. */
+uint32_t tstate_leaf_switches(const struct tstate *s, const uint32_t *nodes,
+			      uint32_t n);
 /* Topology node of Slurm node index I, or TOPO_NONE. */
 uint32_t tstate_s2t(const struct tstate *s, uint32_t i);
 /* Slurm node index of topology node T. */

@@ -7,7 +7,8 @@
 # logged at info in one line and in topo_jobs.log (ISO time, policy, the
 # nodes it shares with other jobs: item 9); what the job's environment
 # holds of the SPANK options; a job waiting for drained nodes says so
-# and starts when they return (item 5).
+# and starts when they return (item 5); --switches holds a job for its
+# time (item 8).
 . "$(dirname "$0")/lib.sh"
 require_cluster
 
@@ -174,6 +175,23 @@ case "$why" in
 esac
 scontrol update nodename=n5 state=resume || fail "resume n5"
 started "$g" || fail "-N 48 did not start once n5 returned: $(squeue -h -j "$g" -o '%r')"
+wait_all 60 || fail "jobs did not finish"
+
+# 10. --switches=N[@TIME] (item 8): a 4-node job fits one leaf switch
+# and starts; an 8-node one needs two, so --switches=1@0:08 holds it with
+# the reason until the 8 s are over, then it runs.
+k=$(sbatch --parsable -N 4 --switches=1 -o /dev/null --wrap "sleep 1") &&
+	started "$k" || fail "-N 4 --switches=1 did not start: $(squeue -h -j "$k" -o '%r')"
+h=$(sbatch --parsable -N 8 --switches=1@0:08 -o /dev/null --wrap "sleep 1") ||
+	fail "sbatch --switches"
+sleep 3
+[ "$(field "$h" JobState)" = PENDING ] || fail "-N 8 --switches=1@0:08 did not wait"
+why=$(squeue -h -j "$h" -o '%r')
+case "$why" in
+*"for a placement on at most 1 leaf switch (--switches); the best now uses 2") ;;
+*) fail "-N 8 --switches=1: reason '$why'" ;;
+esac
+started "$h" || fail "-N 8 --switches=1@0:08 still waits: $(squeue -h -j "$h" -o '%r')"
 wait_all 60 || fail "jobs did not finish"
 ctld_alive || fail "slurmctld died"
 echo "PASS"
