@@ -1438,10 +1438,135 @@ extern int select_p_reconfigure(void)
 	return rc;
 }
 
+/* The partition a reservation is for: its own, else the default one. */
+static const char *_resv_partition(resv_desc_msg_t *resv)
+{
+	ListIterator it;
+	part_record_t *part;
+	const char *name = NULL;
+
+	if (resv->partition)
+		return resv->partition;
+	if (!part_list)
+		return NULL;
+	it = list_iterator_create(part_list);
+	while ((part = list_next(it)))
+		if (part->flags & PART_FLAG_DEFAULT) {
+			name = part->name;
+			break;
+		}
+	list_iterator_destroy(it);
+	return name;
+}
+
+/*
+ * A whole-node reservation of NODE_CNT nodes for a partition with an
+ * isolating policy: the nodes the policy gives a job of that size on an
+ * empty machine among AVAIL (whole leaves, pods, groups, blocks as the
+ * policy rounds), so that an isolated job of that size fits it.  NULL
+ * when the policy does not apply or cannot place it (the wrapped plugin
+ * chooses then).
+ */
+static bitstr_t *_resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
+				    bitstr_t *avail)
+{
+	struct err err = { { 0 } };
+	const char *part = _resv_partition(resv);
+	uint32_t n = tstate_nodes(tstate);
+	struct policy_request req = { .job_id = 0xfffffff0u,
+				      .nodes = node_cnt };
+	struct policy_result res = { 0 };
+	const struct policy *p;
+	uint32_t *empty;
+	uint8_t *usable;
+	bitstr_t *ret = NULL;
+	bool none = false;
+	char *names;
+
+	p = tstate_policy(tstate, part, NULL, &none, &err);
+	if (!p || !policy_isolating(p) || (node_cnt > n))
+		return NULL;
+	empty = xcalloc(n + 1, sizeof(uint32_t));
+	usable = _usable_from_bitmap(avail);
+	res.nodes = xcalloc(n + 1, sizeof(uint32_t));
+	{
+		struct policy_view v = { .owner = empty, .usable = usable };
+		uint8_t *unit = xcalloc(n + 1, 1);
+		uint32_t *placed = xcalloc(n + 1, sizeof(uint32_t)), np, t;
+		int level;
+
+		if (policy_place(p, &v, &req, &res) == POLICY_PLACED) {
+			/* The placement, else it rounded up to whole switches,
+			 * else to whole groups (pods): the first of these in
+			 * which the policy places the job alone. */
+			np = res.n;
+			memcpy(placed, res.nodes, np * sizeof(uint32_t));
+			for (level = -1; !ret && level <= 1; level++) {
+				struct policy_view in = { .owner = empty,
+							  .usable = unit };
+
+				if (level < 0) {
+					memset(unit, 0, n);
+					for (t = 0; t < np; t++)
+						unit[placed[t]] = 1;
+				} else {
+					tstate_expand_units(tstate, usable,
+							    placed, np, level,
+							    unit);
+				}
+				if (policy_place(p, &in, &req, &res) !=
+				    POLICY_PLACED)
+					continue;
+				res.n = 0;
+				for (t = 0; t < n; t++)
+					if (unit[t])
+						res.nodes[res.n++] = t;
+				ret = _bitmap_from_result(&res);
+			}
+			if (!ret)
+				snprintf(
+					res.reason, sizeof(res.reason),
+					"no whole switches or groups around its placement hold it");
+		}
+		xfree(placed);
+		xfree(unit);
+	}
+	if (ret) {
+		names = bitmap2node_name(ret);
+		info("%s: reservation %s: %u nodes placed as %s places a job of that size: %s (%u nodes)",
+		     plugin_type, resv->name ? resv->name : "?", node_cnt,
+		     policy_spec(p), names, bit_set_count(ret));
+		xfree(names);
+	} else {
+		info("%s: reservation %s: %s cannot place %u nodes among those available (%s): %s chooses them",
+		     plugin_type, resv->name ? resv->name : "?", policy_spec(p),
+		     node_cnt, res.reason, wrap_type);
+	}
+	xfree(res.nodes);
+	xfree(usable);
+	xfree(empty);
+	return ret;
+}
+
 extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
 				    uint32_t node_cnt, bitstr_t *avail_bitmap,
 				    bitstr_t **core_bitmap)
 {
+	bitstr_t *ret = NULL;
+
+	/* Core reservations (CoreCnt=) are the wrapped plugin's. */
+	if (node_cnt && avail_bitmap && !resv_desc_ptr->core_cnt &&
+	    !(core_bitmap && *core_bitmap)) {
+		slurm_mutex_lock(&topo_lock);
+		if (_usable_locked())
+			ret = _resv_place_locked(resv_desc_ptr, node_cnt,
+						 avail_bitmap);
+		slurm_mutex_unlock(&topo_lock);
+		if (ret) {
+			bit_and(avail_bitmap, ret);
+			return ret;
+		}
+	}
 	return (*(wrap.resv_test))(resv_desc_ptr, node_cnt, avail_bitmap,
 				   core_bitmap);
 }

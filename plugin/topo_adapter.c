@@ -266,6 +266,47 @@ uint32_t tstate_leaf_switches(const struct tstate *s, const uint32_t *nodes,
 	return k;
 }
 
+static uint32_t node_unit(const struct topo *t, uint32_t node, int level)
+{
+	uint32_t sw = topo_node_switch(t, node);
+
+	if (level <= 0 || sw == TOPO_NONE)
+		return sw;
+	return topo_switch_group(t, sw);
+}
+
+uint32_t tstate_expand_units(const struct tstate *s, const uint8_t *avail,
+			     const uint32_t *nodes, uint32_t n, int level,
+			     uint8_t *out)
+{
+	const struct topo *t = tstate_topo(s);
+	uint32_t nn = tstate_nodes(s), nu, i, k = 0;
+	uint8_t *mark;
+
+	nu = level <= 0 ? topo_num_switches(t) : topo_num_groups(t);
+	memset(out, 0, nn);
+	mark = calloc(nu + 1, 1);
+	for (i = 0; i < n; i++) {
+		uint32_t u = node_unit(t, nodes[i], level);
+
+		if (nodes[i] < nn)
+			out[nodes[i]] = 1;
+		if (mark && u < nu)
+			mark[u] = 1;
+	}
+	for (i = 0; i < nn; i++) {
+		uint32_t u;
+
+		if (!out[i] && mark && (!avail || avail[i])) {
+			u = node_unit(t, i, level);
+			out[i] = u < nu && mark[u];
+		}
+		k += out[i];
+	}
+	free(mark);
+	return k;
+}
+
 uint32_t tstate_s2t(const struct tstate *s, uint32_t i)
 {
 	return i < s->n ? s->s2t[i] : TOPO_NONE;

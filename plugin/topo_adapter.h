@@ -69,6 +69,13 @@ uint32_t tstate_nodes(const struct tstate *s);
  * Slurm's leaf switches, for --switches. */
 uint32_t tstate_leaf_switches(const struct tstate *s, const uint32_t *nodes,
 			      uint32_t n);
+/* The nodes of AVAIL[tstate_nodes] (NULL: every node) in the units holding
+ * NODES[0..N): LEVEL 0 their switches, 1 their switches' groups (fat-tree
+ * pods, dragonfly groups; nodes outside any group count alone), into
+ * OUT[tstate_nodes] (0/1, NODES always set).  Returns how many are set. */
+uint32_t tstate_expand_units(const struct tstate *s, const uint8_t *avail,
+			     const uint32_t *nodes, uint32_t n, int level,
+			     uint8_t *out);
 /* Topology node of Slurm node index I, or TOPO_NONE. */
 uint32_t tstate_s2t(const struct tstate *s, uint32_t i);
 /* Slurm node index of topology node T. */

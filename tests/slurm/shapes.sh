@@ -176,6 +176,7 @@ esac
 scontrol update nodename=n5 state=resume || fail "resume n5"
 started "$g" || fail "-N 48 did not start once n5 returned: $(squeue -h -j "$g" -o '%r')"
 wait_all 60 || fail "jobs did not finish"
+scontrol update nodename=n21 state=resume || fail "resume n21"
 
 # 10. --switches=N[@TIME] (item 8): a 4-node job fits one leaf switch
 # and starts; an 8-node one needs two, so --switches=1@0:08 holds it with
@@ -193,5 +194,34 @@ case "$why" in
 esac
 started "$h" || fail "-N 8 --switches=1@0:08 still waits: $(squeue -h -j "$h" -o '%r')"
 wait_all 60 || fail "jobs did not finish"
+# 11. Reservations (item 6): nodecnt=6 takes the nodes fattree-pods gives
+# a 6-node job on the empty machine, rounded up to the whole leaf
+# switches it needs to itself: two leaves, 8 nodes (stock Slurm took
+# n[0-5], where the policy cannot place a 6-node job); a 6-node job runs
+# in it.  Then with n21 drained (leaf 5 not whole), the same.
+resv6() { # NAME: create, check, run a 6-node job in it, delete
+	local rn v
+	scontrol create reservation reservationname=$1 nodecnt=6 starttime=now \
+		duration=10 users=root flags=ignore_jobs >/dev/null ||
+		fail "create reservation $1"
+	rn=$(scontrol show reservation "$1" | tr ' ' '\n' | sed -n 's/^Nodes=//p')
+	grep -qF "select/topo: reservation $1: 6 nodes placed as fattree-pods:large=pods places a job of that size: $rn (8 nodes)" "$log" ||
+		fail "reservation $1 on $rn not placed by the policy: $(grep "reservation $1" "$log")"
+	case "$rn" in
+	n\[0-7\]|n\[8-15\]|n\[16-23\]|n\[24-31\]|n\[32-39\]|n\[40-47\]|n\[48-55\]|n\[56-63\]) ;;
+	n\[[0-9]*-[0-9]*,[0-9]*-[0-9]*\]) ;; # two leaves apart in one pod
+	*) fail "reservation $1 not two whole leaves: $rn" ;;
+	esac
+	v=$(sbatch --parsable -N 6 --reservation="$1" -o /dev/null --wrap "sleep 1" 2>"$TDIR/sbatch.err") ||
+		fail "sbatch --reservation=$1 ($rn): $(cat "$TDIR/sbatch.err")"
+	started "$v" || fail "6-node job in reservation $1 ($rn): $(squeue -h -j "$v" -o '%r')"
+	wait_all 60 || fail "jobs did not finish"
+	scontrol delete reservationname="$1"
+	note "reservation $1: $rn"
+}
+resv6 r6
+scontrol update nodename=n21 state=drain reason=test || fail "drain n21"
+resv6 r6b
+scontrol update nodename=n21 state=resume
 ctld_alive || fail "slurmctld died"
 echo "PASS"
