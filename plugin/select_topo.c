@@ -451,6 +451,26 @@ static void _clear_reason(job_record_t *job_ptr)
 	}
 }
 
+/* Per topology node: its CPUs (less specialised cores) and memory (MB,
+ * less MemSpecLimit), from Slurm's node records. */
+static void _node_resources(uint32_t *cpus, uint64_t *mem)
+{
+	uint32_t n = tstate_nodes(tstate), t;
+
+	for (t = 0; t < n; t++) {
+		uint32_t s = tstate_t2s(tstate, t);
+		node_record_t *node;
+
+		if ((s >= (uint32_t)node_record_count) ||
+		    !(node = node_record_table_ptr[s]))
+			continue;
+		cpus[t] = node->cpus_efctv ? node->cpus_efctv : node->cpus;
+		mem[t] = (node->real_memory > node->mem_spec_limit) ?
+				 node->real_memory - node->mem_spec_limit :
+				 0;
+	}
+}
+
 /*
  * The job's size as cons_tres counts it (cons_common/job_test.c's
  * _select_nodes, dist_tasks.c): a node count in [MIN, MAX] (REQ first:
@@ -467,63 +487,31 @@ static void _job_size(job_record_t *job_ptr, uint32_t min_nodes,
 		      uint32_t **cap)
 {
 	struct job_details *d = job_ptr->details;
-	uint32_t n = tstate_nodes(tstate), t;
-	uint32_t cpt = (d->cpus_per_task && (d->cpus_per_task != NO_VAL16)) ?
-			       d->cpus_per_task :
-			       1;
-	uint32_t tpn = (d->ntasks_per_node != NO_VAL16) ? d->ntasks_per_node :
-							  0;
-	uint64_t mem_cpu = 0;
-	bool tasks = (d->num_tasks != NO_VAL) && (d->num_tasks > 0);
+	uint32_t n = tstate_nodes(tstate), *cpus;
+	uint64_t *mem;
+	struct tjob j = {
+		.min_nodes = min_nodes,
+		.max_nodes = max_nodes,
+		.req_nodes = req_nodes,
+		.num_tasks = (d->num_tasks != NO_VAL) ? d->num_tasks : 0,
+		.min_cpus = (d->min_cpus != NO_VAL) ? d->min_cpus : 0,
+		.cpus_per_task =
+			(d->cpus_per_task != NO_VAL16) ? d->cpus_per_task : 0,
+		.ntasks_per_node = (d->ntasks_per_node != NO_VAL16) ?
+					   d->ntasks_per_node :
+					   0,
+		.overcommit = d->overcommit && (d->overcommit != NO_VAL8),
+	};
 
-	memset(z, 0, sizeof(*z));
-	*cap = NULL;
-	z->lo = min_nodes ? min_nodes : 1;
-	z->hi = (max_nodes && (max_nodes < n)) ? max_nodes : n;
-	if (z->hi < z->lo)
-		z->hi = z->lo; /* the policy says why it cannot */
-	z->first = req_nodes ? req_nodes : z->lo;
-	if (d->overcommit && (d->overcommit != NO_VAL8))
-		return;
-	if (tasks) {
-		z->need = d->num_tasks;
-		z->unit = "tasks";
-	} else if (d->min_cpus && (d->min_cpus != NO_VAL) &&
-		   (d->min_cpus > z->lo)) {
-		z->need = d->min_cpus;
-		z->unit = "CPUs";
-		cpt = 1;
-		tpn = 0;
-	} else {
-		return;
-	}
 	if ((d->pn_min_memory != NO_VAL64) && (d->pn_min_memory & MEM_PER_CPU))
-		mem_cpu = d->pn_min_memory & ~MEM_PER_CPU;
+		j.mem_per_cpu = d->pn_min_memory & ~MEM_PER_CPU;
 	*cap = xcalloc(n + 1, sizeof(uint32_t));
-	for (t = 0; t < n; t++) {
-		uint32_t s = tstate_t2s(tstate, t);
-		node_record_t *node;
-		uint64_t cpus;
-
-		if ((s >= (uint32_t)node_record_count) ||
-		    !(node = node_record_table_ptr[s]))
-			continue;
-		cpus = node->cpus_efctv ? node->cpus_efctv : node->cpus;
-		if (mem_cpu && node->real_memory) {
-			uint64_t mem = node->real_memory;
-
-			mem = (mem > node->mem_spec_limit) ?
-				      mem - node->mem_spec_limit :
-				      0;
-			if (mem / mem_cpu < cpus)
-				cpus = mem / mem_cpu;
-		}
-		cpus /= cpt;
-		if (tpn)
-			cpus = (cpus >= tpn) ? tpn : 0;
-		(*cap)[t] = (uint32_t)cpus;
-	}
-	z->cap = *cap;
+	cpus = xcalloc(n + 1, sizeof(uint32_t));
+	mem = xcalloc(n + 1, sizeof(uint64_t));
+	_node_resources(cpus, mem);
+	tsize_from_job(&j, n, cpus, mem, *cap, z);
+	xfree(cpus);
+	xfree(mem);
 }
 
 static uint8_t *_usable_from_bitmap(bitstr_t *bitmap)

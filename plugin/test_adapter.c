@@ -915,3 +915,44 @@ Test(adapter, size_range_takes_the_largest_count_that_places)
 	cr_expect(res.reason[0]);
 	tstate_destroy(s);
 }
+
+/* tsize_from_job counts as cons_tres: per node CPUs / cpus-per-task, at
+ * most ntasks-per-node (a node short of it holds none), under
+ * --mem-per-cpu no more CPUs than its memory; by hand on 4- and 8-CPU
+ * nodes of 4000 and 8000 MB. */
+Test(adapter, size_from_job_request)
+{
+	uint32_t cpus[4] = { 4, 4, 8, 8 }, cap[4];
+	uint64_t mem[4] = { 4000, 4000, 8000, 8000 };
+	struct tsize z;
+	struct tjob j = { .num_tasks = 8, .ntasks_per_node = 1 };
+
+	tsize_from_job(&j, 4, cpus, mem, cap, &z);
+	cr_expect_eq(z.lo, 1);
+	cr_expect_eq(z.hi, 4);
+	cr_expect_eq(z.need, 8);
+	cr_expect(z.cap == cap && cap[0] == 1 && cap[3] == 1);
+
+	j = (struct tjob){ .num_tasks = 6,
+			   .cpus_per_task = 2,
+			   .ntasks_per_node = 3 };
+	tsize_from_job(&j, 4, cpus, mem, cap, &z);
+	cr_expect(cap[0] == 0 && cap[1] == 0 && cap[2] == 3 && cap[3] == 3);
+
+	/* 3000 MB per CPU: 1 CPU on the small nodes, 2 on the big. */
+	j = (struct tjob){ .num_tasks = 5, .mem_per_cpu = 3000 };
+	tsize_from_job(&j, 4, cpus, mem, cap, &z);
+	cr_expect(cap[0] == 1 && cap[2] == 2, "%u %u", cap[0], cap[2]);
+
+	/* CPUs without tasks; -N 2-8 on 4 nodes; overcommit. */
+	j = (struct tjob){
+		.min_nodes = 2, .max_nodes = 8, .req_nodes = 8, .min_cpus = 12
+	};
+	tsize_from_job(&j, 4, cpus, mem, cap, &z);
+	cr_expect(z.lo == 2 && z.hi == 4 && z.first == 8 && z.need == 12);
+	cr_expect_str_eq(z.unit, "CPUs");
+	cr_expect(cap[0] == 4 && cap[2] == 8);
+	j.overcommit = true;
+	tsize_from_job(&j, 4, cpus, mem, cap, &z);
+	cr_expect(z.need == 0 && z.cap == NULL);
+}

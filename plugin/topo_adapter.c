@@ -1025,3 +1025,42 @@ out:
 	free(mask);
 	return st;
 }
+
+void tsize_from_job(const struct tjob *j, uint32_t n, const uint32_t *cpus,
+		    const uint64_t *mem, uint32_t *cap, struct tsize *z)
+{
+	uint32_t cpt = j->cpus_per_task ? j->cpus_per_task : 1;
+	uint32_t tpn = j->ntasks_per_node, t;
+
+	memset(z, 0, sizeof(*z));
+	z->lo = j->min_nodes ? j->min_nodes : 1;
+	z->hi = (j->max_nodes && (j->max_nodes < n)) ? j->max_nodes : n;
+	if (z->hi < z->lo)
+		z->hi = z->lo; /* the policy says why it cannot */
+	z->first = j->req_nodes ? j->req_nodes : z->lo;
+	if (j->overcommit)
+		return;
+	if (j->num_tasks) {
+		z->need = j->num_tasks;
+		z->unit = "tasks";
+	} else if (j->min_cpus > z->lo) {
+		z->need = j->min_cpus;
+		z->unit = "CPUs";
+		cpt = 1;
+		tpn = 0;
+	} else {
+		return;
+	}
+	for (t = 0; t < n; t++) {
+		uint64_t c = cpus[t];
+
+		if (j->mem_per_cpu && mem && mem[t] &&
+		    (mem[t] / j->mem_per_cpu < c))
+			c = mem[t] / j->mem_per_cpu;
+		c /= cpt;
+		if (tpn)
+			c = (c >= tpn) ? tpn : 0;
+		cap[t] = (uint32_t)c;
+	}
+	z->cap = cap;
+}

@@ -184,6 +184,25 @@ struct tsize {
 	const char *unit; /* "tasks" or "CPUs", for reasons */
 };
 
+/* A job's request in plain numbers (Slurm's NO_VAL given as 0), as
+ * select_topo.c reads it from the job record and job_submit_topo.c from
+ * the submission. */
+struct tjob {
+	uint32_t min_nodes, max_nodes, req_nodes; /* 0: not given */
+	uint32_t num_tasks, min_cpus;
+	uint32_t cpus_per_task, ntasks_per_node; /* 0: not given */
+	uint64_t mem_per_cpu;			 /* MB, 0: not per CPU */
+	bool overcommit;
+};
+
+/* The size of job J on a machine of N nodes, node t having CPUS[t] CPUs
+ * (less specialised cores) and MEM[t] MB of memory (NULL: unknown), the
+ * way cons_tres counts (select_topo(8), Job size): the node range, and
+ * the tasks (or CPUs) the nodes must hold, CAP[N] (filled) saying how
+ * many each node holds.  Z->cap points to CAP when there is a need. */
+void tsize_from_job(const struct tjob *j, uint32_t n, const uint32_t *cpus,
+		    const uint64_t *mem, uint32_t *cap, struct tsize *z);
+
 /* One placement at REQ->nodes nodes among USABLE: policy_place or the
  * will-run search, as the caller does it.  Returns its status (RES as for
  * policy_place). */
