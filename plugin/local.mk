@@ -6,7 +6,7 @@
 # on Debian's build: see the comment in the shim).  The plugin gets its own
 # CPPFLAGS so that Slurm's "config.h" is the shim, not ours.
 EXTRA_DIST += plugin/slurm_config/config.h plugin/select_topo.map \
-	plugin/spank_topo.map
+	plugin/spank_topo.map plugin/job_submit_topo.map
 noinst_HEADERS += plugin/topo_adapter.h
 # What the select plugin's adapter links: every layer but the simulator and
 # the command (the machine included).
@@ -14,7 +14,8 @@ L_PLUGIN = policies/machine/libmachine.la policies/libpolicies.la \
 	evaluator/sharing/libsharing.la $(L_MODELS)
 
 if HAVE_SLURM_SRC
-slurmplugin_LTLIBRARIES = plugin/select_topo.la plugin/spank_topo.la
+slurmplugin_LTLIBRARIES = plugin/select_topo.la plugin/spank_topo.la \
+	plugin/job_submit_topo.la
 
 PLUGIN_CPPFLAGS = -I$(top_srcdir)/plugin/slurm_config -I$(SLURM_SRC) \
 	-I$(top_srcdir) -D_GNU_SOURCE
@@ -37,6 +38,15 @@ plugin_select_topo_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
 	-Wl,--version-script=$(top_srcdir)/plugin/select_topo.map
 plugin_select_topo_la_LIBADD = $(L_PLUGIN) $(GLPK_LIBS) -lm
 plugin_select_topo_la_DEPENDENCIES = $(L_PLUGIN) plugin/select_topo.map
+
+# The submission check: select/topo's, found in the loaded select plugin.
+plugin_job_submit_topo_la_SOURCES = plugin/job_submit_topo.c
+plugin_job_submit_topo_la_CPPFLAGS = $(PLUGIN_CPPFLAGS)
+plugin_job_submit_topo_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugin_job_submit_topo_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
+	-Wl,--version-script=$(top_srcdir)/plugin/job_submit_topo.map
+plugin_job_submit_topo_la_LIBADD = -ldl
+plugin_job_submit_topo_la_DEPENDENCIES = plugin/job_submit_topo.map
 
 plugin_spank_topo_la_SOURCES = plugin/spank_topo.c
 plugin_spank_topo_la_CPPFLAGS = -I$(top_srcdir) -D_GNU_SOURCE

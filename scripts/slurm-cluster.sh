@@ -132,7 +132,7 @@ cmd_start() {
 	# PluginDir: Debian's plugins plus ours.
 	ln -sf "$SYS_PLUGINDIR"/*.so "$DIR/plugins/"
 	if [ -n "${PLUGIN_BUILDDIR:-}" ]; then
-		for so in select_topo spank_topo; do
+		for so in select_topo spank_topo job_submit_topo; do
 			[ -f "$PLUGIN_BUILDDIR/plugin/.libs/$so.so" ] ||
 				die "$PLUGIN_BUILDDIR/plugin/.libs/$so.so not built"
 			rm -f "$DIR/plugins/$so.so"
@@ -172,6 +172,7 @@ ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SlurmdParameters=config_overrides
 SelectType=select/$SELECT
+$([ "$SELECT" = topo ] && echo "JobSubmitPlugins=topo")
 SelectTypeParameters=CR_Core
 SchedulerType=sched/backfill
 SchedulerParameters=bf_interval=1,bf_resolution=1,sched_min_interval=100000,bf_continue

@@ -18,6 +18,7 @@ check() { # so, allowed-pattern
 	fi
 }
 check select_topo.so '^(plugin_(name|type|id|version)|init|fini|select_p_[a-z_]+|slurm_conf|node_record_table_ptr|job_list|part_list|node_record_count|last_job_update)$'
+check job_submit_topo.so '^(plugin_(name|type|version)|init|fini|job_(submit|modify))$'
 check spank_topo.so '^(plugin_(name|type|version)|slurm_spank_[a-z_]+)$'
 # spank_topo.so links only the policy registry: no GLPK, json-c or hwloc.
 if ldd "$build/plugin/.libs/spank_topo.so" 2>/dev/null | grep -E 'glpk|json-c|hwloc'; then

@@ -28,7 +28,10 @@ if sbatch -p small -N 5 -o /dev/null --wrap true >"$TDIR/out" 2>&1; then
 	esac
 else
 	note "refused at submission: $(cat "$TDIR/out")"
-	grep -q "cannot run isolated" "$TDIR/c/log/slurmctld.log" ||
+	# job_submit/topo gives the user the reason, and logs it.
+	grep -q "select/topo: this job can never run isolated under .* in partition small: " "$TDIR/out" ||
+		fail "the user was not told why: $(cat "$TDIR/out")"
+	grep -q "submission refused: select/topo: this job can never run isolated" "$TDIR/c/log/slurmctld.log" ||
 		fail "slurmctld did not log why"
 fi
 # An explicit node list cannot be honoured under an isolating policy.
@@ -36,6 +39,8 @@ sbatch -N 2 -w n0,n9 -o /dev/null --wrap true >"$TDIR/out" 2>&1 &&
 	fail "-w accepted under an isolating policy"
 grep -q "explicit node lists" "$TDIR/c/log/slurmctld.log" ||
 	fail "slurmctld did not log why -w was refused"
+grep -q "sbatch: error: select/topo: explicit node lists (-w) are not supported in partition batch: its policy fattree-pods:large=pods chooses the nodes" "$TDIR/out" ||
+	fail "the user was not told why -w was refused: $(cat "$TDIR/out")"
 # Same size in the big partition runs.
 id=$(submit 5 1) || fail "5 nodes in batch"
 # Unknown policy and bad grid: refused by the SPANK plugin.

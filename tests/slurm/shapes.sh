@@ -8,7 +8,8 @@
 # nodes it shares with other jobs: item 9); what the job's environment
 # holds of the SPANK options; a job waiting for drained nodes says so
 # and starts when they return (item 5); --switches holds a job for its
-# time (item 8).
+# time (item 8); reservations fit isolated jobs (item 6); refusals reach
+# the user (item 4).
 . "$(dirname "$0")/lib.sh"
 require_cluster
 
@@ -223,5 +224,37 @@ resv6 r6
 scontrol update nodename=n21 state=drain reason=test || fail "drain n21"
 resv6 r6b
 scontrol update nodename=n21 state=resume
+# 12. Refusals tell the user why (item 4; job_submit/topo): sbatch, srun
+# and salloc print select/topo's reason, not only "Requested node
+# configuration is not available".
+refused() { # WHAT EXPECTED COMMAND...: COMMAND fails, printing EXPECTED
+	local what=$1 want=$2
+	shift 2
+	"$@" >"$TDIR/out" 2>&1 && fail "$what accepted"
+	grep -qF "$want" "$TDIR/out" || fail "$what: $(cat "$TDIR/out")"
+}
+refused "a non-isolating --topo-policy" \
+	"error: select/topo: partition batch: " \
+	sbatch -N 2 --topo-policy=linear -o /dev/null --wrap true
+refused "-N 64 -x n0" \
+	"error: select/topo: this job can never run isolated under fattree-pods:large=pods in partition batch: " \
+	sbatch -N 64 -x n0 -o /dev/null --wrap true
+refused "srun -w" "error: select/topo: explicit node lists (-w) are not supported in partition batch" \
+	srun -N 2 -w n0,n9 true
+refused "salloc -w" "error: select/topo: explicit node lists (-w) are not supported in partition batch" \
+	salloc -N 2 -w n0,n9 true
+refused "sbatch --test-only -w" "select/topo: explicit node lists (-w)" \
+	sbatch --test-only -N 2 -w n0,n9 --wrap true
+# A reservation that cannot hold the job isolated: one leaf, 8 nodes.
+scontrol create reservation reservationname=r4 nodecnt=4 starttime=now \
+	duration=10 users=root flags=ignore_jobs >/dev/null || fail "create r4"
+refused "8 nodes in a 4-node reservation" \
+	"error: select/topo: this job can never run isolated under fattree-pods:large=pods in partition batch, reservation r4: " \
+	sbatch -N 8 --reservation=r4 -o /dev/null --wrap true
+scontrol delete reservationname=r4
+# Several partitions: refused only if every one refuses.
+p2=$(sbatch --parsable -p shared,batch -N 2 -w n0,n1 -o /dev/null --wrap true) ||
+	fail "-p shared,batch -w refused though 'shared' takes -w"
+wait_all 60 || fail "jobs did not finish"
 ctld_alive || fail "slurmctld died"
 echo "PASS"
