@@ -72,7 +72,8 @@ SLURM_TESTS += \
 	tests/slurm/backfill.sh \
 	tests/slurm/mesh_dragonfly.sh \
 	tests/slurm/linear.sh \
-	tests/slurm/shapes.sh
+	tests/slurm/shapes.sh \
+	tests/slurm/matrix.sh
 EXTRA_DIST += tests/slurm/lib.sh tests/exports.sh
 
 if HAVE_SLURM_SRC

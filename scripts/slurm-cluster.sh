@@ -20,6 +20,7 @@
 #                         two for two node kinds (the first half of the
 #                         nodes with the first, the rest with the second,
 #                         each with 1000 MB of RealMemory per CPU)
+#   BATCH_NODES=ALL       nodes of the default partition, batch
 #   SLURM_EXTRA="..."     extra slurm.conf lines
 #
 # Runs as root (SlurmUser=root).  Daemons are started with setsid and
@@ -189,7 +190,7 @@ MessageTimeout=20
 SlurmdTimeout=300
 SlurmctldTimeout=60
 $(node_lines)
-PartitionName=batch Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=EXCLUSIVE
+PartitionName=batch Nodes=${BATCH_NODES:-ALL} Default=YES MaxTime=INFINITE State=UP OverSubscribe=EXCLUSIVE
 ${SLURM_EXTRA:-}
 EOF
 	if [ -n "${TOPO_CONF:-}" ]; then
