@@ -91,6 +91,8 @@ struct cmd_report_result {
 	 * isolating placement allows. */
 	struct hot *snodes; /* .link = the node, .ids = the jobs */
 	uint32_t nsnodes;
+	const char **part; /* [njobs] each job's partition (squeue) or NULL */
+	uint32_t nbroken;  /* jobs of isolating partitions sharing links */
 };
 
 static int cmp_hot(const void *a, const void *b)
@@ -266,7 +268,8 @@ static int parse(int argc, char **argv, struct cmd_report_args *a)
 static int running_jobs(struct cmd_report_result *r)
 {
 	r->jobs = calloc(r->w.n ? r->w.n : 1, sizeof(*r->jobs));
-	if (!r->jobs)
+	r->part = calloc(r->w.n ? r->w.n : 1, sizeof(*r->part));
+	if (!r->jobs || !r->part)
 		return cli_error(CMD, CLI_FAIL, "out of memory");
 	for (uint32_t i = 0; i < r->w.n; i++) {
 		const struct wl_job *j = &r->w.jobs[i];
@@ -278,6 +281,7 @@ static int running_jobs(struct cmd_report_result *r)
 		l->nodes = j->alloc;
 		l->n = j->nodes;
 		l->pattern = j->pattern;
+		r->part[r->njobs] = j->partition;
 		r->njobs++;
 	}
 	return CLI_OK;
@@ -384,6 +388,45 @@ out:
 	return rc;
 }
 
+/* The policy of job K's partition (topo.conf's PartitionPolicy= or
+ * DefaultPolicy=), NULL when unknown or none. */
+static const struct policy *job_policy(const struct cmd_report_result *r,
+				       uint32_t k)
+{
+	if (!r->part || !r->part[k])
+		return NULL;
+	return machine_policy(r->m, r->part[k], NULL, NULL);
+}
+
+/* Index of job ID in R, or njobs. */
+static uint32_t job_index(const struct cmd_report_result *r, uint32_t id)
+{
+	uint32_t k;
+
+	for (k = 0; k < r->njobs && r->jobs[k].id != id; k++)
+		;
+	return k;
+}
+
+/* Whether job K runs under an isolating policy and shares links. */
+static bool broken(const struct cmd_report_result *r, uint32_t k)
+{
+	const struct policy *p = job_policy(r, k);
+
+	return p && policy_isolating(p) && r->ls.jobs[k].nshares;
+}
+
+/* "ID (PARTITION, POLICY)" of job K. */
+static void job_label(const struct cmd_report_result *r, uint32_t k, char *buf,
+		      size_t len)
+{
+	const struct policy *p = job_policy(r, k);
+
+	snprintf(buf, len, "%u (%s, %s)", r->jobs[k].id,
+		 r->part[k] ? r->part[k] : "?",
+		 p ? policy_spec(p) : "no policy");
+}
+
 /* The nodes held twice into R->snodes; the jobs holding them are not
  * isolated.  Returns an exit status. */
 static int shared_nodes(struct cmd_report_result *r)
@@ -464,6 +507,8 @@ static int run(const struct cmd_report_args *a, struct cmd_report_result *r)
 	rc = hot_job_ids(r);
 	if (rc != CLI_OK)
 		return rc;
+	for (uint32_t k = 0; k < r->njobs; k++)
+		r->nbroken += broken(r, k);
 	return shared_nodes(r);
 }
 
@@ -554,6 +599,58 @@ static struct json_object *snodes_json(const struct cmd_report_result *r)
 	return a;
 }
 
+/* [{"job", "partition", "policy", "by":[{"job", "partition", "policy",
+ * "isolating"}]}]: each job of an isolating partition sharing links and
+ * the jobs it shares them with (partition and policy null when unknown). */
+static struct json_object *broken_json(const struct cmd_report_result *r)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (uint32_t k = 0; k < r->njobs; k++) {
+		const struct ls_job_stat *st = &r->ls.jobs[k];
+		struct json_object *o, *by;
+
+		if (!broken(r, k))
+			continue;
+		o = json_object_new_object();
+		by = json_object_new_array();
+		json_object_object_add(o, "job",
+				       json_object_new_int64(r->jobs[k].id));
+		json_object_object_add(o, "partition",
+				       json_object_new_string(r->part[k]));
+		json_object_object_add(
+			o, "policy",
+			json_object_new_string(policy_spec(job_policy(r, k))));
+		for (uint32_t q = 0; q < st->nshares; q++) {
+			uint32_t b = job_index(r, st->shares_with[q]);
+			const struct policy *p =
+				b < r->njobs ? job_policy(r, b) : NULL;
+			struct json_object *x = json_object_new_object();
+
+			json_object_object_add(
+				x, "job",
+				json_object_new_int64(st->shares_with[q]));
+			json_object_object_add(
+				x, "partition",
+				b < r->njobs && r->part[b] ?
+					json_object_new_string(r->part[b]) :
+					NULL);
+			json_object_object_add(
+				x, "policy",
+				p ? json_object_new_string(policy_spec(p)) :
+				    NULL);
+			json_object_object_add(
+				x, "isolating",
+				json_object_new_boolean(p &&
+							policy_isolating(p)));
+			json_object_array_add(by, x);
+		}
+		json_object_object_add(o, "by", by);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static void print_json(const struct cmd_report_result *r)
 {
 	const struct topo *t = machine_topo(r->m);
@@ -581,6 +678,7 @@ static void print_json(const struct cmd_report_result *r)
 	json_object_object_add(o, "shared_nodes",
 			       json_object_new_int64(r->nsnodes));
 	json_object_object_add(o, "nodes_held_twice", snodes_json(r));
+	json_object_object_add(o, "broken", broken_json(r));
 	cli_print_json(o);
 }
 
@@ -640,6 +738,32 @@ static void print_text(const struct cmd_report_result *r)
 			putchar('\n');
 		}
 	}
+	if (r->nbroken) {
+		printf("\nisolation broken: %u job%s of isolating partitions share%s links\n",
+		       r->nbroken, r->nbroken == 1 ? "" : "s",
+		       r->nbroken == 1 ? "s" : "");
+		for (uint32_t k = 0; k < r->njobs; k++) {
+			const struct ls_job_stat *st = &r->ls.jobs[k];
+			char lab[160];
+
+			if (!broken(r, k))
+				continue;
+			job_label(r, k, lab, sizeof(lab));
+			printf("  job %s: %u of its %u links used by ", lab,
+			       st->shared, st->links);
+			for (uint32_t q = 0; q < st->nshares; q++) {
+				uint32_t b = job_index(r, st->shares_with[q]);
+
+				if (b < r->njobs)
+					job_label(r, b, lab, sizeof(lab));
+				else
+					snprintf(lab, sizeof(lab), "%u",
+						 st->shares_with[q]);
+				printf("%s%s", q ? ", " : "", lab);
+			}
+			putchar('\n');
+		}
+	}
 	if (!r->nhot)
 		return;
 	printf("\nmost shared links:\n%-8s %-28s %5s  %s\n", "LINK", "SWITCHES",
@@ -674,6 +798,7 @@ static void result_free(struct cmd_report_result *r)
 	for (uint32_t q = 0; r->snodes && q < r->nsnodes; q++)
 		free(r->snodes[q].ids);
 	free(r->snodes);
+	free(r->part);
 	linkshare_free(&r->ls);
 	free(r->jobs);
 	workload_free(&r->w);

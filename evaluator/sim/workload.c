@@ -27,6 +27,7 @@ void workload_free(struct workload *w)
 		return;
 	for (uint32_t i = 0; i < w->n; i++) {
 		free(w->jobs[i].pattern);
+		free(w->jobs[i].partition);
 		free(w->jobs[i].alloc);
 	}
 	free(w->jobs);
@@ -768,6 +769,9 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 	j->limit = tl;
 	j->runtime = tl;
 	j->line = idx + 1;
+	if (jstr(jo, "partition") &&
+	    !(j->partition = strdup(jstr(jo, "partition"))))
+		return err_set(err, "%s: out of memory", name);
 	return 0;
 }
 

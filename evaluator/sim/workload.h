@@ -47,6 +47,7 @@ struct wl_job {
 	int64_t limit;	 /* s, time limit (> 0) used for reservations */
 	uint32_t nodes;	 /* nodes requested */
 	char *pattern;	 /* traffic pattern spec or NULL */
+	char *partition; /* squeue: its partition, or NULL */
 	uint32_t line;	 /* source line (JSON: index in "jobs" + 1) */
 	/* squeue: a job holding nodes now */
 	bool running;

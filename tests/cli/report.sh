@@ -65,6 +65,25 @@ else
 	flunk shared_node_json "nodes_held_twice" "$tmp/out"
 fi
 
+# Which job broke whose isolation: with topo.conf's partition policies,
+# job 102 (batch, fattree-pods) shares 64 of its 80 links (by hand, see
+# the top) with 103, which runs in the clustered partition clus.
+run --topo report_policy.conf squeue_broken.json
+if [ $st -eq 0 ] &&
+   grep -q '^isolation broken: 1 job of isolating partitions shares links$' "$tmp/out" &&
+   grep -q '^  job 102 (batch, fattree-pods:large=pods): 64 of its 80 links used by 103 (clus, clustered:seed=1,scatter=10)$' "$tmp/out"; then
+	pass broken_by
+else
+	flunk broken_by "job 102 broken by 103" "$tmp/out"
+fi
+run --topo report_policy.conf squeue_broken.json --json
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+assert [(b["job"], b["partition"], [(x["job"], x["partition"], x["isolating"]) for x in b["by"]]) for b in d["broken"]] == [(102, "batch", [(103, "clus", False)])]' "$tmp/out"; then
+	pass broken_by_json
+else
+	flunk broken_by_json "broken" "$tmp/out"
+fi
+
 # the SVG picture: well-formed (xmllint when installed; the unit test
 # test_linkshare parses it with its own checker), with the numbers
 run --topo $CONF squeue_running.json --svg "$tmp/r.svg"
