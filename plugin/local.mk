@@ -73,7 +73,8 @@ SLURM_TESTS += \
 	tests/slurm/mesh_dragonfly.sh \
 	tests/slurm/linear.sh \
 	tests/slurm/shapes.sh \
-	tests/slurm/matrix.sh
+	tests/slurm/matrix.sh \
+	tests/slurm/overlap.sh
 EXTRA_DIST += tests/slurm/lib.sh tests/exports.sh
 
 if HAVE_SLURM_SRC

@@ -144,6 +144,7 @@ static char *conf_path = NULL;
 static bool tracking = false; /* tstate's link-sharing tracker */
 
 static void _rebuild_owner_locked(List jobs);
+static void _protect_locked(job_record_t *job_ptr);
 
 static char *_topo_conf_path(void)
 {
@@ -258,6 +259,49 @@ extern int fini(void)
  * file is fatal; on reconfiguration the old one stays and the error is
  * logged loudly.
  */
+/* Whether partition PART runs under an isolating policy. */
+static bool _part_isolating(struct tstate *s, part_record_t *part)
+{
+	struct err err = { { 0 } };
+	bool none = false;
+	const struct policy *p =
+		tstate_policy(s, part->name, NULL, &none, &err);
+
+	return p && policy_isolating(p);
+}
+
+/* A partition without an isolating policy over nodes of an isolating one
+ * can break its jobs' isolation: said at every load, loudly unless
+ * RespectIsolation=yes prevents it. */
+static void _say_overlaps(struct tstate *s)
+{
+	ListIterator a, b;
+	part_record_t *p, *q;
+
+	if (!part_list)
+		return;
+	a = list_iterator_create(part_list);
+	while ((p = list_next(a))) {
+		if (!p->node_bitmap || !_part_isolating(s, p))
+			continue;
+		b = list_iterator_create(part_list);
+		while ((q = list_next(b))) {
+			if ((q == p) || !q->node_bitmap ||
+			    !bit_overlap_any(p->node_bitmap, q->node_bitmap) ||
+			    _part_isolating(s, q))
+				continue;
+			if (tstate_respect_isolation(s))
+				info("%s: %s: partition %s (no isolating policy) shares nodes with isolating partition %s: its jobs keep off the links of isolated jobs (RespectIsolation=yes)",
+				     plugin_type, conf_path, q->name, p->name);
+			else
+				error("%s: %s: partition %s (no isolating policy) shares nodes with isolating partition %s: ITS JOBS CAN SHARE LINKS WITH ISOLATED JOBS; set RespectIsolation=yes in topo.conf to prevent it",
+				      plugin_type, conf_path, q->name, p->name);
+		}
+		list_iterator_destroy(b);
+	}
+	list_iterator_destroy(a);
+}
+
 static void _load_topo_conf(void)
 {
 	struct err err = { { 0 } };
@@ -323,6 +367,10 @@ static void _load_topo_conf(void)
 		info("%s: %s: %u partition%s without a policy (no PartitionPolicy= and no DefaultPolicy=): %s; %s places their jobs without regard to links",
 		     plugin_type, conf_path, unpoliced,
 		     unpoliced == 1 ? "" : "s", bare, wrap_type);
+	slurm_mutex_lock(&topo_lock);
+	if (tstate == s)
+		_say_overlaps(s);
+	slurm_mutex_unlock(&topo_lock);
 	/* The wrapped plugin holds the allocations of the running jobs and
 	 * Slurm holds pointers into it (node select info): it cannot be
 	 * swapped under a running slurmctld. */
@@ -374,6 +422,15 @@ static int _rebuild_one(void *x, void *arg)
 	return 0;
 }
 
+static int _protect_one(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+
+	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
+		_protect_locked(job_ptr);
+	return 0;
+}
+
 /* owner[] from the job list (after a restart or reconfiguration); the
  * link-sharing tracker is rebuilt when anything changed. */
 static void _rebuild_owner_locked(List jobs)
@@ -395,6 +452,8 @@ static void _rebuild_owner_locked(List jobs)
 		if (!tracking)
 			error("%s: link-sharing tracker: %s", plugin_type,
 			      err.msg);
+		else if (jobs)
+			list_for_each(jobs, _protect_one, NULL);
 	}
 	xfree(old);
 }
@@ -423,6 +482,36 @@ static const char *_spank_env(job_record_t *job_ptr, const char *key)
 			return job_ptr->spank_job_env[i] + len;
 	}
 	return NULL;
+}
+
+/* Whether the job runs under an isolating policy (its partition's, or
+ * its --topo-policy). */
+static bool _isolating_job(job_record_t *job_ptr)
+{
+	struct err err = { { 0 } };
+	const char *part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
+	bool none = false;
+	const struct policy *p = tstate_policy(
+		tstate, part, _spank_env(job_ptr, ENV_POLICY), &none, &err);
+
+	return p && policy_isolating(p);
+}
+
+/* RespectIsolation=yes: an isolated running job's links are protected
+ * from jobs of partitions without an isolating policy. */
+static void _protect_locked(job_record_t *job_ptr)
+{
+	struct err err = { { 0 } };
+	uint32_t *nodes, n = 0;
+
+	if (!tracking || !tstate_respect_isolation(tstate) ||
+	    !_isolating_job(job_ptr))
+		return;
+	nodes = _owned_nodes_locked(job_ptr->job_id, &n);
+	if (tstate_protect(tstate, job_ptr->job_id, nodes, n, &err) < 0)
+		error("%s: %pJ: protecting its links: %s", plugin_type, job_ptr,
+		      err.msg);
+	xfree(nodes);
 }
 
 /* The pending reason the scheduler keeps (see select_nodes(): a state
@@ -902,6 +991,149 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 	return rc;
 }
 
+/* RespectIsolation=: the wrapped plugin's choice among OFFER into CAND
+ * (new bitmap, NULL when it refused) and its topology nodes into CHOSEN
+ * (*K of them).  Returns the wrapped plugin's code; *CONFLICT says
+ * whether the choice shares a link with an isolated job. */
+static int _try_wrapped(job_record_t *job_ptr, bitstr_t *offer,
+			uint32_t min_nodes, uint32_t max_nodes,
+			uint32_t req_nodes, uint16_t mode,
+			List preemptee_candidates, List *preemptee_job_list,
+			bitstr_t *exc_core_bitmap, bitstr_t **cand,
+			uint32_t *chosen, uint32_t *k, bool *conflict)
+{
+	struct err err = { { 0 } };
+	int rc, b, last, c;
+
+	*cand = bit_copy(offer);
+	*k = 0;
+	*conflict = false;
+	rc = (*(wrap.job_test))(job_ptr, *cand, min_nodes, max_nodes, req_nodes,
+				mode, preemptee_candidates, preemptee_job_list,
+				exc_core_bitmap);
+	if (rc != SLURM_SUCCESS) {
+		FREE_NULL_BITMAP(*cand);
+		return rc;
+	}
+	last = bit_fls(*cand);
+	for (b = bit_ffs(*cand); (b >= 0) && (b <= last); b++)
+		if (bit_test(*cand, b) && (tstate_s2t(tstate, b) != TOPO_NONE))
+			chosen[(*k)++] = tstate_s2t(tstate, b);
+	c = tstate_conflicts(tstate, chosen, *k, &err);
+	if (c < 0)
+		error("%s: %pJ: RespectIsolation: %s", plugin_type, job_ptr,
+		      err.msg);
+	*conflict = (c > 0);
+	return rc;
+}
+
+/* The nodes of OFFER in the groups (fat-tree pods, dragonfly groups) of
+ * the running isolated jobs, cleared from it. */
+static void _clear_isolated_groups(bitstr_t *offer)
+{
+	uint32_t n = tstate_nodes(tstate), t, k = 0;
+	uint32_t *nodes = xcalloc(n + 1, sizeof(uint32_t));
+	uint8_t *in = xcalloc(n + 1, 1);
+	ListIterator it = list_iterator_create(job_list);
+	job_record_t *j;
+
+	while ((j = list_next(it)))
+		if ((IS_JOB_RUNNING(j) || IS_JOB_SUSPENDED(j)) &&
+		    _isolating_job(j))
+			for (t = 0; t < n; t++)
+				if (owner[t] == j->job_id)
+					nodes[k++] = t;
+	list_iterator_destroy(it);
+	tstate_expand_units(tstate, NULL, nodes, k, 1, in);
+	for (t = 0; t < n; t++)
+		if (in[t])
+			bit_clear(offer, tstate_t2s(tstate, t));
+	xfree(in);
+	xfree(nodes);
+}
+
+/*
+ * RespectIsolation=yes, a job the wrapped plugin places alone: its
+ * choice is taken when the chosen nodes share no link with an isolated
+ * job (tstate_conflicts).  Otherwise it is asked again away from the
+ * isolated jobs' groups (pods, dragonfly groups), then, MAX_ATTEMPTS
+ * times at most, without the nodes that bring a shared link in (kept in
+ * order while the set stays clear).
+ */
+static int _run_now_respecting(job_record_t *job_ptr, bitstr_t *bitmap,
+			       uint32_t min_nodes, uint32_t max_nodes,
+			       uint32_t req_nodes, uint16_t mode,
+			       List preemptee_candidates,
+			       List *preemptee_job_list,
+			       bitstr_t *exc_core_bitmap)
+{
+	struct err err = { { 0 } };
+	bitstr_t *work = bit_copy(bitmap), *away, *cand = NULL;
+	uint32_t n = tstate_nodes(tstate), attempt, k = 0, i;
+	uint32_t *chosen = xcalloc(n + 1, sizeof(uint32_t));
+	uint32_t *clear = xcalloc(n + 1, sizeof(uint32_t));
+	bool conflict = false, refused = false;
+	int rc;
+
+#define TRY(offer)                                                          \
+	_try_wrapped(job_ptr, offer, min_nodes, max_nodes, req_nodes, mode, \
+		     preemptee_candidates, preemptee_job_list,              \
+		     exc_core_bitmap, &cand, chosen, &k, &conflict)
+	rc = TRY(work);
+	if ((rc != SLURM_SUCCESS) || !conflict)
+		goto out;
+	refused = true;
+	FREE_NULL_BITMAP(cand);
+	away = bit_copy(work);
+	_clear_isolated_groups(away);
+	rc = bit_set_count(away) ? TRY(away) : SLURM_ERROR;
+	FREE_NULL_BITMAP(away);
+	if ((rc == SLURM_SUCCESS) && !conflict)
+		goto out;
+	FREE_NULL_BITMAP(cand);
+	rc = TRY(work);
+	for (attempt = 0;
+	     (attempt < MAX_ATTEMPTS) && (rc == SLURM_SUCCESS) && conflict;
+	     attempt++) {
+		uint32_t nclear = 0, bad = 0;
+
+		for (i = 0; i < k; i++) {
+			clear[nclear] = chosen[i];
+			if (tstate_conflicts(tstate, clear, nclear + 1, &err) >
+			    0) {
+				bit_clear(work, tstate_t2s(tstate, chosen[i]));
+				bad++;
+			} else {
+				nclear++;
+			}
+		}
+		FREE_NULL_BITMAP(cand);
+		if (!bad)
+			break;
+		rc = TRY(work);
+	}
+#undef TRY
+out:
+	if ((rc == SLURM_SUCCESS) && !conflict) {
+		bit_copybits(bitmap, cand);
+		if (refused)
+			log_flag(
+				SELECT_TYPE,
+				"%s: %pJ: placed off the links of isolated jobs (RespectIsolation=yes)",
+				plugin_type, job_ptr);
+	} else if (refused) {
+		rc = SLURM_ERROR;
+		_set_reason(
+			job_ptr,
+			"waiting for nodes whose use shares no link with isolated jobs (RespectIsolation=yes)");
+	}
+	FREE_NULL_BITMAP(cand);
+	xfree(chosen);
+	xfree(clear);
+	FREE_NULL_BITMAP(work);
+	return rc;
+}
+
 extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     uint32_t min_nodes, uint32_t max_nodes,
 			     uint32_t req_nodes, uint16_t mode,
@@ -1004,6 +1236,14 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	return rc;
 
 delegate:
+	if ((mode == SELECT_MODE_RUN_NOW) && _usable_locked() && tracking &&
+	    tstate_respect_isolation(tstate)) {
+		rc = _run_now_respecting(job_ptr, bitmap, min_nodes, max_nodes,
+					 req_nodes, mode, preemptee_candidates,
+					 preemptee_job_list, exc_core_bitmap);
+		slurm_mutex_unlock(&topo_lock);
+		return rc;
+	}
 	slurm_mutex_unlock(&topo_lock);
 	return (*(wrap.job_test))(job_ptr, bitmap, min_nodes, max_nodes,
 				  req_nodes, mode, preemptee_candidates,
@@ -1390,8 +1630,10 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 	slurm_mutex_lock(&topo_lock);
 	if (_usable_locked()) {
 		_set_owner_locked(job_ptr, true);
-		if (rc == SLURM_SUCCESS)
+		if (rc == SLURM_SUCCESS) {
 			_evaluate_locked(job_ptr);
+			_protect_locked(job_ptr);
+		}
 	}
 	slurm_mutex_unlock(&topo_lock);
 	return rc;
@@ -1433,6 +1675,7 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 				error("%s: %pJ: %s", plugin_type, job_ptr,
 				      err.msg);
 			xfree(nodes);
+			_protect_locked(job_ptr);
 		}
 	}
 	slurm_mutex_unlock(&topo_lock);

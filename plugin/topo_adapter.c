@@ -43,7 +43,8 @@ struct tstate {
 	uint32_t *t2s; /* [n] topology node -> Slurm node index */
 	struct cached_policy cache[MAX_CACHED_POLICIES]; /* --topo-policy */
 	uint32_t ncache;
-	struct ls_state *ls; /* link sets of the running jobs */
+	struct ls_state *ls;  /* link sets of the running jobs */
+	struct ls_state *iso; /* of the isolated ones (tstate_protect) */
 };
 
 static const struct policy *cached(struct tstate *s, const char *spec,
@@ -179,6 +180,7 @@ void tstate_destroy(struct tstate *s)
 		free(s->cache[i].spec);
 	}
 	ls_state_destroy(s->ls);
+	ls_state_destroy(s->iso);
 	sm_release(s->sm);
 	free(s->s2t);
 	free(s->t2s);
@@ -734,6 +736,8 @@ int tstate_track_reset(struct tstate *s, const uint32_t *owner, struct err *err)
 
 	ls_state_destroy(s->ls);
 	s->ls = NULL;
+	ls_state_destroy(s->iso);
+	s->iso = NULL;
 	if (!pairs || !nodes) {
 		err_set(err, "out of memory");
 		goto out;
@@ -784,6 +788,41 @@ void tstate_track_remove(struct tstate *s, uint32_t job_id)
 {
 	if (s->ls)
 		ls_state_remove(s->ls, job_id);
+	if (s->iso)
+		ls_state_remove(s->iso, job_id);
+}
+
+bool tstate_respect_isolation(const struct tstate *s)
+{
+	return machine_respect_isolation(s->m);
+}
+
+int tstate_protect(struct tstate *s, uint32_t job_id, const uint32_t *nodes,
+		   uint32_t n, struct err *err)
+{
+	struct ls_job j = { .id = job_id, .nodes = nodes, .n = n };
+
+	if (!s->iso && !(s->iso = ls_state_create(s->routing, err)))
+		return -1;
+	ls_state_remove(s->iso, job_id);
+	return ls_state_add_job(s->iso, &j, err);
+}
+
+int tstate_conflicts(const struct tstate *s, const uint32_t *nodes, uint32_t n,
+		     struct err *err)
+{
+	struct ls_job j = { .id = 0, .nodes = nodes, .n = n };
+	uint32_t *links = NULL, nl = 0, i;
+	int hit = 0;
+
+	if (!s->iso || !ls_state_njobs(s->iso) || n < 2)
+		return 0;
+	if (linkshare_linkset(s->routing, &j, NULL, &links, &nl, err) < 0)
+		return -1;
+	for (i = 0; i < nl && !hit; i++)
+		hit = ls_state_link_jobs(s->iso, links[i]) > 0;
+	free(links);
+	return hit;
 }
 
 int tstate_evaluate_tracked(const struct tstate *s, uint32_t job_id,

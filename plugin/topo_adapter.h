@@ -146,6 +146,20 @@ int tstate_track_add(struct tstate *s, uint32_t job_id, const uint32_t *nodes,
 		     uint32_t n, struct err *err);
 void tstate_track_remove(struct tstate *s, uint32_t job_id);
 
+/* RespectIsolation= (topo.conf): whether jobs of partitions without an
+ * isolating policy must not share links with isolated jobs. */
+bool tstate_respect_isolation(const struct tstate *s);
+/* The isolated jobs' link sets (a second tracker, emptied by
+ * tstate_track_reset; tstate_track_remove removes from both): protect
+ * job JOB_ID on NODES (replaces a previous entry).  Returns 0 or -1 with
+ * err set. */
+int tstate_protect(struct tstate *s, uint32_t job_id, const uint32_t *nodes,
+		   uint32_t n, struct err *err);
+/* Whether a job on NODES[0..N) would use a link of a protected job: 1
+ * yes, 0 no, -1 with err set. */
+int tstate_conflicts(const struct tstate *s, const uint32_t *nodes, uint32_t n,
+		     struct err *err);
+
 /* tstate_evaluate for a job already added to the tracker: MLS/TLS of the
  * tracked jobs and the job's links and shared links (job_nshares is not
  * known: 0).  Returns 0 or -1 with err set. */

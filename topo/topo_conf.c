@@ -72,6 +72,8 @@ struct pstate {
 	char *predict;
 	uint32_t budget_line;
 	char *budget;
+	uint32_t respect_line;
+	int respect; /* RespectIsolation=: 1 yes, 0 no */
 	struct name_expr *names;
 	size_t nnames;
 	struct cap_rule *caps;
@@ -91,6 +93,7 @@ struct topo_conf {
 	const char *wrap; /* static: WRAP_CONS_TRES or WRAP_LINEAR */
 	char *predict;	  /* Predict= or NULL */
 	char *budget;	  /* PredictBudget= or NULL */
+	int respect;	  /* RespectIsolation= (default no) */
 	struct part_policy *pols;
 	uint32_t npols;
 	uint32_t nnames;    /* 0 or the number of nodes */
@@ -465,6 +468,26 @@ static int d_budget(struct pstate *st, uint32_t line, char **tok, const char *v,
 	return st->budget ? 0 : perr(st, line, "out of memory");
 }
 
+/* RespectIsolation=yes|no: whether jobs of partitions without an
+ * isolating policy avoid nodes that would share links with isolated
+ * jobs. */
+static int d_respect(struct pstate *st, uint32_t line, char **tok,
+		     const char *v, size_t ntok)
+{
+	if (only_one(st, line, tok, ntok, "RespectIsolation") ||
+	    once(st, line, st->respect_line, "RespectIsolation"))
+		return -1;
+	if (!strcasecmp(v, "yes"))
+		st->respect = 1;
+	else if (!strcasecmp(v, "no"))
+		st->respect = 0;
+	else
+		return perr(st, line,
+			    "bad RespectIsolation=%s (want yes or no)", v);
+	st->respect_line = line;
+	return 0;
+}
+
 /* "sw2,sw3:2,sw4" -> links with capacities (0 = the default). */
 static int parse_links(struct pstate *st, uint32_t line, struct sw_decl *d,
 		       const char *v)
@@ -606,10 +629,12 @@ static int directive(struct pstate *st, uint32_t line, char *text)
 		return d_predict(st, line, tok, v, ntok);
 	if (!strcasecmp(tok[0], "PredictBudget"))
 		return d_budget(st, line, tok, v, ntok);
+	if (!strcasecmp(tok[0], "RespectIsolation"))
+		return d_respect(st, line, tok, v, ntok);
 	return perr(st, line,
 		    "unknown key '%s' (Topology, Routing, NodeName, "
 		    "Capacity, PartitionPolicy, DefaultPolicy, SwitchName, "
-		    "Wrap, Predict, PredictBudget)",
+		    "Wrap, Predict, PredictBudget, RespectIsolation)",
 		    tok[0]);
 }
 
@@ -1211,6 +1236,8 @@ struct topo_conf *topo_conf_parse(const char *name, const char *text,
 	c->lines[TOPO_CONF_WRAP] = st.wrap_line;
 	c->lines[TOPO_CONF_PREDICT] = st.predict_line;
 	c->lines[TOPO_CONF_PREDICT_BUDGET] = st.budget_line;
+	c->lines[TOPO_CONF_RESPECT_ISOLATION] = st.respect_line;
+	c->respect = st.respect;
 	c->routing = st.routing;
 	st.routing = NULL;
 	c->defpol = st.defpol;
@@ -1365,6 +1392,11 @@ const char *topo_conf_predict(const struct topo_conf *c)
 const char *topo_conf_predict_budget(const struct topo_conf *c)
 {
 	return c->budget;
+}
+
+bool topo_conf_respect_isolation(const struct topo_conf *c)
+{
+	return c->respect;
 }
 
 const char *topo_conf_node_name(const struct topo_conf *c, uint32_t i)

@@ -14,6 +14,7 @@
 #ifndef STOPO_TOPO_CONF_H
 #define STOPO_TOPO_CONF_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "topo/util/err.h"
@@ -64,6 +65,9 @@ const char *topo_conf_predict(const struct topo_conf *c);
 /* The "PredictBudget=" value as the file writes it, or NULL when absent
  * (borrowed; the machine checks that it is a number of milliseconds). */
 const char *topo_conf_predict_budget(const struct topo_conf *c);
+/* "RespectIsolation=yes": jobs of partitions without an isolating policy
+ * must not share links with isolated jobs (select_topo(8)); default no. */
+bool topo_conf_respect_isolation(const struct topo_conf *c);
 
 /* Slurm name of node I, or NULL when the file names no nodes or I is out
  * of range (borrowed). */
@@ -100,6 +104,7 @@ enum topo_conf_key {
 	TOPO_CONF_WRAP,
 	TOPO_CONF_PREDICT,
 	TOPO_CONF_PREDICT_BUDGET,
+	TOPO_CONF_RESPECT_ISOLATION,
 	TOPO_CONF_NKEYS
 };
 /* Line (1-based; of its first line when continued) of directive KEY, or 0

@@ -310,6 +310,11 @@ const char *machine_wrap(const struct machine *m)
 	return m->conf ? topo_conf_wrap(m->conf) : WRAP_DEFAULT;
 }
 
+bool machine_respect_isolation(const struct machine *m)
+{
+	return m->conf && topo_conf_respect_isolation(m->conf);
+}
+
 uint32_t machine_line(const struct machine *m, enum topo_conf_key key)
 {
 	return m->conf ? topo_conf_line(m->conf, key) : 0;

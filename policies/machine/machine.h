@@ -86,6 +86,9 @@ const char *machine_conf_routing(const struct machine *m);
 /* The select plugin select/topo wraps (Wrap=): "select/cons_tres" (also
  * without a file or a Wrap= line) or "select/linear" (static). */
 const char *machine_wrap(const struct machine *m);
+/* RespectIsolation= of the file (false for a spec): jobs of partitions
+ * without an isolating policy avoid sharing links with isolated jobs. */
+bool machine_respect_isolation(const struct machine *m);
 /* Line of directive KEY in the topo.conf, or 0 when the file does not
  * give it or there is no file. */
 uint32_t machine_line(const struct machine *m, enum topo_conf_key key);

@@ -173,6 +173,45 @@ Test(topo_conf, predict)
 	topo_conf_destroy(c);
 }
 
+/* RespectIsolation=yes|no (any case), default no, once. */
+Test(topo_conf, respect_isolation)
+{
+	static const struct {
+		const char *text;
+		int respect;	 /* -1: refused */
+		const char *why; /* the refusal */
+	} cases[] = {
+		{ "Topology=fattree k=2 n=2\n", 0, NULL },
+		{ "Topology=fattree k=2 n=2\nRespectIsolation=yes\n", 1, NULL },
+		{ "Topology=fattree k=2 n=2\nrespectisolation=NO\n", 0, NULL },
+		{ "Topology=fattree k=2 n=2\nRespectIsolation=on\n", -1,
+		  "r.conf:2: bad RespectIsolation=on (want yes or no)" },
+		{ "Topology=fattree k=2 n=2\nRespectIsolation=yes\n"
+		  "RespectIsolation=no\n",
+		  -1,
+		  "r.conf:3: RespectIsolation= given twice (first on line 2)" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct err err = { "" };
+		struct topo_conf *c =
+			topo_conf_parse("r.conf", cases[i].text, &err);
+
+		if (cases[i].respect < 0) {
+			cr_expect_null(c, "case %zu accepted", i);
+			cr_expect_str_eq(err.msg, cases[i].why);
+			topo_conf_destroy(c);
+			continue;
+		}
+		cr_assert_not_null(c, "case %zu: %s", i, err.msg);
+		cr_expect_eq(topo_conf_respect_isolation(c),
+			     (bool)cases[i].respect, "case %zu", i);
+		cr_expect_eq(topo_conf_line(c, TOPO_CONF_RESPECT_ISOLATION),
+			     i ? 2u : 0u, "case %zu", i);
+		topo_conf_destroy(c);
+	}
+}
+
 /* A parser: whether Routing= and the policies apply is the machine's
  * check (test_machine), their syntax is the parser's. */
 Test(topo_conf, routing_and_policies_unchecked)
@@ -479,7 +518,7 @@ static const struct bad_case exact[] = {
 	{ "bad_unknown_key.conf", 2,
 	  "unknown key 'Foo' (Topology, Routing, NodeName, Capacity, "
 	  "PartitionPolicy, DefaultPolicy, SwitchName, Wrap, Predict, "
-	  "PredictBudget)" },
+	  "PredictBudget, RespectIsolation)" },
 	{ "bad_predict_twice.conf", 3,
 	  "Predict= given twice (first on line 2)" },
 	{ "bad_predict_words.conf", 2,
