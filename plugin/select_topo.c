@@ -634,22 +634,6 @@ static bitstr_t *_bitmap_from_result(struct policy_result *res)
 	return b;
 }
 
-/* tsize_place's placement: policy_place on the plugin's owners. */
-struct place_ctx {
-	const struct policy *p;
-	const uint32_t *owner;
-};
-
-static enum policy_status _place_fn(void *ctx, const uint8_t *usable,
-				    const struct policy_request *req,
-				    struct policy_result *res)
-{
-	struct place_ctx *c = ctx;
-	struct policy_view v = { .owner = c->owner, .usable = usable };
-
-	return policy_place(c->p, &v, req, res);
-}
-
 /* owner[] value the policy sees on nodes Slurm does not offer now. */
 #define OWNER_UNAVAILABLE 0xfffffffeu
 
@@ -672,7 +656,7 @@ static bool _wait_for_unavailable(job_record_t *job_ptr, const uint8_t *usable,
 					   NULL;
 	struct policy_result res2 = { .nodes = res->nodes };
 	struct policy_request req2 = *req;
-	struct place_ctx c = { .p = p };
+	struct tsize_policy c = { .p = p };
 	bitstr_t *missing;
 	uint8_t *u2;
 	uint32_t *own2;
@@ -700,8 +684,8 @@ static bool _wait_for_unavailable(job_record_t *job_ptr, const uint8_t *usable,
 	}
 	c.owner = own2;
 	req2.attempt = 0;
-	waits = cnt && (tsize_place(z, n, u2, false, &req2, &res2, _place_fn,
-				    &c) != POLICY_NEVER);
+	waits = cnt && (tsize_place(z, n, u2, false, &req2, &res2,
+				    tsize_policy_place, &c) != POLICY_NEVER);
 	if (waits) {
 		names = bitmap2node_name(missing);
 		snprintf(
@@ -847,9 +831,9 @@ static int _test_only(job_record_t *job_ptr, bitstr_t *bitmap,
 	uint32_t n = tstate_nodes(tstate);
 	uint32_t *empty = xcalloc(n + 1, sizeof(uint32_t));
 	uint8_t *usable = _usable_from_bitmap(bitmap);
-	struct place_ctx c = { .p = p, .owner = empty };
-	enum policy_status st =
-		tsize_place(z, n, usable, false, req, res, _place_fn, &c);
+	struct tsize_policy c = { .p = p, .owner = empty };
+	enum policy_status st = tsize_place(z, n, usable, false, req, res,
+					    tsize_policy_place, &c);
 	int rc = SLURM_ERROR;
 
 	if (st == POLICY_PLACED) {
@@ -916,7 +900,7 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		    List *preemptee_job_list, bitstr_t *exc_core_bitmap)
 {
 	uint8_t *usable = _usable_from_bitmap(bitmap);
-	struct place_ctx c = { .p = p, .owner = owner };
+	struct tsize_policy c = { .p = p, .owner = owner };
 	enum policy_status st = POLICY_WAIT;
 	int rc = SLURM_ERROR;
 	uint32_t i, n = tstate_nodes(tstate), fewest = 0;
@@ -932,7 +916,8 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		bitstr_t *narrow;
 
 		/* The largest count of the job's range that places now. */
-		st = tsize_place(z, n, usable, true, req, res, _place_fn, &c);
+		st = tsize_place(z, n, usable, true, req, res,
+				 tsize_policy_place, &c);
 		if (st != POLICY_PLACED)
 			break;
 		if (!_switches_ok(job_ptr, res, &fewest)) {
@@ -1294,7 +1279,7 @@ static int _submit_check_part(job_desc_msg_t *d, part_record_t *part,
 	struct err err = { { 0 } };
 	struct policy_request req = { .job_id = 0xfffffff1u };
 	struct policy_result res = { 0 };
-	struct place_ctx c = { 0 };
+	struct tsize_policy c = { 0 };
 	uint32_t n = tstate_nodes(tstate), *cap, *cpus, *empty;
 	uint64_t *mem;
 	const char *grid, *override = _desc_env(d, ENV_POLICY);
@@ -1364,8 +1349,8 @@ static int _submit_check_part(job_desc_msg_t *d, part_record_t *part,
 	tsize_from_job(&j, n, cpus, mem, cap, &z);
 	res.nodes = xcalloc(n + 1, sizeof(uint32_t));
 	c.owner = empty;
-	if (tsize_place(&z, n, usable, false, &req, &res, _place_fn, &c) ==
-	    POLICY_NEVER) {
+	if (tsize_place(&z, n, usable, false, &req, &res, tsize_policy_place,
+			&c) == POLICY_NEVER) {
 		xstrfmtcat(
 			*why,
 			"select/topo: this job can never run isolated under %s in partition %s%s%s: %s",

@@ -760,23 +760,6 @@ Test(adapter, budget_overrun_is_a_status)
 	tstate_destroy(s);
 }
 
-/* tsize_place with policy_place, as select_topo.c's run-now and
- * test-only call it. */
-struct place_ctx {
-	const struct policy *p;
-	const uint32_t *owner;
-};
-
-static enum policy_status place_fn(void *ctx, const uint8_t *usable,
-				   const struct policy_request *req,
-				   struct policy_result *res)
-{
-	struct place_ctx *c = ctx;
-	struct policy_view v = { .owner = c->owner, .usable = usable };
-
-	return policy_place(c->p, &v, req, res);
-}
-
 static uint32_t held_by(const uint32_t *cap, const struct policy_result *res)
 {
 	uint32_t i, have = 0;
@@ -805,7 +788,7 @@ Test(adapter, size_from_tasks_per_node_and_cpus)
 	uint32_t owner[N], nodes[N + 1], cap[N], i;
 	struct policy_request req = { .job_id = 99 };
 	struct policy_result res = { .nodes = nodes };
-	struct place_ctx c = { .owner = owner };
+	struct tsize_policy c = { .owner = owner };
 	struct tsize z = { .lo = 1, .hi = N, .first = 1, .cap = cap };
 	enum policy_status st;
 	bool none;
@@ -819,7 +802,8 @@ Test(adapter, size_from_tasks_per_node_and_cpus)
 	/* -n 8 --ntasks-per-node=1: 8 nodes, whatever their CPUs. */
 	two_kinds(cap, 1, 1);
 	z.need = 8;
-	st = tsize_place(&z, N, NULL, false, &req, &res, place_fn, &c);
+	st = tsize_place(&z, N, NULL, false, &req, &res, tsize_policy_place,
+			 &c);
 	cr_assert_eq(st, POLICY_PLACED, "%s", res.reason);
 	cr_expect_eq(res.n, 8);
 	cr_expect_eq(req.nodes, 8);
@@ -828,7 +812,8 @@ Test(adapter, size_from_tasks_per_node_and_cpus)
 	 * no node fewer would. */
 	two_kinds(cap, 1, 0);
 	z.need = 12;
-	st = tsize_place(&z, N, NULL, false, &req, &res, place_fn, &c);
+	st = tsize_place(&z, N, NULL, false, &req, &res, tsize_policy_place,
+			 &c);
 	cr_assert_eq(st, POLICY_PLACED, "%s", res.reason);
 	cr_expect_geq(held_by(cap, &res), 12);
 	cr_expect_leq(res.n, 3);
@@ -839,7 +824,8 @@ Test(adapter, size_from_tasks_per_node_and_cpus)
 	/* -N 2 -n 16: only two 8-CPU nodes hold it. */
 	z.lo = z.hi = z.first = 2;
 	z.need = 16;
-	st = tsize_place(&z, N, NULL, false, &req, &res, place_fn, &c);
+	st = tsize_place(&z, N, NULL, false, &req, &res, tsize_policy_place,
+			 &c);
 	cr_assert_eq(st, POLICY_PLACED, "%s", res.reason);
 	cr_expect_eq(res.n, 2);
 	for (i = 0; i < res.n; i++)
@@ -848,7 +834,8 @@ Test(adapter, size_from_tasks_per_node_and_cpus)
 	/* -N 4 -n 40: 4 nodes hold at most 32. */
 	z.lo = z.hi = z.first = 4;
 	z.need = 40;
-	st = tsize_place(&z, N, NULL, false, &req, &res, place_fn, &c);
+	st = tsize_place(&z, N, NULL, false, &req, &res, tsize_policy_place,
+			 &c);
 	cr_expect_eq(st, POLICY_NEVER);
 	cr_expect(strstr(res.reason, "40 tasks do not fit on 4 nodes"), "%s",
 		  res.reason);
@@ -859,7 +846,8 @@ Test(adapter, size_from_tasks_per_node_and_cpus)
 	z.hi = N;
 	z.first = 1;
 	z.need = 6;
-	st = tsize_place(&z, N, NULL, false, &req, &res, place_fn, &c);
+	st = tsize_place(&z, N, NULL, false, &req, &res, tsize_policy_place,
+			 &c);
 	cr_assert_eq(st, POLICY_PLACED, "%s", res.reason);
 	cr_expect_eq(res.n, 2);
 	for (i = 0; i < res.n; i++)
@@ -867,7 +855,8 @@ Test(adapter, size_from_tasks_per_node_and_cpus)
 
 	/* --ntasks-per-node=5 -c 2: no node has 10 CPUs. */
 	two_kinds(cap, 2, 5);
-	st = tsize_place(&z, N, NULL, false, &req, &res, place_fn, &c);
+	st = tsize_place(&z, N, NULL, false, &req, &res, tsize_policy_place,
+			 &c);
 	cr_expect_eq(st, POLICY_NEVER);
 	cr_expect(strstr(res.reason, "per-node share"), "%s", res.reason);
 	tstate_destroy(s);
@@ -882,7 +871,7 @@ Test(adapter, size_range_takes_the_largest_count_that_places)
 	uint32_t owner[N], nodes[N + 1], i;
 	struct policy_request req = { .job_id = 99 };
 	struct policy_result res = { .nodes = nodes };
-	struct place_ctx c = { .owner = owner };
+	struct tsize_policy c = { .owner = owner };
 	struct tsize z = { .lo = 2, .hi = 8, .first = 8 };
 	enum policy_status st;
 	bool none;
@@ -893,24 +882,25 @@ Test(adapter, size_range_takes_the_largest_count_that_places)
 	/* Everything busy but three nodes of the last leaf. */
 	for (i = 0; i < N; i++)
 		owner[i] = (i >= 60 && i < 63) ? POLICY_FREE : 7;
-	st = tsize_place(&z, N, NULL, true, &req, &res, place_fn, &c);
+	st = tsize_place(&z, N, NULL, true, &req, &res, tsize_policy_place, &c);
 	cr_assert_eq(st, POLICY_PLACED, "%s", res.reason);
 	cr_expect_eq(res.n, 3);
 	for (i = 0; i < res.n; i++)
 		cr_expect(nodes[i] >= 60 && nodes[i] < 63, "node %u", nodes[i]);
-	st = tsize_place(&z, N, NULL, false, &req, &res, place_fn, &c);
+	st = tsize_place(&z, N, NULL, false, &req, &res, tsize_policy_place,
+			 &c);
 	cr_assert_eq(st, POLICY_PLACED, "%s", res.reason);
 	cr_expect_eq(res.n, 2);
 	/* The whole machine free: 8 nodes (two whole leaves). */
 	for (i = 0; i < N; i++)
 		owner[i] = POLICY_FREE;
-	st = tsize_place(&z, N, NULL, true, &req, &res, place_fn, &c);
+	st = tsize_place(&z, N, NULL, true, &req, &res, tsize_policy_place, &c);
 	cr_assert_eq(st, POLICY_PLACED, "%s", res.reason);
 	cr_expect_eq(res.n, 8);
 	/* One node free: below the range's 2, the wait of 2 nodes. */
 	for (i = 0; i < N; i++)
 		owner[i] = (i == 63) ? POLICY_FREE : 7;
-	st = tsize_place(&z, N, NULL, true, &req, &res, place_fn, &c);
+	st = tsize_place(&z, N, NULL, true, &req, &res, tsize_policy_place, &c);
 	cr_expect_eq(st, POLICY_WAIT, "%s", res.reason);
 	cr_expect(res.reason[0]);
 	tstate_destroy(s);

@@ -890,6 +890,16 @@ const char *tstate_record(const struct teval *ev, char *buf, size_t len)
 
 /* Job sizing (tsize_place). */
 
+enum policy_status tsize_policy_place(void *ctx, const uint8_t *usable,
+				      const struct policy_request *req,
+				      struct policy_result *res)
+{
+	const struct tsize_policy *c = ctx;
+	struct policy_view v = { .owner = c->owner, .usable = usable };
+
+	return policy_place(c->p, &v, req, res);
+}
+
 struct sizing {
 	const struct tsize *z;
 	uint32_t n, capmax;

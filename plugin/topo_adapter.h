@@ -224,6 +224,16 @@ typedef enum policy_status (*tsize_fn)(void *ctx, const uint8_t *usable,
 				       const struct policy_request *req,
 				       struct policy_result *res);
 
+/* The tsize_fn of a placement now: policy_place of P with the owners
+ * OWNER (CTX is a struct tsize_policy). */
+struct tsize_policy {
+	const struct policy *p;
+	const uint32_t *owner;
+};
+enum policy_status tsize_policy_place(void *ctx, const uint8_t *usable,
+				      const struct policy_request *req,
+				      struct policy_result *res);
+
 /* Place a job of size Z on a machine of N nodes with FN: the node count
  * starts at FIRST (LARGEST: then, when FIRST cannot be placed, the largest
  * count down to LO that can, as stock Slurm starts a -N LO-HI job on what
