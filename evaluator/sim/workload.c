@@ -199,6 +199,14 @@ static void swf_header(struct workload *w, const char *s, size_t len,
 	}
 }
 
+/* The SWF time fields (0-based) bounded by WL_TIME_MAX. */
+static const struct {
+	int f;
+	const char *what;
+} swf_times[] = { { 1, "submit time" },
+		  { 3, "run time" },
+		  { 8, "requested time" } };
+
 static int parse_swf_line(struct workload *w, const struct wl_opts *o,
 			  const char *name, uint32_t line, const char *s,
 			  size_t len, struct err *err)
@@ -249,6 +257,15 @@ static int parse_swf_line(struct workload *w, const struct wl_opts *o,
 		return bad(w, o, err, name, line,
 			   "field 4: run time unknown "
 			   "(-1)");
+	for (size_t k = 0; k < sizeof(swf_times) / sizeof(swf_times[0]); k++) {
+		if (f[swf_times[k].f] > WL_TIME_MAX) {
+			snprintf(msg, sizeof(msg),
+				 "field %d (%s): out of range (at most %lld s)",
+				 swf_times[k].f + 1, swf_times[k].what,
+				 WL_TIME_MAX);
+			return bad(w, o, err, name, line, msg);
+		}
+	}
 	if (f[4] <= 0 && f[7] <= 0)
 		return bad(w, o, err, name, line,
 			   "fields 5 and 8: no processor "
@@ -369,6 +386,12 @@ static const char *fill_job(struct wl_job *j, int64_t id, int64_t submit,
 		return "runtime is negative";
 	if (limit == 0 || limit < -1)
 		return "limit must be positive (or -1 for the run time)";
+	if (submit > WL_TIME_MAX)
+		return "submit: out of range (at most 1000000000000 s)";
+	if (runtime > WL_TIME_MAX)
+		return "runtime: out of range (at most 1000000000000 s)";
+	if (limit > WL_TIME_MAX)
+		return "limit: out of range (at most 1000000000000 s)";
 	j->id = (uint32_t)id;
 	j->submit = submit;
 	j->nodes = (uint32_t)nodes;
@@ -713,6 +736,13 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 		snprintf(m, sizeof(m), "job %" PRId64 ": bad time_limit", id);
 		return jbad(w, o, err, name, idx, m);
 	}
+	if (r == 0 && tl > WL_TIME_MAX / 60) {
+		snprintf(m, sizeof(m),
+			 "job %" PRId64 ": time_limit: out of range (at most "
+			 "%lld minutes)",
+			 id, WL_TIME_MAX / 60);
+		return jbad(w, o, err, name, idx, m);
+	}
 	tl = r ? (o->default_limit > 0 ? o->default_limit : DEFAULT_LIMIT) :
 		 tl * 60;
 	if (jint(jo, "submit_time", &submit) < 0 ||
@@ -722,6 +752,15 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 			 "job %" PRId64 ": submit_time, "
 			 "start_time or node_count is not an integer",
 			 id);
+		return jbad(w, o, err, name, idx, m);
+	}
+	if (submit < 0 || submit > WL_TIME_MAX || start < 0 ||
+	    start > WL_TIME_MAX) {
+		snprintf(m, sizeof(m),
+			 "job %" PRId64 ": %s: out of range (0 to %lld s)", id,
+			 (submit < 0 || submit > WL_TIME_MAX) ? "submit_time" :
+								"start_time",
+			 WL_TIME_MAX);
 		return jbad(w, o, err, name, idx, m);
 	}
 	if (state_holds_nodes(state)) {

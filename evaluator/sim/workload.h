@@ -20,7 +20,9 @@
  *         (names mapped through topo.conf NodeName=), PENDING jobs are
  *         simulated, finished jobs are ignored.  Run times are unknown:
  *         a job runs to its time limit.
- * Times are seconds.  Records that cannot be used are errors
+ * Times are seconds, from 0 to WL_TIME_MAX (time limits in squeue's
+ * minutes to WL_TIME_MAX / 60): beyond is "FIELD: out of range", so that
+ * no sum of times overflows.  Records that cannot be used are errors
  * "FILE:LINE: what", or skipped and counted with skip_bad.
  */
 #ifndef STOPO_WORKLOAD_H
@@ -28,6 +30,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+/* The largest time or duration a workload may give: 10^12 s (31,688
+ * years), so that start + limit and every sum of the simulator stay far
+ * inside int64_t. */
+#define WL_TIME_MAX 1000000000000LL
 #include <stdio.h>
 
 #include "policies/machine/machine.h"

@@ -60,7 +60,7 @@ Test(workload, swf_fields)
 }
 
 struct bad_case {
-	char text[160];
+	char text[200];
 	char want[80]; /* substring of the message, after "t:LINE: " */
 	int line;
 };
@@ -94,6 +94,35 @@ ParameterizedTestParameters(workload, bad_records)
 		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"PENDING\","
 		  "\"time_limit\":5}]}",
 		  "pending with no node_count", -1 },
+		/* Times near 2^63 overflowed (time_limit * 60, start +
+		 * limit, sums of the simulator) and exited 0 with wrong
+		 * answers: every time field is bounded by WL_TIME_MAX. */
+		{ "1 9223372036854775000 -1 10 4 -1 -1 4 10\n",
+		  "field 2 (submit time): out of range (at most 1000000000000 s)",
+		  1 },
+		{ "1 0 -1 9223372036854775000 4 -1 -1 4 10\n",
+		  "field 4 (run time): out of range", 1 },
+		{ "; x\n1 0 -1 10 4 -1 -1 4 1000000000001\n",
+		  "field 9 (requested time): out of range", 2 },
+		{ "id,submit,nodes,runtime,limit\n1,9223372036854775000,2,10,10\n",
+		  "submit: out of range (at most 1000000000000 s)", 2 },
+		{ "id,submit,nodes,runtime,limit\n1,0,2,1000000000001,-1\n",
+		  "runtime: out of range", 2 },
+		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,\"runtime\":5,"
+		  "\"limit\":9223372036854775000}]}",
+		  "limit: out of range", -1 },
+		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"PENDING\","
+		  "\"node_count\":2,\"time_limit\":153722867280912930}]}",
+		  "job 5: time_limit: out of range (at most 16666666666 minutes)",
+		  -1 },
+		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"PENDING\","
+		  "\"node_count\":2,\"time_limit\":5,"
+		  "\"submit_time\":9223372036854775000}]}",
+		  "job 5: submit_time: out of range (0 to 1000000000000 s)",
+		  -1 },
+		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"PENDING\","
+		  "\"node_count\":2,\"time_limit\":5,\"start_time\":-3}]}",
+		  "job 5: start_time: out of range", -1 },
 	};
 
 	return cr_make_param_array(struct bad_case, cases,
