@@ -981,6 +981,59 @@ int workload_load(const char *path, const struct wl_opts *o, struct workload *w,
 	return rc;
 }
 
+/* Running jobs of a job file hold each node once: two jobs on a node (or
+ * one listing it twice) would read as isolation where none is.  Returns
+ * 0, or -1 with err "NAME:LINE: ..." naming both jobs. */
+static int held_once(const char *name, const struct wl_opts *o,
+		     const struct workload *w, struct err *err)
+{
+	uint32_t n = o->nnodes, k, i, *by;
+	int rc = 0;
+
+	for (k = 0; k < w->n && !o->nnodes; k++)
+		for (i = 0; i < w->jobs[k].nodes; i++)
+			if (w->jobs[k].alloc[i] >= n)
+				n = w->jobs[k].alloc[i] + 1;
+	by = calloc(n ? n : 1, sizeof(*by)); /* 1 + job index */
+	if (!by)
+		return err_set(err, "%s: out of memory", name);
+	for (k = 0; k < w->n && !rc; k++) {
+		const struct wl_job *j = &w->jobs[k];
+
+		for (i = 0; i < j->nodes && !rc; i++) {
+			uint32_t x = j->alloc[i];
+			const char *nm =
+				o->machine && machine_has_names(o->machine) ?
+					machine_node_name(o->machine, x) :
+					NULL;
+			char node[64];
+
+			if (x >= n)
+				continue;
+			if (nm)
+				snprintf(node, sizeof(node), "%s", nm);
+			else
+				snprintf(node, sizeof(node), "%u", x);
+			if (by[x] == k + 1)
+				rc = err_set(
+					err,
+					"%s:%u: job %u lists node %s twice",
+					name, j->line, j->id, node);
+			else if (by[x])
+				rc = err_set(
+					err,
+					"%s:%u: node %s is held by job %u (line %u) and job %u",
+					name, j->line, node,
+					w->jobs[by[x] - 1].id,
+					w->jobs[by[x] - 1].line, j->id);
+			else
+				by[x] = k + 1;
+		}
+	}
+	free(by);
+	return rc;
+}
+
 int workload_parse_running(const char *name, const char *text, size_t len,
 			   const struct wl_opts *o, struct workload *w,
 			   struct err *err)
@@ -1062,6 +1115,8 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 			rc = err_set(err, "%s:%u: out of memory", name, line);
 	}
 	free(buf);
+	if (!rc)
+		rc = held_once(name, o, w, err);
 	if (rc)
 		workload_free(w);
 	return rc;
