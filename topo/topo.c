@@ -196,7 +196,8 @@ static int fill_links(struct topo *t, const struct topo_builder *b)
 		d[2 * c + 1] = (struct dlink){ cb->b,	    cb->a, cb->cap,
 					       cb->kind_ba, c,	   1 };
 	}
-	qsort(d, nd, sizeof(*d), cmp_dlink);
+	if (nd) /* qsort(NULL, 0, ...) is undefined */
+		qsort(d, nd, sizeof(*d), cmp_dlink);
 	for (size_t k = 0; k < nd; k++)
 		cable_id[2 * d[k].cable + (size_t)d[k].dir] =
 			base + (uint32_t)k;

@@ -936,7 +936,8 @@ static struct topo *build_graph(struct pstate *st,
 			e->line = d->line;
 		}
 	}
-	qsort(decls, ndecl, sizeof(*decls), cmp_decl);
+	if (ndecl) /* qsort(NULL, 0, ...) is undefined */
+		qsort(decls, ndecl, sizeof(*decls), cmp_decl);
 	for (size_t i = 0; i < ndecl; i = k) {
 		for (k = i; k < ndecl && decls[k].lo == decls[i].lo &&
 			    decls[k].hi == decls[i].hi;
@@ -944,6 +945,12 @@ static struct topo *build_graph(struct pstate *st,
 			;
 		if (pair_cables(st, &b, decls + i, k - i))
 			goto fail;
+	}
+	if (!b.nnodes) {
+		perr(st, st->topo_line,
+		     "Topology=graph: no compute nodes (give Nodes= on "
+		     "the switches that have them)");
+		goto fail;
 	}
 	free(decls);
 	decls = NULL;

@@ -173,6 +173,18 @@ Test(topo_conf, predict)
 	topo_conf_destroy(c);
 }
 
+/* A graph without cables: one switch, its nodes, no switch link. */
+Test(topo_conf, graph_without_links)
+{
+	struct topo_conf *c = load("good_graph_no_links.conf");
+	const struct topo *t = topo_conf_topo(c);
+
+	cr_expect_eq(topo_num_nodes(t), 2);
+	cr_expect_eq(topo_num_switches(t), 1);
+	cr_expect_eq(topo_num_links(t), 4); /* injection and ejection */
+	topo_conf_destroy(c);
+}
+
 /* RespectIsolation=yes|no (any case), default no, once. */
 Test(topo_conf, respect_isolation)
 {
@@ -486,6 +498,9 @@ static const struct bad_case bad[] = {
 	  "DefaultPolicy= given twice (first on line 1)" },
 	{ "bad_switch_nograph.conf", 2, "SwitchName= needs Topology=graph" },
 	{ "bad_graph_empty.conf", 2, "Topology=graph needs SwitchName= lines" },
+	{ "bad_graph_no_nodes.conf", 2,
+	  "Topology=graph: no compute nodes (give Nodes= on the switches "
+	  "that have them)" },
 	{ "bad_graph_param.conf", 1, "graph: unknown parameter 'speed'" },
 	{ "bad_graph_unknown_link.conf", 2, "Links=: unknown switch 's2'" },
 	{ "bad_graph_self.conf", 3, "switch 's2' linked to itself" },
