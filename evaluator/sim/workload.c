@@ -826,6 +826,21 @@ static int list_job(struct workload *w, const struct wl_opts *o,
 	struct wl_job *j;
 	char m[160];
 
+	json_object_object_foreach(jo, key, val)
+	{
+		int known = !strcmp(key, "pattern");
+
+		(void)val;
+		for (int k = 0; k < 5 && !known; k++)
+			known = !strcmp(key, keys[k]);
+		if (!known) {
+			snprintf(m, sizeof(m),
+				 "unknown key \"%.40s\" (id, submit, nodes, "
+				 "runtime, limit, pattern)",
+				 key);
+			return jbad(w, o, err, name, idx, m);
+		}
+	}
 	for (int k = 0; k < 5; k++) {
 		int r = jint(jo, keys[k], &v[k]);
 
@@ -854,6 +869,19 @@ static int list_job(struct workload *w, const struct wl_opts *o,
 	return 0;
 }
 
+/* The rule of every reader: a NUL byte is an error at its line (it would
+ * end a string or a line early). */
+static int nul_byte(const char *name, const char *text, size_t len,
+		    struct err *err)
+{
+	const char *z = memchr(text, '\0', len);
+
+	if (!z)
+		return 0;
+	return err_set(err, "%s:%u: NUL byte", name,
+		       offset_line(text, (size_t)(z - text)));
+}
+
 static int parse_json(const char *name, const char *text, size_t len,
 		      const struct wl_opts *o, struct workload *w,
 		      struct err *err)
@@ -880,6 +908,21 @@ static int parse_json(const char *name, const char *text, size_t len,
 		json_object_put(root);
 		json_tokener_free(tok);
 		return -1;
+	}
+	{
+		size_t end = json_tokener_get_parse_end(tok);
+
+		while (end < len && strchr(" \t\r\n", text[end]))
+			end++;
+		if (end < len) {
+			err_set(err,
+				"%s:%u: bad JSON: text after the end of the "
+				"document",
+				name, offset_line(text, end));
+			json_object_put(root);
+			json_tokener_free(tok);
+			return -1;
+		}
 	}
 	json_tokener_free(tok);
 	if (json_object_is_type(root, json_type_array))
@@ -946,6 +989,8 @@ int workload_parse(const char *name, const char *text, size_t len,
 		o = &def;
 	}
 	memset(w, 0, sizeof(*w));
+	if (nul_byte(name, text, len, err))
+		return -1;
 	w->format = o->format != WL_AUTO ? o->format : sniff(text, len);
 	switch (w->format) {
 	case WL_CSV:
@@ -1044,6 +1089,8 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 	int rc = 0;
 
 	memset(w, 0, sizeof(*w));
+	if (nul_byte(name, text, len, err))
+		return -1;
 	for (size_t p = 0; p < len && !rc;) {
 		const char *e = memchr(text + p, '\n', len - p);
 		size_t l = e ? (size_t)(e - (text + p)) : len - p;

@@ -161,6 +161,10 @@ int flows_load(const char *path, uint32_t nnodes, struct flows *out,
 		int r;
 
 		lineno++;
+		if (memchr(line, '\0', (size_t)len)) {
+			rc = err_set(err, "%s:%lu: NUL byte", path, lineno);
+			break;
+		}
 		if (len > 0 && line[len - 1] == '\n')
 			line[len - 1] = '\0';
 		hash = strchr(line, '#');

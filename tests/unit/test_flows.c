@@ -561,6 +561,7 @@ Test(flows, load_errors)
 		{ "flows_self.txt", ":3: self-flow" },
 		{ "flows_syntax.txt", ":2: expected a destination" },
 		{ "flows_trailing.txt", ":1: trailing text" },
+		{ "flows_nul.txt", ":3: NUL byte" },
 		{ "flows_missing.txt", "No such file" },
 	};
 

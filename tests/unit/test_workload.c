@@ -123,6 +123,16 @@ ParameterizedTestParameters(workload, bad_records)
 		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"PENDING\","
 		  "\"node_count\":2,\"time_limit\":5,\"start_time\":-3}]}",
 		  "job 5: start_time: out of range", -1 },
+		/* Lenient formats (issue 13, class 3): trailing text after
+		 * the JSON document, unknown keys of a job list. */
+		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,"
+		  "\"runtime\":5}]}\n\n garbage",
+		  "bad JSON: text after the end of the document", 3 },
+		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,"
+		  "\"runtime\":5,\"colour\":7}]}",
+		  "jobs[0]: unknown key \"colour\" (id, submit, nodes, runtime, "
+		  "limit, pattern)",
+		  -1 },
 	};
 
 	return cr_make_param_array(struct bad_case, cases,
@@ -295,6 +305,34 @@ Test(workload, load_file_errors)
 /* wl_read_stream reads to the end past its 64 KiB first buffer (the byte
  * pattern shows a lost or repeated chunk), NUL-terminates, leaves the
  * stream open, and reports a stream it cannot read. */
+/* A NUL byte is an error at its line in every reader (it silently ended
+ * a JSON string or a line); skip_bad does not hide it. */
+Test(workload, nul_byte)
+{
+	static const char swf[] = "1 0 -1 10 4 -1 -1 4 10\n2 0 -1 1\0 4 -1 "
+				  "-1 4 10\n";
+	static const char json[] = "{\"jobs\":[{\"id\":1,\"submit\":0,\n"
+				   "\"nodes\":2,\"runtime\":5,\"pattern\":"
+				   "\"shift\0x\"}]}";
+	static const char jobs[] = "1 0-3\n2 4\0-7\n";
+	struct wl_opts o;
+	struct workload w;
+	struct err err = { "" };
+
+	wl_opts_init(&o);
+	o.skip_bad = true;
+	cr_expect_eq(workload_parse("t", swf, sizeof(swf) - 1, &o, &w, &err),
+		     -1);
+	cr_expect_str_eq(err.msg, "t:2: NUL byte");
+	cr_expect_eq(workload_parse("t", json, sizeof(json) - 1, &o, &w, &err),
+		     -1);
+	cr_expect_str_eq(err.msg, "t:2: NUL byte");
+	cr_expect_eq(workload_parse_running("t", jobs, sizeof(jobs) - 1, &o, &w,
+					    &err),
+		     -1);
+	cr_expect_str_eq(err.msg, "t:2: NUL byte");
+}
+
 Test(workload, read_stream)
 {
 	const size_t n = 200000;
