@@ -677,8 +677,11 @@ static bool _wait_for_unavailable(job_record_t *job_ptr, const uint8_t *usable,
 		    !bit_test(part, s) || (exc && bit_test(exc, s)))
 			continue;
 		u2[t] = 1;
-		if (own2[t] == POLICY_FREE)
-			own2[t] = OWNER_UNAVAILABLE;
+		/* A busy node Slurm did not offer (will-run) is busy, not
+		 * unavailable. */
+		if (own2[t] != POLICY_FREE)
+			continue;
+		own2[t] = OWNER_UNAVAILABLE;
 		bit_set(missing, s);
 		cnt++;
 	}
@@ -690,7 +693,7 @@ static bool _wait_for_unavailable(job_record_t *job_ptr, const uint8_t *usable,
 		names = bitmap2node_name(missing);
 		snprintf(
 			res->reason, sizeof(res->reason),
-			"waiting for unavailable nodes (down, drained or reserved) %s to return",
+			"waiting for unavailable nodes (down, drained, reserved or completing) %s to return",
 			names);
 		xfree(names);
 		res->n = 0;
