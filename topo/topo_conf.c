@@ -175,73 +175,6 @@ static int valid_name(const char *s)
 	return 1;
 }
 
-/* Check a hostlist expression before handing it to libslurm, which logs
- * to stderr (and leaks) on errors and sometimes accepts garbage such as
- * "nid[0000-": comma-separated names, each with optional bracketed lists
- * of decimal ranges lo[-hi], lo <= hi, at most 65536 names per range
- * (Slurm's MAX_RANGE), no text after the last bracket of a name.
- * Returns NULL or a static description. */
-static const char *hostlist_syntax(const char *s)
-{
-	int atom = 0, bracket = 0, suffix = 0;
-
-	if (!*s)
-		return "empty hostlist";
-	while (*s) {
-		if (*s == ',') {
-			if (!atom)
-				return "empty name in hostlist";
-			if (suffix)
-				return "text after ']' in hostlist";
-			atom = bracket = suffix = 0;
-			s++;
-		} else if (*s == '[') {
-			s++;
-			for (;;) {
-				unsigned long lo, hi;
-				char *end;
-
-				if (!isdigit((unsigned char)*s))
-					return "bad range in brackets";
-				lo = strtoul(s, &end, 10);
-				s = end;
-				hi = lo;
-				if (*s == '-') {
-					s++;
-					if (!isdigit((unsigned char)*s))
-						return "bad range in brackets";
-					hi = strtoul(s, &end, 10);
-					s = end;
-				}
-				if (hi < lo)
-					return "range with high < low";
-				if (hi - lo >= 65536)
-					return "range of more than 65536 "
-					       "names (Slurm's limit)";
-				if (*s == ',') {
-					s++;
-					continue;
-				}
-				if (*s == ']')
-					break;
-				return "unterminated '[' in hostlist";
-			}
-			s++;
-			atom = bracket = 1;
-			suffix = 0;
-		} else if (name_char((unsigned char)*s)) {
-			atom = 1;
-			suffix = bracket;
-			s++;
-		} else {
-			return "bad character in hostlist";
-		}
-	}
-	if (suffix)
-		return "text after ']' in hostlist";
-	return atom ? NULL : "empty name in hostlist";
-}
-
 /* ---- pass 1: directives ---- */
 
 /* Split LINE (modified in place) into whitespace-separated tokens. */
@@ -338,7 +271,7 @@ static int d_nodename(struct pstate *st, uint32_t line, char **tok,
 
 	if (only_one(st, line, tok, ntok, "NodeName"))
 		return -1;
-	if ((why = hostlist_syntax(v)))
+	if ((why = hl_error(v)))
 		return perr(st, line, "NodeName=%s: %s", v, why);
 	if (push((void **)&st->names, &st->nnames, sizeof(*st->names)))
 		return perr(st, line, "out of memory");
@@ -569,7 +502,7 @@ static int d_switch(struct pstate *st, uint32_t line, char **tok, size_t ntok)
 			if (seen_nodes++)
 				return perr(st, line, "Nodes= given twice");
 			if (strspn(v, "0123456789") != strlen(v))
-				why = hostlist_syntax(v);
+				why = hl_error(v);
 			if (why)
 				return perr(st, line, "Nodes=%s: %s", v, why);
 			d->nodes = strdup(v);
@@ -881,8 +814,10 @@ static struct topo *build_graph(struct pstate *st,
 			named_line = d->line;
 			hl = hl_parse(d->nodes);
 			if (!hl) {
-				perr(st, d->line, "Nodes=%s: bad hostlist",
-				     d->nodes);
+				const char *why = hl_error(d->nodes);
+
+				perr(st, d->line, "Nodes=%s: bad hostlist: %s",
+				     d->nodes, why ? why : "out of memory");
 				goto fail;
 			}
 			cnt = (uint32_t)hl_count(hl);
@@ -1115,11 +1050,13 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 	for (size_t k = 0; k < st->nnames; k++) {
 		struct hl *hl = hl_parse(st->names[k].expr);
 
-		if (!hl)
+		if (!hl) {
+			const char *why = hl_error(st->names[k].expr);
+
 			return perr(st, st->names[k].line,
-				    "bad hostlist "
-				    "'%s'",
-				    st->names[k].expr);
+				    "bad hostlist '%s': %s", st->names[k].expr,
+				    why ? why : "out of memory");
+		}
 		total += (uint64_t)hl_count(hl);
 		hl_destroy(hl);
 	}

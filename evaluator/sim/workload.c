@@ -610,7 +610,10 @@ uint32_t *workload_nodes(const char *list, const struct machine *m,
 	}
 	hl = hl_parse(list);
 	if (!hl) {
-		err_set(err, "bad hostlist '%.64s'", list);
+		const char *why = hl_error(list);
+
+		err_set(err, "bad hostlist '%.64s': %s", list,
+			why ? why : "out of memory");
 		return NULL;
 	}
 	while ((h = hl_shift(hl))) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "topo/topo_conf.h"
+#include "topo/util/hl.h"
 
 static void data_path(char *buf, size_t len, const char *file)
 {
@@ -582,5 +583,56 @@ Test(topo_conf, errors)
 		snprintf(want, sizeof(want), "%s:%u: %s", path, c->line,
 			 c->msg);
 		cr_expect_str_eq(err.msg, want, "%s", c->file);
+	}
+}
+
+/* Hostlists (topo/util/hl.c): checked before libslurm sees them, so that
+ * a number beyond 2^64 is not clamped into another name and libslurm
+ * prints nothing of its own (issue 13, class 4). */
+Test(topo_conf, hostlist_checked)
+{
+	static const struct {
+		const char *expr;
+		const char *why; /* NULL: accepted */
+		uint64_t count;
+	} cases[] = {
+		{ "n[0-3]", NULL, 4 },
+		{ "a,b", NULL, 2 },
+		{ "n[1,3-5]", NULL, 4 },
+		{ "nid[000-009]", NULL, 10 },
+		{ "n[999999999]", NULL, 1 },
+		{ "n[99999999999999999999]",
+		  "number of more than 9 digits in brackets", 0 },
+		{ "n[1000000000]", "number of more than 9 digits in brackets",
+		  0 },
+		{ "n[3-1]", "range with high < low", 0 },
+		{ "n[0-65536]",
+		  "range of more than 65536 names (Slurm's limit)", 0 },
+		{ "n[1", "unterminated '[' in hostlist", 0 },
+		{ "n1]", "bad character in hostlist", 0 },
+		{ "a,,b", "empty name in hostlist", 0 },
+		{ "a,", "empty name in hostlist", 0 },
+		{ "n[a]", "bad range in brackets", 0 },
+		{ "n[1-]", "bad range in brackets", 0 },
+		{ "n[1]x", "text after ']' in hostlist", 0 },
+		{ "a b", "bad character in hostlist", 0 },
+		{ "", "empty hostlist", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *why = hl_error(cases[i].expr);
+		struct hl *h = hl_parse(cases[i].expr);
+
+		if (cases[i].why) {
+			cr_expect_str_eq(why ? why : "(accepted)", cases[i].why,
+					 "%s", cases[i].expr);
+			cr_expect_null(h, "%s parsed", cases[i].expr);
+		} else {
+			cr_expect_null(why, "%s: %s", cases[i].expr, why);
+			cr_assert_not_null(h, "%s", cases[i].expr);
+			cr_expect_eq(hl_count(h), cases[i].count, "%s",
+				     cases[i].expr);
+		}
+		hl_destroy(h);
 	}
 }

@@ -1,4 +1,5 @@
 /* hl.c - hostlist expressions through libslurm (see hl.h). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,8 +9,95 @@
 
 /* struct hl is libslurm's hostlist under our own name, so that no other
  * file needs <slurm/slurm.h>. */
+static int name_char(int ch)
+{
+	return isalnum(ch) || ch == '.' || ch == '_' || ch == '-';
+}
+
+/* A decimal number of at most HL_DIGITS digits at *S into *V (S moved
+ * past it), or why not. */
+static const char *hl_number(const char **s, unsigned long *v)
+{
+	int digits = 0;
+
+	if (!isdigit((unsigned char)**s))
+		return "bad range in brackets";
+	*v = 0;
+	while (isdigit((unsigned char)**s)) {
+		if (++digits > HL_DIGITS)
+			return "number of more than 9 digits in brackets";
+		*v = *v * 10 + (unsigned long)(**s - '0');
+		(*s)++;
+	}
+	return NULL;
+}
+
+/* Comma-separated names, each with optional bracketed lists of decimal
+ * ranges lo[-hi], lo <= hi, at most HL_RANGE_MAX names per range (Slurm's
+ * MAX_RANGE), no text after the last bracket of a name: what libslurm
+ * parses correctly (it logs to stderr and leaks on errors, and accepts
+ * garbage such as "nid[0000-"). */
+const char *hl_error(const char *s)
+{
+	int atom = 0, bracket = 0, suffix = 0;
+	const char *why;
+
+	if (!s || !*s)
+		return "empty hostlist";
+	while (*s) {
+		if (*s == ',') {
+			if (!atom)
+				return "empty name in hostlist";
+			if (suffix)
+				return "text after ']' in hostlist";
+			atom = bracket = suffix = 0;
+			s++;
+		} else if (*s == '[') {
+			s++;
+			for (;;) {
+				unsigned long lo, hi;
+
+				if ((why = hl_number(&s, &lo)))
+					return why;
+				hi = lo;
+				if (*s == '-') {
+					s++;
+					if ((why = hl_number(&s, &hi)))
+						return why;
+				}
+				if (hi < lo)
+					return "range with high < low";
+				if (hi - lo >= HL_RANGE_MAX)
+					return "range of more than 65536 "
+					       "names (Slurm's limit)";
+				if (*s == ',') {
+					s++;
+					continue;
+				}
+				if (*s == ']')
+					break;
+				return "unterminated '[' in hostlist";
+			}
+			s++;
+			atom = bracket = 1;
+			suffix = 0;
+		} else if (name_char((unsigned char)*s)) {
+			atom = 1;
+			suffix = bracket;
+			s++;
+		} else {
+			return "bad character in hostlist";
+		}
+	}
+	if (suffix)
+		return "text after ']' in hostlist";
+	return atom ? NULL : "empty name in hostlist";
+}
+
 struct hl *hl_parse(const char *expr)
 {
+	if (hl_error(expr))
+		return NULL;
 	return (struct hl *)slurm_hostlist_create(expr);
 }
 

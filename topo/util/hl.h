@@ -11,9 +11,18 @@
 
 struct hl;
 
+/* Whether EXPR is a hostlist libslurm parses correctly (the one check of
+ * every reader): comma-separated names of letters, digits, '.', '_' and
+ * '-', each with optional bracketed lists of decimal ranges N or N-M (at
+ * most HL_DIGITS digits, N <= M, at most HL_RANGE_MAX names per range,
+ * Slurm's MAX_RANGE), no text after a name's last bracket.  NULL when it
+ * is, else why not (static text). */
+#define HL_DIGITS 9
+#define HL_RANGE_MAX 65536u
+const char *hl_error(const char *expr);
 /* Parse hostlist expression EXPR ("a[1-3],b").  Returns a new list or NULL
- * when the expression is malformed or memory runs out.  Free with
- * hl_destroy. */
+ * when the expression is malformed (hl_error says why; libslurm never
+ * sees it) or memory runs out.  Free with hl_destroy. */
 struct hl *hl_parse(const char *expr);
 /* A new empty list, or NULL (memory). */
 struct hl *hl_new(void);
