@@ -1149,9 +1149,12 @@ static int build_flows(struct work *w, const struct flows *f, struct tb *b,
  * the halves I -> d are written as rows of H by destination; then per
  * switch x its row (halves x -> y) is assembled in a buffer from its
  * flows' halves and a column gather, and spread over the global links at
- * once.  Adjoint, per switch x the row of costs is built from the links
- * and priced for the flows from x while in cache; then per destination a
- * column gather prices the halves into it.  Parts of a product run on
+ * once, XB rows of a group together (they share the far pair tables'
+ * loads: half the L1 misses of one row at a time).  Adjoint, per switch
+ * x the row of costs is built from the links (XB rows together) and
+ * priced for the flows from x while in cache; then per destination a
+ * column gather prices the halves into it, skipping the rows of the
+ * destination's group where no flow into it has an intermediate.  Parts of a product run on
  * threads by group or by switch (run_step).  Cost per product:
  * O(flows x intermediates x HL + flows x distinct vectors x HL x hops +
  * global links x routers^2), with no per-path and no per-column link
@@ -1163,6 +1166,9 @@ static int build_flows(struct work *w, const struct flows *f, struct tb *b,
  * table is mostly streamed, and 6 of 8 slots carry data. */
 #define PAD 6
 #define NPART 2 /* parts (threads) of a product */
+/* Rows of H a global-link spread takes at once (p_fwd_rows, p_adj_rows):
+ * they share the loads of the far pair tables. */
+#define XB 4
 /* Products on at least this many half-table entries (S^2 HL) run on
  * NPART threads: cascade:groups=2 (the unit tests) and up. */
 #define THREAD_CELLS ((size_t)1 << 17)
@@ -1170,7 +1176,8 @@ static int build_flows(struct work *w, const struct flows *f, struct tb *b,
 /* Workspace of the products. */
 struct ufac_ws {
 	double *tab; /* [nd*HL] per vector of a flow: its rates or costs */
-	double *col; /* [S*HL] the halves into one destination, or a row */
+	double *col; /* [XB*S*HL] the halves into one destination, or XB
+		     * rows */
 };
 
 struct ugal_fac {
@@ -1201,6 +1208,11 @@ struct ugal_fac {
 	uint32_t *poff;	    /* [pairs] of a local pair (v, y): the offset
 			     * y HL + dist(v, y) in a row of H, or NONE */
 	bool threads;	    /* run the parts of a product on threads */
+	bool *inner;	    /* [S] a flow into d has intermediates in d's
+			     * group (else column d of H is 0 there) */
+	size_t *glv;	    /* [global links] of link u -> v of n->gl:
+			     * where v's row of the pair tables starts */
+	uint32_t *glu;	    /* [global links] u's index in its group */
 	double *rl[NPART];  /* [pairs] per part: local pair rates or costs */
 	uint32_t *t2off;    /* [global links + 1] per link of n->gl, an
 			     * offset in t2s (room for its far group) */
@@ -1220,7 +1232,7 @@ static int ws_init(struct ufac_ws *w, uint32_t nd, uint32_t S, uint32_t HL)
 {
 	memset(w, 0, sizeof(*w));
 	w->tab = malloc(((size_t)nd * HL + 1) * sizeof(*w->tab));
-	w->col = malloc(((size_t)S * HL + 1) * sizeof(*w->col));
+	w->col = malloc(((size_t)XB * S * HL + 1) * sizeof(*w->col));
 	if (!w->tab || !w->col) {
 		ws_free(w);
 		return -1;
@@ -1255,6 +1267,9 @@ static void ufac_free(struct ugal_fac *u)
 	free(u->xis);
 	free(u->poff);
 	free(u->t2off);
+	free(u->inner);
+	free(u->glv);
+	free(u->glu);
 	for (uint32_t t = 0; t < NPART; t++) {
 		free(u->rl[t]);
 		free(u->t2s[t]);
@@ -1378,6 +1393,31 @@ static void fwd_flow(struct ugal_fac *u, struct ufac_ws *w, uint32_t f,
 			     w->tab + (size_t)lid[j] * HL);
 }
 
+/* fold(PAD, XI, TAB[k], V_k) summed over the NV vectors V_k = dict[VL[k]]
+ * of a flow: first by hop k of the vector, P[k][j] = sum V_k[k] TAB[k][j]
+ * (whole rows, in place), then shifted into XI once.  Folding each vector
+ * into XI directly rereads every XI[j + k] right after an overlapping
+ * store, and the stalled store forwarding cost a third of the adjoint's
+ * flow step. */
+static void fold_pad(const struct ugal_fac *u, const double *tab,
+		     const uint32_t *vl, size_t nv, double *restrict xi)
+{
+	double P[PAD][PAD] = { { 0 } };
+
+	for (size_t k = 0; k < nv; k++) {
+		uint32_t v = vl[k];
+		const double *g = tab + k * PAD;
+		const double *dv = u->dict + (size_t)v * PAD;
+
+		for (uint32_t h = u->dlo[v]; h < u->dhi[v]; h++)
+			for (uint32_t j = 0; j < PAD; j++)
+				P[h][j] += dv[h] * g[j];
+	}
+	for (uint32_t h = 0; h < PAD; h++)
+		for (uint32_t j = 0; j < PAD; j++)
+			xi[j + h] += P[h][j];
+}
+
 /* The adjoint of fwd_flow: flow F's costs by VLB hops (+=) from the half
  * costs ROW[I*HL..]. */
 static void adj_flow(struct ugal_fac *u, struct ufac_ws *w, uint32_t f,
@@ -1400,15 +1440,16 @@ static void adj_flow(struct ugal_fac *u, struct ufac_ws *w, uint32_t f,
 		for (size_t j = 0; j < ni; j++)
 			vadd(HL, w->tab + (size_t)lid[j] * HL,
 			     row + (size_t)iv[j] * HL);
+	if (HL == PAD) {
+		fold_pad(u, w->tab, vl, nv, xi);
+		return;
+	}
 	for (size_t k = 0; k < nv; k++) {
 		uint32_t v = vl[k];
 		const double *g = w->tab + k * HL;
 		const double *dv = u->dict + (size_t)v * HL;
 
-		if (HL == PAD)
-			fold(PAD, xi, g, dv, u->dlo[v], u->dhi[v]);
-		else
-			fold(HL, xi, g, dv, u->dlo[v], u->dhi[v]);
+		fold(HL, xi, g, dv, u->dlo[v], u->dhi[v]);
 	}
 }
 
@@ -1432,22 +1473,29 @@ static void by_src(struct ugal_fac *u, struct ufac_ws *w, uint32_t s, bool adj,
  * ADJ: their costs from column d of u->h by (x, y). */
 static void by_dst(struct ugal_fac *u, struct ufac_ws *w, uint32_t d, bool adj)
 {
-	uint32_t S = u->S, HL = u->HL;
+	const uint32_t *grp = u->n->grp;
+	uint32_t S = u->S, HL = u->HL, gd = grp[d];
 	double *col = adj ? w->col : hrow(u, u->h, d, 0);
+	bool inner = u->inner[d];
 
 	if (!adj)
 		memset(col, 0, (size_t)S * HL * sizeof(*col));
 	if (u->dst_off[d] == u->dst_off[d + 1])
 		return;
+	/* the flows' intermediates: no switch of d's group unless inner */
 	if (adj && HL == PAD) {
 		for (uint32_t i = 0; i < S; i++) {
 			prefetch(hrow(u, u->h, i + AHEAD < S ? i + AHEAD : i,
 				      d));
-			vcopy(PAD, col + (size_t)i * PAD, hrow(u, u->h, i, d));
+			if (inner || grp[i] != gd)
+				vcopy(PAD, col + (size_t)i * PAD,
+				      hrow(u, u->h, i, d));
 		}
 	} else if (adj) {
 		for (uint32_t i = 0; i < S; i++)
-			vcopy(HL, col + (size_t)i * HL, hrow(u, u->h, i, d));
+			if (inner || grp[i] != gd)
+				vcopy(HL, col + (size_t)i * HL,
+				      hrow(u, u->h, i, d));
 	}
 	for (uint32_t k = u->dst_off[d]; k < u->dst_off[d + 1]; k++) {
 		uint32_t f = u->by_dst[k];
@@ -1459,62 +1507,96 @@ static void by_dst(struct ugal_fac *u, struct ufac_ws *w, uint32_t d, bool adj)
 	}
 }
 
-/* Spread the rates R[y*HL + hops] of the halves from X over the global
- * links of x's group (OUT), the local pairs (RL) and, per global link j,
- * T2[t2off[j] + iy] (for the pairs (v, y) at the far end, added to RL by
- * the caller once all of the group's rows are done). */
-static void p_fwd_row(const struct ugal_fac *u, uint32_t x, const double *R,
-		      double *rl, double *t2, double *out)
+/* One global link j = u -> v from the rows' group to group B of NB
+ * switches, for K rows (K <= XB: a constant once inlined) whose rates of
+ * the halves over j are at R[k][poff] (R[k] at the row's hops to u, + 1):
+ * per row its total O1[k] weighted by the far pairs' path counts, and
+ * into T[iy] the far pair (v, y)'s rates, summed over the rows.  The
+ * rows share the loads of the far pair tables and of T. */
+static inline void fwd_link(uint32_t K, uint32_t nb, const uint32_t *poff,
+			    const double *npv, const double *const *R,
+			    const double *npu, double *o1, double *t)
 {
-	const struct unet *n = u->n;
-	const uint32_t *poff = u->poff;
-	uint32_t A = n->grp[x], HL = u->HL;
+	for (uint32_t k = 0; k < K; k++)
+		o1[k] = 0;
+	for (uint32_t iy = 0; iy < nb; iy++) {
+		uint32_t o = poff[iy];
+		double ts = 0;
 
-	for (uint32_t B = 0; B < n->G; B++) {
-		uint32_t cnt, nb = n->mem_off[B + 1] - n->mem_off[B];
-		const uint32_t *gl;
-
-		if (A == B)
+		if (o == NONE)
 			continue;
-		gl = glinks(n, A, B, &cnt);
-		for (uint32_t k = 0; k < cnt; k++) {
-			const struct topo_link *lk = topo_link(n->t, gl[k]);
-			uint32_t v = lk->to;
-			size_t pv = pidx(n, v, v) - n->idx[v];
-			size_t pu = pidx(n, x, lk->from);
-			uint32_t a = n->dist[pu];
-			double npu = n->np[pu], o1 = 0;
-			double *t = t2 + u->t2off[gl + k - n->gl];
-			const double *r;
+		for (uint32_t k = 0; k < K; k++) {
+			double val = R[k][o];
 
-			if (a == UNREACH)
-				continue;
-			r = R + a + 1;
-			for (uint32_t iy = 0; iy < nb; iy++) {
-				uint32_t o = poff[pv + iy];
-				double val;
-
-				if (o == NONE)
-					continue;
-				val = r[o];
-				o1 += n->np[pv + iy] * val;
-				t[iy] += npu * val;
-			}
-			rl[pu] += o1;
-			out[gl[k]] += npu * o1;
+			o1[k] += npv[iy] * val;
+			ts += npu[k] * val;
 		}
-	}
-	for (uint32_t j = n->mem_off[A]; j < n->mem_off[A + 1]; j++) {
-		uint32_t y = n->mem[j];
-		size_t p = pidx(n, x, y);
-
-		if (x != y && n->dist[p] != UNREACH)
-			rl[p] += R[(size_t)y * HL + n->dist[p]];
+		t[iy] += ts;
 	}
 }
 
-/* The forward product's halves from the switches of groups [A0, A1), row
- * by row (the halves s -> I of their flows and the halves into them, from
+/* Spread the rates RS[b][y*HL + hops] of the halves from the NX switches
+ * XS (one group's, NX <= XB) over the global links of their group (OUT),
+ * the local pairs (RL) and, per global link j, T2[t2off[j] + iy] (for the
+ * pairs (v, y) at the far end, added to RL by the caller once all of the
+ * group's rows are done). */
+static void p_fwd_rows(const struct ugal_fac *u, const uint32_t *xs,
+		       uint32_t nx, double *const *RS, double *rl, double *t2,
+		       double *out)
+{
+	const struct unet *n = u->n;
+	uint32_t A = n->grp[xs[0]], HL = u->HL;
+	size_t px[XB];
+
+	for (uint32_t b = 0; b < nx; b++)
+		px[b] = pidx(n, xs[b], xs[b]) - n->idx[xs[b]];
+	for (uint32_t B = 0; B < n->G; B++) {
+		uint32_t nb = n->mem_off[B + 1] - n->mem_off[B];
+		uint32_t j0 = n->gl_off[(size_t)A * n->G + B];
+		uint32_t j1 = n->gl_off[(size_t)A * n->G + B + 1];
+
+		if (A == B)
+			continue;
+		for (uint32_t j = j0; j < j1; j++) {
+			size_t pv = u->glv[j], pu[XB];
+			const double *r[XB];
+			double npu[XB], o1[XB], sum = 0;
+			uint32_t K = 0;
+
+			for (uint32_t b = 0; b < nx; b++) {
+				size_t p = px[b] + u->glu[j];
+
+				if (n->dist[p] == UNREACH)
+					continue;
+				pu[K] = p;
+				npu[K] = n->np[p];
+				r[K++] = RS[b] + n->dist[p] + 1;
+			}
+			if (K == XB)
+				fwd_link(XB, nb, u->poff + pv, n->np + pv, r,
+					 npu, o1, t2 + u->t2off[j]);
+			else
+				fwd_link(K, nb, u->poff + pv, n->np + pv, r,
+					 npu, o1, t2 + u->t2off[j]);
+			for (uint32_t k = 0; k < K; k++) {
+				rl[pu[k]] += o1[k];
+				sum += npu[k] * o1[k];
+			}
+			out[n->gl[j]] += sum;
+		}
+	}
+	for (uint32_t b = 0; b < nx; b++)
+		for (uint32_t j = n->mem_off[A]; j < n->mem_off[A + 1]; j++) {
+			uint32_t y = n->mem[j];
+			size_t p = pidx(n, xs[b], y);
+
+			if (xs[b] != y && n->dist[p] != UNREACH)
+				rl[p] += RS[b][(size_t)y * HL + n->dist[p]];
+		}
+}
+
+/* The forward product's halves from the switches of groups [A0, A1), XB
+ * rows at a time (the halves s -> I of their flows and the halves into them, from
  * u->h by destination), spread over OUT's global links and part T's local
  * pair rates u->rl[T]. */
 static void fwd_groups(struct ugal_fac *u, uint32_t t, uint32_t A0, uint32_t A1,
@@ -1522,31 +1604,44 @@ static void fwd_groups(struct ugal_fac *u, uint32_t t, uint32_t A0, uint32_t A1,
 {
 	const struct unet *n = u->n;
 	struct ufac_ws *w = &u->ws[t];
-	uint32_t S = u->S, HL = u->HL;
+	uint32_t S = u->S, HL = u->HL, A;
 	uint32_t j0 = n->gl_off[(size_t)A0 * n->G];
 	uint32_t j1 = n->gl_off[(size_t)A1 * n->G];
-	double *R = w->col, *t2 = u->t2s[t];
+	double *t2 = u->t2s[t], *RS[XB];
 
 	memset(t2 + u->t2off[j0], 0,
 	       (u->t2off[j1] - u->t2off[j0]) * sizeof(*t2));
-	for (uint32_t i = n->mem_off[A0]; i < n->mem_off[A1]; i++) {
-		uint32_t x = n->mem[i];
+	for (uint32_t i = n->mem_off[A0]; i < n->mem_off[A1];) {
+		uint32_t nx;
 
-		memset(R, 0, (size_t)S * HL * sizeof(*R));
-		by_src(u, w, x, false, R);
-		if (HL == PAD)
-			for (uint32_t y = 0; y < S; y++) {
-				prefetch(hrow(u, u->h,
-					      y + AHEAD < S ? y + AHEAD : y,
-					      x));
-				vadd(PAD, R + (size_t)y * PAD,
-				     hrow(u, u->h, y, x));
-			}
-		else
-			for (uint32_t y = 0; y < S; y++)
-				vadd(HL, R + (size_t)y * HL,
-				     hrow(u, u->h, y, x));
-		p_fwd_row(u, x, R, u->rl[t], t2, out);
+		A = n->grp[n->mem[i]];
+		nx = n->mem_off[A + 1] - i < XB ? n->mem_off[A + 1] - i : XB;
+		for (uint32_t b = 0; b < nx; b++) {
+			uint32_t x = n->mem[i + b];
+			double *R = RS[b] = w->col + (size_t)b * S * HL;
+
+			memset(R, 0, (size_t)S * HL * sizeof(*R));
+			by_src(u, w, x, false, R);
+			/* column x of H: 0 in the rows of x's group but
+			 * inner ones */
+			if (HL == PAD)
+				for (uint32_t y = 0; y < S; y++) {
+					prefetch(hrow(
+						u, u->h,
+						y + AHEAD < S ? y + AHEAD : y,
+						x));
+					if (u->inner[y] || n->grp[y] != A)
+						vadd(PAD, R + (size_t)y * PAD,
+						     hrow(u, u->h, y, x));
+				}
+			else
+				for (uint32_t y = 0; y < S; y++)
+					if (u->inner[y] || n->grp[y] != A)
+						vadd(HL, R + (size_t)y * HL,
+						     hrow(u, u->h, y, x));
+		}
+		p_fwd_rows(u, n->mem + i, nx, RS, u->rl[t], t2, out);
+		i += nx;
 	}
 	for (uint32_t j = j0; j < j1; j++) {
 		uint32_t v = topo_link(n->t, n->gl[j])->to;
@@ -1578,55 +1673,78 @@ static void p_fwd_local(struct ugal_fac *u, double *out)
 	}
 }
 
-/* Row x of u->h: the cost of the halves from X under link prices Y,
- * given the local pairs' costs u->rl[0] (x-major: the row stays in cache,
- * and by_src reads it next). */
-static void p_adj_row(struct ugal_fac *u, uint32_t x, const double *y)
+/* The adjoint of fwd_link: per row k, ROW[k][poff] += the far pair's
+ * path count x C1[k] + NPU[k] x the far pair's cost RLV[iy]. */
+static inline void adj_link(uint32_t K, uint32_t nb, const uint32_t *poff,
+			    const double *npv, const double *rlv,
+			    double *const *row, const double *c1,
+			    const double *npu)
+{
+	for (uint32_t iy = 0; iy < nb; iy++) {
+		uint32_t o = poff[iy];
+
+		if (o == NONE)
+			continue;
+		for (uint32_t k = 0; k < K; k++)
+			row[k][o] += npv[iy] * c1[k] + npu[k] * rlv[iy];
+	}
+}
+
+/* Rows XS[0..NX) (one group's, NX <= XB) of u->h: the cost of the halves
+ * from each under link prices Y, given the local pairs' costs u->rl[0]
+ * (x-major: the rows stay in cache, and by_src reads them next). */
+static void p_adj_rows(struct ugal_fac *u, const uint32_t *xs, uint32_t nx,
+		       const double *y)
 {
 	const struct unet *n = u->n;
 	const double *rloc = u->rl[0];
-	const uint32_t *poff = u->poff;
-	uint32_t A = n->grp[x], HL = u->HL;
-	double *row = hrow(u, u->h, x, 0);
+	uint32_t A = n->grp[xs[0]], HL = u->HL;
+	double *rows[XB];
+	size_t px[XB];
 
-	memset(row, 0, (size_t)u->S * HL * sizeof(*row));
+	for (uint32_t b = 0; b < nx; b++) {
+		rows[b] = hrow(u, u->h, xs[b], 0);
+		px[b] = pidx(n, xs[b], xs[b]) - n->idx[xs[b]];
+		memset(rows[b], 0, (size_t)u->S * HL * sizeof(*rows[b]));
+	}
 	for (uint32_t B = 0; B < n->G; B++) {
-		uint32_t cnt, nb = n->mem_off[B + 1] - n->mem_off[B];
-		const uint32_t *gl;
+		uint32_t j0 = n->gl_off[(size_t)A * n->G + B];
+		uint32_t j1 = n->gl_off[(size_t)A * n->G + B + 1];
+		uint32_t nb = n->mem_off[B + 1] - n->mem_off[B];
 
 		if (A == B)
 			continue;
-		gl = glinks(n, A, B, &cnt);
-		for (uint32_t k = 0; k < cnt; k++) {
-			const struct topo_link *lk = topo_link(n->t, gl[k]);
-			uint32_t v = lk->to;
-			size_t pv = pidx(n, v, v) - n->idx[v];
-			size_t pu = pidx(n, x, lk->from);
-			uint32_t a = n->dist[pu];
-			double npu = n->np[pu], c1;
-			double *r;
+		for (uint32_t j = j0; j < j1; j++) {
+			size_t pv = u->glv[j];
+			double *r[XB], c1[XB], npu[XB];
+			uint32_t K = 0;
 
-			if (a == UNREACH)
-				continue;
-			c1 = rloc[pu] + npu * y[gl[k]];
-			r = row + a + 1;
-			for (uint32_t iy = 0; iy < nb; iy++) {
-				uint32_t o = poff[pv + iy];
+			for (uint32_t b = 0; b < nx; b++) {
+				size_t p = px[b] + u->glu[j];
 
-				if (o == NONE)
+				if (n->dist[p] == UNREACH)
 					continue;
-				r[o] += n->np[pv + iy] * c1 +
-					npu * rloc[pv + iy];
+				npu[K] = n->np[p];
+				c1[K] = rloc[p] + npu[K] * y[n->gl[j]];
+				r[K++] = rows[b] + n->dist[p] + 1;
 			}
+			if (K == XB)
+				adj_link(XB, nb, u->poff + pv, n->np + pv,
+					 rloc + pv, r, c1, npu);
+			else
+				adj_link(K, nb, u->poff + pv, n->np + pv,
+					 rloc + pv, r, c1, npu);
 		}
 	}
-	for (uint32_t j = n->mem_off[A]; j < n->mem_off[A + 1]; j++) {
-		uint32_t yy = n->mem[j];
-		size_t p = pidx(n, x, yy);
+	for (uint32_t b = 0; b < nx; b++)
+		for (uint32_t j = n->mem_off[A]; j < n->mem_off[A + 1]; j++) {
+			uint32_t yy = n->mem[j];
+			size_t p = pidx(n, xs[b], yy);
 
-		if (x != yy && n->dist[p] != UNREACH)
-			row[(size_t)yy * HL + n->dist[p]] += rloc[p];
-	}
+			if (xs[b] != yy && n->dist[p] != UNREACH)
+				rows[b][(size_t)yy * HL + n->dist[p]] +=
+					rloc[p];
+		}
 }
 
 /* The steps of a product, each over a range [lo, hi) of switches or
@@ -1656,11 +1774,17 @@ static void part_run(const struct part *k)
 		fwd_groups(u, k->t, k->lo, k->hi, k->out);
 		break;
 	case STEP_ADJ: /* groups: rows of H, then their flows' costs */
-		for (uint32_t i = n->mem_off[k->lo]; i < n->mem_off[k->hi];
-		     i++) {
-			p_adj_row(u, n->mem[i], k->in);
-			by_src(u, &u->ws[k->t], n->mem[i], true,
-			       hrow(u, u->h, n->mem[i], 0));
+		for (uint32_t i = n->mem_off[k->lo]; i < n->mem_off[k->hi];) {
+			uint32_t A = n->grp[n->mem[i]];
+			uint32_t nx = n->mem_off[A + 1] - i < XB ?
+					      n->mem_off[A + 1] - i :
+					      XB;
+
+			p_adj_rows(u, n->mem + i, nx, k->in);
+			for (uint32_t b = 0; b < nx; b++)
+				by_src(u, &u->ws[k->t], n->mem[i + b], true,
+				       hrow(u, u->h, n->mem[i + b], 0));
+			i += nx;
 		}
 		break;
 	}
@@ -2006,6 +2130,9 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 	u->xis = malloc(((size_t)f->n * u->NL + 1) * sizeof(*u->xis));
 	u->poff = malloc((n->mat_off[n->G] + 1) * sizeof(*u->poff));
 	u->t2off = malloc(((size_t)ngl + 1) * sizeof(*u->t2off));
+	u->inner = calloc((size_t)n->S + 1, sizeof(*u->inner));
+	u->glv = malloc(((size_t)ngl + 1) * sizeof(*u->glv));
+	u->glu = malloc(((size_t)ngl + 1) * sizeof(*u->glu));
 	if (u->t2off) {
 		u->t2off[0] = 0;
 		for (uint32_t j = 0; j < ngl; j++) {
@@ -2023,7 +2150,7 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 	}
 	if (!u->fs || !u->fd || !u->vg || !u->id || !u->src_off || !u->by_src ||
 	    !u->dst_off || !u->by_dst || !u->h || !u->xis || !u->poff ||
-	    !u->t2off || !mem) {
+	    !u->t2off || !u->inner || !u->glv || !u->glu || !mem) {
 		err_set(err, "out of memory");
 		ufac_free(u);
 		return NULL;
@@ -2043,6 +2170,8 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 
 		u->fs[i] = topo_node_switch(t, f->src[i]);
 		u->fd[i] = topo_node_switch(t, f->dst[i]);
+		if (inter_group(n, u->fs[i], u->fd[i], n->grp[u->fd[i]]))
+			u->inner[u->fd[i]] = true;
 		for (uint32_t L = 0; L < u->NL; L++)
 			vg[L] = NONE;
 		for (uint32_t g = tp->flow_off[i]; g < tp->flow_off[i + 1];
@@ -2056,6 +2185,12 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 				vg[tp->hops[g]] = g;
 			}
 		}
+	}
+	for (uint32_t j = 0; j < ngl; j++) {
+		const struct topo_link *lk = topo_link(t, n->gl[j]);
+
+		u->glv[j] = pidx(n, lk->to, lk->to) - n->idx[lk->to];
+		u->glu[j] = n->idx[lk->from];
 	}
 	for (uint32_t g = 0; g < n->G; g++)
 		for (uint32_t i = n->mem_off[g]; i < n->mem_off[g + 1]; i++)
