@@ -652,6 +652,9 @@ static bool _wait_for_unavailable(job_record_t *job_ptr, const uint8_t *usable,
 	uint32_t n = tstate_nodes(tstate), t, cnt = 0;
 	bitstr_t *part = job_ptr->part_ptr ? job_ptr->part_ptr->node_bitmap :
 					     NULL;
+	bitstr_t *resv = (job_ptr->resv_ptr && job_ptr->resv_ptr->node_bitmap) ?
+				 job_ptr->resv_ptr->node_bitmap :
+				 NULL;
 	bitstr_t *exc = job_ptr->details ? job_ptr->details->exc_node_bitmap :
 					   NULL;
 	struct policy_result res2 = { .nodes = res->nodes };
@@ -674,7 +677,8 @@ static bool _wait_for_unavailable(job_record_t *job_ptr, const uint8_t *usable,
 		own2[t] = owner[t];
 		u2[t] = usable[t];
 		if (usable[t] || (s >= (uint32_t)node_record_count) ||
-		    !bit_test(part, s) || (exc && bit_test(exc, s)))
+		    !bit_test(part, s) || (exc && bit_test(exc, s)) ||
+		    (resv && !bit_test(resv, s)))
 			continue;
 		u2[t] = 1;
 		/* A busy node Slurm did not offer (will-run) is busy, not
@@ -1870,7 +1874,7 @@ static const char *_resv_partition(resv_desc_msg_t *resv)
  * chooses then).
  */
 static bitstr_t *_resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
-				    bitstr_t *avail)
+				    bitstr_t *avail, bool *refuse)
 {
 	struct err err = { { 0 } };
 	const char *part = _resv_partition(resv);
@@ -1888,6 +1892,16 @@ static bitstr_t *_resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 	p = tstate_policy(tstate, part, NULL, &none, &err);
 	if (!p || !policy_isolating(p) || (node_cnt > n))
 		return NULL;
+	/* Nodes for a reservation that exists: Slurm replacing its down or
+	 * drained nodes, or an update adding some.  Nodes added one by one
+	 * would break the alignment isolated jobs need: it keeps its nodes
+	 * (its jobs wait for them to return). */
+	if (resv->name && find_resv_name(resv->name)) {
+		info("%s: reservation %s: not adding %u nodes elsewhere under %s (its jobs need its nodes aligned); it keeps the nodes it has",
+		     plugin_type, resv->name, node_cnt, policy_spec(p));
+		*refuse = true;
+		return NULL;
+	}
 	empty = xcalloc(n + 1, sizeof(uint32_t));
 	usable = _usable_from_bitmap(avail);
 	res.nodes = xcalloc(n + 1, sizeof(uint32_t));
@@ -1959,15 +1973,19 @@ extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
 	/* Core reservations (CoreCnt=) are the wrapped plugin's. */
 	if (node_cnt && avail_bitmap && !resv_desc_ptr->core_cnt &&
 	    !(core_bitmap && *core_bitmap)) {
+		bool refuse = false;
+
 		slurm_mutex_lock(&topo_lock);
 		if (_usable_locked())
 			ret = _resv_place_locked(resv_desc_ptr, node_cnt,
-						 avail_bitmap);
+						 avail_bitmap, &refuse);
 		slurm_mutex_unlock(&topo_lock);
 		if (ret) {
 			bit_and(avail_bitmap, ret);
 			return ret;
 		}
+		if (refuse)
+			return NULL;
 	}
 	return (*(wrap.resv_test))(resv_desc_ptr, node_cnt, avail_bitmap,
 				   core_bitmap);

@@ -227,6 +227,30 @@ resv6 r6
 scontrol update nodename=n21 state=drain reason=test || fail "drain n21"
 resv6 r6b
 scontrol update nodename=n21 state=resume
+# A node of a reservation drains (flags=replace: Slurm replenishes it):
+# select/topo does not add a node elsewhere, which would leave no leaf
+# whole; the reservation keeps its nodes and its 4-node job runs once
+# the node is back.
+scontrol create reservation reservationname=r4 nodecnt=4 starttime=now \
+	duration=10 users=root flags=replace >/dev/null || fail "create r4"
+r4n=$(scontrol show reservation r4 | tr ' ' '\n' | sed -n 's/^Nodes=//p')
+first=$(scontrol show hostnames "$r4n" | head -n 1)
+scontrol update nodename="$first" state=drain reason=test || fail "drain $first"
+for i in $(seq 1 20); do
+	grep -q "select/topo: reservation r4: not adding 1 nodes elsewhere" "$log" && break
+	sleep 0.5
+done
+grep -q "select/topo: reservation r4: not adding 1 nodes elsewhere" "$log" ||
+	fail "Slurm did not ask to replace $first in r4 (or select/topo did not say so)"
+[ "$(scontrol show reservation r4 | tr ' ' '\n' | sed -n 's/^Nodes=//p')" = "$r4n" ] ||
+	fail "reservation r4 moved: $(scontrol show reservation r4 | tr ' ' '\n' | sed -n 's/^Nodes=//p'), was $r4n"
+scontrol update nodename="$first" state=resume || fail "resume $first"
+v=$(sbatch --parsable -N 4 --reservation=r4 -o /dev/null --wrap "sleep 1") ||
+	fail "sbatch --reservation=r4"
+started "$v" || fail "4-node job in r4 ($r4n): $(squeue -h -j "$v" -o '%r')"
+wait_all 60 || fail "jobs did not finish"
+scontrol delete reservationname=r4
+note "reservation r4: $r4n kept while $first was drained"
 # 12. Refusals tell the user why (item 4; job_submit/topo): sbatch, srun
 # and salloc print select/topo's reason, not only "Requested node
 # configuration is not available".
