@@ -471,28 +471,40 @@ static uint32_t *_owned_nodes_locked(uint32_t job_id, uint32_t *count)
 	return nodes;
 }
 
-static const char *_spank_env(job_record_t *job_ptr, const char *key)
+/* The value of KEY ("NAME=") among the SPANK job control variables
+ * ENV[0..N), or NULL. */
+static const char *_env_value(char **env, uint32_t n, const char *key)
 {
 	size_t len = strlen(key);
 	uint32_t i;
 
-	for (i = 0; i < job_ptr->spank_job_env_size; i++) {
-		if (job_ptr->spank_job_env[i] &&
-		    !strncmp(job_ptr->spank_job_env[i], key, len))
-			return job_ptr->spank_job_env[i] + len;
-	}
+	for (i = 0; env && (i < n); i++)
+		if (env[i] && !strncmp(env[i], key, len))
+			return env[i] + len;
 	return NULL;
 }
 
-/* Whether the job runs under an isolating policy (its partition's, or
- * its --topo-policy). */
-static bool _isolating_job(job_record_t *job_ptr)
+static const char *_spank_env(job_record_t *job_ptr, const char *key)
+{
+	return _env_value(job_ptr->spank_job_env, job_ptr->spank_job_env_size,
+			  key);
+}
+
+/* The policy the job runs under (its partition's, or its --topo-policy),
+ * or NULL when none applies. */
+static const struct policy *_job_policy(job_record_t *job_ptr)
 {
 	struct err err = { { 0 } };
 	const char *part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
 	bool none = false;
-	const struct policy *p = tstate_policy(
-		tstate, part, _spank_env(job_ptr, ENV_POLICY), &none, &err);
+
+	return tstate_policy(tstate, part, _spank_env(job_ptr, ENV_POLICY),
+			     &none, &err);
+}
+
+static bool _isolating_job(job_record_t *job_ptr)
+{
+	const struct policy *p = _job_policy(job_ptr);
 
 	return p && policy_isolating(p);
 }
@@ -1251,14 +1263,7 @@ delegate:
  */
 static const char *_desc_env(job_desc_msg_t *d, const char *key)
 {
-	size_t len = strlen(key);
-	uint32_t i;
-
-	for (i = 0; d->spank_job_env && (i < d->spank_job_env_size); i++)
-		if (d->spank_job_env[i] &&
-		    !strncmp(d->spank_job_env[i], key, len))
-			return d->spank_job_env[i] + len;
-	return NULL;
+	return _env_value(d->spank_job_env, d->spank_job_env_size, key);
 }
 
 static part_record_t *_part_named(const char *name)
@@ -1535,11 +1540,7 @@ static void _jobs_log(const char *line)
  * record: its spec, "none" when the wrapped plugin placed it alone. */
 static const char *_policy_of(job_record_t *job_ptr)
 {
-	struct err err = { { 0 } };
-	const char *part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
-	bool none = false;
-	const struct policy *p = tstate_policy(
-		tstate, part, _spank_env(job_ptr, ENV_POLICY), &none, &err);
+	const struct policy *p = _job_policy(job_ptr);
 
 	return p ? policy_spec(p) : "none";
 }
@@ -1847,22 +1848,12 @@ extern int select_p_reconfigure(void)
 /* The partition a reservation is for: its own, else the default one. */
 static const char *_resv_partition(resv_desc_msg_t *resv)
 {
-	ListIterator it;
 	part_record_t *part;
-	const char *name = NULL;
 
 	if (resv->partition)
 		return resv->partition;
-	if (!part_list)
-		return NULL;
-	it = list_iterator_create(part_list);
-	while ((part = list_next(it)))
-		if (part->flags & PART_FLAG_DEFAULT) {
-			name = part->name;
-			break;
-		}
-	list_iterator_destroy(it);
-	return name;
+	part = _part_named(NULL);
+	return part ? part->name : NULL;
 }
 
 /*
