@@ -5,6 +5,9 @@
  * size.  Times the library work (topo_create + topo_stats, best of 3) and
  * the whole command (./stopo topo --topo SPEC --json, run from the build
  * directory as `make bench` does; STOPO overrides the path).
+ * Issue 13's sizes: statistics of 100,000-switch topologies (sampled or
+ * exact by symmetry, "in seconds") and a 10,000-switch topo.conf graph
+ * parsed (under a second).
  * Run by `make bench`; prints timings and exits 1 when the command takes
  * 2 s or more on a Table I machine. */
 #include <spawn.h>
@@ -17,6 +20,7 @@
 
 #include "bench/bench_util.h"
 #include "topo/topo.h"
+#include "topo/topo_conf.h"
 
 extern char **environ;
 
@@ -66,6 +70,46 @@ static double cmd_time(const char *stopo, const char *spec)
 	return bench_wall() - t0;
 }
 
+/* Parse a 10,000-switch graph (a ring with chords, 4 nodes a switch),
+ * best of 3.  Returns 0, 1 on error. */
+static int graph_parse(void)
+{
+	const unsigned S = 10000;
+	size_t cap = (size_t)S * 64, len = 0;
+	char *text = malloc(cap);
+	double best = -1;
+
+	if (!text)
+		return 1;
+	len += (size_t)snprintf(text, cap, "Topology=graph\n");
+	for (unsigned i = 0; i < S; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"SwitchName=s%u Nodes=4 "
+					"Links=s%u,s%u,s%u\n",
+					i, (i + 1) % S, (i + 7) % S,
+					(i + 101) % S);
+	for (int rep = 0; rep < 3; rep++) {
+		struct err err = { "" };
+		double t0 = bench_wall();
+		struct topo_conf *c = topo_conf_parse("ring.conf", text, &err);
+
+		t0 = bench_wall() - t0;
+		if (!c) {
+			fprintf(stderr, "%s\n", err.msg);
+			free(text);
+			return 1;
+		}
+		topo_conf_destroy(c);
+		if (best < 0 || t0 < best)
+			best = t0;
+	}
+	printf("topo.conf graph, %u switches, %zu bytes: parsed in %.3f s "
+	       "(issue 13: < 1 s)\n",
+	       S, len, best);
+	free(text);
+	return 0;
+}
+
 int main(void)
 {
 	static const struct {
@@ -77,12 +121,16 @@ int main(void)
 		{ "expressmesh:dims=12x10x10,gap=1,p=9", 1 },
 		{ "cascade:groups=28", 0 },
 		{ "jellyfish:n=1200,r=38,p=9,seed=1", 0 },
+		{ "jellyfish:n=100000,r=12,p=2,seed=1", 0 },
+		{ "torus:dims=300x300", 0 },
+		{ "fattree:k=8,n=6", 0 },
+		{ "expressmesh:dims=200x200,gap=2", 0 },
 	};
 	const char *stopo = getenv("STOPO") ? getenv("STOPO") : "./stopo";
 	int slow = 0;
 
-	printf("%-38s %7s %6s %9s %9s %8s\n", "spec", "nodes", "radix",
-	       "lib (s)", "stopo (s)", "diameter");
+	printf("%-38s %7s %7s %9s %9s %8s %s\n", "spec", "nodes", "radix",
+	       "lib (s)", "stopo (s)", "diameter", "distances");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct topo_stats st;
 		struct err err = { "" };
@@ -94,14 +142,15 @@ int main(void)
 
 		if (!t || lt < 0)
 			return 1;
-		printf("%-38s %7u %3u-%-2u %9.3f %9.3f %8u%s\n", cases[i].spec,
-		       topo_num_nodes(t), st.radix_min, st.radix_max, lt, ct,
-		       st.diameter,
+		printf("%-38s %7u %3u-%-3u %9.3f %9.3f %8u %s (%u sources)%s\n",
+		       cases[i].spec, topo_num_nodes(t), st.radix_min,
+		       st.radix_max, lt, ct, st.diameter,
+		       topo_stats_method_name(st.method), st.sources,
 		       cases[i].table1 && (ct >= 2 || lt >= 2) ? "  OVER 2 s" :
 								 "");
 		if (cases[i].table1 && (ct >= 2 || lt >= 2))
 			slow = 1;
 		topo_destroy(t);
 	}
-	return slow;
+	return slow | graph_parse();
 }

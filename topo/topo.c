@@ -4,9 +4,13 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "topo/topo_impl.h"
+#include "topo/util/limits.h"
+#include "topo/util/rng.h"
 
 int tb_init(struct topo_builder *b, uint32_t nswitches)
 {
@@ -42,6 +46,22 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 		return -1;
 	*p = q;
 	*cap = n;
+	return 0;
+}
+
+int tb_check_size(uint64_t switches, uint64_t nodes, uint64_t cables,
+		  struct err *err)
+{
+	uint64_t links = 2 * nodes + 2 * cables;
+
+	if (switches > lim_get(LIM_SWITCHES))
+		return lim_error(err, LIM_SWITCHES, switches, "switches");
+	if (nodes > lim_get(LIM_NODES))
+		return lim_error(err, LIM_NODES, nodes, "nodes");
+	if (links / 2 < nodes || links > lim_get(LIM_LINKS))
+		return lim_error(err, LIM_LINKS,
+				 links / 2 < nodes ? UINT64_MAX : links,
+				 "directed links");
 	return 0;
 }
 
@@ -690,12 +710,181 @@ uint32_t topo_switch_distance(const struct topo *t, uint32_t a, uint32_t b)
 	return d;
 }
 
-int topo_stats(const struct topo *t, struct topo_stats *st, struct err *err)
+/* The switch graph as compact adjacency lists (neighbour ids), which a
+ * BFS walks several times faster than the link records. */
+#define TOPO_MAX_LEVELS 32 /* k-ary n-trees have n <= 16 */
+
+struct sgraph {
+	uint32_t S;
+	uint32_t *off; /* [S+1] */
+	uint32_t *adj;
+};
+
+/* What one BFS source contributes. */
+struct bfs_out {
+	uint64_t sum;	  /* of the distances to the switches reached */
+	uint32_t reached; /* switches reached, the source excluded */
+	uint32_t ecc;	  /* largest distance reached */
+	uint32_t far;	  /* a switch at that distance */
+};
+
+static void sg_bfs(const struct sgraph *g, uint32_t s, uint32_t *dist,
+		   uint32_t *queue, struct bfs_out *o)
+{
+	uint32_t head = 0, tail = 0;
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < g->S; i++)
+		dist[i] = UINT32_MAX;
+	dist[s] = 0;
+	queue[tail++] = s;
+	while (head < tail) {
+		uint32_t u = queue[head++], du = dist[u] + 1;
+
+		for (uint32_t k = g->off[u]; k < g->off[u + 1]; k++) {
+			uint32_t v = g->adj[k];
+
+			if (dist[v] == UINT32_MAX) {
+				dist[v] = du;
+				sum += du;
+				queue[tail++] = v;
+			}
+		}
+	}
+	o->sum = sum;
+	o->reached = tail - 1;
+	o->far = queue[tail - 1];
+	o->ecc = dist[o->far];
+}
+
+/* BFS from every switch in SRC[0..n), OUT[i] for SRC[i], on THREADS
+ * threads sharing the list. */
+struct bfs_job {
+	const struct sgraph *g;
+	const uint32_t *src;
+	struct bfs_out *out;
+	uint32_t n;
+	uint32_t next; /* atomically advanced */
+	uint32_t done;
+	const struct topo_stats_opts *o;
+	pthread_mutex_t lock;
+	int failed;
+};
+
+static void *bfs_worker(void *arg)
+{
+	struct bfs_job *j = arg;
+	uint32_t *dist = malloc(j->g->S * sizeof(uint32_t));
+	uint32_t *queue = malloc(j->g->S * sizeof(uint32_t));
+
+	if (!dist || !queue) {
+		__atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+		free(dist);
+		free(queue);
+		return NULL;
+	}
+	for (;;) {
+		uint32_t i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+		uint32_t d;
+
+		if (i >= j->n)
+			break;
+		sg_bfs(j->g, j->src[i], dist, queue, &j->out[i]);
+		d = __atomic_add_fetch(&j->done, 1, __ATOMIC_RELAXED);
+		if (j->o->progress && (d % 256 == 0 || d == j->n)) {
+			pthread_mutex_lock(&j->lock);
+			j->o->progress(j->o->ctx, d, j->n);
+			pthread_mutex_unlock(&j->lock);
+		}
+	}
+	free(dist);
+	free(queue);
+	return NULL;
+}
+
+static int run_bfs(const struct sgraph *g, const uint32_t *src, uint32_t n,
+		   struct bfs_out *out, const struct topo_stats_opts *o)
+{
+	struct bfs_job j = { .g = g, .src = src, .out = out, .n = n, .o = o };
+	pthread_t th[8];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int nth = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu, started = 0;
+
+	if ((uint64_t)n * g->S < 4000000)
+		nth = 1;
+	pthread_mutex_init(&j.lock, NULL);
+	for (int i = 1; i < nth; i++)
+		if (!pthread_create(&th[started], NULL, bfs_worker, &j))
+			started++;
+	bfs_worker(&j);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&j.lock);
+	return j.failed ? -1 : 0;
+}
+
+const char *topo_stats_method_name(enum topo_stats_method m)
+{
+	static const char *const names[] = { "exact", "symmetry", "sampled" };
+
+	return names[m];
+}
+
+/* The orbit representatives of the family's automorphisms, if it has
+ * known ones: REP[i] stands for W[i] switches.  The torus (a Cayley graph
+ * of Z_k1 x ... ) and the hyperx (a Hamming graph) are vertex-transitive;
+ * in a k-ary n-tree, permuting the values of one base-k digit in every
+ * switch index keeps each up-link (which changes one digit), so each
+ * level is one orbit.  Returns the number of orbits, 0 for none known. */
+static uint32_t orbits(const struct topo *t, uint32_t *rep, uint64_t *w)
 {
 	uint32_t S = t->nswitches;
-	uint32_t *dist, *queue;
-	double sum = 0;
-	uint64_t pairs = 0;
+
+	if (t->kind == TOPO_TORUS || t->kind == TOPO_HYPERX) {
+		rep[0] = 0;
+		w[0] = S;
+		return 1;
+	}
+	if (t->kind == TOPO_FATTREE && t->sw_level) {
+		uint32_t n = 0;
+
+		for (uint32_t s = 0; s < S; s++)
+			if (!s || t->sw_level[s] != t->sw_level[s - 1]) {
+				if (n == TOPO_MAX_LEVELS)
+					return 0;
+				rep[n] = s;
+				w[n++] = 0;
+			}
+		for (uint32_t s = 0, k = 0; s < S; s++) {
+			if (s && t->sw_level[s] != t->sw_level[s - 1])
+				k++;
+			w[k]++;
+		}
+		return n;
+	}
+	return 0;
+}
+
+int topo_stats(const struct topo *t, struct topo_stats *st, struct err *err)
+{
+	struct topo_stats_opts o = { 0 };
+
+	return topo_stats_opt(t, &o, st, err);
+}
+
+int topo_stats_opt(const struct topo *t, const struct topo_stats_opts *o,
+		   struct topo_stats *st, struct err *err)
+{
+	uint32_t S = t->nswitches, n = 0, N = t->nnodes;
+	uint64_t budget = o->budget ? o->budget : 1000000000ULL;
+	uint64_t wrep[TOPO_MAX_LEVELS], work;
+	uint32_t rep[TOPO_MAX_LEVELS], norb;
+	struct sgraph g = { .S = S };
+	uint32_t *src = NULL;
+	uint64_t *wt = NULL;
+	struct bfs_out *out = NULL;
+	long double sum = 0, pairs = 0;
+	int rc = -1;
 
 	memset(st, 0, sizeof(*st));
 	st->radix_min = UINT32_MAX;
@@ -712,34 +901,105 @@ int topo_stats(const struct topo *t, struct topo_stats *st, struct err *err)
 		st->radix_min = 0;
 	st->unconnected_ports = t->unconnected_ports;
 	st->connected = true;
-	dist = malloc((S ? S : 1) * sizeof(uint32_t));
-	queue = malloc((S ? S : 1) * sizeof(uint32_t));
-	if (!dist || !queue) {
-		free(dist);
-		free(queue);
-		return err_set(err, "out of memory");
-	}
-	for (uint32_t s = 0; s < S; s++) {
-		bfs(t, s, dist, queue);
-		for (uint32_t v = 0; v < S; v++) {
-			if (v == s)
-				continue;
-			if (dist[v] == UINT32_MAX) {
-				st->connected = false;
-				continue;
-			}
-			if (dist[v] > st->diameter)
-				st->diameter = dist[v];
-			sum += dist[v];
-			pairs++;
+	if (S < 2)
+		return 0;
+	g.off = malloc(((size_t)S + 1) * sizeof(uint32_t));
+	g.adj = malloc(((size_t)t->nlinks - 2 * N + 1) * sizeof(uint32_t));
+	src = malloc((size_t)S * sizeof(uint32_t));
+	wt = malloc((size_t)S * sizeof(uint64_t));
+	if (!g.off || !g.adj || !src || !wt)
+		goto nomem;
+	for (uint32_t s = 0; s <= S; s++)
+		g.off[s] = t->out_off[s] - 2 * N;
+	for (uint32_t l = 2 * N; l < t->nlinks; l++)
+		g.adj[l - 2 * N] = t->links[l].to;
+	work = (uint64_t)S + (t->nlinks - 2 * N);
+	norb = orbits(t, rep, wrep);
+	if (!o->exact && !o->samples && norb && norb * work <= budget) {
+		st->method = TOPO_STATS_SYMMETRY;
+		for (n = 0; n < norb; n++) {
+			src[n] = rep[n];
+			wt[n] = wrep[n];
 		}
+	} else if (o->exact || (!o->samples && (uint64_t)S * work <= budget)) {
+		st->method = TOPO_STATS_EXACT;
+		for (n = 0; n < S; n++) {
+			src[n] = n;
+			wt[n] = 1;
+		}
+	} else {
+		struct rng r;
+		uint64_t k = o->samples ? o->samples : budget / work;
+
+		if (k < 64)
+			k = 64;
+		if (k > S)
+			k = S;
+		st->method = TOPO_STATS_SAMPLED;
+		rng_seed(&r, o->seed ? o->seed : 1);
+		for (uint32_t s = 0; s < S; s++)
+			src[s] = s;
+		/* the first k of a Fisher-Yates shuffle: k distinct sources */
+		for (n = 0; n < k; n++) {
+			uint32_t x = n + (uint32_t)rng_below(&r, S - n), y;
+
+			y = src[n];
+			src[n] = src[x];
+			src[x] = y;
+			wt[n] = 1;
+		}
+	}
+	out = calloc(n + 1, sizeof(*out));
+	if (!out || run_bfs(&g, src, n, out, o))
+		goto nomem;
+	st->sources = n;
+	for (uint32_t i = 0; i < n; i++) {
+		if (out[i].reached < S - 1)
+			st->connected = false;
+		if (out[i].ecc > st->diameter)
+			st->diameter = out[i].ecc;
+		sum += (long double)wt[i] * out[i].sum;
+		pairs += (long double)wt[i] * out[i].reached;
+	}
+	st->avg_hops = pairs > 0 ? (double)(sum / pairs) : 0;
+	if (st->method == TOPO_STATS_SAMPLED && st->connected) {
+		/* the spread of the per-source means gives the standard
+		 * error; one more BFS from the farthest switch seen (a double
+		 * sweep) tightens the diameter's lower bound */
+		long double m = sum / pairs, var = 0;
+		uint32_t best = 0;
+		struct bfs_out extra;
+
+		for (uint32_t i = 0; i < n; i++) {
+			long double x = (long double)out[i].sum / (S - 1) - m;
+
+			var += x * x;
+			if (out[i].ecc > out[best].ecc)
+				best = i;
+		}
+		if (n > 1)
+			st->avg_hops_se =
+				(double)sqrtl(var / (n - 1) / n *
+					      (1.0L - (long double)n / S));
+		src[0] = out[best].far;
+		if (run_bfs(&g, src, 1, &extra, o))
+			goto nomem;
+		if (extra.ecc > st->diameter)
+			st->diameter = extra.ecc;
 	}
 	if (!st->connected)
 		st->diameter = UINT32_MAX;
-	st->avg_hops = pairs ? sum / (double)pairs : 0;
-	free(dist);
-	free(queue);
-	return 0;
+	rc = 0;
+	goto out;
+nomem:
+	err_set(err, "out of memory");
+out:
+	free(g.off);
+	free(g.adj);
+	free(src);
+	free(wt);
+	free(out);
+	return rc;
 }
 
 /* ---- consistency checker ---- */

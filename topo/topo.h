@@ -149,17 +149,52 @@ int topo_dims(const struct topo *t, uint32_t *dims);
 void topo_switch_coord(const struct topo *t, uint32_t sw, uint32_t *coord);
 
 /* Summary statistics (see stopo-topo(1) for definitions). */
+/* How topo_stats found the switch-to-switch distances. */
+enum topo_stats_method {
+	TOPO_STATS_EXACT,    /* a BFS from every switch */
+	TOPO_STATS_SYMMETRY, /* exact: a BFS from one switch per orbit of the
+			      * family's automorphisms, weighted by the
+			      * orbit's size (torus, hyperx: 1 orbit; k-ary
+			      * n-tree: 1 per level) */
+	TOPO_STATS_SAMPLED,  /* BFS from random switches: avg_hops an
+			      * estimate (avg_hops_se its standard error),
+			      * diameter a lower bound */
+};
+
 struct topo_stats {
 	uint32_t radix_min, radix_max; /* node ports + network ports */
 	uint32_t diameter;	       /* switch graph, hops; UINT32_MAX if
-					  * disconnected */
+					* disconnected */
 	double avg_hops;	       /* over ordered distinct switch pairs */
 	uint32_t unconnected_ports;    /* e.g. dragonfly global ports left
-					  * free when g-1 does not divide a*h */
-	bool connected;
+					* free when g-1 does not divide a*h */
+	bool connected;		       /* always exact */
+	enum topo_stats_method method;
+	uint32_t sources;   /* BFS sources behind the distances */
+	double avg_hops_se; /* standard error of avg_hops; 0 unless sampled */
 };
-/* Compute statistics (all-pairs BFS over the switch graph: O(S*(S+L))). */
+
+/* What topo_stats_opt may do: exact or symmetry when the work (sources x
+ * (switches + switch links)) fits BUDGET, else sample.  Zeroed means the
+ * defaults (topo_stats). */
+struct topo_stats_opts {
+	uint64_t budget;  /* 0: 10^9 */
+	uint32_t samples; /* sample this many sources (at least 64, at most
+			   * all); 0: sample only beyond the budget, as many
+			   * sources as it allows */
+	bool exact;	  /* a BFS from every switch whatever it costs */
+	uint64_t seed;	  /* of the sampled sources (0: 1) */
+	/* Called now and then during long work (may be NULL). */
+	void (*progress)(void *ctx, uint32_t done, uint32_t total);
+	void *ctx;
+};
+
+/* Compute statistics within the default budget (see topo_stats_opt). */
 int topo_stats(const struct topo *t, struct topo_stats *st, struct err *err);
+int topo_stats_opt(const struct topo *t, const struct topo_stats_opts *o,
+		   struct topo_stats *st, struct err *err);
+/* The method's name: "exact", "symmetry", "sampled". */
+const char *topo_stats_method_name(enum topo_stats_method m);
 
 /* Hop distance between switches (BFS; for one-off queries). */
 uint32_t topo_switch_distance(const struct topo *t, uint32_t a, uint32_t b);

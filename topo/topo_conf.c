@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "topo/util/hl.h"
+#include "topo/util/limits.h"
 
 #include "topo/topo_conf.h"
 #include "topo/topo_impl.h"
@@ -82,6 +83,8 @@ struct pstate {
 	size_t npols;
 	struct sw_decl *sws;
 	size_t nsws;
+	uint32_t *swh; /* open addressing over sws by name; TOPO_NONE empty */
+	size_t swh_size;
 };
 
 struct topo_conf {
@@ -122,15 +125,74 @@ static int perr(struct pstate *st, uint32_t line, const char *fmt, ...)
 	return err_set(st->err, "%s:%u: %s", st->file, line, msg);
 }
 
+/* Append a zeroed element to *ARR of *N.  The capacity is implicit: the
+ * array doubles when *N reaches a power of two, so N pushes cost O(N). */
 static int push(void **arr, size_t *n, size_t elem)
 {
-	void *q = realloc(*arr, (*n + 1) * elem);
+	if (!(*n & (*n - 1))) {
+		void *q = realloc(*arr, (*n ? 2 * *n : 1) * elem);
 
-	if (!q)
-		return -1;
-	*arr = q;
-	memset((char *)q + *n * elem, 0, elem);
+		if (!q)
+			return -1;
+		*arr = q;
+	}
+	memset((char *)*arr + *n * elem, 0, elem);
 	(*n)++;
+	return 0;
+}
+
+static uint64_t hash_name(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* The index of switch NAME in st->sws, or -1. */
+static int sw_find(const struct pstate *st, const char *name)
+{
+	size_t h;
+
+	if (!st->swh_size)
+		return -1;
+	for (h = hash_name(name) & (st->swh_size - 1); st->swh[h] != TOPO_NONE;
+	     h = (h + 1) & (st->swh_size - 1))
+		if (!strcmp(st->sws[st->swh[h]].name, name))
+			return (int)st->swh[h];
+	return -1;
+}
+
+/* Index the last switch of st->sws (its name not yet indexed). */
+static int sw_index_last(struct pstate *st)
+{
+	size_t h;
+
+	if (2 * st->nsws > st->swh_size) {
+		size_t n = st->swh_size ? 2 * st->swh_size : 64;
+		uint32_t *t = malloc(n * sizeof(*t));
+
+		if (!t)
+			return -1;
+		free(st->swh);
+		st->swh = t;
+		st->swh_size = n;
+		for (size_t i = 0; i < n; i++)
+			t[i] = TOPO_NONE;
+		for (size_t i = 0; i + 1 < st->nsws; i++) {
+			for (h = hash_name(st->sws[i].name) & (n - 1);
+			     t[h] != TOPO_NONE; h = (h + 1) & (n - 1))
+				;
+			t[h] = (uint32_t)i;
+		}
+	}
+	for (h = hash_name(st->sws[st->nsws - 1].name) & (st->swh_size - 1);
+	     st->swh[h] != TOPO_NONE; h = (h + 1) & (st->swh_size - 1))
+		;
+	st->swh[h] = (uint32_t)(st->nsws - 1);
 	return 0;
 }
 
@@ -475,18 +537,23 @@ static int d_switch(struct pstate *st, uint32_t line, char **tok, size_t ntok)
 			    "bad switch name '%s' (letters, digits, "
 			    "'.', '_', '-')",
 			    name);
-	for (size_t i = 0; i < st->nsws; i++)
-		if (!strcmp(st->sws[i].name, name))
-			return perr(st, line,
-				    "switch '%s' defined twice "
-				    "(first on line %u)",
-				    name, st->sws[i].line);
+	if (sw_find(st, name) >= 0)
+		return perr(st, line,
+			    "switch '%s' defined twice "
+			    "(first on line %u)",
+			    name, st->sws[sw_find(st, name)].line);
+	if (st->nsws >= lim_get(LIM_SWITCHES)) {
+		struct err e;
+
+		lim_error(&e, LIM_SWITCHES, st->nsws + 1, "SwitchName= lines");
+		return perr(st, line, "%s", e.msg);
+	}
 	if (push((void **)&st->sws, &st->nsws, sizeof(*st->sws)))
 		return perr(st, line, "out of memory");
 	d = &st->sws[st->nsws - 1];
 	d->line = line;
 	d->name = strdup(name);
-	if (!d->name)
+	if (!d->name || sw_index_last(st))
 		return perr(st, line, "out of memory");
 	for (size_t i = 1; i < ntok; i++) {
 		char *v = split_kv(tok[i]);
@@ -657,17 +724,10 @@ static void pstate_free(struct pstate *st)
 		free(st->sws[i].nodes);
 	}
 	free(st->sws);
+	free(st->swh);
 }
 
 /* ---- pass 2: the graph family ---- */
-
-static int sw_find(const struct pstate *st, const char *name)
-{
-	for (size_t i = 0; i < st->nsws; i++)
-		if (!strcmp(st->sws[i].name, name))
-			return (int)i;
-	return -1;
-}
 
 /* One cable end declared on a SwitchName= line. */
 struct decl {
@@ -773,11 +833,14 @@ static struct topo *build_graph(struct pstate *st,
 		if (!d->nodes)
 			continue;
 		if (strspn(d->nodes, "0123456789") == strlen(d->nodes)) {
-			unsigned long x = strtoul(d->nodes, NULL, 10);
+			unsigned long long x;
 
-			if (x > 10000000UL) {
-				perr(st, d->line, "Nodes=%s: too many nodes",
-				     d->nodes);
+			errno = 0;
+			x = strtoull(d->nodes, NULL, 10);
+			if (errno || x > lim_get(LIM_NODES)) {
+				lim_error(&sub, LIM_NODES,
+					  errno ? UINT64_MAX : x, "Nodes=");
+				perr(st, d->line, "%s", sub.msg);
 				goto fail;
 			}
 			if (named == 1) {
@@ -820,6 +883,13 @@ static struct topo *build_graph(struct pstate *st,
 				     d->nodes, why ? why : "out of memory");
 				goto fail;
 			}
+			if (hl_count(hl) > lim_get(LIM_NODES)) {
+				lim_error(&sub, LIM_NODES, hl_count(hl),
+					  "Nodes=");
+				hl_destroy(hl);
+				perr(st, d->line, "%s", sub.msg);
+				goto fail;
+			}
 			cnt = (uint32_t)hl_count(hl);
 			hl_destroy(hl);
 			/* the names themselves are read like NodeName= */
@@ -831,6 +901,12 @@ static struct topo *build_graph(struct pstate *st,
 			st->names[st->nnames - 1].line = d->line;
 			st->names[st->nnames - 1].expr = d->nodes;
 			d->nodes = NULL;
+		}
+		if (b.nnodes + cnt > lim_get(LIM_NODES)) {
+			lim_error(&sub, LIM_NODES, b.nnodes + cnt,
+				  "nodes up to this line");
+			perr(st, d->line, "%s", sub.msg);
+			goto fail;
 		}
 		for (uint32_t q = 0; q < cnt; q++)
 			if (tb_node(&b, (uint32_t)i)) {
@@ -880,6 +956,10 @@ static struct topo *build_graph(struct pstate *st,
 			;
 		if (pair_cables(st, &b, decls + i, k - i))
 			goto fail;
+	}
+	if (tb_check_size(st->nsws, b.nnodes, b.ncables, &sub)) {
+		perr(st, st->topo_line, "Topology=graph: %s", sub.msg);
+		goto fail;
 	}
 	if (!b.nnodes) {
 		perr(st, st->topo_line,
@@ -1011,17 +1091,6 @@ static int apply_cap(struct pstate *st, struct topo *t,
 }
 
 /* ---- pass 2: node names ---- */
-
-static uint64_t hash_name(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
 
 /* Insert node I; returns the index already holding the name or
  * TOPO_NONE. */
@@ -1204,56 +1273,20 @@ fail:
 }
 
 /* The text of PATH, NUL-terminated (free), or NULL with err set ("PATH:
- * cannot open: ...", "PATH:LINE: NUL byte in file"). */
+ * cannot open: ...", "PATH:LINE: NUL byte", a line or file over its
+ * limit). */
 static char *read_text(const char *path, struct err *err)
 {
 	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	size_t len = 0, cap = 0;
+	char *text;
+	size_t len;
 
 	if (!f) {
 		err_set(err, "%s: cannot open: %s", path, strerror(errno));
 		return NULL;
 	}
-	for (;;) {
-		size_t got;
-
-		if (cap - len < 4096) {
-			size_t nc = cap ? cap * 2 : 65536;
-			char *q = realloc(text, nc);
-
-			if (!q) {
-				fclose(f);
-				free(text);
-				err_set(err, "%s: out of memory", path);
-				return NULL;
-			}
-			text = q;
-			cap = nc;
-		}
-		got = fread(text + len, 1, cap - len - 1, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		fclose(f);
-		free(text);
-		err_set(err, "%s: read error", path);
-		return NULL;
-	}
+	text = lim_read(f, path, 1, &len, err);
 	fclose(f);
-	text[len] = '\0';
-	if (strlen(text) != len) {
-		/* report the line of the first NUL byte */
-		uint32_t line = 1;
-
-		for (size_t i = 0; text[i]; i++)
-			line += text[i] == '\n';
-		free(text);
-		err_set(err, "%s:%u: NUL byte in file", path, line);
-		return NULL;
-	}
 	return text;
 }
 

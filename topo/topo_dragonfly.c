@@ -36,8 +36,12 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 		return -1;
 	if (g > a * h + 1)
 		return err_set(err, "g=%ld exceeds a*h+1=%ld", g, a * h + 1);
-	if ((uint64_t)a * (uint64_t)g * (uint64_t)(p + a + h) > 100000000ULL)
-		return err_set(err, "too large");
+	if (tb_check_size((uint64_t)a * (uint64_t)g,
+			  (uint64_t)a * (uint64_t)g * (uint64_t)p,
+			  (uint64_t)g * (uint64_t)a * (uint64_t)(a - 1) / 2 +
+				  (uint64_t)g * (uint64_t)a * (uint64_t)h / 2,
+			  err))
+		return -1;
 	S = (uint32_t)(a * g);
 	ports = (uint32_t)(a * h);
 	b->nswitches = S;

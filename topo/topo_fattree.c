@@ -27,11 +27,12 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 		return -1;
 	for (long i = 0; i < n - 1; i++) {
 		per *= (uint64_t)k;
-		if (per > 10000000)
-			return err_set(err, "too large");
+		if (per > UINT32_MAX) /* beyond every limit */
+			return tb_check_size(UINT64_MAX, 0, 0, err);
 	}
-	if (per * (uint64_t)k * (uint64_t)n > 100000000ULL)
-		return err_set(err, "too large");
+	if (tb_check_size(per * (uint64_t)n, per * (uint64_t)k,
+			  per * (uint64_t)k * (uint64_t)(n - 1), err))
+		return -1;
 	b->nswitches = (uint32_t)(per * (uint64_t)n);
 	b->inject_cap = cinj;
 	if (tb_levels(b) || tb_groups(b, n >= 2 ? (uint32_t)(per / k) : 0))

@@ -103,6 +103,11 @@ struct topo_family_ops {
 
 int tb_init(struct topo_builder *b, uint32_t nswitches);
 void tb_free(struct topo_builder *b);
+/* 0, or -1 with err naming the first of the limits (topo/util/limits.h:
+ * switches, nodes, directed links = 2*nodes + 2*cables) these counts
+ * exceed.  Every family calls it with its sizes before it builds. */
+int tb_check_size(uint64_t switches, uint64_t nodes, uint64_t cables,
+		  struct err *err);
 /* A cable a<->b: two directed links of capacity CAP. */
 int tb_cable(struct topo_builder *b, uint32_t a, uint32_t bsw, double cap,
 	     enum topo_link_kind kind_ab, enum topo_link_kind kind_ba);

@@ -324,8 +324,9 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 			       "n*(r-p)=%llu is odd: no (r-p)-regular "
 			       "graph exists",
 			       (unsigned long long)j.n * j.d);
-	if ((uint64_t)j.n * (uint64_t)r > 100000000ULL)
-		return err_set(err, "too large");
+	if (tb_check_size(j.n, (uint64_t)j.n * (uint64_t)p,
+			  (uint64_t)j.n * j.d / 2, err))
+		return -1;
 	j.adj = malloc((size_t)j.n * j.d * sizeof(*j.adj));
 	j.deg = calloc(j.n, sizeof(*j.deg));
 	j.list = malloc(j.n * sizeof(*j.list));

@@ -27,7 +27,6 @@
 #include "topo/topo_impl.h"
 
 #define MAX_ROUTERS 10000000ULL
-#define MAX_CABLES 100000000ULL
 
 static const struct spec_opt em_opts[] = {
 	{ .key = "dims", .def = "4x4x4", .help = "router grid, AxBxC" },
@@ -131,12 +130,8 @@ static int build_grid(struct topo_builder *b, const struct topo_args *args,
 	for (int i = 0; i < b->ndims; i++)
 		ncab += line_cables(b->dims[i], gap) *
 			(b->nswitches / b->dims[i]);
-	if (ncab > MAX_CABLES)
-		return err_set(err, "too large (%llu cables)",
-			       (unsigned long long)ncab);
-	if ((uint64_t)p * b->nswitches > UINT32_MAX / 4)
-		return err_set(err, "too large (%llu nodes)",
-			       (unsigned long long)p * b->nswitches);
+	if (tb_check_size(b->nswitches, (uint64_t)p * b->nswitches, ncab, err))
+		return -1;
 	b->inject_cap = cinj;
 	for (uint32_t s = 0; s < b->nswitches; s++)
 		for (long q = 0; q < p; q++)

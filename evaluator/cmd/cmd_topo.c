@@ -1,4 +1,5 @@
 /* cmd_topo.c - stopo topo: describe a topology (stopo-topo(1)). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,11 +9,23 @@
 #include "policies/machine/machine.h"
 #include "topo/topo.h"
 
+enum { OPT_EXACT = CLI_LONG_ONLY, OPT_SAMPLES };
+
 static const struct cli_opt options[] = {
 	{ .id = 't',
 	  .name = "topo",
 	  .arg = "SPEC",
 	  .help = "family:key=value,... or a topo.conf path" },
+	{ .id = OPT_EXACT,
+	  .name = "exact",
+	  .help = "distances from a BFS at every switch, however long it "
+		  "takes\n(default: exact or by symmetry within 10^9 steps, "
+		  "else sampled)" },
+	{ .id = OPT_SAMPLES,
+	  .name = "samples",
+	  .arg = "N",
+	  .help = "sample the distances from N BFS sources (at least 64)\n"
+		  "(default: sampled only beyond the budget)" },
 	CLI_OPT_JSON,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
@@ -20,7 +33,7 @@ static const struct cli_opt options[] = {
 
 static const struct cli_spec cli = {
 	.name = "topo",
-	.synopsis = "--topo SPEC [--json]",
+	.synopsis = "--topo SPEC [--exact | --samples N] [--json]",
 	.about = "Describe a network: family and parameters, switches, nodes, "
 		 "directed\n"
 		 "links (injection and ejection included), radix, "
@@ -37,6 +50,8 @@ static const struct cli_spec cli = {
 struct cmd_topo_args {
 	const char *spec; /* --topo */
 	bool json;
+	bool exact;	  /* --exact */
+	uint32_t samples; /* --samples, 0: by the budget */
 };
 
 /* What it found. */
@@ -108,6 +123,23 @@ static void print_json(const struct machine *m, const struct topo_stats *st)
 		st->connected ? json_object_new_int64(st->diameter) : NULL);
 	json_object_object_add(o, "avg_hops",
 			       json_object_new_double(st->avg_hops));
+	{
+		struct json_object *d = json_object_new_object();
+
+		json_object_object_add(
+			d, "method",
+			json_object_new_string(
+				topo_stats_method_name(st->method)));
+		json_object_object_add(d, "sources",
+				       json_object_new_int64(st->sources));
+		json_object_object_add(
+			d, "diameter_exact",
+			json_object_new_boolean(st->method !=
+						TOPO_STATS_SAMPLED));
+		json_object_object_add(d, "avg_hops_stderr",
+				       json_object_new_double(st->avg_hops_se));
+		json_object_object_add(o, "distances", d);
+	}
 	json_object_object_add(o, "connected",
 			       json_object_new_boolean(st->connected));
 	if (topo_num_groups(t))
@@ -176,12 +208,31 @@ static void print_text(const struct machine *m, const struct topo_stats *st)
 	printf("links (directed):  %u (%u switch-to-switch)\n",
 	       topo_num_links(t), topo_num_links(t) - 2 * topo_num_nodes(t));
 	printf("radix:             %u..%u\n", st->radix_min, st->radix_max);
-	if (st->connected)
-		printf("diameter:          %u hops\n", st->diameter);
-	else
+	if (!st->connected)
 		printf("diameter:          infinite (switch graph is "
 		       "disconnected)\n");
-	printf("average hops:      %.4f\n", st->avg_hops);
+	else if (st->method == TOPO_STATS_SAMPLED)
+		printf("diameter:          >= %u hops (a lower bound)\n",
+		       st->diameter);
+	else
+		printf("diameter:          %u hops\n", st->diameter);
+	if (st->method == TOPO_STATS_SAMPLED)
+		printf("average hops:      %.4f +- %.4f (standard error)\n",
+		       st->avg_hops, st->avg_hops_se);
+	else
+		printf("average hops:      %.4f\n", st->avg_hops);
+	if (st->method == TOPO_STATS_EXACT)
+		printf("distances:         exact (BFS from all %u "
+		       "switches)\n",
+		       st->sources);
+	else if (st->method == TOPO_STATS_SYMMETRY)
+		printf("distances:         exact by symmetry (BFS from %u "
+		       "switch%s, one per orbit)\n",
+		       st->sources, st->sources == 1 ? "" : "es");
+	else
+		printf("distances:         sampled (BFS from %u of %u "
+		       "switches; --exact for all)\n",
+		       st->sources, topo_num_switches(t));
 	if (topo_num_groups(t))
 		printf("%-18s %u\n",
 		       topo_kind(t) == TOPO_FATTREE ? "pods:" : "groups:",
@@ -221,6 +272,25 @@ static int parse(int argc, char **argv, struct cmd_topo_args *a)
 		case 'j':
 			a->json = true;
 			break;
+		case OPT_EXACT:
+			a->exact = true;
+			break;
+		case OPT_SAMPLES: {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(arg, &end, 10);
+			if (errno || *end || !*arg || *arg == '-' || !v ||
+			    v > UINT32_MAX)
+				return cli_error(
+					"topo", CLI_USAGE,
+					"--samples %s: want a positive "
+					"integer",
+					arg);
+			a->samples = (uint32_t)v;
+			break;
+		}
 		default:
 			return cli_opt_end(&cli, c);
 		}
@@ -230,19 +300,39 @@ static int parse(int argc, char **argv, struct cmd_topo_args *a)
 				 argv[optind]);
 	if (!a->spec)
 		return cli_error("topo", CLI_USAGE, "--topo SPEC is required");
+	if (a->exact && a->samples)
+		return cli_error("topo", CLI_USAGE,
+				 "give --exact or --samples, not both");
 	return CLI_GO;
 }
 
 /* Load the machine and measure it into R (freed by the caller, even on
  * failure).  Returns an exit status. */
+/* A progress line on a terminal: "stopo topo: BFS 1024/100000". */
+static void progress(void *ctx, uint32_t done, uint32_t total)
+{
+	(void)ctx;
+	fprintf(stderr, "\rstopo topo: BFS %u/%u", done, total);
+	fflush(stderr);
+}
+
 static int run(const struct cmd_topo_args *a, struct cmd_topo_result *r)
 {
 	struct err err = { "" };
+	struct topo_stats_opts o = { 0 };
+	int rc;
 
 	r->m = machine_open(a->spec, NULL, &err);
 	if (!r->m || machine_check_predict(r->m, model_check_routing, &err))
 		return cli_error("topo", CLI_USAGE, "%s", err.msg);
-	if (topo_stats(machine_topo(r->m), &r->st, &err))
+	o.exact = a->exact;
+	o.samples = a->samples;
+	if (isatty(STDERR_FILENO))
+		o.progress = progress;
+	rc = topo_stats_opt(machine_topo(r->m), &o, &r->st, &err);
+	if (o.progress)
+		fprintf(stderr, "\r%40s\r", "");
+	if (rc)
 		return cli_error("topo", CLI_FAIL, "%s", err.msg);
 	return CLI_OK;
 }

@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "evaluator/cmd/cli.h"
+#include "topo/util/limits.h"
 
 static const struct cli_cmd commands[] = {
 	{ .name = "topo",
@@ -26,18 +27,65 @@ static const struct cli_cmd commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: stopo [--version] [--help] COMMAND [ARGS]\n\n"
+	fprintf(f, "usage: stopo [--version] [--help] [--limit NAME=N ...] "
+		   "COMMAND [ARGS]\n\n"
 		   "Interference-free job placement for HPC networks.\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name,
 			commands[i].summary);
-	fprintf(f, "\n'stopo COMMAND --help' describes a command; see also "
+	fprintf(f, "\n--limit NAME=N (anywhere, repeatable) raises a cap on "
+		   "what one input may\nbuild or read; the defaults:");
+	for (int k = 0; k < LIM_COUNT; k++)
+		fprintf(f, " %s=%llu", lim_name((enum lim_key)k),
+			(unsigned long long)lim_default((enum lim_key)k));
+	fprintf(f, ".\n\n'stopo COMMAND --help' describes a command; see also "
 		   "stopo(1).\n");
+}
+
+/* Take every --limit NAME=N (or --limit=NAME=N) out of ARGV, before
+ * "--", and set it.  Returns the new argc, or -1 after a message. */
+static int take_limits(int argc, char **argv)
+{
+	int out = 1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *v = NULL;
+		struct err err = { "" };
+
+		if (!strcmp(argv[i], "--")) {
+			while (i < argc)
+				argv[out++] = argv[i++];
+			break;
+		}
+		if (!strcmp(argv[i], "--limit")) {
+			if (i + 1 == argc) {
+				cli_error(NULL, CLI_USAGE,
+					  "--limit needs NAME=N");
+				return -1;
+			}
+			v = argv[++i];
+		} else if (!strncmp(argv[i], "--limit=", 8)) {
+			v = argv[i] + 8;
+		}
+		if (!v) {
+			argv[out++] = argv[i];
+			continue;
+		}
+		if (lim_set(v, &err)) {
+			cli_error(NULL, CLI_USAGE, "%s", err.msg);
+			return -1;
+		}
+	}
+	argv[out] = NULL;
+	return out;
 }
 
 int main(int argc, char **argv)
 {
+	argc = take_limits(argc, argv);
+	if (argc < 0)
+		return CLI_USAGE;
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_USAGE;

@@ -78,6 +78,35 @@ expect_fail -x no_topo 2 "--topo SPEC is required" --
 expect_fail -x extra_arg 2 "unexpected argument 'x'" -- --topo dragonfly x
 # --topo X is a spec when the text before ':' is a family name, else a
 # file: a file named like a family does not change what X means, and
+# distances: sampled on request (--samples), said in the output; the
+# limits (stopo --limit, anywhere on the line) name themselves
+run --topo jellyfish:n=600,r=6,p=1,seed=3 --samples 64
+if [ "$st" = 0 ] &&
+	grep -q '^distances: *sampled (BFS from 64 of 600 switches' "$tmp/out" &&
+	grep -q '^diameter: *>= [0-9]* hops (a lower bound)$' "$tmp/out" &&
+	grep -q '^average hops: *[0-9.]* +- 0\.0[0-9]* (standard error)$' \
+		"$tmp/out"; then
+	pass samples
+else
+	flunk samples "exit $st" "$tmp/out" "$tmp/err"
+fi
+expect_fail -x exact_and_samples 2 "give --exact or --samples, not both" \
+	-- --topo torus --exact --samples 100
+expect_fail -x samples_zero 2 "--samples 0: want a positive integer" \
+	-- --topo torus --samples 0
+expect_fail -x limit_nodes 2 \
+	"fattree: nodes: 256 exceeds the limit nodes=100 (raise it with stopo --limit nodes=N)" \
+	-- --topo fattree:k=4,n=4 --limit nodes=100
+expect_fail limit_syntax 2 \
+	"stopo: --limit nodes=1x: the value must be a positive integer" \
+	-- --limit nodes=1x --topo torus
+run --limit=nodes=256 --topo fattree:k=4,n=4
+if [ "$st" = 0 ] && grep -q '^nodes: *256$' "$tmp/out"; then
+	pass limit_raised
+else
+	flunk limit_raised "exit $st" "$tmp/err"
+fi
+
 # ./X names the file
 cd "$tmp" || exit 99
 printf 'Topology=dragonfly p=1 a=2 h=1 g=3\n' >fattree

@@ -3,10 +3,12 @@
  * reproducibility, Table I of paper 003, and every spec parse error.
  * topo_check runs on every instance. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "topo/topo.h"
+#include "topo/util/limits.h"
 #include "tests/unit/fixtures.h"
 
 /* Radix of SW from the accessors: node ports + outgoing switch links. */
@@ -467,7 +469,8 @@ static const struct bad_case bad[] = {
 	  "k11=1,k12=1,k13=1,k14=1,k15=1,k16=1",
 	  "too many parameters (at most 16)" },
 	{ "fattree:k=2,n=17", "parameter n=17: must be in [1, 16]" },
-	{ "fattree:k=1000,n=4", "too large" },
+	{ "fattree:k=1000,n=4",
+	  "switches: 4000000000 exceeds the limit switches=1048576" },
 	{ "cascade:groups=100", "exceeds 960" },
 	{ "cascade:groups=0", "parameter groups=0: must be in" },
 	{ "cascade:pair=0", "parameter pair=0: must be in" },
@@ -604,4 +607,212 @@ Test(topo, family_names)
 Test(topo, destroy_null)
 {
 	topo_destroy(NULL);
+}
+
+/* ---- statistics by symmetry and by sampling; size limits ---- */
+
+/* All-pairs distances the slow way (a BFS per switch over the accessors,
+ * Floyd-free but independent of topo_stats' adjacency copy): the sum over
+ * ordered distinct reachable pairs, their count and the diameter. */
+static void ref_stats(const struct topo *t, long double *sum, uint64_t *pairs,
+		      uint32_t *diam)
+{
+	uint32_t S = topo_num_switches(t);
+	uint32_t *d = malloc(S * sizeof(*d)), *q = malloc(S * sizeof(*q));
+
+	*sum = 0;
+	*pairs = 0;
+	*diam = 0;
+	for (uint32_t s = 0; s < S; s++) {
+		uint32_t h = 0, tl = 0;
+
+		for (uint32_t v = 0; v < S; v++)
+			d[v] = UINT32_MAX;
+		d[s] = 0;
+		q[tl++] = s;
+		while (h < tl) {
+			uint32_t u = q[h++], n;
+			uint32_t first = topo_switch_out(t, u, &n);
+
+			for (uint32_t k = 0; k < n; k++) {
+				uint32_t v = topo_link(t, first + k)->to;
+
+				if (d[v] == UINT32_MAX) {
+					d[v] = d[u] + 1;
+					q[tl++] = v;
+					*sum += d[v];
+					++*pairs;
+					if (d[v] > *diam)
+						*diam = d[v];
+				}
+			}
+		}
+	}
+	free(d);
+	free(q);
+}
+
+/* Orbits of the torus, the hyperx and the k-ary n-tree: the weighted
+ * BFS from one switch per orbit equals the all-pairs values. */
+Test(topo, stats_by_symmetry_equal_all_pairs)
+{
+	static const char *const specs[] = {
+		"torus:dims=3x4",  "torus:dims=2x5x3",	"torus:dims=7",
+		"hyperx:dims=3x4", "hyperx:dims=2x2x3", "fattree:k=2,n=4",
+		"fattree:k=3,n=3", "fattree:k=4,n=2",	"fattree:k=4,n=3",
+	};
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct topo *t = fx_topo(specs[i]);
+		struct topo_stats st;
+		long double sum;
+		uint64_t pairs;
+		uint32_t diam;
+
+		cr_assert_eq(topo_stats(t, &st, NULL), 0);
+		ref_stats(t, &sum, &pairs, &diam);
+		if (topo_num_switches(t) > 1)
+			cr_expect_eq(st.method, TOPO_STATS_SYMMETRY, "%s",
+				     specs[i]);
+		cr_expect_eq(st.diameter, diam, "%s: %u vs %u", specs[i],
+			     st.diameter, diam);
+		cr_expect_float_eq(st.avg_hops, (double)(sum / pairs), 1e-12,
+				   "%s: %.15f vs %.15Lf", specs[i], st.avg_hops,
+				   sum / pairs);
+		topo_destroy(t);
+	}
+}
+
+/* A 300x300 torus (90,000 switches) by symmetry, against the closed form:
+ * a ring of even k has mean distance k/4 over all ordered pairs, so the
+ * sum over all S^2 pairs is S^2 * 2 * 75 and the mean over distinct pairs
+ * is 150 * S / (S - 1); the diameter is 150 + 150. */
+Test(topo, stats_torus_300x300_closed_form)
+{
+	struct topo *t = fx_topo("torus:dims=300x300");
+	struct topo_stats st;
+	double S = 90000;
+
+	cr_assert_eq(topo_stats(t, &st, NULL), 0);
+	cr_expect_eq(st.method, TOPO_STATS_SYMMETRY);
+	cr_expect_eq(st.sources, 1);
+	cr_expect_eq(st.diameter, 300);
+	cr_expect_float_eq(st.avg_hops, 150.0 * S / (S - 1), 1e-9, "%.12f",
+			   st.avg_hops);
+	topo_destroy(t);
+}
+
+/* Sampling: all sources give the exact values; 64 of 600 switches give a
+ * lower bound on the diameter and a mean within 5 standard errors. */
+Test(topo, stats_sampled)
+{
+	struct topo *t = fx_topo("jellyfish:n=600,r=6,p=1,seed=3");
+	struct topo_stats ex, sa, all;
+	struct topo_stats_opts o = { .samples = 64 };
+	struct topo_stats_opts oa = { .samples = 600 };
+	long double sum;
+	uint64_t pairs;
+	uint32_t diam;
+
+	ref_stats(t, &sum, &pairs, &diam);
+	cr_assert_eq(topo_stats(t, &ex, NULL), 0);
+	cr_expect_eq(ex.method, TOPO_STATS_EXACT);
+	cr_expect_eq(ex.diameter, diam);
+	cr_expect_float_eq(ex.avg_hops, (double)(sum / pairs), 1e-12);
+	cr_assert_eq(topo_stats_opt(t, &o, &sa, NULL), 0);
+	cr_expect_eq(sa.method, TOPO_STATS_SAMPLED);
+	cr_expect_eq(sa.sources, 64);
+	cr_expect(sa.diameter <= diam && sa.diameter >= diam - 1, "%u vs %u",
+		  sa.diameter, diam);
+	cr_expect(sa.avg_hops_se > 0 && sa.avg_hops_se < 0.05, "se %f",
+		  sa.avg_hops_se);
+	cr_expect(fabs(sa.avg_hops - ex.avg_hops) < 5 * sa.avg_hops_se,
+		  "%f vs %f (se %f)", sa.avg_hops, ex.avg_hops, sa.avg_hops_se);
+	cr_assert_eq(topo_stats_opt(t, &oa, &all, NULL), 0);
+	cr_expect_eq(all.sources, 600);
+	cr_expect_float_eq(all.avg_hops, ex.avg_hops, 1e-12);
+	cr_expect_float_eq(all.avg_hops_se, 0, 1e-15);
+	topo_destroy(t);
+}
+
+/* Beyond the budget a topology is sampled: the budget over the work of
+ * one BFS (20,000 switches + 120,000 switch links) gives 71 sources. */
+Test(topo, stats_beyond_budget_sampled)
+{
+	struct topo *t = fx_topo("jellyfish:n=20000,r=8,p=2,seed=1");
+	struct topo_stats_opts o = { .budget = 10000000 };
+	struct topo_stats st;
+
+	cr_assert_eq(topo_stats_opt(t, &o, &st, NULL), 0);
+	cr_expect_eq(st.method, TOPO_STATS_SAMPLED);
+	cr_expect_eq(st.sources, 10000000 / 140000);
+	cr_expect(st.connected);
+	/* 6-regular on 20,000 vertices: the Moore bound gives >= 6 hops */
+	cr_expect(st.diameter >= 6 && st.diameter <= 10, "%u", st.diameter);
+	topo_destroy(t);
+}
+
+/* Sizes beyond the limits are refused before anything is built, with the
+ * limit named; raising the limit admits them. */
+Test(topo, size_limits)
+{
+	static const struct {
+		const char *spec, *msg;
+	} cases[] = {
+		/* 8^6 leaves x 7 levels */
+		{ "fattree:k=8,n=7",
+		  "fattree: switches: 1835008 exceeds the limit "
+		  "switches=1048576 (raise it with stopo --limit "
+		  "switches=N)" },
+		{ "dragonfly:p=100,a=100,h=100",
+		  "nodes: 100010000 exceeds the limit nodes=1048576" },
+		/* 2 x 9,000 nodes + 2 x 9,000 x 1,000 cables */
+		{ "jellyfish:n=9000,r=2001,p=1",
+		  "directed links: 18018000 exceeds the limit links=16777216" },
+		{ "torus:dims=2000x1000",
+		  "switches: 2000000 exceeds the limit switches=1048576" },
+	};
+	struct err err = { "" };
+	struct topo *t;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cr_expect_null(topo_create(cases[i].spec, &err), "%s",
+			       cases[i].spec);
+		cr_expect(strstr(err.msg, cases[i].msg), "%s: %s",
+			  cases[i].spec, err.msg);
+	}
+	cr_assert_eq(lim_set("nodes=64", &err), 0, "%s", err.msg);
+	cr_expect_null(topo_create("fattree:k=4,n=4", &err));
+	cr_expect(strstr(err.msg, "nodes: 256 exceeds the limit nodes=64"),
+		  "%s", err.msg);
+	cr_assert_eq(lim_set("nodes=256", &err), 0);
+	t = topo_create("fattree:k=4,n=4", &err);
+	cr_expect_not_null(t, "%s", err.msg);
+	topo_destroy(t);
+	lim_reset();
+}
+
+Test(topo, limit_syntax)
+{
+	struct err err = { "" };
+
+	cr_expect_eq(lim_set("links=2M", &err), 0);
+	cr_expect_eq(lim_get(LIM_LINKS), 2u << 20);
+	cr_expect_eq(lim_set("file=3G", &err), 0);
+	cr_expect_eq(lim_get(LIM_FILE), 3ULL << 30);
+	cr_expect_eq(lim_set("nodes=5000000000", &err), -1);
+	cr_expect_str_eq(err.msg, "--limit nodes=5000000000: at most "
+				  "4294967294");
+	cr_expect_eq(lim_set("nodes=0", &err), -1);
+	cr_expect_eq(lim_set("nodes=-1", &err), -1);
+	cr_expect_eq(lim_set("nodes=1x", &err), -1);
+	cr_expect_str_eq(err.msg, "--limit nodes=1x: the value must be a "
+				  "positive integer (K, M, G suffixes "
+				  "allowed)");
+	cr_expect_eq(lim_set("ram=1", &err), -1);
+	cr_expect_str_eq(err.msg, "--limit ram=1: want NAME=VALUE with NAME "
+				  "one of nodes, switches, links, line, file");
+	cr_expect_eq(lim_set("file=99999999999G", &err), -1);
+	lim_reset();
+	cr_expect_eq(lim_get(LIM_LINKS), lim_default(LIM_LINKS));
 }

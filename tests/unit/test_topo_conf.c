@@ -4,6 +4,7 @@
  * Fixtures live in tests/data/ (SRCDIR is the source tree). */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "topo/topo_conf.h"
@@ -499,6 +500,11 @@ static const struct bad_case bad[] = {
 	  "DefaultPolicy= given twice (first on line 1)" },
 	{ "bad_switch_nograph.conf", 2, "SwitchName= needs Topology=graph" },
 	{ "bad_graph_empty.conf", 2, "Topology=graph needs SwitchName= lines" },
+	{ "bad_graph_nodes_huge.conf", 3,
+	  "Nodes=: 10000000 exceeds the limit nodes=1048576 (raise it with "
+	  "stopo --limit nodes=N)" },
+	{ "bad_graph_nodes_total.conf", 4,
+	  "nodes up to this line: 1200000 exceeds the limit nodes=1048576" },
 	{ "bad_graph_no_nodes.conf", 2,
 	  "Topology=graph: no compute nodes (give Nodes= on the switches "
 	  "that have them)" },
@@ -635,4 +641,46 @@ Test(topo_conf, hostlist_checked)
 		}
 		hl_destroy(h);
 	}
+}
+
+/* /dev/zero is a NUL byte on line 1, found in the first buffer. */
+Test(topo_conf, dev_zero)
+{
+	struct err err = { "" };
+
+	cr_expect_null(topo_conf_load("/dev/zero", &err));
+	cr_expect_str_eq(err.msg, "/dev/zero:1: NUL byte");
+}
+
+/* A 10,000-switch graph (a ring with chords at +7 and +101; 4 nodes per
+ * switch) parses into exactly its declared counts; switch names are found
+ * by hash, so this takes milliseconds (bench_topo times it), where the
+ * linear lookups took seconds. */
+Test(topo_conf, graph_10000_switches)
+{
+	const uint32_t S = 10000;
+	size_t cap = (size_t)S * 64, len = 0;
+	char *text = malloc(cap);
+	struct err err = { "" };
+	struct topo_conf *c;
+	const struct topo *t;
+
+	cr_assert(text);
+	len += (size_t)snprintf(text, cap, "Topology=graph\n");
+	for (uint32_t i = 0; i < S; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"SwitchName=s%u Nodes=4 "
+					"Links=s%u,s%u,s%u\n",
+					i, (i + 1) % S, (i + 7) % S,
+					(i + 101) % S);
+	c = topo_conf_parse("big.conf", text, &err);
+	cr_assert_not_null(c, "%s", err.msg);
+	t = topo_conf_topo(c);
+	cr_expect_eq(topo_num_switches(t), S);
+	cr_expect_eq(topo_num_nodes(t), 4 * S);
+	/* 3 cables declared per switch, each from one side only */
+	cr_expect_eq(topo_num_links(t), 2 * 4 * S + 2 * 3 * S);
+	cr_expect_eq(topo_check(t, &err), 0, "%s", err.msg);
+	topo_conf_destroy(c);
+	free(text);
 }

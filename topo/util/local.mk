@@ -6,9 +6,10 @@ topo_util_libutil_la_SOURCES = \
 	topo/util/err.c \
 	topo/util/rng.c \
 	topo/util/spec.c \
-	topo/util/hl.c
+	topo/util/hl.c \
+	topo/util/limits.c
 noinst_HEADERS += topo/util/err.h topo/util/rng.h topo/util/spec.h \
-	topo/util/hl.h
+	topo/util/hl.h topo/util/limits.h
 
 UNIT_TESTS += tests/unit/test_rng tests/unit/test_spec
 tests_unit_test_rng_SOURCES = tests/unit/test_rng.c
