@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "evaluator/traffic/flows.h"
+#include "topo/util/limits.h"
 
 void flows_init(struct flows *f)
 {
@@ -65,23 +66,26 @@ int flows_add(struct flows *f, uint32_t src, uint32_t dst, double demand)
 	return 0;
 }
 
-/* Parse an unsigned decimal node id at *p; advances *p.  -1 if none. */
+/* Parse an unsigned decimal node id at *p; advances *p.  -1 if none; -2
+ * (with *p past the digits and *out UINT32_MAX) if it does not fit in 32
+ * bits, which no topology's node count reaches. */
 static int parse_id(const char **p, uint32_t *out)
 {
 	const char *s = *p;
 	unsigned long long v = 0;
+	int big = 0;
 
 	if (!isdigit((unsigned char)*s))
 		return -1;
 	while (isdigit((unsigned char)*s)) {
-		v = v * 10 + (unsigned)(*s - '0');
-		if (v > UINT32_MAX)
-			return -1;
+		if (!big)
+			v = v * 10 + (unsigned)(*s - '0');
+		big |= v >= UINT32_MAX;
 		s++;
 	}
 	*p = s;
-	*out = (uint32_t)v;
-	return 0;
+	*out = big ? UINT32_MAX : (uint32_t)v;
+	return big ? -2 : 0;
 }
 
 static const char *skip_space(const char *s)
@@ -97,7 +101,7 @@ static int parse_line(const char *line, uint32_t nnodes, uint32_t *src,
 	const char *p = skip_space(line);
 	char *end;
 
-	if (parse_id(&p, src)) {
+	if (parse_id(&p, src) == -1) {
 		*why = "expected 'src dst [demand]' with node ids";
 		return -1;
 	}
@@ -106,7 +110,7 @@ static int parse_line(const char *line, uint32_t nnodes, uint32_t *src,
 		return -1;
 	}
 	p = skip_space(p);
-	if (parse_id(&p, dst)) {
+	if (parse_id(&p, dst) == -1) {
 		*why = "expected a destination node id";
 		return -1;
 	}
@@ -144,16 +148,19 @@ int flows_load(const char *path, uint32_t nnodes, struct flows *out,
 	       struct err *err)
 {
 	FILE *fp = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
 	unsigned long lineno = 0;
+	size_t len;
+	char *text, *next;
 	int rc = 0;
 
 	if (!fp)
 		return err_set(err, "%s: %s", path, strerror(errno));
+	text = lim_read(fp, path, 1, &len, err);
+	fclose(fp);
+	if (!text)
+		return -1;
 	flows_clear(out);
-	while ((len = getline(&line, &cap, fp)) != -1) {
+	for (char *line = text; line && *line && !rc; line = next) {
 		uint32_t s, d;
 		double w;
 		const char *why = NULL;
@@ -161,12 +168,9 @@ int flows_load(const char *path, uint32_t nnodes, struct flows *out,
 		int r;
 
 		lineno++;
-		if (memchr(line, '\0', (size_t)len)) {
-			rc = err_set(err, "%s:%lu: NUL byte", path, lineno);
-			break;
-		}
-		if (len > 0 && line[len - 1] == '\n')
-			line[len - 1] = '\0';
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
 		hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
@@ -174,26 +178,28 @@ int flows_load(const char *path, uint32_t nnodes, struct flows *out,
 			continue;
 		r = parse_line(line, nnodes, &s, &d, &w, &why);
 		if (r == -2) {
-			rc = err_set(err,
-				     "%s:%lu: node %u out of range (the "
-				     "topology has %u nodes)",
-				     path, lineno, s >= nnodes ? s : d, nnodes);
-			break;
-		}
-		if (r) {
+			uint32_t bad = s >= nnodes ? s : d;
+
+			if (bad == UINT32_MAX)
+				rc = err_set(
+					err,
+					"%s:%lu: node id out of range (the "
+					"topology has %u nodes, ids 0..%u)",
+					path, lineno, nnodes, nnodes - 1);
+			else
+				rc = err_set(
+					err,
+					"%s:%lu: node %u out of range (the "
+					"topology has %u nodes, ids 0..%u)",
+					path, lineno, bad, nnodes, nnodes - 1);
+		} else if (r) {
 			rc = err_set(err, "%s:%lu: %s", path, lineno, why);
-			break;
-		}
-		if (flows_add(out, s, d, w)) {
+		} else if (flows_add(out, s, d, w)) {
 			rc = err_set(err, "%s:%lu: out of memory", path,
 				     lineno);
-			break;
 		}
 	}
-	if (!rc && ferror(fp))
-		rc = err_set(err, "%s: read error", path);
-	free(line);
-	fclose(fp);
+	free(text);
 	if (!rc && out->n == 0)
 		rc = err_set(err, "%s: no flows", path);
 	return rc;

@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
 #include "evaluator/traffic/flows.h"
+#include "topo/util/limits.h"
 
 static struct flows gen(const char *spec, uint32_t n, uint64_t seed)
 {
@@ -563,6 +565,12 @@ Test(flows, load_errors)
 		{ "flows_trailing.txt", ":1: trailing text" },
 		{ "flows_nul.txt", ":3: NUL byte" },
 		{ "flows_missing.txt", "No such file" },
+		{ "flows_huge_id.txt",
+		  ":3: node id out of range (the topology has 4 nodes, ids "
+		  "0..3)" },
+		{ "flows_bad_src.txt",
+		  ":3: node 5 out of range (the topology has 4 nodes, ids "
+		  "0..3)" },
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
@@ -619,5 +627,40 @@ Test(flows, pattern_check)
 	flows_init(&f);
 	cr_expect_eq(flows_pattern("bitrev", NULL, 6, 1, &f, &e), -1);
 	cr_expect(strstr(e.msg, "power-of-two"), "%s", e.msg);
+	flows_free(&f);
+}
+
+/* /dev/zero is a NUL byte on line 1, found in the first buffer read; a
+ * line longer than the limit line= is refused at its line number (the
+ * reader never holds more than one buffer past the limit). */
+Test(flows, endless_input)
+{
+	struct flows f;
+	struct err err = { "" };
+	char path[] = "/tmp/stopo-flows-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *fp;
+
+	flows_init(&f);
+	cr_expect_eq(flows_load("/dev/zero", 4, &f, &err), -1);
+	cr_expect_str_eq(err.msg, "/dev/zero:1: NUL byte");
+	cr_assert(fd >= 0);
+	fp = fdopen(fd, "w");
+	fputs("0 1\n1 2", fp);
+	for (int i = 0; i < 300; i++)
+		fputc(' ', fp);
+	fputs(" 1\n", fp);
+	fclose(fp);
+	cr_assert_eq(lim_set("line=256", &err), 0);
+	cr_expect_eq(flows_load(path, 4, &f, &err), -1);
+	cr_expect(strstr(err.msg, ":2: line longer than 256 bytes, the limit "
+				  "line=256 (raise it with stopo --limit "
+				  "line=N)"),
+		  "%s", err.msg);
+	cr_assert_eq(lim_set("line=1K", &err), 0);
+	cr_expect_eq(flows_load(path, 4, &f, &err), 0, "%s", err.msg);
+	cr_expect_eq(f.n, 2);
+	lim_reset();
+	unlink(path);
 	flows_free(&f);
 }
