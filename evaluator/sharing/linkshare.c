@@ -445,11 +445,13 @@ int linkshare_compute(const struct routing *r, const struct ls_job *jobs,
 	struct err local = { "" };
 	struct ls_state *s;
 	uint8_t *scratch = NULL;
+	uint32_t bad = UINT32_MAX;
 
 	if (!err)
 		err = &local;
 	err->msg[0] = '\0';
 	memset(res, 0, sizeof(*res));
+	res->bad_job = UINT32_MAX;
 	s = ls_state_create(r, err);
 	if (!s)
 		return -1;
@@ -469,6 +471,7 @@ int linkshare_compute(const struct routing *r, const struct ls_job *jobs,
 		res->jobs[i].id = jobs[i].id;
 		if (linkshare_linkset(r, &jobs[i], scratch, &links, &n, err)) {
 			err_prefix(err, "job %u", jobs[i].id);
+			bad = i;
 			goto fail;
 		}
 		/* slots are handed out in order, so slot i is jobs[i] */
@@ -503,6 +506,7 @@ fail:
 	free(scratch);
 	ls_state_destroy(s);
 	linkshare_free(res);
+	res->bad_job = bad;
 	return -1;
 }
 

@@ -61,6 +61,8 @@ struct ls_result {
 	uint32_t used_links;	  /* |U_i l_i| */
 	uint32_t shared_links;	  /* |U_{i!=k} l_i ∩ l_k| */
 	uint32_t max_link_jobs;	  /* most jobs on one link */
+	uint32_t bad_job; /* after a failure naming a job, its index in the
+			   * jobs given; else UINT32_MAX */
 };
 
 /* Link set of job J under routing R: a new ascending array of switch-link
@@ -74,7 +76,8 @@ int linkshare_linkset(const struct routing *r, const struct ls_job *j,
 
 /* MLS, TLS and per-job / per-link statistics of NJOBS jobs.  Fills RES
  * (free with linkshare_free).  Returns 0, or -1 with err set naming the
- * job ("job 12: ..."); RES is then empty. */
+ * job ("job 12: ..."); RES is then empty but for bad_job, the index of
+ * that job (a caller can name the line it came from). */
 int linkshare_compute(const struct routing *r, const struct ls_job *jobs,
 		      uint32_t njobs, struct ls_result *res, struct err *err);
 

@@ -222,7 +222,7 @@ static int job_rate(struct sim *s, uint32_t i, double *rate)
 		if (flows_pattern(pat, s->res->jobs[j].nodes, s->res->jobs[j].n,
 				  s->o->seed + s->w->jobs[j].id, &one,
 				  s->err)) {
-			err_prefix(s->err, "job %u", s->w->jobs[j].id);
+			workload_job_where(s->w, j, s->err);
 			rc = -1;
 			break;
 		}
@@ -242,7 +242,8 @@ static int job_rate(struct sim *s, uint32_t i, double *rate)
 	if (!rc && hi > lo) {
 		memset(&mr, 0, sizeof(mr));
 		if (model_run(model, s->r, &all, NULL, &mr, s->err)) {
-			err_prefix(s->err, "job %u: rate", s->w->jobs[i].id);
+			err_prefix(s->err, "rate");
+			workload_job_where(s->w, i, s->err);
 			rc = -1;
 		} else {
 			for (uint32_t f = lo; f < hi; f++)
@@ -288,7 +289,7 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 		s->owner[nodes[k]] = i + 1;
 	}
 	if (linkshare_linkset(s->r, &lj, s->scratch, &links, &nl, s->err))
-		return err_prefix(s->err, "job %u", s->w->jobs[i].id);
+		return workload_job_where(s->w, i, s->err);
 	o->links = nl;
 	if (s->o->rates) {
 		s->links[i] = malloc((nl ? nl : 1) * sizeof(uint32_t));
@@ -382,7 +383,7 @@ static int reserve(struct sim *s, uint32_t i, int64_t *when,
 	pr->nodes = s->buf;
 	if (policy_will_run(s->pol, &v, s->rel, s->nrun, s->now, &rq, pr, &wr,
 			    s->err))
-		return err_prefix(s->err, "job %u", j->id);
+		return workload_job_where(s->w, i, s->err);
 	if (wr.status != POLICY_PLACED)
 		return 1;
 	memcpy(s->resv, pr->nodes, pr->n * sizeof(*s->resv));

@@ -3,12 +3,16 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 #include "topo/util/hl.h"
+#include "topo/util/limits.h"
+
+#include "evaluator/traffic/flows.h"
 
 #include "evaluator/sim/workload.h"
 
@@ -31,45 +35,13 @@ void workload_free(struct workload *w)
 		free(w->jobs[i].alloc);
 	}
 	free(w->jobs);
+	free(w->name);
 	memset(w, 0, sizeof(*w));
 }
 
-char *wl_read_stream(FILE *f, size_t *len, struct err *err)
+char *wl_read_stream(FILE *f, const char *name, size_t *len, struct err *err)
 {
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-
-	while (buf) {
-		size_t got;
-
-		if (n + 1 >= cap) {
-			char *q = realloc(buf, cap * 2);
-
-			if (!q) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = q;
-			cap *= 2;
-		}
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (!buf) {
-		err_set(err, "out of memory");
-		return NULL;
-	}
-	if (ferror(f)) {
-		free(buf);
-		err_set(err, "read error");
-		return NULL;
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	return lim_read(f, name, 0, len, err);
 }
 
 char *workload_slurp(const char *path, size_t *len, struct err *err)
@@ -81,9 +53,7 @@ char *workload_slurp(const char *path, size_t *len, struct err *err)
 		err_set(err, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	buf = wl_read_stream(f, len, err);
-	if (!buf)
-		err_prefix(err, "%s", path);
+	buf = wl_read_stream(f, path, len, err);
 	if (f != stdin)
 		fclose(f);
 	return buf;
@@ -374,8 +344,10 @@ static int csv_int(const char *s, int64_t *v)
  * message. */
 static const char *fill_job(struct wl_job *j, int64_t id, int64_t submit,
 			    int64_t nodes, int64_t runtime, int64_t limit,
-			    const char *pattern, uint32_t nnodes)
+			    const char *pattern, char *m, size_t mlen)
 {
+	struct err e = { "" };
+
 	if (id <= 0 || id >= UINT32_MAX)
 		return "id must be a positive integer";
 	if (submit < 0)
@@ -398,11 +370,14 @@ static const char *fill_job(struct wl_job *j, int64_t id, int64_t submit,
 	j->limit = limit > 0 ? limit : (runtime > 0 ? runtime : 1);
 	j->runtime = runtime < j->limit ? runtime : j->limit;
 	if (pattern && *pattern) {
+		if (flows_pattern_check(pattern, &e)) {
+			snprintf(m, mlen, "job %" PRId64 ": %s", id, e.msg);
+			return m;
+		}
 		j->pattern = strdup(pattern);
 		if (!j->pattern)
 			return "out of memory";
 	}
-	(void)nnodes;
 	return NULL;
 }
 
@@ -423,7 +398,7 @@ static int parse_csv(const char *name, const char *text, size_t len,
 		uint32_t nf;
 		int64_t v[5];
 		const char *msg = NULL;
-		char m[160];
+		char m[256];
 
 		line++;
 		if (l + 1 > bcap) {
@@ -494,7 +469,7 @@ static int parse_csv(const char *name, const char *text, size_t len,
 					       name, line);
 			}
 			msg = fill_job(j, v[0], v[1], v[2], v[3], v[4],
-				       nf > 5 ? f[5] : NULL, o->nnodes);
+				       nf > 5 ? f[5] : NULL, m, sizeof(m));
 			j->line = line;
 			if (msg)
 				drop_last(w);
@@ -827,7 +802,7 @@ static int list_job(struct workload *w, const struct wl_opts *o,
 	const char *pattern = NULL, *msg;
 	struct json_object *x;
 	struct wl_job *j;
-	char m[160];
+	char m[256];
 
 	json_object_object_foreach(jo, key, val)
 	{
@@ -863,7 +838,7 @@ static int list_job(struct workload *w, const struct wl_opts *o,
 	j = push(w);
 	if (!j)
 		return err_set(err, "%s: out of memory", name);
-	msg = fill_job(j, v[0], v[1], v[2], v[3], v[4], pattern, o->nnodes);
+	msg = fill_job(j, v[0], v[1], v[2], v[3], v[4], pattern, m, sizeof(m));
 	j->line = idx + 1;
 	if (msg) {
 		drop_last(w);
@@ -885,6 +860,167 @@ static int nul_byte(const char *name, const char *text, size_t len,
 		       offset_line(text, (size_t)(z - text)));
 }
 
+/* A key of an object being scanned: its text (decoded when it has
+ * escapes, then owned) and where its token starts. */
+struct jkey {
+	const char *s;
+	size_t len, off;
+	char *own;
+};
+
+static int cmp_jkey(const void *a, const void *b)
+{
+	const struct jkey *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->s, y->s, n);
+
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->off > y->off) - (x->off < y->off);
+}
+
+/* The keys of one object: sorted, a repeat is adjacent (the later token
+ * second).  Returns the index of the repeat's second token, or -1. */
+static long repeated_key(struct jkey *k, size_t n)
+{
+	long best = -1;
+
+	if (n > 1)
+		qsort(k, n, sizeof(*k), cmp_jkey);
+	for (size_t i = 1; i < n; i++)
+		if (k[i].len == k[i - 1].len &&
+		    !memcmp(k[i].s, k[i - 1].s, k[i].len) &&
+		    (best < 0 || k[i].off < k[best].off))
+			best = (long)i;
+	return best;
+}
+
+/* Decode the escapes of key token TOK (quotes included, LEN bytes) into
+ * K->own (json-c reads the token alone).  0, or -1 out of memory. */
+static int decode_key(const char *tok, size_t len, struct jkey *k)
+{
+	char *t = strndup(tok, len);
+	struct json_object *d = t ? json_tokener_parse(t) : NULL;
+
+	free(t);
+	if (!d)
+		return -1;
+	k->len = (size_t)json_object_get_string_len(d);
+	k->own = malloc(k->len + 1);
+	if (k->own)
+		memcpy(k->own, json_object_get_string(d), k->len + 1);
+	json_object_put(d);
+	k->s = k->own;
+	return k->own ? 0 : -1;
+}
+
+/* json-c keeps the last of two equal keys in an object without a word;
+ * here that is an error.  TEXT is a document json-c accepted (so its
+ * syntax is known good): scan its tokens, collect each object's keys
+ * (escaped ones decoded by json-c) and report the first repeat as
+ * "NAME:LINE: bad JSON: key "K" repeated (first on line M)". */
+static int duplicate_keys(const char *name, const char *text, size_t len,
+			  struct err *err)
+{
+	enum { DEPTH = 64 };
+	struct {
+		struct jkey *k;
+		size_t n, cap;
+		bool object, want_key;
+	} st[DEPTH];
+	int top = -1, rc = 0;
+
+	for (size_t i = 0; i < len && !rc; i++) {
+		char c = text[i];
+
+		if (c == '{' || c == '[') {
+			if (++top == DEPTH) {
+				rc = err_set(err,
+					     "%s:%u: bad JSON: nested deeper "
+					     "than %d",
+					     name, offset_line(text, i), DEPTH);
+				top--;
+				break;
+			}
+			st[top].k = NULL;
+			st[top].n = st[top].cap = 0;
+			st[top].object = c == '{';
+			st[top].want_key = c == '{';
+		} else if ((c == '}' || c == ']') && top >= 0) {
+			long r = repeated_key(st[top].k, st[top].n);
+
+			if (r >= 0) {
+				const struct jkey *b = &st[top].k[r],
+						  *a = &st[top].k[r - 1];
+
+				rc = err_set(err,
+					     "%s:%u: bad JSON: key \"%.*s\" "
+					     "repeated (first on line %u)",
+					     name, offset_line(text, b->off),
+					     (int)(b->len > 60 ? 60 : b->len),
+					     b->s, offset_line(text, a->off));
+			}
+			for (size_t q = 0; q < st[top].n; q++)
+				free(st[top].k[q].own);
+			free(st[top].k);
+			top--;
+		} else if (c == ',' && top >= 0 && st[top].object) {
+			st[top].want_key = true;
+		} else if (c == '"') {
+			size_t e = i + 1;
+			bool esc = false;
+
+			while (e < len && text[e] != '"') {
+				if (text[e] == '\\') {
+					esc = true;
+					e++;
+				}
+				e++;
+			}
+			if (top >= 0 && st[top].object && st[top].want_key) {
+				struct jkey k = { text + i + 1, e - i - 1, i,
+						  NULL };
+
+				if (esc &&
+				    decode_key(text + i, e - i + 1, &k)) {
+					rc = err_set(err, "%s: out of memory",
+						     name);
+					break;
+				}
+				if (st[top].n == st[top].cap) {
+					size_t nc = st[top].cap ?
+							    2 * st[top].cap :
+							    16;
+					struct jkey *q = realloc(
+						st[top].k, nc * sizeof(*q));
+
+					if (!q) {
+						free(k.own);
+						rc = err_set(
+							err,
+							"%s: out of memory",
+							name);
+						break;
+					}
+					st[top].k = q;
+					st[top].cap = nc;
+				}
+				st[top].k[st[top].n++] = k;
+				st[top].want_key = false;
+			}
+			i = e;
+		}
+	}
+	for (; top >= 0; top--) {
+		for (size_t q = 0; q < st[top].n; q++)
+			free(st[top].k[q].own);
+		free(st[top].k);
+	}
+	return rc;
+}
+
 static int parse_json(const char *name, const char *text, size_t len,
 		      const struct wl_opts *o, struct workload *w,
 		      struct err *err)
@@ -897,6 +1033,11 @@ static int parse_json(const char *name, const char *text, size_t len,
 
 	if (!tok)
 		return err_set(err, "%s: out of memory", name);
+	if (len > INT_MAX) {
+		json_tokener_free(tok);
+		return err_set(err, "%s: JSON larger than %d bytes", name,
+			       INT_MAX);
+	}
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	je = json_tokener_get_error(tok);
 	if (!root || je != json_tokener_success) {
@@ -928,6 +1069,10 @@ static int parse_json(const char *name, const char *text, size_t len,
 		}
 	}
 	json_tokener_free(tok);
+	if (duplicate_keys(name, text, len, err)) {
+		json_object_put(root);
+		return -1;
+	}
 	if (json_object_is_type(root, json_type_array))
 		jobs = root;
 	else if (json_object_is_type(root, json_type_object))
@@ -981,6 +1126,95 @@ static enum wl_format sniff(const char *text, size_t len)
 	return WL_SWF;
 }
 
+/* Where job I of W was read, in messages: "NAME:LINE" ("NAME: jobs[K]"
+ * for the job-list JSON, whose line is its index + 1). */
+static void where(const char *name, const struct workload *w, uint32_t i,
+		  char *buf, size_t len)
+{
+	if (w->format == WL_JSON && !w->squeue)
+		snprintf(buf, len, "%s: jobs[%u]", name, w->jobs[i].line - 1);
+	else
+		snprintf(buf, len, "%s:%u", name, w->jobs[i].line);
+}
+
+static int cmp_id_line(const void *a, const void *b)
+{
+	const struct wl_job *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Job ids are unique in every format: a repeated id is an error naming
+ * both records (or, with skip_bad, the later one is skipped and counted).
+ * Order of W is kept. */
+static int unique_ids(const char *name, const struct wl_opts *o,
+		      struct workload *w, struct err *err)
+{
+	struct wl_job *v;
+	uint32_t k = 0;
+	uint8_t *drop;
+	int rc = 0;
+
+	if (w->n < 2)
+		return 0;
+	v = malloc(w->n * sizeof(*v));
+	drop = calloc(w->n, 1);
+	if (!v || !drop) {
+		free(v);
+		free(drop);
+		return err_set(err, "%s: out of memory", name);
+	}
+	for (uint32_t i = 0; i < w->n; i++) {
+		v[i] = w->jobs[i];
+		v[i].limit = i; /* the index, carried through the sort */
+	}
+	qsort(v, w->n, sizeof(*v), cmp_id_line);
+	for (uint32_t i = 1; i < w->n && !rc; i++) {
+		const struct wl_job *a = &v[i - 1], *b = &v[i];
+
+		if (b->id != a->id)
+			continue;
+		if (o->skip_bad) {
+			drop[b->limit] = 1;
+			continue;
+		}
+		if (w->format == WL_JSON && !w->squeue)
+			rc = err_set(err,
+				     "%s: jobs[%u]: job id %u repeats jobs[%u]",
+				     name, b->line - 1, b->id, a->line - 1);
+		else
+			rc = err_set(err, "%s:%u: job id %u repeats line %u",
+				     name, b->line, b->id, a->line);
+	}
+	free(v);
+	for (uint32_t i = 0; i < w->n && !rc; i++) {
+		if (drop[i]) {
+			free(w->jobs[i].pattern);
+			free(w->jobs[i].alloc);
+			free(w->jobs[i].partition);
+			w->skipped++;
+			continue;
+		}
+		w->jobs[k++] = w->jobs[i];
+	}
+	if (!rc)
+		w->n = k;
+	free(drop);
+	return rc;
+}
+
+int workload_job_where(const struct workload *w, uint32_t i, struct err *err)
+{
+	char at[300];
+
+	if (!w->name || !w->jobs[i].line)
+		return err_prefix(err, "job %u", w->jobs[i].id);
+	where(w->name, w, i, at, sizeof(at));
+	return err_prefix(err, "%s: job %u", at, w->jobs[i].id);
+}
+
 int workload_parse(const char *name, const char *text, size_t len,
 		   const struct wl_opts *o, struct workload *w, struct err *err)
 {
@@ -1006,6 +1240,10 @@ int workload_parse(const char *name, const char *text, size_t len,
 		rc = parse_swf(name, text, len, o, w, err);
 		break;
 	}
+	if (!rc)
+		rc = unique_ids(name, o, w, err);
+	if (!rc && !(w->name = strdup(name)))
+		rc = err_set(err, "%s: out of memory", name);
 	if (rc) {
 		workload_free(w);
 		return -1;
@@ -1103,7 +1341,7 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 		int64_t id;
 		struct wl_job *j;
 		struct err e2 = { "" };
-		char m[200];
+		char m[256];
 
 		line++;
 		if (l + 1 > bcap) {
@@ -1161,12 +1399,23 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 		j->nodes = n;
 		j->line = line;
 		j->limit = j->runtime = 1;
+		if (nf == 3 && flows_pattern_check(f[2], &e2)) {
+			snprintf(m, sizeof(m), "job %" PRId64 ": %.200s", id,
+				 e2.msg);
+			rc = bad(w, o, err, name, line, m);
+			drop_last(w);
+			continue;
+		}
 		if (nf == 3 && !(j->pattern = strdup(f[2])))
 			rc = err_set(err, "%s:%u: out of memory", name, line);
 	}
 	free(buf);
 	if (!rc)
+		rc = unique_ids(name, o, w, err);
+	if (!rc)
 		rc = held_once(name, o, w, err);
+	if (!rc && !(w->name = strdup(name)))
+		rc = err_set(err, "%s: out of memory", name);
 	if (rc)
 		workload_free(w);
 	return rc;

@@ -71,6 +71,7 @@ struct workload {
 	int64_t now;	    /* squeue: the latest submit/start time seen */
 	enum wl_format format;
 	bool squeue; /* input was squeue --json */
+	char *name;  /* the NAME read, for messages (workload_job_where) */
 };
 
 struct wl_opts {
@@ -118,11 +119,18 @@ void workload_free(struct workload *w);
 
 /* Read a whole file ("-" = stdin) into a new NUL-terminated buffer
  * (*len bytes, caller frees).  NULL with err set ("PATH: what"). */
+/* Prefix err with where job I of W was read: "NAME:LINE: job ID" (the
+ * job-list JSON: "NAME: jobs[K]: job ID"; "job ID" when unknown).
+ * Returns -1. */
+int workload_job_where(const struct workload *w, uint32_t i, struct err *err);
+
 char *workload_slurp(const char *path, size_t *len, struct err *err);
 
-/* Read F (a file, a pipe, stdin; the caller's, left open) to its end into
- * a new NUL-terminated buffer of *len bytes (caller frees).  NULL with err
- * set to "out of memory" or "read error". */
-char *wl_read_stream(FILE *f, size_t *len, struct err *err);
+/* Read F (a file, a pipe, stdin; the caller's, left open; NAME in
+ * messages) to its end into a new NUL-terminated buffer of *len bytes
+ * (caller frees).  NULL with err set: "NAME: out of memory", "NAME: read
+ * error", "NAME:LINE: NUL byte" (found while reading), or the file size
+ * over the limit file= (topo/util/limits.h). */
+char *wl_read_stream(FILE *f, const char *name, size_t *len, struct err *err);
 
 #endif

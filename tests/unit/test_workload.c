@@ -133,6 +133,34 @@ ParameterizedTestParameters(workload, bad_records)
 		  "jobs[0]: unknown key \"colour\" (id, submit, nodes, runtime, "
 		  "limit, pattern)",
 		  -1 },
+		/* One rule for job ids (class 3): unique in every format;
+		 * json-c's silent last-key-wins is an error; a pattern is
+		 * checked where it is read (class 6: FILE:LINE). */
+		{ "1 0 -1 10 4 -1 -1 4 10\n; c\n1 5 -1 10 4 -1 -1 4 10\n",
+		  "job id 1 repeats line 1", 3 },
+		{ "id,submit,nodes,runtime,limit\n7,0,2,10,10\n8,0,2,10,10\n"
+		  "7,1,2,10,10\n",
+		  "job id 7 repeats line 2", 4 },
+		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,"
+		  "\"runtime\":5},{\"id\":1,\"submit\":3,\"nodes\":2,"
+		  "\"runtime\":5}]}",
+		  "jobs[1]: job id 1 repeats jobs[0]", -1 },
+		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\n\"nodes\":2,"
+		  "\"runtime\":5,\"id\":2}]}",
+		  "bad JSON: key \"id\" repeated (first on line 1)", 2 },
+		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,"
+		  "\"runtime\":5,\n\"\\u0069d\":2}]}",
+		  "bad JSON: key \"id\" repeated (first on line 1)", 2 },
+		{ "{\"jobs\":[],\n\"jobs\":[{\"id\":1,\"submit\":0,"
+		  "\"nodes\":2,\"runtime\":5}]}",
+		  "bad JSON: key \"jobs\" repeated (first on line 1)", 2 },
+		{ "id,submit,nodes,runtime,limit,pattern\n3,0,2,10,10,bogus\n",
+		  "job 3: pattern 'bogus': unknown pattern 'bogus'", 2 },
+		{ "{\"jobs\":[{\"id\":4,\"submit\":0,\"nodes\":2,"
+		  "\"runtime\":5,\"pattern\":\"perm:seed=x\"}]}",
+		  "jobs[0]: job 4: pattern 'perm:seed=x': seed: not a "
+		  "non-negative integer",
+		  -1 },
 	};
 
 	return cr_make_param_array(struct bad_case, cases,
@@ -290,6 +318,16 @@ Test(workload, running_file)
 	cr_assert_eq(workload_parse_running("j", "x 0-1\n", 6, &o, &w, &err),
 		     -1);
 	cr_assert(strstr(err.msg, "j:1: job id 'x'"), "%s", err.msg);
+	cr_assert_eq(workload_parse_running("j", "7 0-1\n8 2\n7 3\n", 14, &o,
+					    &w, &err),
+		     -1);
+	cr_assert_str_eq(err.msg, "j:3: job id 7 repeats line 1");
+	cr_assert_eq(workload_parse_running("j", "\n7 0-1 shfit\n", 13, &o, &w,
+					    &err),
+		     -1);
+	cr_assert(strstr(err.msg, "j:2: job 7: pattern 'shfit': unknown "
+				  "pattern 'shfit'"),
+		  "%s", err.msg);
 	machine_destroy(c);
 }
 
@@ -300,6 +338,33 @@ Test(workload, load_file_errors)
 
 	cr_assert_eq(workload_load("/nonexistent/x.swf", NULL, &w, &err), -1);
 	cr_assert(strstr(err.msg, "/nonexistent/x.swf: "), "%s", err.msg);
+	/* /dev/zero: the first NUL is found in the first buffer read */
+	cr_assert_eq(workload_load("/dev/zero", NULL, &w, &err), -1);
+	cr_assert_str_eq(err.msg, "/dev/zero:1: NUL byte");
+}
+
+/* Where a job was read names it in later errors (whatif, report). */
+Test(workload, job_where)
+{
+	static const char csv[] = "id,submit,nodes,runtime,limit\n"
+				  "# x\n5,0,2,10,10\n";
+	static const char json[] = "{\"jobs\":[{\"id\":1,\"submit\":0,"
+				   "\"nodes\":2,\"runtime\":5},"
+				   "{\"id\":9,\"submit\":0,"
+				   "\"nodes\":2,\"runtime\":5}]}";
+	struct workload w;
+	struct err err = { "" };
+
+	parse_ok(csv, NULL, &w);
+	err_set(&err, "boom");
+	workload_job_where(&w, 0, &err);
+	cr_expect_str_eq(err.msg, "t:3: job 5: boom");
+	workload_free(&w);
+	parse_ok(json, NULL, &w);
+	err_set(&err, "boom");
+	workload_job_where(&w, 1, &err);
+	cr_expect_str_eq(err.msg, "t: jobs[1]: job 9: boom");
+	workload_free(&w);
 }
 
 /* wl_read_stream reads to the end past its 64 KiB first buffer (the byte
@@ -345,7 +410,7 @@ Test(workload, read_stream)
 	for (size_t i = 0; i < n; i++)
 		fputc('a' + (int)(i * 7 % 26), f);
 	rewind(f);
-	buf = wl_read_stream(f, &len, &err);
+	buf = wl_read_stream(f, "t", &len, &err);
 	cr_assert_not_null(buf, "%s", err.msg);
 	cr_assert_eq(len, n);
 	cr_assert_eq(buf[n], '\0');
@@ -358,8 +423,8 @@ Test(workload, read_stream)
 
 	f = fopen("/dev/null", "w"); /* write-only: fread fails */
 	cr_assert(f);
-	cr_assert_null(wl_read_stream(f, &len, &err));
-	cr_assert_str_eq(err.msg, "read error");
+	cr_assert_null(wl_read_stream(f, "t", &len, &err));
+	cr_assert_str_eq(err.msg, "t: read error");
 	fclose(f);
 	cr_assert_null(workload_slurp("/nonexistent/x", &len, &err));
 	cr_assert_str_eq(err.msg, "/nonexistent/x: No such file or directory");
