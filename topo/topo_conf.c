@@ -687,7 +687,13 @@ static int read_lines(struct pstate *st, const char *text)
 		p += len;
 		if (*p == '\n')
 			p++;
-		joining = cont && *p;
+		if (cont && !*p) {
+			rc = perr(st, line,
+				  "the line ends in '\\' (continued) but "
+				  "the file ends here");
+			break;
+		}
+		joining = cont;
 		if (joining)
 			continue;
 		rc = directive(st, start, buf);

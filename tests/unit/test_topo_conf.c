@@ -525,6 +525,8 @@ static const struct bad_case bad[] = {
 	  "NodeName= conflicts with the node names given by Nodes= on line 3" },
 	{ "bad_graph_linkcap.conf", 2, "bad capacity 'fast' in Links=" },
 	{ "bad_graph_nodes_twice.conf", 2, "Nodes= given twice" },
+	{ "bad_continuation_eof.conf", 2,
+	  "the line ends in '\\' (continued) but the file ends here" },
 	{ "bad_continuation.conf", 2,
 	  "NodeName= takes one value (unexpected 'c[0-7]')" },
 	{ "bad_wrap.conf", 3, "Wrap=cons_res: must be cons_tres or linear" },
