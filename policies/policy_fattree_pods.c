@@ -35,7 +35,20 @@
  * level-j unit, in pods (generally: units of levels 1..j-1) that no running
  * job crosses; the pods may hold other jobs that stay inside them.  The
  * job then crosses those pods, so they are closed to other multi-pod jobs
- * until it ends.  large=pods (default) is the paper's practical rule iv. */
+ * until it ends.  large=pods (default) is the paper's practical rule iv.
+ *
+ * Option rule=links drops the rounding to whole units, keeping only what
+ * isolation needs (the invariant above, for units of every level 0..n-2,
+ * a leaf included): a job whose nodes span level j (their lowest common
+ * unit is a level-j unit) crosses every unit below level j holding one of
+ * its nodes, so it may take any free nodes of leaves whose units at levels
+ * 0..j-1 no running job crosses.  A leaf then holds single-leaf jobs and
+ * at most one multi-leaf job; a pod holds pod-contained jobs on other
+ * leaves and at most one job spanning pods; and so on up.  Candidates: the
+ * lowest level j first, then level-j units with the fewest such nodes
+ * (best fit), lowest id; inside a unit, sub-units with the fewest such
+ * nodes first (fragments: leaves holding single-leaf jobs, partly used
+ * pods) until one holds the rest, which then takes it (best fit). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,11 +58,17 @@ static const struct spec_opt opts[] = {
 	{ .key = "large",
 	  .def = "pods",
 	  .help = "jobs above a pod: whole pods, or leaves (rule iii)" },
+	{ .key = "rule",
+	  .def = "paper",
+	  .help = "paper: whole units (rules i-iv); links: any nodes whose "
+		  "links stay private" },
 	{ 0 },
 };
 static const char *const large_choices[] = { "pods", "leaves", NULL };
+static const char *const rule_choices[] = { "paper", "links", NULL };
 
 struct ft {
+	bool links;	 /* rule=links */
 	bool rule3;	 /* large=leaves: rule iii for jobs above a pod */
 	uint32_t k, n;	 /* arity, levels */
 	uint32_t leaves; /* k^(n-1) */
@@ -60,15 +79,20 @@ static int create(struct policy *p, struct err *err)
 {
 	struct ft *f;
 	long k, n;
-	int large;
+	int large, rule;
 
 	if (topo_kind(p->t) != TOPO_FATTREE)
 		return err_set(err,
 			       "policy fattree-pods: topology %s is not "
 			       "a fat-tree",
 			       topo_family(p->t));
-	if (policy_opt_choice(p, "large", large_choices, &large, err))
+	if (policy_opt_choice(p, "large", large_choices, &large, err) ||
+	    policy_opt_choice(p, "rule", rule_choices, &rule, err))
 		return -1;
+	if (rule == 1 && large == 1)
+		return err_set(err, "policy fattree-pods: large=leaves is a "
+				    "rule=paper option (rule=links takes any "
+				    "private leaves already)");
 	k = topo_param_int(p->t, "k");
 	n = topo_param_int(p->t, "n");
 	if (k < 1 || n < 1 || n > 16)
@@ -78,6 +102,7 @@ static int create(struct policy *p, struct err *err)
 	if (!f)
 		return err_set(err, "policy fattree-pods: out of memory");
 	f->rule3 = large == 1;
+	f->links = rule == 1;
 	f->k = (uint32_t)k;
 	f->n = (uint32_t)n;
 	f->pw[0] = 1;
@@ -517,6 +542,209 @@ static enum policy_status try_place(const struct policy *p, const struct ft *f,
 	}
 }
 
+/* ---- rule=links ---- */
+
+/* Per call: free usable nodes per leaf, and which units of levels 0..n-2
+ * running jobs cross. */
+struct lstate {
+	uint32_t *nfree;      /* [leaves] */
+	uint8_t *crossed[16]; /* [level][unit], levels 0..n-2 */
+	uint8_t *cmem;
+	uint32_t *e; /* [leaves] nodes the job may take on each leaf */
+};
+
+static void lstate_free(struct lstate *s)
+{
+	free(s->nfree);
+	free(s->cmem);
+	free(s->e);
+}
+
+static int lstate_build(const struct policy *p, const struct ft *f,
+			const struct policy_view *v, bool empty,
+			struct lstate *s)
+{
+	uint32_t N = topo_num_nodes(p->t), *first = NULL, *span = NULL;
+	struct policy_jobs jobs;
+	size_t total = 0;
+	uint8_t *q;
+	int rc = -1;
+
+	memset(s, 0, sizeof(*s));
+	for (uint32_t l = 0; l + 1 < f->n; l++)
+		total += f->pw[f->n - 1 - l];
+	s->nfree = calloc(f->leaves, sizeof(*s->nfree));
+	s->e = calloc(f->leaves, sizeof(*s->e));
+	s->cmem = calloc(total + 1, 1);
+	if (!s->nfree || !s->e || !s->cmem)
+		return -1;
+	q = s->cmem;
+	for (uint32_t l = 0; l + 1 < f->n; l++) {
+		s->crossed[l] = q;
+		q += f->pw[f->n - 1 - l];
+	}
+	for (uint32_t w = 0; w < f->leaves; w++) {
+		uint32_t cnt;
+		const uint32_t *nodes = topo_switch_nodes(p->t, w, &cnt);
+
+		for (uint32_t i = 0; i < cnt; i++)
+			s->nfree[w] += empty ? policy_node_usable(v, nodes[i]) :
+					       policy_node_ok(v, nodes[i]);
+	}
+	if (empty || f->n < 2)
+		return 0;
+	if (policy_jobs_build(&jobs, v->owner, N))
+		return -1;
+	first = malloc(((size_t)jobs.n + 1) * sizeof(*first));
+	span = calloc((size_t)jobs.n + 1, sizeof(*span));
+	if (!first || !span)
+		goto out;
+	for (uint32_t j = 0; j < jobs.n; j++)
+		first[j] = UINT32_MAX;
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t j = jobs.idx[i], w = topo_node_switch(p->t, i), l;
+
+		if (j == UINT32_MAX)
+			continue;
+		if (first[j] == UINT32_MAX)
+			first[j] = w;
+		else if ((l = lca_level(f, w, first[j])) > span[j])
+			span[j] = l;
+	}
+	/* a job spanning level j crosses every unit below j it touches */
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t j = jobs.idx[i], w = topo_node_switch(p->t, i);
+
+		if (j == UINT32_MAX)
+			continue;
+		for (uint32_t l = 0; l < span[j] && l + 1 < f->n; l++)
+			s->crossed[l][w / f->pw[l]] = 1;
+	}
+	rc = 0;
+out:
+	free(first);
+	free(span);
+	policy_jobs_free(&jobs);
+	return rc;
+}
+
+/* Nodes of the leaves of level-L unit U the job may take (s->e). */
+static uint32_t unit_sum(const struct ft *f, const struct lstate *s, uint32_t l,
+			 uint32_t u)
+{
+	uint32_t sum = 0, lo = (uint32_t)(u * f->pw[l]);
+
+	for (uint32_t w = lo; w < lo + f->pw[l]; w++)
+		sum += s->e[w];
+	return sum;
+}
+
+/* Take X nodes inside level-L unit U: leaves in id order at level 0;
+ * above, the sub-units with the fewest takeable nodes first until one
+ * holds the rest, which then takes it (the smallest such). */
+static void pick(const struct policy *p, const struct ft *f,
+		 const struct policy_view *v, const struct lstate *s,
+		 uint32_t l, uint32_t u, uint32_t x, struct policy_result *res)
+{
+	struct policy_cand *sub;
+	uint32_t ns = 0;
+
+	if (l == 0) {
+		uint32_t cnt;
+		const uint32_t *nodes = topo_switch_nodes(p->t, u, &cnt);
+
+		for (uint32_t i = 0; i < cnt && x; i++)
+			if (policy_node_ok(v, nodes[i])) {
+				res->nodes[res->n++] = nodes[i];
+				x--;
+			}
+		return;
+	}
+	sub = malloc(f->k * sizeof(*sub));
+	if (!sub)
+		return; /* res->n < need: the caller waits */
+	for (uint32_t c = u * f->k; c < (u + 1) * f->k; c++) {
+		uint32_t e = unit_sum(f, s, l - 1, c);
+
+		if (e)
+			sub[ns++] = (struct policy_cand){ e, c };
+	}
+	qsort(sub, ns, sizeof(*sub), policy_cand_cmp);
+	for (uint32_t i = 0; i < ns && x; i++) {
+		uint32_t fit = i;
+
+		while (fit < ns && sub[fit].key < x)
+			fit++;
+		if (fit < ns) {
+			pick(p, f, v, s, l - 1, sub[fit].id, x, res);
+			break;
+		}
+		pick(p, f, v, s, l - 1, sub[i].id, sub[i].key, res);
+		x -= sub[i].key;
+	}
+	free(sub);
+}
+
+/* rule=links: the ATTEMPT-th candidate (lowest span level first, then
+ * best fit).  Fills RES when FILL. */
+static enum policy_status links_try(const struct policy *p, const struct ft *f,
+				    const struct policy_view *v,
+				    struct lstate *s,
+				    const struct policy_request *req,
+				    struct policy_result *res, bool fill)
+{
+	uint32_t need = req->nodes, j0 = 0, seen = 0, most = 0;
+	struct policy_cand *cd = malloc(((size_t)f->leaves + 1) * sizeof(*cd));
+
+	if (!cd)
+		return policy_say(res, POLICY_WAIT, "out of memory");
+	while (f->pw[j0 + 1] < need)
+		j0++;
+	for (uint32_t j = j0; j < f->n; j++) {
+		uint32_t nu = (uint32_t)f->pw[f->n - 1 - j], nc = 0;
+
+		for (uint32_t w = 0; w < f->leaves; w++) {
+			bool ok = true;
+
+			for (uint32_t l = 0; l < j && ok; l++)
+				ok = !s->crossed[l][w / f->pw[l]];
+			s->e[w] = ok ? s->nfree[w] : 0;
+		}
+		for (uint32_t u = 0; u < nu; u++) {
+			uint32_t e = unit_sum(f, s, j, u);
+
+			if (e > most)
+				most = e;
+			if (e >= need)
+				cd[nc++] = (struct policy_cand){ e, u };
+		}
+		if (req->attempt >= seen + nc) {
+			seen += nc;
+			continue;
+		}
+		qsort(cd, nc, sizeof(*cd), policy_cand_cmp);
+		if (fill) {
+			res->n = 0;
+			pick(p, f, v, s, j, cd[req->attempt - seen].id, need,
+			     res);
+			policy_sort_u32(res->nodes, res->n);
+		}
+		free(cd);
+		if (fill && res->n != need)
+			return policy_say(res, POLICY_WAIT, "out of memory");
+		return POLICY_PLACED;
+	}
+	free(cd);
+	if (seen)
+		return policy_say(res, POLICY_NEVER,
+				  "no candidate #%u (%u candidates)",
+				  req->attempt, seen);
+	return policy_say(res, POLICY_WAIT,
+			  "waiting for %u free nodes on leaf switches no "
+			  "other multi-leaf job uses (at most %u)",
+			  need, most);
+}
+
 /* policy_search_fn: count the free nodes of V (or of the empty machine),
  * then place */
 static int count_place(const struct policy *p, const struct policy_view *v,
@@ -527,6 +755,19 @@ static int count_place(const struct policy *p, const struct policy_view *v,
 	struct counts c;
 	enum policy_status st;
 
+	if (f->links) {
+		struct lstate s;
+
+		if (lstate_build(p, f, v, empty, &s)) {
+			lstate_free(&s);
+			return -1;
+		}
+		st = links_try(p, f, v, &s, req, res, !empty);
+		lstate_free(&s);
+		if (st == POLICY_PLACED)
+			res->isolated = true;
+		return st;
+	}
 	if (count(p, f, v, empty, &c))
 		return -1;
 	st = try_place(p, f, v, &c, req, res, !empty);

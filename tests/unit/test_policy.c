@@ -468,6 +468,27 @@ static struct pcase pcases[] = {
 	  "4-15", 1 },
 	{ FT, "ecmp", "fattree-pods", "0-2,20,24", "", 13, 0, POLICY_PLACED,
 	  "32-44", 1 },
+	/* rule=links, by hand: in the best-fit pod, the leaves with the
+	 * fewest free nodes first (the leftovers of single-leaf jobs), until
+	 * one leaf holds the rest */
+	{ FT, "ecmp", "fattree-pods:rule=links", "0-2", "", 6, 0, POLICY_PLACED,
+	  "3-8", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=links", "0-2,4", "", 6, 0,
+	  POLICY_PLACED, "3,5-9", 1 },
+	/* a job on leaves 0 and 1 crosses both: a 6-node job takes leaves 2
+	 * and 3 of the same pod */
+	{ FT, "ecmp", "fattree-pods:rule=links", "0-2+4", "", 6, 0,
+	  POLICY_PLACED, "8-13", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=links", "", "", 18, 0, POLICY_PLACED,
+	  "0-17", 1 },
+	/* a job on 0-5 crosses leaves 0 and 1: a 2-node job may not use
+	 * node 6-7 with a node elsewhere, but fits leaf 1 alone */
+	{ FT, "ecmp", "fattree-pods:rule=links", "0-3+4-5", "", 2, 0, POLICY_PLACED,
+	  "6-7", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=links", "0-3+4-5", "", 3, 0, POLICY_PLACED,
+	  "8-10", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=links", "0-3+4-5", "", 5, 0, POLICY_PLACED,
+	  "8-12", 1 },
 	/* rule iv: whole pods */
 	{ FT, "ecmp", "fattree-pods", "", "", 20, 0, POLICY_PLACED, "0-19", 1 },
 	{ FT, "ecmp", "fattree-pods", "0", "", 20, 0, POLICY_PLACED, "16-35",
@@ -724,6 +745,14 @@ static struct gcase gcases[] = {
 	{ "fattree:k=3,n=4", "ecmp", "fattree-pods", 3, 9, 1 },
 	{ "fattree:k=3,n=4", "ecmp", "fattree-pods:large=leaves", 3, 9, 1 },
 	{ "fattree:k=2,n=5", "dmodk", "fattree-pods:large=leaves", 2, 4, 1 },
+	/* rule=links: any nodes whose units no other job crosses */
+	{ FT, "ecmp", "fattree-pods:rule=links", 4, 16, 1 },
+	{ FT, "dmodk", "fattree-pods:rule=links", 4, 16, 1 },
+	{ "fattree:k=6,n=2", "ecmp", "fattree-pods:rule=links", 6, 36, 1 },
+	{ "fattree:k=6,n=2", "dmodk", "fattree-pods:rule=links", 6, 36, 1 },
+	{ "fattree:k=3,n=4", "ecmp", "fattree-pods:rule=links", 3, 9, 1 },
+	{ "fattree:k=3,n=4", "dmodk", "fattree-pods:rule=links", 3, 9, 1 },
+	{ "fattree:k=4,n=4", "ecmp", "fattree-pods:rule=links", 4, 16, 1 },
 	{ DF, "min", "dragonfly-groups", 2, 8, 1 },
 	{ DF, "ugal", "dragonfly-groups", 2, 8, 1 },
 	{ DF, "vlb", "dragonfly-groups", 2, 8, 1 },
