@@ -46,9 +46,10 @@
  * at most one multi-leaf job; a pod holds pod-contained jobs on other
  * leaves and at most one job spanning pods; and so on up.  Candidates: the
  * lowest level j first, then level-j units with the fewest such nodes
- * (best fit), lowest id; inside a unit, sub-units with the fewest such
- * nodes first (fragments: leaves holding single-leaf jobs, partly used
- * pods) until one holds the rest, which then takes it (best fit). */
+ * (best fit), lowest id; inside a unit, the sub-units with the most such
+ * nodes first (fewest units crossed) until one holds the rest, which then
+ * takes it: the smallest that does (best fit: leftovers beside
+ * single-leaf jobs, partly used pods). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -663,24 +664,35 @@ static void pick(const struct policy *p, const struct ft *f,
 	sub = malloc(f->k * sizeof(*sub));
 	if (!sub)
 		return; /* res->n < need: the caller waits */
+	/* keys UINT32_MAX - e: the most takeable first, ties lowest id */
 	for (uint32_t c = u * f->k; c < (u + 1) * f->k; c++) {
 		uint32_t e = unit_sum(f, s, l - 1, c);
 
 		if (e)
-			sub[ns++] = (struct policy_cand){ e, c };
+			sub[ns++] = (struct policy_cand){ UINT32_MAX - e, c };
 	}
 	qsort(sub, ns, sizeof(*sub), policy_cand_cmp);
 	for (uint32_t i = 0; i < ns && x; i++) {
-		uint32_t fit = i;
+		uint32_t fit = UINT32_MAX;
 
-		while (fit < ns && sub[fit].key < x)
-			fit++;
-		if (fit < ns) {
+		/* the smallest remaining sub-unit that holds the rest (the
+		 * lowest id of equals): backwards, takeable rises */
+		for (uint32_t q = ns; q-- > i;) {
+			uint32_t e = UINT32_MAX - sub[q].key;
+
+			if (e < x)
+				continue;
+			if (fit != UINT32_MAX && e > UINT32_MAX - sub[fit].key)
+				break;
+			fit = q;
+		}
+		if (fit != UINT32_MAX) {
 			pick(p, f, v, s, l - 1, sub[fit].id, x, res);
 			break;
 		}
-		pick(p, f, v, s, l - 1, sub[i].id, sub[i].key, res);
-		x -= sub[i].key;
+		pick(p, f, v, s, l - 1, sub[i].id, UINT32_MAX - sub[i].key,
+		     res);
+		x -= UINT32_MAX - sub[i].key;
 	}
 	free(sub);
 }

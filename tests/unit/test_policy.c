@@ -469,12 +469,12 @@ static struct pcase pcases[] = {
 	{ FT, "ecmp", "fattree-pods", "0-2,20,24", "", 13, 0, POLICY_PLACED,
 	  "32-44", 1 },
 	/* rule=links, by hand: in the best-fit pod, the leaves with the
-	 * fewest free nodes first (the leftovers of single-leaf jobs), until
-	 * one leaf holds the rest */
+	 * most free nodes first, until one holds the rest: the smallest
+	 * that does (the leftover beside a single-leaf job) */
 	{ FT, "ecmp", "fattree-pods:rule=links", "0-2", "", 6, 0, POLICY_PLACED,
-	  "3-8", 1 },
+	  "4-9", 1 },
 	{ FT, "ecmp", "fattree-pods:rule=links", "0-2,4", "", 6, 0,
-	  POLICY_PLACED, "3,5-9", 1 },
+	  POLICY_PLACED, "5-6,8-11", 1 },
 	/* a job on leaves 0 and 1 crosses both: a 6-node job takes leaves 2
 	 * and 3 of the same pod */
 	{ FT, "ecmp", "fattree-pods:rule=links", "0-2+4", "", 6, 0,
@@ -483,12 +483,12 @@ static struct pcase pcases[] = {
 	  "0-17", 1 },
 	/* a job on 0-5 crosses leaves 0 and 1: a 2-node job may not use
 	 * node 6-7 with a node elsewhere, but fits leaf 1 alone */
-	{ FT, "ecmp", "fattree-pods:rule=links", "0-3+4-5", "", 2, 0, POLICY_PLACED,
-	  "6-7", 1 },
-	{ FT, "ecmp", "fattree-pods:rule=links", "0-3+4-5", "", 3, 0, POLICY_PLACED,
-	  "8-10", 1 },
-	{ FT, "ecmp", "fattree-pods:rule=links", "0-3+4-5", "", 5, 0, POLICY_PLACED,
-	  "8-12", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=links", "0-3+4-5", "", 2, 0,
+	  POLICY_PLACED, "6-7", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=links", "0-3+4-5", "", 3, 0,
+	  POLICY_PLACED, "8-10", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=links", "0-3+4-5", "", 5, 0,
+	  POLICY_PLACED, "8-12", 1 },
 	/* rule iv: whole pods */
 	{ FT, "ecmp", "fattree-pods", "", "", 20, 0, POLICY_PLACED, "0-19", 1 },
 	{ FT, "ecmp", "fattree-pods", "0", "", 20, 0, POLICY_PLACED, "16-35",
