@@ -545,46 +545,44 @@ static enum policy_status try_place(const struct policy *p, const struct ft *f,
 
 /* ---- rule=links ---- */
 
-/* Per call: free usable nodes per leaf, and which units of levels 0..n-2
- * running jobs cross. */
+/* Per call: free usable nodes per leaf, and for each leaf the lowest
+ * level at which a running job crosses one of its units. */
 struct lstate {
-	uint32_t *nfree;      /* [leaves] */
-	uint8_t *crossed[16]; /* [level][unit], levels 0..n-2 */
-	uint8_t *cmem;
-	uint32_t *e; /* [leaves] nodes the job may take on each leaf */
+	uint32_t *nfree; /* [leaves] */
+	uint8_t *low;	 /* [leaves] lowest crossed level of the leaf's units
+			  * (n: none) */
+	uint32_t *e;	 /* [leaves] nodes the job may take on each leaf */
 };
 
 static void lstate_free(struct lstate *s)
 {
 	free(s->nfree);
-	free(s->cmem);
+	free(s->low);
 	free(s->e);
 }
 
+/* O(N + leaves * n), no division per node: a job's span is the level of
+ * the lowest unit holding its lowest and highest leaf (units are runs of
+ * consecutive leaves); a unit of level l is crossed when a job of span
+ * > l has a node in it, i.e. when the largest span of the jobs on its
+ * leaves exceeds l. */
 static int lstate_build(const struct policy *p, const struct ft *f,
 			const struct policy_view *v, bool empty,
 			struct lstate *s)
 {
-	uint32_t N = topo_num_nodes(p->t), *first = NULL, *span = NULL;
-	struct policy_jobs jobs;
-	size_t total = 0;
-	uint8_t *q;
+	uint32_t N = topo_num_nodes(p->t), L = f->leaves;
+	uint32_t *lo = NULL, *hi = NULL, *span = NULL, *m = NULL;
+	struct policy_jobs jobs = { 0 };
 	int rc = -1;
 
 	memset(s, 0, sizeof(*s));
-	for (uint32_t l = 0; l + 1 < f->n; l++)
-		total += f->pw[f->n - 1 - l];
-	s->nfree = calloc(f->leaves, sizeof(*s->nfree));
-	s->e = calloc(f->leaves, sizeof(*s->e));
-	s->cmem = calloc(total + 1, 1);
-	if (!s->nfree || !s->e || !s->cmem)
+	s->nfree = calloc(L, sizeof(*s->nfree));
+	s->e = calloc(L, sizeof(*s->e));
+	s->low = malloc(L);
+	if (!s->nfree || !s->e || !s->low)
 		return -1;
-	q = s->cmem;
-	for (uint32_t l = 0; l + 1 < f->n; l++) {
-		s->crossed[l] = q;
-		q += f->pw[f->n - 1 - l];
-	}
-	for (uint32_t w = 0; w < f->leaves; w++) {
+	memset(s->low, (int)f->n, L);
+	for (uint32_t w = 0; w < L; w++) {
 		uint32_t cnt;
 		const uint32_t *nodes = topo_switch_nodes(p->t, w, &cnt);
 
@@ -596,35 +594,60 @@ static int lstate_build(const struct policy *p, const struct ft *f,
 		return 0;
 	if (policy_jobs_build(&jobs, v->owner, N))
 		return -1;
-	first = malloc(((size_t)jobs.n + 1) * sizeof(*first));
+	lo = malloc(((size_t)jobs.n + 1) * sizeof(*lo));
+	hi = calloc((size_t)jobs.n + 1, sizeof(*hi));
 	span = calloc((size_t)jobs.n + 1, sizeof(*span));
-	if (!first || !span)
+	m = calloc(L, sizeof(*m)); /* largest span of a job on each unit */
+	if (!lo || !hi || !span || !m)
 		goto out;
 	for (uint32_t j = 0; j < jobs.n; j++)
-		first[j] = UINT32_MAX;
+		lo[j] = UINT32_MAX;
 	for (uint32_t i = 0; i < N; i++) {
-		uint32_t j = jobs.idx[i], w = topo_node_switch(p->t, i), l;
+		uint32_t j = jobs.idx[i], w = i / f->k; /* node i on leaf i/k */
 
 		if (j == UINT32_MAX)
 			continue;
-		if (first[j] == UINT32_MAX)
-			first[j] = w;
-		else if ((l = lca_level(f, w, first[j])) > span[j])
-			span[j] = l;
+		if (w < lo[j])
+			lo[j] = w;
+		if (w > hi[j])
+			hi[j] = w;
 	}
-	/* a job spanning level j crosses every unit below j it touches */
+	for (uint32_t j = 0; j < jobs.n; j++)
+		span[j] = lca_level(f, lo[j], hi[j]);
 	for (uint32_t i = 0; i < N; i++) {
-		uint32_t j = jobs.idx[i], w = topo_node_switch(p->t, i);
+		uint32_t j = jobs.idx[i];
 
-		if (j == UINT32_MAX)
-			continue;
-		for (uint32_t l = 0; l < span[j] && l + 1 < f->n; l++)
-			s->crossed[l][w / f->pw[l]] = 1;
+		if (j != UINT32_MAX && span[j] > m[i / f->k])
+			m[i / f->k] = span[j];
+	}
+	/* level by level, m[u] = the largest span on unit u's leaves */
+	for (uint32_t l = 0; l + 1 < f->n; l++) {
+		uint32_t nu = (uint32_t)f->pw[f->n - 1 - l],
+			 per = (uint32_t)f->pw[l];
+
+		for (uint32_t u = 0; u < nu; u++) {
+			if (l > 0) {
+				uint32_t x = 0;
+
+				for (uint32_t c = u * f->k; c < (u + 1) * f->k;
+				     c++)
+					if (m[c] > x)
+						x = m[c];
+				m[u] = x; /* u <= c: overwritten after read */
+			}
+			if (m[u] > l)
+				for (uint32_t w = u * per; w < (u + 1) * per;
+				     w++)
+					if (s->low[w] > l)
+						s->low[w] = (uint8_t)l;
+		}
 	}
 	rc = 0;
 out:
-	free(first);
+	free(lo);
+	free(hi);
 	free(span);
+	free(m);
 	policy_jobs_free(&jobs);
 	return rc;
 }
@@ -715,13 +738,8 @@ static enum policy_status links_try(const struct policy *p, const struct ft *f,
 	for (uint32_t j = j0; j < f->n; j++) {
 		uint32_t nu = (uint32_t)f->pw[f->n - 1 - j], nc = 0;
 
-		for (uint32_t w = 0; w < f->leaves; w++) {
-			bool ok = true;
-
-			for (uint32_t l = 0; l < j && ok; l++)
-				ok = !s->crossed[l][w / f->pw[l]];
-			s->e[w] = ok ? s->nfree[w] : 0;
-		}
+		for (uint32_t w = 0; w < f->leaves; w++)
+			s->e[w] = s->low[w] >= j ? s->nfree[w] : 0;
 		for (uint32_t u = 0; u < nu; u++) {
 			uint32_t e = unit_sum(f, s, j, u);
 
