@@ -93,3 +93,11 @@ UNIT_TESTS += plugin/test_adapter
 plugin_test_adapter_SOURCES = plugin/test_adapter.c plugin/topo_adapter.c
 plugin_test_adapter_CFLAGS = $(UNIT_CFLAGS)
 plugin_test_adapter_LDADD = $(L_PLUGIN) $(GLPK_LIBS) $(UNIT_LIBS)
+
+# The randomized stress test of the adapter (issue 13): STRESS_SEED,
+# STRESS_STEPS.
+UNIT_TESTS += plugin/test_adapter_stress
+plugin_test_adapter_stress_SOURCES = plugin/test_adapter_stress.c \
+	plugin/topo_adapter.c
+plugin_test_adapter_stress_CFLAGS = $(UNIT_CFLAGS)
+plugin_test_adapter_stress_LDADD = $(L_PLUGIN) $(GLPK_LIBS) $(UNIT_LIBS)
