@@ -147,7 +147,7 @@ static const struct world_def worlds[] = {
 		    "Routing=dmodk\n"
 		    "NodeName=cn[00-63]\n"
 		    "PartitionPolicy=batch:fattree-pods:large=leaves\n"
-		    "PartitionPolicy=wide:fattree-pods\n"
+		    "PartitionPolicy=wide:fattree-pods:rule=links\n"
 		    "PartitionPolicy=debug:random:seed=11\n",
 		    "Topology=fattree k=4 \\\n"
 		    "  n=3\n"
@@ -155,7 +155,8 @@ static const struct world_def worlds[] = {
 		    "NodeName=cn[00-15],cn[16-63]\n"
 		    "RespectIsolation=no\n"
 		    "PartitionPolicy=batch:fattree-pods:large=leaves\n"
-		    "PartitionPolicy=wide:fattree-pods:large=pods\n"
+		    "PartitionPolicy=wide:fattree-pods:large=pods,"
+		    "rule=links\n"
 		    "PartitionPolicy=debug:random:seed=11\n" },
 	  .iso_override = "fattree-pods",
 	  .small = 4,
