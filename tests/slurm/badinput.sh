@@ -39,7 +39,7 @@ sbatch -N 2 -w n0,n9 -o /dev/null --wrap true >"$TDIR/out" 2>&1 &&
 	fail "-w accepted under an isolating policy"
 grep -q "explicit node lists" "$TDIR/c/log/slurmctld.log" ||
 	fail "slurmctld did not log why -w was refused"
-grep -q "sbatch: error: select/topo: explicit node lists (-w) are not supported in partition batch: its policy fattree-pods:large=pods chooses the nodes" "$TDIR/out" ||
+grep -q "sbatch: error: select/topo: explicit node lists (-w) are not supported in partition batch: its policy fattree-pods:large=pods,rule=paper chooses the nodes" "$TDIR/out" ||
 	fail "the user was not told why -w was refused: $(cat "$TDIR/out")"
 # Same size in the big partition runs.
 id=$(submit 5 1) || fail "5 nodes in batch"

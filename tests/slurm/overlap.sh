@@ -52,7 +52,7 @@ run_case no
 grep -q "error: select/topo: .*topo.conf: partition clus (no isolating policy) shares nodes with isolating partition batch: ITS JOBS CAN SHARE LINKS WITH ISOLATED JOBS; set RespectIsolation=yes in topo.conf to prevent it" \
 	"$TDIR/c/log/slurmctld.log" || fail "no loud line about the overlap"
 [ "$(field "$b" NodeList)" = "n[24-35]" ] || fail "B on $(field "$b" NodeList) (cons_tres was expected to take n[24-35])"
-grep -q "^  job $a (batch, fattree-pods:large=pods): [0-9]* of its [0-9]* links used by $b (clus, clustered:seed=1,scatter=10)$" "$TDIR/rep.no" ||
+grep -q "^  job $a (batch, fattree-pods:large=pods,rule=paper): [0-9]* of its [0-9]* links used by $b (clus, clustered:seed=1,scatter=10)$" "$TDIR/rep.no" ||
 	fail "report does not name B as breaking A: $(cat "$TDIR/rep.no")"
 "$STOPO" report --topo "$TDIR/topo.conf" "$TDIR/snap.no.json" --check >/dev/null &&
 	fail "report --check passed with A's isolation broken"

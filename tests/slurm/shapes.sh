@@ -117,7 +117,7 @@ wait_all 60 || fail "jobs did not finish"
 
 # 6. The record: one info line per start, and topo_jobs.log.
 log=$TDIR/c/log/slurmctld.log
-grep -q "select/topo: JobId=$r2 started on n\[[0-9-]*\] (8 nodes), policy fattree-pods:large=pods: isolated (" "$log" ||
+grep -q "select/topo: JobId=$r2 started on n\[[0-9-]*\] (8 nodes), policy fattree-pods:large=pods,rule=paper: isolated (" "$log" ||
 	fail "no info line for job $r2: $(grep "JobId=$r2 \|select/topo: JobId" "$log" | tail -5)"
 # (run-now and backfill may each give their reason: one line per change)
 grep -q "select/topo: JobId=$w pending: waiting for " "$log" ||
@@ -126,7 +126,7 @@ grep -q "select/topo: JobId=$w pending: waiting for " "$log" ||
 	fail "the pending reason of job $w logged again and again: $(grep "JobId=$w pending" "$log")"
 rec=$(grep " job=$r2 " "$TDIR/c/state/topo_jobs.log") || fail "job $r2 not in topo_jobs.log"
 case "$rec" in
-[12][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9][+-][0-9][0-9][0-9][0-9]" job=$r2 nodes=8 "*" policy=fattree-pods:large=pods node_shared=0") ;;
+[12][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9][+-][0-9][0-9][0-9][0-9]" job=$r2 nodes=8 "*" policy=fattree-pods:large=pods,rule=paper node_shared=0") ;;
 *) fail "topo_jobs.log: $rec" ;;
 esac
 # Two 1-CPU jobs on one node of the OverSubscribe=FORCE partition
@@ -160,7 +160,7 @@ note "job environment: $(tr '\n' ' ' < "$TDIR/env.out")"
 f=$(submit 3 1 --topo-pattern=bitrev) || fail "sbatch bitrev"
 wait_all 60 || fail "jobs did not finish"
 [ "$(field "$f" JobState)" = COMPLETED ] || fail "bitrev job: $(field "$f" JobState)"
-grep -q " job=$f nodes=3 policy=fattree-pods:large=pods node_shared=0 status=failed error=\"pattern .bitrev.: needs a power-of-two rank count, got 3" \
+grep -q " job=$f nodes=3 policy=fattree-pods:large=pods,rule=paper node_shared=0 status=failed error=\"pattern .bitrev.: needs a power-of-two rank count, got 3" \
 	"$TDIR/c/state/topo_jobs.log" ||
 	fail "no failed record: $(grep " job=$f " "$TDIR/c/state/topo_jobs.log")"
 
@@ -209,7 +209,7 @@ resv6() { # NAME: create, check, run a 6-node job in it, delete
 		duration=10 users=root flags=ignore_jobs >/dev/null ||
 		fail "create reservation $1"
 	rn=$(scontrol show reservation "$1" | tr ' ' '\n' | sed -n 's/^Nodes=//p')
-	grep -qF "select/topo: reservation $1: 6 nodes placed as fattree-pods:large=pods places a job of that size: $rn (8 nodes)" "$log" ||
+	grep -qF "select/topo: reservation $1: 6 nodes placed as fattree-pods:large=pods,rule=paper places a job of that size: $rn (8 nodes)" "$log" ||
 		fail "reservation $1 on $rn not placed by the policy: $(grep "reservation $1" "$log")"
 	case "$rn" in
 	n\[0-7\]|n\[8-15\]|n\[16-23\]|n\[24-31\]|n\[32-39\]|n\[40-47\]|n\[48-55\]|n\[56-63\]) ;;
@@ -264,7 +264,7 @@ refused "a non-isolating --topo-policy" \
 	"error: select/topo: partition batch: " \
 	sbatch -N 2 --topo-policy=linear -o /dev/null --wrap true
 refused "-N 64 -x n0" \
-	"error: select/topo: this job can never run isolated under fattree-pods:large=pods in partition batch: " \
+	"error: select/topo: this job can never run isolated under fattree-pods:large=pods,rule=paper in partition batch: " \
 	sbatch -N 64 -x n0 -o /dev/null --wrap true
 refused "srun -w" "error: select/topo: explicit node lists (-w) are not supported in partition batch" \
 	srun -N 2 -w n0,n9 true
@@ -276,7 +276,7 @@ refused "sbatch --test-only -w" "select/topo: explicit node lists (-w)" \
 scontrol create reservation reservationname=r4 nodecnt=4 starttime=now \
 	duration=10 users=root flags=ignore_jobs >/dev/null || fail "create r4"
 refused "8 nodes in a 4-node reservation" \
-	"error: select/topo: this job can never run isolated under fattree-pods:large=pods in partition batch, reservation r4: " \
+	"error: select/topo: this job can never run isolated under fattree-pods:large=pods,rule=paper in partition batch, reservation r4: " \
 	sbatch -N 8 --reservation=r4 -o /dev/null --wrap true
 scontrol delete reservationname=r4
 # Several partitions: refused only if every one refuses.
