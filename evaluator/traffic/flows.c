@@ -140,18 +140,15 @@ static int parse_line(const char *line, uint32_t nnodes, uint32_t *src,
 	return 0;
 }
 
-int flows_load(const char *path, uint32_t nnodes, struct flows *out,
+int flows_read(FILE *fp, const char *path, uint32_t nnodes, struct flows *out,
 	       struct err *err)
 {
-	FILE *fp = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	unsigned long lineno = 0;
 	int rc = 0;
 
-	if (!fp)
-		return err_set(err, "%s: %s", path, strerror(errno));
 	flows_clear(out);
 	while ((len = getline(&line, &cap, fp)) != -1) {
 		uint32_t s, d;
@@ -193,8 +190,20 @@ int flows_load(const char *path, uint32_t nnodes, struct flows *out,
 	if (!rc && ferror(fp))
 		rc = err_set(err, "%s: read error", path);
 	free(line);
-	fclose(fp);
 	if (!rc && out->n == 0)
 		rc = err_set(err, "%s: no flows", path);
+	return rc;
+}
+
+int flows_load(const char *path, uint32_t nnodes, struct flows *out,
+	       struct err *err)
+{
+	FILE *fp = fopen(path, "r");
+	int rc;
+
+	if (!fp)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	rc = flows_read(fp, path, nnodes, out, err);
+	fclose(fp);
 	return rc;
 }
