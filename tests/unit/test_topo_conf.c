@@ -616,6 +616,13 @@ Test(topo_conf, hostlist_checked)
 		  "name ending in a number of more than 9 digits", 0 },
 		{ "n1[2-3]4[5-6]", NULL, 4 },
 		{ "n1[2-3]4[05-6],n", NULL, 5 },
+		/* libslurm expands several brackets range by range
+		 * (tests/fuzz/corpus/hostlist/bug_slow_brackets) */
+		{ "a[0-255]b[0-255]", NULL, 65536 },
+		{ "a[0-65535]b[0],c[0-1]d[0]",
+		  "names with several brackets give more than 65536 names", 0 },
+		{ "n[0-15]n[0-5]n[0-15]n[0-515]",
+		  "names with several brackets give more than 65536 names", 0 },
 		{ "n[3-1]", "range with high < low", 0 },
 		{ "n[0-65536]",
 		  "range of more than 65536 names (Slurm's limit)", 0 },

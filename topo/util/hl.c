@@ -39,10 +39,14 @@ struct name_state {
 	int atom, bracket, suffix; /* a character seen, a bracket, text
 				    * after a bracket */
 	unsigned run;		   /* digits ending it so far */
+	unsigned brackets;
+	double names; /* the product of its brackets' sizes */
 };
 
-/* The checks of a whole name N. */
-static const char *name_end(const struct name_state *n)
+/* The checks of a whole name N; *MULTI sums the names of the names with
+ * several brackets, which libslurm expands one range per combination of
+ * all but the last bracket. */
+static const char *name_end(const struct name_state *n, double *multi)
 {
 	if (!n->atom)
 		return "empty name in hostlist";
@@ -50,32 +54,39 @@ static const char *name_end(const struct name_state *n)
 		return "text after ']' in hostlist";
 	if (n->run > HL_DIGITS)
 		return "name ending in a number of more than 9 digits";
+	if (n->brackets > 1 && (*multi += n->names) > HL_RANGE_MAX)
+		return "names with several brackets give more than 65536 "
+		       "names";
 	return NULL;
 }
 
 /* Comma-separated names, each with optional bracketed lists of decimal
  * ranges lo[-hi], lo <= hi, at most HL_RANGE_MAX names per range (Slurm's
- * MAX_RANGE), no text after the last bracket of a name, and no name of
- * the list ending in more than HL_DIGITS digits: what libslurm parses
- * correctly (it logs to stderr and leaks on errors, accepts garbage such
- * as "nid[0000-", reads the digits ending a name as one unsigned long,
- * clamping a longer number into another name, and writes them in
- * brackets in its ranged form). */
+ * MAX_RANGE), no text after the last bracket of a name, no name of the
+ * list ending in more than HL_DIGITS digits, and at most HL_RANGE_MAX
+ * names from names with several brackets: what libslurm parses correctly
+ * and quickly (it logs to stderr and leaks on errors, accepts garbage
+ * such as "nid[0000-", reads the digits ending a name as one unsigned
+ * long, clamping a longer number into another name, writes them in
+ * brackets in its ranged form, and builds a range per combination of a
+ * name's brackets but the last). */
 const char *hl_error(const char *s)
 {
-	struct name_state n = { 0 };
+	struct name_state n = { .names = 1 };
+	double multi = 0;
 	const char *why;
 
 	if (!s || !*s)
 		return "empty hostlist";
 	while (*s) {
 		if (*s == ',') {
-			if ((why = name_end(&n)))
+			if ((why = name_end(&n, &multi)))
 				return why;
-			n = (struct name_state){ 0 };
+			n = (struct name_state){ .names = 1 };
 			s++;
 		} else if (*s == '[') {
 			unsigned width = 0;
+			double size = 0;
 
 			s++;
 			for (;;) {
@@ -94,6 +105,7 @@ const char *hl_error(const char *s)
 				if (hi - lo >= HL_RANGE_MAX)
 					return "range of more than 65536 "
 					       "names (Slurm's limit)";
+				size += (double)(hi - lo + 1);
 				if (*s == ',') {
 					s++;
 					continue;
@@ -106,6 +118,8 @@ const char *hl_error(const char *s)
 			n.atom = n.bracket = 1;
 			n.suffix = 0;
 			n.run += width;
+			n.brackets++;
+			n.names *= size;
 		} else if (name_char((unsigned char)*s)) {
 			n.atom = 1;
 			n.suffix = n.bracket;
@@ -115,7 +129,7 @@ const char *hl_error(const char *s)
 			return "bad character in hostlist";
 		}
 	}
-	return name_end(&n);
+	return name_end(&n, &multi);
 }
 
 struct hl *hl_parse(const char *expr)
