@@ -185,11 +185,19 @@ static void swf_header(struct workload *w, const char *s, size_t len,
 
 	for (int k = 0; k < 2; k++) {
 		const char *p = memmem(s, len, keys[k], strlen(keys[k]));
+		char num[32];
+		size_t nl;
 		long long v;
 
 		if (!p)
 			continue;
-		v = strtoll(p + strlen(keys[k]), NULL, 10);
+		/* the number within the line: TEXT need not end in a NUL */
+		p += strlen(keys[k]);
+		nl = len - (size_t)(p - s);
+		nl = nl < sizeof(num) - 1 ? nl : sizeof(num) - 1;
+		memcpy(num, p, nl);
+		num[nl] = '\0';
+		v = strtoll(num, NULL, 10);
 		if (v <= 0 || v >= UINT32_MAX)
 			continue;
 		if (k == 0)

@@ -172,6 +172,31 @@ ParameterizedTest(struct bad_case *c, workload, bad_records)
 	}
 }
 
+/* The SWF header's number is read within its line and within LEN: a text
+ * not ending in a NUL byte (tests/fuzz/corpus/swf/bug_header_overread;
+ * the sanitized make check sees a read past the end). */
+Test(workload, swf_header_within_text)
+{
+	static const char head[] = "; MaxNodes: 64";
+	static const char next[] = "; MaxNodes:\n72 0 -1 1 1 -1 -1 1 1\n";
+	char *text = malloc(sizeof(head) - 1);
+	struct workload w;
+	struct err err = { "" };
+
+	cr_assert_not_null(text);
+	memcpy(text, head, sizeof(head) - 1);
+	cr_assert_eq(workload_parse("t", text, sizeof(head) - 1, NULL, &w,
+				    &err),
+		     0, "%s", err.msg);
+	cr_expect_eq(w.max_nodes, 64);
+	workload_free(&w);
+	cr_assert_eq(workload_parse("t", next, strlen(next), NULL, &w, &err), 0,
+		     "%s", err.msg);
+	cr_expect_eq(w.max_nodes, 0, "a number on the next line");
+	workload_free(&w);
+	free(text);
+}
+
 Test(workload, csv_and_json_lists)
 {
 	static const char csv[] = "# comment\n"
