@@ -910,6 +910,8 @@ static int parse_json(const char *name, const char *text, size_t len,
 	if (!root || je != json_tokener_success) {
 		size_t off = json_tokener_get_parse_end(tok);
 
+		if (off >= len) /* the end: the last line, not the next */
+			off = len ? len - 1 : 0;
 		err_set(err, "%s:%u: bad JSON: %s", name,
 			offset_line(text, off),
 			je == json_tokener_success ||

@@ -87,6 +87,10 @@ ParameterizedTestParameters(workload, bad_records)
 		  "{\"id\":2,\"submit\":0,\"runtime\":5}]}",
 		  "jobs[1]: \"nodes\" missing", -1 },
 		{ "{\"jobs\":[{\"id\":1,\n\"submit\":0,,}]}", "bad JSON", 2 },
+		/* an end of input on the last line, not the one after it
+		 * (tests/fuzz/corpus/json/bug_eof_line) */
+		{ "{\"jobs\":[\n", "bad JSON: unexpected end of input", 1 },
+		{ "[\n{\"id\":1,\n\n", "bad JSON: unexpected end of input", 3 },
 		{ "{\"nojobs\":1}", "no \"jobs\" array", 1 },
 		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"RUNNING\",\"nodes\":"
 		  "\"n[0-1]\",\"time_limit\":5}]}",
