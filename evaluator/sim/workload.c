@@ -458,7 +458,11 @@ static int parse_csv(const char *name, const char *text, size_t len,
 		}
 		nf = csv_split(buf, f, 8);
 		if (!ncols) {
-			for (ncols = 0; ncols < nf && ncols < 6; ncols++)
+			/* nf is UINT32_MAX for a broken line: F is not
+			 * filled then */
+			for (ncols = 0;
+			     nf != UINT32_MAX && ncols < nf && ncols < 6;
+			     ncols++)
 				if (strcmp(f[ncols], cols[ncols]))
 					break;
 			if (nf == UINT32_MAX || ncols < 5 || nf != ncols) {

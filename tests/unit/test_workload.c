@@ -83,6 +83,11 @@ ParameterizedTestParameters(workload, bad_records)
 		{ "id,submit,nodes,runtime,limit\n1,0,2,10,0\n",
 		  "limit must be positive", 2 },
 		{ "id,submit,size\n", "header must be", 1 },
+		/* an open quote in the header left the fields unset and
+		 * they were compared (tests/fuzz/corpus/csv/bug_header_quote)
+		 */
+		{ "id,\"submit\n", "header must be", 1 },
+		{ "id,submit,\"nodes,x\n", "header must be", 1 },
 		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,\"runtime\":5},\n"
 		  "{\"id\":2,\"submit\":0,\"runtime\":5}]}",
 		  "jobs[1]: \"nodes\" missing", -1 },
