@@ -735,7 +735,7 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 	struct wl_job *j;
 	char m[200];
 	struct err e = { "" };
-	int r;
+	int r, rsub, rstart;
 
 	if (jint(jo, "job_id", &id) || id <= 0 || id >= UINT32_MAX)
 		return jbad(w, o, err, name, idx,
@@ -760,9 +760,9 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 	}
 	tl = r ? (o->default_limit > 0 ? o->default_limit : DEFAULT_LIMIT) :
 		 tl * 60;
-	if (jint(jo, "submit_time", &submit) < 0 ||
-	    jint(jo, "start_time", &start) < 0 ||
-	    jint(jo, "node_count", &cnt) < 0) {
+	rsub = jint(jo, "submit_time", &submit);
+	rstart = jint(jo, "start_time", &start);
+	if (rsub < 0 || rstart < 0 || jint(jo, "node_count", &cnt) < 0) {
 		snprintf(m, sizeof(m),
 			 "job %" PRId64 ": submit_time, "
 			 "start_time or node_count is not an integer",
@@ -782,6 +782,13 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 		uint32_t n;
 		uint32_t *v;
 
+		if (rsub == 0 && rstart == 0 && start < submit) {
+			snprintf(m, sizeof(m),
+				 "job %" PRId64 ": start_time %" PRId64
+				 " before submit_time %" PRId64,
+				 id, start, submit);
+			return jbad(w, o, err, name, idx, m);
+		}
 		nodes = jstr(jo, "nodes");
 		v = workload_nodes(nodes, o->machine, o->nnodes, &n, &e);
 		if (!v) {

@@ -132,6 +132,12 @@ ParameterizedTestParameters(workload, bad_records)
 		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"PENDING\","
 		  "\"node_count\":2,\"time_limit\":5,\"start_time\":-3}]}",
 		  "job 5: start_time: out of range", -1 },
+		/* a running job started before its submission read as a
+		 * negative wait (tests/fuzz/corpus/squeue/bug_start_first) */
+		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"RUNNING\","
+		  "\"nodes\":\"0-1\",\"time_limit\":5,\"submit_time\":20,"
+		  "\"start_time\":10}]}",
+		  "job 5: start_time 10 before submit_time 20", -1 },
 		/* Lenient formats (issue 13, class 3): trailing text after
 		 * the JSON document, unknown keys of a job list. */
 		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,"
