@@ -684,7 +684,11 @@ static int jint(struct json_object *o, const char *key, int64_t *v)
 	if (json_object_is_type(x, json_type_double)) {
 		double d = json_object_get_double(x);
 
-		if (d != (double)(int64_t)d)
+		/* in range before the cast (2^63 and beyond, NaN: not an
+		 * integer), then whole */
+		if (!(d >= -9223372036854775808.0 &&
+		      d < 9223372036854775808.0) ||
+		    d != (double)(int64_t)d)
 			return -1;
 		*v = (int64_t)d;
 		return 0;

@@ -132,6 +132,17 @@ ParameterizedTestParameters(workload, bad_records)
 		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"PENDING\","
 		  "\"node_count\":2,\"time_limit\":5,\"start_time\":-3}]}",
 		  "job 5: start_time: out of range", -1 },
+		/* a JSON number beyond int64_t was cast all the same
+		 * (undefined; tests/fuzz/corpus/squeue/bug_double_cast) */
+		{ "{\"jobs\":[{\"id\":1e300,\"submit\":0,\"nodes\":2,"
+		  "\"runtime\":5}]}",
+		  "jobs[0]: \"id\" is not an integer", -1 },
+		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"PENDING\","
+		  "\"node_count\":2,\"time_limit\":5,"
+		  "\"submit_time\":-9.3e18}]}",
+		  "job 5: submit_time, start_time or node_count is not an "
+		  "integer",
+		  -1 },
 		/* a running job started before its submission read as a
 		 * negative wait (tests/fuzz/corpus/squeue/bug_start_first) */
 		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"RUNNING\","
