@@ -12,8 +12,8 @@ cd "$dir"
 if [ ! -f Makefile ]; then
 	"$top_srcdir/configure" --quiet --disable-sanitized-check --enable-debug \
 		--disable-slurm-tests \
-		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-		LDFLAGS="-fsanitize=address,undefined" >/dev/null
+		CFLAGS="-O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+		LDFLAGS="-fsanitize=address,undefined,float-cast-overflow" >/dev/null
 fi
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
