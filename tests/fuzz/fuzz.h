@@ -70,6 +70,10 @@ void fuzz_check_err(const char *file, int line, const struct err *e,
 #define FUZZ_CHECK_ERR(e, name, maxline) \
 	fuzz_check_err(__FILE__, __LINE__, e, name, maxline)
 
+/* Whether routing spec SPEC asks for more paths per pair than a harness
+ * enumerates quickly (ksp with k above 16: Yen's algorithm per pair). */
+int fuzz_routing_slow(const char *spec);
+
 /* Names of hostlist EXPR, which hl_error accepts: per comma-separated
  * name the product of its brackets' sizes (each the sum of its ranges'),
  * counted without libslurm. */

@@ -51,7 +51,7 @@ static const struct routing *get_routing(char *tspec, char *rspec)
 	memset(&cache, 0, sizeof(cache));
 	cache.tspec = tspec;
 	cache.rspec = rspec;
-	if (fuzz_topo_size(tspec) > MAX_SIZE ||
+	if (fuzz_topo_size(tspec) > MAX_SIZE || fuzz_routing_slow(rspec) ||
 	    !(cache.t = topo_create(tspec, &err)))
 		return NULL;
 	cache.r = routing_create(

@@ -249,6 +249,18 @@ static double names(const char *v, size_t len)
 	return hl_error(buf) ? 0 : fuzz_hl_names(buf);
 }
 
+int fuzz_routing_slow(const char *spec)
+{
+	static const struct spec_syntax syn = { SPEC_BLANKS, "option" };
+	struct spec s;
+	const char *k;
+
+	if (spec_parse(spec, &syn, &s, NULL) || strcmp(s.name, "ksp"))
+		return 0;
+	k = spec_given(&s, "k");
+	return k && strtol(k, NULL, 10) > 16;
+}
+
 /* Graph lines: switches, their links and Nodes= (a count or a hostlist). */
 static double graph_line(const char *line)
 {
