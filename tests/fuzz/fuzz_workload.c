@@ -91,15 +91,17 @@ int fuzz_workload(const uint8_t *data, size_t size, enum wl_format format,
 	wl_opts_init(&o);
 	o.skip_bad = opt & 1;
 	o.cores_per_node = (opt >> 1) & 7;
-	o.nnodes = opt & 0x10 ? NODES : 0;
 	o.machine = opt & 0x20 ? named_machine() : NULL;
+	/* with a machine, its node count (as stopo whatif and report pass
+	 * them) */
+	o.nnodes = (opt & 0x10) || o.machine ? NODES : 0;
 	o.format = opt & 0x40 ? WL_AUTO : format;
 	o.default_limit = opt & 0x80 ? 60 : 0;
 	/* a running-jobs file names nodes of the machine (as stopo report
 	 * reads one: node ids below the topology's count) */
 	if (running && !o.nnodes)
 		o.nnodes = NODES;
-	nnodes = o.nnodes ? o.nnodes : o.machine ? NODES : 0;
+	nnodes = o.nnodes;
 	text = (const char *)in.p;
 	lines = fuzz_lines(text, in.n);
 	rc = running ? workload_parse_running(NAME, text, in.n, &o, &w, &err) :
