@@ -18,7 +18,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 packages="build-essential autoconf automake libtool pkg-config
  libglpk-dev glpk-utils libhwloc-dev hwloc libcriterion-dev libjson-c-dev
  libslurm-dev slurmctld slurmd slurm-client munge valgrind dpkg-dev
- iproute2 procps diffutils python3 clang-format"
+ iproute2 procps diffutils python3 clang-format clang libclang-rt-14-dev"
 missing=
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

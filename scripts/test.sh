@@ -3,8 +3,9 @@
 #
 # make check runs the Criterion unit suites, the stopo golden-output tests,
 # the same unit suites again under AddressSanitizer+UBSan and under valgrind,
-# and the tests against real slurmctld/slurmd daemons; make distcheck then
-# proves the release tarball builds and passes on its own.
+# the fuzz corpora's replay, and the tests against real slurmctld/slurmd
+# daemons; make fuzz then runs every fuzz harness for 30 s, and make
+# distcheck proves the release tarball builds and passes on its own.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/_build}
@@ -19,6 +20,9 @@ if [ $status -ne 0 ]; then
 			echo "---- $log"; tail -n 60 "$log"; done
 	exit $status
 fi
+# Each fuzz harness briefly (tests/fuzz/, README "Testing"): a finding
+# fails with the input's path.
+make -C "$build" fuzz FUZZ_TIME=30 FUZZ_JOBS="$(nproc)"
 make -C "$build" -j"$(nproc)" distcheck \
 	DISTCHECK_CONFIGURE_FLAGS="--with-slurm-source=$(ls -d ${SLURM_SRC_PARENT:-$top/_deps}/slurm-wlm-22.05.8) --disable-slurm-tests --disable-sanitized-check" >/dev/null
 echo "distcheck: passed"

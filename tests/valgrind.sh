@@ -1,6 +1,7 @@
 #!/bin/bash
 # Re-run every unit suite under valgrind memcheck, one suite per core at a
-# time; any memory error or definite leak fails.
+# time, then replay the fuzz corpora under it; any memory error or definite
+# leak fails.
 set -eu
 one() {
 	local t=$1 log="$top_builddir/$1.valgrind.log" bad=0 f
@@ -23,5 +24,13 @@ one() {
 }
 export -f one
 export VALGRIND top_builddir
+rc=0
 printf '%s\n' $UNIT_TESTS |
-	xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} bash -c 'one "$1"' _ {}
+	xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} bash -c 'one "$1"' _ {} ||
+	rc=$?
+# The fuzz harnesses' corpora too: any memory error or definite leak fails.
+if [ -n "${FUZZ_REPLAYS:-}" ]; then
+	REPLAY_WRAPPER="$VALGRIND -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+		"$top_srcdir/tests/fuzz/replay.sh" || rc=1
+fi
+exit $rc

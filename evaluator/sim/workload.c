@@ -155,11 +155,19 @@ static void swf_header(struct workload *w, const char *s, size_t len,
 
 	for (int k = 0; k < 2; k++) {
 		const char *p = memmem(s, len, keys[k], strlen(keys[k]));
+		char num[32];
+		size_t nl;
 		long long v;
 
 		if (!p)
 			continue;
-		v = strtoll(p + strlen(keys[k]), NULL, 10);
+		/* the number within the line: TEXT need not end in a NUL */
+		p += strlen(keys[k]);
+		nl = len - (size_t)(p - s);
+		nl = nl < sizeof(num) - 1 ? nl : sizeof(num) - 1;
+		memcpy(num, p, nl);
+		num[nl] = '\0';
+		v = strtoll(num, NULL, 10);
 		if (v <= 0 || v >= UINT32_MAX)
 			continue;
 		if (k == 0)
@@ -425,7 +433,11 @@ static int parse_csv(const char *name, const char *text, size_t len,
 		}
 		nf = csv_split(buf, f, 8);
 		if (!ncols) {
-			for (ncols = 0; ncols < nf && ncols < 6; ncols++)
+			/* nf is UINT32_MAX for a broken line: F is not
+			 * filled then */
+			for (ncols = 0;
+			     nf != UINT32_MAX && ncols < nf && ncols < 6;
+			     ncols++)
 				if (strcmp(f[ncols], cols[ncols]))
 					break;
 			if (nf == UINT32_MAX || ncols < 5 || nf != ncols) {
@@ -647,7 +659,11 @@ static int jint(struct json_object *o, const char *key, int64_t *v)
 	if (json_object_is_type(x, json_type_double)) {
 		double d = json_object_get_double(x);
 
-		if (d != (double)(int64_t)d)
+		/* in range before the cast (2^63 and beyond, NaN: not an
+		 * integer), then whole */
+		if (!(d >= -9223372036854775808.0 &&
+		      d < 9223372036854775808.0) ||
+		    d != (double)(int64_t)d)
 			return -1;
 		*v = (int64_t)d;
 		return 0;
@@ -698,7 +714,7 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 	struct wl_job *j;
 	char m[200];
 	struct err e = { "" };
-	int r;
+	int r, rsub, rstart;
 
 	if (jint(jo, "job_id", &id) || id <= 0 || id >= UINT32_MAX)
 		return jbad(w, o, err, name, idx,
@@ -723,9 +739,9 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 	}
 	tl = r ? (o->default_limit > 0 ? o->default_limit : DEFAULT_LIMIT) :
 		 tl * 60;
-	if (jint(jo, "submit_time", &submit) < 0 ||
-	    jint(jo, "start_time", &start) < 0 ||
-	    jint(jo, "node_count", &cnt) < 0) {
+	rsub = jint(jo, "submit_time", &submit);
+	rstart = jint(jo, "start_time", &start);
+	if (rsub < 0 || rstart < 0 || jint(jo, "node_count", &cnt) < 0) {
 		snprintf(m, sizeof(m),
 			 "job %" PRId64 ": submit_time, "
 			 "start_time or node_count is not an integer",
@@ -745,6 +761,13 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 		uint32_t n;
 		uint32_t *v;
 
+		if (rsub == 0 && rstart == 0 && start < submit) {
+			snprintf(m, sizeof(m),
+				 "job %" PRId64 ": start_time %" PRId64
+				 " before submit_time %" PRId64,
+				 id, start, submit);
+			return jbad(w, o, err, name, idx, m);
+		}
 		nodes = jstr(jo, "nodes");
 		v = workload_nodes(nodes, o->machine, o->nnodes, &n, &e);
 		if (!v) {
@@ -1043,6 +1066,8 @@ static int parse_json(const char *name, const char *text, size_t len,
 	if (!root || je != json_tokener_success) {
 		size_t off = json_tokener_get_parse_end(tok);
 
+		if (off >= len) /* the end: the last line, not the next */
+			off = len ? len - 1 : 0;
 		err_set(err, "%s:%u: bad JSON: %s", name,
 			offset_line(text, off),
 			je == json_tokener_success ||

@@ -144,19 +144,15 @@ static int parse_line(const char *line, uint32_t nnodes, uint32_t *src,
 	return 0;
 }
 
-int flows_load(const char *path, uint32_t nnodes, struct flows *out,
+int flows_read(FILE *fp, const char *path, uint32_t nnodes, struct flows *out,
 	       struct err *err)
 {
-	FILE *fp = fopen(path, "r");
 	unsigned long lineno = 0;
 	size_t len;
 	char *text, *next;
 	int rc = 0;
 
-	if (!fp)
-		return err_set(err, "%s: %s", path, strerror(errno));
 	text = lim_read(fp, path, 1, &len, err);
-	fclose(fp);
 	if (!text)
 		return -1;
 	flows_clear(out);
@@ -202,5 +198,18 @@ int flows_load(const char *path, uint32_t nnodes, struct flows *out,
 	free(text);
 	if (!rc && out->n == 0)
 		rc = err_set(err, "%s: no flows", path);
+	return rc;
+}
+
+int flows_load(const char *path, uint32_t nnodes, struct flows *out,
+	       struct err *err)
+{
+	FILE *fp = fopen(path, "r");
+	int rc;
+
+	if (!fp)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	rc = flows_read(fp, path, nnodes, out, err);
+	fclose(fp);
 	return rc;
 }

@@ -18,6 +18,7 @@
 #define STOPO_FLOWS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "topo/util/err.h"
 
@@ -66,6 +67,10 @@ const char *const *flows_pattern_names(void);
  * (default 1); '#' starts a comment; blank lines are skipped.  Returns 0,
  * or -1 with err set to "PATH:LINE: what". */
 int flows_load(const char *path, uint32_t nnodes, struct flows *out,
+	       struct err *err);
+/* The same from the stream FP (the caller's, left open; read to its end),
+ * PATH naming it in messages. */
+int flows_read(FILE *fp, const char *path, uint32_t nnodes, struct flows *out,
 	       struct err *err);
 
 #endif

@@ -415,8 +415,12 @@ static int gen_stencil(struct gen *g)
 		return perr(g, "needs dims=B0xB1x..");
 	if (parse_dims(g, "dims", ds, beta, &nd))
 		return -1;
-	for (int k = 0; k < nd; k++)
-		prod *= beta[k];
+	for (int k = 0; k < nd; k++) {
+		prod *= beta[k]; /* both below 2^32: no overflow */
+		if (prod > UINT32_MAX)
+			return perr(g, "dims=%s: more than %u ranks", ds,
+				    UINT32_MAX);
+	}
 	if (prod != g->n)
 		return err_set(g->err,
 			       "pattern '%s': dims=%s has %llu ranks, "

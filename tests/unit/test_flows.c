@@ -352,6 +352,11 @@ Test(flows, stencil)
 	expect_error("stencil:dims=4x4x2,elements=8x8", 32, "one size");
 	expect_error("stencil:dims=4x4x2,elements=8x8x3", 32, "multiple");
 	expect_error("stencil:dims=4xx4", 32, "expected");
+	/* 3340214413 x 2761311370 x 2 = 2^64 + 4: the product wrapped to
+	 * the 4 ranks and the neighbours ran past the node list
+	 * (tests/fuzz/corpus/pattern_spec/bug_stencil_dims_overflow) */
+	expect_error("stencil:dims=3340214413x2761311370x2", 4,
+		     "more than 4294967295 ranks");
 }
 
 Test(flows, suba2a)

@@ -613,6 +613,24 @@ Test(topo_conf, hostlist_checked)
 		  "number of more than 9 digits in brackets", 0 },
 		{ "n[1000000000]", "number of more than 9 digits in brackets",
 		  0 },
+		/* the digits ending a name are one number to libslurm
+		 * (tests/fuzz/corpus/hostlist/bug_long_number_suffix) */
+		{ "n123456789,x", NULL, 2 },
+		{ "n1234567890",
+		  "name ending in a number of more than 9 digits", 0 },
+		{ "44444444444444,4444444444444444444444444444",
+		  "name ending in a number of more than 9 digits", 0 },
+		{ "n12345[67890]",
+		  "name ending in a number of more than 9 digits", 0 },
+		{ "n1[2-3]4[5-6]", NULL, 4 },
+		{ "n1[2-3]4[05-6],n", NULL, 5 },
+		/* libslurm expands several brackets range by range
+		 * (tests/fuzz/corpus/hostlist/bug_slow_brackets) */
+		{ "a[0-255]b[0-255]", NULL, 65536 },
+		{ "a[0-65535]b[0],c[0-1]d[0]",
+		  "names with several brackets give more than 65536 names", 0 },
+		{ "n[0-15]n[0-5]n[0-15]n[0-515]",
+		  "names with several brackets give more than 65536 names", 0 },
 		{ "n[3-1]", "range with high < low", 0 },
 		{ "n[0-65536]",
 		  "range of more than 65536 names (Slurm's limit)", 0 },

@@ -83,10 +83,19 @@ ParameterizedTestParameters(workload, bad_records)
 		{ "id,submit,nodes,runtime,limit\n1,0,2,10,0\n",
 		  "limit must be positive", 2 },
 		{ "id,submit,size\n", "header must be", 1 },
+		/* an open quote in the header left the fields unset and
+		 * they were compared (tests/fuzz/corpus/csv/bug_header_quote)
+		 */
+		{ "id,\"submit\n", "header must be", 1 },
+		{ "id,submit,\"nodes,x\n", "header must be", 1 },
 		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,\"runtime\":5},\n"
 		  "{\"id\":2,\"submit\":0,\"runtime\":5}]}",
 		  "jobs[1]: \"nodes\" missing", -1 },
 		{ "{\"jobs\":[{\"id\":1,\n\"submit\":0,,}]}", "bad JSON", 2 },
+		/* an end of input on the last line, not the one after it
+		 * (tests/fuzz/corpus/json/bug_eof_line) */
+		{ "{\"jobs\":[\n", "bad JSON: unexpected end of input", 1 },
+		{ "[\n{\"id\":1,\n\n", "bad JSON: unexpected end of input", 3 },
 		{ "{\"nojobs\":1}", "no \"jobs\" array", 1 },
 		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"RUNNING\",\"nodes\":"
 		  "\"n[0-1]\",\"time_limit\":5}]}",
@@ -123,6 +132,23 @@ ParameterizedTestParameters(workload, bad_records)
 		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"PENDING\","
 		  "\"node_count\":2,\"time_limit\":5,\"start_time\":-3}]}",
 		  "job 5: start_time: out of range", -1 },
+		/* a JSON number beyond int64_t was cast all the same
+		 * (undefined; tests/fuzz/corpus/squeue/bug_double_cast) */
+		{ "{\"jobs\":[{\"id\":1e300,\"submit\":0,\"nodes\":2,"
+		  "\"runtime\":5}]}",
+		  "jobs[0]: \"id\" is not an integer", -1 },
+		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"PENDING\","
+		  "\"node_count\":2,\"time_limit\":5,"
+		  "\"submit_time\":-9.3e18}]}",
+		  "job 5: submit_time, start_time or node_count is not an "
+		  "integer",
+		  -1 },
+		/* a running job started before its submission read as a
+		 * negative wait (tests/fuzz/corpus/squeue/bug_start_first) */
+		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"RUNNING\","
+		  "\"nodes\":\"0-1\",\"time_limit\":5,\"submit_time\":20,"
+		  "\"start_time\":10}]}",
+		  "job 5: start_time 10 before submit_time 20", -1 },
 		/* Lenient formats (issue 13, class 3): trailing text after
 		 * the JSON document, unknown keys of a job list. */
 		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,"
@@ -198,6 +224,31 @@ ParameterizedTest(struct bad_case *c, workload, bad_records)
 		cr_assert_geq(w.skipped, 1);
 		workload_free(&w);
 	}
+}
+
+/* The SWF header's number is read within its line and within LEN: a text
+ * not ending in a NUL byte (tests/fuzz/corpus/swf/bug_header_overread;
+ * the sanitized make check sees a read past the end). */
+Test(workload, swf_header_within_text)
+{
+	static const char head[] = "; MaxNodes: 64";
+	static const char next[] = "; MaxNodes:\n72 0 -1 1 1 -1 -1 1 1\n";
+	char *text = malloc(sizeof(head) - 1);
+	struct workload w;
+	struct err err = { "" };
+
+	cr_assert_not_null(text);
+	memcpy(text, head, sizeof(head) - 1);
+	cr_assert_eq(workload_parse("t", text, sizeof(head) - 1, NULL, &w,
+				    &err),
+		     0, "%s", err.msg);
+	cr_expect_eq(w.max_nodes, 64);
+	workload_free(&w);
+	cr_assert_eq(workload_parse("t", next, strlen(next), NULL, &w, &err), 0,
+		     "%s", err.msg);
+	cr_expect_eq(w.max_nodes, 0, "a number on the next line");
+	workload_free(&w);
+	free(text);
 }
 
 Test(workload, csv_and_json_lists)

@@ -15,10 +15,10 @@ static int name_char(int ch)
 }
 
 /* A decimal number of at most HL_DIGITS digits at *S into *V (S moved
- * past it), or why not. */
-static const char *hl_number(const char **s, unsigned long *v)
+ * past it; *WIDTH raised to its digits), or why not. */
+static const char *hl_number(const char **s, unsigned long *v, unsigned *width)
 {
-	int digits = 0;
+	unsigned digits = 0;
 
 	if (!isdigit((unsigned char)**s))
 		return "bad range in brackets";
@@ -29,40 +29,75 @@ static const char *hl_number(const char **s, unsigned long *v)
 		*v = *v * 10 + (unsigned long)(**s - '0');
 		(*s)++;
 	}
+	if (digits > *width)
+		*width = digits;
+	return NULL;
+}
+
+/* What hl_error knows of the name being read. */
+struct name_state {
+	int atom, bracket, suffix; /* a character seen, a bracket, text
+				    * after a bracket */
+	unsigned run;		   /* digits ending it so far */
+	unsigned brackets;
+	double names; /* the product of its brackets' sizes */
+};
+
+/* The checks of a whole name N; *MULTI sums the names of the names with
+ * several brackets, which libslurm expands one range per combination of
+ * all but the last bracket. */
+static const char *name_end(const struct name_state *n, double *multi)
+{
+	if (!n->atom)
+		return "empty name in hostlist";
+	if (n->suffix)
+		return "text after ']' in hostlist";
+	if (n->run > HL_DIGITS)
+		return "name ending in a number of more than 9 digits";
+	if (n->brackets > 1 && (*multi += n->names) > HL_RANGE_MAX)
+		return "names with several brackets give more than 65536 "
+		       "names";
 	return NULL;
 }
 
 /* Comma-separated names, each with optional bracketed lists of decimal
  * ranges lo[-hi], lo <= hi, at most HL_RANGE_MAX names per range (Slurm's
- * MAX_RANGE), no text after the last bracket of a name: what libslurm
- * parses correctly (it logs to stderr and leaks on errors, and accepts
- * garbage such as "nid[0000-"). */
+ * MAX_RANGE), no text after the last bracket of a name, no name of the
+ * list ending in more than HL_DIGITS digits, and at most HL_RANGE_MAX
+ * names from names with several brackets: what libslurm parses correctly
+ * and quickly (it logs to stderr and leaks on errors, accepts garbage
+ * such as "nid[0000-", reads the digits ending a name as one unsigned
+ * long, clamping a longer number into another name, writes them in
+ * brackets in its ranged form, and builds a range per combination of a
+ * name's brackets but the last). */
 const char *hl_error(const char *s)
 {
-	int atom = 0, bracket = 0, suffix = 0;
+	struct name_state n = { .names = 1 };
+	double multi = 0;
 	const char *why;
 
 	if (!s || !*s)
 		return "empty hostlist";
 	while (*s) {
 		if (*s == ',') {
-			if (!atom)
-				return "empty name in hostlist";
-			if (suffix)
-				return "text after ']' in hostlist";
-			atom = bracket = suffix = 0;
+			if ((why = name_end(&n, &multi)))
+				return why;
+			n = (struct name_state){ .names = 1 };
 			s++;
 		} else if (*s == '[') {
+			unsigned width = 0;
+			double size = 0;
+
 			s++;
 			for (;;) {
 				unsigned long lo, hi;
 
-				if ((why = hl_number(&s, &lo)))
+				if ((why = hl_number(&s, &lo, &width)))
 					return why;
 				hi = lo;
 				if (*s == '-') {
 					s++;
-					if ((why = hl_number(&s, &hi)))
+					if ((why = hl_number(&s, &hi, &width)))
 						return why;
 				}
 				if (hi < lo)
@@ -70,6 +105,7 @@ const char *hl_error(const char *s)
 				if (hi - lo >= HL_RANGE_MAX)
 					return "range of more than 65536 "
 					       "names (Slurm's limit)";
+				size += (double)(hi - lo + 1);
 				if (*s == ',') {
 					s++;
 					continue;
@@ -79,19 +115,21 @@ const char *hl_error(const char *s)
 				return "unterminated '[' in hostlist";
 			}
 			s++;
-			atom = bracket = 1;
-			suffix = 0;
+			n.atom = n.bracket = 1;
+			n.suffix = 0;
+			n.run += width;
+			n.brackets++;
+			n.names *= size;
 		} else if (name_char((unsigned char)*s)) {
-			atom = 1;
-			suffix = bracket;
+			n.atom = 1;
+			n.suffix = n.bracket;
+			n.run = isdigit((unsigned char)*s) ? n.run + 1 : 0;
 			s++;
 		} else {
 			return "bad character in hostlist";
 		}
 	}
-	if (suffix)
-		return "text after ']' in hostlist";
-	return atom ? NULL : "empty name in hostlist";
+	return name_end(&n, &multi);
 }
 
 struct hl *hl_parse(const char *expr)

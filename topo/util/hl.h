@@ -15,8 +15,12 @@ struct hl;
  * every reader): comma-separated names of letters, digits, '.', '_' and
  * '-', each with optional bracketed lists of decimal ranges N or N-M (at
  * most HL_DIGITS digits, N <= M, at most HL_RANGE_MAX names per range,
- * Slurm's MAX_RANGE), no text after a name's last bracket.  NULL when it
- * is, else why not (static text). */
+ * Slurm's MAX_RANGE), no text after a name's last bracket, no name of the
+ * list ending in more than HL_DIGITS digits (libslurm reads those as one
+ * number, which it would clamp, and writes them in brackets), and at most
+ * HL_RANGE_MAX names from names with several brackets ("r[1-2]n[1-4]",
+ * which libslurm expands range by range).  NULL when it is, else why not
+ * (static text). */
 #define HL_DIGITS 9
 #define HL_RANGE_MAX 65536u
 const char *hl_error(const char *expr);
