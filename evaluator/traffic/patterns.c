@@ -10,7 +10,7 @@
  *   random:X   every rank sends to X distinct other ranks, uniform
  *              (Floyd's sampling), X <= n-1.
  *   perm:X     X uniform random derangements (Fisher-Yates, rejected
- *              while a fixed point exists): rank i -> pi_j(i).
+ *              while a fixed point exists): rank i -> pi_j(i), X <= n-1.
  *   shift:x    i -> (i + x) mod n, x mod n != 0; bare "shift" draws x
  *              uniformly from 1..n-1.
  *   alltoall   every ordered pair of distinct ranks.
@@ -213,7 +213,10 @@ static int gen_perm(struct gen *g)
 	uint32_t *p;
 	int rc = 0;
 
-	if (need_ranks(g, 2) || count_arg(g, "x", 1, UINT32_MAX, &x))
+	/* at most n-1 permutations, as random: and spread: take at most n-1
+	 * destinations: no pattern makes more flows than alltoall's order
+	 * (a job's prediction in the plugin generates them) */
+	if (need_ranks(g, 2) || count_arg(g, "x", 1, g->n - 1, &x))
 		return -1;
 	if ((uint64_t)x * g->n >= UINT32_MAX)
 		return perr(g, "too many flows");

@@ -173,8 +173,13 @@ static void started(struct tstate *s, uint32_t *owner, const uint8_t *usable,
 		   "tstate_conflicts says %d (%s)", c, err.msg);
 	for (uint32_t i = 0; i < k; i++)
 		owner[nodes[i]] = JOB;
-	if (tstate_evaluate(s, owner, JOB, nodes, k, pattern, max_model, &full,
-			    &err)) {
+	c = tstate_evaluate(s, owner, JOB, nodes, k, pattern, max_model, &full,
+			    &err);
+	/* the model may still run after the budget: let it end here, so
+	 * that what it does belongs to this input */
+	if (max_model)
+		tstate_predictor_stop();
+	if (c) {
 		FUZZ_CHECK_ERR(&err, NULL, 0);
 		goto out;
 	}

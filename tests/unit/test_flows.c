@@ -152,6 +152,14 @@ Test(flows, perm)
 	flows_free(&f);
 	reproducible("perm:1", 64);
 	expect_error("perm:1", 1, "at least 2 ranks");
+	/* X grew the flows without bound: perm:30000000 on a 2-node job
+	 * held the plugin's job start for minutes and gigabytes
+	 * (tests/fuzz/corpus/adapter/bug_perm_flows) */
+	expect_error("perm:30000000", 2, "x=30000000 out of range 1..1");
+	expect_error("perm:33", 33, "out of range 1..32");
+	f = gen("perm:32", 33, 5);
+	cr_expect_eq(f.n, 32 * 33);
+	flows_free(&f);
 }
 
 Test(flows, shift)
