@@ -92,7 +92,7 @@ struct cmd_report_result {
 	struct hot *snodes; /* .link = the node, .ids = the jobs */
 	uint32_t nsnodes;
 	const char **part; /* [njobs] each job's partition (squeue) or NULL */
-	uint32_t *line;	   /* [njobs] the line each was read from, 0: none */
+	uint32_t *widx;	   /* [njobs] each one's index in w */
 	uint32_t nbroken;  /* jobs of isolating partitions sharing links */
 };
 
@@ -268,8 +268,8 @@ static int running_jobs(struct cmd_report_result *r)
 {
 	r->jobs = calloc(r->w.n ? r->w.n : 1, sizeof(*r->jobs));
 	r->part = calloc(r->w.n ? r->w.n : 1, sizeof(*r->part));
-	r->line = calloc(r->w.n ? r->w.n : 1, sizeof(*r->line));
-	if (!r->jobs || !r->part || !r->line)
+	r->widx = calloc(r->w.n ? r->w.n : 1, sizeof(*r->widx));
+	if (!r->jobs || !r->part || !r->widx)
 		return cli_error(CMD, CLI_FAIL, "out of memory");
 	for (uint32_t i = 0; i < r->w.n; i++) {
 		const struct wl_job *j = &r->w.jobs[i];
@@ -282,7 +282,7 @@ static int running_jobs(struct cmd_report_result *r)
 		l->n = j->nodes;
 		l->pattern = j->pattern;
 		r->part[r->njobs] = j->partition;
-		r->line[r->njobs] = j->line;
+		r->widx[r->njobs] = i;
 		r->njobs++;
 	}
 	return CLI_OK;
@@ -502,11 +502,14 @@ static int run(const struct cmd_report_args *a, struct cmd_report_result *r)
 	if (linkshare_compute(machine_routing(r->m), r->jobs, r->njobs, &r->ls,
 			      &err)) {
 		uint32_t k = r->ls.bad_job;
+		char at[300];
+		const char *place =
+			k < r->njobs ? workload_job_place(&r->w, r->widx[k], at,
+							  sizeof(at)) :
+				       NULL;
 
-		if (k < r->njobs && r->line[k])
-			return cli_error(CMD, CLI_USAGE, "%s:%u: %s", src,
-					 r->line[k], err.msg);
-		return cli_error(CMD, CLI_USAGE, "%s: %s", src, err.msg);
+		return cli_error(CMD, CLI_USAGE, "%s: %s", place ? place : src,
+				 err.msg);
 	}
 	rc = pick_hot(a, r);
 	if (rc != CLI_OK)
@@ -806,7 +809,7 @@ static void result_free(struct cmd_report_result *r)
 		free(r->snodes[q].ids);
 	free(r->snodes);
 	free(r->part);
-	free(r->line);
+	free(r->widx);
 	linkshare_free(&r->ls);
 	free(r->jobs);
 	workload_free(&r->w);

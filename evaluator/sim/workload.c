@@ -926,14 +926,20 @@ static int decode_key(const char *tok, size_t len, struct jkey *k)
 {
 	char *t = strndup(tok, len);
 	struct json_object *d = t ? json_tokener_parse(t) : NULL;
+	const char *v = tok + 1;
 
 	free(t);
-	if (!d)
+	if (!t)
 		return -1;
-	k->len = (size_t)json_object_get_string_len(d);
+	/* a token json-c does not read alone stays as written */
+	k->len = d ? (size_t)json_object_get_string_len(d) : len - 2;
+	if (d)
+		v = json_object_get_string(d);
 	k->own = malloc(k->len + 1);
-	if (k->own)
-		memcpy(k->own, json_object_get_string(d), k->len + 1);
+	if (k->own) {
+		memcpy(k->own, v, k->len);
+		k->own[k->len] = '\0';
+	}
 	json_object_put(d);
 	k->s = k->own;
 	return k->own ? 0 : -1;
@@ -991,17 +997,21 @@ static int duplicate_keys(const char *name, const char *text, size_t len,
 			top--;
 		} else if (c == ',' && top >= 0 && st[top].object) {
 			st[top].want_key = true;
-		} else if (c == '"') {
+		} else if (c == '"' || c == '\'') {
+			/* json-c also takes 'single-quoted' strings */
 			size_t e = i + 1;
-			bool esc = false;
+			bool esc = c == '\'';
 
-			while (e < len && text[e] != '"') {
+			while (e < len && text[e] != c) {
 				if (text[e] == '\\') {
 					esc = true;
 					e++;
 				}
 				e++;
 			}
+			if (e >= len) /* json-c accepted it: cannot happen */
+				break;
+			/* (a single-quoted key is always decoded by json-c) */
 			if (top >= 0 && st[top].object && st[top].want_key) {
 				struct jkey k = { text + i + 1, e - i - 1, i,
 						  NULL };
@@ -1152,11 +1162,11 @@ static enum wl_format sniff(const char *text, size_t len)
 }
 
 /* Where job I of W was read, in messages: "NAME:LINE" ("NAME: jobs[K]"
- * for the job-list JSON, whose line is its index + 1). */
+ * for JSON, job lists and squeue alike, whose line is its index + 1). */
 static void where(const char *name, const struct workload *w, uint32_t i,
 		  char *buf, size_t len)
 {
-	if (w->format == WL_JSON && !w->squeue)
+	if (w->format == WL_JSON)
 		snprintf(buf, len, "%s: jobs[%u]", name, w->jobs[i].line - 1);
 	else
 		snprintf(buf, len, "%s:%u", name, w->jobs[i].line);
@@ -1205,7 +1215,7 @@ static int unique_ids(const char *name, const struct wl_opts *o,
 			drop[b->limit] = 1;
 			continue;
 		}
-		if (w->format == WL_JSON && !w->squeue)
+		if (w->format == WL_JSON)
 			rc = err_set(err,
 				     "%s: jobs[%u]: job id %u repeats jobs[%u]",
 				     name, b->line - 1, b->id, a->line - 1);
@@ -1238,6 +1248,15 @@ int workload_job_where(const struct workload *w, uint32_t i, struct err *err)
 		return err_prefix(err, "job %u", w->jobs[i].id);
 	where(w->name, w, i, at, sizeof(at));
 	return err_prefix(err, "%s: job %u", at, w->jobs[i].id);
+}
+
+const char *workload_job_place(const struct workload *w, uint32_t i, char *buf,
+			       size_t len)
+{
+	if (!w->name || !w->jobs[i].line)
+		return NULL;
+	where(w->name, w, i, buf, len);
+	return buf;
 }
 
 int workload_parse(const char *name, const char *text, size_t len,

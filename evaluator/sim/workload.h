@@ -123,6 +123,10 @@ void workload_free(struct workload *w);
  * job-list JSON: "NAME: jobs[K]: job ID"; "job ID" when unknown).
  * Returns -1. */
 int workload_job_where(const struct workload *w, uint32_t i, struct err *err);
+/* The place alone ("NAME:LINE", "NAME: jobs[K]") in BUF, or NULL when
+ * unknown. */
+const char *workload_job_place(const struct workload *w, uint32_t i, char *buf,
+			       size_t len);
 
 char *workload_slurp(const char *path, size_t *len, struct err *err);
 

@@ -171,11 +171,24 @@ ParameterizedTestParameters(workload, bad_records)
 		  "\"runtime\":5},{\"id\":1,\"submit\":3,\"nodes\":2,"
 		  "\"runtime\":5}]}",
 		  "jobs[1]: job id 1 repeats jobs[0]", -1 },
+		/* squeue jobs are placed like job lists (found by fuzz_squeue:
+		 * the index + 1 was printed as a line) */
+		{ "{\"jobs\":[{\"job_id\":7,\"job_state\":\"PENDING\","
+		  "\"node_count\":2,\"time_limit\":5},{\"job_id\":7,"
+		  "\"job_state\":\"PENDING\",\"node_count\":2,"
+		  "\"time_limit\":5}]}",
+		  "jobs[1]: job id 7 repeats jobs[0]", -1 },
 		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\n\"nodes\":2,"
 		  "\"runtime\":5,\"id\":2}]}",
 		  "bad JSON: key \"id\" repeated (first on line 1)", 2 },
 		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,"
 		  "\"runtime\":5,\n\"\\u0069d\":2}]}",
+		  "bad JSON: key \"id\" repeated (first on line 1)", 2 },
+		/* json-c takes single-quoted keys: the same key (found by
+		 * tests/fuzz/fuzz_json reading past the end when the scan did
+		 * not know single quotes) */
+		{ "{\"jobs\":[{\"id\":1,\n'id':2,\"submit\":0,\"nodes\":2,"
+		  "\"runtime\":5}]}",
 		  "bad JSON: key \"id\" repeated (first on line 1)", 2 },
 		{ "{\"jobs\":[],\n\"jobs\":[{\"id\":1,\"submit\":0,"
 		  "\"nodes\":2,\"runtime\":5}]}",
