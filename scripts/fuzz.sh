@@ -8,6 +8,10 @@
 # executions; stops at the first finding with a non-zero status and the
 # path of the input that found it (_fuzz/findings/NAME/...).
 #
+# FUZZ_CI=1 makes the run deterministic, as CI wants it: seed 1 and the
+# number of executions tests/fuzz/harnesses gives each harness instead of
+# a time, so that a finding in CI is found again by the same command.
+#
 # Environment: FUZZ_TIME (seconds per harness), FUZZ_TARGETS (names, all
 # by default), FUZZ_CC (clang), FUZZ_JOBS (make -j, 2), FUZZ_ARGS (more
 # libFuzzer options).  Without clang and libFuzzer (Debian: clang and
@@ -54,12 +58,14 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 start=$(date +%s)
 total=0
-while read -r name maxlen seeds; do
+while read -r name maxlen runs seeds; do
 	case $name in '#'* | '') continue ;; esac
 	if [ -n "${FUZZ_TARGETS:-}" ]; then
 		case " $FUZZ_TARGETS " in *" $name "*) ;; *) continue ;; esac
 	fi
 	corpus=$dir/corpus/$name findings=$dir/findings/$name log=$dir/$name.log
+	# FUZZ_CI starts from the committed corpus only: the same inputs
+	[ -z "${FUZZ_CI:-}" ] || rm -rf "$corpus"
 	mkdir -p "$corpus" "$findings"
 	cp "$src/tests/fuzz/corpus/$name"/* "$corpus/" 2>/dev/null || true
 	if [ "$seeds" != - ]; then
@@ -71,8 +77,13 @@ while read -r name maxlen seeds; do
 	fi
 	chmod -R u+w "$corpus"
 	rc=0 t0=$(date +%s)
+	if [ -n "${FUZZ_CI:-}" ]; then
+		limit="-seed=1 -runs=$runs"
+	else
+		limit="-max_total_time=$time"
+	fi
 	# shellcheck disable=SC2086
-	"$dir/tests/fuzz/fuzz_$name" -max_total_time="$time" \
+	"$dir/tests/fuzz/fuzz_$name" $limit \
 		-max_len="$maxlen" -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$findings/" \
 		${FUZZ_ARGS:-} "$corpus" >"$log" 2>&1 || rc=$?
