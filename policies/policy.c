@@ -15,13 +15,14 @@
  * 004 gamma placement of Cartesian nearest-neighbour jobs on dragonfly):
  * it reads req->grid/ngrid and req->pattern, which the plugin and stopo
  * already carry. */
-#define POLICIES(X)         \
-	X(linear)           \
-	X(clustered)        \
-	X(random)           \
-	X(fattree_pods)     \
-	X(mesh_blocks)      \
-	X(dragonfly_groups) \
+#define POLICIES(X)           \
+	X(linear)             \
+	X(clustered)          \
+	X(random)             \
+	X(fattree_pods)       \
+	X(mesh_blocks)        \
+	X(dragonfly_groups)   \
+	X(dragonfly_balanced) \
 	/* new policies above this line */
 
 #define DECLARE(n) extern const struct policy_ops policy_##n;

@@ -34,6 +34,7 @@
  * lowest id), then groups (fewest available nodes first, then lowest id),
  * then, for large jobs, m whole groups: the k-th candidate takes the k-th
  * to (k+m-1)-th whole groups in id order. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,7 @@ struct dfg {
 	enum mode mode;
 	bool router_rule; /* min on full-mesh groups */
 	bool large_shared;
+	bool balanced;	  /* dragonfly-balanced: a shared tier after these */
 	uint32_t S, G;	  /* switches, groups */
 	uint32_t a;	  /* routers per group (max) */
 	uint32_t gnodes;  /* nodes per group (max) */
@@ -60,23 +62,27 @@ struct dfg {
 	uint32_t *gfirst; /* [G+1] first switch of each group (sorted) */
 };
 
-static int create(struct policy *p, struct err *err)
+/* Set up P for dragonfly-groups, or dragonfly-balanced when BALANCED. */
+static int create_any(struct policy *p, bool balanced, struct err *err)
 {
 	const char *rn = routing_name(p->r), *rs = routing_spec(p->r);
+	const char *me = p->ops->name;
 	enum topo_kind k = topo_kind(p->t);
 	struct dfg *d;
-	int large;
+	int large = 0;
 
 	if (k != TOPO_DRAGONFLY && k != TOPO_CASCADE)
 		return err_set(err,
-			       "policy dragonfly-groups: topology %s is "
+			       "policy %s: topology %s is "
 			       "not a dragonfly or cascade",
-			       topo_family(p->t));
-	if (policy_opt_choice(p, "large", large_choices, &large, err))
+			       me, topo_family(p->t));
+	if (!balanced &&
+	    policy_opt_choice(p, "large", large_choices, &large, err))
 		return -1;
 	d = calloc(1, sizeof(*d));
 	if (!d)
-		return err_set(err, "policy dragonfly-groups: out of memory");
+		return err_set(err, "policy %s: out of memory", me);
+	d->balanced = balanced;
 	if (strcmp(rn, "min") == 0) {
 		d->mode = MODE_MIN;
 	} else if (strcmp(rn, "vlb") == 0 || strcmp(rn, "ugal") == 0) {
@@ -85,9 +91,9 @@ static int create(struct policy *p, struct err *err)
 	} else {
 		free(d);
 		return err_set(err,
-			       "policy dragonfly-groups: routing %s is "
+			       "policy %s: routing %s is "
 			       "not supported (min, vlb, ugal)",
-			       rs);
+			       me, rs);
 	}
 	d->router_rule = d->mode == MODE_MIN && k == TOPO_DRAGONFLY;
 	d->large_shared = large == 1;
@@ -97,7 +103,7 @@ static int create(struct policy *p, struct err *err)
 	if (!d->gfirst || d->G == 0) {
 		free(d->gfirst);
 		free(d);
-		return err_set(err, "policy dragonfly-groups: no groups");
+		return err_set(err, "policy %s: no groups", me);
 	}
 	/* groups are contiguous switch ranges (switch id = group*a + r) */
 	for (uint32_t s = 0, g = 0; s < d->S; s++) {
@@ -106,8 +112,10 @@ static int create(struct policy *p, struct err *err)
 		if (gs != g && gs != g + 1) {
 			free(d->gfirst);
 			free(d);
-			return err_set(err, "policy dragonfly-groups: groups "
-					    "are not contiguous switch ranges");
+			return err_set(err,
+				       "policy %s: groups are not "
+				       "contiguous switch ranges",
+				       me);
 		}
 		if (gs == g + 1 || s == 0)
 			d->gfirst[gs] = s;
@@ -135,6 +143,16 @@ static int create(struct policy *p, struct err *err)
 	return 0;
 }
 
+static int create(struct policy *p, struct err *err)
+{
+	return create_any(p, false, err);
+}
+
+static int create_balanced(struct policy *p, struct err *err)
+{
+	return create_any(p, true, err);
+}
+
 static void destroy(void *state)
 {
 	struct dfg *d = state;
@@ -152,6 +170,10 @@ struct st {
 			     * group-contained multi-router job */
 	uint8_t *gwhole;	   /* [G] every node free and usable */
 	uint8_t *gmulti;	   /* [G] group holds a multi-router job */
+	uint32_t *gfree;	   /* [G] free usable nodes */
+	uint32_t *gnmulti;	   /* [G] multi-router jobs with nodes there */
+	uint32_t *gjob;		   /* [G] one of them, for reasons */
+	uint32_t *gusable;	   /* [G] usable nodes, free or not */
 	uint32_t nmulti;	   /* running multi-router jobs */
 	uint32_t nlarge;	   /* of which spanning groups */
 	uint32_t a_multi, a_large; /* one id of each, for reasons */
@@ -173,7 +195,7 @@ static int scan(const struct policy *p, const struct dfg *d,
 	uint8_t *jflags = NULL;
 
 	memset(s, 0, sizeof(*s));
-	s->mem = calloc((size_t)d->S + 2 * (size_t)d->G, sizeof(uint32_t));
+	s->mem = calloc((size_t)d->S + 6 * (size_t)d->G, sizeof(uint32_t));
 	s->rmulti = calloc((size_t)d->S + 2 * (size_t)d->G, 1);
 	if (!s->mem || !s->rmulti) {
 		st_free(s);
@@ -181,6 +203,10 @@ static int scan(const struct policy *p, const struct dfg *d,
 	}
 	s->rfree = s->mem;
 	s->gavail = s->mem + d->S;
+	s->gfree = s->gavail + d->G;
+	s->gnmulti = s->gfree + d->G;
+	s->gjob = s->gnmulti + d->G;
+	s->gusable = s->gjob + d->G;
 	s->gwhole = s->rmulti + d->S;
 	s->gmulti = s->gwhole + d->G;
 	if (!empty) {
@@ -201,6 +227,7 @@ static int scan(const struct policy *p, const struct dfg *d,
 		for (uint32_t i = 0; i < cnt; i++) {
 			uint32_t x = nodes[i], j;
 
+			s->gusable[g] += policy_node_usable(v, x);
 			if (empty) {
 				s->rfree[sw] += policy_node_usable(v, x);
 				continue;
@@ -230,14 +257,28 @@ static int scan(const struct policy *p, const struct dfg *d,
 				s->a_large = jobs.ids[j];
 			}
 		}
-		for (uint32_t x = 0; x < N; x++) {
-			uint32_t j = jobs.idx[x], sw;
+		/* jrouter[] now holds the last group counted per job:
+		 * groups are contiguous switch ranges, visited in order */
+		for (uint32_t j = 0; j < jobs.n; j++)
+			jrouter[j] = UINT32_MAX;
+		for (uint32_t sw = 0; sw < d->S; sw++) {
+			uint32_t cnt, g = topo_switch_group(p->t, sw);
+			const uint32_t *nodes =
+				topo_switch_nodes(p->t, sw, &cnt);
 
-			if (j == UINT32_MAX || !(jflags[j] & 1))
-				continue;
-			sw = topo_node_switch(p->t, x);
-			s->rmulti[sw] = 1;
-			s->gmulti[topo_switch_group(p->t, sw)] = 1;
+			for (uint32_t i = 0; i < cnt; i++) {
+				uint32_t j = jobs.idx[nodes[i]];
+
+				if (j == UINT32_MAX || !(jflags[j] & 1))
+					continue;
+				s->rmulti[sw] = 1;
+				s->gmulti[g] = 1;
+				if (jrouter[j] != g) {
+					jrouter[j] = g;
+					s->gnmulti[g]++;
+					s->gjob[g] = jobs.ids[j];
+				}
+			}
 		}
 	}
 	for (uint32_t g = 0; g < d->G; g++) {
@@ -253,6 +294,7 @@ static int scan(const struct policy *p, const struct dfg *d,
 				s->gavail[g] += s->rfree[sw];
 		}
 		s->gwhole[g] = tot == cap;
+		s->gfree[g] = tot;
 		if (!d->router_rule)
 			s->gavail[g] = s->gmulti[g] ? 0 : tot;
 	}
@@ -478,6 +520,179 @@ static enum policy_status search(const struct policy *p, const struct dfg *d,
 	}
 }
 
+/* ---- dragonfly-balanced: the shared tier ---- */
+
+/* Fill RES with NEED free usable nodes of the groups GS[0..ng) in that
+ * order, within a group from the routers without a multi-router job
+ * first, then most free first (the fewest routers: a multi-router job's
+ * Valiant detours load every link out of and into its routers). */
+static void take_groups(const struct policy *p, const struct dfg *d,
+			const struct policy_view *v, const struct st *s,
+			const uint32_t *gs, uint32_t ng, uint32_t need,
+			struct policy_result *res)
+{
+	struct policy_cand *c = malloc(((size_t)d->a + 1) * sizeof(*c));
+
+	res->n = 0;
+	if (!c)
+		return;
+	for (uint32_t i = 0; i < ng && res->n < need; i++) {
+		uint32_t g = gs[i], k = 0;
+
+		for (uint32_t sw = d->gfirst[g]; sw < d->gfirst[g + 1]; sw++)
+			if (s->rfree[sw])
+				c[k++] = (struct policy_cand){
+					((uint64_t)s->rmulti[sw] << 32) |
+						(UINT32_MAX - s->rfree[sw]),
+					sw
+				};
+		qsort(c, k, sizeof(*c), policy_cand_cmp);
+		for (uint32_t q = 0; q < k && res->n < need; q++) {
+			uint32_t cnt;
+			const uint32_t *nodes =
+				topo_switch_nodes(p->t, c[q].id, &cnt);
+
+			for (uint32_t x = 0; x < cnt && res->n < need; x++)
+				if (policy_node_ok(v, nodes[x]))
+					res->nodes[res->n++] = nodes[x];
+		}
+	}
+	free(c);
+	policy_sort_u32(res->nodes, res->n);
+}
+
+/* Why a job in group G (ALONE: in one group) is not isolated. */
+static void say_shared(const struct dfg *d, const struct st *s, bool alone,
+		       uint32_t g, uint32_t ngroups, struct policy_result *res)
+{
+	if (!alone)
+		snprintf(res->reason, sizeof(res->reason),
+			 "shared: spans %u groups while %u multi-router "
+			 "job%s run%s (e.g. job %u); %s",
+			 ngroups, s->nmulti, s->nmulti == 1 ? "" : "s",
+			 s->nmulti == 1 ? "s" : "", s->a_multi,
+			 d->mode == MODE_MIN ?
+				 "its minimal paths cross their routers" :
+				 "Valiant detours cross every group");
+	else if (s->gnmulti[g])
+		snprintf(res->reason, sizeof(res->reason),
+			 "shared: group %u already holds %u multi-router "
+			 "job%s (e.g. job %u)",
+			 g, s->gnmulti[g], s->gnmulti[g] == 1 ? "" : "s",
+			 s->gjob[g]);
+	else
+		snprintf(res->reason, sizeof(res->reason),
+			 "shared: job %u %s, its Valiant detours cross "
+			 "group %u",
+			 d->mode == MODE_VLB_GLOBAL ? s->a_multi : s->a_large,
+			 d->mode == MODE_VLB_GLOBAL ?
+				 "runs on several routers (intra=global)" :
+				 "spans groups",
+			 g);
+}
+
+/* The shared tier, for a job with no isolated candidate: one candidate
+ * (attempt 0).  A job that fits a group goes to the group with enough
+ * free nodes holding the fewest multi-router jobs (then the best fit), or
+ * waits for one when some group could hold it.  Otherwise it spans
+ * groups: those without a multi-router job first, most free first.
+ * Reported isolated only when no other multi-router job runs (then
+ * nothing can share a link with it). */
+static enum policy_status shared_tier(const struct policy *p,
+				      const struct dfg *d,
+				      const struct policy_view *v,
+				      const struct st *s,
+				      const struct policy_request *req,
+				      struct policy_result *res, bool fill)
+{
+	uint32_t need = req->nodes, total = 0, best = UINT32_MAX, ng = 0;
+	uint64_t bkey = UINT64_MAX;
+	bool fits = false;
+	struct policy_cand *c;
+	uint32_t *gs;
+
+	for (uint32_t g = 0; g < d->G; g++)
+		total += s->gfree[g];
+	if (total < need)
+		return policy_say(res, POLICY_WAIT,
+				  "waiting for %u free nodes (%u free)", need,
+				  total);
+	if (req->attempt > 0)
+		return policy_say(res, POLICY_NEVER,
+				  "no candidate #%u (1 candidates)",
+				  req->attempt);
+	for (uint32_t g = 0; g < d->G && need <= d->gnodes; g++) {
+		uint64_t key = ((uint64_t)s->gnmulti[g] << 32) | s->gfree[g];
+
+		fits |= s->gusable[g] >= need;
+		if (s->gfree[g] >= need && key < bkey) {
+			bkey = key;
+			best = g;
+		}
+	}
+	if (best != UINT32_MAX) {
+		res->isolated = s->nmulti == 0;
+		if (fill)
+			take_groups(p, d, v, s, &best, 1, need, res);
+		if (!res->isolated)
+			say_shared(d, s, true, best, 1, res);
+		return POLICY_PLACED;
+	}
+	/* a job that fits a group waits for one rather than span groups:
+	 * spanning, its detours would load links in every group */
+	if (fits)
+		return policy_say(res, POLICY_WAIT,
+				  "waiting for %u free nodes in one group "
+				  "(it fits one; spanning groups would share "
+				  "links in all of them)",
+				  need);
+	c = malloc(((size_t)d->G + 1) * sizeof(*c));
+	gs = malloc(((size_t)d->G + 1) * sizeof(*gs));
+	if (!c || !gs) {
+		free(c);
+		free(gs);
+		return policy_say(res, POLICY_WAIT, "out of memory");
+	}
+	for (uint32_t g = 0; g < d->G; g++)
+		if (s->gfree[g])
+			c[ng++] = (struct policy_cand){
+				((uint64_t)(s->gnmulti[g] > 0) << 32) |
+					(UINT32_MAX - s->gfree[g]),
+				g
+			};
+	qsort(c, ng, sizeof(*c), policy_cand_cmp);
+	for (uint32_t i = 0, got = 0; i < ng && got < need; i++) {
+		gs[i] = c[i].id;
+		got += s->gfree[c[i].id];
+		best = i + 1;
+	}
+	res->isolated = s->nmulti == 0;
+	if (fill)
+		take_groups(p, d, v, s, gs, best, need, res);
+	if (!res->isolated)
+		say_shared(d, s, false, 0, best, res);
+	free(c);
+	free(gs);
+	return POLICY_PLACED;
+}
+
+/* dragonfly-balanced: the dragonfly-groups candidates first (isolated),
+ * then the shared tier, so that the job waits only for free nodes. */
+static enum policy_status search_balanced(const struct policy *p,
+					  const struct dfg *d,
+					  const struct policy_view *v,
+					  const struct st *s,
+					  const struct policy_request *req,
+					  struct policy_result *res, bool fill)
+{
+	enum policy_status st = search(p, d, v, s, req, res, fill);
+
+	if (st != POLICY_WAIT)
+		return st; /* placed, or an attempt beyond isolated ones */
+	res->reason[0] = '\0';
+	return shared_tier(p, d, v, s, req, res, fill);
+}
+
 /* policy_search_fn: scan V (or the empty machine), then search */
 static int scan_search(const struct policy *p, const struct policy_view *v,
 		       const struct policy_request *req,
@@ -489,7 +704,10 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 
 	if (scan(p, d, v, empty, &s))
 		return -1;
-	st = search(p, d, v, &s, req, res, !empty);
+	if (d->balanced)
+		st = search_balanced(p, d, v, &s, req, res, !empty);
+	else
+		st = search(p, d, v, &s, req, res, !empty);
 	st_free(&s);
 	return st;
 }
@@ -499,6 +717,15 @@ const struct policy_ops policy_dragonfly_groups = {
 	.opts = opts,
 	.isolating = true,
 	.create = create,
+	.destroy = destroy,
+	.search = scan_search,
+};
+
+const struct policy_ops policy_dragonfly_balanced = {
+	.name = "dragonfly-balanced",
+	.opts = NULL,
+	.isolating = true,
+	.create = create_balanced,
 	.destroy = destroy,
 	.search = scan_search,
 };

@@ -127,7 +127,7 @@ Test(policy, names_match_registry)
 		cr_assert(ops, "%s", n[i]);
 		cr_assert_str_eq(ops->name, n[i]);
 	}
-	cr_assert_eq(i, 6);
+	cr_assert_eq(i, 7);
 	cr_assert_null(n[i]);
 	cr_assert_null(policy_find("nosuch"));
 }
@@ -429,7 +429,7 @@ struct pcase {
 	char routing[24];
 	char policy[64];
 	char busy[80];	   /* "lo-hi,lo-hi+lo-hi": jobs 100, 101, ... */
-	char unusable[32]; /* ranges */
+	char unusable[64]; /* ranges */
 	uint32_t nodes, attempt;
 	int status;
 	char want[160]; /* ranges or reason */
@@ -599,6 +599,49 @@ static struct pcase pcases[] = {
 	{ DF, "ugal", "dragonfly-groups", "", "0-39,41", 25, 0, POLICY_NEVER,
 	  "can never run isolated: needs 4 whole groups (3 whole)", 0 },
 
+	/* dragonfly-balanced: the dragonfly-groups candidates, isolated ... */
+	{ DF, "ugal", "dragonfly-balanced", "", "", 3, 0, POLICY_PLACED, "0-2",
+	  1 },
+	{ DF, "ugal", "dragonfly-balanced", "0-2", "", 3, 7, POLICY_PLACED,
+	  "64-66", 1 },
+	/* ... and only then the shared tier's one candidate */
+	{ DF, "ugal", "dragonfly-balanced", "0-2", "", 3, 8, POLICY_NEVER,
+	  "no candidate #8 (8 candidates)", 0 },
+	/* spanning: groups without a multi-router job first (1, 2), in a
+	 * group the most free routers (router 8: nodes 16-17) */
+	{ DF, "ugal", "dragonfly-balanced", "0-2", "", 10, 0, POLICY_PLACED,
+	  "8-17", 0 },
+	{ DF, "ugal", "dragonfly-balanced", "0-2", "", 10, 1, POLICY_NEVER,
+	  "no candidate #1 (1 candidates)", 0 },
+	/* job 100 spans groups 1-2: group 0 and 3-8 have no multi-router
+	 * job and 8 free (best key, lowest id: group 0) */
+	{ DF, "ugal", "dragonfly-balanced", "8-17", "", 3, 0, POLICY_PLACED,
+	  "0-2", 0 },
+	/* every group holds one: group 0, routers without it first
+	 * (2 and 3), router 1 (node 3) not needed */
+	{ DF, "vlb", "dragonfly-balanced",
+	  "0-2,8-10,16-18,24-26,32-34,40-42,48-50,56-58,64-66", "", 4, 0,
+	  POLICY_PLACED, "4-7", 0 },
+	/* fits a group but none has 6 free: waits rather than span */
+	{ DF, "ugal", "dragonfly-balanced",
+	  "0-3,8-11,16-19,24-27,32-35,40-43,48-51,56-59,64-67", "", 6, 0,
+	  POLICY_WAIT,
+	  "waiting for 6 free nodes in one group (it fits one; spanning "
+	  "groups would share links in all of them)",
+	  0 },
+	/* ... unless no group could ever hold it (usable nodes) */
+	{ DF, "ugal", "dragonfly-balanced", "",
+	  "3-5,11-13,19-21,27-29,35-37,43-45,51-53,59-61,67-69", 6, 0,
+	  POLICY_PLACED, "0-2,6-8", 1 },
+	/* no whole group, but no multi-router job runs: spans groups 0-1,
+	 * isolated (single-node jobs use no link) */
+	{ DF, "ugal", "dragonfly-balanced", "0,8,16,24,32,40,48,56,64", "", 10,
+	  0, POLICY_PLACED, "1-7,10-12", 1 },
+	{ DF, "ugal", "dragonfly-balanced", "0-69", "", 3, 0, POLICY_WAIT,
+	  "waiting for 3 free nodes (2 free)", 0 },
+	{ DF, "ugal", "dragonfly-balanced", "", "0-69", 3, 0, POLICY_NEVER,
+	  "needs 3 nodes, the machine has 2 usable", 0 },
+
 	/* mesh-blocks on expressmesh 4x4x4, p=1: router = node = x+4y+16z */
 	{ EM, "dor", "mesh-blocks", "", "", 1, 0, POLICY_PLACED, "0", 1 },
 	{ EM, "dor", "mesh-blocks", "", "", 2, 0, POLICY_PLACED, "0-1", 1 },
@@ -723,6 +766,48 @@ Test(policy, placements)
 	}
 }
 
+/* dragonfly-balanced says why a placement is not isolated (the job's
+ * record in whatif and the plugin's log); rows of the table above. */
+Test(policy, balanced_reasons)
+{
+	static const struct {
+		const char *routing, *busy;
+		uint32_t nodes;
+		const char *want;
+	} rows[] = {
+		{ "ugal", "0-2", 10,
+		  "shared: spans 2 groups while 1 multi-router job runs (e.g. "
+		  "job 100); Valiant detours cross every group" },
+		{ "min", "0-2,8-10,16-18,24-26,32-34,40-42,48-50,56-58,64-66",
+		  10,
+		  "shared: spans 2 groups while 9 multi-router jobs run (e.g. "
+		  "job 108); its minimal paths cross their routers" },
+		{ "ugal", "8-17", 3,
+		  "shared: job 100 spans groups, its Valiant detours cross "
+		  "group 0" },
+		{ "ugal:intra=global", "8-10", 3,
+		  "shared: job 100 runs on several routers (intra=global), "
+		  "its Valiant detours cross group 0" },
+		{ "vlb", "0-2,8-10,16-18,24-26,32-34,40-42,48-50,56-58,64-66",
+		  4,
+		  "shared: group 0 already holds 1 multi-router job (e.g. job "
+		  "100)" },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct fx f;
+		struct policy_result res;
+
+		fx_open(&f, DF, rows[i].routing, "dragonfly-balanced");
+		parse_into(&f, rows[i].busy, 0);
+		cr_assert_eq(ask(&f, 1, rows[i].nodes, 0, &res), POLICY_PLACED,
+			     "row %zu: %s", i, f.got);
+		cr_expect_not(res.isolated, "row %zu", i);
+		cr_expect_str_eq(res.reason, rows[i].want, "row %zu", i);
+		fx_close(&f);
+	}
+}
+
 /* ---- the guarantee: random arrivals and departures ----
  * Every placed job's link set comes from routing_linkset.  A job the
  * policy calls isolated must share no link with any running job; strict
@@ -762,6 +847,11 @@ static struct gcase gcases[] = {
 	{ DF, "min", "dragonfly-groups:large=shared", 2, 8, 1 },
 	{ "cascade:groups=3,pair=8", "min", "dragonfly-groups", 4, 384, 1 },
 	{ "cascade:groups=3,pair=8", "ugal", "dragonfly-groups", 4, 384, 1 },
+	{ DF, "ugal", "dragonfly-balanced", 2, 8, 0 },
+	{ DF, "vlb", "dragonfly-balanced", 2, 8, 0 },
+	{ DF, "ugal:intra=global", "dragonfly-balanced", 2, 8, 0 },
+	{ DF, "min", "dragonfly-balanced", 2, 8, 0 },
+	{ "cascade:groups=3,pair=8", "ugal", "dragonfly-balanced", 4, 384, 0 },
 	{ EM, "dor", "mesh-blocks", 1, 8, 1 },
 	{ EM, "minimal", "mesh-blocks", 1, 8, 1 },
 	{ EM, "dor", "mesh-blocks:mode=building-block", 1, 8, 1 },
