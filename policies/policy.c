@@ -73,6 +73,13 @@ int policy_check(const char *spec, struct err *err)
 		return err_set(err, "policy: no spec");
 	if (spec_parse(spec, &policy_syntax, &args, err))
 		return err_prefix(err, "policy '%s'", spec);
+	if (!strcmp(args.name, POLICY_DEFAULT) && args.n)
+		return err_set(err,
+			       "policy %s takes no options (it stands for "
+			       "the family's default policy)",
+			       POLICY_DEFAULT);
+	if (!strcmp(args.name, POLICY_DEFAULT))
+		return 0;
 	ops = policy_find(args.name);
 	if (!ops)
 		return err_set(
@@ -81,6 +88,50 @@ int policy_check(const char *spec, struct err *err)
 	if (spec_check(&args, ops->opts, &policy_syntax, err))
 		return err_prefix(err, "policy %s", ops->name);
 	return 0;
+}
+
+/* Each family's default, first to last: the first that applies to the
+ * routing (every family has one that does: linear). */
+static const char *const *defaults_of(enum topo_kind k, const char *rn)
+{
+	static const char *const ft[] = { "fattree-pods", "linear", NULL };
+	static const char *const mesh[] = { "mesh-blocks", "linear", NULL };
+	static const char *const dfmin[] = { "dragonfly-groups", "linear",
+					     NULL };
+	static const char *const dfval[] = { "dragonfly-balanced", "linear",
+					     NULL };
+	static const char *const other[] = { "linear", NULL };
+
+	switch (k) {
+	case TOPO_FATTREE:
+		return ft;
+	case TOPO_EXPRESSMESH:
+	case TOPO_HYPERX:
+	case TOPO_TORUS:
+		return mesh;
+	case TOPO_DRAGONFLY:
+	case TOPO_CASCADE:
+		return !strcmp(rn, "min")			 ? dfmin :
+		       !strcmp(rn, "vlb") || !strcmp(rn, "ugal") ? dfval :
+								   other;
+	default:
+		return other;
+	}
+}
+
+const char *policy_default_spec(const struct topo *t, const struct routing *r)
+{
+	const char *const *c = defaults_of(topo_kind(t), routing_name(r));
+
+	for (; c[1]; c++) {
+		struct err e = { "" };
+		struct policy *p = policy_create(*c, t, r, &e);
+
+		policy_destroy(p);
+		if (p)
+			break;
+	}
+	return *c;
 }
 
 struct policy *policy_create(const char *spec, const struct topo *t,
@@ -94,6 +145,8 @@ struct policy *policy_create(const char *spec, const struct topo *t,
 		err_set(err, "policy: spec, topology and routing are required");
 		return NULL;
 	}
+	if (!strcmp(spec, POLICY_DEFAULT))
+		spec = policy_default_spec(t, r);
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		err_set(err, "policy: out of memory");
@@ -105,6 +158,14 @@ struct policy *policy_create(const char *spec, const struct topo *t,
 		return NULL;
 	}
 	ops = policy_find(p->args.name);
+	if (!ops && !strcmp(p->args.name, POLICY_DEFAULT)) {
+		err_set(err,
+			"policy %s takes no options (it stands for the "
+			"family's default policy)",
+			POLICY_DEFAULT);
+		free(p);
+		return NULL;
+	}
 	if (!ops) {
 		err_set(err, "unknown policy '%s' (known: %s)", p->args.name,
 			spec_known_names(policy_at, known, sizeof(known)));

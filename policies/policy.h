@@ -64,6 +64,16 @@ struct policy;
  * an option is unknown or the policy does not apply to T's family. */
 struct policy *policy_create(const char *spec, const struct topo *t,
 			     const struct routing *r, struct err *err);
+/* The spec "default" stands for the family's default policy under the
+ * routing (policy_default_spec); policy_spec then gives the policy it
+ * resolved to. */
+#define POLICY_DEFAULT "default"
+/* The default policy of T's family under R: fattree-pods on fat-trees,
+ * mesh-blocks on express meshes, HyperX and tori, dragonfly-groups on
+ * dragonflies and Cascade under min, dragonfly-balanced under vlb and
+ * ugal, linear otherwise and wherever the family's own does not apply to
+ * the routing.  A static string. */
+const char *policy_default_spec(const struct topo *t, const struct routing *r);
 /* Free; NULL is a no-op. */
 void policy_destroy(struct policy *p);
 

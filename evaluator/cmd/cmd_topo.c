@@ -85,13 +85,24 @@ static struct json_object *str_or_null(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
-/* The DefaultPolicy= text of M, or NULL. */
+/* The DefaultPolicy= text of M, the policy it resolved to when the file
+ * names no policy at all ("default"), or NULL. */
 static const char *default_policy(const struct machine *m)
+{
+	const char *text;
+	const struct policy *p = machine_policy(m, NULL, &text, NULL);
+
+	return p && text && !strcmp(text, POLICY_DEFAULT) ? policy_spec(p) :
+							    text;
+}
+
+/* Whether M's default policy is the family's (no policy line). */
+static bool default_implicit(const struct machine *m)
 {
 	const char *text;
 
 	machine_policy(m, NULL, &text, NULL);
-	return text;
+	return text && !strcmp(text, POLICY_DEFAULT);
 }
 
 static void print_json(const struct machine *m, const struct topo_stats *st)
@@ -105,6 +116,9 @@ static void print_json(const struct machine *m, const struct topo_stats *st)
 	json_object_object_add(o, "family",
 			       json_object_new_string(topo_family(t)));
 	json_object_object_add(o, "spec", json_object_new_string(topo_spec(t)));
+	json_object_object_add(o, "family_default_policy",
+			       json_object_new_string(policy_default_spec(
+				       t, machine_routing(m))));
 	for (size_t i = 0; i < np; i++)
 		json_object_object_add(po, ps[i].key, param_json(ps[i].value));
 	json_object_object_add(o, "parameters", po);
@@ -238,8 +252,12 @@ static void print_text(const struct machine *m, const struct topo_stats *st)
 		       topo_kind(t) == TOPO_FATTREE ? "pods:" : "groups:",
 		       topo_num_groups(t));
 	printf("unconnected ports: %u\n", st->unconnected_ports);
-	if (!machine_source(m))
+	if (!machine_source(m)) {
+		printf("default policy:    %s (the family's under %s)\n",
+		       policy_default_spec(t, machine_routing(m)),
+		       routing_spec(machine_routing(m)));
 		return;
+	}
 	if (machine_has_names(m) && topo_num_nodes(t))
 		printf("node names:        %s .. %s\n", machine_node_name(m, 0),
 		       machine_node_name(m, topo_num_nodes(t) - 1));
@@ -252,7 +270,10 @@ static void print_text(const struct machine *m, const struct topo_stats *st)
 		printf("policy:            %s: %s\n", part, pol);
 	}
 	if (default_policy(m))
-		printf("default policy:    %s\n", default_policy(m));
+		printf("default policy:    %s%s\n", default_policy(m),
+		       default_implicit(m) ? " (the family's: the file names "
+					     "no policy)" :
+					     "");
 	print_predict(m);
 }
 

@@ -91,6 +91,9 @@ static int read_policies(struct machine *m, struct err *err)
 
 	m->dflt.text = topo_conf_default_policy(m->conf);
 	m->dflt.line = topo_conf_line(m->conf, TOPO_CONF_DEFAULT_POLICY);
+	/* no policy line at all: every partition gets the family's */
+	if (!n && !m->dflt.text)
+		m->dflt.text = POLICY_DEFAULT;
 	if (!n)
 		return 0;
 	m->pols = calloc(n, sizeof(*m->pols));

@@ -149,7 +149,17 @@ Test(machine, routing_override)
 	m = load("good_fattree.conf", NULL);
 	cr_expect_str_eq(routing_spec(machine_routing(m)), "ecmp");
 	cr_expect_null(machine_conf_routing(m));
-	cr_expect_null(machine_policy(m, "batch", NULL, NULL));
+	/* no policy line: every partition gets the family's default */
+	{
+		const char *text = NULL;
+		uint32_t line = 7;
+
+		p = machine_policy(m, "batch", &text, &line);
+		cr_assert_not_null(p);
+		cr_expect_str_eq(policy_name(p), "fattree-pods");
+		cr_expect_str_eq(text, "default");
+		cr_expect_eq(line, 0);
+	}
 	machine_destroy(m);
 	m = load("good_fattree.conf", "dmodk");
 	cr_expect_str_eq(routing_spec(machine_routing(m)), "dmodk");
@@ -367,7 +377,7 @@ struct bad_case {
 static const struct bad_case bad[] = {
 	{ "bad_policy_unknown.conf", NULL, NULL,
 	  ":3: policy 'nosuch:x=1': unknown policy 'nosuch' (known: linear, "
-	  "clustered, random, fattree-pods, mesh-blocks, dragonfly-groups)" },
+	  "clustered, random, fattree-pods, mesh-blocks, dragonfly-groups, dragonfly-balanced)" },
 	{ "bad_policy_option.conf", NULL, NULL,
 	  ":4: policy 'clustered:max=4' of partition debug: policy "
 	  "clustered: unknown option 'max' (known: seed, scatter)" },
