@@ -72,7 +72,8 @@ static const struct cli_opt options[] = {
 	{ .id = 'o',
 	  .name = "jobs-out",
 	  .arg = "FILE",
-	  .help = "per-job CSV: policy,id,submit,start,end,nodes" },
+	  .help = "per-job CSV: policy,id,submit,start,end,nodes,\n"
+		  "isolated (claimed at start),ran_isolated,why" },
 	{ .id = 'q', .name = "quiet", .help = "no progress on stderr" },
 	CLI_OPT_JSON,
 	CLI_OPT_HELP,
@@ -323,6 +324,22 @@ static void print_table(const struct whatif_result *res, int n,
 	}
 }
 
+/* S as a CSV field and the end of the line: "" when empty, else quoted
+ * with its quotes doubled. */
+static void csv_quoted(FILE *f, const char *s)
+{
+	if (*s) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	}
+	fputc('\n', f);
+}
+
 static int write_jobs(FILE *f, const struct whatif_result *r, const char *label)
 {
 	for (uint32_t i = 0; i < r->njob_out; i++) {
@@ -330,16 +347,20 @@ static int write_jobs(FILE *f, const struct whatif_result *r, const char *label)
 		char *ranges;
 
 		if (j->dropped) {
-			fprintf(f, "%s,%u,%lld,,,\n", label, j->id,
+			fprintf(f, "%s,%u,%lld,,,,,,", label, j->id,
 				(long long)j->submit);
+			csv_quoted(f, j->reason);
 			continue;
 		}
 		ranges = cli_format_ranges(j->nodes, j->n);
 		if (!ranges)
 			return -1;
-		fprintf(f, "%s,%u,%lld,%lld,%lld,\"%s\"\n", label, j->id,
+		fprintf(f, "%s,%u,%lld,%lld,%lld,\"%s\",%s,%s,", label, j->id,
 			(long long)j->submit, (long long)j->start,
-			(long long)j->end, ranges);
+			(long long)j->end, ranges,
+			j->claimed_isolated ? "yes" : "no",
+			j->ran_isolated ? "yes" : "no");
+		csv_quoted(f, j->reason);
 		free(ranges);
 	}
 	return 0;
@@ -514,9 +535,21 @@ static int simulate(const struct cmd_whatif_args *a,
 
 /* Load the machine and the workload, then simulate every policy, into R
  * (freed by the caller, even on failure).  Returns an exit status. */
-static int run(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
+static int run(struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 {
 	int rc = load(a, r);
+
+	/* --policy default: the family's, named in its column */
+	for (int i = 0; rc == CLI_OK && i < a->npol; i++)
+		if (!strcmp(a->pol[i].spec, POLICY_DEFAULT)) {
+			const char *d = policy_default_spec(
+				machine_topo(r->m), machine_routing(r->m));
+
+			snprintf(a->pol[i].spec, sizeof(a->pol[i].spec), "%s",
+				 d);
+			snprintf(a->pol[i].label, sizeof(a->pol[i].label),
+				 "%s (default)", d);
+		}
 
 	for (int i = 0; rc == CLI_OK && i < a->npol; i++)
 		rc = simulate(a, r, i);
@@ -533,7 +566,8 @@ static int write_jobs_out(const struct cmd_whatif_args *a,
 	if (!f)
 		return cli_error(CMD, CLI_FAIL, "%s: cannot write",
 				 a->jobs_out);
-	fprintf(f, "policy,id,submit,start,end,nodes\n");
+	fprintf(f, "policy,id,submit,start,end,nodes,isolated,ran_isolated,"
+		   "why\n");
 	for (int i = 0; i < r->nres; i++)
 		if (write_jobs(f, &r->res[i], a->pol[i].label)) {
 			int rc = cli_error(CMD, CLI_FAIL, "out of memory");

@@ -400,11 +400,44 @@ static void queue_remove(struct sim *s, uint32_t pos)
 	s->nq--;
 }
 
+/* IN with every "job K" (K = the policy's id, workload index + 1) written
+ * as the workload's job id, into OUT. */
+static void renumber(const struct sim *s, const char *in, char *out,
+		     size_t size)
+{
+	size_t o = 0;
+
+	while (*in && o + 1 < size) {
+		char *end;
+		unsigned long k;
+
+		if (strncmp(in, "job ", 4) || in[4] < '0' || in[4] > '9') {
+			out[o++] = *in++;
+			continue;
+		}
+		k = strtoul(in + 4, &end, 10);
+		if (k >= 1 && k <= s->w->n)
+			o += (size_t)snprintf(out + o, size - o, "job %u",
+					      s->w->jobs[k - 1].id);
+		else
+			o += (size_t)snprintf(out + o, size - o, "%.*s",
+					      (int)(end - in), in);
+		if (o >= size)
+			o = size - 1;
+		in = end;
+	}
+	out[o] = '\0';
+}
+
 static int start_placed(struct sim *s, uint32_t i,
 			const struct policy_result *pr)
 {
 	const struct wl_job *j = &s->w->jobs[i];
 
+	/* the policy's word on what a job not isolated shares */
+	if (!pr->isolated)
+		renumber(s, pr->reason, s->res->jobs[i].reason,
+			 sizeof(s->res->jobs[i].reason));
 	return start(s, i, pr->nodes, pr->n, pr->isolated, s->now,
 		     s->now + j->runtime);
 }

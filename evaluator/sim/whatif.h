@@ -65,7 +65,9 @@ struct whatif_job {
 	uint32_t links;	       /* |l_i| */
 	double rate;	       /* predicted communication rate at its start
 				 * (units of link capacity), or 0 */
-	char reason[192];      /* why it was dropped */
+	char reason[192];      /* why it was dropped; for a job placed
+				* not isolated, what the policy said it
+				* shares ("" from baselines) */
 };
 
 struct whatif_result {

@@ -56,8 +56,9 @@ fi
 # nodes) is still dropped
 run --topo $FT2 --workload "whatif_hold.swf" --policy fattree-pods \
 	--no-rates --scale 2 --jobs-out "$tmp/s.csv"
-if grep -q '^fattree-pods,25,10,200,250,"0-7"$' "$tmp/s.csv" &&
-   grep -q '^fattree-pods,27,30,,,$' "$tmp/s.csv"; then
+if grep -q '^fattree-pods,25,10,200,250,"0-7",yes,yes,$' "$tmp/s.csv" &&
+   grep -q '^fattree-pods,27,30,,,,,,"34 nodes requested, the machine has 16"$' \
+	"$tmp/s.csv"; then
 	pass scale
 else
 	flunk scale "jobs 25, 27 not as worked out" "$tmp/s.csv" "$tmp/err"
