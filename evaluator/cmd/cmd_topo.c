@@ -96,13 +96,18 @@ static const char *default_policy(const struct machine *m)
 							    text;
 }
 
-/* Whether M's default policy is the family's (no policy line). */
-static bool default_implicit(const struct machine *m)
+/* What to say after the default policy: whether it is the family's
+ * because the file names no policy, or by DefaultPolicy=default. */
+static const char *default_note(const struct machine *m)
 {
 	const char *text;
+	uint32_t line;
 
-	machine_policy(m, NULL, &text, NULL);
-	return text && !strcmp(text, POLICY_DEFAULT);
+	machine_policy(m, NULL, &text, &line);
+	if (!text || strcmp(text, POLICY_DEFAULT))
+		return "";
+	return line ? " (DefaultPolicy=default: the family's)" :
+		      " (the family's: the file names no policy)";
 }
 
 static void print_json(const struct machine *m, const struct topo_stats *st)
@@ -271,9 +276,7 @@ static void print_text(const struct machine *m, const struct topo_stats *st)
 	}
 	if (default_policy(m))
 		printf("default policy:    %s%s\n", default_policy(m),
-		       default_implicit(m) ? " (the family's: the file names "
-					     "no policy)" :
-					     "");
+		       default_note(m));
 	print_predict(m);
 }
 

@@ -120,5 +120,17 @@ else
 fi
 expect_fail -x not_family_no_file 2 "unknown topology family 'fattre' (known: dragonfly, cascade, fattree, expressmesh, hyperx, torus, jellyfish)" \
 	-- --topo fattre
+# DefaultPolicy=default: the family's under the file's routing
+printf 'Topology=dragonfly p=1 a=2 h=1 g=3\nRouting=ugal\nDefaultPolicy=default\n' >dflt.conf
+run --topo ./dflt.conf
+if [ "$st" = 0 ] && grep -q '^default policy: *dragonfly-balanced (DefaultPolicy=default: the family.s)$' "$tmp/out"; then
+	pass default_policy_line
+else
+	flunk default_policy_line "not dragonfly-balanced (exit $st)" \
+		"$tmp/out" "$tmp/err"
+fi
+printf 'Topology=dragonfly p=1 a=2 h=1 g=3\nRouting=min\nDefaultPolicy=default:large=wait\n' >dflt2.conf
+expect_fail default_options 2 "./dflt2.conf:3: policy 'default:large=wait': policy default takes no options (it stands for the family's default policy)" \
+	-- --topo ./dflt2.conf
 cd - >/dev/null || exit 99
 finish
