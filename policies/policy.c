@@ -251,6 +251,11 @@ bool policy_isolating(const struct policy *p)
 	return p->ops->isolating;
 }
 
+bool policy_shares(const struct policy *p)
+{
+	return p->ops->isolating && p->ops->shares && p->ops->shares(p->state);
+}
+
 /* ---- helpers for the policy files ---- */
 
 const char *policy_opt(const struct policy *p, const char *key)

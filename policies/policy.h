@@ -109,6 +109,10 @@ const char *policy_name(const struct policy *p);
 const char *policy_spec(const struct policy *p);
 /* Whether the policy claims isolation for the jobs it places. */
 bool policy_isolating(const struct policy *p);
+/* Whether an isolating policy also places jobs it does not call isolated,
+ * by design (dragonfly-balanced, dragonfly-groups:large=shared under
+ * Valiant routing): their sharing links is no broken isolation. */
+bool policy_shares(const struct policy *p);
 /* Names of the registered policies, NULL-terminated. */
 const char *const *policy_names(void);
 

@@ -153,6 +153,15 @@ static int create_balanced(struct policy *p, struct err *err)
 	return create_any(p, true, err);
 }
 
+/* policy_shares: large=shared under Valiant routing, and
+ * dragonfly-balanced */
+static bool shares(const void *state)
+{
+	const struct dfg *d = state;
+
+	return d->balanced || (d->large_shared && d->mode != MODE_MIN);
+}
+
 static void destroy(void *state)
 {
 	struct dfg *d = state;
@@ -716,6 +725,7 @@ const struct policy_ops policy_dragonfly_groups = {
 	.name = "dragonfly-groups",
 	.opts = opts,
 	.isolating = true,
+	.shares = shares,
 	.create = create,
 	.destroy = destroy,
 	.search = scan_search,
@@ -725,6 +735,7 @@ const struct policy_ops policy_dragonfly_balanced = {
 	.name = "dragonfly-balanced",
 	.opts = NULL,
 	.isolating = true,
+	.shares = shares,
 	.create = create_balanced,
 	.destroy = destroy,
 	.search = scan_search,

@@ -32,6 +32,9 @@ struct policy_ops {
 	const struct spec_opt *opts;
 	/* Whether the policy claims isolation for (most of) its jobs. */
 	bool isolating;
+	/* Whether it also places jobs not isolated by design (NULL: never);
+	 * see policy_shares. */
+	bool (*shares)(const void *state);
 	/* Check the family and the options (policy_opt_*), set p->state.
 	 * Returns 0 or -1 with err set. */
 	int (*create)(struct policy *p, struct err *err);

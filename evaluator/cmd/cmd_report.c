@@ -409,12 +409,14 @@ static uint32_t job_index(const struct cmd_report_result *r, uint32_t id)
 	return k;
 }
 
-/* Whether job K runs under an isolating policy and shares links. */
+/* Whether job K runs under an isolating policy that never shares by
+ * design, and shares links. */
 static bool broken(const struct cmd_report_result *r, uint32_t k)
 {
 	const struct policy *p = job_policy(r, k);
 
-	return p && policy_isolating(p) && r->ls.jobs[k].nshares;
+	return p && policy_isolating(p) && !policy_shares(p) &&
+	       r->ls.jobs[k].nshares;
 }
 
 /* "ID (PARTITION, POLICY)" of job K. */

@@ -808,6 +808,33 @@ Test(policy, balanced_reasons)
 	}
 }
 
+/* Which isolating policies share by design (stopo report does not call
+ * their sharing broken isolation). */
+Test(policy, shares_by_design)
+{
+	static const struct {
+		const char *topo, *routing, *policy;
+		bool shares;
+	} rows[] = {
+		{ DF, "ugal", "dragonfly-balanced", true },
+		{ DF, "min", "dragonfly-balanced", true },
+		{ DF, "ugal", "dragonfly-groups:large=shared", true },
+		{ DF, "min", "dragonfly-groups:large=shared", false },
+		{ DF, "ugal", "dragonfly-groups", false },
+		{ FT, "ecmp", "fattree-pods", false },
+		{ FT, "ecmp", "linear", false },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct fx f;
+
+		fx_open(&f, rows[i].topo, rows[i].routing, rows[i].policy);
+		cr_expect_eq(policy_shares(f.p), rows[i].shares, "%s %s",
+			     rows[i].routing, rows[i].policy);
+		fx_close(&f);
+	}
+}
+
 /* ---- the guarantee: random arrivals and departures ----
  * Every placed job's link set comes from routing_linkset.  A job the
  * policy calls isolated must share no link with any running job; strict
