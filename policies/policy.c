@@ -14,7 +14,9 @@
  * "(known: ...)" lists come from the ops tables.  Room for X(nne) (paper
  * 004 gamma placement of Cartesian nearest-neighbour jobs on dragonfly):
  * it reads req->grid/ngrid and req->pattern, which the plugin and stopo
- * already carry. */
+ * already carry.  dragonfly_balanced is defined in
+ * policy_dragonfly_groups.c: it is dragonfly-groups' candidates and scan
+ * with a shared tier after them. */
 #define POLICIES(X)           \
 	X(linear)             \
 	X(clustered)          \
