@@ -178,7 +178,6 @@ struct st {
 	uint32_t *gavail;	   /* [G] free usable nodes available to a new
 			     * group-contained multi-router job */
 	uint8_t *gwhole;	   /* [G] every node free and usable */
-	uint8_t *gmulti;	   /* [G] group holds a multi-router job */
 	uint32_t *gfree;	   /* [G] free usable nodes */
 	uint32_t *gnmulti;	   /* [G] multi-router jobs with nodes there */
 	uint32_t *gjob;		   /* [G] one of them, for reasons */
@@ -204,8 +203,8 @@ static int scan(const struct policy *p, const struct dfg *d,
 	uint8_t *jflags = NULL;
 
 	memset(s, 0, sizeof(*s));
-	s->mem = calloc((size_t)d->S + 6 * (size_t)d->G, sizeof(uint32_t));
-	s->rmulti = calloc((size_t)d->S + 2 * (size_t)d->G, 1);
+	s->mem = calloc((size_t)d->S + 5 * (size_t)d->G, sizeof(uint32_t));
+	s->rmulti = calloc((size_t)d->S + (size_t)d->G, 1);
 	if (!s->mem || !s->rmulti) {
 		st_free(s);
 		return -1;
@@ -217,7 +216,6 @@ static int scan(const struct policy *p, const struct dfg *d,
 	s->gjob = s->gnmulti + d->G;
 	s->gusable = s->gjob + d->G;
 	s->gwhole = s->rmulti + d->S;
-	s->gmulti = s->gwhole + d->G;
 	if (!empty) {
 		if (policy_jobs_build(&jobs, v->owner, N))
 			goto oom;
@@ -281,7 +279,6 @@ static int scan(const struct policy *p, const struct dfg *d,
 				if (j == UINT32_MAX || !(jflags[j] & 1))
 					continue;
 				s->rmulti[sw] = 1;
-				s->gmulti[g] = 1;
 				if (jrouter[j] != g) {
 					jrouter[j] = g;
 					s->gnmulti[g]++;
@@ -305,7 +302,7 @@ static int scan(const struct policy *p, const struct dfg *d,
 		s->gwhole[g] = tot == cap;
 		s->gfree[g] = tot;
 		if (!d->router_rule)
-			s->gavail[g] = s->gmulti[g] ? 0 : tot;
+			s->gavail[g] = s->gnmulti[g] ? 0 : tot;
 	}
 	policy_jobs_free(&jobs);
 	free(jrouter);
