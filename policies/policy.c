@@ -121,19 +121,30 @@ static const char *const *defaults_of(enum topo_kind k, const char *rn)
 	}
 }
 
-const char *policy_default_spec(const struct topo *t, const struct routing *r)
+/* The family's default policy for T under R: the first of its list that
+ * applies (the last, linear, always does). */
+static struct policy *create_default(const struct topo *t,
+				     const struct routing *r, struct err *err)
 {
 	const char *const *c = defaults_of(topo_kind(t), routing_name(r));
+	struct policy *p = NULL;
 
-	for (; c[1]; c++) {
+	for (; !p && c[1]; c++) {
 		struct err e = { "" };
-		struct policy *p = policy_create(*c, t, r, &e);
 
-		policy_destroy(p);
-		if (p)
-			break;
+		p = policy_create(*c, t, r, &e);
 	}
-	return *c;
+	return p ? p : policy_create(*c, t, r, err);
+}
+
+const char *policy_default_spec(const struct topo *t, const struct routing *r)
+{
+	struct err e = { "" };
+	struct policy *p = create_default(t, r, &e);
+	const char *name = p ? p->ops->name : "linear";
+
+	policy_destroy(p);
+	return name;
 }
 
 struct policy *policy_create(const char *spec, const struct topo *t,
@@ -148,7 +159,7 @@ struct policy *policy_create(const char *spec, const struct topo *t,
 		return NULL;
 	}
 	if (!strcmp(spec, POLICY_DEFAULT))
-		spec = policy_default_spec(t, r);
+		return create_default(t, r, err);
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		err_set(err, "policy: out of memory");

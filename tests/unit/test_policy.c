@@ -766,6 +766,44 @@ Test(policy, placements)
 	}
 }
 
+/* "default": each family's policy under the routing, linear where the
+ * family's own refuses the routing (mesh-blocks and shortest). */
+Test(policy, family_default)
+{
+	static const struct {
+		const char *topo, *routing, *want;
+	} rows[] = {
+		{ DF, "ugal", "dragonfly-balanced" },
+		{ DF, "vlb:intra=global", "dragonfly-balanced" },
+		{ DF, "min", "dragonfly-groups" },
+		{ DF, "shortest", "linear" },
+		{ "cascade:groups=3,pair=8", "ugal", "dragonfly-balanced" },
+		{ FT, "dmodk", "fattree-pods" },
+		{ "torus:dims=4x4", "dor", "mesh-blocks" },
+		{ "torus:dims=4x4", "shortest", "linear" },
+		{ "hyperx:dims=4x4", "minimal", "mesh-blocks" },
+		{ EM, "dor", "mesh-blocks" },
+		{ "jellyfish:n=16,r=4,p=1,seed=1", "shortest", "linear" },
+	};
+	struct err e = { "" };
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct fx_net n = fx_net(rows[i].topo, rows[i].routing);
+		struct policy *p = policy_create("default", n.t, n.r, &e);
+
+		cr_assert(p, "%s %s: %s", rows[i].topo, rows[i].routing, e.msg);
+		cr_expect_str_eq(policy_name(p), rows[i].want, "%s %s",
+				 rows[i].topo, rows[i].routing);
+		cr_expect_str_eq(policy_default_spec(n.t, n.r), rows[i].want);
+		policy_destroy(p);
+		fx_net_free(&n);
+	}
+	cr_expect_eq(policy_check("default", &e), 0, "%s", e.msg);
+	cr_expect_eq(policy_check("default:large=wait", &e), -1);
+	cr_expect_str_eq(e.msg, "policy default takes no options (it stands "
+				"for the family's default policy)");
+}
+
 /* dragonfly-balanced says why a placement is not isolated (the job's
  * record in whatif and the plugin's log); rows of the table above. */
 Test(policy, balanced_reasons)
