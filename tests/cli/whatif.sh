@@ -96,4 +96,20 @@ if "$STOPO" whatif --help | grep -q -- "--jobs-out"; then
 else
 	flunk help "--help does not mention --jobs-out"
 fi
+# --policy default on a dragonfly under ugal: dragonfly-balanced.  Job 5
+# (20 nodes) fits group 0 of 32 nodes, isolated; job 9 (40 nodes) spans
+# groups while job 5 runs: the groups without a multi-router job, 1 and 2
+# (32-63, then 64-71), shared, the reason naming job 5 by its id (the
+# policy knows it as 1)
+printf '5 0 -1 100 20 -1 -1 20 100 -1 1 1 1 -1 -1 -1 -1 -1\n9 5 -1 100 40 -1 -1 40 100 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/df.swf"
+run --topo dragonfly:p=4,a=8,h=4,g=8 --workload "$tmp/df.swf" \
+	--policy default --no-rates --jobs-out "$tmp/df.csv"
+if grep -q '^dragonfly-balanced (default),5,0,0,100,"0-19",yes,no,$' "$tmp/df.csv" &&
+   grep -q '^dragonfly-balanced (default),9,5,5,105,"32-71",no,no,"shared: spans 2 groups while 1 multi-router job runs (e.g. job 5); Valiant detours cross every group"$' \
+	"$tmp/df.csv"; then
+	pass default_balanced_why
+else
+	flunk default_balanced_why "jobs 5, 9 not as worked out" "$tmp/df.csv" \
+		"$tmp/err"
+fi
 finish
