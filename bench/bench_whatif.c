@@ -3,7 +3,10 @@
  * 10,648-node fat-tree (fattree:k=22,n=3, ecmp; job sizes times
  * 10648/256, rounded up), FCFS + EASY backfill, no rate prediction.
  * Target: under 60 s for fattree-pods.  Also one-shot MLS/TLS of 300
- * jobs on that machine.
+ * jobs on that machine.  Then the same workload scaled to the
+ * 11,130-node dragonfly:p=7,a=15,h=8,g=106 under ugal: linear,
+ * clustered, dragonfly-groups:large=shared and dragonfly-balanced,
+ * target under 10 s each (issue 10; skipped when policies are given).
  *
  * Usage: bench_whatif [SWF [POLICY...]]  (default: $STOPO_LUBLIN or
  * /work/shared/workloads/lublin_256.swf; fattree-pods and clustered).
@@ -23,6 +26,7 @@
 #include "topo/topo.h"
 
 #define TARGET_S 60.0
+#define TARGET_DF_S 10.0
 
 static int bench_linkshare(const struct routing *r, uint32_t N)
 {
@@ -72,39 +76,18 @@ static int bench_linkshare(const struct routing *r, uint32_t N)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* Each policy of POLS on workload PATH scaled to T (as --scale auto),
+ * without rates, against TARGET seconds each.  Returns 0 or 1. */
+static int run_policies(const char *path, const struct topo *t,
+			const struct routing *r, const char *const *pols,
+			int npol, double target)
 {
-	static const char *const defpol[] = { "fattree-pods", "clustered" };
-	const char *path = argc > 1 ? argv[1] : getenv("STOPO_LUBLIN");
-	const char *const *pols = defpol;
-	int npol = 2, rc = 0;
 	struct err err = { "" };
-	struct topo *t;
-	struct routing *r;
 	struct workload w;
 	struct wl_opts wo;
 	struct whatif_opts so;
+	int rc = 0;
 
-	if (!path)
-		path = "/work/shared/workloads/lublin_256.swf";
-	if (argc > 2) {
-		pols = (const char *const *)argv + 2;
-		npol = argc - 2;
-	}
-	if (access(path, R_OK)) {
-		printf("bench_whatif: %s not readable: skipped (set "
-		       "STOPO_LUBLIN)\n",
-		       path);
-		return 0;
-	}
-	t = topo_create("fattree:k=22,n=3", &err);
-	r = t ? routing_create(t, "ecmp", &err) : NULL;
-	if (!r) {
-		fprintf(stderr, "bench_whatif: %s\n", err.msg);
-		return 1;
-	}
-	if (bench_linkshare(r, topo_num_nodes(t)))
-		return 1;
 	wl_opts_init(&wo);
 	if (workload_load(path, &wo, &w, &err)) {
 		fprintf(stderr, "bench_whatif: %s\n", err.msg);
@@ -127,16 +110,69 @@ int main(int argc, char **argv)
 			break;
 		}
 		c1 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
-		printf("whatif %s: %u jobs on %u nodes: %.1f s wall, %.1f s CPU "
-		       "(target %.0f s: %s); utilization %.3f, mean wait %.0f s, "
-		       "MLS max %.1f %%, isolated %u\n",
-		       res.policy, w.n, topo_num_nodes(t), res.seconds, c1 - c0,
-		       TARGET_S, res.seconds < TARGET_S ? "met" : "MISSED",
-		       res.utilization, res.mean_wait, res.mls_max,
+		printf("whatif %s on %s %s: %u jobs on %u nodes: %.1f s wall, "
+		       "%.1f s CPU (target %.0f s: %s); utilization %.3f, "
+		       "mean wait %.0f s, MLS max %.1f %%, TLS avg %.1f %%, "
+		       "isolated %u\n",
+		       res.policy, topo_spec(t), routing_spec(r), w.n,
+		       topo_num_nodes(t), res.seconds, c1 - c0, target,
+		       res.seconds < target ? "met" : "MISSED", res.utilization,
+		       res.mean_wait, res.mls_max, res.tls_mean,
 		       res.isolated_jobs);
 		whatif_result_free(&res);
 	}
 	workload_free(&w);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const defpol[] = { "fattree-pods", "clustered" };
+	/* issue 10: each policy alone, no rates, under 10 s on the
+	 * 11,130-node dragonfly under ugal (linear: the peer) */
+	static const char *const dfpol[] = { "linear", "clustered",
+					     "dragonfly-groups:large=shared",
+					     "dragonfly-balanced" };
+	const char *path = argc > 1 ? argv[1] : getenv("STOPO_LUBLIN");
+	const char *const *pols = defpol;
+	int npol = 2, rc = 0;
+	struct err err = { "" };
+	struct topo *t;
+	struct routing *r;
+
+	if (!path)
+		path = "/work/shared/workloads/lublin_256.swf";
+	if (argc > 2) {
+		pols = (const char *const *)argv + 2;
+		npol = argc - 2;
+	}
+	if (access(path, R_OK)) {
+		printf("bench_whatif: %s not readable: skipped (set "
+		       "STOPO_LUBLIN)\n",
+		       path);
+		return 0;
+	}
+	t = topo_create("fattree:k=22,n=3", &err);
+	r = t ? routing_create(t, "ecmp", &err) : NULL;
+	if (!r) {
+		fprintf(stderr, "bench_whatif: %s\n", err.msg);
+		return 1;
+	}
+	if (bench_linkshare(r, topo_num_nodes(t)))
+		return 1;
+	rc = run_policies(path, t, r, pols, npol, TARGET_S);
+	routing_destroy(r);
+	topo_destroy(t);
+	if (rc || argc > 2)
+		return rc;
+	t = topo_create("dragonfly:p=7,a=15,h=8,g=106", &err);
+	r = t ? routing_create(t, "ugal", &err) : NULL;
+	if (!r) {
+		fprintf(stderr, "bench_whatif: %s\n", err.msg);
+		topo_destroy(t);
+		return 1;
+	}
+	rc = run_policies(path, t, r, dfpol, 4, TARGET_DF_S);
 	routing_destroy(r);
 	topo_destroy(t);
 	return rc;
