@@ -142,6 +142,14 @@ static struct tstate *tstate = NULL;
 static uint32_t *owner = NULL; /* [N] job id per topology node */
 static char *conf_path = NULL;
 static bool tracking = false; /* tstate's link-sharing tracker */
+/* What the policy said of the placement _run_now chose last (job_begin
+ * follows job_test in the same scheduling pass): isolated, or shared and
+ * why.  Recorded at the job's start (topo_jobs.log, AdminComment). */
+static struct {
+	uint32_t job_id;
+	bool isolated;
+	char why[sizeof(((struct policy_result *)0)->reason)];
+} claim;
 
 static void _rebuild_owner_locked(List jobs);
 static void _protect_locked(job_record_t *job_ptr);
@@ -984,6 +992,10 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		st = POLICY_WAIT;
 	if (rc == SLURM_SUCCESS) {
 		_clear_reason(job_ptr);
+		claim.job_id = job_ptr->job_id;
+		claim.isolated = res->isolated;
+		snprintf(claim.why, sizeof(claim.why), "%s",
+			 res->isolated ? "" : res->reason);
 	} else if (st == POLICY_WAIT || st == POLICY_NEVER) {
 		_set_reason(job_ptr, res->reason);
 		log_flag(SELECT_TYPE, "%s: %pJ pending: %s", plugin_type,
@@ -1546,6 +1558,46 @@ static const char *_policy_of(job_record_t *job_ptr)
 }
 
 /*
+ * " placement=isolated", " placement=shared why=\"...\"" or
+ * " placement=oblivious" into BUF: what the job's policy said of the
+ * placement it chose (select_topo(8)), empty when unknown (placed before
+ * a restart, or by the wrapped plugin alone).  An isolated claim that
+ * the start contradicts (EV: links used by other jobs; NSHARED: nodes
+ * held by other jobs) is an error in the log: the guarantee is exact.
+ */
+static void _placement(job_record_t *job_ptr, const struct teval *ev,
+		       uint32_t nshared, char *buf, size_t len)
+{
+	const struct policy *p = _job_policy(job_ptr);
+	char why[sizeof(claim.why)];
+
+	buf[0] = '\0';
+	if (!p)
+		return;
+	if (!policy_isolating(p)) {
+		snprintf(buf, len, " placement=oblivious");
+		return;
+	}
+	if (claim.job_id != job_ptr->job_id)
+		return;
+	claim.job_id = 0;
+	if (claim.isolated) {
+		snprintf(buf, len, " placement=isolated");
+		if (ev->job_shared || nshared)
+			error("%s: %pJ placed isolated by %s shares %u links and %u nodes with other jobs",
+			      plugin_type, job_ptr, policy_spec(p),
+			      ev->job_shared, nshared);
+		return;
+	}
+	snprintf(why, sizeof(why), "%s",
+		 claim.why[0] ? claim.why : "not isolated by the policy");
+	for (char *c = why; *c; c++)
+		if (*c == '"')
+			*c = '\'';
+	snprintf(buf, len, " placement=shared why=\"%s\"", why);
+}
+
+/*
  * In-process evaluator: the job's predicted communication rate (the
  * Predict= model over its pattern, waited for at most PredictBudget=) and
  * the link sharing of every running job, recorded in
@@ -1560,7 +1612,7 @@ static void _evaluate_locked(job_record_t *job_ptr)
 	struct err err = { { 0 } };
 	struct teval ev;
 	uint32_t *nodes, n = 0, nshared;
-	char line[512], with[96];
+	char line[512], with[96], place[256];
 	char *rec = NULL, *names;
 	const char *policy;
 
@@ -1592,23 +1644,25 @@ static void _evaluate_locked(job_record_t *job_ptr)
 	xfree(nodes);
 	_log_overrun(job_ptr, &ev);
 	tstate_record(&ev, line, sizeof(line));
+	_placement(job_ptr, &ev, nshared, place, sizeof(place));
 	if (nshared)
 		info("%s: %pJ started on %s (%u nodes), policy %s: shares %u of its nodes with job(s) %s, %u of its %u links with other jobs",
 		     plugin_type, job_ptr, names, n, policy, nshared, with,
 		     ev.job_shared, ev.job_links);
 	else if (ev.job_shared)
-		info("%s: %pJ started on %s (%u nodes), policy %s: not isolated, %u of its %u links used by other jobs",
+		info("%s: %pJ started on %s (%u nodes), policy %s: not isolated, %u of its %u links used by other jobs;%s",
 		     plugin_type, job_ptr, names, n, policy, ev.job_shared,
-		     ev.job_links);
+		     ev.job_links, place);
 	else
-		info("%s: %pJ started on %s (%u nodes), policy %s: isolated (%u links)",
-		     plugin_type, job_ptr, names, n, policy, ev.job_links);
+		info("%s: %pJ started on %s (%u nodes), policy %s: isolated (%u links);%s",
+		     plugin_type, job_ptr, names, n, policy, ev.job_links,
+		     place);
 	log_flag(SELECT_TYPE, "%s: %pJ started on %u nodes: %s", plugin_type,
 		 job_ptr, n, line);
 	if (!job_ptr->admin_comment)
-		xstrfmtcat(job_ptr->admin_comment, "topo: %s", line);
-	xstrfmtcat(rec, "job=%u nodes=%u %s policy=%s node_shared=%u",
-		   job_ptr->job_id, n, line, policy, nshared);
+		xstrfmtcat(job_ptr->admin_comment, "topo: %s%s", line, place);
+	xstrfmtcat(rec, "job=%u nodes=%u %s policy=%s node_shared=%u%s",
+		   job_ptr->job_id, n, line, policy, nshared, place);
 	if (nshared)
 		xstrfmtcat(rec, " node_shares_with=%s", with);
 	_jobs_log(rec);
