@@ -77,6 +77,20 @@ struct hot {
 	uint32_t nids;
 };
 
+/* What select/topo recorded of a job's placement at its start, in the
+ * job's AdminComment (select_topo(8)): " placement=isolated",
+ * " placement=shared why=\"...\"" or " placement=oblivious". */
+enum placement {
+	PLACED_UNKNOWN, /* not recorded (another plugin, a restart) */
+	PLACED_ISOLATED,
+	PLACED_SHARED,
+	PLACED_OBLIVIOUS,
+	PLACED_N
+};
+
+static const char *const placement_name[PLACED_N] = { NULL, "isolated",
+						      "shared", "oblivious" };
+
 /* What it found. */
 struct cmd_report_result {
 	struct machine *m;
@@ -92,8 +106,13 @@ struct cmd_report_result {
 	struct hot *snodes; /* .link = the node, .ids = the jobs */
 	uint32_t nsnodes;
 	const char **part; /* [njobs] each job's partition (squeue) or NULL */
-	uint32_t *widx;	   /* [njobs] each one's index in w */
-	uint32_t nbroken;  /* jobs of isolating partitions sharing links */
+	/* [njobs] what select/topo said of each job's placement (its
+	 * AdminComment's placement=), and why it is shared (or "") */
+	enum placement *placed;
+	char (*why)[160];
+	uint32_t nplaced[PLACED_N]; /* jobs per placement */
+	uint32_t *widx;		    /* [njobs] each one's index in w */
+	uint32_t nbroken; /* jobs of isolating partitions sharing links */
 };
 
 static int cmp_hot(const void *a, const void *b)
@@ -263,13 +282,45 @@ static int parse(int argc, char **argv, struct cmd_report_args *a)
 	return CLI_GO;
 }
 
+/* The placement select/topo recorded in COMMENT (NULL: none), and for a
+ * shared one its why="..." into WHY (LEN bytes, "" when absent). */
+static enum placement placement_of(const char *comment, char *why, size_t len)
+{
+	const char *p = comment ? strstr(comment, " placement=") : NULL;
+	const char *w, *e;
+	enum placement k;
+
+	why[0] = '\0';
+	if (!p)
+		return PLACED_UNKNOWN;
+	p += strlen(" placement=");
+	for (k = PLACED_ISOLATED; k < PLACED_N; k++) {
+		size_t n = strlen(placement_name[k]);
+
+		if (!strncmp(p, placement_name[k], n) && (!p[n] || p[n] == ' '))
+			break;
+	}
+	if (k == PLACED_N)
+		return PLACED_UNKNOWN;
+	w = strstr(p, " why=\"");
+	if (k == PLACED_SHARED && w) {
+		w += strlen(" why=\"");
+		e = strchr(w, '"');
+		snprintf(why, len, "%.*s", (int)(e ? e - w : (long)strlen(w)),
+			 w);
+	}
+	return k;
+}
+
 /* R->jobs: the running jobs of R->w.  Returns an exit status. */
 static int running_jobs(struct cmd_report_result *r)
 {
 	r->jobs = calloc(r->w.n ? r->w.n : 1, sizeof(*r->jobs));
 	r->part = calloc(r->w.n ? r->w.n : 1, sizeof(*r->part));
 	r->widx = calloc(r->w.n ? r->w.n : 1, sizeof(*r->widx));
-	if (!r->jobs || !r->part || !r->widx)
+	r->placed = calloc(r->w.n ? r->w.n : 1, sizeof(*r->placed));
+	r->why = calloc(r->w.n ? r->w.n : 1, sizeof(*r->why));
+	if (!r->jobs || !r->part || !r->widx || !r->placed || !r->why)
 		return cli_error(CMD, CLI_FAIL, "out of memory");
 	for (uint32_t i = 0; i < r->w.n; i++) {
 		const struct wl_job *j = &r->w.jobs[i];
@@ -282,6 +333,9 @@ static int running_jobs(struct cmd_report_result *r)
 		l->n = j->nodes;
 		l->pattern = j->pattern;
 		r->part[r->njobs] = j->partition;
+		r->placed[r->njobs] = placement_of(j->comment, r->why[r->njobs],
+						   sizeof(r->why[0]));
+		r->nplaced[r->placed[r->njobs]]++;
 		r->widx[r->njobs] = i;
 		r->njobs++;
 	}
@@ -409,14 +463,31 @@ static uint32_t job_index(const struct cmd_report_result *r, uint32_t id)
 	return k;
 }
 
-/* Whether job K runs under an isolating policy that never shares by
- * design, and shares links. */
+/* Whether job K shares links though it should not: select/topo placed
+ * it isolated and it shares with a job not placed shared by design (a
+ * job placed shared later may use an isolated job's links: the policy
+ * said so when it placed it), or (placement not recorded) it runs under
+ * an isolating policy that never shares by design. */
 static bool broken(const struct cmd_report_result *r, uint32_t k)
 {
-	const struct policy *p = job_policy(r, k);
+	const struct ls_job_stat *st = &r->ls.jobs[k];
+	const struct policy *p;
 
-	return p && policy_isolating(p) && !policy_shares(p) &&
-	       r->ls.jobs[k].nshares;
+	if (!st->nshares)
+		return false;
+	if (r->placed[k] == PLACED_ISOLATED) {
+		for (uint32_t q = 0; q < st->nshares; q++) {
+			uint32_t b = job_index(r, st->shares_with[q]);
+
+			if (b >= r->njobs || r->placed[b] != PLACED_SHARED)
+				return true;
+		}
+		return false;
+	}
+	if (r->placed[k] != PLACED_UNKNOWN)
+		return false;
+	p = job_policy(r, k);
+	return p && policy_isolating(p) && !policy_shares(p);
 }
 
 /* "ID (PARTITION, POLICY)" of job K. */
@@ -566,6 +637,14 @@ static struct json_object *job_json(const struct cmd_report_result *r,
 	json_object_object_add(jo, "shares_with", sw);
 	json_object_object_add(jo, "isolated",
 			       json_object_new_boolean(s->isolated));
+	json_object_object_add(
+		jo, "placement",
+		r->placed[k] ?
+			json_object_new_string(placement_name[r->placed[k]]) :
+			NULL);
+	if (r->placed[k] == PLACED_SHARED)
+		json_object_object_add(jo, "placement_why",
+				       json_object_new_string(r->why[k]));
 	return jo;
 }
 
@@ -663,6 +742,21 @@ static struct json_object *broken_json(const struct cmd_report_result *r)
 	return a;
 }
 
+/* {"isolated": N, "shared": N, "oblivious": N, "unknown": N}: the jobs
+ * per placement select/topo recorded. */
+static struct json_object *placements_json(const struct cmd_report_result *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int k = PLACED_ISOLATED; k < PLACED_N; k++)
+		json_object_object_add(o, placement_name[k],
+				       json_object_new_int64(r->nplaced[k]));
+	json_object_object_add(
+		o, "unknown",
+		json_object_new_int64(r->nplaced[PLACED_UNKNOWN]));
+	return o;
+}
+
 static void print_json(const struct cmd_report_result *r)
 {
 	const struct topo *t = machine_topo(r->m);
@@ -691,13 +785,19 @@ static void print_json(const struct cmd_report_result *r)
 			       json_object_new_int64(r->nsnodes));
 	json_object_object_add(o, "nodes_held_twice", snodes_json(r));
 	json_object_object_add(o, "broken", broken_json(r));
+	json_object_object_add(o, "placements", placements_json(r));
 	cli_print_json(o);
 }
 
-static void print_job_row(const struct ls_job_stat *s, uint32_t nodes)
+/* One row of the jobs table; PLACED (with the PLACED column, or NULL
+ * without it) what select/topo said of the placement. */
+static void print_job_row(const struct ls_job_stat *s, uint32_t nodes,
+			  const char *placed)
 {
 	printf("%-10u %6u %7u %7u %8.2f %-9s ", s->id, nodes, s->links,
 	       s->shared, s->pct, s->isolated ? "yes" : "no");
+	if (placed)
+		printf("%-9s ", placed);
 	for (uint32_t q = 0; q < s->nshares && q < 12; q++)
 		printf("%s%u", q ? "," : "", s->shares_with[q]);
 	if (s->nshares > 12)
@@ -723,6 +823,7 @@ static void print_hot_row(const struct topo *t, const struct hot *h)
 static void print_text(const struct cmd_report_result *r)
 {
 	const struct topo *t = machine_topo(r->m);
+	bool claims = r->nplaced[PLACED_UNKNOWN] < r->njobs;
 
 	printf("topology: %s (%u nodes), routing %s\n", topo_spec(t),
 	       topo_num_nodes(t), routing_spec(machine_routing(r->m)));
@@ -730,11 +831,30 @@ static void print_text(const struct cmd_report_result *r)
 	printf("MLS: %.2f %%\n", r->ls.mls);
 	printf("TLS: %.2f %% (%u of %u used links shared)\n", r->ls.tls,
 	       r->ls.shared_links, r->ls.used_links);
-	printf("shared nodes: %u\n\n", r->nsnodes);
-	printf("%-10s %6s %7s %7s %8s %-9s %s\n", "JOB", "NODES", "LINKS",
-	       "SHARED", "SHARED%", "ISOLATED", "SHARES WITH");
+	printf("shared nodes: %u\n", r->nsnodes);
+	if (claims)
+		printf("placed by select/topo: %u isolated, %u shared by design, %u oblivious, %u not recorded\n",
+		       r->nplaced[PLACED_ISOLATED], r->nplaced[PLACED_SHARED],
+		       r->nplaced[PLACED_OBLIVIOUS],
+		       r->nplaced[PLACED_UNKNOWN]);
+	putchar('\n');
+	printf("%-10s %6s %7s %7s %8s %-9s ", "JOB", "NODES", "LINKS", "SHARED",
+	       "SHARED%", "ISOLATED");
+	if (claims)
+		printf("%-9s ", "PLACED");
+	printf("%s\n", "SHARES WITH");
 	for (uint32_t k = 0; k < r->njobs; k++)
-		print_job_row(&r->ls.jobs[k], r->jobs[k].n);
+		print_job_row(&r->ls.jobs[k], r->jobs[k].n,
+			      !claims	   ? NULL :
+			      r->placed[k] ? placement_name[r->placed[k]] :
+					     "-");
+	if (r->nplaced[PLACED_SHARED]) {
+		printf("\nshared by design (the policy's reason at the start):\n");
+		for (uint32_t k = 0; k < r->njobs; k++)
+			if (r->placed[k] == PLACED_SHARED)
+				printf("  job %u: %s\n", r->jobs[k].id,
+				       r->why[k][0] ? r->why[k] : "-");
+	}
 	if (r->nsnodes) {
 		printf("\nnodes held by two jobs (or listed twice by one): %u\n",
 		       r->nsnodes);
@@ -751,7 +871,7 @@ static void print_text(const struct cmd_report_result *r)
 		}
 	}
 	if (r->nbroken) {
-		printf("\nisolation broken: %u job%s of isolating partitions share%s links\n",
+		printf("\nisolation broken: %u job%s placed isolated share%s links\n",
 		       r->nbroken, r->nbroken == 1 ? "" : "s",
 		       r->nbroken == 1 ? "s" : "");
 		for (uint32_t k = 0; k < r->njobs; k++) {
@@ -811,6 +931,8 @@ static void result_free(struct cmd_report_result *r)
 		free(r->snodes[q].ids);
 	free(r->snodes);
 	free(r->part);
+	free(r->placed);
+	free(r->why);
 	free(r->widx);
 	linkshare_free(&r->ls);
 	free(r->jobs);

@@ -32,6 +32,7 @@ void workload_free(struct workload *w)
 	for (uint32_t i = 0; i < w->n; i++) {
 		free(w->jobs[i].pattern);
 		free(w->jobs[i].partition);
+		free(w->jobs[i].comment);
 		free(w->jobs[i].alloc);
 	}
 	free(w->jobs);
@@ -812,6 +813,9 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 	if (jstr(jo, "partition") &&
 	    !(j->partition = strdup(jstr(jo, "partition"))))
 		return err_set(err, "%s: out of memory", name);
+	if (jstr(jo, "admin_comment") && *jstr(jo, "admin_comment") &&
+	    !(j->comment = strdup(jstr(jo, "admin_comment"))))
+		return err_set(err, "%s: out of memory", name);
 	return 0;
 }
 
@@ -1229,6 +1233,7 @@ static int unique_ids(const char *name, const struct wl_opts *o,
 			free(w->jobs[i].pattern);
 			free(w->jobs[i].alloc);
 			free(w->jobs[i].partition);
+			free(w->jobs[i].comment);
 			w->skipped++;
 			continue;
 		}

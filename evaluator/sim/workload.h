@@ -55,6 +55,7 @@ struct wl_job {
 	uint32_t nodes;	 /* nodes requested */
 	char *pattern;	 /* traffic pattern spec or NULL */
 	char *partition; /* squeue: its partition, or NULL */
+	char *comment;	 /* squeue: its admin_comment, or NULL */
 	uint32_t line;	 /* source line (JSON: index in "jobs" + 1) */
 	/* squeue: a job holding nodes now */
 	bool running;

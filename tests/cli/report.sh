@@ -86,7 +86,7 @@ fi
 # the top) with 103, which runs in the clustered partition clus.
 run --topo report_policy.conf squeue_broken.json
 if [ $st -eq 0 ] &&
-   grep -q '^isolation broken: 1 job of isolating partitions shares links$' "$tmp/out" &&
+   grep -q '^isolation broken: 1 job placed isolated shares links$' "$tmp/out" &&
    grep -q '^  job 102 (batch, fattree-pods:large=pods,rule=paper): 64 of its 80 links used by 103 (clus, clustered:seed=1,scatter=10)$' "$tmp/out"; then
 	pass broken_by
 else
@@ -98,6 +98,62 @@ assert [(b["job"], b["partition"], [(x["job"], x["partition"], x["isolating"]) f
 	pass broken_by_json
 else
 	flunk broken_by_json "broken" "$tmp/out"
+fi
+
+# What select/topo recorded of each placement (AdminComment placement=,
+# select_topo(8)) decides who broke isolation: 102 placed shared by
+# design (it shares 64 links with 103, as above) is no breach; the same
+# 102 placed isolated is, unless 103 (placed after it) was placed shared.
+# 101 isolated shares nothing; 104 has no record.
+placed() {
+	python3 - squeue_broken.json "$1" "${2- placement=oblivious}" \
+		>"$tmp/placed.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {101: " placement=isolated",
+     102: sys.argv[2],
+     103: sys.argv[3]}
+for j in d["jobs"]:
+    if j["job_id"] in c:
+        j["admin_comment"] = "topo: model=jm rate=1.0" + c[j["job_id"]]
+json.dump(d, sys.stdout)
+PY
+}
+placed ' placement=shared why="shared: job 103 spans pods"'
+run --topo report_policy.conf "$tmp/placed.json"
+if [ $st -eq 0 ] && ! grep -q '^isolation broken' "$tmp/out" &&
+   grep -q '^placed by select/topo: 1 isolated, 1 shared by design, 1 oblivious, 1 not recorded$' "$tmp/out" &&
+   grep -q '^102 .* no        shared    103$' "$tmp/out" &&
+   grep -q '^  job 102: shared: job 103 spans pods$' "$tmp/out"; then
+	pass placed_shared
+else
+	flunk placed_shared "102 shared by design" "$tmp/out"
+fi
+run --topo report_policy.conf "$tmp/placed.json" --json
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+j = {x["id"]: x for x in d["jobs"]}
+assert d["broken"] == [] and d["placements"] == {"isolated": 1, "shared": 1, "oblivious": 1, "unknown": 1}
+assert j[102]["placement"] == "shared" and j[102]["placement_why"] == "shared: job 103 spans pods"
+assert j[101]["placement"] == "isolated" and j[104]["placement"] is None' "$tmp/out"; then
+	pass placed_shared_json
+else
+	flunk placed_shared_json "placements" "$tmp/out"
+fi
+placed ' placement=isolated'
+run --topo report_policy.conf "$tmp/placed.json" --json
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+assert [(b["job"], [x["job"] for x in b["by"]]) for b in d["broken"]] == [(102, [103])]' "$tmp/out"; then
+	pass placed_isolated_broken
+else
+	flunk placed_isolated_broken "102 placed isolated, shares" "$tmp/out"
+fi
+placed ' placement=isolated' ' placement=shared why="shared: spans pods"'
+run --topo report_policy.conf "$tmp/placed.json" --json
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+assert d["broken"] == [] and d["placements"]["shared"] == 1 and d["placements"]["isolated"] == 2' "$tmp/out"; then
+	pass placed_isolated_then_shared
+else
+	flunk placed_isolated_then_shared "103 placed shared over 102" "$tmp/out"
 fi
 
 # the SVG picture: well-formed (xmllint when installed; the unit test
