@@ -71,6 +71,7 @@ SLURM_TESTS += \
 	tests/slurm/badinput.sh \
 	tests/slurm/backfill.sh \
 	tests/slurm/mesh_dragonfly.sh \
+	tests/slurm/dragonfly_balanced.sh \
 	tests/slurm/linear.sh \
 	tests/slurm/shapes.sh \
 	tests/slurm/matrix.sh \
