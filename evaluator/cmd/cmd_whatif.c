@@ -237,6 +237,8 @@ static struct json_object *policy_json(const struct whatif_result *r,
 			       json_object_new_int64(r->isolated_jobs));
 	json_object_object_add(o, "isolation_violations",
 			       json_object_new_int64(r->violations));
+	json_object_object_add(o, "isolated_later_shared",
+			       json_object_new_int64(r->later_shared));
 	json_object_object_add(o, "backfilled",
 			       json_object_new_int64(r->backfilled));
 	json_object_object_add(o, "mls_max", jdouble(r->mls_max));
@@ -289,6 +291,7 @@ GETTER(g_wait, r->mean_wait)
 GETTER(g_bsld, r->mean_bsld)
 GETTER(g_iso, r->isolated_jobs)
 GETTER(g_viol, r->violations)
+GETTER(g_later, r->later_shared)
 GETTER(g_mlsmax, r->mls_max)
 GETTER(g_mlsmean, r->mls_mean)
 GETTER(g_tlsmax, r->tls_max)
@@ -314,6 +317,7 @@ static void print_table(const struct whatif_result *res, int n,
 	row("mean bounded slowdown", res, n, w, 2, g_bsld);
 	row("jobs run isolated", res, n, w, 0, g_iso);
 	row("isolation violations", res, n, w, 0, g_viol);
+	row("isolated, later shared", res, n, w, 0, g_later);
 	row("MLS max %", res, n, w, 2, g_mlsmax);
 	row("MLS time-avg %", res, n, w, 2, g_mlsmean);
 	row("TLS max %", res, n, w, 2, g_tlsmax);

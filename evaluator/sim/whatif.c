@@ -303,6 +303,12 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 	}
 	if (ls_state_add(s->ls, i + 1, links, nl, s->err))
 		return -1;
+	if (claimed) {
+		struct ls_job_now jn;
+
+		o->shared_at_start = !ls_state_job(s->ls, i + 1, &jn) &&
+				     jn.shared > 0;
+	}
 	s->run[s->nrun++] = i;
 	heap_push(s, end, i);
 	if (s->o->rates && job_rate(s, i, &o->rate))
@@ -722,8 +728,10 @@ static void summarise(struct sim *s)
 			continue;
 		if (o->ran_isolated)
 			res->isolated_jobs++;
-		if (o->claimed_isolated && !o->ran_isolated)
+		if (o->claimed_isolated && o->shared_at_start)
 			res->violations++;
+		else if (o->claimed_isolated && !o->ran_isolated)
+			res->later_shared++;
 		res->rate_sum += o->rate;
 		if (o->was_running)
 			continue;

@@ -62,6 +62,7 @@ struct whatif_job {
 	bool was_running;      /* squeue: already running at the start */
 	bool claimed_isolated; /* the policy claimed isolation */
 	bool ran_isolated;     /* shared no link at any moment of its run */
+	bool shared_at_start;  /* shared a link when it started */
 	uint32_t links;	       /* |l_i| */
 	double rate;	       /* predicted communication rate at its start
 				 * (units of link capacity), or 0 */
@@ -74,12 +75,17 @@ struct whatif_result {
 	char policy[96]; /* canonical policy spec */
 	uint32_t njobs;	 /* jobs in the workload */
 	uint32_t started, dropped;
-	double utilization;	   /* node-seconds used / (N * makespan) */
-	double makespan;	   /* s, first arrival to last end */
-	double mean_wait;	   /* s, simulated jobs that started */
-	double mean_bsld;	   /* bounded slowdown, tau = 10 s */
-	uint32_t isolated_jobs;	   /* jobs that ran isolated */
-	uint32_t violations;	   /* claimed isolated but shared a link */
+	double utilization;	/* node-seconds used / (N * makespan) */
+	double makespan;	/* s, first arrival to last end */
+	double mean_wait;	/* s, simulated jobs that started */
+	double mean_bsld;	/* bounded slowdown, tau = 10 s */
+	uint32_t isolated_jobs; /* jobs that ran isolated */
+	/* claimed isolated but shared a link at its start: the claim was
+	 * false (0 for every policy) */
+	uint32_t violations;
+	/* claimed isolated, then joined by a job placed shared (by design:
+	 * dragonfly-balanced, dragonfly-groups:large=shared) */
+	uint32_t later_shared;
 	double mls_max, tls_max;   /* worst over time, percent */
 	double mls_mean, tls_mean; /* time-averaged over the makespan */
 	bool rates;

@@ -112,4 +112,16 @@ else
 	flunk default_balanced_why "jobs 5, 9 not as worked out" "$tmp/df.csv" \
 		"$tmp/err"
 fi
+# Job 5's claim was true at its start (no violation); job 9, placed
+# shared later, joined its links by design: 1 isolated, later shared.
+# dragonfly-groups (large=wait) holds 9 until 5 ends: neither.
+run --topo dragonfly:p=4,a=8,h=4,g=8 --workload "$tmp/df.swf" \
+	--policy default,dragonfly-groups --no-rates --json
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+r = [(p["isolation_violations"], p["isolated_later_shared"], p["isolated_jobs"]) for p in d["policies"]]
+assert r == [(0, 1, 0), (0, 0, 2)], r' "$tmp/out"; then
+	pass later_shared
+else
+	flunk later_shared "violations/later shared" "$tmp/out" "$tmp/err"
+fi
 finish
