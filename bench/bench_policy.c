@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 		n = topo_num_nodes(t);
 		owner = calloc(n, sizeof(*owner));
 		buf = malloc(n * sizeof(*buf));
-		v = (struct policy_view){ owner, NULL };
+		v = (struct policy_view){ .owner = owner };
 		/* fill to half with the policy itself: jobs of 1 to 3 %
 		 * of the machine */
 		rng_seed(&g, 42);

@@ -249,6 +249,26 @@ enum policy_status policy_place(const struct policy *p,
 	return p->ops->place(p, v, req, res);
 }
 
+enum policy_status policy_place_again(const struct policy *p,
+				      const struct policy_view *v,
+				      const struct policy_request *req,
+				      struct policy_result *res)
+{
+	int st;
+
+	res->n = 0;
+	res->isolated = false;
+	res->reason[0] = '\0';
+	if (!p->ops->search)
+		return p->ops->place(p, v, req, res);
+	st = p->ops->search(p, v, req, res, false);
+	if (st < 0)
+		return policy_say(res, POLICY_WAIT, "out of memory");
+	if (st != POLICY_PLACED)
+		res->isolated = false;
+	return (enum policy_status)st;
+}
+
 const char *policy_name(const struct policy *p)
 {
 	return p->ops->name;

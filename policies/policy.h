@@ -26,6 +26,12 @@ struct policy_view {
 	/* [N] nonzero when the node may be given to this request (partition,
 	 * node state, Slurm's candidate bitmap); NULL means every node. */
 	const uint8_t *usable;
+	/* 0, or a version of what owner[] and usable[] hold: two views with
+	 * the same nonzero gen hold the same, so a policy may reuse what it
+	 * derived from the last one (a simulator's backfill asks hundreds
+	 * of jobs about one machine state).  The caller bumps it at every
+	 * change. */
+	uint64_t gen;
 };
 
 struct policy_request {
@@ -103,6 +109,19 @@ enum policy_status policy_place(const struct policy *p,
 #define POLICY_GRID_MAX 1000000u
 int policy_grid_parse(const char *s, struct policy_request *req,
 		      struct err *err);
+
+/* policy_place again for a request that policy_place answered PLACED or
+ * WAIT for (on the same usable nodes or a superset: will-run's releases,
+ * a simulator's later passes): the request is not re-checked, and an
+ * isolating policy's WAIT is not re-examined for "never" on the empty
+ * machine (the first answer settled that it can run).  The same answer
+ * as policy_place but WAIT where policy_place might say NEVER for a
+ * smaller usable set (an attempt beyond the candidates still says
+ * NEVER).  Saves the second search of every wait. */
+enum policy_status policy_place_again(const struct policy *p,
+				      const struct policy_view *v,
+				      const struct policy_request *req,
+				      struct policy_result *res);
 
 const char *policy_name(const struct policy *p);
 /* Canonical spec with options (borrowed). */

@@ -34,6 +34,7 @@
  * lowest id), then groups (fewest available nodes first, then lowest id),
  * then, for large jobs, m whole groups: the k-th candidate takes the k-th
  * to (k+m-1)-th whole groups in id order. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,11 @@ struct dfg {
 	uint32_t gnodes;  /* nodes per group (max) */
 	uint32_t p;	  /* nodes per router (max) */
 	uint32_t *gfirst; /* [G+1] first switch of each group (sorted) */
+	struct st_cache *cache; /* the last scan of a view with gen */
 };
+
+static void destroy(void *state);
+static struct st_cache *cache_new(void);
 
 /* Set up P for dragonfly-groups, or dragonfly-balanced when BALANCED. */
 static int create_any(struct policy *p, bool balanced, struct err *err)
@@ -100,8 +105,10 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 	d->S = topo_num_switches(p->t);
 	d->G = topo_num_groups(p->t);
 	d->gfirst = calloc((size_t)d->G + 1, sizeof(*d->gfirst));
-	if (!d->gfirst || d->G == 0) {
+	d->cache = cache_new();
+	if (!d->gfirst || !d->cache || d->G == 0) {
 		free(d->gfirst);
+		free(d->cache);
 		free(d);
 		return err_set(err, "policy %s: no groups", me);
 	}
@@ -110,8 +117,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 		uint32_t gs = topo_switch_group(p->t, s), cnt;
 
 		if (gs != g && gs != g + 1) {
-			free(d->gfirst);
-			free(d);
+			destroy(d);
 			return err_set(err,
 				       "policy %s: groups are not "
 				       "contiguous switch ranges",
@@ -162,12 +168,16 @@ static bool shares(const void *state)
 	return d->balanced || (d->large_shared && d->mode != MODE_MIN);
 }
 
+static void cache_free(struct st_cache *c);
+
 static void destroy(void *state)
 {
 	struct dfg *d = state;
 
-	if (d)
+	if (d) {
 		free(d->gfirst);
+		cache_free(d->cache);
+	}
 	free(d);
 }
 
@@ -192,6 +202,42 @@ static void st_free(struct st *s)
 {
 	free(s->mem);
 	free(s->rmulti);
+}
+
+/* The scans of the last views with a nonzero gen (policy_view), reused
+ * while the gen stays (the state a gen names is fixed): one for views
+ * with every node usable, one for views with a usable array (backfill
+ * asks both about one state). */
+struct st_slot {
+	uint64_t gen;
+	const uint8_t *usable; /* the view's usable pointer, with gen */
+	bool valid;
+	struct st st;
+};
+
+struct st_cache {
+	pthread_mutex_t lock;
+	struct st_slot slot[2];
+};
+
+static struct st_cache *cache_new(void)
+{
+	struct st_cache *c = calloc(1, sizeof(*c));
+
+	if (c)
+		pthread_mutex_init(&c->lock, NULL);
+	return c;
+}
+
+static void cache_free(struct st_cache *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < 2; i++)
+		if (c->slot[i].valid)
+			st_free(&c->slot[i].st);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
 }
 
 static int scan(const struct policy *p, const struct dfg *d,
@@ -705,16 +751,37 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 		       struct policy_result *res, bool empty)
 {
 	const struct dfg *d = p->state;
+	struct st_cache *c = d->cache;
+	struct st_slot *k = &c->slot[v->usable != NULL];
 	struct st s;
 	enum policy_status st;
+	bool cached = !empty && v->gen;
 
-	if (scan(p, d, v, empty, &s))
+	if (cached) {
+		pthread_mutex_lock(&c->lock);
+		if (!k->valid || k->gen != v->gen || k->usable != v->usable) {
+			if (k->valid)
+				st_free(&k->st);
+			k->valid = !scan(p, d, v, false, &k->st);
+			k->gen = v->gen;
+			k->usable = v->usable;
+		}
+		if (!k->valid) {
+			pthread_mutex_unlock(&c->lock);
+			return -1;
+		}
+		s = k->st;
+	} else if (scan(p, d, v, empty, &s)) {
 		return -1;
+	}
 	if (d->balanced)
 		st = search_balanced(p, d, v, &s, req, res, !empty);
 	else
 		st = search(p, d, v, &s, req, res, !empty);
-	st_free(&s);
+	if (cached)
+		pthread_mutex_unlock(&c->lock);
+	else
+		st_free(&s);
 	return st;
 }
 

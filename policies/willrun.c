@@ -220,6 +220,7 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 	memcpy(sim, v->owner, (size_t)N * sizeof(*sim));
 	sv.owner = sim;
 	sv.usable = v->usable;
+	sv.gen = 0; /* changes at every release */
 	while (q < g.n) {
 		for (uint32_t k = g.first[q]; k < g.first[q + 1]; k++)
 			sim[g.order[k]] = POLICY_FREE;
@@ -230,7 +231,7 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 		q++;
 		if (!stale || g.nfree < req->nodes)
 			continue;
-		st = policy_place(p, &sv, req, res);
+		st = policy_place_again(p, &sv, req, res);
 		stale = false;
 		if (st != POLICY_WAIT)
 			break;

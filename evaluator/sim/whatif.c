@@ -51,6 +51,12 @@ struct sim {
 	uint32_t *arr; /* simulated jobs by arrival */
 	uint32_t narr, next;
 	int64_t *arrival; /* [njobs] when the job joins the queue */
+	/* [njobs] the policy answered PLACED or WAIT once: later asks skip
+	 * its checks and its "never" search (policy_place_again) */
+	uint8_t *asked;
+	/* version of owner[] and usable[] (policy_view.gen), bumped at
+	 * every change of either */
+	uint64_t gen;
 	int64_t now, tlast, tfirst;
 	int64_t tend; /* latest end so far */
 	double mls_int, tls_int, busy;
@@ -127,12 +133,16 @@ static enum policy_status place_into(struct sim *s, uint32_t i,
 				     struct policy_result *pr, uint32_t *buf)
 {
 	const struct wl_job *j = &s->w->jobs[i];
-	struct policy_view v = { .owner = owner, .usable = usable };
+	/* s->tmp (keeps_reservation) changes between calls: no gen */
+	struct policy_view v = { .owner = owner,
+				 .usable = usable,
+				 .gen = owner == s->owner ? s->gen : 0 };
 	struct policy_request rq = {
 		.job_id = i + 1,
 		.nodes = j->nodes,
 		.pattern = j->pattern,
 	};
+	enum policy_status st;
 
 	memset(pr, 0, sizeof(*pr));
 	pr->nodes = buf;
@@ -143,7 +153,11 @@ static enum policy_status place_into(struct sim *s, uint32_t i,
 			 j->nodes, s->N);
 		return POLICY_NEVER;
 	}
-	return policy_place(s->pol, &v, &rq, pr);
+	if (s->asked[i])
+		return policy_place_again(s->pol, &v, &rq, pr);
+	st = policy_place(s->pol, &v, &rq, pr);
+	s->asked[i] = st != POLICY_NEVER;
+	return st;
 }
 
 static enum policy_status place(struct sim *s, uint32_t i,
@@ -287,6 +301,7 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 				       policy_spec(s->pol), j->id, nodes[k],
 				       s->w->jobs[s->owner[nodes[k]] - 1].id);
 		s->owner[nodes[k]] = i + 1;
+		s->gen++;
 	}
 	if (linkshare_linkset(s->r, &lj, s->scratch, &links, &nl, s->err))
 		return workload_job_where(s->w, i, s->err);
@@ -327,6 +342,7 @@ static void finish(struct sim *s, uint32_t i)
 	for (uint32_t k = 0; k < o->n; k++)
 		if (s->owner[o->nodes[k]] == i + 1) {
 			s->owner[o->nodes[k]] = POLICY_FREE;
+			s->gen++;
 			s->nfree++;
 		}
 	if (!ls_state_job(s->ls, i + 1, &jn))
@@ -372,7 +388,7 @@ static int reserve(struct sim *s, uint32_t i, int64_t *when,
 		   struct policy_result *pr)
 {
 	const struct wl_job *j = &s->w->jobs[i];
-	struct policy_view v = { .owner = s->owner };
+	struct policy_view v = { .owner = s->owner, .gen = s->gen };
 	struct policy_request rq = {
 		.job_id = i + 1,
 		.nodes = j->nodes,
@@ -485,6 +501,7 @@ static int backfill(struct sim *s, int64_t shadow)
 	s->nbfb = 0;
 	for (uint32_t k = 0; k < s->nresv; k++) {
 		s->usable[s->resv[k]] = 0;
+		s->gen++;
 		if (s->owner[s->resv[k]] == POLICY_FREE)
 			free_out--;
 	}
@@ -530,6 +547,7 @@ static int backfill(struct sim *s, int64_t shadow)
 	}
 	for (uint32_t k = 0; k < s->nresv; k++)
 		s->usable[s->resv[k]] = 1;
+	s->gen++;
 	return rc;
 }
 
@@ -639,13 +657,16 @@ static int setup(struct sim *s)
 	s->queue = malloc((nj ? nj : 1) * sizeof(*s->queue));
 	s->arr = malloc((nj ? nj : 1) * sizeof(*s->arr));
 	s->arrival = malloc((nj ? nj : 1) * sizeof(*s->arrival));
+	s->asked = calloc(nj ? nj : 1, 1);
 	s->res->jobs = calloc(nj ? nj : 1, sizeof(*s->res->jobs));
 	if (!s->owner || !s->tmp || !s->usable || !s->buf || !s->buf2 ||
 	    !s->rel || !s->bfb || !s->resv || !s->scratch || !s->run ||
-	    !s->heap || !s->queue || !s->arr || !s->arrival || !s->res->jobs)
+	    !s->heap || !s->queue || !s->arr || !s->arrival || !s->asked ||
+	    !s->res->jobs)
 		return -1;
 	s->res->njob_out = nj;
 	memset(s->usable, 1, s->N);
+	s->gen = 1;
 	s->nfree = s->N;
 	if (s->o->rates) {
 		s->links = calloc(nj ? nj : 1, sizeof(*s->links));
@@ -668,6 +689,7 @@ static void teardown(struct sim *s)
 	free(s->nlinks);
 	free(s->stamp);
 	free(s->incomp);
+	free(s->asked);
 	ls_state_destroy(s->ls);
 	free(s->owner);
 	free(s->tmp);

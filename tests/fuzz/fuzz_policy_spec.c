@@ -212,8 +212,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 * offer it (the policy must see it to wait for it) */
 		usable[i] = !has_usable || owner[i] || !(b & 0x40);
 	}
-	v = (struct policy_view){ owner, has_usable ? usable : NULL };
-	all = (struct policy_view){ free_owner, v.usable };
+	v = (struct policy_view){ .owner = owner,
+				  .usable = has_usable ? usable : NULL };
+	all = (struct policy_view){ .owner = free_owner, .usable = v.usable };
 	res = (struct policy_result){ .nodes = nodes };
 	again = (struct policy_result){ .nodes = nodes2 };
 	st = policy_place(p, &v, &req, &res);
