@@ -73,7 +73,7 @@ static const struct cli_opt options[] = {
 	  .name = "jobs-out",
 	  .arg = "FILE",
 	  .help = "per-job CSV: policy,id,submit,start,end,nodes,\n"
-		  "isolated (claimed at start),ran_isolated,why" },
+		  "isolated (claimed at start),ran_isolated,rate,why" },
 	{ .id = 'q', .name = "quiet", .help = "no progress on stderr" },
 	CLI_OPT_JSON,
 	CLI_OPT_HELP,
@@ -351,7 +351,7 @@ static int write_jobs(FILE *f, const struct whatif_result *r, const char *label)
 		char *ranges;
 
 		if (j->dropped) {
-			fprintf(f, "%s,%u,%lld,,,,,,", label, j->id,
+			fprintf(f, "%s,%u,%lld,,,,,,,", label, j->id,
 				(long long)j->submit);
 			csv_quoted(f, j->reason);
 			continue;
@@ -364,6 +364,9 @@ static int write_jobs(FILE *f, const struct whatif_result *r, const char *label)
 			(long long)j->end, ranges,
 			j->claimed_isolated ? "yes" : "no",
 			j->ran_isolated ? "yes" : "no");
+		if (r->rates)
+			fprintf(f, "%.12g", j->rate);
+		fputc(',', f);
 		csv_quoted(f, j->reason);
 		free(ranges);
 	}
@@ -571,7 +574,7 @@ static int write_jobs_out(const struct cmd_whatif_args *a,
 		return cli_error(CMD, CLI_FAIL, "%s: cannot write",
 				 a->jobs_out);
 	fprintf(f, "policy,id,submit,start,end,nodes,isolated,ran_isolated,"
-		   "why\n");
+		   "rate,why\n");
 	for (int i = 0; i < r->nres; i++)
 		if (write_jobs(f, &r->res[i], a->pol[i].label)) {
 			int rc = cli_error(CMD, CLI_FAIL, "out of memory");

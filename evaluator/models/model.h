@@ -85,14 +85,22 @@ struct model_opts {
 	enum model_engine engine; /* mcf and ugal0 .. ugal5 */
 	double gap; /* fast engine: stop when (bound - alpha) / alpha <= gap
 		     * (default 0.01; at least 1e-6) */
-	uint32_t top_links; /* most loaded links to report (default 10) */
-	double dual_tol;    /* MMF: a flow is saturated when
-				 * |dual| * demand > dual_tol (default 1e-9) */
+	uint32_t top_links;  /* most loaded links to report (default 10; 0:
+			      * none, and no pass over the paths for link
+			      * loads) */
+	uint32_t need_flows; /* 0 (default): every flow's rate.  N > 0: only
+			      * flows 0 .. N-1 need their final rate; jm
+			      * stops once all their paths are saturated (the
+			      * rates of later flows are then lower bounds,
+			      * and so are the aggregate and node
+			      * statistics); other models ignore it */
+	double dual_tol;     /* MMF: a flow is saturated when
+			      * |dual| * demand > dual_tol (default 1e-9) */
 	enum model_mmf_method mmf_method;
 };
 
 /* Defaults: no time limit, MODEL_ENGINE_AUTO, gap 0.01, 10 links,
- * dual_tol 1e-9, MODEL_MMF_AUTO. */
+ * dual_tol 1e-9, MODEL_MMF_AUTO, every flow needed. */
 void model_opts_init(struct model_opts *o);
 
 /* An instance.  Flow i's paths are path ids flow_off[i] .. flow_off[i+1]-1;

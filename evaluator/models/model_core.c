@@ -415,9 +415,12 @@ static int top_links(const double *load, const double *cap, uint32_t nlinks,
 static int link_stats(const struct model_input *in, struct model_result *res,
 		      uint32_t ntop, struct err *err)
 {
-	double *load = calloc((size_t)in->nlinks + 1, sizeof(*load));
+	double *load;
 	int rc;
 
+	if (!ntop)
+		return 0;
+	load = calloc((size_t)in->nlinks + 1, sizeof(*load));
 	if (!load)
 		return err_set(err, "out of memory (link loads)");
 	for (uint32_t p = 0; p < in->npaths; p++)

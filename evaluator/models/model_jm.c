@@ -10,6 +10,10 @@
  * paths, so their residual is exactly 0: they are saturated explicitly
  * (rounding cannot leave them at 1e-17), which guarantees every round
  * retires at least one path.  Demands are ignored; rate = sum of paths.
+ * With opts->need_flows = N the rounds stop once no path of flows
+ * 0 .. N-1 is unsaturated: their path rates are final then (later rounds
+ * only add to unsaturated paths), so their rates are those of the full
+ * run, bit for bit.
  *
  * Cost per round: O(L + crossings of the unsaturated paths): one pass to
  * add the increments, one to retire the paths that hit a saturated link;
@@ -67,6 +71,10 @@ static int jm_solve(const struct model_input *in, const struct model_opts *o,
 		    struct model_result *res, struct err *err)
 {
 	struct jm j;
+	/* paths below this id belong to the needed flows */
+	uint32_t pneed = o->need_flows && o->need_flows <= in->nflows ?
+				 in->flow_off[o->need_flows] :
+				 in->npaths;
 	size_t nl = (size_t)in->nlinks + 1, np = (size_t)in->npaths + 1;
 	uint32_t ne = in->path_off[in->npaths], rounds = 0;
 	bool any;
@@ -96,7 +104,8 @@ static int jm_solve(const struct model_input *in, const struct model_opts *o,
 	if (any)
 		retire(&j, in);
 
-	while (j.nact) {
+	/* act[] is in path order: act[0] is the first unsaturated path */
+	while (j.nact && j.act[0] < pneed) {
 		double gmin = INFINITY;
 
 		rounds++;

@@ -17,6 +17,12 @@ struct ev {
 	uint32_t job;
 };
 
+/* Running jobs (indices) whose link set holds one link. */
+struct onlink {
+	uint32_t *job;
+	uint32_t n, cap;
+};
+
 struct sim {
 	const struct topo *t;
 	const struct routing *r;
@@ -61,11 +67,26 @@ struct sim {
 	int64_t tend; /* latest end so far */
 	double mls_int, tls_int, busy;
 	double cur_mls, cur_tls;
-	uint32_t **links; /* rates: each running job's link set */
+	/* rates: each running job's link set, flows and (path models)
+	 * their paths, built once at its start; per link the running jobs
+	 * whose link set holds it */
+	uint32_t **links;
 	uint32_t *nlinks;
-	uint32_t *stamp; /* rates: [L] link marks */
+	struct flows *jflows;	 /* [njobs] */
+	struct model_input *jin; /* [njobs] (global link ids) */
+	struct onlink *onlink;	 /* [L] */
+	bool paths;		 /* the model works on paths */
+	uint32_t *stamp;	 /* [L] link marks */
 	uint32_t stampv;
-	uint8_t *incomp; /* rates: [njobs] */
+	uint8_t *incomp; /* [njobs] */
+	uint32_t *comp;	 /* [njobs] the sharing component */
+	uint32_t *lid;	 /* [L] compact id in cin, UINT32_MAX when none */
+	uint32_t *lglob; /* [L] global id of compact link */
+	/* the component's instance (compact link ids; arrays grown as
+	 * needed, kept from start to start) and its allocated flows, paths
+	 * and crossings */
+	struct model_input cin;
+	size_t cin_f, cin_p, cin_e;
 	uint32_t done;
 };
 
@@ -178,95 +199,276 @@ static void drop(struct sim *s, uint32_t i, const char *why)
 	s->done++;
 }
 
-/* Predicted rate of job I at its start: the model over the flows of I and
- * of every running job connected to it through shared links (jobs outside
- * that component share no link with it, so they cannot change its rates). */
-static int job_rate(struct sim *s, uint32_t i, double *rate)
+static int cmp_u32(const void *a, const void *b)
 {
-	const char *model = s->o->model ? s->o->model : "jm";
-	const char *defpat = s->o->pattern ? s->o->pattern :
-					     WHATIF_DEFAULT_PATTERN;
-	struct flows all, one;
-	struct model_result mr;
-	uint32_t *comp, nc = 0, lo = 0, hi = 0;
-	bool grew = true;
-	int rc = 0;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
-	*rate = 0;
-	if (s->res->jobs[i].n < 2)
-		return 0;
-	comp = malloc((s->nrun + 1) * sizeof(*comp));
-	if (!comp)
-		return err_set(s->err, "out of memory");
+	return (x > y) - (x < y);
+}
+
+/* The running jobs sharing links with job I, directly or through others:
+ * a search over the link -> jobs incidence from I's links, each link and
+ * each incidence entry looked at once.  Into s->comp (I first, the others
+ * by index); returns their number. */
+static uint32_t component(struct sim *s, uint32_t i)
+{
+	uint32_t nc = 0;
+
 	if (++s->stampv == 0) {
 		memset(s->stamp, 0, topo_num_links(s->t) * sizeof(*s->stamp));
 		s->stampv = 1;
 	}
-	comp[nc++] = i;
+	s->comp[nc++] = i;
 	s->incomp[i] = 1;
-	for (uint32_t q = 0; q < s->nlinks[i]; q++)
-		s->stamp[s->links[i][q]] = s->stampv;
-	while (grew) {
-		grew = false;
-		for (uint32_t k = 0; k < s->nrun; k++) {
-			uint32_t j = s->run[k];
-			bool hit = false;
+	for (uint32_t c = 0; c < nc; c++) {
+		uint32_t j = s->comp[c];
 
-			if (s->incomp[j])
-				continue;
-			for (uint32_t q = 0; q < s->nlinks[j] && !hit; q++)
-				hit = s->stamp[s->links[j][q]] == s->stampv;
-			if (!hit)
-				continue;
-			comp[nc++] = j;
-			s->incomp[j] = 1;
-			grew = true;
-			for (uint32_t q = 0; q < s->nlinks[j]; q++)
-				s->stamp[s->links[j][q]] = s->stampv;
-		}
-	}
-	flows_init(&all);
-	flows_init(&one);
-	for (uint32_t c = 0; c < nc && !rc; c++) {
-		uint32_t j = comp[c];
-		const char *pat =
-			s->w->jobs[j].pattern ? s->w->jobs[j].pattern : defpat;
+		for (uint32_t q = 0; q < s->nlinks[j]; q++) {
+			uint32_t l = s->links[j][q];
+			const struct onlink *ol = &s->onlink[l];
 
-		s->incomp[j] = 0;
-		if (flows_pattern(pat, s->res->jobs[j].nodes, s->res->jobs[j].n,
-				  s->o->seed + s->w->jobs[j].id, &one,
-				  s->err)) {
-			workload_job_where(s->w, j, s->err);
-			rc = -1;
-			break;
+			if (s->stamp[l] == s->stampv)
+				continue;
+			s->stamp[l] = s->stampv;
+			for (uint32_t k = 0; k < ol->n; k++)
+				if (!s->incomp[ol->job[k]]) {
+					s->incomp[ol->job[k]] = 1;
+					s->comp[nc++] = ol->job[k];
+				}
 		}
-		if (j == i)
-			lo = all.n;
-		for (uint32_t f = 0; f < one.n && !rc; f++)
-			if (flows_add(&all, one.src[f], one.dst[f],
-				      one.demand[f]))
-				rc = err_set(s->err, "out of memory");
-		if (j == i)
-			hi = all.n;
 	}
 	for (uint32_t c = 0; c < nc; c++)
-		s->incomp[comp[c]] = 0;
-	free(comp);
-	flows_free(&one);
-	if (!rc && hi > lo) {
-		memset(&mr, 0, sizeof(mr));
-		if (model_run(model, s->r, &all, NULL, &mr, s->err)) {
-			err_prefix(s->err, "rate");
-			workload_job_where(s->w, i, s->err);
-			rc = -1;
-		} else {
-			for (uint32_t f = lo; f < hi; f++)
-				*rate += mr.rates[f];
-		}
-		model_result_free(&mr);
+		s->incomp[s->comp[c]] = 0;
+	qsort(s->comp + 1, nc - 1, sizeof(*s->comp), cmp_u32);
+	return nc;
+}
+
+/* *P to N elements.  Returns 0 or -1 (*P unchanged). */
+static int resize_u32(uint32_t **p, size_t n)
+{
+	uint32_t *q = realloc(*p, n * sizeof(*q));
+
+	if (!q)
+		return -1;
+	*p = q;
+	return 0;
+}
+
+static int resize_dbl(double **p, size_t n)
+{
+	double *q = realloc(*p, n * sizeof(*q));
+
+	if (!q)
+		return -1;
+	*p = q;
+	return 0;
+}
+
+/* Room in s->cin for NF flows, NP paths and NE crossings. */
+static int cin_room(struct sim *s, size_t nf, size_t np, size_t ne)
+{
+	struct model_input *in = &s->cin;
+
+	if (nf + 1 > s->cin_f) {
+		size_t n = 2 * (nf + 1);
+
+		if (resize_dbl(&in->demand, n) || resize_u32(&in->src, n) ||
+		    resize_u32(&in->flow_off, n))
+			return -1;
+		s->cin_f = n;
 	}
-	flows_free(&all);
-	return rc;
+	if (np + 1 > s->cin_p) {
+		size_t n = 2 * (np + 1);
+
+		if (resize_u32(&in->path_off, n))
+			return -1;
+		s->cin_p = n;
+	}
+	if (ne + 1 > s->cin_e) {
+		size_t n = 2 * (ne + 1);
+
+		if (resize_u32(&in->links, n))
+			return -1;
+		s->cin_e = n;
+	}
+	return 0;
+}
+
+/* s->cin: the cached instances of the NC jobs of s->comp one after the
+ * other, links renumbered densely in order of first crossing, so the
+ * model's per-link work is over the component's links, not the
+ * machine's.  Returns 0 or -1 with s->err set. */
+static int assemble(struct sim *s, uint32_t nc)
+{
+	struct model_input *in = &s->cin;
+	size_t nf = 0, np = 0, ne = 0;
+	uint32_t nl = 0;
+
+	for (uint32_t c = 0; c < nc; c++) {
+		const struct model_input *ji = &s->jin[s->comp[c]];
+
+		if (!ji->path_off)
+			continue;
+		nf += ji->nflows;
+		np += ji->npaths;
+		ne += ji->path_off[ji->npaths];
+	}
+	if (np >= UINT32_MAX || ne >= UINT32_MAX)
+		return err_set(s->err, "more than 2^32 paths or path links");
+	if (cin_room(s, nf, np, ne))
+		return err_set(s->err, "out of memory");
+	nf = np = ne = 0;
+	for (uint32_t c = 0; c < nc; c++) {
+		const struct model_input *ji = &s->jin[s->comp[c]];
+		uint32_t jne;
+
+		if (!ji->path_off) /* fewer than 2 nodes: no flows */
+			continue;
+		jne = ji->path_off[ji->npaths];
+		for (uint32_t f = 0; f < ji->nflows; f++) {
+			in->demand[nf + f] = ji->demand[f];
+			in->src[nf + f] = ji->src[f];
+			in->flow_off[nf + f] = (uint32_t)np + ji->flow_off[f];
+		}
+		for (uint32_t p = 0; p < ji->npaths; p++)
+			in->path_off[np + p] = (uint32_t)ne + ji->path_off[p];
+		for (uint32_t e = 0; e < jne; e++) {
+			uint32_t l = ji->links[e];
+
+			if (s->lid[l] == UINT32_MAX) {
+				s->lid[l] = nl;
+				s->lglob[nl++] = l;
+			}
+			in->links[ne + e] = s->lid[l];
+		}
+		nf += ji->nflows;
+		np += ji->npaths;
+		ne += jne;
+	}
+	in->flow_off[nf] = (uint32_t)np;
+	in->path_off[np] = (uint32_t)ne;
+	for (uint32_t l = 0; l < nl; l++) {
+		in->cap[l] = topo_link(s->t, s->lglob[l])->capacity;
+		s->lid[s->lglob[l]] = UINT32_MAX;
+	}
+	in->nlinks = nl;
+	in->nflows = (uint32_t)nf;
+	in->npaths = (uint32_t)np;
+	return 0;
+}
+
+/* The flows of the NC jobs of s->comp one after the other into ALL (for
+ * the models built from the routing's structure, which take flows). */
+static int concat_flows(struct sim *s, uint32_t nc, struct flows *all)
+{
+	for (uint32_t c = 0; c < nc; c++) {
+		const struct flows *f = &s->jflows[s->comp[c]];
+
+		for (uint32_t k = 0; k < f->n; k++)
+			if (flows_add(all, f->src[k], f->dst[k], f->demand[k]))
+				return err_set(s->err, "out of memory");
+	}
+	return 0;
+}
+
+/* Predicted rate of job I at its start: the model over the flows of I and
+ * of every running job connected to it through shared links (jobs outside
+ * that component share no link with it, so they cannot change its rates).
+ * Every job's flows and paths were built at its start (job_cache), so
+ * this only copies them; I's flows come first, and the model stops as
+ * soon as their rates are final (model_opts.need_flows). */
+static int job_rate(struct sim *s, uint32_t i, double *rate)
+{
+	const char *model = s->o->model ? s->o->model : "jm";
+	uint32_t nc, nmine = s->jflows[i].n;
+	struct model_result mr;
+	struct model_opts mo;
+	int rc;
+
+	*rate = 0;
+	if (s->res->jobs[i].n < 2 || !nmine)
+		return 0;
+	nc = component(s, i);
+	model_opts_init(&mo);
+	mo.top_links = 0;
+	mo.need_flows = nmine;
+	memset(&mr, 0, sizeof(mr));
+	if (s->paths) {
+		rc = assemble(s, nc);
+		if (!rc)
+			rc = model_solve(model, &s->cin, &mo, &mr, s->err);
+	} else {
+		struct flows all;
+
+		flows_init(&all);
+		rc = concat_flows(s, nc, &all);
+		if (!rc)
+			rc = model_run(model, s->r, &all, &mo, &mr, s->err);
+		flows_free(&all);
+	}
+	if (rc) {
+		err_prefix(s->err, "rate");
+		workload_job_where(s->w, i, s->err);
+	} else {
+		for (uint32_t f = 0; f < nmine; f++)
+			*rate += mr.rates[f];
+	}
+	model_result_free(&mr);
+	return rc ? -1 : 0;
+}
+
+/* What job I (N >= 2 nodes) brings to the rates of the jobs it will
+ * share links with: its flows (its pattern, seeded by its id) and, for a
+ * path model, their paths; and its place in the link -> jobs incidence.
+ * Built once here, dropped by job_uncache at its end. */
+static int job_cache(struct sim *s, uint32_t i)
+{
+	const char *defpat = s->o->pattern ? s->o->pattern :
+					     WHATIF_DEFAULT_PATTERN;
+	const struct wl_job *j = &s->w->jobs[i];
+	const struct whatif_job *o = &s->res->jobs[i];
+
+	for (uint32_t q = 0; q < s->nlinks[i]; q++) {
+		struct onlink *ol = &s->onlink[s->links[i][q]];
+
+		if (ol->n == ol->cap) {
+			uint32_t n = ol->cap ? 2 * ol->cap : 4;
+
+			if (resize_u32(&ol->job, n))
+				return err_set(s->err, "out of memory");
+			ol->cap = n;
+		}
+		ol->job[ol->n++] = i;
+	}
+	if (o->n < 2)
+		return 0;
+	if (flows_pattern(j->pattern ? j->pattern : defpat, o->nodes, o->n,
+			  s->o->seed + j->id, &s->jflows[i], s->err))
+		return workload_job_where(s->w, i, s->err);
+	if (s->paths &&
+	    model_input_build(s->r, &s->jflows[i], &s->jin[i], s->err)) {
+		err_prefix(s->err, "rate");
+		return workload_job_where(s->w, i, s->err);
+	}
+	return 0;
+}
+
+static void job_uncache(struct sim *s, uint32_t i)
+{
+	for (uint32_t q = 0; q < s->nlinks[i]; q++) {
+		struct onlink *ol = &s->onlink[s->links[i][q]];
+
+		for (uint32_t k = 0; k < ol->n; k++)
+			if (ol->job[k] == i) {
+				ol->job[k] = ol->job[--ol->n];
+				break;
+			}
+	}
+	free(s->links[i]);
+	s->links[i] = NULL;
+	s->nlinks[i] = 0;
+	flows_free(&s->jflows[i]);
+	model_input_free(&s->jin[i]);
 }
 
 static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
@@ -291,6 +493,7 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 	o->start = st;
 	o->end = end;
 	o->claimed_isolated = claimed;
+	o->order = s->res->started + 1;
 	for (uint32_t k = 0; k < n; k++) {
 		if (s->owner[nodes[k]] == POLICY_FREE)
 			s->nfree--;
@@ -326,7 +529,7 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 	}
 	s->run[s->nrun++] = i;
 	heap_push(s, end, i);
-	if (s->o->rates && job_rate(s, i, &o->rate))
+	if (s->o->rates && (job_cache(s, i) || job_rate(s, i, &o->rate)))
 		return -1;
 	s->res->started++;
 	return 0;
@@ -353,10 +556,8 @@ static void finish(struct sim *s, uint32_t i)
 			s->run[k] = s->run[--s->nrun];
 			break;
 		}
-	if (s->links) {
-		free(s->links[i]);
-		s->links[i] = NULL;
-	}
+	if (s->o->rates)
+		job_uncache(s, i);
 	s->done++;
 }
 
@@ -669,12 +870,23 @@ static int setup(struct sim *s)
 	s->gen = 1;
 	s->nfree = s->N;
 	if (s->o->rates) {
+		s->paths = model_uses_paths(s->o->model ? s->o->model : "jm");
 		s->links = calloc(nj ? nj : 1, sizeof(*s->links));
 		s->nlinks = calloc(nj ? nj : 1, sizeof(*s->nlinks));
+		s->jflows = calloc(nj ? nj : 1, sizeof(*s->jflows));
+		s->jin = calloc(nj ? nj : 1, sizeof(*s->jin));
+		s->onlink = calloc(L ? L : 1, sizeof(*s->onlink));
 		s->stamp = calloc(L ? L : 1, sizeof(*s->stamp));
 		s->incomp = calloc(nj ? nj : 1, 1);
-		if (!s->links || !s->nlinks || !s->stamp || !s->incomp)
+		s->comp = malloc((nj ? nj : 1) * sizeof(*s->comp));
+		s->lid = malloc((L ? L : 1) * sizeof(*s->lid));
+		s->lglob = malloc((L ? L : 1) * sizeof(*s->lglob));
+		s->cin.cap = malloc((L ? L : 1) * sizeof(*s->cin.cap));
+		if (!s->links || !s->nlinks || !s->jflows || !s->jin ||
+		    !s->onlink || !s->stamp || !s->incomp || !s->comp ||
+		    !s->lid || !s->lglob || !s->cin.cap)
 			return -1;
+		memset(s->lid, 0xff, (L ? L : 1) * sizeof(*s->lid));
 	}
 	s->ls = ls_state_create(s->r, s->err);
 	return s->ls ? 0 : -1;
@@ -682,14 +894,31 @@ static int setup(struct sim *s)
 
 static void teardown(struct sim *s)
 {
-	if (s->links)
-		for (uint32_t i = 0; i < s->w->n; i++)
-			free(s->links[i]);
+	for (uint32_t i = 0; s->links && i < s->w->n; i++)
+		free(s->links[i]);
+	for (uint32_t i = 0; s->jflows && i < s->w->n; i++)
+		flows_free(&s->jflows[i]);
+	for (uint32_t i = 0; s->jin && i < s->w->n; i++)
+		model_input_free(&s->jin[i]);
+	for (uint32_t l = 0; s->onlink && l < topo_num_links(s->t); l++)
+		free(s->onlink[l].job);
 	free(s->links);
 	free(s->nlinks);
+	free(s->jflows);
+	free(s->jin);
+	free(s->onlink);
 	free(s->stamp);
 	free(s->incomp);
 	free(s->asked);
+	free(s->comp);
+	free(s->lid);
+	free(s->lglob);
+	free(s->cin.cap);
+	free(s->cin.demand);
+	free(s->cin.src);
+	free(s->cin.flow_off);
+	free(s->cin.path_off);
+	free(s->cin.links);
 	ls_state_destroy(s->ls);
 	free(s->owner);
 	free(s->tmp);

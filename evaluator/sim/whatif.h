@@ -63,6 +63,10 @@ struct whatif_job {
 	bool claimed_isolated; /* the policy claimed isolation */
 	bool ran_isolated;     /* shared no link at any moment of its run */
 	bool shared_at_start;  /* shared a link when it started */
+	uint32_t order;	       /* 1 for the first job started, 2 for the
+				* next, ... (jobs starting at one time in
+				* the order the simulator started them);
+				* 0 when dropped */
 	uint32_t links;	       /* |l_i| */
 	double rate;	       /* predicted communication rate at its start
 				 * (units of link capacity), or 0 */

@@ -44,11 +44,13 @@ for f in whatif_jobs.csv whatif_jobs.json; do
 done
 
 # rates are predicted unless --no-rates
-run --topo $FT2 --workload "whatif_hold.swf" --policy linear --json
-if grep -q '"rate_sum":[0-9]' "$tmp/out"; then
+run --topo $FT2 --workload "whatif_hold.swf" --policy linear --json \
+	--jobs-out "$tmp/r.csv"
+if grep -q '"rate_sum":[0-9]' "$tmp/out" &&
+   grep -q '^linear,21,0,0,100,"0-2",no,yes,[0-9][0-9.e+-]*,$' "$tmp/r.csv"; then
 	pass rates
 else
-	flunk rates "no rate_sum" "$tmp/out" "$tmp/err"
+	flunk rates "no rate_sum or no rate column" "$tmp/out" "$tmp/r.csv"
 fi
 
 # scaling: --scale 2 doubles every job: 21-24 take 2 whole leaves each
@@ -56,8 +58,8 @@ fi
 # nodes) is still dropped
 run --topo $FT2 --workload "whatif_hold.swf" --policy fattree-pods \
 	--no-rates --scale 2 --jobs-out "$tmp/s.csv"
-if grep -q '^fattree-pods,25,10,200,250,"0-7",yes,yes,$' "$tmp/s.csv" &&
-   grep -q '^fattree-pods,27,30,,,,,,"34 nodes requested, the machine has 16"$' \
+if grep -q '^fattree-pods,25,10,200,250,"0-7",yes,yes,,$' "$tmp/s.csv" &&
+   grep -q '^fattree-pods,27,30,,,,,,,"34 nodes requested, the machine has 16"$' \
 	"$tmp/s.csv"; then
 	pass scale
 else
@@ -104,8 +106,8 @@ fi
 printf '5 0 -1 100 20 -1 -1 20 100 -1 1 1 1 -1 -1 -1 -1 -1\n9 5 -1 100 40 -1 -1 40 100 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/df.swf"
 run --topo dragonfly:p=4,a=8,h=4,g=8 --workload "$tmp/df.swf" \
 	--policy default --no-rates --jobs-out "$tmp/df.csv"
-if grep -q '^dragonfly-balanced (default),5,0,0,100,"0-19",yes,no,$' "$tmp/df.csv" &&
-   grep -q '^dragonfly-balanced (default),9,5,5,105,"32-71",no,no,"shared: spans 2 groups while 1 multi-router job runs (e.g. job 5); Valiant detours cross every group"$' \
+if grep -q '^dragonfly-balanced (default),5,0,0,100,"0-19",yes,no,,$' "$tmp/df.csv" &&
+   grep -q '^dragonfly-balanced (default),9,5,5,105,"32-71",no,no,,"shared: spans 2 groups while 1 multi-router job runs (e.g. job 5); Valiant detours cross every group"$' \
 	"$tmp/df.csv"; then
 	pass default_balanced_why
 else

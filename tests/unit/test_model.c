@@ -473,6 +473,58 @@ Test(model, filling_is_max_min_fair)
 	}
 }
 
+/* JM with need_flows = N stops once flows 0 .. N-1 are saturated and
+ * gives them exactly (bit for bit) the rates of the full run.  Parking
+ * lot: L (flow 0) saturates in round 1, S1 (flow 2) only in round 2. */
+Test(model, jm_need_flows)
+{
+	struct inst s;
+	struct model_input in;
+	struct model_opts o;
+	struct model_result full, part;
+
+	parking_lot(&s);
+	in = as_input(&s);
+	solve("jm", &in, NULL, &full);
+	cr_expect_eq(full.iterations, 2);
+	model_opts_init(&o);
+	o.top_links = 0;
+	o.need_flows = 1;
+	solve("jm", &in, &o, &part);
+	cr_expect_eq(part.iterations, 1);
+	cr_expect_eq(part.rates[0], full.rates[0]);
+	cr_expect_eq(part.ntop, 0);
+	model_result_free(&part);
+	o.need_flows = 3;
+	solve("jm", &in, &o, &part);
+	cr_expect_eq(part.iterations, 2);
+	for (uint32_t i = 0; i < 3; i++)
+		cr_expect_eq(part.rates[i], full.rates[i], "flow %u", i);
+	model_result_free(&part);
+	model_result_free(&full);
+	/* random multi-path instances, every prefix */
+	for (uint64_t seed = 1; seed <= 10; seed++) {
+		struct rinst r;
+
+		rinst_make(&r, seed * 104729, 12, 9 + seed % 5, 4, true);
+		solve("jm", &r.in, NULL, &full);
+		for (uint32_t n = 1; n <= r.in.nflows; n++) {
+			o.need_flows = n;
+			solve("jm", &r.in, &o, &part);
+			cr_expect_leq(part.iterations, full.iterations);
+			for (uint32_t i = 0; i < n; i++)
+				cr_expect_eq(part.rates[i], full.rates[i],
+					     "seed %llu need %u flow %u: "
+					     "%.17g, full %.17g",
+					     (unsigned long long)seed, n, i,
+					     part.rates[i], full.rates[i]);
+			model_result_free(&part);
+		}
+		model_result_free(&full);
+		rinst_free(&r);
+	}
+}
+
 /* Multi-path, unit demands: MCF = the smallest MMF rate = MMF's first
  * level; HM <= JM per flow; every model feasible. */
 Test(model, cross_checks_multipath)
