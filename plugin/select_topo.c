@@ -1661,10 +1661,11 @@ static void _evaluate_locked(job_record_t *job_ptr)
 		 job_ptr, n, line);
 	if (!job_ptr->admin_comment)
 		xstrfmtcat(job_ptr->admin_comment, "topo: %s%s", line, place);
-	xstrfmtcat(rec, "job=%u nodes=%u %s policy=%s node_shared=%u%s",
-		   job_ptr->job_id, n, line, policy, nshared, place);
+	xstrfmtcat(rec, "job=%u nodes=%u %s policy=%s node_shared=%u",
+		   job_ptr->job_id, n, line, policy, nshared);
 	if (nshared)
 		xstrfmtcat(rec, " node_shares_with=%s", with);
+	xstrcat(rec, place);
 	_jobs_log(rec);
 	xfree(rec);
 	xfree(names);

@@ -115,7 +115,8 @@ started "$r2" || fail "-N 2-8 on a free machine: $(field "$r2" Reason)"
 [ "$(field "$r2" NumNodes)" = 8 ] || fail "-N 2-8 on a free machine: $(field "$r2" NumNodes) nodes"
 wait_all 60 || fail "jobs did not finish"
 
-# 6. The record: one info line per start, and topo_jobs.log.
+# 6. The record: one info line per start, and topo_jobs.log (with what
+# the policy said of the placement).
 log=$TDIR/c/log/slurmctld.log
 grep -q "select/topo: JobId=$r2 started on n\[[0-9-]*\] (8 nodes), policy fattree-pods:large=pods,rule=paper: isolated (" "$log" ||
 	fail "no info line for job $r2: $(grep "JobId=$r2 \|select/topo: JobId" "$log" | tail -5)"
@@ -126,7 +127,7 @@ grep -q "select/topo: JobId=$w pending: waiting for " "$log" ||
 	fail "the pending reason of job $w logged again and again: $(grep "JobId=$w pending" "$log")"
 rec=$(grep " job=$r2 " "$TDIR/c/state/topo_jobs.log") || fail "job $r2 not in topo_jobs.log"
 case "$rec" in
-[12][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9][+-][0-9][0-9][0-9][0-9]" job=$r2 nodes=8 "*" policy=fattree-pods:large=pods,rule=paper node_shared=0") ;;
+[12][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9][+-][0-9][0-9][0-9][0-9]" job=$r2 nodes=8 "*" policy=fattree-pods:large=pods,rule=paper node_shared=0 placement=isolated") ;;
 *) fail "topo_jobs.log: $rec" ;;
 esac
 # Two 1-CPU jobs on one node of the OverSubscribe=FORCE partition
@@ -137,7 +138,7 @@ s2=$(sbatch --parsable -p shared -n 1 -w n0 -o /dev/null --wrap "sleep 1") &&
 	started "$s2" || fail "shared job 2: $(field "$s2" Reason)"
 rec=$(grep " job=$s2 " "$TDIR/c/state/topo_jobs.log") || fail "job $s2 not in topo_jobs.log"
 case "$rec" in
-*" policy=clustered:"*" node_shared=1 node_shares_with=$s1") ;;
+*" policy=clustered:"*" node_shared=1 node_shares_with=$s1 placement=oblivious") ;;
 *) fail "topo_jobs.log of a job on a shared node: $rec" ;;
 esac
 grep -q "select/topo: JobId=$s2 started on n0 (1 nodes), policy clustered:[^ ]*: shares 1 of its nodes with job(s) $s1," "$log" ||
