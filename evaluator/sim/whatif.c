@@ -1,5 +1,6 @@
 /* whatif.c - FCFS + EASY backfill simulation of a workload under an
  * allocation policy (see whatif.h for the scheduling rules). */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,8 @@ struct sim {
 	/* [njobs] the policy answered PLACED or WAIT once: later asks skip
 	 * its checks and its "never" search (policy_place_again) */
 	uint8_t *asked;
+	/* rates: path links cached for the running jobs (jin[]) */
+	uint64_t cached;
 	/* version of owner[] and usable[] (policy_view.gen), bumped at
 	 * every change of either */
 	uint64_t gen;
@@ -421,6 +424,11 @@ static int job_rate(struct sim *s, uint32_t i, double *rate)
  * share links with: its flows (its pattern, seeded by its id) and, for a
  * path model, their paths; and its place in the link -> jobs incidence.
  * Built once here, dropped by job_uncache at its end. */
+/* Path links the rates may keep cached at once (4 bytes each): beyond,
+ * a clean error rather than memory without end (cascade under ugal has
+ * millions of paths per flow). */
+#define WHATIF_MAX_PATH_LINKS (UINT64_C(1) << 28)
+
 static int job_cache(struct sim *s, uint32_t i)
 {
 	const char *defpat = s->o->pattern ? s->o->pattern :
@@ -450,6 +458,20 @@ static int job_cache(struct sim *s, uint32_t i)
 		err_prefix(s->err, "rate");
 		return workload_job_where(s->w, i, s->err);
 	}
+	if (s->paths) {
+		s->cached += s->jin[i].path_off[s->jin[i].npaths];
+		if (s->cached > WHATIF_MAX_PATH_LINKS) {
+			err_set(s->err,
+				"rate: the running jobs' routing paths "
+				"reach %" PRIu64 " path links (more than "
+				"%" PRIu64 ", %" PRIu64 " MiB): the routing "
+				"has too many paths to predict rates; use "
+				"--no-rates",
+				s->cached, (uint64_t)WHATIF_MAX_PATH_LINKS,
+				(uint64_t)WHATIF_MAX_PATH_LINKS * 4 >> 20);
+			return workload_job_where(s->w, i, s->err);
+		}
+	}
 	return 0;
 }
 
@@ -468,6 +490,8 @@ static void job_uncache(struct sim *s, uint32_t i)
 	s->links[i] = NULL;
 	s->nlinks[i] = 0;
 	flows_free(&s->jflows[i]);
+	if (s->jin[i].path_off)
+		s->cached -= s->jin[i].path_off[s->jin[i].npaths];
 	model_input_free(&s->jin[i]);
 }
 
