@@ -7,6 +7,12 @@
  * 11,130-node dragonfly:p=7,a=15,h=8,g=106 under ugal: linear,
  * clustered, dragonfly-groups:large=shared and dragonfly-balanced,
  * target under 10 s each (issue 10; skipped when policies are given).
+ * Last, with rates (Jain's model at every start, the default of stopo
+ * whatif): the first 3,000 jobs on the 256-node
+ * dragonfly:p=4,a=8,h=4,g=8 under ugal:intra=local, linear and
+ * dragonfly-balanced (before the rate caches: about 65 s each on a slow
+ * 2-core machine), and the first 20 jobs of issue 10's 11,130-node run
+ * (its target: 4 policies x 10,000 jobs with rates in 60 s).
  *
  * Usage: bench_whatif [SWF [POLICY...]]  (default: $STOPO_LUBLIN or
  * /work/shared/workloads/lublin_256.swf; fattree-pods and clustered).
@@ -27,6 +33,11 @@
 
 #define TARGET_S 60.0
 #define TARGET_DF_S 10.0
+/* issue 10 with rates: 4 policies x 10,000 jobs on the 11,130 nodes */
+#define TARGET_RATES_S 60.0
+/* 256 nodes, 3,000 jobs with rates: a third of the 65 s it took before
+ * the rate caches */
+#define TARGET_RATES256_S 20.0
 
 static int bench_linkshare(const struct routing *r, uint32_t N)
 {
@@ -76,11 +87,12 @@ static int bench_linkshare(const struct routing *r, uint32_t N)
 	return 0;
 }
 
-/* Each policy of POLS on workload PATH scaled to T (as --scale auto),
- * without rates, against TARGET seconds each.  Returns 0 or 1. */
+/* Each policy of POLS on the first LIMIT jobs (0: all) of workload PATH
+ * scaled to T (as --scale auto), with or without RATES, against TARGET
+ * seconds each.  Returns 0 or 1. */
 static int run_policies(const char *path, const struct topo *t,
 			const struct routing *r, const char *const *pols,
-			int npol, double target)
+			int npol, uint32_t limit, bool rates, double target)
 {
 	struct err err = { "" };
 	struct workload w;
@@ -93,13 +105,15 @@ static int run_policies(const char *path, const struct topo *t,
 		fprintf(stderr, "bench_whatif: %s\n", err.msg);
 		return 1;
 	}
+	if (limit && limit < w.n)
+		w.n = limit;
 	for (uint32_t i = 0; i < w.n; i++)
 		w.jobs[i].nodes = (uint32_t)(((uint64_t)w.jobs[i].nodes *
 						      topo_num_nodes(t) +
 					      w.max_nodes - 1) /
 					     (w.max_nodes ? w.max_nodes : 1));
 	whatif_opts_init(&so);
-	so.rates = false;
+	so.rates = rates;
 	for (int p = 0; p < npol; p++) {
 		struct whatif_result res;
 		double c0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID), c1;
@@ -110,18 +124,42 @@ static int run_policies(const char *path, const struct topo *t,
 			break;
 		}
 		c1 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
-		printf("whatif %s on %s %s: %u jobs on %u nodes: %.1f s wall, "
-		       "%.1f s CPU (target %.0f s: %s); utilization %.3f, "
-		       "mean wait %.0f s, MLS max %.1f %%, TLS avg %.1f %%, "
-		       "isolated %u\n",
+		printf("whatif %s on %s %s: %u jobs on %u nodes%s: %.1f s "
+		       "wall, %.1f s CPU (target %.0f s: %s); utilization "
+		       "%.3f, mean wait %.0f s, MLS max %.1f %%, TLS avg "
+		       "%.1f %%, isolated %u",
 		       res.policy, topo_spec(t), routing_spec(r), w.n,
-		       topo_num_nodes(t), res.seconds, c1 - c0, target,
-		       res.seconds < target ? "met" : "MISSED", res.utilization,
-		       res.mean_wait, res.mls_max, res.tls_mean,
-		       res.isolated_jobs);
+		       topo_num_nodes(t), rates ? ", rates" : "", res.seconds,
+		       c1 - c0, target, res.seconds < target ? "met" : "MISSED",
+		       res.utilization, res.mean_wait, res.mls_max,
+		       res.tls_mean, res.isolated_jobs);
+		if (rates)
+			printf(", rate sum %.6g", res.rate_sum);
+		printf("\n");
 		whatif_result_free(&res);
 	}
 	workload_free(&w);
+	return rc;
+}
+
+/* Rates on the 256-node dragonfly: the first 3,000 jobs. */
+static int bench_rates(const char *path)
+{
+	static const char *const pols[] = { "linear", "dragonfly-balanced" };
+	struct err err = { "" };
+	struct topo *t = topo_create("dragonfly:p=4,a=8,h=4,g=8", &err);
+	struct routing *r = t ? routing_create(t, "ugal:intra=local", &err) :
+				NULL;
+	int rc;
+
+	if (!r) {
+		fprintf(stderr, "bench_whatif: %s\n", err.msg);
+		topo_destroy(t);
+		return 1;
+	}
+	rc = run_policies(path, t, r, pols, 2, 3000, true, TARGET_RATES256_S);
+	routing_destroy(r);
+	topo_destroy(t);
 	return rc;
 }
 
@@ -160,7 +198,7 @@ int main(int argc, char **argv)
 	}
 	if (bench_linkshare(r, topo_num_nodes(t)))
 		return 1;
-	rc = run_policies(path, t, r, pols, npol, TARGET_S);
+	rc = run_policies(path, t, r, pols, npol, 0, false, TARGET_S);
 	routing_destroy(r);
 	topo_destroy(t);
 	if (rc || argc > 2)
@@ -172,8 +210,13 @@ int main(int argc, char **argv)
 		topo_destroy(t);
 		return 1;
 	}
-	rc = run_policies(path, t, r, dfpol, 4, TARGET_DF_S);
+	rc = run_policies(path, t, r, dfpol, 4, 0, false, TARGET_DF_S);
+	if (!rc)
+		rc = run_policies(path, t, r, dfpol + 3, 1, 20, true,
+				  TARGET_RATES_S * 20 / 10000 / 4);
 	routing_destroy(r);
 	topo_destroy(t);
-	return rc;
+	if (rc)
+		return rc;
+	return bench_rates(path);
 }
