@@ -1569,32 +1569,22 @@ static void _placement(job_record_t *job_ptr, const struct teval *ev,
 		       uint32_t nshared, char *buf, size_t len)
 {
 	const struct policy *p = _job_policy(job_ptr);
-	char why[sizeof(claim.why)];
+	enum policy_placement k = POLICY_PLACEMENT_UNKNOWN;
 
-	buf[0] = '\0';
-	if (!p)
-		return;
-	if (!policy_isolating(p)) {
-		snprintf(buf, len, " placement=oblivious");
-		return;
-	}
-	if (claim.job_id != job_ptr->job_id)
-		return;
-	claim.job_id = 0;
-	if (claim.isolated) {
-		snprintf(buf, len, " placement=isolated");
-		if (ev->job_shared || nshared)
-			error("%s: %pJ placed isolated by %s shares %u links and %u nodes with other jobs",
-			      plugin_type, job_ptr, policy_spec(p),
-			      ev->job_shared, nshared);
-		return;
-	}
-	snprintf(why, sizeof(why), "%s",
-		 claim.why[0] ? claim.why : "not isolated by the policy");
-	for (char *c = why; *c; c++)
-		if (*c == '"')
-			*c = '\'';
-	snprintf(buf, len, " placement=shared why=\"%s\"", why);
+	if (p && !policy_isolating(p))
+		k = POLICY_PLACEMENT_OBLIVIOUS;
+	else if (p && claim.job_id == job_ptr->job_id)
+		k = claim.isolated ? POLICY_PLACEMENT_ISOLATED :
+				     POLICY_PLACEMENT_SHARED;
+	if (claim.job_id == job_ptr->job_id)
+		claim.job_id = 0;
+	policy_placement_format(
+		k, claim.why[0] ? claim.why : "not isolated by the policy", buf,
+		len);
+	if (k == POLICY_PLACEMENT_ISOLATED && (ev->job_shared || nshared))
+		error("%s: %pJ placed isolated by %s shares %u links and %u nodes with other jobs",
+		      plugin_type, job_ptr, policy_spec(p), ev->job_shared,
+		      nshared);
 }
 
 /*

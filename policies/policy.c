@@ -269,6 +269,74 @@ enum policy_status policy_place_again(const struct policy *p,
 	return (enum policy_status)st;
 }
 
+static const char *const placement_names[POLICY_PLACEMENT_N] = {
+	NULL, "isolated", "shared", "oblivious"
+};
+
+#define PLACEMENT_KEY " placement="
+#define WHY_KEY " why=\""
+
+const char *policy_placement_name(enum policy_placement k)
+{
+	return k < POLICY_PLACEMENT_N ? placement_names[k] : NULL;
+}
+
+void policy_placement_format(enum policy_placement k, const char *why,
+			     char *buf, size_t len)
+{
+	size_t n;
+	char *o;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (!policy_placement_name(k))
+		return;
+	n = (size_t)snprintf(buf, len, "%s%s", PLACEMENT_KEY,
+			     placement_names[k]);
+	if (k != POLICY_PLACEMENT_SHARED || n + sizeof(WHY_KEY) + 1 > len)
+		return;
+	o = buf + n;
+	memcpy(o, WHY_KEY, strlen(WHY_KEY));
+	o += strlen(WHY_KEY);
+	/* the why, cut to fit, its double quotes made single */
+	for (const char *c = why ? why : ""; *c && o + 2 < buf + len; c++)
+		*o++ = *c == '"' ? '\'' : *c;
+	*o++ = '"';
+	*o = '\0';
+}
+
+enum policy_placement policy_placement_parse(const char *text, char *why,
+					     size_t len)
+{
+	const char *p = text ? strstr(text, PLACEMENT_KEY) : NULL;
+	const char *w, *e;
+	int k;
+
+	if (len)
+		why[0] = '\0';
+	if (!p)
+		return POLICY_PLACEMENT_UNKNOWN;
+	p += strlen(PLACEMENT_KEY);
+	for (k = POLICY_PLACEMENT_ISOLATED; k < POLICY_PLACEMENT_N; k++) {
+		size_t n = strlen(placement_names[k]);
+
+		if (!strncmp(p, placement_names[k], n) &&
+		    (!p[n] || p[n] == ' '))
+			break;
+	}
+	if (k == POLICY_PLACEMENT_N)
+		return POLICY_PLACEMENT_UNKNOWN;
+	w = strstr(p, WHY_KEY);
+	if (k == POLICY_PLACEMENT_SHARED && w && len) {
+		w += strlen(WHY_KEY);
+		e = strchr(w, '"');
+		snprintf(why, len, "%.*s",
+			 (int)(e ? (size_t)(e - w) : strlen(w)), w);
+	}
+	return (enum policy_placement)k;
+}
+
 const char *policy_name(const struct policy *p)
 {
 	return p->ops->name;

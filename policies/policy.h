@@ -123,6 +123,27 @@ enum policy_status policy_place_again(const struct policy *p,
 				      const struct policy_request *req,
 				      struct policy_result *res);
 
+/* What select/topo records of each start (topo_jobs.log, the job's
+ * AdminComment) and stopo report reads back: " placement=NAME", with
+ * why="..." for a shared one.  One format, written and parsed here. */
+enum policy_placement {
+	POLICY_PLACEMENT_UNKNOWN, /* not recorded */
+	POLICY_PLACEMENT_ISOLATED,
+	POLICY_PLACEMENT_SHARED,    /* by design, with the policy's reason */
+	POLICY_PLACEMENT_OBLIVIOUS, /* a policy that does not isolate */
+	POLICY_PLACEMENT_N
+};
+/* "isolated", "shared", "oblivious"; NULL for UNKNOWN. */
+const char *policy_placement_name(enum policy_placement k);
+/* " placement=NAME" (SHARED: " placement=shared why=\"WHY\"", double
+ * quotes in WHY written as single ones) into BUF; "" for UNKNOWN. */
+void policy_placement_format(enum policy_placement k, const char *why,
+			     char *buf, size_t len);
+/* The placement recorded in TEXT (NULL: none) and, for a shared one, its
+ * why into WHY (LEN bytes; "" when absent). */
+enum policy_placement policy_placement_parse(const char *text, char *why,
+					     size_t len);
+
 const char *policy_name(const struct policy *p);
 /* Canonical spec with options (borrowed). */
 const char *policy_spec(const struct policy *p);

@@ -77,20 +77,6 @@ struct hot {
 	uint32_t nids;
 };
 
-/* What select/topo recorded of a job's placement at its start, in the
- * job's AdminComment (select_topo(8)): " placement=isolated",
- * " placement=shared why=\"...\"" or " placement=oblivious". */
-enum placement {
-	PLACED_UNKNOWN, /* not recorded (another plugin, a restart) */
-	PLACED_ISOLATED,
-	PLACED_SHARED,
-	PLACED_OBLIVIOUS,
-	PLACED_N
-};
-
-static const char *const placement_name[PLACED_N] = { NULL, "isolated",
-						      "shared", "oblivious" };
-
 /* What it found. */
 struct cmd_report_result {
 	struct machine *m;
@@ -108,10 +94,10 @@ struct cmd_report_result {
 	const char **part; /* [njobs] each job's partition (squeue) or NULL */
 	/* [njobs] what select/topo said of each job's placement (its
 	 * AdminComment's placement=), and why it is shared (or "") */
-	enum placement *placed;
+	enum policy_placement *placed;
 	char (*why)[160];
-	uint32_t nplaced[PLACED_N]; /* jobs per placement */
-	uint32_t *widx;		    /* [njobs] each one's index in w */
+	uint32_t nplaced[POLICY_PLACEMENT_N]; /* jobs per placement */
+	uint32_t *widx;	  /* [njobs] each one's index in w */
 	uint32_t nbroken; /* jobs of isolating partitions sharing links */
 };
 
@@ -282,36 +268,6 @@ static int parse(int argc, char **argv, struct cmd_report_args *a)
 	return CLI_GO;
 }
 
-/* The placement select/topo recorded in COMMENT (NULL: none), and for a
- * shared one its why="..." into WHY (LEN bytes, "" when absent). */
-static enum placement placement_of(const char *comment, char *why, size_t len)
-{
-	const char *p = comment ? strstr(comment, " placement=") : NULL;
-	const char *w, *e;
-	enum placement k;
-
-	why[0] = '\0';
-	if (!p)
-		return PLACED_UNKNOWN;
-	p += strlen(" placement=");
-	for (k = PLACED_ISOLATED; k < PLACED_N; k++) {
-		size_t n = strlen(placement_name[k]);
-
-		if (!strncmp(p, placement_name[k], n) && (!p[n] || p[n] == ' '))
-			break;
-	}
-	if (k == PLACED_N)
-		return PLACED_UNKNOWN;
-	w = strstr(p, " why=\"");
-	if (k == PLACED_SHARED && w) {
-		w += strlen(" why=\"");
-		e = strchr(w, '"');
-		snprintf(why, len, "%.*s", (int)(e ? e - w : (long)strlen(w)),
-			 w);
-	}
-	return k;
-}
-
 /* R->jobs: the running jobs of R->w.  Returns an exit status. */
 static int running_jobs(struct cmd_report_result *r)
 {
@@ -333,8 +289,8 @@ static int running_jobs(struct cmd_report_result *r)
 		l->n = j->nodes;
 		l->pattern = j->pattern;
 		r->part[r->njobs] = j->partition;
-		r->placed[r->njobs] = placement_of(j->comment, r->why[r->njobs],
-						   sizeof(r->why[0]));
+		r->placed[r->njobs] = policy_placement_parse(
+			j->comment, r->why[r->njobs], sizeof(r->why[0]));
 		r->nplaced[r->placed[r->njobs]]++;
 		r->widx[r->njobs] = i;
 		r->njobs++;
@@ -475,16 +431,17 @@ static bool broken(const struct cmd_report_result *r, uint32_t k)
 
 	if (!st->nshares)
 		return false;
-	if (r->placed[k] == PLACED_ISOLATED) {
+	if (r->placed[k] == POLICY_PLACEMENT_ISOLATED) {
 		for (uint32_t q = 0; q < st->nshares; q++) {
 			uint32_t b = job_index(r, st->shares_with[q]);
 
-			if (b >= r->njobs || r->placed[b] != PLACED_SHARED)
+			if (b >= r->njobs ||
+			    r->placed[b] != POLICY_PLACEMENT_SHARED)
 				return true;
 		}
 		return false;
 	}
-	if (r->placed[k] != PLACED_UNKNOWN)
+	if (r->placed[k] != POLICY_PLACEMENT_UNKNOWN)
 		return false;
 	p = job_policy(r, k);
 	return p && policy_isolating(p) && !policy_shares(p);
@@ -639,10 +596,10 @@ static struct json_object *job_json(const struct cmd_report_result *r,
 			       json_object_new_boolean(s->isolated));
 	json_object_object_add(
 		jo, "placement",
-		r->placed[k] ?
-			json_object_new_string(placement_name[r->placed[k]]) :
-			NULL);
-	if (r->placed[k] == PLACED_SHARED)
+		r->placed[k] ? json_object_new_string(
+				       policy_placement_name(r->placed[k])) :
+			       NULL);
+	if (r->placed[k] == POLICY_PLACEMENT_SHARED)
 		json_object_object_add(jo, "placement_why",
 				       json_object_new_string(r->why[k]));
 	return jo;
@@ -748,12 +705,12 @@ static struct json_object *placements_json(const struct cmd_report_result *r)
 {
 	struct json_object *o = json_object_new_object();
 
-	for (int k = PLACED_ISOLATED; k < PLACED_N; k++)
-		json_object_object_add(o, placement_name[k],
+	for (int k = POLICY_PLACEMENT_ISOLATED; k < POLICY_PLACEMENT_N; k++)
+		json_object_object_add(o, policy_placement_name(k),
 				       json_object_new_int64(r->nplaced[k]));
 	json_object_object_add(
 		o, "unknown",
-		json_object_new_int64(r->nplaced[PLACED_UNKNOWN]));
+		json_object_new_int64(r->nplaced[POLICY_PLACEMENT_UNKNOWN]));
 	return o;
 }
 
@@ -823,7 +780,7 @@ static void print_hot_row(const struct topo *t, const struct hot *h)
 static void print_text(const struct cmd_report_result *r)
 {
 	const struct topo *t = machine_topo(r->m);
-	bool claims = r->nplaced[PLACED_UNKNOWN] < r->njobs;
+	bool claims = r->nplaced[POLICY_PLACEMENT_UNKNOWN] < r->njobs;
 
 	printf("topology: %s (%u nodes), routing %s\n", topo_spec(t),
 	       topo_num_nodes(t), routing_spec(machine_routing(r->m)));
@@ -834,9 +791,10 @@ static void print_text(const struct cmd_report_result *r)
 	printf("shared nodes: %u\n", r->nsnodes);
 	if (claims)
 		printf("placed by select/topo: %u isolated, %u shared by design, %u oblivious, %u not recorded\n",
-		       r->nplaced[PLACED_ISOLATED], r->nplaced[PLACED_SHARED],
-		       r->nplaced[PLACED_OBLIVIOUS],
-		       r->nplaced[PLACED_UNKNOWN]);
+		       r->nplaced[POLICY_PLACEMENT_ISOLATED],
+		       r->nplaced[POLICY_PLACEMENT_SHARED],
+		       r->nplaced[POLICY_PLACEMENT_OBLIVIOUS],
+		       r->nplaced[POLICY_PLACEMENT_UNKNOWN]);
 	putchar('\n');
 	printf("%-10s %6s %7s %7s %8s %-9s ", "JOB", "NODES", "LINKS", "SHARED",
 	       "SHARED%", "ISOLATED");
@@ -845,13 +803,14 @@ static void print_text(const struct cmd_report_result *r)
 	printf("%s\n", "SHARES WITH");
 	for (uint32_t k = 0; k < r->njobs; k++)
 		print_job_row(&r->ls.jobs[k], r->jobs[k].n,
-			      !claims	   ? NULL :
-			      r->placed[k] ? placement_name[r->placed[k]] :
-					     "-");
-	if (r->nplaced[PLACED_SHARED]) {
+			      !claims ? NULL :
+			      r->placed[k] ?
+					policy_placement_name(r->placed[k]) :
+					"-");
+	if (r->nplaced[POLICY_PLACEMENT_SHARED]) {
 		printf("\nshared by design (the policy's reason at the start):\n");
 		for (uint32_t k = 0; k < r->njobs; k++)
-			if (r->placed[k] == PLACED_SHARED)
+			if (r->placed[k] == POLICY_PLACEMENT_SHARED)
 				printf("  job %u: %s\n", r->jobs[k].id,
 				       r->why[k][0] ? r->why[k] : "-");
 	}

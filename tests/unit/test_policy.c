@@ -1247,3 +1247,47 @@ Test(policy, view_gen_gives_the_same_answers)
 	same_answers("dragonfly-groups", "ugal");
 	same_answers("dragonfly-groups", "min");
 }
+
+/* ---- the placement record (plugin writes, stopo report reads) ---- */
+
+Test(policy, placement_record_round_trip)
+{
+	char buf[256], why[160], line[400];
+
+	policy_placement_format(POLICY_PLACEMENT_ISOLATED, "x", buf,
+				sizeof(buf));
+	cr_assert_str_eq(buf, " placement=isolated");
+	policy_placement_format(POLICY_PLACEMENT_OBLIVIOUS, NULL, buf,
+				sizeof(buf));
+	cr_assert_str_eq(buf, " placement=oblivious");
+	policy_placement_format(POLICY_PLACEMENT_UNKNOWN, NULL, buf,
+				sizeof(buf));
+	cr_assert_str_eq(buf, "");
+	/* double quotes in the why become single: the record stays one
+	 * quoted field */
+	policy_placement_format(POLICY_PLACEMENT_SHARED, "job 6 \"spans\"", buf,
+				sizeof(buf));
+	cr_assert_str_eq(buf, " placement=shared why=\"job 6 'spans'\"");
+	/* read back from a whole topo_jobs.log / AdminComment line */
+	snprintf(line, sizeof(line),
+		 "topo: pattern=alltoall links=16 shared=3 tls=0.2%s", buf);
+	cr_assert_eq(policy_placement_parse(line, why, sizeof(why)),
+		     POLICY_PLACEMENT_SHARED);
+	cr_assert_str_eq(why, "job 6 'spans'");
+	cr_assert_eq(policy_placement_parse("topo: links=0 placement=isolated",
+					    why, sizeof(why)),
+		     POLICY_PLACEMENT_ISOLATED);
+	cr_assert_str_eq(why, "");
+	/* unknown names, prefixes, no record */
+	cr_assert_eq(policy_placement_parse(" placement=isolatedx", why,
+					    sizeof(why)),
+		     POLICY_PLACEMENT_UNKNOWN);
+	cr_assert_eq(policy_placement_parse("placement=shared", why,
+					    sizeof(why)),
+		     POLICY_PLACEMENT_UNKNOWN);
+	cr_assert_eq(policy_placement_parse(NULL, why, sizeof(why)),
+		     POLICY_PLACEMENT_UNKNOWN);
+	/* cut to fit, still closed */
+	policy_placement_format(POLICY_PLACEMENT_SHARED, "abcdefghij", buf, 32);
+	cr_assert_str_eq(buf, " placement=shared why=\"abcdefg\"");
+}
