@@ -420,15 +420,15 @@ static int job_rate(struct sim *s, uint32_t i, double *rate)
 	return rc ? -1 : 0;
 }
 
-/* What job I (N >= 2 nodes) brings to the rates of the jobs it will
- * share links with: its flows (its pattern, seeded by its id) and, for a
- * path model, their paths; and its place in the link -> jobs incidence.
- * Built once here, dropped by job_uncache at its end. */
 /* Path links the rates may keep cached at once (4 bytes each): beyond,
  * a clean error rather than memory without end (cascade under ugal has
  * millions of paths per flow). */
 #define WHATIF_MAX_PATH_LINKS (UINT64_C(1) << 28)
 
+/* What job I (N >= 2 nodes) brings to the rates of the jobs it will
+ * share links with: its flows (its pattern, seeded by its id) and, for a
+ * path model, their paths; and its place in the link -> jobs incidence.
+ * Built once here, dropped by job_uncache at its end. */
 static int job_cache(struct sim *s, uint32_t i)
 {
 	const char *defpat = s->o->pattern ? s->o->pattern :
