@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,6 +270,12 @@ enum policy_status policy_place_again(const struct policy *p,
 	return (enum policy_status)st;
 }
 
+void policy_sync(const struct policy *p, const struct policy_view *v)
+{
+	if (p && v && v->owner && p->ops->sync)
+		p->ops->sync(p, v);
+}
+
 static const char *const placement_names[POLICY_PLACEMENT_N] = {
 	NULL, "isolated", "shared", "oblivious"
 };
@@ -335,6 +342,13 @@ enum policy_placement policy_placement_parse(const char *text, char *why,
 			 (int)(e ? (size_t)(e - w) : strlen(w)), w);
 	}
 	return (enum policy_placement)k;
+}
+
+uint64_t policy_gen_next(void)
+{
+	static atomic_uint_fast64_t gen;
+
+	return (uint64_t)atomic_fetch_add(&gen, 1) + 1;
 }
 
 const char *policy_name(const struct policy *p)

@@ -32,7 +32,20 @@ struct policy_view {
 	 * of jobs about one machine state).  The caller bumps it at every
 	 * change. */
 	uint64_t gen;
+	/* Optional, with a nonzero gen: the view holds what the view of
+	 * gen BASE_GEN (same usable pointer) held but at the nodes
+	 * CHANGED[0..NCHANGED) (distinct), so a policy that kept what it
+	 * derived from that view need only look at these (will-run's
+	 * releases).  NULL: no hint. */
+	uint64_t base_gen;
+	const uint32_t *changed;
+	uint32_t nchanged;
 };
+
+/* A new view version, unique in the process (thread-safe): every caller
+ * that sets policy_view.gen takes them from here, so that two callers
+ * sharing a policy never give one gen to two states. */
+uint64_t policy_gen_next(void);
 
 struct policy_request {
 	uint32_t job_id; /* nonzero */
@@ -122,6 +135,13 @@ enum policy_status policy_place_again(const struct policy *p,
 				      const struct policy_view *v,
 				      const struct policy_request *req,
 				      struct policy_result *res);
+
+/* Tell P that the machine is as V shows it, without asking anything: a
+ * policy that keeps its last scans (dragonfly-groups, dragonfly-balanced)
+ * brings them to V, best through V's change hint.  Answers never depend
+ * on it; it saves the next question a fresh scan (will-run gives back
+ * the state it asked from after its releases).  */
+void policy_sync(const struct policy *p, const struct policy_view *v);
 
 /* What select/topo records of each start (topo_jobs.log, the job's
  * AdminComment) and stopo report reads back: " placement=NAME", with

@@ -61,6 +61,8 @@ struct dfg {
 	uint32_t gnodes;  /* nodes per group (max) */
 	uint32_t p;	  /* nodes per router (max) */
 	uint32_t *gfirst; /* [G+1] first switch of each group (sorted) */
+	uint32_t *nsw;	  /* [N] switch of each node (>= S: none) */
+	uint32_t *ngrp;	  /* [N] its group (>= G: none) */
 	struct st_cache *cache; /* the last scan of a view with gen */
 };
 
@@ -131,6 +133,18 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 			d->p = cnt;
 	}
 	d->gfirst[d->G] = d->S;
+	d->nsw = malloc(((size_t)topo_num_nodes(p->t) + 1) * sizeof(*d->nsw));
+	d->ngrp = malloc(((size_t)topo_num_nodes(p->t) + 1) * sizeof(*d->ngrp));
+	if (!d->nsw || !d->ngrp) {
+		destroy(d);
+		return err_set(err, "policy %s: out of memory", me);
+	}
+	for (uint32_t x = 0; x < topo_num_nodes(p->t); x++) {
+		d->nsw[x] = topo_node_switch(p->t, x);
+		d->ngrp[x] = d->nsw[x] < d->S ?
+				     topo_switch_group(p->t, d->nsw[x]) :
+				     UINT32_MAX;
+	}
 	for (uint32_t g = 0; g < d->G; g++) {
 		uint32_t na = d->gfirst[g + 1] - d->gfirst[g], nn = 0;
 
@@ -176,6 +190,8 @@ static void destroy(void *state)
 
 	if (d) {
 		free(d->gfirst);
+		free(d->nsw);
+		free(d->ngrp);
 		cache_free(d->cache);
 	}
 	free(d);
@@ -204,20 +220,63 @@ static void st_free(struct st *s)
 	free(s->rmulti);
 }
 
-/* The scans of the last views with a nonzero gen (policy_view), reused
- * while the gen stays (the state a gen names is fixed): one for views
- * with every node usable, one for views with a usable array (backfill
- * asks both about one state). */
+/* The scans of the last views (policy_view), in NSLOT slots: a caller
+ * asks about several machine states in turn (the machine now with and
+ * without a usable mask, the machine at a reservation, will-run's
+ * releases), and each keeps its slot, found by gen, by the change hint's
+ * base gen, or by the view's owner and usable pointers.  A slot keeps the
+ * owners and usable flags it scanned, so that the next view is scanned
+ * incrementally: only the groups whose nodes changed are recounted
+ * (will-run releases a few jobs at a time, a simulator starts and ends a
+ * few).  The answer is what a fresh scan
+ * gives, whatever the change: a job that lost part of its nodes or
+ * gained some, or a large change, is scanned afresh.  A view with a
+ * nonzero gen equal to the slot's is not even compared. */
+#define NF_MULTI 1u /* the node's job spans routers */
+#define NF_LARGE 2u /* ... and groups */
+
+/* A job of the scanned owners. */
+struct jent {
+	uint32_t id;	 /* 0: empty slot */
+	uint32_t count;	 /* its nodes; 0: gone (the slot stays a tombstone) */
+	uint32_t first;	 /* its lowest node */
+	uint32_t router; /* switch and group of a node of it */
+	uint32_t group;
+	uint8_t flags; /* NF_* */
+	uint8_t added; /* new in the change being applied */
+};
+
+/* A multi-router job: id, lowest node, whether it spans groups. */
+struct mjob {
+	uint32_t id, first;
+	bool large;
+};
+
 struct st_slot {
 	uint64_t gen;
 	const uint8_t *usable; /* the view's usable pointer, with gen */
+	const uint32_t *optr;  /* and its owner pointer */
+	uint64_t used;	       /* when last used (cache tick) */
 	bool valid;
 	struct st st;
+	uint32_t *owner; /* [N] owners scanned */
+	uint8_t *usab;	 /* [N] usable as scanned */
+	uint8_t *nflag;	 /* [N] NF_* of the node's job */
+	uint32_t *chg;	 /* [N] scratch: changed nodes */
+	uint32_t *seen;	 /* [gnodes] scratch: multi jobs of a group */
+	uint8_t *gmark;	 /* [G] scratch: groups to recount */
+	struct jent *jt; /* job table, open addressing */
+	uint32_t jcap, jused;
+	struct mjob *multi; /* the multi-router jobs */
+	uint32_t nm, mcap;
 };
+
+#define NSLOT 4
 
 struct st_cache {
 	pthread_mutex_t lock;
-	struct st_slot slot[2];
+	uint64_t tick;
+	struct st_slot slot[NSLOT];
 };
 
 static struct st_cache *cache_new(void)
@@ -229,25 +288,33 @@ static struct st_cache *cache_new(void)
 	return c;
 }
 
+static void slot_free(struct st_slot *k)
+{
+	if (k->valid)
+		st_free(&k->st);
+	free(k->owner);
+	free(k->usab);
+	free(k->nflag);
+	free(k->chg);
+	free(k->seen);
+	free(k->gmark);
+	free(k->jt);
+	free(k->multi);
+	memset(k, 0, sizeof(*k));
+}
+
 static void cache_free(struct st_cache *c)
 {
 	if (!c)
 		return;
-	for (int i = 0; i < 2; i++)
-		if (c->slot[i].valid)
-			st_free(&c->slot[i].st);
+	for (int i = 0; i < NSLOT; i++)
+		slot_free(&c->slot[i]);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
 
-static int scan(const struct policy *p, const struct dfg *d,
-		const struct policy_view *v, bool empty, struct st *s)
+static int st_alloc(const struct dfg *d, struct st *s)
 {
-	uint32_t N = topo_num_nodes(p->t);
-	struct policy_jobs jobs = { 0 };
-	uint32_t *jrouter = NULL, *jgroup = NULL;
-	uint8_t *jflags = NULL;
-
 	memset(s, 0, sizeof(*s));
 	s->mem = calloc((size_t)d->S + 5 * (size_t)d->G, sizeof(uint32_t));
 	s->rmulti = calloc((size_t)d->S + (size_t)d->G, 1);
@@ -262,106 +329,371 @@ static int scan(const struct policy *p, const struct dfg *d,
 	s->gjob = s->gnmulti + d->G;
 	s->gusable = s->gjob + d->G;
 	s->gwhole = s->rmulti + d->S;
-	if (!empty) {
-		if (policy_jobs_build(&jobs, v->owner, N))
+	return 0;
+}
+
+/* Count group G of S from V: free and usable nodes per router, routers
+ * and jobs of multi-router jobs (NFLAG per node, NULL on the EMPTY
+ * machine, where every usable node counts as free).  The multi-router
+ * jobs of the group are told apart in SEEN (room for the group's
+ * nodes); gjob is the last one met in switch and node order. */
+static void group_count(const struct policy *p, const struct dfg *d,
+			const struct policy_view *v, const uint8_t *nflag,
+			uint32_t *seen, struct st *s, uint32_t g)
+{
+	uint32_t tot = 0, cap = 0, nseen = 0, last = POLICY_FREE;
+
+	s->gusable[g] = s->gavail[g] = s->gnmulti[g] = s->gjob[g] = 0;
+	for (uint32_t sw = d->gfirst[g]; sw < d->gfirst[g + 1]; sw++) {
+		uint32_t cnt;
+		const uint32_t *nodes = topo_switch_nodes(p->t, sw, &cnt);
+
+		s->rfree[sw] = 0;
+		s->rmulti[sw] = 0;
+		for (uint32_t i = 0; i < cnt; i++) {
+			uint32_t x = nodes[i], id, k;
+
+			s->gusable[g] += policy_node_usable(v, x);
+			if (!nflag) {
+				s->rfree[sw] += policy_node_usable(v, x);
+				continue;
+			}
+			s->rfree[sw] += policy_node_ok(v, x);
+			if (!(nflag[x] & NF_MULTI))
+				continue;
+			s->rmulti[sw] = 1;
+			id = v->owner[x];
+			if (id == last)
+				continue;
+			last = id;
+			for (k = 0; k < nseen && seen[k] != id; k++)
+				;
+			if (k < nseen)
+				continue;
+			seen[nseen++] = id;
+			s->gnmulti[g]++;
+			s->gjob[g] = id;
+		}
+		cap += cnt;
+		tot += s->rfree[sw];
+		if (d->router_rule && !s->rmulti[sw])
+			s->gavail[g] += s->rfree[sw];
+	}
+	s->gwhole[g] = tot == cap;
+	s->gfree[g] = tot;
+	if (!d->router_rule)
+		s->gavail[g] = s->gnmulti[g] ? 0 : tot;
+}
+
+/* The scan of the empty machine (every usable node free), into S (the
+ * caller frees it with st_free).  Returns 0 or -1 (memory). */
+static int scan_empty(const struct policy *p, const struct dfg *d,
+		      const struct policy_view *v, struct st *s)
+{
+	if (st_alloc(d, s))
+		return -1;
+	for (uint32_t g = 0; g < d->G; g++)
+		group_count(p, d, v, NULL, NULL, s, g);
+	return 0;
+}
+
+static uint32_t jhash(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352dU;
+	x ^= x >> 15;
+	x *= 0x846ca68bU;
+	x ^= x >> 16;
+	return x;
+}
+
+/* The entry of job ID in K's table, or NULL. */
+static struct jent *jfind(struct st_slot *k, uint32_t id)
+{
+	for (uint32_t h = jhash(id) & (k->jcap - 1);;
+	     h = (h + 1) & (k->jcap - 1))
+		if (k->jt[h].id == id)
+			return &k->jt[h];
+		else if (!k->jt[h].id)
+			return NULL;
+}
+
+/* The entry of job ID, a new empty one when absent (the table has room:
+ * jreserve). */
+static struct jent *jget(struct st_slot *k, uint32_t id)
+{
+	uint32_t h = jhash(id) & (k->jcap - 1);
+
+	for (; k->jt[h].id && k->jt[h].id != id; h = (h + 1) & (k->jcap - 1))
+		;
+	if (!k->jt[h].id) {
+		k->jt[h] = (struct jent){ .id = id, .router = UINT32_MAX };
+		k->jused++;
+	}
+	return &k->jt[h];
+}
+
+/* Room for MORE new jobs at load <= 1/2: rehash the jobs still present
+ * (dropping the tombstones) into a table large enough.  0 or -1. */
+static int jreserve(struct st_slot *k, uint32_t more)
+{
+	uint32_t live = 0, cap = 16, ocap = k->jcap;
+	struct jent *old = k->jt;
+
+	if (old && 2 * ((uint64_t)k->jused + more) <= ocap)
+		return 0;
+	for (uint32_t h = 0; h < ocap; h++)
+		live += old[h].id && old[h].count;
+	while (cap < 4 * ((uint64_t)live + more))
+		cap *= 2;
+	k->jt = calloc(cap, sizeof(*k->jt));
+	if (!k->jt) {
+		k->jt = old;
+		return -1;
+	}
+	k->jcap = cap;
+	k->jused = 0;
+	for (uint32_t h = 0; h < ocap; h++)
+		if (old[h].id && old[h].count)
+			*jget(k, old[h].id) = old[h];
+	free(old);
+	return 0;
+}
+
+/* Add node X of job E to its flags (switch SW, group G). */
+static void jnode(struct jent *e, uint32_t sw, uint32_t g)
+{
+	if (e->router == UINT32_MAX) {
+		e->router = sw;
+		e->group = g;
+	} else if (e->router != sw) {
+		e->flags |= NF_MULTI;
+		if (e->group != g)
+			e->flags |= NF_LARGE;
+	}
+}
+
+/* nmulti, nlarge, a_multi and a_large of S from K's multi-router jobs:
+ * the ids of those with the highest lowest node (a fresh scan meets jobs
+ * in node order and keeps the last). */
+static void globals(struct st_slot *k, struct st *s)
+{
+	uint32_t fm = 0, fl = 0;
+
+	s->nmulti = k->nm;
+	s->nlarge = 0;
+	s->a_multi = s->a_large = 0;
+	for (uint32_t i = 0; i < k->nm; i++) {
+		const struct mjob *m = &k->multi[i];
+
+		if (!s->a_multi || m->first > fm) {
+			s->a_multi = m->id;
+			fm = m->first;
+		}
+		if (!m->large)
+			continue;
+		s->nlarge++;
+		if (!s->a_large || m->first > fl) {
+			s->a_large = m->id;
+			fl = m->first;
+		}
+	}
+}
+
+static int multi_add(struct st_slot *k, const struct jent *e)
+{
+	if (k->nm == k->mcap) {
+		uint32_t cap = k->mcap ? 2 * k->mcap : 16;
+		struct mjob *m = realloc(k->multi, cap * sizeof(*m));
+
+		if (!m)
+			return -1;
+		k->multi = m;
+		k->mcap = cap;
+	}
+	k->multi[k->nm++] =
+		(struct mjob){ e->id, e->first, (e->flags & NF_LARGE) != 0 };
+	return 0;
+}
+
+static void multi_remove(struct st_slot *k, uint32_t id)
+{
+	for (uint32_t i = 0; i < k->nm; i++)
+		if (k->multi[i].id == id) {
+			k->multi[i] = k->multi[--k->nm];
+			return;
+		}
+}
+
+/* Scan V afresh into slot K (N nodes).  Returns 0 or -1 (memory; K is
+ * then invalid). */
+static int slot_scan(const struct policy *p, const struct dfg *d,
+		     const struct policy_view *v, struct st_slot *k, uint32_t N)
+{
+	size_t n = N ? N : 1;
+
+	if (k->valid)
+		st_free(&k->st);
+	k->valid = false;
+	if (!k->owner) {
+		k->owner = malloc(n * sizeof(*k->owner));
+		k->usab = malloc(n);
+		k->nflag = malloc(n);
+		k->chg = malloc(n * sizeof(*k->chg));
+		k->seen = malloc(((size_t)d->gnodes + 1) * sizeof(*k->seen));
+		k->gmark = malloc(d->G);
+		if (!k->owner || !k->usab || !k->nflag || !k->chg || !k->seen ||
+		    !k->gmark)
 			goto oom;
-		jrouter = malloc(((size_t)jobs.n + 1) * sizeof(*jrouter));
-		jgroup = malloc(((size_t)jobs.n + 1) * sizeof(*jgroup));
-		jflags = calloc((size_t)jobs.n + 1, 1);
-		if (!jrouter || !jgroup || !jflags)
-			goto oom;
-		for (uint32_t j = 0; j < jobs.n; j++)
-			jrouter[j] = UINT32_MAX;
+	}
+	free(k->jt);
+	k->jt = NULL;
+	k->jcap = k->jused = 0;
+	k->nm = 0;
+	if (jreserve(k, 16) || st_alloc(d, &k->st))
+		goto oom;
+	memcpy(k->owner, v->owner, (size_t)N * sizeof(*k->owner));
+	for (uint32_t x = 0; x < N; x++) {
+		struct jent *e;
+
+		k->usab[x] = policy_node_usable(v, x);
+		if (v->owner[x] == POLICY_FREE)
+			continue;
+		if (jreserve(k, 1))
+			goto oom_st;
+		e = jget(k, v->owner[x]);
+		if (!e->count++)
+			e->first = x;
 	}
 	for (uint32_t sw = 0; sw < d->S; sw++) {
 		uint32_t cnt, g = topo_switch_group(p->t, sw);
 		const uint32_t *nodes = topo_switch_nodes(p->t, sw, &cnt);
 
-		for (uint32_t i = 0; i < cnt; i++) {
-			uint32_t x = nodes[i], j;
-
-			s->gusable[g] += policy_node_usable(v, x);
-			if (empty) {
-				s->rfree[sw] += policy_node_usable(v, x);
-				continue;
-			}
-			s->rfree[sw] += policy_node_ok(v, x);
-			j = jobs.idx[x];
-			if (j == UINT32_MAX)
-				continue;
-			if (jrouter[j] == UINT32_MAX) {
-				jrouter[j] = sw;
-				jgroup[j] = g;
-			} else if (jrouter[j] != sw) {
-				jflags[j] |= 1;
-				if (jgroup[j] != g)
-					jflags[j] |= 2;
-			}
-		}
+		for (uint32_t i = 0; i < cnt; i++)
+			if (v->owner[nodes[i]] != POLICY_FREE)
+				jnode(jfind(k, v->owner[nodes[i]]), sw, g);
 	}
-	if (!empty) {
-		for (uint32_t j = 0; j < jobs.n; j++) {
-			if (!(jflags[j] & 1))
-				continue;
-			s->nmulti++;
-			s->a_multi = jobs.ids[j];
-			if (jflags[j] & 2) {
-				s->nlarge++;
-				s->a_large = jobs.ids[j];
-			}
-		}
-		/* jrouter[] now holds the last group counted per job:
-		 * groups are contiguous switch ranges, visited in order */
-		for (uint32_t j = 0; j < jobs.n; j++)
-			jrouter[j] = UINT32_MAX;
-		for (uint32_t sw = 0; sw < d->S; sw++) {
-			uint32_t cnt, g = topo_switch_group(p->t, sw);
-			const uint32_t *nodes =
-				topo_switch_nodes(p->t, sw, &cnt);
-
-			for (uint32_t i = 0; i < cnt; i++) {
-				uint32_t j = jobs.idx[nodes[i]];
-
-				if (j == UINT32_MAX || !(jflags[j] & 1))
-					continue;
-				s->rmulti[sw] = 1;
-				if (jrouter[j] != g) {
-					jrouter[j] = g;
-					s->gnmulti[g]++;
-					s->gjob[g] = jobs.ids[j];
-				}
-			}
-		}
-	}
-	for (uint32_t g = 0; g < d->G; g++) {
-		uint32_t tot = 0, cap = 0;
-
-		for (uint32_t sw = d->gfirst[g]; sw < d->gfirst[g + 1]; sw++) {
-			uint32_t cnt;
-
-			topo_switch_nodes(p->t, sw, &cnt);
-			cap += cnt;
-			tot += s->rfree[sw];
-			if (d->router_rule && !s->rmulti[sw])
-				s->gavail[g] += s->rfree[sw];
-		}
-		s->gwhole[g] = tot == cap;
-		s->gfree[g] = tot;
-		if (!d->router_rule)
-			s->gavail[g] = s->gnmulti[g] ? 0 : tot;
-	}
-	policy_jobs_free(&jobs);
-	free(jrouter);
-	free(jgroup);
-	free(jflags);
+	for (uint32_t h = 0; h < k->jcap; h++)
+		if (k->jt[h].id && (k->jt[h].flags & NF_MULTI) &&
+		    multi_add(k, &k->jt[h]))
+			goto oom_st;
+	for (uint32_t x = 0; x < N; x++)
+		k->nflag[x] = v->owner[x] == POLICY_FREE ?
+				      0 :
+				      jfind(k, v->owner[x])->flags;
+	for (uint32_t g = 0; g < d->G; g++)
+		group_count(p, d, v, k->nflag, k->seen, &k->st, g);
+	globals(k, &k->st);
+	k->valid = true;
 	return 0;
+oom_st:
+	st_free(&k->st);
 oom:
-	policy_jobs_free(&jobs);
-	free(jrouter);
-	free(jgroup);
-	free(jflags);
-	st_free(s);
+	slot_free(k);
 	return -1;
+}
+
+/* Bring slot K (valid) to view V by its changes (V's hint when it is
+ * relative to K's view, else found by comparing): 1 when done, 0 when
+ * the change needs a fresh scan, -1 out of memory. */
+static int slot_update(const struct policy *p, const struct dfg *d,
+		       const struct policy_view *v, struct st_slot *k,
+		       uint32_t N)
+{
+	const uint32_t *chg = k->chg;
+	uint32_t nch = 0, most = N / 2; /* above: a fresh scan is cheaper */
+
+	if (v->changed && v->gen && v->base_gen && v->base_gen == k->gen &&
+	    v->usable == k->usable) {
+		chg = v->changed;
+		nch = v->nchanged;
+		most = N; /* no comparing: the hint is worth it whole */
+	} else {
+		for (uint32_t x = 0; x < N; x++)
+			if (v->owner[x] != k->owner[x] ||
+			    policy_node_usable(v, x) != k->usab[x])
+				k->chg[nch++] = x;
+	}
+	if (nch == 0)
+		return 1;
+	if (nch > most)
+		return 0;
+	/* jobs that left: all their nodes must have gone (jobs hold runs
+	 * of nodes: the last entry is kept) */
+	struct jent *e = NULL;
+
+	for (uint32_t i = 0; i < nch; i++) {
+		uint32_t x = chg[i], o = k->owner[x];
+
+		if (o == POLICY_FREE || o == v->owner[x])
+			continue;
+		if (!e || e->id != o)
+			e = jfind(k, o);
+		e->count--;
+	}
+	e = NULL;
+	for (uint32_t i = 0; i < nch; i++) {
+		uint32_t x = chg[i], o = k->owner[x];
+
+		if (o == POLICY_FREE || o == v->owner[x] || (e && e->id == o))
+			continue;
+		e = jfind(k, o);
+		if (e->count)
+			return 0; /* shrank */
+		if (e->flags & NF_MULTI)
+			multi_remove(k, o);
+		e->flags = 0;
+	}
+	/* jobs that came: all their nodes must be new */
+	if (jreserve(k, nch))
+		return -1;
+	e = NULL;
+	for (uint32_t i = 0; i < nch; i++) {
+		uint32_t x = chg[i], n = v->owner[x], sw = d->nsw[x];
+
+		if (n == POLICY_FREE || n == k->owner[x])
+			continue;
+		if (!e || e->id != n) {
+			e = jget(k, n);
+			if (e->count && !e->added)
+				return 0; /* grew */
+			if (!e->count)
+				*e = (struct jent){ .id = n,
+						    .first = x,
+						    .router = UINT32_MAX,
+						    .added = 1 };
+		}
+		e->count++;
+		if (x < e->first)
+			e->first = x;
+		if (sw < d->S)
+			jnode(e, sw, d->ngrp[x]);
+	}
+	memset(k->gmark, 0, d->G);
+	e = NULL;
+	for (uint32_t i = 0; i < nch; i++) {
+		uint32_t x = chg[i], n = v->owner[x];
+
+		if (n == POLICY_FREE)
+			e = NULL;
+		else if (!e || e->id != n)
+			e = jfind(k, n);
+		if (e && e->added) {
+			e->added = 0;
+			if ((e->flags & NF_MULTI) && multi_add(k, e))
+				return -1;
+		}
+		k->owner[x] = n;
+		k->usab[x] = policy_node_usable(v, x);
+		k->nflag[x] = e ? e->flags : 0;
+		if (d->ngrp[x] < d->G)
+			k->gmark[d->ngrp[x]] = 1;
+	}
+	for (uint32_t g = 0; g < d->G; g++)
+		if (k->gmark[g])
+			group_count(p, d, v, k->nflag, k->seen, &k->st, g);
+	globals(k, &k->st);
+	return 1;
 }
 
 /* Sorted candidates (key = free count) among N items with counts CNT[i]
@@ -745,6 +1077,76 @@ static enum policy_status search_balanced(const struct policy *p,
 	return shared_tier(p, d, v, s, req, res, fill);
 }
 
+/* Bring slot K to view V (the cache locked): 0, or -1 out of memory
+ * (K is then invalid). */
+static int slot_to(const struct policy *p, const struct dfg *d,
+		   const struct policy_view *v, struct st_slot *k)
+{
+	uint32_t N = topo_num_nodes(p->t);
+	int rc = 1;
+
+	if (k->valid && v->gen && k->gen == v->gen && k->usable == v->usable)
+		return 0;
+	rc = k->valid ? slot_update(p, d, v, k, N) : 0;
+	if (rc == 0)
+		rc = slot_scan(p, d, v, k, N) ? -1 : 1;
+	if (rc < 0 && k->valid)
+		slot_free(k); /* a failed update leaves it half done */
+	k->gen = v->gen;
+	k->usable = v->usable;
+	k->optr = v->owner;
+	return k->valid ? 0 : -1;
+}
+
+/* The slot for V (the cache locked): the one that holds V's gen, else
+ * the base of V's hint, else the last one asked with V's owner and
+ * usable pointers, else the least recently used. */
+static struct st_slot *slot_pick(struct st_cache *c,
+				 const struct policy_view *v)
+{
+	struct st_slot *k = NULL, *lru = &c->slot[0];
+
+	for (int i = 0; i < NSLOT && !k; i++) {
+		struct st_slot *x = &c->slot[i];
+
+		if (x->valid && v->gen && x->gen == v->gen &&
+		    x->usable == v->usable)
+			k = x;
+	}
+	for (int i = 0; i < NSLOT && !k; i++) {
+		struct st_slot *x = &c->slot[i];
+
+		if (x->valid && v->changed && v->base_gen &&
+		    x->gen == v->base_gen && x->usable == v->usable)
+			k = x;
+	}
+	for (int i = 0; i < NSLOT && !k; i++) {
+		struct st_slot *x = &c->slot[i];
+
+		if (x->valid && x->optr == v->owner && x->usable == v->usable)
+			k = x;
+	}
+	for (int i = 1; i < NSLOT && !k; i++)
+		if (!c->slot[i].valid ||
+		    (lru->valid && c->slot[i].used < lru->used))
+			lru = &c->slot[i];
+	if (!k)
+		k = lru;
+	k->used = ++c->tick;
+	return k;
+}
+
+/* policy_ops.sync */
+static void sync_view(const struct policy *p, const struct policy_view *v)
+{
+	const struct dfg *d = p->state;
+	struct st_cache *c = d->cache;
+
+	pthread_mutex_lock(&c->lock);
+	(void)slot_to(p, d, v, slot_pick(c, v));
+	pthread_mutex_unlock(&c->lock);
+}
+
 /* policy_search_fn: scan V (or the empty machine), then search */
 static int scan_search(const struct policy *p, const struct policy_view *v,
 		       const struct policy_request *req,
@@ -752,36 +1154,28 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 {
 	const struct dfg *d = p->state;
 	struct st_cache *c = d->cache;
-	struct st_slot *k = &c->slot[v->usable != NULL];
+	struct st_slot *k;
 	struct st s;
 	enum policy_status st;
-	bool cached = !empty && v->gen;
 
-	if (cached) {
-		pthread_mutex_lock(&c->lock);
-		if (!k->valid || k->gen != v->gen || k->usable != v->usable) {
-			if (k->valid)
-				st_free(&k->st);
-			k->valid = !scan(p, d, v, false, &k->st);
-			k->gen = v->gen;
-			k->usable = v->usable;
-		}
-		if (!k->valid) {
-			pthread_mutex_unlock(&c->lock);
+	if (empty) {
+		if (scan_empty(p, d, v, &s))
 			return -1;
-		}
-		s = k->st;
-	} else if (scan(p, d, v, empty, &s)) {
+		st = d->balanced ?
+			     search_balanced(p, d, v, &s, req, res, false) :
+			     search(p, d, v, &s, req, res, false);
+		st_free(&s);
+		return st;
+	}
+	pthread_mutex_lock(&c->lock);
+	k = slot_pick(c, v);
+	if (slot_to(p, d, v, k)) {
+		pthread_mutex_unlock(&c->lock);
 		return -1;
 	}
-	if (d->balanced)
-		st = search_balanced(p, d, v, &s, req, res, !empty);
-	else
-		st = search(p, d, v, &s, req, res, !empty);
-	if (cached)
-		pthread_mutex_unlock(&c->lock);
-	else
-		st_free(&s);
+	st = d->balanced ? search_balanced(p, d, v, &k->st, req, res, true) :
+			   search(p, d, v, &k->st, req, res, true);
+	pthread_mutex_unlock(&c->lock);
 	return st;
 }
 
@@ -793,6 +1187,7 @@ const struct policy_ops policy_dragonfly_groups = {
 	.create = create,
 	.destroy = destroy,
 	.search = scan_search,
+	.sync = sync_view,
 };
 
 const struct policy_ops policy_dragonfly_balanced = {
@@ -803,4 +1198,5 @@ const struct policy_ops policy_dragonfly_balanced = {
 	.create = create_balanced,
 	.destroy = destroy,
 	.search = scan_search,
+	.sync = sync_view,
 };

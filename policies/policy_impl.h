@@ -51,6 +51,10 @@ struct policy_ops {
 	 * runs it through policy_place_isolated.  The search sets
 	 * res->isolated when it places. */
 	policy_search_fn search;
+	/* Bring what the policy keeps between calls (a cache of its last
+	 * scans, never an answer of its own) to view V; NULL: it keeps
+	 * nothing.  See policy_sync. */
+	void (*sync)(const struct policy *p, const struct policy_view *v);
 };
 
 struct policy {

@@ -194,7 +194,8 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 {
 	struct policy_view sv;
 	struct groups g;
-	uint32_t N, *sim, q = 0;
+	uint32_t N, *sim, q = 0, asked = 0;
+	uint64_t asked_gen = 0;
 	enum policy_status st;
 	bool stale = false;
 
@@ -220,10 +221,24 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 	memcpy(sim, v->owner, (size_t)N * sizeof(*sim));
 	sv.owner = sim;
 	sv.usable = v->usable;
-	sv.gen = 0; /* changes at every release */
+	/* a new gen at every release, with the nodes freed since the last
+	 * question as the hint (order[] lists each node once) */
+	sv.gen = v->gen ? v->gen : policy_gen_next(); /* SIM holds V */
+	sv.base_gen = 0;
+	sv.changed = NULL;
+	sv.nchanged = 0;
 	while (q < g.n) {
 		for (uint32_t k = g.first[q]; k < g.first[q + 1]; k++)
 			sim[g.order[k]] = POLICY_FREE;
+		if (g.first[q + 1] > g.first[q]) {
+			if (!stale) {
+				sv.base_gen = sv.gen;
+				sv.changed = g.order + g.first[q];
+				sv.nchanged = 0;
+				sv.gen = policy_gen_next();
+			}
+			sv.nchanged += g.first[q + 1] - g.first[q];
+		}
 		stale |= g.first[q + 1] > g.first[q];
 		g.nfree += g.usable[q];
 		wr->jobs += g.jobs[q];
@@ -232,13 +247,32 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 		if (!stale || g.nfree < req->nodes)
 			continue;
 		st = policy_place_again(p, &sv, req, res);
+		asked_gen = sv.gen;
+		asked = g.first[q];
 		stale = false;
 		if (st != POLICY_WAIT)
 			break;
 	}
 	/* still waiting: the reason of the machine with every job gone */
-	if (st == POLICY_WAIT && stale)
+	if (st == POLICY_WAIT && stale) {
 		st = policy_place(p, &sv, req, res);
+		asked_gen = sv.gen;
+		asked = g.first[q];
+	}
+	/* give the policy back the machine of V: the nodes released up to
+	 * the last question return (saves the next question a scan) */
+	if (asked) {
+		struct policy_view back = {
+			.owner = v->owner,
+			.usable = v->usable,
+			.gen = v->gen ? v->gen : policy_gen_next(),
+			.base_gen = asked_gen,
+			.changed = g.order,
+			.nchanged = asked,
+		};
+
+		policy_sync(p, &back);
+	}
 	wr->groups = q;
 	wr->status = st;
 	free(sim);

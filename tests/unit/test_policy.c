@@ -1165,7 +1165,8 @@ Test(policy, grid_parse)
 /* ---- view versions (policy_view.gen) and policy_place_again ---- */
 
 /* A random stream of starts and ends on a dragonfly: every question is
- * asked three ways, without a gen (a fresh scan), with the stream's gen
+ * asked three ways, of a freshly created policy (a fresh scan), with the
+ * stream's gen
  * (bumped at every change, asked twice: the second answer comes from the
  * cached scan) and through policy_place_again once the job has been
  * answered PLACED or WAIT; all answers (status, nodes, isolated, reason)
@@ -1175,7 +1176,7 @@ static void same_answers(const char *spec, const char *routing)
 {
 	struct fx f;
 	struct rng g;
-	uint64_t gen = 1;
+	uint64_t gen = policy_gen_next();
 	uint32_t next = 1, placed = 0, waited = 0;
 	uint8_t *usable;
 
@@ -1198,8 +1199,13 @@ static void same_answers(const char *spec, const char *routing)
 
 		for (uint32_t i = 0; i < f.n; i++)
 			usable[i] = (i % 11) != 3;
+		struct err e = { "" };
+		struct policy *fresh = policy_create(spec, f.t, f.r, &e);
+
+		cr_assert(fresh, "%s", e.msg);
 		v1.gen = gen;
-		s0 = policy_place(f.p, &v0, &q, &r0);
+		s0 = policy_place(fresh, &v0, &q, &r0);
+		policy_destroy(fresh);
 		s1 = policy_place(f.p, &v1, &q, &r1);
 		s1 = policy_place(f.p, &v1, &q, &r1); /* from the cache */
 		cr_assert_eq(s0, s1, "%s step %d", spec, step);
@@ -1221,7 +1227,7 @@ static void same_answers(const char *spec, const char *routing)
 				f.owner[r0.nodes[i]] = next;
 			next++;
 			placed++;
-			gen++;
+			gen = policy_gen_next();
 		} else {
 			waited += s0 == POLICY_WAIT;
 		}
@@ -1231,7 +1237,7 @@ static void same_answers(const char *spec, const char *routing)
 			for (uint32_t i = 0; i < f.n; i++)
 				if (f.owner[i] == end)
 					f.owner[i] = POLICY_FREE;
-			gen++;
+			gen = policy_gen_next();
 		}
 	}
 	/* the stream exercised both answers */

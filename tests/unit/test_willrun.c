@@ -19,6 +19,7 @@
 #include "policies/willrun.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
+#include "topo/util/rng.h"
 #include "tests/unit/fixtures.h"
 
 #define N 16
@@ -268,4 +269,224 @@ Test(willrun, bad_calls)
 	cr_assert_eq(wr.groups, 0);
 	policy_destroy(p);
 	fx_net_free(&net);
+}
+
+/* ---- incremental state against fresh answers ---- */
+
+/* The will-run rule of willrun.h written the plain way, as the reference
+ * for the search's incremental policy state: every question goes to a
+ * freshly created policy (no state kept between calls), and the owners
+ * are released one end time at a time by scanning every node. */
+struct ref_answer {
+	enum policy_status status;
+	int64_t start;
+	uint32_t n, nodes[512];
+	bool isolated;
+	char reason[192];
+};
+
+static enum policy_status ref_ask(const char *spec, const struct fx_net *net,
+				  const struct policy_view *v,
+				  const struct policy_request *req,
+				  struct ref_answer *a)
+{
+	struct err err = { "" };
+	struct policy *p = policy_create(spec, net->t, net->r, &err);
+	struct policy_result res = { .nodes = a->nodes };
+	enum policy_status st;
+
+	cr_assert(p, "%s: %s", spec, err.msg);
+	st = policy_place(p, v, req, &res);
+	a->n = res.n;
+	a->isolated = res.isolated;
+	snprintf(a->reason, sizeof(a->reason), "%s", res.reason);
+	policy_destroy(p);
+	return st;
+}
+
+static int cmp_end(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+static void ref_will_run(const char *spec, const struct fx_net *net,
+			 const uint32_t *owner, const uint8_t *usable,
+			 uint32_t nn, const struct policy_running *run,
+			 uint32_t nrun, int64_t now,
+			 const struct policy_request *req, struct ref_answer *a)
+{
+	uint32_t *sim = malloc(nn * sizeof(*sim));
+	int64_t *ends = malloc((nrun + 1) * sizeof(*ends));
+	struct policy_view v = { .owner = sim, .usable = usable };
+	enum policy_status st;
+	bool stale = false;
+
+	cr_assert(sim && ends);
+	memcpy(sim, owner, nn * sizeof(*sim));
+	a->start = now;
+	st = ref_ask(spec, net, &v, req, a);
+	for (uint32_t k = 0; k < nrun; k++)
+		ends[k] = run[k].end < now ? now : run[k].end;
+	qsort(ends, nrun, sizeof(*ends), cmp_end);
+	for (uint32_t k = 0; st == POLICY_WAIT && k < nrun; k++) {
+		uint32_t nfree = 0;
+
+		if (k && ends[k] == ends[k - 1])
+			continue;
+		for (uint32_t r = 0; r < nrun; r++) {
+			int64_t e = run[r].end < now ? now : run[r].end;
+
+			if (e != ends[k])
+				continue;
+			for (uint32_t i = 0; i < nn; i++)
+				if (sim[i] == run[r].job_id && sim[i]) {
+					sim[i] = POLICY_FREE;
+					stale = true;
+				}
+		}
+		a->start = ends[k];
+		for (uint32_t i = 0; i < nn; i++)
+			nfree += policy_node_ok(&v, i);
+		if (!stale || nfree < req->nodes)
+			continue;
+		st = ref_ask(spec, net, &v, req, a);
+		stale = false;
+	}
+	if (st == POLICY_WAIT && stale)
+		st = ref_ask(spec, net, &v, req, a);
+	a->status = st;
+	free(sim);
+	free(ends);
+}
+
+/* Random machine states and backlogs on small dragonflies and a Cascade:
+ * one long-lived policy answers every will-run (its scans carried from
+ * question to question, incrementally, by the releases' hints and by
+ * comparing owners) exactly as fresh policies do (status, start, nodes,
+ * isolation, reason).  The states include jobs that shrink and grow
+ * between questions and usable masks that change under one pointer. */
+static void replay(const char *topo, const char *routing, const char *spec,
+		   uint64_t seed)
+{
+	struct fx_net net = fx_net(topo, routing);
+	struct err err = { "" };
+	struct policy *p = policy_create(spec, net.t, net.r, &err);
+	uint32_t nn = topo_num_nodes(net.t), next = 1;
+	uint32_t *owner = calloc(nn, sizeof(*owner));
+	uint8_t *usable = malloc(nn);
+	struct policy_running *run = malloc(nn * sizeof(*run));
+	int64_t *end = calloc(4 * nn + 2, sizeof(*end));
+	uint32_t placed = 0, waited = 0, released = 0;
+	struct rng g;
+
+	cr_assert(p && owner && usable && run && end, "%s", err.msg);
+	rng_seed(&g, seed);
+	for (int step = 0; step < 300; step++) {
+		uint32_t nodes = 1 + (uint32_t)rng_below(&g, nn / 2);
+		uint32_t got[512], nrun = 0;
+		struct policy_request req = { .job_id = next, .nodes = nodes };
+		struct policy_result res = { .nodes = got };
+		struct policy_will_run wr;
+		struct ref_answer want;
+		bool with_usable = rng_below(&g, 3) == 0;
+		struct policy_view v = { .owner = owner,
+					 .usable = with_usable ? usable :
+								 NULL };
+		int64_t now = step * 10;
+
+		cr_assert_leq(nodes, 512);
+		for (uint32_t i = 0; i < nn; i++)
+			usable[i] = rng_below(&g, 16) != 0;
+		/* every job present runs, a few never end (not listed) */
+		for (uint32_t i = 0; i < nn; i++) {
+			uint32_t id = owner[i];
+			bool dup = false;
+
+			if (!id || end[id] < 0)
+				continue;
+			for (uint32_t r = 0; r < nrun && !dup; r++)
+				dup = run[r].job_id == id;
+			if (!dup)
+				run[nrun++] =
+					(struct policy_running){ id, end[id] };
+		}
+		cr_assert_eq(policy_will_run(p, &v, run, nrun, now, &req, &res,
+					     &wr, &err),
+			     0, "%s", err.msg);
+		ref_will_run(spec, &net, owner, v.usable, nn, run, nrun, now,
+			     &req, &want);
+		cr_assert_eq(wr.status, want.status, "%s %s step %d", topo,
+			     spec, step);
+		cr_assert_eq(wr.start, want.start, "%s %s step %d", topo, spec,
+			     step);
+		cr_assert_eq(res.n, want.n, "%s step %d", spec, step);
+		cr_assert_eq(res.isolated, want.isolated, "step %d", step);
+		cr_assert_arr_eq(got, want.nodes, res.n * sizeof(uint32_t),
+				 "%s step %d", spec, step);
+		if (wr.status != POLICY_PLACED)
+			cr_assert_str_eq(res.reason, want.reason, "step %d",
+					 step);
+		released += wr.groups > 0;
+		/* start it now when it can, else end a job or two */
+		if (wr.status == POLICY_PLACED && wr.groups == 0) {
+			for (uint32_t i = 0; i < res.n; i++)
+				owner[got[i]] = next;
+			end[next] =
+				rng_below(&g, 8) ?
+					now + 10 + (int64_t)rng_below(&g, 400) :
+					-1;
+			next++;
+			placed++;
+		} else {
+			waited++;
+			for (int k = 0; k < 2 && next > 1; k++) {
+				uint32_t id =
+					1 + (uint32_t)rng_below(&g, next - 1);
+
+				for (uint32_t i = 0; i < nn; i++)
+					if (owner[i] == id)
+						owner[i] = POLICY_FREE;
+			}
+		}
+		/* jobs shrink and grow (Slurm's resize), rarely */
+		if (rng_below(&g, 10) == 0 && next > 1) {
+			uint32_t id = 1 + (uint32_t)rng_below(&g, next - 1);
+
+			for (uint32_t i = 0, k = 0; i < nn; i++)
+				if (owner[i] == id && k++ % 2)
+					owner[i] = POLICY_FREE;
+		}
+		if (rng_below(&g, 10) == 0 && next > 1) {
+			uint32_t id = 1 + (uint32_t)rng_below(&g, next - 1);
+			uint32_t i = (uint32_t)rng_below(&g, nn);
+
+			if (!owner[i])
+				owner[i] = id;
+		}
+		cr_assert_lt(next, 4 * nn);
+	}
+	cr_assert_gt(placed, 20, "%s %s: %u placed", topo, spec, placed);
+	cr_assert_gt(released, 20, "%s %s: %u waited past now", topo, spec,
+		     released);
+	(void)waited;
+	policy_destroy(p);
+	free(owner);
+	free(usable);
+	free(run);
+	free(end);
+	fx_net_free(&net);
+}
+
+Test(willrun, incremental_state_answers_as_fresh)
+{
+	replay("dragonfly:p=2,a=4,h=2,g=9", "ugal", "dragonfly-balanced", 1);
+	replay("dragonfly:p=2,a=4,h=2,g=9", "ugal", "dragonfly-groups", 2);
+	replay("dragonfly:p=2,a=4,h=2,g=9", "ugal",
+	       "dragonfly-groups:large=shared", 3);
+	replay("dragonfly:p=2,a=4,h=2,g=9", "min", "dragonfly-groups", 4);
+	replay("dragonfly:p=2,a=4,h=2,g=9", "vlb:intra=global",
+	       "dragonfly-groups", 5);
+	replay("cascade:groups=2,pair=4", "ugal", "dragonfly-balanced", 6);
 }
