@@ -575,11 +575,49 @@ int policy_cand_cmp(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/* Radix sort of A[0..N) by 16-bit digits through TMP (room for N):
+ * node lists of thousands (clustered's scattered nodes) sort in two
+ * linear passes instead of n log n comparisons. */
+static void radix_u32(uint32_t *a, uint32_t *tmp, uint32_t n)
+{
+	static const unsigned shift[2] = { 0, 16 };
+	uint32_t *src = a, *dst = tmp;
+
+	for (int pass = 0; pass < 2; pass++) {
+		uint32_t *cnt = calloc(65537, sizeof(*cnt));
+
+		if (!cnt) { /* out of memory: sort in place */
+			if (src != a)
+				memcpy(a, src, (size_t)n * sizeof(*a));
+			qsort(a, n, sizeof(*a), cmp_u32);
+			return;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			cnt[((src[i] >> shift[pass]) & 0xffff) + 1]++;
+		for (uint32_t d = 0; d < 65536; d++)
+			cnt[d + 1] += cnt[d];
+		for (uint32_t i = 0; i < n; i++)
+			dst[cnt[(src[i] >> shift[pass]) & 0xffff]++] = src[i];
+		free(cnt);
+		src = dst;
+		dst = src == a ? tmp : a;
+	}
+	/* two passes: the result is back in A */
+}
+
 void policy_sort_u32(uint32_t *a, uint32_t n)
 {
+	uint32_t *tmp;
+
 	for (uint32_t i = 1; i < n; i++)
 		if (a[i - 1] > a[i]) {
-			qsort(a, n, sizeof(*a), cmp_u32);
+			tmp = n >= 4096 ? malloc((size_t)n * sizeof(*tmp)) :
+					  NULL;
+			if (tmp)
+				radix_u32(a, tmp, n);
+			else
+				qsort(a, n, sizeof(*a), cmp_u32);
+			free(tmp);
 			return;
 		}
 }
