@@ -646,6 +646,26 @@ static uint32_t mark_local(const struct df *df, const struct topo *t,
 		return 0;
 	dx = D(df, g, x, y);
 	first = topo_switch_out(t, x, &cnt);
+	if (dx == 1) {
+		/* one hop: the links x -> y themselves (the out-links are
+		 * sorted by destination), found by bisection */
+		uint32_t lo = first, hi = first + cnt;
+
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (LINK(t, mid)->to < y)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (uint32_t l = lo; l < first + cnt && LINK(t, l)->to == y;
+		     l++) {
+			fresh += !used[l];
+			used[l] = 1;
+		}
+		return fresh;
+	}
 	for (uint32_t l = first; l < first + cnt; l++) {
 		uint32_t z = LINK(t, l)->to;
 
