@@ -66,6 +66,13 @@ struct sim {
 	/* version of owner[] and usable[] (policy_view.gen), bumped at
 	 * every change of either */
 	uint64_t gen;
+	/* version of owner[] alone, and the last reservation (reserve)
+	 * made at one: head, start, running jobs ended by then (its nodes
+	 * stay in resv[]) */
+	uint64_t over, rs_over;
+	uint32_t rs_head, rs_relk;
+	int64_t rs_when;
+	bool rs_valid;
 	int64_t now, tlast, tfirst;
 	int64_t tend; /* latest end so far */
 	double mls_int, tls_int, busy;
@@ -518,6 +525,8 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 	o->end = end;
 	o->claimed_isolated = claimed;
 	o->order = s->res->started + 1;
+	s->gen = policy_gen_next(); /* owner[] changes below */
+	s->over++;
 	for (uint32_t k = 0; k < n; k++) {
 		if (s->owner[nodes[k]] == POLICY_FREE)
 			s->nfree--;
@@ -528,7 +537,6 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 				       policy_spec(s->pol), j->id, nodes[k],
 				       s->w->jobs[s->owner[nodes[k]] - 1].id);
 		s->owner[nodes[k]] = i + 1;
-		s->gen++;
 	}
 	if (linkshare_linkset(s->r, &lj, s->scratch, &links, &nl, s->err))
 		return workload_job_where(s->w, i, s->err);
@@ -566,10 +574,11 @@ static void finish(struct sim *s, uint32_t i)
 
 	if (o->end > s->tend)
 		s->tend = o->end;
+	s->gen = policy_gen_next(); /* owner[] changes below */
+	s->over++;
 	for (uint32_t k = 0; k < o->n; k++)
 		if (s->owner[o->nodes[k]] == i + 1) {
 			s->owner[o->nodes[k]] = POLICY_FREE;
-			s->gen++;
 			s->nfree++;
 		}
 	if (!ls_state_job(s->ls, i + 1, &jn))
@@ -628,6 +637,17 @@ static int reserve(struct sim *s, uint32_t i, int64_t *when,
 	qsort(s->rel, s->nrun, sizeof(*s->rel), cmp_rel);
 	memset(pr, 0, sizeof(*pr));
 	pr->nodes = s->buf;
+	/* The same head on the same running jobs, asked again later (a pass
+	 * after an arrival): the answer stands while its start is still
+	 * ahead, since the releases up to it and the states the search
+	 * asks about are the same (every expected end is at least now). */
+	if (s->rs_valid && s->rs_over == s->over && s->rs_head == i &&
+	    s->rs_when >= s->now) {
+		*when = s->rs_when;
+		s->relk = s->rs_relk;
+		return 0;
+	}
+	s->rs_valid = false;
 	if (policy_will_run(s->pol, &v, s->rel, s->nrun, s->now, &rq, pr, &wr,
 			    s->err))
 		return workload_job_where(s->w, i, s->err);
@@ -637,6 +657,11 @@ static int reserve(struct sim *s, uint32_t i, int64_t *when,
 	s->nresv = pr->n;
 	*when = wr.start;
 	s->relk = wr.jobs;
+	s->rs_valid = true;
+	s->rs_over = s->over;
+	s->rs_head = i;
+	s->rs_when = wr.start;
+	s->rs_relk = wr.jobs;
 	return 0;
 }
 
@@ -724,9 +749,10 @@ static int backfill(struct sim *s, int64_t shadow)
 	int rc = 0;
 
 	s->nbfb = 0;
+	if (s->nresv)
+		s->gen = policy_gen_next(); /* usable[] changes below */
 	for (uint32_t k = 0; k < s->nresv; k++) {
 		s->usable[s->resv[k]] = 0;
-		s->gen++;
 		if (s->owner[s->resv[k]] == POLICY_FREE)
 			free_out--;
 	}
@@ -772,7 +798,7 @@ static int backfill(struct sim *s, int64_t shadow)
 	}
 	for (uint32_t k = 0; k < s->nresv; k++)
 		s->usable[s->resv[k]] = 1;
-	s->gen++;
+	s->gen = policy_gen_next();
 	return rc;
 }
 
@@ -891,7 +917,7 @@ static int setup(struct sim *s)
 		return -1;
 	s->res->njob_out = nj;
 	memset(s->usable, 1, s->N);
-	s->gen = 1;
+	s->gen = policy_gen_next();
 	s->nfree = s->N;
 	if (s->o->rates) {
 		s->paths = model_uses_paths(s->o->model ? s->o->model : "jm");
