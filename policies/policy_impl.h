@@ -3,9 +3,11 @@
  * const struct policy_ops policy_<name> (with its option table), one
  * X(<name>) in the registry (policy.c), one test.
  *
- * A policy is stateless between calls: everything it knows about running
- * jobs it infers from the view (owner[] of every node) on each call, so the
- * plugin, stopo whatif and a restarted slurmctld all see the same answer. */
+ * A policy's answers are stateless between calls: everything it knows
+ * about running jobs it infers from the view (owner[] of every node) on
+ * each call, so the plugin, stopo whatif and a restarted slurmctld all see
+ * the same answer.  It may keep its last scans to save work (ops->sync,
+ * dragonfly-groups), never anything an answer depends on. */
 #ifndef STOPO_POLICY_IMPL_H
 #define STOPO_POLICY_IMPL_H
 
