@@ -496,16 +496,6 @@ enum policy_status policy_say(struct policy_result *res,
 	return status;
 }
 
-static uint32_t hash32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
-}
-
 int policy_jobs_build(struct policy_jobs *j, const uint32_t *owner, uint32_t n)
 {
 	uint32_t cap = 16, *keys, *vals;
@@ -534,8 +524,8 @@ int policy_jobs_build(struct policy_jobs *j, const uint32_t *owner, uint32_t n)
 			j->idx[i] = lastidx;
 			continue;
 		}
-		for (h = hash32(id) & (cap - 1); keys[h] && keys[h] != id;
-		     h = (h + 1) & (cap - 1))
+		for (h = policy_hash32(id) & (cap - 1);
+		     keys[h] && keys[h] != id; h = (h + 1) & (cap - 1))
 			;
 		if (!keys[h]) {
 			keys[h] = id;

@@ -397,20 +397,10 @@ static int scan_empty(const struct policy *p, const struct dfg *d,
 	return 0;
 }
 
-static uint32_t jhash(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
-}
-
 /* The entry of job ID in K's table, or NULL. */
 static struct jent *jfind(struct st_slot *k, uint32_t id)
 {
-	for (uint32_t h = jhash(id) & (k->jcap - 1);;
+	for (uint32_t h = policy_hash32(id) & (k->jcap - 1);;
 	     h = (h + 1) & (k->jcap - 1))
 		if (k->jt[h].id == id)
 			return &k->jt[h];
@@ -422,7 +412,7 @@ static struct jent *jfind(struct st_slot *k, uint32_t id)
  * jreserve). */
 static struct jent *jget(struct st_slot *k, uint32_t id)
 {
-	uint32_t h = jhash(id) & (k->jcap - 1);
+	uint32_t h = policy_hash32(id) & (k->jcap - 1);
 
 	for (; k->jt[h].id && k->jt[h].id != id; h = (h + 1) & (k->jcap - 1))
 		;

@@ -103,6 +103,17 @@ static inline bool policy_node_usable(const struct policy_view *v, uint32_t i)
 	return !v->usable || v->usable[i];
 }
 
+/* A well-mixed hash of a job id (open-addressing tables of job ids). */
+static inline uint32_t policy_hash32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352dU;
+	x ^= x >> 15;
+	x *= 0x846ca68bU;
+	x ^= x >> 16;
+	return x;
+}
+
 /* Job table: dense indices for the job ids present in owner[] (open
  * addressing; built per call in O(N)).  idx[i] is the dense index of the
  * owner of node i or UINT32_MAX for a free node; ids[j] the job id of

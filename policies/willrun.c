@@ -41,16 +41,6 @@ static int cmp_ent(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-static uint32_t hash32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
-}
-
 static void groups_free(struct groups *g)
 {
 	free(g->end);
@@ -105,8 +95,8 @@ static int node_groups(const uint32_t *owner, uint32_t N, const struct ent *ent,
 
 		if (id == POLICY_FREE)
 			continue;
-		for (h = hash32(id) & (cap - 1); keys[h] && keys[h] != id;
-		     h = (h + 1) & (cap - 1))
+		for (h = policy_hash32(id) & (cap - 1);
+		     keys[h] && keys[h] != id; h = (h + 1) & (cap - 1))
 			;
 		if (!keys[h]) {
 			keys[h] = id;
@@ -121,7 +111,7 @@ static int node_groups(const uint32_t *owner, uint32_t N, const struct ent *ent,
 			continue;
 		}
 		if (id != last) { /* jobs mostly hold runs of nodes */
-			for (h = hash32(id) & (cap - 1);
+			for (h = policy_hash32(id) & (cap - 1);
 			     keys[h] && keys[h] != id; h = (h + 1) & (cap - 1))
 				;
 			last = id;
