@@ -21,7 +21,8 @@ enum {
 	O_PROGRESS,
 	O_GAP,
 	O_EXACT,
-	O_FAST
+	O_FAST,
+	O_BW
 };
 
 static const struct cli_opt options[] = {
@@ -47,7 +48,7 @@ static const struct cli_opt options[] = {
 	{ .id = 'm',
 	  .name = "model",
 	  .arg = "M",
-	  .help = "hm, jm, mcf, mmf, ugal0 .. ugal5 or all\n"
+	  .help = "hm, jm, mcf, mmf, ugal0 .. ugal5, nne or all\n"
 		  "(default all: every model that applies)" },
 	{ .id = 'n',
 	  .name = "nodes",
@@ -80,6 +81,12 @@ static const struct cli_opt options[] = {
 	  .help = "solve them with the first-order solver to\n"
 		  "--gap, whatever their size (default: exactly\n"
 		  "up to 20,000 LP non-zeros, else to --gap)" },
+	{ .id = O_BW,
+	  .name = "bw",
+	  .arg = "P,L,G",
+	  .help = "nne: injection, local and global link bandwidths\n"
+		  "in units of link capacity (default: the\n"
+		  "topology's capacities)" },
 	{ .id = O_TOP,
 	  .name = "top",
 	  .arg = "N",
@@ -98,9 +105,9 @@ static const struct cli_opt options[] = {
 static const struct cli_spec cli = {
 	.name = "eval",
 	.synopsis = "--topo SPEC [--routing R] (--pattern P | --flows FILE)\n"
-		    "[--model hm|jm|mcf|mmf|ugalK|all] [--nodes LIST]\n"
+		    "[--model hm|jm|mcf|mmf|ugalK|nne|all] [--nodes LIST]\n"
 		    "[--seed S] [--repeat N] [--time-limit MS]\n"
-		    "[--gap G | --exact | --fast] [--top N]\n"
+		    "[--gap G | --exact | --fast] [--bw P,L,G] [--top N]\n"
 		    "[--json | --csv] [--progress]",
 	.about =
 		"Predict the rate of every flow (in units of link capacity) with the\n"
@@ -108,7 +115,8 @@ static const struct cli_spec cli = {
 		"(maximum concurrent flow, one LP) and mmf (max-min fair, iterative\n"
 		"LPs or progressive filling), and under ugal routing on a dragonfly\n"
 		"or Cascade with the UGAL-G LP Models 0-5 of Mollah et al. (ugal0 ..\n"
-		"ugal5); report aggregate, per-flow and per-node rates, Jain's\n"
+		"ugal5), and on a dragonfly with paper 004's demand-based bottleneck\n"
+		"model (nne: every node injects the same B_eff); report aggregate, per-flow and per-node rates, Jain's\n"
 		"fairness index and the most loaded links.",
 	.opts = options,
 };
@@ -124,6 +132,8 @@ struct eval {
 	const struct topo *t;	 /* the machine's */
 	const struct routing *r; /* the machine's */
 	uint32_t *nodes, nnodes;
+	const char *bw;	     /* --bw P,L,G, or NULL */
+	char nne_spec[512];  /* the nne model's spec with --bw's options */
 	bool all;	     /* --model all: every registered model */
 	const char **models; /* the models run (run() allocates them) */
 	uint32_t nmodels;
@@ -232,7 +242,10 @@ static struct json_object *result_json(const struct eval *e,
 		json_object_array_add(rates, jd(res->rates[i]));
 	json_object_object_add(o, "rates", rates);
 	json_object_object_add(o, "alpha", lp ? jd(res->alpha) : NULL);
-	if (res->solver) {
+	if (!strcmp(res->model, "nne")) {
+		json_object_object_add(o, "route",
+				       json_object_new_string(res->solver));
+	} else if (res->solver) {
 		json_object_object_add(
 			o, "variables",
 			json_object_new_int64((int64_t)res->variables));
@@ -364,7 +377,11 @@ static void print_text(const struct eval *e, const struct model_result *res,
 	for (uint32_t m = 0; m < n; m++)
 		print_row(&res[m]);
 	for (uint32_t m = 0; m < n; m++) {
-		if (res[m].solver)
+		if (!strcmp(res[m].model, "nne"))
+			printf("\nnne: B_eff %.6f per node, %s routing (the "
+			       "most loaded link sets it)\n",
+			       res[m].alpha, res[m].solver);
+		else if (res[m].solver)
 			print_tpl(&res[m]);
 		else if (!strcmp(res[m].model, "mmf"))
 			printf("\n%s: alpha %.6f, LP %u rows x %u columns, %llu "
@@ -558,6 +575,59 @@ static int parse_models(struct eval *e)
 	return 0;
 }
 
+/* Whether SPEC names the nne model. */
+static bool is_nne(const char *spec)
+{
+	return !strncmp(spec, "nne", 3) && (!spec[3] || spec[3] == ':');
+}
+
+/* E->nne_spec: the nne model's spec (--model's, or "nne") with --bw's
+ * bandwidths as its options.  Returns 0, or -1 after a message. */
+static int nne_spec(struct eval *e)
+{
+	const char *base = !e->all && is_nne(e->model) ? e->model : "nne";
+	double v[3];
+	char extra[200] = "";
+	const char *p = e->bw;
+	int len = 0;
+
+	if (e->bw) {
+		if (!e->all && !is_nne(e->model)) {
+			cli_error("eval", CLI_USAGE,
+				  "--bw sets the nne model's bandwidths; "
+				  "--model is %s",
+				  e->model);
+			return -1;
+		}
+		for (int k = 0; k < 3; k++) {
+			char *end;
+
+			v[k] = strtod(p, &end);
+			if (end == p || !(v[k] > 0) || !isfinite(v[k]) ||
+			    (k < 2 ? *end != ',' : *end != 0)) {
+				cli_error("eval", CLI_USAGE,
+					  "--bw %s: want three positive "
+					  "bandwidths P,L,G",
+					  e->bw);
+				return -1;
+			}
+			p = end + 1;
+		}
+		len = snprintf(extra, sizeof(extra),
+			       "inject=%.17g,local=%.17g,global=%.17g", v[0],
+			       v[1], v[2]);
+	}
+	if ((size_t)snprintf(e->nne_spec, sizeof(e->nne_spec), "%s%s%s", base,
+			     !len	       ? "" :
+			     strchr(base, ':') ? "," :
+						 ":",
+			     extra) >= sizeof(e->nne_spec)) {
+		cli_error("eval", CLI_USAGE, "--model %s: too long", base);
+		return -1;
+	}
+	return 0;
+}
+
 /* The models to run: for --model all every registered one (as many as
  * the registry has) that applies to the routing (the UGAL models need
  * routing ugal on a dragonfly or cascade), else the one given. */
@@ -570,12 +640,15 @@ static int list_models(struct eval *e)
 		return -1;
 	e->nmodels = 0;
 	if (!e->all) {
-		e->models[e->nmodels++] = e->model;
+		e->models[e->nmodels++] = is_nne(e->model) ? e->nne_spec :
+							     e->model;
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!model_applies(model_name(i), e->r, NULL))
-			e->models[e->nmodels++] = model_name(i);
+			e->models[e->nmodels++] = is_nne(model_name(i)) ?
+							  e->nne_spec :
+							  model_name(i);
 	return 0;
 }
 
@@ -802,6 +875,9 @@ int cmd_eval(int argc, char **argv)
 				return CLI_USAGE;
 			gap_given = true;
 			break;
+		case O_BW:
+			e.bw = arg;
+			break;
 		case O_EXACT:
 		case O_FAST:
 			if (e.opts.engine != MODEL_ENGINE_AUTO)
@@ -851,7 +927,7 @@ int cmd_eval(int argc, char **argv)
 		return cli_error("eval", CLI_USAGE,
 				 "--repeat needs a random pattern (the same "
 				 "flows would repeat)");
-	if (parse_models(&e))
+	if (parse_models(&e) || nne_spec(&e))
 		return CLI_USAGE;
 	e.opts.top_links = e.top;
 	e.m = machine_open(e.topo_spec, e.routing_spec, &err);

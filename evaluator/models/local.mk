@@ -14,7 +14,8 @@ evaluator_models_libmodels_la_SOURCES = \
 	evaluator/models/mcf_tpl.c \
 	evaluator/models/mcf_fast.c \
 	evaluator/models/ugal_tpl.c \
-	evaluator/models/model_ugal.c
+	evaluator/models/model_ugal.c \
+	evaluator/models/model_nne.c
 noinst_HEADERS += evaluator/models/model.h evaluator/models/model_impl.h \
 	evaluator/models/mcf_tpl.h evaluator/models/ugal_tpl.h
 

@@ -535,7 +535,7 @@ static int run_structural(const struct model_ops *ops, const struct spec *s,
 	}
 	for (uint32_t l = 0; l < nl; l++)
 		cap[l] = topo_link(t, l)->capacity;
-	if (ops->run(s, r, f, opts, res, load, err) ||
+	if (ops->run(s, r, f, opts, res, load, cap, err) ||
 	    node_stats(f->src, f->n, res, err) ||
 	    top_links(load, cap, nl, res, opts->top_links, err))
 		goto out;

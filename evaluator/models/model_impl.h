@@ -26,10 +26,14 @@ struct model_ops {
 	 * with spec S (options checked against opts).  Fill res->rates
 	 * [nflows] and LOAD[topo_num_links] (both zeroed on entry), status,
 	 * alpha, the solver fields and paths_total; model_core.c derives the
-	 * statistics.  Returns 0, or -1 with err set. */
+	 * statistics.  CAP[topo_num_links] holds the topology's
+	 * capacities; a model that takes other bandwidths (nne's inject=,
+	 * local=, global=) writes them there, and the most loaded links are
+	 * ranked against them.  Returns 0, or -1 with err set. */
 	int (*run)(const struct spec *s, const struct routing *r,
 		   const struct flows *f, const struct model_opts *o,
-		   struct model_result *res, double *load, struct err *err);
+		   struct model_result *res, double *load, double *cap,
+		   struct err *err);
 	/* NULL: the model applies to every routing.  Otherwise 0, or -1 with
 	 * err saying why not. */
 	int (*applies)(const struct routing *r, struct err *err);

@@ -18,6 +18,7 @@
 	X(ugal3)  \
 	X(ugal4)  \
 	X(ugal5)  \
+	X(nne)    \
 	/* new models above this line */
 
 #define DECLARE(n) extern const struct model_ops model_##n;

@@ -128,8 +128,9 @@ static int run_model(unsigned model, const struct spec *s,
 			       const struct flows *f,                         \
 			       const struct model_opts *o,                    \
 			       struct model_result *res, double *load,        \
-			       struct err *err)                               \
+			       double *cap, struct err *err)                  \
 	{                                                                     \
+		(void)cap;                                                    \
 		return run_model(k, s, r, f, o, res, load, err);              \
 	}                                                                     \
 	const struct model_ops model_ugal##k = {                              \

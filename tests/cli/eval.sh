@@ -29,6 +29,10 @@ count() {
 }
 
 D=dragonfly:p=2,a=4,h=2,g=9
+# Hand-worked (see tests/data/flows_shared.txt).  The nne column: both
+# inter-group flows leave switch 0 on the one global link to group 8, so
+# its relative demand is 2 and every node injects B_eff = 1/2 (paper 004
+# Eq. 5: the bound holds for all nodes alike, flow 2's too).
 golden shared.csv -- --topo $D --routing min --flows "$data/flows_shared.txt" \
 	--csv
 golden ranks.csv -- --topo $D --routing min --nodes 0,1,70,71 \
