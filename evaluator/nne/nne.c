@@ -183,6 +183,7 @@ int nne_net_from_topo(const struct topo *t, double link_rate, const double *bw,
 	net->groups = G;
 	net->nodes_per_group = topo_num_nodes(t) / G;
 	net->inter = G > 2 ? G - 2 : 0;
+	net->tasks_per_node = 1;
 	net->pair_links = best;
 	net->bp = topo_link(t, topo_inject_link(t, 0))->capacity * link_rate;
 	net->bl = (isfinite(bl) ? bl : br) * link_rate;
@@ -341,6 +342,7 @@ int nne_evaluate(const struct nne_app *a, const uint32_t *gamma,
 		 struct nne_plan *p, struct err *err)
 {
 	double lim;
+	uint32_t tpn;
 
 	memset(p, 0, sizeof(*p));
 	if (!nne_gamma_divides(a, gamma))
@@ -354,6 +356,8 @@ int nne_evaluate(const struct nne_app *a, const uint32_t *gamma,
 	}
 	p->per_group = (uint32_t)prod(gamma, a->d);
 	p->groups = (uint32_t)prod(p->lambda, a->d);
+	tpn = net->tasks_per_node ? net->tasks_per_node : 1;
+	p->nodes_per_group = (p->per_group + tpn - 1) / tpn;
 	switch (s) {
 	case NNE_CART_DIRECT:
 		p->delta = p->delta_paper = nne_delta_direct(a, gamma, net);
@@ -367,8 +371,8 @@ int nne_evaluate(const struct nne_app *a, const uint32_t *gamma,
 		break;
 	}
 	lim = p->delta > 0 ? net->br / p->delta : INFINITY;
-	p->inject_bound = net->bp <= lim;
-	p->bw = p->inject_bound ? net->bp : lim;
+	p->inject_bound = net->bp / tpn <= lim;
+	p->bw = p->inject_bound ? net->bp / tpn : lim;
 	p->seconds = p->bw > 0 ? nne_task_bytes(a) / p->bw : INFINITY;
 	return 0;
 }
@@ -395,6 +399,11 @@ static int cmp_plan(const void *x, const void *y)
 
 	if (fabs(a->seconds - b->seconds) > tol)
 		return a->seconds < b->seconds ? -1 : 1;
+	/* equally fast (injection-bound): the most headroom on the global
+	 * links first */
+	tol = 1e-12 * (a->delta > b->delta ? a->delta : b->delta);
+	if (fabs(a->delta - b->delta) > tol)
+		return a->delta < b->delta ? -1 : 1;
 	if (a->groups != b->groups)
 		return a->groups < b->groups ? -1 : 1;
 	if (a->strategy != b->strategy)
@@ -446,8 +455,12 @@ int nne_plan_all(const struct nne_app *a, const struct nne_net *net,
 		rc = err_set(err, "out of memory");
 		goto out;
 	}
-	for (uint32_t g = 0; g < net->groups; g++)
-		freev[g] = group_free ? group_free[g] : net->nodes_per_group;
+	for (uint32_t g = 0; g < net->groups; g++) {
+		uint64_t f = group_free ? group_free[g] : net->nodes_per_group;
+
+		f *= net->tasks_per_node ? net->tasks_per_node : 1;
+		freev[g] = f > UINT32_MAX ? UINT32_MAX : (uint32_t)f;
+	}
 	qsort(freev, net->groups, sizeof(*freev), cmp_u32_desc);
 	for (uint64_t c = 0; c < combos; c++) {
 		uint32_t gamma[NNE_MAX_DIMS];
@@ -581,15 +594,17 @@ static uint32_t group_nodes(const struct topo *t, const uint8_t *usable,
 }
 
 int nne_layout(const struct topo *t, const uint8_t *usable,
-	       const struct nne_app *a, const struct nne_plan *p, uint64_t seed,
-	       uint32_t *rank_node, uint32_t *groups, struct err *err)
+	       const struct nne_app *a, const struct nne_plan *p, uint32_t tpn,
+	       uint64_t seed, uint32_t *rank_node, uint32_t *groups,
+	       struct err *err)
 {
 	uint32_t N = topo_num_nodes(t), G = topo_num_groups(t);
 	uint32_t S = topo_num_switches(t), per = p->per_group, L = p->groups;
+	uint32_t nper = (per + (tpn ? tpn : 1) - 1) / (tpn ? tpn : 1);
 	uint64_t tasks = nne_tasks(a);
 	struct gcand *gc = calloc(G ? G : 1, sizeof(*gc));
 	struct rtr *rt = malloc((S ? S : 1) * sizeof(*rt));
-	uint32_t *slots = malloc(((size_t)per * L + 1) * sizeof(*slots));
+	uint32_t *slots = malloc(((size_t)nper * L + 1) * sizeof(*slots));
 	uint32_t *perm = NULL, nc = 0;
 	int rc = 0;
 
@@ -609,19 +624,21 @@ int nne_layout(const struct topo *t, const uint8_t *usable,
 			gc[topo_switch_group(t, topo_node_switch(t, i))]
 				.usable++;
 	qsort(gc, G, sizeof(*gc), cmp_gcand);
+	if (!tpn)
+		tpn = 1;
 	for (uint32_t g = 0; g < G && nc < L; g++)
-		if (gc[g].usable >= per)
+		if (gc[g].usable >= nper)
 			groups[nc++] = gc[g].group;
 	if (nc < L) {
 		rc = err_set(err,
 			     "%u groups have %u usable nodes or more; the plan "
 			     "needs %u",
-			     nc, per, L);
+			     nc, nper, L);
 		goto out;
 	}
 	for (uint32_t i = 0; i < L; i++)
-		if (group_nodes(t, usable, groups[i], per, rt,
-				slots + (size_t)i * per) != per) {
+		if (group_nodes(t, usable, groups[i], nper, rt,
+				slots + (size_t)i * nper) != nper) {
 			rc = err_set(err, "group %u: too few usable nodes",
 				     groups[i]);
 			goto out;
@@ -645,7 +662,8 @@ int nne_layout(const struct topo *t, const uint8_t *usable,
 			perm[j] = x;
 		}
 		for (uint64_t i = 0; i < tasks; i++)
-			rank_node[perm[i]] = slots[i];
+			rank_node[perm[i]] =
+				slots[i / per * nper + i % per / tpn];
 		goto out;
 	}
 	for (uint64_t r = 0; r < tasks; r++) {
@@ -660,7 +678,7 @@ int nne_layout(const struct topo *t, const uint8_t *usable,
 			gs *= p->lambda[k];
 			ls *= p->gamma[k];
 		}
-		rank_node[r] = slots[gi * per + li];
+		rank_node[r] = slots[gi * nper + li / tpn];
 	}
 out:
 	free(gc);

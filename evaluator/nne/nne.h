@@ -85,15 +85,21 @@ double nne_task_bytes(const struct nne_app *a);
 struct nne_net {
 	uint32_t groups; /* g */
 	uint32_t nodes_per_group;
-	uint32_t inter;	     /* Valiant intermediate groups: g - 2 */
-	uint32_t pair_links; /* fewest global links joining two groups */
-	double bp, bl, br;   /* injection, local, global link bandwidth,
+	uint32_t inter;		 /* Valiant intermediate groups: g - 2 */
+	uint32_t pair_links;	 /* fewest global links joining two groups */
+	double bp, bl, br;	 /* injection, local, global link bandwidth,
 			      * bytes/s */
+	uint32_t tasks_per_node; /* ranks sharing a node (>= 1; 1 in the
+				  * paper): a group of F usable nodes
+				  * holds F * tasks_per_node tasks, and
+				  * each task injects at most B_P /
+				  * tasks_per_node */
 };
 
 /* NET of dragonfly or Cascade T: groups, the fewest global links between
- * two groups, and bandwidths = the topology's capacities (injection link
- * of node 0, the smallest local and global) times LINK_RATE bytes/s
+ * two groups, tasks_per_node 1, and bandwidths = the topology's
+ * capacities (injection link of node 0, the smallest local and global)
+ * times LINK_RATE bytes/s
  * (<= 0: NNE_DEFAULT_LINK_RATE).  BW, when not NULL, replaces them (bytes/s
  * injection, local, global; an entry <= 0 keeps the topology's).  Returns
  * 0, or -1 with err set (not a family with groups, fewer than 3 groups, a
@@ -140,13 +146,15 @@ struct nne_plan {
 	enum nne_strategy strategy;
 	uint32_t gamma[NNE_MAX_DIMS]; /* random: gamma of the same |gamma| */
 	uint32_t lambda[NNE_MAX_DIMS];
-	uint32_t per_group; /* |gamma|: tasks (nodes) in each group */
-	uint32_t groups;    /* |lambda| */
-	double delta;	    /* the ranking demand (indirect: exact) */
-	double delta_paper; /* the paper's closed form (Eq. 16, 17, 20) */
-	double bw;	    /* B_eff, bytes/s per node */
-	bool inject_bound;  /* B_P is the limit, not the global links */
-	double seconds;	    /* task bytes / bw */
+	uint32_t per_group;	  /* |gamma|: tasks in each group */
+	uint32_t nodes_per_group; /* ceil(|gamma| / tasks_per_node) */
+	uint32_t groups;	  /* |lambda| */
+	double delta;		  /* the ranking demand (indirect: exact) */
+	double delta_paper;	  /* the paper's closed form (Eq. 16, 17, 20) */
+	double bw;		  /* B_eff, bytes/s per node */
+	bool inject_bound;	  /* B_P / tasks_per_node is the limit, not the
+			     * global links */
+	double seconds;		  /* task bytes / bw */
 };
 
 /* Evaluate GAMMA with strategy S on NET into P.  Returns 0, or -1 with err
@@ -157,9 +165,10 @@ int nne_evaluate(const struct nne_app *a, const uint32_t *gamma,
 
 /* Every plan: every gamma dividing A's grid (random/direct: one per
  * distinct |gamma|) under each strategy in MASK (bit 1 << s), that fits:
- * |lambda| of NGROUPS groups with at least |gamma| usable nodes each
- * (GROUP_FREE[g]; NULL: every group wholly usable).  Sorted fastest
- * first (ties: fewer groups, then the strategy, then gamma).  *OUT is a
+ * |lambda| of the NET->groups groups with room for |gamma| tasks each
+ * (GROUP_FREE[g] usable nodes times tasks_per_node; NULL: every group
+ * wholly usable).  Sorted fastest
+ * first (ties: the smaller delta, fewer groups, the strategy, gamma).  *OUT is a
  * new array of *N plans (caller frees; NULL and 0 when nothing fits).
  * Returns 0 or -1 with err set (memory). */
 int nne_plan_all(const struct nne_app *a, const struct nne_net *net,
@@ -167,17 +176,20 @@ int nne_plan_all(const struct nne_app *a, const struct nne_net *net,
 		 struct nne_plan **out, uint32_t *n, struct err *err);
 
 /* The nodes of plan P on T: |lambda| groups chosen among those with at
- * least |gamma| usable nodes (USABLE[node] != 0; NULL: all), the fullest
- * fit first (the fewest usable nodes, then the lowest id), and in each the
- * |gamma| nodes spread round-robin over its routers (those with the most
- * usable nodes first).  RANK_NODE[r] (|beta| entries) receives the node of
- * rank r (rank = x0 + b0 (x1 + b1 x2 ..)): Cartesian plans put the ranks
- * of gamma-box (x_k / g_k) in the group of that box index; random plans
- * deal a random permutation (SEED) of the ranks, |gamma| per group.
+ * least P->nodes_per_group usable nodes (USABLE[node] != 0; NULL: all),
+ * the tightest fit first (the fewest usable nodes, then the lowest id),
+ * and in each that many nodes dealt round-robin over its routers (those
+ * with the most usable nodes first).  RANK_NODE[r] (|beta| entries)
+ * receives the node of rank r (rank = x0 + b0 (x1 + b1 x2 ..)):
+ * Cartesian plans put the ranks of gamma-box (x_k / g_k) in the group of
+ * that box index, local rank i of the box (axis 0 fastest) on the group's
+ * node i / TPN; random plans deal a random permutation (SEED) of the
+ * ranks, |gamma| per group.
  * GROUPS[|lambda|] receives the groups in box order.  Returns 0, or -1
  * with err set (not enough usable groups, memory). */
 int nne_layout(const struct topo *t, const uint8_t *usable,
-	       const struct nne_app *a, const struct nne_plan *p, uint64_t seed,
-	       uint32_t *rank_node, uint32_t *groups, struct err *err);
+	       const struct nne_app *a, const struct nne_plan *p, uint32_t tpn,
+	       uint64_t seed, uint32_t *rank_node, uint32_t *groups,
+	       struct err *err);
 
 #endif

@@ -238,7 +238,8 @@ static void closed_equals_generic(const char *spec, const char *grid,
 		bool direct = p->strategy == NNE_CART_DIRECT;
 		double g, want;
 
-		cr_assert_eq(nne_layout(x.t, NULL, &a, p, 1, rn, groups, &err),
+		cr_assert_eq(nne_layout(x.t, NULL, &a, p, 1, 1, rn, groups,
+					&err),
 			     0, "%s", err.msg);
 		g = generic(x.r, &a, rn, direct ? "direct" : "indirect");
 		/* global links bind: B_R / delta, in link units */
@@ -378,7 +379,8 @@ Test(nne, indirect_bound_matches_one_rate_lp, .timeout = 300)
 		cr_assert_eq(nne_evaluate(&a, gammas[i], NNE_CART_INDIRECT, &n,
 					  &p, &err),
 			     0, "%s", err.msg);
-		cr_assert_eq(nne_layout(x.t, NULL, &a, &p, 1, rn, groups, &err),
+		cr_assert_eq(nne_layout(x.t, NULL, &a, &p, 1, 1, rn, groups,
+					&err),
 			     0, "%s", err.msg);
 		flows_init(&f);
 		cr_assert_eq(flows_pattern("stencil:dims=4x4x2,elements=8x8x8",
@@ -621,7 +623,7 @@ Test(nne, layout_realises_the_plan)
 		     0);
 	rn = malloc(256 * sizeof(*rn));
 	cnt = calloc(33, sizeof(*cnt));
-	cr_assert_eq(nne_layout(t, usable, &a, &p, 7, rn, groups, &err), 0,
+	cr_assert_eq(nne_layout(t, usable, &a, &p, 1, 7, rn, groups, &err), 0,
 		     "%s", err.msg);
 	for (uint32_t r = 0; r < 256; r++) {
 		uint32_t x = r % 8, y = r / 8 % 8, z = r / 64;
@@ -654,20 +656,48 @@ Test(nne, layout_realises_the_plan)
 				  NNE_RANDOM_DIRECT, &n, &p, &err),
 		     0);
 	memset(cnt, 0, 33 * sizeof(*cnt));
-	cr_assert_eq(nne_layout(t, usable, &a, &p, 7, rn, groups, &err), 0,
+	cr_assert_eq(nne_layout(t, usable, &a, &p, 1, 7, rn, groups, &err), 0,
 		     "%s", err.msg);
 	for (uint32_t r = 0; r < 256; r++)
 		cnt[topo_switch_group(t, topo_node_switch(t, rn[r]))]++;
 	for (uint32_t g = 0; g < 33; g++)
 		cr_expect(cnt[g] == 0 || cnt[g] == 16, "group %u: %u", g,
 			  cnt[g]);
+	/* 4 tasks per node: |gamma| = 128 tasks on 32 nodes per group, each
+	 * node 4 ranks of one box; each task injects at most B_P / 4 */
+	n.tasks_per_node = 4;
+	cr_assert_eq(nne_evaluate(&a, (uint32_t[]){ 8, 4, 4 }, NNE_CART_DIRECT,
+				  &n, &p, &err),
+		     0);
+	cr_expect_eq(p.nodes_per_group, 32);
+	cr_expect_eq(p.groups, 2);
+	/* Eq. 16: lambda = (1, 2, 1): 2 * 128/4 * m_1; m = 1/6 each */
+	cr_expect_float_eq(p.bw, fmin(n.bp / 4, n.br / (2 * 32.0 / 6)), REL);
+	cr_assert_eq(nne_layout(t, NULL, &a, &p, 4, 7, rn, groups, &err), 0,
+		     "%s", err.msg);
+	{
+		uint32_t *per_node = calloc(N, sizeof(*per_node));
+
+		for (uint32_t r = 0; r < 256; r++) {
+			uint32_t g = topo_switch_group(
+				t, topo_node_switch(t, rn[r]));
+
+			per_node[rn[r]]++;
+			cr_expect_eq(g, groups[r / 8 % 8 / 4], "rank %u", r);
+		}
+		for (uint32_t i = 0; i < N; i++)
+			cr_expect(per_node[i] == 0 || per_node[i] == 4,
+				  "node %u: %u ranks", i, per_node[i]);
+		free(per_node);
+	}
+	n.tasks_per_node = 1;
 	/* not enough groups */
 	for (uint32_t i = 0; i < N; i++)
 		usable[i] = i < 5 * 32;
 	cr_assert_eq(nne_evaluate(&a, (uint32_t[]){ 4, 4, 2 }, NNE_CART_DIRECT,
 				  &n, &p, &err),
 		     0);
-	cr_expect_eq(nne_layout(t, usable, &a, &p, 7, rn, groups, &err), -1);
+	cr_expect_eq(nne_layout(t, usable, &a, &p, 1, 7, rn, groups, &err), -1);
 	cr_expect(strstr(err.msg, "needs 8"), "%s", err.msg);
 	free(usable);
 	free(rn);
