@@ -21,8 +21,11 @@ static const struct cli_cmd commands[] = {
 	  .summary = "count and list the paths of a flow under a routing",
 	  .run = cmd_paths },
 	{ .name = "eval",
-	  .summary = "predict flow rates with the HM, JM, MCF and MMF models",
+	  .summary = "predict flow rates (HM, JM, MCF, MMF, UGAL-G, nne)",
 	  .run = cmd_eval },
+	{ .name = "place",
+	  .summary = "plan a stencil job's placement on a dragonfly",
+	  .run = cmd_place },
 };
 
 static void usage(FILE *f)
