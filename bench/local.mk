@@ -17,3 +17,8 @@ BENCH_PROGS += bench/bench_peers
 bench_bench_peers_SOURCES = bench/bench_peers.c
 bench_bench_peers_LDADD = $(L_MODELS) $(EXT_MODELS) $(EXT_UTIL)
 EXTRA_DIST += bench/highs_lp.py
+
+# stopo place's planner (paper 004) on the issue's two cases.
+BENCH_PROGS += bench/bench_place
+bench_bench_place_SOURCES = bench/bench_place.c
+bench_bench_place_LDADD = $(L_MODELS) $(L_NNE) $(EXT_MODELS) $(EXT_UTIL)
