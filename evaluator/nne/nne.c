@@ -536,7 +536,7 @@ static int cmp_gcand(const void *x, const void *y)
 }
 
 struct rtr {
-	uint32_t sw, usable;
+	uint32_t sw, usable, take;
 };
 
 static int cmp_rtr(const void *x, const void *y)
@@ -548,8 +548,9 @@ static int cmp_rtr(const void *x, const void *y)
 	return a->sw < b->sw ? -1 : a->sw > b->sw;
 }
 
-/* The first PER usable nodes of group G dealt round-robin over its routers
- * (most usable first) into OUT. */
+/* PER usable nodes of group G into OUT: spread over its routers as
+ * evenly as their usable nodes allow (most usable first), each router's
+ * consecutive.  Returns how many it found. */
 static uint32_t group_nodes(const struct topo *t, const uint8_t *usable,
 			    uint32_t g, uint32_t per, struct rtr *rt,
 			    uint32_t *out)
@@ -566,29 +567,33 @@ static uint32_t group_nodes(const struct topo *t, const uint8_t *usable,
 		for (uint32_t i = 0; i < cnt; i++)
 			u += !usable || usable[nodes[i]];
 		if (u)
-			rt[nr++] = (struct rtr){ s, u };
+			rt[nr++] = (struct rtr){ s, u, 0 };
 	}
 	qsort(rt, nr, sizeof(*rt), cmp_rtr);
-	for (uint32_t round = 0; got < per; round++) {
-		bool any = false;
-
-		for (uint32_t i = 0; i < nr && got < per; i++) {
-			uint32_t cnt, seen = 0;
-			const uint32_t *nodes =
-				topo_switch_nodes(t, rt[i].sw, &cnt);
-
-			for (uint32_t j = 0; j < cnt; j++) {
-				if (usable && !usable[nodes[j]])
-					continue;
-				if (seen++ == round) {
-					out[got++] = nodes[j];
-					any = true;
-					break;
-				}
+	/* how many from each router: dealt one at a time, round-robin */
+	for (uint32_t i = 0; i < nr; i++)
+		rt[i].take = 0;
+	for (bool any = true; got < per && any;) {
+		any = false;
+		for (uint32_t i = 0; i < nr && got < per; i++)
+			if (rt[i].take < rt[i].usable) {
+				rt[i].take++;
+				got++;
+				any = true;
 			}
-		}
-		if (!any)
-			break;
+	}
+	/* each router's nodes consecutive: neighbouring ranks of a box
+	 * (axis 0 fastest) share a router and no local link */
+	got = 0;
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t cnt, k = 0;
+		const uint32_t *nodes = topo_switch_nodes(t, rt[i].sw, &cnt);
+
+		for (uint32_t j = 0; j < cnt && k < rt[i].take; j++)
+			if (!usable || usable[nodes[j]]) {
+				out[got++] = nodes[j];
+				k++;
+			}
 	}
 	return got;
 }

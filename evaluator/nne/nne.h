@@ -178,8 +178,10 @@ int nne_plan_all(const struct nne_app *a, const struct nne_net *net,
 /* The nodes of plan P on T: |lambda| groups chosen among those with at
  * least P->nodes_per_group usable nodes (USABLE[node] != 0; NULL: all),
  * the tightest fit first (the fewest usable nodes, then the lowest id),
- * and in each that many nodes dealt round-robin over its routers (those
- * with the most usable nodes first).  RANK_NODE[r] (|beta| entries)
+ * and in each that many nodes spread over its routers as evenly as their
+ * usable nodes allow (those with the most first), each router's nodes
+ * consecutive in the group's order, so that neighbouring ranks of a box
+ * (axis 0 fastest) share a router.  RANK_NODE[r] (|beta| entries)
  * receives the node of rank r (rank = x0 + b0 (x1 + b1 x2 ..)):
  * Cartesian plans put the ranks of gamma-box (x_k / g_k) in the group of
  * that box index, local rank i of the box (axis 0 fastest) on the group's

@@ -83,11 +83,11 @@ is indirect_groups "$(best groups)" 32
 # element per task: m = 1/6 each.  gamma (1,2,2), lambda (4,2,1): faces
 # 4/6 and 2/6, E = 2, non-neighbours exist: 2E/7 = 4/7; it needs 8 groups
 # of 4 usable nodes: groups 1-8, the tightest (group 1, then 2) first.
-# Group 1's usable nodes dealt over its routers 6 and 7: nid0012, 0014,
-# 0013, 0015; group 2's over routers 9, 10, 11 (2 usable) then 8:
-# nid0018 first.  Rank 0 = box 0 slot 0 (nid0012), rank 1 = box 1 slot 0
-# (nid0018), rank 4 = box 0 slot 1 (nid0014), rank 16 = box 0 slot 2
-# (nid0013).
+# Group 1's 4 usable nodes spread over its routers 6 and 7, two each,
+# each router's consecutive: nid0012, 0013, 0014, 0015; group 2's over
+# routers 9, 10, 11 (2 usable) then 8, one each: nid0018 first.  Rank 0 =
+# box 0 slot 0 (nid0012), rank 1 = box 1 slot 0 (nid0018), rank 4 = box 0
+# slot 1 (nid0013), rank 16 = box 0 slot 2 (nid0014).
 run --topo good_dragonfly.conf --grid 4x4x2 --squeue place_squeue.json \
 	--hostfile "$tmp/hosts" --json || flunk squeue "exit $st" "$tmp/err"
 is squeue_usable "$(sed -n 's/^ *"usable_nodes":\(.*\),/\1/p' "$tmp/out")" 59
@@ -97,7 +97,7 @@ is squeue_group_ids "$(sed -n '/"group_ids":\[/,/\]/p' "$tmp/out" |
 	sed -n '2,9p' | tr -d ' \n')" "1,2,3,4,5,6,7,8"
 is hostfile_lines "$(wc -l <"$tmp/hosts" | tr -d ' ')" 32
 is hostfile_ranks "$(sed -n '1p;2p;5p;17p' "$tmp/hosts" | tr '\n' ' ')" \
-	"nid0012 nid0018 nid0014 nid0013 "
+	"nid0012 nid0018 nid0013 nid0014 "
 # no rank on a busy node
 if grep -qE 'nid00(0[0-9]|1[01]|16)$' "$tmp/hosts"; then
 	flunk hostfile_busy "a rank on a busy node" "$tmp/hosts"

@@ -641,6 +641,14 @@ Test(nne, layout_realises_the_plan)
 	for (uint32_t g = 0; g < 33; g++)
 		cr_expect(cnt[g] == 0 || cnt[g] == 32, "group %u: %u", g,
 			  cnt[g]);
+	/* box-local ranks 4i .. 4i+3 (x0 = 0..3 of a box row) share a
+	 * router: each router's nodes are consecutive slots */
+	for (uint32_t r = 0; r < 256; r += 4)
+		for (uint32_t q = 1; q < 4; q++)
+			cr_expect_eq(topo_node_switch(t, rn[r + q]),
+				     topo_node_switch(t, rn[r]),
+				     "ranks %u and %u on other routers", r,
+				     r + q);
 	/* 32 tasks on 8 routers of 4 nodes: every router used, 4 each */
 	for (uint32_t s = 8 * groups[0]; s < 8 * groups[0] + 8; s++) {
 		uint32_t c = 0, k;
