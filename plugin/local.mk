@@ -11,7 +11,7 @@ noinst_HEADERS += plugin/topo_adapter.h
 # What the select plugin's adapter links: every layer but the simulator and
 # the command (the machine included).
 L_PLUGIN = policies/machine/libmachine.la policies/libpolicies.la \
-	evaluator/sharing/libsharing.la $(L_MODELS)
+	evaluator/sharing/libsharing.la evaluator/nne/libnne.la $(L_MODELS)
 
 if HAVE_SLURM_SRC
 slurmplugin_LTLIBRARIES = plugin/select_topo.la plugin/spank_topo.la \

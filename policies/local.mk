@@ -1,6 +1,6 @@
 # policies/: layer 3, allocation policies behind one ops table (policy.h)
-# and the scheduling primitives stopo and the plugin share.  Links only
-# topo and topo/util.
+# and the scheduling primitives stopo and the plugin share.  Links
+# evaluator/nne (the nne policy's model), topo and topo/util.
 noinst_LTLIBRARIES += policies/libpolicies.la
 policies_libpolicies_la_SOURCES = \
 	policies/policy.c \
@@ -10,6 +10,7 @@ policies_libpolicies_la_SOURCES = \
 	policies/policy_fattree_pods.c \
 	policies/policy_mesh_blocks.c \
 	policies/policy_dragonfly_groups.c \
+	policies/policy_nne.c \
 	policies/willrun.c
 noinst_HEADERS += policies/policy.h policies/policy_impl.h \
 	policies/willrun.h

@@ -12,10 +12,9 @@
 
 /* The registry: one X(name) per policy file policy_<name>.c, which
  * defines the const struct policy_ops policy_<name>; names, options and
- * "(known: ...)" lists come from the ops tables.  Room for X(nne) (paper
- * 004 gamma placement of Cartesian nearest-neighbour jobs on dragonfly):
- * it reads req->grid/ngrid and req->pattern, which the plugin and stopo
- * already carry.  dragonfly_balanced is defined in
+ * "(known: ...)" lists come from the ops tables.  nne (paper 004's gamma
+ * placement of Cartesian nearest-neighbour jobs on dragonfly) reads
+ * req->grid/ngrid and req->pattern.  dragonfly_balanced is defined in
  * policy_dragonfly_groups.c: it is dragonfly-groups' candidates and scan
  * with a shared tier after them. */
 #define POLICIES(X)           \
@@ -26,6 +25,7 @@
 	X(mesh_blocks)        \
 	X(dragonfly_groups)   \
 	X(dragonfly_balanced) \
+	X(nne)                \
 	/* new policies above this line */
 
 #define DECLARE(n) extern const struct policy_ops policy_##n;
@@ -219,6 +219,7 @@ enum policy_status policy_place(const struct policy *p,
 	uint32_t n = topo_num_nodes(p->t), usable = 0;
 
 	res->n = 0;
+	res->nranks = 0;
 	res->isolated = false;
 	res->reason[0] = '\0';
 	if (!v || !v->owner || !req || !res->nodes)
@@ -258,6 +259,7 @@ enum policy_status policy_place_again(const struct policy *p,
 	int st;
 
 	res->n = 0;
+	res->nranks = 0;
 	res->isolated = false;
 	res->reason[0] = '\0';
 	if (!p->ops->search)

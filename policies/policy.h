@@ -73,6 +73,14 @@ struct policy_result {
 	 * dragonfly-groups' large=shared jobs. */
 	bool isolated;
 	char reason[192]; /* human text for WAIT / NEVER */
+	/* Optional (NULL: not wanted): room for RANK_CAP entries.  A policy
+	 * that plans the job's rank order (nne, for a job with a Cartesian
+	 * grid spanning groups) writes there the node of every rank, rank
+	 * order (rank = x0 + B0 (x1 + B1 x2)), and sets NRANKS to the number
+	 * of ranks; NRANKS 0: no plan, the caller's own order stands (also
+	 * when RANK_CAP is too small). */
+	uint32_t *rank_node;
+	uint32_t rank_cap, nranks;
 };
 
 struct policy;

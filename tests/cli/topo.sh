@@ -42,7 +42,7 @@ expect_fail -x bad_conf_graph 2 \
 # the policies of a topo.conf are checked: they exist, their options are
 # valid, they apply to the topology and routing
 expect_fail -x bad_policy 2 \
-	"$data/bad_policy_unknown.conf:3: policy 'nosuch:x=1': unknown policy 'nosuch' (known: linear, clustered, random, fattree-pods, mesh-blocks, dragonfly-groups, dragonfly-balanced)" \
+	"$data/bad_policy_unknown.conf:3: policy 'nosuch:x=1': unknown policy 'nosuch' (known: linear, clustered, random, fattree-pods, mesh-blocks, dragonfly-groups, dragonfly-balanced, nne)" \
 	-- --topo "$data/bad_policy_unknown.conf"
 expect_fail -x bad_policy_option 2 \
 	"$data/bad_policy_option.conf:4: policy 'clustered:max=4' of partition debug: policy clustered: unknown option 'max' (known: seed, scatter)" \

@@ -377,7 +377,7 @@ struct bad_case {
 static const struct bad_case bad[] = {
 	{ "bad_policy_unknown.conf", NULL, NULL,
 	  ":3: policy 'nosuch:x=1': unknown policy 'nosuch' (known: linear, "
-	  "clustered, random, fattree-pods, mesh-blocks, dragonfly-groups, dragonfly-balanced)" },
+	  "clustered, random, fattree-pods, mesh-blocks, dragonfly-groups, dragonfly-balanced, nne)" },
 	{ "bad_policy_option.conf", NULL, NULL,
 	  ":4: policy 'clustered:max=4' of partition debug: policy "
 	  "clustered: unknown option 'max' (known: seed, scatter)" },

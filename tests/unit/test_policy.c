@@ -87,18 +87,34 @@ static void ranges(const uint32_t *a, uint32_t n, char *out, size_t len)
 	}
 }
 
+/* The rank order the last ask_req got (nne's grid jobs). */
+static uint32_t fx_ranks[4096];
+
+static enum policy_status ask_req(struct fx *f, const struct policy_request *q,
+				  struct policy_result *res);
+
 static enum policy_status ask(struct fx *f, uint32_t job, uint32_t nodes,
 			      uint32_t attempt, struct policy_result *res)
 {
-	struct policy_view v = { .owner = f->owner, .usable = f->usable };
 	struct policy_request q = { .job_id = job,
 				    .nodes = nodes,
 				    .attempt = attempt };
+
+	return ask_req(f, &q, res);
+}
+
+static enum policy_status ask_req(struct fx *f, const struct policy_request *q,
+				  struct policy_result *res)
+{
+	struct policy_view v = { .owner = f->owner, .usable = f->usable };
+	uint32_t nodes = q->nodes;
 	enum policy_status st;
 
 	memset(res, 0, sizeof(*res));
 	res->nodes = f->buf;
-	st = policy_place(f->p, &v, &q, res);
+	res->rank_node = fx_ranks;
+	res->rank_cap = 4096;
+	st = policy_place(f->p, &v, q, res);
 	if (st == POLICY_PLACED) {
 		cr_assert_eq(res->n, nodes);
 		for (uint32_t i = 0; i < res->n; i++) {
@@ -127,7 +143,7 @@ Test(policy, names_match_registry)
 		cr_assert(ops, "%s", n[i]);
 		cr_assert_str_eq(ops->name, n[i]);
 	}
-	cr_assert_eq(i, 7);
+	cr_assert_eq(i, 8);
 	cr_assert_null(n[i]);
 	cr_assert_null(policy_find("nosuch"));
 }
@@ -171,6 +187,9 @@ static struct bad bads[] = {
 	{ "fattree:k=4,n=3", "dragonfly-groups", "not a dragonfly" },
 	{ "dragonfly:p=2,a=4,h=2,g=9", "dragonfly-groups:large=maybe",
 	  "expected one of wait, shared" },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "nne:large=maybe",
+	  "expected one of wait, shared" },
+	{ "fattree:k=4,n=3", "nne", "needs a dragonfly or Cascade" },
 };
 
 Test(policy, bad_specs)
@@ -885,57 +904,74 @@ struct gcase {
 	char policy[48];
 	uint32_t small, group; /* nodes per leaf/router, per pod/group */
 	int strict;
+	int grid; /* jobs just over a group declare a Cartesian grid */
 };
 
 static struct gcase gcases[] = {
-	{ FT, "ecmp", "fattree-pods", 4, 16, 1 },
-	{ FT, "dmodk", "fattree-pods", 4, 16, 1 },
-	{ FT, "ecmp", "fattree-pods:large=leaves", 4, 16, 1 },
-	{ FT, "dmodk", "fattree-pods:large=leaves", 4, 16, 1 },
-	{ "fattree:k=3,n=4", "ecmp", "fattree-pods", 3, 9, 1 },
-	{ "fattree:k=3,n=4", "ecmp", "fattree-pods:large=leaves", 3, 9, 1 },
-	{ "fattree:k=2,n=5", "dmodk", "fattree-pods:large=leaves", 2, 4, 1 },
+	{ FT, "ecmp", "fattree-pods", 4, 16, 1, 0 },
+	{ FT, "dmodk", "fattree-pods", 4, 16, 1, 0 },
+	{ FT, "ecmp", "fattree-pods:large=leaves", 4, 16, 1, 0 },
+	{ FT, "dmodk", "fattree-pods:large=leaves", 4, 16, 1, 0 },
+	{ "fattree:k=3,n=4", "ecmp", "fattree-pods", 3, 9, 1, 0 },
+	{ "fattree:k=3,n=4", "ecmp", "fattree-pods:large=leaves", 3, 9, 1, 0 },
+	{ "fattree:k=2,n=5", "dmodk", "fattree-pods:large=leaves", 2, 4, 1, 0 },
 	/* rule=links: any nodes whose units no other job crosses */
-	{ FT, "ecmp", "fattree-pods:rule=links", 4, 16, 1 },
-	{ FT, "dmodk", "fattree-pods:rule=links", 4, 16, 1 },
-	{ "fattree:k=6,n=2", "ecmp", "fattree-pods:rule=links", 6, 36, 1 },
-	{ "fattree:k=6,n=2", "dmodk", "fattree-pods:rule=links", 6, 36, 1 },
-	{ "fattree:k=3,n=4", "ecmp", "fattree-pods:rule=links", 3, 9, 1 },
-	{ "fattree:k=3,n=4", "dmodk", "fattree-pods:rule=links", 3, 9, 1 },
-	{ "fattree:k=4,n=4", "ecmp", "fattree-pods:rule=links", 4, 16, 1 },
-	{ DF, "min", "dragonfly-groups", 2, 8, 1 },
-	{ DF, "ugal", "dragonfly-groups", 2, 8, 1 },
-	{ DF, "vlb", "dragonfly-groups", 2, 8, 1 },
-	{ DF, "ugal:intra=global", "dragonfly-groups", 2, 8, 1 },
-	{ DF, "vlb:intra=global", "dragonfly-groups", 2, 8, 1 },
-	{ DF, "ugal", "dragonfly-groups:large=shared", 2, 8, 0 },
-	{ DF, "min", "dragonfly-groups:large=shared", 2, 8, 1 },
-	{ "cascade:groups=3,pair=8", "min", "dragonfly-groups", 4, 384, 1 },
-	{ "cascade:groups=3,pair=8", "ugal", "dragonfly-groups", 4, 384, 1 },
-	{ DF, "ugal", "dragonfly-balanced", 2, 8, 0 },
-	{ DF, "vlb", "dragonfly-balanced", 2, 8, 0 },
-	{ DF, "ugal:intra=global", "dragonfly-balanced", 2, 8, 0 },
-	{ DF, "min", "dragonfly-balanced", 2, 8, 0 },
-	{ "cascade:groups=3,pair=8", "ugal", "dragonfly-balanced", 4, 384, 0 },
-	{ EM, "dor", "mesh-blocks", 1, 8, 1 },
-	{ EM, "minimal", "mesh-blocks", 1, 8, 1 },
-	{ EM, "dor", "mesh-blocks:mode=building-block", 1, 8, 1 },
+	{ FT, "ecmp", "fattree-pods:rule=links", 4, 16, 1, 0 },
+	{ FT, "dmodk", "fattree-pods:rule=links", 4, 16, 1, 0 },
+	{ "fattree:k=6,n=2", "ecmp", "fattree-pods:rule=links", 6, 36, 1, 0 },
+	{ "fattree:k=6,n=2", "dmodk", "fattree-pods:rule=links", 6, 36, 1, 0 },
+	{ "fattree:k=3,n=4", "ecmp", "fattree-pods:rule=links", 3, 9, 1, 0 },
+	{ "fattree:k=3,n=4", "dmodk", "fattree-pods:rule=links", 3, 9, 1, 0 },
+	{ "fattree:k=4,n=4", "ecmp", "fattree-pods:rule=links", 4, 16, 1, 0 },
+	{ DF, "min", "dragonfly-groups", 2, 8, 1, 0 },
+	{ DF, "ugal", "dragonfly-groups", 2, 8, 1, 0 },
+	{ DF, "vlb", "dragonfly-groups", 2, 8, 1, 0 },
+	{ DF, "ugal:intra=global", "dragonfly-groups", 2, 8, 1, 0 },
+	{ DF, "vlb:intra=global", "dragonfly-groups", 2, 8, 1, 0 },
+	{ DF, "ugal", "dragonfly-groups:large=shared", 2, 8, 0, 0 },
+	{ DF, "min", "dragonfly-groups:large=shared", 2, 8, 1, 0 },
+	{ "cascade:groups=3,pair=8", "min", "dragonfly-groups", 4, 384, 1, 0 },
+	{ "cascade:groups=3,pair=8", "ugal", "dragonfly-groups", 4, 384, 1, 0 },
+	{ DF, "ugal", "dragonfly-balanced", 2, 8, 0, 0 },
+	{ DF, "vlb", "dragonfly-balanced", 2, 8, 0, 0 },
+	{ DF, "ugal:intra=global", "dragonfly-balanced", 2, 8, 0, 0 },
+	{ DF, "min", "dragonfly-balanced", 2, 8, 0, 0 },
+	{ DF, "min", "nne", 2, 8, 1, 1 },
+	{ DF, "ugal", "nne", 2, 8, 1, 1 },
+	{ DF, "vlb", "nne", 2, 8, 1, 1 },
+	{ DF, "ugal:intra=global", "nne", 2, 8, 1, 1 },
+	{ DF, "ugal", "nne:large=shared", 2, 8, 0, 1 },
+	{ DF, "min", "nne:large=shared", 2, 8, 1, 1 },
+	{ "cascade:groups=3,pair=8", "min", "nne", 4, 384, 1, 1 },
+	{ "cascade:groups=3,pair=8", "ugal", "nne", 4, 384, 1, 1 },
+	{ "cascade:groups=3,pair=8", "ugal", "dragonfly-balanced", 4, 384, 0,
+	  0 },
+	{ EM, "dor", "mesh-blocks", 1, 8, 1, 0 },
+	{ EM, "minimal", "mesh-blocks", 1, 8, 1, 0 },
+	{ EM, "dor", "mesh-blocks:mode=building-block", 1, 8, 1, 0 },
 	{ "expressmesh:dims=6x5x4,gap=2,p=2", "minimal", "mesh-blocks", 2, 16,
-	  1 },
-	{ "hyperx:dims=4x4x4,p=2", "minimal", "mesh-blocks", 2, 16, 1 },
-	{ "torus:dims=4x4x4,p=1", "dor", "mesh-blocks", 1, 8, 1 },
-	{ "torus:dims=4x4x4,p=1", "minimal", "mesh-blocks", 1, 8, 1 },
-	{ "torus:dims=6x5x4,p=1", "minimal", "mesh-blocks", 1, 8, 1 },
+	  1, 0 },
+	{ "hyperx:dims=4x4x4,p=2", "minimal", "mesh-blocks", 2, 16, 1, 0 },
+	{ "torus:dims=4x4x4,p=1", "dor", "mesh-blocks", 1, 8, 1, 0 },
+	{ "torus:dims=4x4x4,p=1", "minimal", "mesh-blocks", 1, 8, 1, 0 },
+	{ "torus:dims=6x5x4,p=1", "minimal", "mesh-blocks", 1, 8, 1, 0 },
 	{ "torus:dims=5x5x5,p=1", "dor",
 	  "mesh-blocks:mode=building-block,"
 	  "block=5x1x1",
-	  1, 8, 1 },
+	  1, 8, 1, 0 },
 };
 
 struct seqstat {
-	uint32_t placed, multi, shared, isolated;
+	uint32_t placed, multi, shared, isolated, grids;
 	uint64_t hash;
 };
+
+static int cmp_u32_key(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
 
 struct gjob {
 	uint32_t id, n, nl;
@@ -1014,6 +1050,28 @@ static void run_seq(const struct gcase *c, const char *policy,
 			f.p = mine;
 			if (st != POLICY_PLACED)
 				continue;
+		} else if (c->grid && cls == 3) {
+			/* a 2-D grid when the size is even, else 1-D */
+			struct policy_request q = { .job_id = 1000 + step,
+						    .nodes = size };
+
+			q.ngrid = size % 2 ? 1 : 2;
+			q.grid[0] = size % 2 ? size : 2;
+			q.grid[1] = size / 2;
+			if (ask_req(&f, &q, &res) != POLICY_PLACED)
+				continue;
+			if (res.nranks) {
+				/* the rank order holds the job's nodes */
+				cr_assert_eq(res.nranks, size);
+				for (uint32_t r = 0; r < size; r++)
+					cr_assert(bsearch(&fx_ranks[r],
+							  res.nodes, res.n,
+							  sizeof(uint32_t),
+							  cmp_u32_key),
+						  "rank %u on node %u", r,
+						  fx_ranks[r]);
+				out->grids++;
+			}
 		} else if (ask(&f, 1000 + step, size, 0, &res) !=
 			   POLICY_PLACED) {
 			continue;
@@ -1082,7 +1140,7 @@ ParameterizedTestParameters(policy, guarantee)
 ParameterizedTest(struct gcase *c, policy, guarantee, .timeout = 120)
 {
 	struct seqstat s, b, again;
-	uint32_t base_shared = 0, multi = 0, mixed_isolated = 0;
+	uint32_t base_shared = 0, multi = 0, mixed_isolated = 0, grids = 0;
 
 	/* POLICY_TEST_SEEDS=N runs more sequences (stress, by hand) */
 	const char *env = getenv("POLICY_TEST_SEEDS");
@@ -1091,6 +1149,7 @@ ParameterizedTest(struct gcase *c, policy, guarantee, .timeout = 120)
 	for (uint64_t seed = 1; seed <= seeds; seed++) {
 		run_seq(c, c->policy, NULL, seed, 150, &s);
 		multi += s.multi;
+		grids += s.grids;
 		run_seq(c, "clustered", NULL, seed, 150, &b);
 		base_shared += b.shared;
 		run_seq(c, c->policy, NULL, seed, 150, &again);
@@ -1108,9 +1167,119 @@ ParameterizedTest(struct gcase *c, policy, guarantee, .timeout = 120)
 	/* jobs using links at all, or the check is empty */
 	cr_assert_geq(multi, 4 * seeds, "%s %s %s: only %u multi-switch jobs",
 		      c->topo, c->routing, c->policy, multi);
+	/* grid jobs were planned across groups, or the case tests nothing
+	 * of nne's own */
+	if (c->grid)
+		cr_assert_gt(grids, 0, "%s %s %s: no grid job planned", c->topo,
+			     c->routing, c->policy);
 }
 
 /* --topo-grid's one parser (SPANK plugin and controller). */
+/* nne on dfly(2,4,2,9) (groups of 4 routers x 2 nodes), worked by hand
+ * from paper 004: grid 4x4x2 (m = 1/6 per axis) on 32 nodes.  Under min
+ * (cartesian/direct, random/direct) gamma (1,2,2) and (2,1,2) have the
+ * smallest Eq. 16 demand, 2 * 2/6 = 2/3 (injection-bound: 5/(2/3) > 5);
+ * the lexicographic first, (1,2,2), lambda (4,2,1), takes 8 groups (the
+ * tightest fits: all equal, ids 0-7) of 4 nodes, one per router: nodes
+ * 8g, 8g+2, 8g+4, 8g+6.  Rank r = x0 + 4 (x1 + 4 x2) goes to group
+ * x0 + 4 (x1 / 2), slot (x1 % 2) + 2 (x2 % 2). */
+Test(policy, nne_grid_plan)
+{
+	struct fx f;
+	struct policy_result res, ref;
+	struct policy_request q = { .job_id = 5, .nodes = 32, .ngrid = 3 };
+	uint32_t want[32], k = 0, refnodes[64];
+	struct policy *dfg;
+	struct err e = { "" };
+
+	q.grid[0] = 4;
+	q.grid[1] = 4;
+	q.grid[2] = 2;
+	for (uint32_t g = 0; g < 8; g++)
+		for (uint32_t j = 0; j < 4; j++)
+			want[k++] = 8 * g + 2 * j;
+	fx_open(&f, DF, "min", "nne");
+	cr_assert_eq(ask_req(&f, &q, &res), POLICY_PLACED, "%s", res.reason);
+	cr_expect(res.isolated);
+	cr_assert_eq(res.n, 32);
+	for (uint32_t i = 0; i < 32; i++)
+		cr_expect_eq(res.nodes[i], want[i], "node %u: %u", i,
+			     res.nodes[i]);
+	cr_assert_eq(res.nranks, 32);
+	cr_expect_eq(fx_ranks[0], 0);
+	cr_expect_eq(fx_ranks[1], 8);
+	cr_expect_eq(fx_ranks[4], 2);
+	cr_expect_eq(fx_ranks[8], 32);
+	cr_expect_eq(fx_ranks[16], 4);
+	/* the same grid from a whatif pattern */
+	q.ngrid = 0;
+	q.pattern = "stencil:dims=4x4x2";
+	cr_assert_eq(ask_req(&f, &q, &res), POLICY_PLACED, "%s", res.reason);
+	cr_expect_eq(fx_ranks[8], 32);
+	/* attempt 1: the second plan, (2,1,2): rank 1 stays in box 0 */
+	q.attempt = 1;
+	cr_assert_eq(ask_req(&f, &q, &res), POLICY_PLACED, "%s", res.reason);
+	cr_expect_eq(fx_ranks[1], 2, "rank 1 on %u", fx_ranks[1]);
+	q.attempt = 0;
+	/* 25 tasks on 24 nodes: no whole number per node */
+	q.pattern = "stencil:dims=5x5";
+	q.nodes = 24;
+	cr_expect_eq(ask_req(&f, &q, &res), POLICY_NEVER);
+	cr_expect(strstr(res.reason, "not a whole number"), "%s", res.reason);
+	/* a prime grid of 67: 67 groups of one node, the machine has 9 */
+	q.pattern = "stencil:dims=67";
+	q.nodes = 67;
+	cr_expect_eq(ask_req(&f, &q, &res), POLICY_NEVER);
+	cr_expect(strstr(res.reason, "can never run isolated"), "%s",
+		  res.reason);
+	/* a grid that fits a group is dragonfly-groups' */
+	q.pattern = "stencil:dims=2x3";
+	q.nodes = 6;
+	own(&f, 9, 0, 1);
+	cr_assert_eq(ask_req(&f, &q, &res), POLICY_PLACED, "%s", res.reason);
+	cr_expect_eq(res.nranks, 0);
+	dfg = policy_create("dragonfly-groups", f.t, f.r, &e);
+	cr_assert(dfg, "%s", e.msg);
+	{
+		struct policy_view v = { .owner = f.owner };
+
+		memset(&ref, 0, sizeof(ref));
+		ref.nodes = refnodes;
+		cr_assert_eq(policy_place(dfg, &v, &q, &ref), POLICY_PLACED);
+	}
+	cr_assert_eq(ref.n, res.n);
+	for (uint32_t i = 0; i < res.n; i++)
+		cr_expect_eq(res.nodes[i], ref.nodes[i]);
+	policy_destroy(dfg);
+	fx_close(&f);
+
+	/* ugal: cartesian/indirect (1,2,2), Eq. 17 2 * 2 / 7 = 4/7 < 2/3,
+	 * equally injection-bound: the smaller demand wins, same layout */
+	fx_open(&f, DF, "ugal", "nne");
+	q = (struct policy_request){ .job_id = 5, .nodes = 32, .ngrid = 3 };
+	q.grid[0] = 4;
+	q.grid[1] = 4;
+	q.grid[2] = 2;
+	cr_assert_eq(ask_req(&f, &q, &res), POLICY_PLACED, "%s", res.reason);
+	cr_expect(res.isolated);
+	cr_expect_eq(fx_ranks[8], 32);
+	/* a two-router job elsewhere: Valiant detours would cross it */
+	own(&f, 9, 68, 68);
+	own(&f, 9, 70, 70);
+	cr_expect_eq(ask_req(&f, &q, &res), POLICY_WAIT);
+	cr_expect(strstr(res.reason, "no other multi-router job"), "%s",
+		  res.reason);
+	fx_close(&f);
+	/* large=shared: placed at once, not isolated, and says why */
+	fx_open(&f, DF, "ugal", "nne:large=shared");
+	own(&f, 9, 68, 68);
+	own(&f, 9, 70, 70);
+	cr_assert_eq(ask_req(&f, &q, &res), POLICY_PLACED, "%s", res.reason);
+	cr_expect_not(res.isolated);
+	cr_expect(strstr(res.reason, "spans 8 groups"), "%s", res.reason);
+	fx_close(&f);
+}
+
 Test(policy, grid_parse)
 {
 	static const struct {
