@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "evaluator/cmd/cli.h"
+#include "evaluator/models/model.h"
 #include "evaluator/sim/whatif.h"
 #include "evaluator/sim/workload.h"
 #include "policies/machine/machine.h"
@@ -16,7 +17,13 @@
 #define CMD "whatif"
 #define MAX_POLICIES 16
 
-enum { OPT_SKIP = CLI_LONG_ONLY, OPT_NORATES, OPT_PATTERN, OPT_BFDEPTH };
+enum {
+	OPT_SKIP = CLI_LONG_ONLY,
+	OPT_NORATES,
+	OPT_PATTERN,
+	OPT_BFDEPTH,
+	OPT_MODEL
+};
 
 static const struct cli_opt options[] = {
 	{ .id = 't',
@@ -65,6 +72,11 @@ static const struct cli_opt options[] = {
 	  .arg = "P",
 	  .help = "traffic of jobs without a pattern, for rates\n"
 		  "(default " WHATIF_DEFAULT_PATTERN ")" },
+	{ .id = OPT_MODEL,
+	  .name = "model",
+	  .arg = "M",
+	  .help = "throughput model of the rates (default jm; nne:\n"
+		  "paper 004's bound, a grid job's own)" },
 	{ .id = OPT_BFDEPTH,
 	  .name = "bf-depth",
 	  .arg = "N",
@@ -429,6 +441,9 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 	case OPT_PATTERN:
 		a->sim.pattern = arg;
 		break;
+	case OPT_MODEL:
+		a->sim.model = arg;
+		break;
 	case OPT_BFDEPTH:
 		if (cli_parse_u32(CMD, "--bf-depth", arg, &a->sim.bf_depth))
 			return CLI_USAGE;
@@ -494,6 +509,9 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 	r->m = machine_open(a->spec, a->routing, &err);
 	if (!r->m)
 		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+	if (a->sim.model &&
+	    model_check_routing(a->sim.model, machine_routing(r->m), &err))
+		return cli_error(CMD, CLI_USAGE, "--model: %s", err.msg);
 	wo.machine = r->m;
 	wo.nnodes = topo_num_nodes(machine_topo(r->m));
 	if (workload_load(a->workload, &wo, w, &err))

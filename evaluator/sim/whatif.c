@@ -35,12 +35,13 @@ struct sim {
 	uint32_t N;
 	uint32_t *owner; /* [N] job index + 1, POLICY_FREE when free */
 	uint32_t nfree;
-	uint32_t *tmp;	  /* [N] owner copy for reservations */
-	uint8_t *usable;  /* [N] backfill mask (0 on reserved nodes) */
-	uint8_t *scratch; /* [L] zeroed link marks */
-	uint32_t *buf;	  /* [N] policy result */
-	uint32_t *buf2;	  /* [N] policy result of reservation checks */
-	uint32_t *resv;	  /* [N] reserved nodes of the head */
+	uint32_t *tmp;		/* [N] owner copy for reservations */
+	uint8_t *usable;	/* [N] backfill mask (0 on reserved nodes) */
+	uint8_t *scratch;	/* [L] zeroed link marks */
+	uint32_t *buf;		/* [N] policy result */
+	uint32_t *buf2;		/* [N] policy result of reservation checks */
+	uint32_t *rbuf, *rbuf2; /* [N] their rank orders (nne's grid jobs) */
+	uint32_t *resv;		/* [N] reserved nodes of the head */
 	uint32_t nresv;
 	struct policy_running *rel; /* running jobs (id = index + 1) by
 				     * expected end (reserve) */
@@ -177,6 +178,8 @@ static enum policy_status place_into(struct sim *s, uint32_t i,
 
 	memset(pr, 0, sizeof(*pr));
 	pr->nodes = buf;
+	pr->rank_node = buf == s->buf ? s->rbuf : s->rbuf2;
+	pr->rank_cap = s->N;
 	if (j->nodes > s->N) {
 		snprintf(pr->reason, sizeof(pr->reason),
 			 "%u nodes requested, "
@@ -710,8 +713,10 @@ static int start_placed(struct sim *s, uint32_t i,
 	if (!pr->isolated)
 		renumber(s, pr->reason, s->res->jobs[i].reason,
 			 sizeof(s->res->jobs[i].reason));
-	return start(s, i, pr->nodes, pr->n, pr->isolated, s->now,
-		     s->now + j->runtime);
+	/* a planned rank order (one rank per node) is the job's node order,
+	 * which its pattern's flows follow */
+	return start(s, i, pr->nranks == pr->n ? pr->rank_node : pr->nodes,
+		     pr->n, pr->isolated, s->now, s->now + j->runtime);
 }
 
 /* Whether head H still fits at its reserved start if job I, running
@@ -899,6 +904,8 @@ static int setup(struct sim *s)
 	s->usable = malloc(s->N);
 	s->buf = malloc(s->N * sizeof(*s->buf));
 	s->buf2 = malloc(s->N * sizeof(*s->buf2));
+	s->rbuf = malloc(s->N * sizeof(*s->rbuf));
+	s->rbuf2 = malloc(s->N * sizeof(*s->rbuf2));
 	s->rel = malloc((nj ? nj : 1) * sizeof(*s->rel));
 	s->bfb = malloc((nj ? nj : 1) * sizeof(*s->bfb));
 	s->resv = malloc(s->N * sizeof(*s->resv));
@@ -911,9 +918,9 @@ static int setup(struct sim *s)
 	s->asked = calloc(nj ? nj : 1, 1);
 	s->res->jobs = calloc(nj ? nj : 1, sizeof(*s->res->jobs));
 	if (!s->owner || !s->tmp || !s->usable || !s->buf || !s->buf2 ||
-	    !s->rel || !s->bfb || !s->resv || !s->scratch || !s->run ||
-	    !s->heap || !s->queue || !s->arr || !s->arrival || !s->asked ||
-	    !s->res->jobs)
+	    !s->rbuf || !s->rbuf2 || !s->rel || !s->bfb || !s->resv ||
+	    !s->scratch || !s->run || !s->heap || !s->queue || !s->arr ||
+	    !s->arrival || !s->asked || !s->res->jobs)
 		return -1;
 	s->res->njob_out = nj;
 	memset(s->usable, 1, s->N);
@@ -975,6 +982,8 @@ static void teardown(struct sim *s)
 	free(s->usable);
 	free(s->buf);
 	free(s->buf2);
+	free(s->rbuf);
+	free(s->rbuf2);
 	free(s->rel);
 	free(s->bfb);
 	free(s->resv);

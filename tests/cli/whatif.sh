@@ -126,4 +126,35 @@ assert r == [(0, 1, 0), (0, 0, 2)], r' "$tmp/out"; then
 else
 	flunk later_shared "violations/later shared" "$tmp/out" "$tmp/err"
 fi
+# nne: a 4x4x2 grid job on dfly(2,4,2,9) under min spans groups: gamma
+# (1,2,2), lambda (4,2,1), 8 groups of 4 nodes, one per router (nodes
+# 8g + 2k, tests/unit/test_policy.c nne_grid_plan).  Its rate under
+# --model nne follows the planned rank order: rank r = x0 + 4 (x1 + 4 x2)
+# on node 8 (x0 + 4 (x1/2)) + 2 ((x1%2) + 2 (x2%2)); stopo eval on that
+# order gives the same rate (32 = B_eff 1 x 32 nodes), the same nodes in
+# ascending order 24.
+printf 'id,submit,nodes,runtime,limit,pattern\n1,0,32,100,100,stencil:dims=4x4x2\n' \
+	>"$tmp/grid.csv"
+run --topo dragonfly:p=2,a=4,h=2,g=9 --routing min --workload "$tmp/grid.csv" \
+	--policy nne --model nne --jobs-out "$tmp/grid_out.csv"
+order=$(awk 'BEGIN { for (r = 0; r < 32; r++) { x0 = r % 4; x1 = int(r / 4) % 4
+	x2 = int(r / 16); printf "%s%d", r ? "," : "",
+	8 * (x0 + 4 * int(x1 / 2)) + 2 * ((x1 % 2) + 2 * (x2 % 2)) } }')
+sorted=$(echo "$order" | tr , '\n' | sort -n | tr '\n' , | sed 's/,$//')
+ev=$("$STOPO" eval --topo dragonfly:p=2,a=4,h=2,g=9 --routing min \
+	--pattern stencil:dims=4x4x2 --nodes "$order" --model nne --json |
+	sed -n 's/^ *"aggregate":\([0-9.]*\).*/\1/p' | head -1)
+evs=$("$STOPO" eval --topo dragonfly:p=2,a=4,h=2,g=9 --routing min \
+	--pattern stencil:dims=4x4x2 --nodes "$sorted" --model nne --json |
+	sed -n 's/^ *"aggregate":\([0-9.]*\).*/\1/p' | head -1)
+if grep -q "^nne,1,0,0,100,\"$sorted\",yes,yes,32,\$" "$tmp/grid_out.csv" &&
+	awk -v a="$ev" -v b="$evs" 'BEGIN { exit !(a - 32 < 1e-9 &&
+		32 - a < 1e-9 && b - 24 < 1e-9 && 24 - b < 1e-9) }'; then
+	pass nne_rank_order
+else
+	flunk nne_rank_order "rate not the rank order's (eval: $ev, sorted $evs)" \
+		"$tmp/grid_out.csv" "$tmp/err"
+fi
+expect_fail model_family 2 "--model: model 'nne'" -- --topo fattree:k=4,n=3 \
+	--workload "$tmp/grid.csv" --policy linear --model nne
 finish
