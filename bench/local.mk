@@ -22,3 +22,7 @@ EXTRA_DIST += bench/highs_lp.py
 BENCH_PROGS += bench/bench_place
 bench_bench_place_SOURCES = bench/bench_place.c
 bench_bench_place_LDADD = $(L_MODELS) $(L_NNE) $(EXT_MODELS) $(EXT_UTIL)
+
+# make bench's stopo-level part (bench/run.sh): nne against
+# dragonfly-groups and clustered on the grid workload.
+EXTRA_DIST += bench/run.sh bench/grid_workload.sh
