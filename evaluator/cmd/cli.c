@@ -1,6 +1,7 @@
 /* cli.c - helpers shared by stopo's subcommands. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,5 +279,27 @@ int cli_host_cores(uint32_t *out, struct err *err)
 	if (n <= 0)
 		return err_set(err, "hwloc: this machine reports no cores");
 	*out = (uint32_t)n;
+	return 0;
+}
+
+int cli_parse_bw(const char *cmd, const char *s, const char *unit, double *v)
+{
+	const char *p = s;
+
+	for (int k = 0; k < 3; k++) {
+		char *end;
+
+		errno = 0;
+		v[k] = strtod(p, &end);
+		if (errno || end == p || !(v[k] > 0) || !isfinite(v[k]) ||
+		    (k < 2 ? *end != ',' : *end != 0)) {
+			cli_error(cmd, CLI_USAGE,
+				  "--bw %s: want three positive %s values "
+				  "P,L,G",
+				  s, unit);
+			return -1;
+		}
+		p = end + 1;
+	}
 	return 0;
 }

@@ -90,6 +90,11 @@ int cli_parse_u32(const char *cmd, const char *opt, const char *s,
 int cli_parse_u64(const char *cmd, const char *opt, const char *s,
 		  uint64_t *out);
 
+/* Parse --bw's "P,L,G" (injection, local, global bandwidth: three
+ * positive finite numbers) into V[3].  Returns 0, or -1 after "stopo
+ * CMD: --bw S: want three positive UNIT values P,L,G". */
+int cli_parse_bw(const char *cmd, const char *s, const char *unit, double *v);
+
 /* Number of processor cores of this machine, from hwloc (for options such
  * as `--cores-per-node host`).  Returns 0 or -1 with err set. */
 int cli_host_cores(uint32_t *out, struct err *err);

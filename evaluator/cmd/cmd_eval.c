@@ -588,7 +588,6 @@ static int nne_spec(struct eval *e)
 	const char *base = !e->all && is_nne(e->model) ? e->model : "nne";
 	double v[3];
 	char extra[200] = "";
-	const char *p = e->bw;
 	int len = 0;
 
 	if (e->bw) {
@@ -599,20 +598,8 @@ static int nne_spec(struct eval *e)
 				  e->model);
 			return -1;
 		}
-		for (int k = 0; k < 3; k++) {
-			char *end;
-
-			v[k] = strtod(p, &end);
-			if (end == p || !(v[k] > 0) || !isfinite(v[k]) ||
-			    (k < 2 ? *end != ',' : *end != 0)) {
-				cli_error("eval", CLI_USAGE,
-					  "--bw %s: want three positive "
-					  "bandwidths P,L,G",
-					  e->bw);
-				return -1;
-			}
-			p = end + 1;
-		}
+		if (cli_parse_bw("eval", e->bw, "bandwidth", v))
+			return -1;
 		len = snprintf(extra, sizeof(extra),
 			       "inject=%.17g,local=%.17g,global=%.17g", v[0],
 			       v[1], v[2]);

@@ -161,27 +161,6 @@ static int parse_pos(const char *opt, const char *s, double *v)
 	return 0;
 }
 
-static int parse_bw(const char *s, double *bw)
-{
-	const char *p = s;
-
-	for (int k = 0; k < 3; k++) {
-		char *end;
-
-		errno = 0;
-		bw[k] = strtod(p, &end);
-		if (errno || end == p || !(bw[k] > 0) || !isfinite(bw[k]) ||
-		    (k < 2 ? *end != ',' : *end != 0))
-			return cli_error(CMD, CLI_USAGE,
-					 "--bw %s: want three positive GB/s "
-					 "values P,L,G",
-					 s);
-		bw[k] *= 1e9;
-		p = end + 1;
-	}
-	return 0;
-}
-
 static int parse(int argc, char **argv, struct cmd_place_args *a)
 {
 	const char *arg;
@@ -225,8 +204,10 @@ static int parse(int argc, char **argv, struct cmd_place_args *a)
 			a->squeue = arg;
 			break;
 		case O_BW:
-			if (parse_bw(arg, a->bw))
+			if (cli_parse_bw(CMD, arg, "GB/s", a->bw))
 				return CLI_USAGE;
+			for (int k = 0; k < 3; k++)
+				a->bw[k] *= 1e9;
 			break;
 		case O_LINK_RATE:
 			if (parse_pos("--link-rate", arg, &a->link_rate))

@@ -184,4 +184,15 @@ expect_fail gap_exact 2 "--exact has none" \
 	-- --topo $D --pattern perm --model mcf --exact --gap 1%
 expect_fail exact_fast 2 "--exact and --fast exclude each other" \
 	-- --topo $D --pattern perm --model mcf --exact --fast
+# --bw sets the nne model's bandwidths only.  The shared path's links
+# (a local and the global one) carry demand 2: at capacity 4 the
+# injection links bind, B_eff 1 for every node (shared.csv: 1/2)
+expect_fail bw_not_nne 2 "--bw sets the nne model's bandwidths" -- \
+	--topo $D --routing min --flows "$data/flows_shared.txt" --model mcf \
+	--bw 1,1,4
+expect_fail bad_bw 2 "--bw 1,x,1: want three positive" -- --topo $D \
+	--routing min --flows "$data/flows_shared.txt" --model nne --bw 1,x,1
+run --topo $D --routing min --flows "$data/flows_shared.txt" --model nne \
+	--bw 1,4,4 --json
+count bw_global 1 '"alpha":1.0'
 finish
