@@ -509,7 +509,8 @@ int nne_plan_all(const struct nne_app *a, const struct nne_net *net,
 			(*n)++;
 		}
 	}
-	qsort(v, *n, sizeof(*v), cmp_plan);
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_plan);
 	*out = v;
 	v = NULL;
 out:
