@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include <criterion/criterion.h>
-#include <criterion/logging.h>
 
 #include "evaluator/models/mcf_tpl.h"
 #include "evaluator/models/model.h"
@@ -260,13 +259,13 @@ static void closed_equals_generic(const char *spec, const char *grid,
 		checked++;
 		free(rn);
 	}
-	cr_log_info("%s %s: %u plans checked, Eq. 17 attained %u, not %u", spec,
-		    grid, checked, attained, not_attained);
+	fprintf(stderr, "%s %s: %u plans checked, Eq. 17 attained %u, not %u\n",
+		spec, grid, checked, attained, not_attained);
 	free(plans);
 	fx_net_free(&x);
 }
 
-Test(nne, closed_forms_equal_generic_model, .timeout = 300)
+Test(nne, closed_forms_equal_generic_model)
 {
 	/* Every plan of 32 tasks on DF(2, 4, 2, 9) (lambda = (2, 1, 1)
 	 * included, where Eq. 17 is not attained). */
@@ -357,7 +356,7 @@ static double lp_vlb_one_rate(const struct routing *r, const struct flows *f,
  * LP with every Valiant path of a flow at one rate, and against free
  * Valiant splitting (mcf over every Valiant path: Model 0's VLB part),
  * which can only do better. */
-Test(nne, indirect_bound_matches_one_rate_lp, .timeout = 300)
+Test(nne, indirect_bound_matches_one_rate_lp)
 {
 	const char *spec = "dragonfly:p=2,a=4,h=2,g=9,inject=1000,local=1000";
 	struct fx_net x = fx_net(spec, "vlb");
@@ -403,10 +402,11 @@ Test(nne, indirect_bound_matches_one_rate_lp, .timeout = 300)
 		free_split = res.alpha;
 		cr_expect_geq(free_split, lp * (1 - 0.011), "%g < %g",
 			      free_split, lp);
-		cr_log_info("gamma %u,%u,%u: Eq. 23 %.6f, one-rate LP %.6f, "
-			    "free VLB split %.6f (%+.1f %%)",
-			    gammas[i][0], gammas[i][1], gammas[i][2], want, lp,
-			    free_split, 100 * (free_split / lp - 1));
+		fprintf(stderr,
+			"gamma %u,%u,%u: Eq. 23 %.6f, one-rate LP %.6f, "
+			"free VLB split %.6f (%+.1f %%)\n",
+			gammas[i][0], gammas[i][1], gammas[i][2], want, lp,
+			free_split, 100 * (free_split / lp - 1));
 		model_result_free(&res);
 		flows_free(&f);
 	}
@@ -510,7 +510,7 @@ static double eq14_max(const struct nne_app *a, const uint32_t *gamma,
  * 22 as printed; indirect: the planner ranks by Eq. 15's maximum over
  * the placement's pairs (eq14_max), and its smallest Eq. 17 is Eq. 24's
  * minimum. */
-Test(nne, search_finds_the_minimum, .timeout = 120)
+Test(nne, search_finds_the_minimum)
 {
 	struct topo *t = fx_topo("dragonfly:p=4,a=8,h=4,g=33");
 	struct nne_net n = net_of(t, (double[]){ 1e30, 0, 0 });
