@@ -141,12 +141,7 @@ static int request_grid(const struct policy_request *req, struct nne_app *a,
 	const char *p;
 
 	if (req->ngrid) {
-		size_t k = 0;
-
-		for (uint32_t i = 0; i < req->ngrid; i++)
-			k += (size_t)snprintf(dims + k, sizeof(dims) - k,
-					      "%s%u", i ? "x" : "",
-					      req->grid[i]);
+		nne_dims_format(req->grid, req->ngrid, dims, sizeof(dims));
 	} else if (req->pattern && !strncmp(req->pattern, "stencil:", 8)) {
 		for (p = req->pattern + 8; *p;) {
 			size_t n = strcspn(p, ",");
@@ -206,16 +201,6 @@ static int other_multi_router(const struct policy *p,
 	return 0;
 }
 
-static void dims_text(const struct nne_app *a, char *buf, size_t len)
-{
-	size_t k = 0;
-
-	buf[0] = 0;
-	for (uint32_t i = 0; i < a->d && k < len; i++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%u", i ? "x" : "",
-				      a->beta[i]);
-}
-
 /* A grid job spanning groups (see the header). */
 static int search_grid(const struct policy *p, const struct policy_view *v,
 		       const struct policy_request *req,
@@ -233,7 +218,7 @@ static int search_grid(const struct policy *p, const struct policy_view *v,
 	bool busy;
 	int rc = -1;
 
-	dims_text(a, grid, sizeof(grid));
+	nne_dims_format(a->beta, a->d, grid, sizeof(grid));
 	if (!gfree)
 		return -1;
 	if (s->valiant && !s->large_shared && !empty) {
@@ -322,15 +307,11 @@ static int search_grid(const struct policy *p, const struct policy_view *v,
 	}
 	policy_sort_u32(res->nodes, res->n);
 	res->isolated = !(s->valiant && s->large_shared);
-	if (!res->isolated) {
-		char d[96];
-
-		dims_text(a, d, sizeof(d));
+	if (!res->isolated)
 		policy_say(res, POLICY_PLACED,
 			   "grid %s spans %u groups: its Valiant paths cross "
 			   "every group (large=shared)",
-			   d, plans[req->attempt].groups);
-	}
+			   grid, plans[req->attempt].groups);
 	rc = POLICY_PLACED;
 out:
 	free(gfree);
@@ -358,7 +339,7 @@ static int search(const struct policy *p, const struct policy_view *v,
 	if (tasks % req->nodes) {
 		char d[96];
 
-		dims_text(&a, d, sizeof(d));
+		nne_dims_format(a.beta, a.d, d, sizeof(d));
 		return policy_say(res, POLICY_NEVER,
 				  "grid %s has %llu tasks: not a whole number "
 				  "on %u nodes",

@@ -356,21 +356,14 @@ static int link_level(struct cmd_place_result *r)
 {
 	const struct nne_plan *b = &r->plans[0];
 	const struct nne_app *ap = &r->app;
-	char pat[256], spec[256], g[96], e[96];
+	char pat[256], spec[256];
 	struct flows f;
 	struct model_result res = { 0 };
 	struct model_opts o;
 	struct err err = { "" };
 	int rc = CLI_OK;
 
-	g[0] = e[0] = 0;
-	for (uint32_t i = 0; i < ap->d; i++) {
-		snprintf(g + strlen(g), sizeof(g) - strlen(g), "%s%u",
-			 i ? "x" : "", ap->beta[i]);
-		snprintf(e + strlen(e), sizeof(e) - strlen(e), "%s%u",
-			 i ? "x" : "", ap->alpha[i]);
-	}
-	snprintf(pat, sizeof(pat), "stencil:dims=%s,elements=%s", g, e);
+	nne_pattern(ap, pat, sizeof(pat));
 	snprintf(spec, sizeof(spec),
 		 "nne:route=%s,inject=%.17g,local=%.17g,global=%.17g",
 		 b->strategy == NNE_CART_INDIRECT ? "indirect" : "direct",
@@ -503,16 +496,6 @@ static int run(const struct cmd_place_args *a, struct cmd_place_result *r)
 	return CLI_OK;
 }
 
-static void dims_str(const uint32_t *v, uint32_t d, char *buf, size_t len)
-{
-	size_t k = 0;
-
-	buf[0] = 0;
-	for (uint32_t i = 0; i < d && k < len; i++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%u", i ? "x" : "",
-				      v[i]);
-}
-
 static struct json_object *dims_json(const uint32_t *v, uint32_t d)
 {
 	struct json_object *a = json_object_new_array();
@@ -637,8 +620,8 @@ static void emit_text(const struct cmd_place_args *a,
 		"bandwidth  injection %.3g GB/s, local %.3g GB/s, global %.3g "
 		"GB/s per link\n",
 		r->net.bp / 1e9, r->net.bl / 1e9, r->net.br / 1e9);
-	dims_str(ap->beta, ap->d, g, sizeof(g));
-	dims_str(ap->alpha, ap->d, l, sizeof(l));
+	nne_dims_format(ap->beta, ap->d, g, sizeof(g));
+	nne_dims_format(ap->alpha, ap->d, l, sizeof(l));
 	fprintf(out,
 		"grid       %s = %llu tasks, %u per node; elements %s, %g B per "
 		"element and face\n",
@@ -663,8 +646,8 @@ static void emit_text(const struct cmd_place_args *a,
 			snprintf(g, sizeof(g), "-");
 			snprintf(l, sizeof(l), "-");
 		} else {
-			dims_str(p->gamma, ap->d, g, sizeof(g));
-			dims_str(p->lambda, ap->d, l, sizeof(l));
+			nne_dims_format(p->gamma, ap->d, g, sizeof(g));
+			nne_dims_format(p->lambda, ap->d, l, sizeof(l));
 		}
 		fprintf(out,
 			"%4u  %-10s %-10s %6u %9u  %-19s %9.4f %10.4f %10.4f  "
@@ -674,11 +657,11 @@ static void emit_text(const struct cmd_place_args *a,
 			p->seconds * 1e3,
 			p->inject_bound ? "injection" : "global links");
 	}
-	dims_str(b->gamma, ap->d, g, sizeof(g));
+	nne_dims_format(b->gamma, ap->d, g, sizeof(g));
 	fprintf(out, "\nbest: %s, %u tasks per group in %u groups",
 		nne_strategy_name(b->strategy), b->per_group, b->groups);
 	if (b->strategy != NNE_RANDOM_DIRECT) {
-		dims_str(b->lambda, ap->d, l, sizeof(l));
+		nne_dims_format(b->lambda, ap->d, l, sizeof(l));
 		fprintf(out, " (gamma %s, lambda %s)", g, l);
 	}
 	fprintf(out,

@@ -4,6 +4,7 @@
  * for the definitions. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,28 @@ int nne_app_init(struct nne_app *a, const char *grid, const char *elements,
 		return err_set(err, "element size must be finite");
 	a->mu = mu;
 	return 0;
+}
+
+char *nne_dims_format(const uint32_t *v, uint32_t d, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (uint32_t i = 0; i < d && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%u", i ? "x" : "",
+				      v[i]);
+	return buf;
+}
+
+char *nne_pattern(const struct nne_app *a, char *buf, size_t len)
+{
+	char g[128], e[128];
+
+	snprintf(buf, len, "stencil:dims=%s,elements=%s",
+		 nne_dims_format(a->beta, a->d, g, sizeof(g)),
+		 nne_dims_format(a->alpha, a->d, e, sizeof(e)));
+	return buf;
 }
 
 uint64_t nne_tasks(const struct nne_app *a)

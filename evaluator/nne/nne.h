@@ -70,6 +70,14 @@ int nne_parse_dims(const char *what, const char *s, uint32_t *v, uint32_t *nd,
 int nne_app_init(struct nne_app *a, const char *grid, const char *elements,
 		 double mu, struct err *err);
 
+/* V[0..D) as "V0xV1x.." into BUF (LEN bytes, truncated to fit);
+ * returns BUF. */
+char *nne_dims_format(const uint32_t *v, uint32_t d, char *buf, size_t len);
+/* A's exchange as a traffic pattern, "stencil:dims=B..,elements=A.."
+ * (evaluator/traffic's stencil: the same demands, Eq. 10-11), into BUF;
+ * returns BUF. */
+char *nne_pattern(const struct nne_app *a, char *buf, size_t len);
+
 /* |beta|: the number of tasks. */
 uint64_t nne_tasks(const struct nne_app *a);
 /* Eq. 10: M[k] = m_k, the share of a task's traffic sent to one neighbour

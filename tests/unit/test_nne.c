@@ -61,6 +61,15 @@ Test(nne, paper_worked_numbers)
 	cr_expect_float_eq(nne_msg_bytes(&a, 1), 32.0 * 64 * 1024, REL);
 	cr_expect_float_eq(nne_task_bytes(&a),
 			   2.0 * (4096 + 2048 + 2048) * 1024, REL);
+	{
+		char buf[64], small[6];
+
+		cr_expect_str_eq(nne_pattern(&a, buf, sizeof(buf)),
+				 "stencil:dims=16x8x8,elements=512x512x512");
+		cr_expect_str_eq(nne_dims_format(a.beta, a.d, small,
+						 sizeof(small)),
+				 "16x8x");
+	}
 	/* beta_k = 1: no traffic along k, the rest renormalised. */
 	app(&a, "4x1", NULL);
 	nne_m(&a, m);
@@ -177,21 +186,13 @@ Test(nne, bad_input)
 static double generic(const struct routing *r, const struct nne_app *a,
 		      const uint32_t *rank_node, const char *route)
 {
-	char pat[128], elems[64] = "", spec[64];
+	char pat[160], spec[64];
 	struct flows f;
 	struct model_result res;
 	struct err err = { "" };
 	double alpha;
-	int len = 0;
 
-	for (uint32_t k = 0; k < a->d; k++)
-		len += snprintf(elems + len, sizeof(elems) - len, "%s%u",
-				k ? "x" : "", a->alpha[k]);
-	len = snprintf(pat, sizeof(pat), "stencil:dims=");
-	for (uint32_t k = 0; k < a->d; k++)
-		len += snprintf(pat + len, sizeof(pat) - len, "%s%u",
-				k ? "x" : "", a->beta[k]);
-	snprintf(pat + len, sizeof(pat) - len, ",elements=%s", elems);
+	nne_pattern(a, pat, sizeof(pat));
 	flows_init(&f);
 	cr_assert_eq(flows_pattern(pat, rank_node, (uint32_t)nne_tasks(a), 1,
 				   &f, &err),
