@@ -155,19 +155,27 @@ static double beff(const double *delta, const double *cap, uint32_t nl)
 	return b;
 }
 
-/* The routing of one strategy: "min" or "vlb" with R's intra=. */
-static struct routing *strategy_routing(const struct routing *r, bool direct,
-					struct err *err)
+/* The routing of one strategy: R itself when it is that strategy's (min
+ * for direct, vlb for indirect), else a new "min" or "vlb" with R's
+ * intra= (*MADE set: the caller destroys it).  NULL with err set on
+ * failure. */
+static const struct routing *strategy_routing(const struct routing *r,
+					      bool direct,
+					      struct routing **made,
+					      struct err *err)
 {
 	const char *spec = routing_spec(r);
 
-	if (direct)
-		return routing_create(routing_topo(r), "min", err);
-	return routing_create(routing_topo(r),
-			      strstr(spec, "intra=global") ?
-				      "vlb:intra=global" :
-				      "vlb:intra=local",
-			      err);
+	*made = NULL;
+	if (!strcmp(routing_name(r), direct ? "min" : "vlb"))
+		return r;
+	*made = routing_create(routing_topo(r),
+			       direct ? "min" :
+			       strstr(spec, "intra=global") ?
+					"vlb:intra=global" :
+					"vlb:intra=local",
+			       err);
+	return *made;
 }
 
 static int run_nne(const struct spec *s, const struct routing *r,
@@ -219,7 +227,8 @@ static int run_nne(const struct spec *s, const struct routing *r,
 	for (uint32_t i = 0; i < f->n; i++)
 		that[i] = f->demand[i] / tot[f->src[i]];
 	for (int m = 0; m < 2; m++) {
-		struct routing *rm;
+		const struct routing *rm;
+		struct routing *made;
 		uint64_t np = 0;
 		double b;
 
@@ -230,13 +239,13 @@ static int run_nne(const struct spec *s, const struct routing *r,
 			rc = err_set(err, "out of memory (%u links)", nl);
 			goto out;
 		}
-		rm = strategy_routing(r, m == 0, err);
+		rm = strategy_routing(r, m == 0, &made, err);
 		if (!rm || demand(rm, f, that, delta[m], &np, err)) {
-			routing_destroy(rm);
+			routing_destroy(made);
 			rc = -1;
 			goto out;
 		}
-		routing_destroy(rm);
+		routing_destroy(made);
 		b = beff(delta[m], cap, nl);
 		if (b > best) {
 			best = b;
