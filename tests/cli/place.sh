@@ -64,6 +64,29 @@ is direct_cart_gamma "$(sed -n '/"rank":2,/,$p' "$tmp/out" |
 near task_bytes "$(sed -n 's/^ *"task_bytes":\(.*\),/\1/p' "$tmp/out")" \
 	41943040
 
+# --link-rate scales the topology's capacities (5 GB/s by default) and
+# --elem-bytes the messages: 10 GB/s links, 2 KiB per element: 80 MiB
+# per task, the same plans, every bandwidth doubled
+run --topo $DF --grid $G --elements $E --routing direct --link-rate 10 \
+	--elem-bytes 2048 --json || flunk rates "exit $st" "$tmp/err"
+near link_rate_inject "$(sed -n 's/^ *"inject":\(.*\),/\1/p' "$tmp/out")" 1e10
+near elem_bytes "$(sed -n 's/^ *"task_bytes":\(.*\),/\1/p' "$tmp/out")" \
+	83886080
+is link_rate_best "$(first strategy)" '"random/direct"'
+# a random/direct plan's rank order comes from --seed: the same nodes,
+# another order
+run --topo $DF --grid $G --elements $E --routing direct --bw 1000,1000,5 \
+	--hostfile "$tmp/s1" --seed 1 && run --topo $DF --grid $G \
+	--elements $E --routing direct --bw 1000,1000,5 --hostfile "$tmp/s2" \
+	--seed 2 || flunk seed "exit $st" "$tmp/err"
+if ! cmp -s "$tmp/s1" "$tmp/s2" &&
+	[ "$(sort -n "$tmp/s1")" = "$(sort -n "$tmp/s2")" ] &&
+	[ "$(sort -n "$tmp/s1" | uniq | wc -l)" -eq 256 ]; then
+	pass seed_order
+else
+	flunk seed_order "seeds 1 and 2: not the same 256 nodes in two orders"
+fi
+
 # Valiant routing: Eq. 15/17 with g - 2 = 31; |gamma| = 8, gamma (2,2,2):
 # E = 2 (4*0.2 + 4*0.2 + 4*0.1) = 4, two non-neighbouring groups exist:
 # delta = 2E/31 = 8/31; (2,4,1) and (4,2,1) tie, (2,2,2) first.
