@@ -11,14 +11,20 @@ policies_libpolicies_la_SOURCES = \
 	policies/policy_mesh_blocks.c \
 	policies/policy_dragonfly_groups.c \
 	policies/policy_nne.c \
+	policies/rankorder.c \
 	policies/willrun.c
 noinst_HEADERS += policies/policy.h policies/policy_impl.h \
-	policies/willrun.h
+	policies/rankorder.h policies/willrun.h
 
 UNIT_TESTS += tests/unit/test_policy
 tests_unit_test_policy_SOURCES = tests/unit/test_policy.c
 tests_unit_test_policy_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_policy_LDADD = $(L_POLICIES) $(UNIT_LIBS)
+
+UNIT_TESTS += tests/unit/test_rankorder
+tests_unit_test_rankorder_SOURCES = tests/unit/test_rankorder.c
+tests_unit_test_rankorder_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_rankorder_LDADD = $(L_POLICIES) $(UNIT_LIBS)
 
 UNIT_TESTS += tests/unit/test_willrun
 tests_unit_test_willrun_SOURCES = tests/unit/test_willrun.c
