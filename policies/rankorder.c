@@ -7,22 +7,21 @@
 
 #include "policies/rankorder.h"
 
-/* Append "A", "A*K", "A-B" or "A-B*K" (with a leading comma unless first). */
+/* Append run A-B:S*K in its shortest spelling (with a leading comma
+ * unless first). */
 static int put(char **buf, size_t *len, size_t *cap, uint32_t a, uint32_t b,
-	       uint32_t k)
+	       uint32_t st, uint32_t k)
 {
-	char w[48];
-	int m;
+	char w[64];
+	int m = 0;
 
-	if (a == b && k == 1)
-		m = snprintf(w, sizeof(w), "%s%u", *len ? "," : "", a);
-	else if (a == b)
-		m = snprintf(w, sizeof(w), "%s%u*%u", *len ? "," : "", a, k);
-	else if (k == 1)
-		m = snprintf(w, sizeof(w), "%s%u-%u", *len ? "," : "", a, b);
-	else
-		m = snprintf(w, sizeof(w), "%s%u-%u*%u", *len ? "," : "", a, b,
-			     k);
+	m += snprintf(w + m, sizeof(w) - m, "%s%u", *len ? "," : "", a);
+	if (b != a)
+		m += snprintf(w + m, sizeof(w) - m, "-%u", b);
+	if (b != a && st != 1)
+		m += snprintf(w + m, sizeof(w) - m, ":%u", st);
+	if (k != 1)
+		m += snprintf(w + m, sizeof(w) - m, "*%u", k);
 	if (*len + (size_t)m + 1 > *cap) {
 		size_t c = 2 * (*cap) + (size_t)m + 1;
 		char *nb = realloc(*buf, c);
@@ -37,6 +36,16 @@ static int put(char **buf, size_t *len, size_t *cap, uint32_t a, uint32_t b,
 	return 0;
 }
 
+/* Whether POS[J..J+K) all equal V (and exist). */
+static int repeats(const uint32_t *pos, uint32_t n, uint32_t j, uint32_t k,
+		   uint32_t v)
+{
+	for (uint32_t m = 0; m < k; m++)
+		if (j + m >= n || pos[j + m] != v)
+			return 0;
+	return 1;
+}
+
 int rankorder_format(const uint32_t *pos, uint32_t n, char **out)
 {
 	size_t len = 0, cap = 64;
@@ -49,25 +58,23 @@ int rankorder_format(const uint32_t *pos, uint32_t n, char **out)
 		return -1;
 	(*out)[0] = '\0';
 	while (i < n) {
-		uint32_t a = pos[i], b = a, k = 1, j;
+		uint32_t a = pos[i], b = a, k = 1, st = 1, j;
 
 		while (i + k < n && pos[i + k] == a)
 			k++;
 		j = i + k;
-		/* the next nodes in turn, K ranks each */
-		for (;;) {
-			uint32_t m = 0;
-
-			if (b == UINT32_MAX)
-				break;
-			while (m < k && j + m < n && pos[j + m] == b + 1)
-				m++;
-			if (m != k)
-				break;
-			b++;
+		/* the next nodes at a fixed stride, K ranks each */
+		if (j < n && pos[j] > a && repeats(pos, n, j, k, pos[j])) {
+			st = pos[j] - a;
+			b = pos[j];
 			j += k;
+			while (b <= UINT32_MAX - st &&
+			       repeats(pos, n, j, k, b + st)) {
+				b += st;
+				j += k;
+			}
 		}
-		if (put(out, &len, &cap, a, b, k)) {
+		if (put(out, &len, &cap, a, b, st, k)) {
 			free(*out);
 			*out = NULL;
 			return -1;
@@ -106,7 +113,7 @@ int rankorder_parse(const char *text, uint32_t nnodes, uint32_t max_ranks,
 		return err_set(err, "rank order: empty");
 	for (;;) {
 		const char *run = p;
-		uint32_t a, b, k = 1;
+		uint32_t a, b, k = 1, st = 1;
 		uint64_t more;
 
 		if (number(&p, &a))
@@ -123,6 +130,18 @@ int rankorder_parse(const char *text, uint32_t nnodes, uint32_t max_ranks,
 					(int)(p - run), run, a, b);
 				goto fail;
 			}
+			if (*p == ':') {
+				p++;
+				if (number(&p, &st) || !st)
+					goto syntax;
+				if ((b - a) % st) {
+					err_set(err,
+						"rank order: run %.*s: %u to %u is not "
+						"a multiple of stride %u",
+						(int)(p - run), run, a, b, st);
+					goto fail;
+				}
+			}
 		}
 		if (*p == '*') {
 			p++;
@@ -136,7 +155,7 @@ int rankorder_parse(const char *text, uint32_t nnodes, uint32_t max_ranks,
 				b, nnodes, nnodes == 1 ? "" : "s");
 			goto fail;
 		}
-		more = ((uint64_t)b - a + 1) * k;
+		more = (((uint64_t)b - a) / st + 1) * k;
 		if (cnt + more > max_ranks) {
 			err_set(err, "rank order: more than %u ranks",
 				max_ranks);
@@ -155,7 +174,7 @@ int rankorder_parse(const char *text, uint32_t nnodes, uint32_t max_ranks,
 			v = nv;
 			cap = (uint32_t)c;
 		}
-		for (uint64_t x = a; x <= b; x++)
+		for (uint64_t x = a; x <= b; x += st)
 			for (uint32_t r = 0; r < k; r++)
 				v[cnt++] = (uint32_t)x;
 		if (*p == ',') {
@@ -171,8 +190,8 @@ int rankorder_parse(const char *text, uint32_t nnodes, uint32_t max_ranks,
 	return 0;
 syntax:
 	err_set(err,
-		"rank order: at \"%.20s\": expected runs A, A*K, A-B or A-B*K "
-		"separated by commas",
+		"rank order: at \"%.20s\": expected runs A, A-B or A-B:S, "
+		"each with an optional *K, separated by commas",
 		*p ? p : "(end)");
 fail:
 	free(v);

@@ -8,8 +8,11 @@
  *   A        rank on node A
  *   A*K      K ranks on node A
  *   A-B      one rank on each of nodes A, A+1, .., B (A < B)
- *   A-B*K    K consecutive ranks on each of nodes A, A+1, .., B
- * e.g. "0-3*2,8,9" is 0 0 1 1 2 2 3 3 8 9.
+ *   A-B:S    one rank on each of nodes A, A+S, A+2S, .., B (S divides
+ *            B - A)
+ *   and any of these with "*K": K consecutive ranks on each node
+ * e.g. "0-3*2,8,9" is 0 0 1 1 2 2 3 3 8 9, "0-6:2,1-7:2*2" is
+ * 0 2 4 6 1 1 3 3 5 5 7 7.
  */
 #ifndef STOPO_RANKORDER_H
 #define STOPO_RANKORDER_H
@@ -19,7 +22,8 @@
 #include "topo/util/err.h"
 
 /* The text of the N positions POS (N >= 1) into *OUT (malloc'd, the
- * caller frees): the fewest runs a left-to-right scan finds.  Returns 0,
+ * caller frees): the longest run at each step of a left-to-right scan
+ * (its stride the step between its first two nodes).  Returns 0,
  * or -1 (out of memory, N = 0) with *OUT NULL. */
 int rankorder_format(const uint32_t *pos, uint32_t n, char **out);
 

@@ -35,6 +35,11 @@ Test(rankorder, format_by_hand)
 	fmt_is(e, 4, "3,2,1,0");
 	fmt_is(f, 5, "0-1*2,2");
 	fmt_is(g, 8, "0-1*2,0-1*2");
+	/* strides: the step between a run's first two nodes */
+	const uint32_t h[] = { 0, 2, 4, 6, 1, 1, 3, 3, 5, 5, 7, 7 };
+	const uint32_t i[] = { 0, 2, 3 };
+	fmt_is(h, 12, "0-6:2,1-7:2*2");
+	fmt_is(i, 3, "0-2:2,3");
 }
 
 static void parse_is(const char *text, uint32_t nn, const uint32_t *want,
@@ -56,10 +61,14 @@ Test(rankorder, parse_by_hand)
 {
 	const uint32_t a[] = { 0, 0, 1, 1, 2, 2, 3, 3, 8, 9 };
 	const uint32_t b[] = { 7, 7, 7, 2 };
+	const uint32_t c[] = { 0, 2, 4, 6, 1, 1, 3, 3, 5, 5, 7, 7 };
+	const uint32_t d[] = { 1, 1, 1, 4, 4, 4 };
 
 	parse_is("0-3*2,8-9", 10, a, 10);
 	parse_is("0*2,1*2,2*2,3*2,8,9", 10, a, 10);
 	parse_is("7*3,2 rest of the comment", 8, b, 4);
+	parse_is("0-6:2,1-7:2*2", 8, c, 12);
+	parse_is("1-4:3*3", 5, d, 6);
 }
 
 static void parse_fails(const char *text, uint32_t nn, uint32_t max,
@@ -84,6 +93,9 @@ Test(rankorder, errors)
 	parse_fails("3-1", 4, 100, "does not ascend");
 	parse_fails("2-2", 4, 100, "does not ascend");
 	parse_fails("0*0", 4, 100, "expected runs");
+	parse_fails("0-3:2", 4, 100, "0-3:2: 0 to 3 is not a multiple of stride 2");
+	parse_fails("0-2:0", 4, 100, "expected runs");
+	parse_fails("0:2", 4, 100, "expected runs");
 	parse_fails("0,4", 4, 100, "node 4, but the job has 4 nodes");
 	parse_fails("0-3*3", 4, 11, "more than 11 ranks");
 	parse_fails("1;2", 4, 100, "at \";2\"");
