@@ -15,6 +15,7 @@
 #include "evaluator/traffic/flows.h"
 #include "evaluator/sim/workload.h"
 #include "policies/machine/machine.h"
+#include "topo/routing.h"
 #include "topo/topo.h"
 
 #define CMD "place"
@@ -53,7 +54,8 @@ static const struct cli_opt options[] = {
 	  .name = "routing",
 	  .arg = "R",
 	  .help = "direct, indirect (Valiant) or auto (both, and\n"
-		  "random placement; default auto)" },
+		  "random placement); default: the machine's routing\n"
+		  "(min: direct, vlb: indirect, ugal: auto)" },
 	{ .id = O_FREE,
 	  .name = "free",
 	  .arg = "FILE",
@@ -166,9 +168,8 @@ static int parse(int argc, char **argv, struct cmd_place_args *a)
 	const char *arg;
 	int c;
 
+	/* mask 0: from the machine's routing (plan) */
 	*a = (struct cmd_place_args){ .top = 10, .tpn = 1, .seed = 1 };
-	a->mask = 1u << NNE_CART_DIRECT | 1u << NNE_CART_INDIRECT |
-		  1u << NNE_RANDOM_DIRECT;
 	optind = 1;
 	while ((c = cli_getopt(&cli, argc, argv, &arg)) != -1) {
 		switch (c) {
@@ -191,7 +192,11 @@ static int parse(int argc, char **argv, struct cmd_place_args *a)
 					  1u << NNE_RANDOM_DIRECT;
 			else if (!strcmp(arg, "indirect"))
 				a->mask = 1u << NNE_CART_INDIRECT;
-			else if (strcmp(arg, "auto"))
+			else if (!strcmp(arg, "auto"))
+				a->mask = 1u << NNE_CART_DIRECT |
+					  1u << NNE_CART_INDIRECT |
+					  1u << NNE_RANDOM_DIRECT;
+			else
 				return cli_error(CMD, CLI_USAGE,
 						 "--routing %s: want direct, "
 						 "indirect or auto",
@@ -399,12 +404,25 @@ static int run(const struct cmd_place_args *a, struct cmd_place_result *r)
 	struct err err = { "" };
 	uint32_t N, G;
 	uint64_t tasks;
+	unsigned mask;
 	int rc;
 
 	r->m = machine_open(a->spec, NULL, &err);
 	if (!r->m)
 		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
 	r->t = machine_topo(r->m);
+	mask = a->mask;
+	if (!mask) {
+		/* the strategies the machine's routing allows, as the nne
+		 * policy takes them */
+		const char *rn = routing_name(machine_routing(r->m));
+
+		mask = 1u << NNE_CART_DIRECT | 1u << NNE_RANDOM_DIRECT;
+		if (!strcmp(rn, "vlb"))
+			mask = 1u << NNE_CART_INDIRECT;
+		else if (strcmp(rn, "min"))
+			mask |= 1u << NNE_CART_INDIRECT;
+	}
 	if (nne_app_init(&r->app, a->grid, a->elements, a->mu, &err) ||
 	    nne_net_from_topo(r->t, a->link_rate, a->bw, &r->net, &err))
 		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
@@ -429,7 +447,7 @@ static int run(const struct cmd_place_args *a, struct cmd_place_result *r)
 		}
 	for (uint32_t g = 0; g < G; g++)
 		r->free_groups += r->group_free[g] == r->net.nodes_per_group;
-	if (nne_plan_all(&r->app, &r->net, r->group_free, a->mask, &r->plans,
+	if (nne_plan_all(&r->app, &r->net, r->group_free, mask, &r->plans,
 			 &r->nplans, &err))
 		return cli_error(CMD, CLI_FAIL, "%s", err.msg);
 	if (!r->nplans) {

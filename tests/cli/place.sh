@@ -157,6 +157,26 @@ else
 	flunk links_below_bp "link-level B_eff '$lbw' not below 5e9"
 fi
 
+# Without --routing, the strategies the machine's routing allows (the
+# nne policy's): min only the direct ones, vlb only cartesian/indirect;
+# an explicit --routing auto takes all three on the min machine.
+strategies() {
+	sed -n 's/^ *"strategy":"\(.*\)",*/\1/p' "$tmp/out" | sort -u |
+		tr '\n' ' '
+}
+printf 'Topology=dragonfly p=2 a=4 h=2 g=9\nRouting=min\n' >"$tmp/min.conf"
+printf 'Topology=dragonfly p=2 a=4 h=2 g=9\nRouting=vlb\n' >"$tmp/vlb.conf"
+run --topo "$tmp/min.conf" --grid 4x4x2 --top 0 --json ||
+	flunk routing_min "exit $st" "$tmp/err"
+is routing_min "$(strategies)" "cartesian/direct random/direct "
+run --topo "$tmp/vlb.conf" --grid 4x4x2 --top 0 --json ||
+	flunk routing_vlb "exit $st" "$tmp/err"
+is routing_vlb "$(strategies)" "cartesian/indirect "
+run --topo "$tmp/min.conf" --routing auto --grid 4x4x2 --top 0 --json ||
+	flunk routing_auto "exit $st" "$tmp/err"
+is routing_auto "$(strategies)" \
+	"cartesian/direct cartesian/indirect random/direct "
+
 # text output names the best plan and how to use the hostfile
 run --topo good_dragonfly.conf --grid 4x4x2 --hostfile "$tmp/h2" --top 3 ||
 	flunk text "exit $st" "$tmp/err"
