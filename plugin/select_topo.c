@@ -45,6 +45,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "plugin/topo_adapter.h"
+#include "policies/rankorder.h"
 #include "policies/willrun.h"
 
 /* The plugin is compiled with -fvisibility=hidden: what follows is Slurm's
@@ -76,6 +77,9 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 /* Largest job whose rates are predicted at start (n^2 flows for
  * alltoall); MLS/TLS are computed for every job. */
 #define MAX_MODEL_NODES 128
+/* Largest grid whose rank order is recorded (4 bytes a rank while the
+ * job is placed; its text is a few bytes a node). */
+#define MAX_RANKS (1u << 22)
 /* Pending reasons are prefixed with this. */
 #define REASON_PREFIX "topo: "
 /* The SPANK plugin's job control variables, as they appear in
@@ -144,11 +148,14 @@ static char *conf_path = NULL;
 static bool tracking = false; /* tstate's link-sharing tracker */
 /* What the policy said of the placement _run_now chose last (job_begin
  * follows job_test in the same scheduling pass): isolated, or shared and
- * why.  Recorded at the job's start (topo_jobs.log, AdminComment). */
+ * why, and the rank order it planned (nne: the topology node of every
+ * rank).  Recorded at the job's start (topo_jobs.log, AdminComment,
+ * SystemComment). */
 static struct {
 	uint32_t job_id;
 	bool isolated;
 	char why[sizeof(((struct policy_result *)0)->reason)];
+	uint32_t *ranks, nranks;
 } claim;
 
 static void _rebuild_owner_locked(List jobs);
@@ -252,6 +259,8 @@ extern int fini(void)
 	tstate = NULL;
 	xfree(owner);
 	xfree(conf_path);
+	xfree(claim.ranks);
+	claim.nranks = 0;
 	slurm_mutex_unlock(&topo_lock);
 	/* the thread runs the plugin's code: stop it before unloading */
 	tstate_predictor_stop();
@@ -996,6 +1005,13 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		claim.isolated = res->isolated;
 		snprintf(claim.why, sizeof(claim.why), "%s",
 			 res->isolated ? "" : res->reason);
+		claim.nranks = 0;
+		if (res->nranks) {
+			xrecalloc(claim.ranks, res->nranks, sizeof(uint32_t));
+			memcpy(claim.ranks, res->rank_node,
+			       res->nranks * sizeof(uint32_t));
+			claim.nranks = res->nranks;
+		}
 	} else if (st == POLICY_WAIT || st == POLICY_NEVER) {
 		_set_reason(job_ptr, res->reason);
 		log_flag(SELECT_TYPE, "%s: %pJ pending: %s", plugin_type,
@@ -1233,6 +1249,17 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		return SLURM_ERROR;
 	}
 	res.nodes = xcalloc(tstate_nodes(tstate) + 1, sizeof(uint32_t));
+	if (req.ngrid && (mode == SELECT_MODE_RUN_NOW)) {
+		/* room for the rank order the policy may plan */
+		uint64_t t = 1;
+
+		for (uint32_t d = 0; d < req.ngrid; d++)
+			t *= req.grid[d];
+		if (t <= MAX_RANKS) {
+			res.rank_cap = (uint32_t)t;
+			res.rank_node = xcalloc(t, sizeof(uint32_t));
+		}
+	}
 
 	if (mode == SELECT_MODE_TEST_ONLY)
 		rc = _test_only(job_ptr, bitmap, p, &z, &req, &res, mode,
@@ -1247,6 +1274,7 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			      preemptee_candidates, preemptee_job_list,
 			      exc_core_bitmap);
 	xfree(res.nodes);
+	xfree(res.rank_node);
 	xfree(cap);
 	slurm_mutex_unlock(&topo_lock);
 	return rc;
@@ -1661,6 +1689,61 @@ static void _evaluate_locked(job_record_t *job_ptr)
 	xfree(names);
 }
 
+/*
+ * The rank order the policy planned for JOB_PTR (nne, a grid job spanning
+ * groups), in its SystemComment as "topo_grid=AxBxC topo_ranks=TEXT": the
+ * position in the job's node list (Slurm's node order, as job_ptr->nodes
+ * lists them) of every rank's node, rank order (policies/rankorder.h).
+ * srun --topo-ranks (spank_topo) reads it and lays the ranks out so.
+ */
+static void _record_ranks_locked(job_record_t *job_ptr)
+{
+	uint32_t *at = NULL, *pos = NULL, k = 0, i;
+	const char *grid = _spank_env(job_ptr, ENV_GRID);
+	char *text = NULL;
+
+	if ((claim.job_id != job_ptr->job_id) || !claim.nranks)
+		return;
+	if (!job_ptr->node_bitmap)
+		goto out;
+	at = xcalloc(node_record_count + 1, sizeof(uint32_t));
+	for (i = 0; i < (uint32_t)node_record_count; i++)
+		if (bit_test(job_ptr->node_bitmap, i))
+			at[i] = ++k;
+	pos = xcalloc(claim.nranks, sizeof(uint32_t));
+	for (i = 0; i < claim.nranks; i++) {
+		uint32_t s = tstate_t2s(tstate, claim.ranks[i]);
+
+		if ((s >= (uint32_t)node_record_count) || !at[s]) {
+			error("%s: %pJ: the planned rank %u is on a node the job was not given: rank order not recorded",
+			      plugin_type, job_ptr, i);
+			goto out;
+		}
+		pos[i] = at[s] - 1;
+	}
+	if (rankorder_format(pos, claim.nranks, &text) < 0) {
+		error("%s: %pJ: out of memory: rank order not recorded",
+		      plugin_type, job_ptr);
+		goto out;
+	}
+	xstrfmtcat(job_ptr->system_comment, "%stopo_grid=%s %s%s",
+		   job_ptr->system_comment ? " " : "", grid ? grid : "?",
+		   RANKORDER_KEY, text);
+	info("%s: %pJ: rank order of grid %s recorded (%u ranks on %u nodes): srun --topo-ranks lays the ranks out as planned",
+	     plugin_type, job_ptr, grid ? grid : "?", claim.nranks, k);
+	if (job_ptr->details && (job_ptr->details->num_tasks != NO_VAL) &&
+	    job_ptr->details->num_tasks &&
+	    (job_ptr->details->num_tasks != claim.nranks))
+		info("%s: %pJ asks %u tasks, its grid %s has %u ranks: srun --topo-ranks launches %u",
+		     plugin_type, job_ptr, job_ptr->details->num_tasks,
+		     grid ? grid : "?", claim.nranks, claim.nranks);
+out:
+	free(text);
+	xfree(pos);
+	xfree(at);
+	claim.nranks = 0;
+}
+
 extern int select_p_job_begin(job_record_t *job_ptr)
 {
 	int rc = (*(wrap.job_begin))(job_ptr);
@@ -1669,6 +1752,7 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 	if (_usable_locked()) {
 		_set_owner_locked(job_ptr, true);
 		if (rc == SLURM_SUCCESS) {
+			_record_ranks_locked(job_ptr);
 			_evaluate_locked(job_ptr);
 			_protect_locked(job_ptr);
 		}
