@@ -75,7 +75,8 @@ SLURM_TESTS += \
 	tests/slurm/linear.sh \
 	tests/slurm/shapes.sh \
 	tests/slurm/matrix.sh \
-	tests/slurm/overlap.sh
+	tests/slurm/overlap.sh \
+	tests/slurm/nne_ranks.sh
 EXTRA_DIST += tests/slurm/lib.sh tests/exports.sh
 
 if HAVE_SLURM_SRC
