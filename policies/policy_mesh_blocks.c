@@ -544,6 +544,22 @@ static void shape_str(const struct mb *m, const uint32_t *e, char *buf,
 				      e[d]);
 }
 
+/* Whether extent E is at least as long on every axis as one of the N
+ * extents in FAILED. */
+static bool holds_failed(const struct mb *m, const uint32_t *e,
+			 const uint32_t (*failed)[D], uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		int d;
+
+		for (d = 0; d < m->n && e[d] >= failed[i][d]; d++)
+			;
+		if (d == m->n)
+			return true;
+	}
+	return false;
+}
+
 static enum policy_status search(const struct policy *p, const struct mb *m,
 				 const struct policy_view *v,
 				 const struct st *s,
@@ -553,6 +569,12 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 	uint32_t need = req->nodes, at = req->attempt, nr = 0;
 	uint64_t cellnodes = (uint64_t)m->p;
 	uint32_t cells, seen = 0, total, zero[D] = { 0 };
+	/* Shapes with no free box so far.  A shape at least as long on every
+	 * axis has none either (its box at any origin it may take holds
+	 * theirs at the same origin, which they may take too), so it is
+	 * passed over: the answer is the full scan's. */
+	uint32_t(*failed)[D] = NULL, nfailed = 0;
+	enum policy_status st;
 
 	if (need <= m->p) {
 		struct policy_cand *c = malloc(((size_t)m->R + 1) * sizeof(*c));
@@ -611,9 +633,13 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 		if (sh->vol > total) /* shapes are sorted by volume */
 			break;
 
+		uint32_t found = 0;
+
 		if (sh->vol < cells)
 			continue;
 		if (sh->vol * cellnodes < need)
+			continue;
+		if (holds_failed(m, sh->e, failed, nfailed))
 			continue;
 		for (d = 0; d < m->n; d++)
 			lim[d] = m->torus && sh->e[d] < m->kc[d] ?
@@ -625,16 +651,33 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 					if (fill)
 						take_box(p, m, v, o, sh->e,
 							 need, res);
+					free(failed);
 					return POLICY_PLACED;
 				}
 				seen++;
+				found++;
 			}
 			for (d = 0; d < m->n && ++o[d] >= lim[d]; d++)
 				o[d] = 0;
 			if (d == m->n)
 				break;
 		}
+		if (!found) {
+			/* an antichain: a shape holding one listed is never
+			 * scanned, so never listed */
+			void *nf = realloc(failed,
+					   (nfailed + 1) * sizeof(*failed));
+
+			if (!nf) {
+				free(failed);
+				return policy_say(res, POLICY_WAIT,
+						  "out of memory");
+			}
+			failed = nf;
+			memcpy(failed[nfailed++], sh->e, sizeof(failed[0]));
+		}
 	}
+	free(failed);
 	if (seen > 0)
 		return policy_say(res, POLICY_NEVER,
 				  "no candidate #%u (%u "
@@ -645,16 +688,18 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 
 		shape_str(m, m->c, blk, sizeof(blk));
 		if (m->blocks)
-			return policy_say(res, POLICY_WAIT,
-					  "waiting for a "
-					  "cuboid of %u free %s blocks (%u "
-					  "free)",
-					  cells, blk, total);
-		return policy_say(res, POLICY_WAIT,
-				  "waiting for a cuboid of "
-				  "%u free routers (%u free)",
-				  cells, total);
+			st = policy_say(res, POLICY_WAIT,
+					"waiting for a "
+					"cuboid of %u free %s blocks (%u "
+					"free)",
+					cells, blk, total);
+		else
+			st = policy_say(res, POLICY_WAIT,
+					"waiting for a cuboid of "
+					"%u free routers (%u free)",
+					cells, total);
 	}
+	return st;
 }
 
 /* policy_search_fn: scan V (or the empty machine), then search */
