@@ -14,7 +14,20 @@
  *              that the model's whole cost shows)
  *  The topo.conf and node names go through tstate_load as in slurmctld.
  *
- *  Usage: bench_adapter [iterations]   (default 20)
+ *  Then one backfill pass the way slurmctld's backfill drives the plugin,
+ *  on each isolating policy of the three families at 10,000+ nodes
+ *  (fat-tree k=22 n=3, dragonfly p=7 a=15 h=8 g=106, express mesh
+ *  30x30x12): the machine 85 % full as above, N pending jobs (default
+ *  500, bf_max_job_test's default) with the sizes of the first N jobs of
+ *  the workload (SWF, scaled as stopo whatif --scale auto) in priority
+ *  order; each gets the will-run search (SELECT_MODE_WILL_RUN), and one
+ *  that can start now is placed (SELECT_MODE_RUN_NOW) and its nodes
+ *  owned before the next job is tested.  Reports the pass time, the
+ *  slowest will-run, the jobs started and the end times released.
+ *
+ *  Usage: bench_adapter [iterations [SWF [pending [POLICY]]]]
+ *         (default 20, no pass without SWF, 500; POLICY: only the pass
+ *         cases whose policy starts so)
 \*****************************************************************************/
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,15 +220,203 @@ static int run_case(const struct bcase *c, int iters)
 	return 0;
 }
 
+/* One backfill pass (see the header). */
+struct pcase {
+	const char *topo_conf_line, *policy;
+	uint32_t nodes;
+};
+
+static const struct pcase pass_cases[] = {
+	{ "Topology=fattree k=22 n=3", "fattree-pods", 10648 },
+	{ "Topology=fattree k=22 n=3", "fattree-pods:rule=links", 10648 },
+	{ "Topology=dragonfly p=7 a=15 h=8 g=106", "dragonfly-groups", 11130 },
+	{ "Topology=dragonfly p=7 a=15 h=8 g=106", "dragonfly-balanced",
+	  11130 },
+	{ "Topology=dragonfly p=7 a=15 h=8 g=106", "nne", 11130 },
+	{ "Topology=expressmesh dims=30x30x12 gap=4", "mesh-blocks", 10800 },
+};
+
+/* The requested (else allocated) processors of the first N jobs of SWF
+ * PATH, and the largest, into SIZES; the count read, or -1. */
+static int swf_sizes(const char *path, uint32_t *sizes, uint32_t n,
+		     uint32_t *largest)
+{
+	char line[1024];
+	uint32_t k = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	*largest = 1;
+	while (k < n && fgets(line, sizeof(line), f)) {
+		long v[8];
+
+		if (line[0] == ';' ||
+		    sscanf(line, "%ld %ld %ld %ld %ld %ld %ld %ld", &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7]) != 8)
+			continue;
+		if (v[7] <= 0)
+			v[7] = v[4];
+		if (v[7] <= 0)
+			continue;
+		sizes[k] = (uint32_t)v[7];
+		if (sizes[k] > *largest)
+			*largest = sizes[k];
+		k++;
+	}
+	fclose(f);
+	return (int)k;
+}
+
+static int run_pass(const struct pcase *c, const uint32_t *swf, uint32_t npend,
+		    uint32_t largest)
+{
+	static const uint32_t fill_sizes[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+	char path[] = "/tmp/bench_adapter.XXXXXX";
+	struct err err = { { 0 } };
+	char **names = calloc(c->nodes, sizeof(char *));
+	uint32_t *owner = calloc(c->nodes, sizeof(uint32_t));
+	uint32_t *nodes = calloc(c->nodes, sizeof(uint32_t));
+	uint8_t *usable = malloc(c->nodes);
+	struct policy_running *run = calloc(c->nodes + npend + 1, sizeof(*run));
+	const char *parts[] = { "batch" };
+	const struct policy *p;
+	struct tstate *s;
+	uint32_t i, k, used = 0, job = 1, nrun, started = 0, released = 0;
+	double total, worst = 0;
+	bool none;
+	FILE *f;
+	int fd;
+
+	if (!names || !owner || !nodes || !usable || !run)
+		return -1;
+	memset(usable, 1, c->nodes);
+	fd = mkstemp(path);
+	if (fd < 0 || !(f = fdopen(fd, "w")))
+		return -1;
+	fprintf(f, "%s\nNodeName=n[0-%u]\nPartitionPolicy=batch:%s\n",
+		c->topo_conf_line, c->nodes - 1, c->policy);
+	fclose(f);
+	for (i = 0; i < c->nodes; i++) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "n%u", i);
+		names[i] = strdup(buf);
+	}
+	s = tstate_load(path, (const char *const *)names, c->nodes, parts, 1,
+			&err);
+	unlink(path);
+	if (!s || !(p = tstate_policy(s, "batch", NULL, &none, &err))) {
+		fprintf(stderr, "bench_adapter: %s\n", err.msg);
+		return -1;
+	}
+	rng_state = 88172645463325252ull;
+	for (i = 0; used < c->nodes * 17 / 20 && i < 100000; i++) {
+		struct policy_request req = { .job_id = job,
+					      .nodes = fill_sizes[rnd(8)] };
+		struct policy_result res = { .nodes = nodes };
+		struct policy_view v = { .owner = owner, .usable = usable };
+
+		if (policy_place(p, &v, &req, &res) != POLICY_PLACED)
+			continue;
+		for (k = 0; k < res.n; k++)
+			owner[nodes[k]] = job;
+		used += res.n;
+		run[job - 1].job_id = job;
+		run[job - 1].end = 1000 + job;
+		job++;
+	}
+	nrun = job - 1;
+	total = cpu_now();
+	for (i = 0; i < npend; i++) {
+		uint64_t sz =
+			((uint64_t)swf[i] * c->nodes + largest - 1) / largest;
+		struct policy_request req = {
+			.job_id = 1000000 + i,
+			.nodes = (uint32_t)(sz ? sz : 1),
+		};
+		struct policy_result res = { .nodes = nodes };
+		struct policy_view v = { .owner = owner, .usable = usable };
+		struct policy_will_run wr = { 0 };
+		double a = cpu_now();
+
+		if (policy_will_run(p, &v, run, nrun, 0, &req, &res, &wr,
+				    &err) < 0) {
+			fprintf(stderr, "will_run: %s\n", err.msg);
+			return -1;
+		}
+		released += wr.jobs;
+		/* it can start now: job_test RUN_NOW, then job_begin */
+		if (wr.status == POLICY_PLACED && wr.groups == 0 &&
+		    policy_place(p, &v, &req, &res) == POLICY_PLACED) {
+			for (k = 0; k < res.n; k++)
+				owner[nodes[k]] = req.job_id;
+			run[nrun].job_id = req.job_id;
+			run[nrun].end = 1000000 + i;
+			nrun++;
+			started++;
+		}
+		a = cpu_now() - a;
+		if (a > worst)
+			worst = a;
+	}
+	total = cpu_now() - total;
+	printf("  %-38s %-24s %5.1f ms %8.3f %8.3f %7u %9u\n",
+	       c->topo_conf_line + 9, c->policy, total * 1e3,
+	       total * 1e3 / npend, worst * 1e3, started, released);
+	tstate_destroy(s);
+	for (i = 0; i < c->nodes; i++)
+		free(names[i]);
+	free(names);
+	free(owner);
+	free(nodes);
+	free(usable);
+	free(run);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int iters = argc > 1 ? atoi(argv[1]) : 20;
+	uint32_t npend = argc > 3 ? (uint32_t)atoi(argv[3]) : 500, largest;
+	uint32_t *sizes;
 	size_t i;
+	int got;
 
 	if (iters < 1)
 		iters = 1;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (run_case(&cases[i], iters) < 0)
 			return 1;
+	if (argc < 3)
+		return 0;
+	if (npend < 1)
+		npend = 1;
+	if (!(sizes = calloc(npend, sizeof(*sizes))))
+		return 1;
+	got = swf_sizes(argv[2], sizes, npend, &largest);
+	if (got < 1) {
+		fprintf(stderr, "bench_adapter: %s: no jobs\n", argv[2]);
+		free(sizes);
+		return 1;
+	}
+	printf("\nbackfill pass: %d pending jobs (%s, scaled to the machine), "
+	       "machine 85 %% full; will-run each, start those that can "
+	       "start now\n",
+	       got, argv[2]);
+	printf("  %-38s %-24s %8s %8s %8s %7s %9s\n", "machine", "policy",
+	       "pass", "ms/job", "max ms", "started", "released");
+	for (i = 0; i < sizeof(pass_cases) / sizeof(pass_cases[0]); i++)
+		if ((argc < 5 || !strncmp(pass_cases[i].policy, argv[4],
+					  strlen(argv[4]))) &&
+		    run_pass(&pass_cases[i], sizes, (uint32_t)got, largest) <
+			    0) {
+			free(sizes);
+			return 1;
+		}
+	free(sizes);
 	return 0;
 }
