@@ -93,7 +93,8 @@ Test(rankorder, errors)
 	parse_fails("3-1", 4, 100, "does not ascend");
 	parse_fails("2-2", 4, 100, "does not ascend");
 	parse_fails("0*0", 4, 100, "expected runs");
-	parse_fails("0-3:2", 4, 100, "0-3:2: 0 to 3 is not a multiple of stride 2");
+	parse_fails("0-3:2", 4, 100,
+		    "0-3:2: 0 to 3 is not a multiple of stride 2");
 	parse_fails("0-2:0", 4, 100, "expected runs");
 	parse_fails("0:2", 4, 100, "expected runs");
 	parse_fails("0,4", 4, 100, "node 4, but the job has 4 nodes");
