@@ -26,8 +26,9 @@
  *  slowest will-run, the jobs started and the end times released.
  *
  *  Usage: bench_adapter [iterations [SWF [pending [POLICY]]]]
- *         (default 20, no pass without SWF, 500; POLICY: only the pass
- *         cases whose policy starts so)
+ *         (default 20; SWF default $BENCH_DIR/../../shared/workloads/
+ *         lublin_256.swf as make bench runs it, no pass when absent;
+ *         500; POLICY: only the pass cases whose policy starts so)
 \*****************************************************************************/
 #include <stdio.h>
 #include <stdlib.h>
@@ -383,6 +384,8 @@ int main(int argc, char **argv)
 	int iters = argc > 1 ? atoi(argv[1]) : 20;
 	uint32_t npend = argc > 3 ? (uint32_t)atoi(argv[3]) : 500, largest;
 	uint32_t *sizes;
+	const char *swf = argc > 2 ? argv[2] : NULL, *dir = getenv("BENCH_DIR");
+	char def[4096];
 	size_t i;
 	int got;
 
@@ -391,22 +394,28 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (run_case(&cases[i], iters) < 0)
 			return 1;
-	if (argc < 3)
+	if (!swf && dir &&
+	    snprintf(def, sizeof(def),
+		     "%s/../../shared/workloads/lublin_256.swf",
+		     dir) < (int)sizeof(def) &&
+	    access(def, R_OK) == 0)
+		swf = def;
+	if (!swf)
 		return 0;
 	if (npend < 1)
 		npend = 1;
 	if (!(sizes = calloc(npend, sizeof(*sizes))))
 		return 1;
-	got = swf_sizes(argv[2], sizes, npend, &largest);
+	got = swf_sizes(swf, sizes, npend, &largest);
 	if (got < 1) {
-		fprintf(stderr, "bench_adapter: %s: no jobs\n", argv[2]);
+		fprintf(stderr, "bench_adapter: %s: no jobs\n", swf);
 		free(sizes);
 		return 1;
 	}
 	printf("\nbackfill pass: %d pending jobs (%s, scaled to the machine), "
 	       "machine 85 %% full; will-run each, start those that can "
 	       "start now\n",
-	       got, argv[2]);
+	       got, swf);
 	printf("  %-38s %-24s %8s %8s %8s %7s %9s\n", "machine", "policy",
 	       "pass", "ms/job", "max ms", "started", "released");
 	for (i = 0; i < sizeof(pass_cases) / sizeof(pass_cases[0]); i++)
