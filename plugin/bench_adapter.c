@@ -74,73 +74,105 @@ static uint32_t rnd(uint32_t n)
 	return (uint32_t)(rng_state % n);
 }
 
-static int run_case(const struct bcase *c, int iters)
+/* CONF_LINE's machine of NODES nodes n0.. with POLICY for partition
+ * batch, through tstate_load as in slurmctld (EXTRA: more topo.conf
+ * lines); *P its policy, *NAMES the node names (freed by names_free). */
+static struct tstate *load(const char *conf_line, const char *policy,
+			   uint32_t nodes, const char *extra, char ***names,
+			   const struct policy **p)
 {
-	static const uint32_t fill_sizes[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
 	char path[] = "/tmp/bench_adapter.XXXXXX";
-	struct err err = { { 0 } };
-	char **names = calloc(c->nodes, sizeof(char *));
-	uint32_t *owner = calloc(c->nodes, sizeof(uint32_t));
-	uint32_t *nodes = calloc(c->nodes, sizeof(uint32_t));
-	struct policy_running *run = calloc(c->nodes + 1, sizeof(*run));
 	const char *parts[] = { "batch" };
-	const struct policy *p;
+	struct err err = { { 0 } };
 	struct tstate *s;
-	uint32_t i, used = 0, njobs = 0, job = 1, k;
 	bool none;
 	FILE *f;
 	int fd;
 
-	if (!names || !owner || !nodes || !run)
-		return -1;
+	*names = calloc(nodes, sizeof(char *));
 	fd = mkstemp(path);
-	if (fd < 0 || !(f = fdopen(fd, "w")))
-		return -1;
-	fprintf(f,
-		"%s\nNodeName=n[0-%u]\nPartitionPolicy=batch:%s\n"
-		"PredictBudget=60000\n",
-		c->topo_conf_line, c->nodes - 1, c->policy);
+	if (!*names || fd < 0 || !(f = fdopen(fd, "w")))
+		return NULL;
+	fprintf(f, "%s\nNodeName=n[0-%u]\nPartitionPolicy=batch:%s\n%s",
+		conf_line, nodes - 1, policy, extra);
 	fclose(f);
-	for (i = 0; i < c->nodes; i++) {
+	for (uint32_t i = 0; i < nodes; i++) {
 		char buf[32];
 
 		snprintf(buf, sizeof(buf), "n%u", i);
-		names[i] = strdup(buf);
+		(*names)[i] = strdup(buf);
 	}
-	double t0 = cpu_now();
-	s = tstate_load(path, (const char *const *)names, c->nodes, parts, 1,
+	s = tstate_load(path, (const char *const *)*names, nodes, parts, 1,
 			&err);
-	double tload = cpu_now() - t0;
 	unlink(path);
-	if (!s) {
-		fprintf(stderr, "bench_adapter: %s\n", err.msg);
-		return -1;
+	if (s && !(*p = tstate_policy(s, "batch", NULL, &none, &err))) {
+		tstate_destroy(s);
+		s = NULL;
 	}
-	p = tstate_policy(s, "batch", NULL, &none, &err);
-	if (!p) {
+	if (!s)
 		fprintf(stderr, "bench_adapter: %s\n", err.msg);
-		return -1;
-	}
-	/* Fill 85 % with jobs the policy places; job j ends at time j. */
-	for (i = 0; used < c->nodes * 17 / 20 && i < 100000; i++) {
+	return s;
+}
+
+static void names_free(char **names, uint32_t nodes)
+{
+	for (uint32_t i = 0; names && i < nodes; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Fill 85 % of the NODES nodes with jobs 1, 2, .. of random sizes the
+ * policy places (USABLE may be NULL), their ids in OWNER (NODES is
+ * scratch); RUN[j - 1] gets job j, ending at 1000 + j.  Returns the jobs
+ * placed; *USED the nodes they hold. */
+static uint32_t fill(const struct policy *p, uint32_t nodes, uint32_t *owner,
+		     uint32_t *scratch, const uint8_t *usable,
+		     struct policy_running *run, uint32_t *used)
+{
+	static const uint32_t fill_sizes[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+	uint32_t job = 1;
+
+	*used = 0;
+	for (uint32_t i = 0; *used < nodes * 17 / 20 && i < 100000; i++) {
 		struct policy_request req = { .job_id = job,
 					      .nodes = fill_sizes[rnd(8)] };
-		struct policy_result res = { .nodes = nodes };
-		struct policy_view v = { .owner = owner };
+		struct policy_result res = { .nodes = scratch };
+		struct policy_view v = { .owner = owner, .usable = usable };
 
 		if (policy_place(p, &v, &req, &res) != POLICY_PLACED)
 			continue;
-		for (k = 0; k < res.n; k++)
-			owner[nodes[k]] = job;
-		used += res.n;
+		for (uint32_t k = 0; k < res.n; k++)
+			owner[scratch[k]] = job;
+		*used += res.n;
+		run[job - 1].job_id = job;
+		run[job - 1].end = 1000 + job;
 		job++;
 	}
-	njobs = job - 1;
-	/* job j ends at 999 + j: one job per end time */
-	for (i = 0; i < njobs; i++) {
-		run[i].job_id = i + 1;
-		run[i].end = 1000 + i;
-	}
+	return job - 1;
+}
+
+static int run_case(const struct bcase *c, int iters)
+{
+	struct err err = { { 0 } };
+	char **names = NULL;
+	uint32_t *owner = calloc(c->nodes, sizeof(uint32_t));
+	uint32_t *nodes = calloc(c->nodes, sizeof(uint32_t));
+	struct policy_running *run = calloc(c->nodes + 1, sizeof(*run));
+	const struct policy *p = NULL;
+	struct tstate *s;
+	uint32_t i, used = 0, njobs = 0, job, k;
+	double tload;
+
+	if (!owner || !nodes || !run)
+		return -1;
+	tload = cpu_now();
+	s = load(c->topo_conf_line, c->policy, c->nodes,
+		 "PredictBudget=60000\n", &names, &p);
+	tload = cpu_now() - tload;
+	if (!s)
+		return -1;
+	njobs = fill(p, c->nodes, owner, nodes, NULL, run, &used);
+	job = njobs + 1;
 	printf("%-40s %-18s %u nodes, %u jobs on %u nodes, load %.3f s\n",
 	       c->topo_conf_line + 9, c->policy, c->nodes, njobs, used, tload);
 	printf("  %8s %12s %12s %10s\n", "size", "run_now ms", "will_run ms",
@@ -212,9 +244,7 @@ static int run_case(const struct bcase *c, int iters)
 		       ev.model, a * 1e3, ev.mls);
 	}
 	tstate_destroy(s);
-	for (i = 0; i < c->nodes; i++)
-		free(names[i]);
-	free(names);
+	names_free(names, c->nodes);
 	free(owner);
 	free(nodes);
 	free(run);
@@ -275,62 +305,24 @@ static int swf_sizes(const char *path, uint32_t *sizes, uint32_t n,
 static int run_pass(const struct pcase *c, const uint32_t *swf, uint32_t npend,
 		    uint32_t largest)
 {
-	static const uint32_t fill_sizes[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
-	char path[] = "/tmp/bench_adapter.XXXXXX";
 	struct err err = { { 0 } };
-	char **names = calloc(c->nodes, sizeof(char *));
+	char **names = NULL;
 	uint32_t *owner = calloc(c->nodes, sizeof(uint32_t));
 	uint32_t *nodes = calloc(c->nodes, sizeof(uint32_t));
 	uint8_t *usable = malloc(c->nodes);
 	struct policy_running *run = calloc(c->nodes + npend + 1, sizeof(*run));
-	const char *parts[] = { "batch" };
-	const struct policy *p;
+	const struct policy *p = NULL;
 	struct tstate *s;
-	uint32_t i, k, used = 0, job = 1, nrun, started = 0, released = 0;
+	uint32_t i, k, used, nrun, started = 0, released = 0;
 	double total, worst = 0;
-	bool none;
-	FILE *f;
-	int fd;
 
-	if (!names || !owner || !nodes || !usable || !run)
+	if (!owner || !nodes || !usable || !run)
 		return -1;
 	memset(usable, 1, c->nodes);
-	fd = mkstemp(path);
-	if (fd < 0 || !(f = fdopen(fd, "w")))
+	if (!(s = load(c->topo_conf_line, c->policy, c->nodes, "", &names, &p)))
 		return -1;
-	fprintf(f, "%s\nNodeName=n[0-%u]\nPartitionPolicy=batch:%s\n",
-		c->topo_conf_line, c->nodes - 1, c->policy);
-	fclose(f);
-	for (i = 0; i < c->nodes; i++) {
-		char buf[32];
-
-		snprintf(buf, sizeof(buf), "n%u", i);
-		names[i] = strdup(buf);
-	}
-	s = tstate_load(path, (const char *const *)names, c->nodes, parts, 1,
-			&err);
-	unlink(path);
-	if (!s || !(p = tstate_policy(s, "batch", NULL, &none, &err))) {
-		fprintf(stderr, "bench_adapter: %s\n", err.msg);
-		return -1;
-	}
 	rng_state = 88172645463325252ull;
-	for (i = 0; used < c->nodes * 17 / 20 && i < 100000; i++) {
-		struct policy_request req = { .job_id = job,
-					      .nodes = fill_sizes[rnd(8)] };
-		struct policy_result res = { .nodes = nodes };
-		struct policy_view v = { .owner = owner, .usable = usable };
-
-		if (policy_place(p, &v, &req, &res) != POLICY_PLACED)
-			continue;
-		for (k = 0; k < res.n; k++)
-			owner[nodes[k]] = job;
-		used += res.n;
-		run[job - 1].job_id = job;
-		run[job - 1].end = 1000 + job;
-		job++;
-	}
-	nrun = job - 1;
+	nrun = fill(p, c->nodes, owner, nodes, usable, run, &used);
 	total = cpu_now();
 	for (i = 0; i < npend; i++) {
 		uint64_t sz =
@@ -369,9 +361,7 @@ static int run_pass(const struct pcase *c, const uint32_t *swf, uint32_t npend,
 	       c->topo_conf_line + 9, c->policy, total * 1e3,
 	       total * 1e3 / npend, worst * 1e3, started, released);
 	tstate_destroy(s);
-	for (i = 0; i < c->nodes; i++)
-		free(names[i]);
-	free(names);
+	names_free(names, c->nodes);
 	free(owner);
 	free(nodes);
 	free(usable);
