@@ -91,6 +91,20 @@ snapshot() {
 	squeue --json > "$TDIR/snap.$1.json" 2>/dev/null
 }
 
+# field ID KEY: the value of KEY in scontrol show job ID.
+field() { scontrol show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
+
+# started ID: waits until the job runs or ended (30 s).
+started() {
+	local i st
+	for i in $(seq 1 60); do
+		st=$(field "$1" JobState)
+		case $st in RUNNING|COMPLETED|COMPLETING) return 0 ;; esac
+		sleep 0.5
+	done
+	return 1
+}
+
 # have_report: whether stopo has the report subcommand.
 have_report() {
 	"$STOPO" report --help >/dev/null 2>&1

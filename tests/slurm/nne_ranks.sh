@@ -28,16 +28,6 @@ NodeName=n[0-71]
 DefaultPolicy=nne
 CONF
 cluster_start topo "$conf" 72
-field() { scontrol show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
-started() {
-	local i st
-	for i in $(seq 1 60); do
-		st=$(field "$1" JobState)
-		case $st in RUNNING|COMPLETED|COMPLETING) return 0 ;; esac
-		sleep 0.5
-	done
-	return 1
-}
 group_of() { echo $(( ${1#n} / 8 )); }
 
 # 1. A job without a grid: one group (dragonfly-groups), and no rank

@@ -23,7 +23,6 @@ PartitionPolicy=clus:clustered
 RespectIsolation=$1
 CONF
 }
-field() { scontrol show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
 running() { # ID: waits until it runs (30 s)
 	local i
 	for i in $(seq 1 60); do

@@ -34,7 +34,6 @@ sub() {
 		fail "sbatch $*: $(cat "$TDIR/sbatch.err")"
 	eval "$name=$id"
 }
-field() { scontrol show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
 # cpus_of NODELIST: the CPUs of the nodes (scontrol show hostnames).
 cpus_of() {
 	local h c=0
@@ -42,16 +41,6 @@ cpus_of() {
 		c=$(( c + $(sinfo -h -n "$h" -o '%c') ))
 	done
 	echo $c
-}
-# started ID: waits until the job runs or ended (30 s).
-started() {
-	local i st
-	for i in $(seq 1 60); do
-		st=$(field "$1" JobState)
-		case $st in RUNNING|COMPLETED|COMPLETING) return 0 ;; esac
-		sleep 0.5
-	done
-	return 1
 }
 
 # 1. -n 8 --ntasks-per-node=1 without -N: 8 nodes (cons_tres counts the
