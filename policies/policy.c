@@ -10,6 +10,8 @@
 #include "policies/policy_impl.h"
 #include "topo/util/rng.h"
 
+bool policy_reference_search = false;
+
 /* The registry: one X(name) per policy file policy_<name>.c, which
  * defines the const struct policy_ops policy_<name>; names, options and
  * "(known: ...)" lists come from the ops tables.  nne (paper 004's gamma

@@ -18,6 +18,12 @@
 
 struct policy;
 
+/* Set only by the replay test (tests/unit/test_replay.c): the policies
+ * answer with the searches they used before their fast paths, which the
+ * test compares with the fast paths' answers on recorded call sequences.
+ * false in the product. */
+extern bool policy_reference_search;
+
 /* One search of an isolating policy for REQ: with the nodes free in V
  * (EMPTY false: the nodes go into RES), or as if every usable node were
  * free (EMPTY true: only the status and the reason count).  Returns a

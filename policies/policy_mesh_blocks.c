@@ -237,8 +237,9 @@ struct st {
 	uint32_t *rfree; /* [R] free usable nodes */
 	uint8_t *ravail; /* [R] whole and outside every job's box */
 	uint8_t *inbox;	 /* [R] inside some multi-router job's box */
-	uint32_t *pre;	 /* prefix sums of available cells, extended */
-	uint32_t navail; /* available cells */
+	uint32_t *pre;	 /* prefix sums of available cells, extended
+			  * (the reference search only) */
+	uint64_t *cav;	 /* [words] available cells, bit = cell index */
 };
 
 static void st_free(struct st *s)
@@ -247,6 +248,7 @@ static void st_free(struct st *s)
 	free(s->ravail);
 	free(s->inbox);
 	free(s->pre);
+	free(s->cav);
 }
 
 static void coord_of(const struct mb *m, uint32_t r, uint32_t *x)
@@ -389,8 +391,32 @@ out:
 	return rc;
 }
 
+/* Whether the cell at cell coordinates CX is available: all its routers
+ * are. */
+static bool cell_ok(const struct mb *m, const struct st *s, const uint32_t *cx)
+{
+	uint32_t r0[D], idx[D] = { 0 };
+	int d;
+
+	for (d = 0; d < m->n; d++)
+		r0[d] = cx[d] * m->c[d];
+	for (;;) {
+		uint32_t rx[D];
+
+		for (d = 0; d < m->n; d++)
+			rx[d] = r0[d] + idx[d];
+		if (!s->ravail[router_of(m, rx)])
+			return false;
+		for (d = 0; d < m->n && ++idx[d] >= m->c[d]; d++)
+			idx[d] = 0;
+		if (d == m->n)
+			return true;
+	}
+}
+
 /* Prefix sums over the extended cell grid: pre[(x0+1) + (ext0+1)*(...)]
- * = number of available cells with extended coordinates < x. */
+ * = number of available cells with extended coordinates < x (the
+ * reference search). */
 static void prefix(const struct mb *m, struct st *s)
 {
 	uint32_t x[D] = { 0 }, stride[D];
@@ -411,26 +437,7 @@ static void prefix(const struct mb *m, struct st *s)
 			at += (size_t)(x[d] + 1) * stride[d];
 			cx[d] = x[d] % m->kc[d];
 		}
-		{
-			/* a cell is available when all its routers are */
-			uint32_t r0[D], idx[D] = { 0 }, ok = 1;
-
-			for (d = 0; d < m->n; d++)
-				r0[d] = cx[d] * m->c[d];
-			for (;;) {
-				uint32_t rx[D];
-
-				for (d = 0; d < m->n; d++)
-					rx[d] = r0[d] + idx[d];
-				ok &= s->ravail[router_of(m, rx)];
-				for (d = 0; d < m->n && ++idx[d] >= m->c[d];
-				     d++)
-					idx[d] = 0;
-				if (d == m->n || !ok)
-					break;
-			}
-			s->pre[at] = ok;
-		}
+		s->pre[at] = cell_ok(m, s, cx);
 		for (d = 0; d < m->n && ++x[d] >= m->ext[d]; d++)
 			x[d] = 0;
 		if (d == m->n)
@@ -446,6 +453,197 @@ static void prefix(const struct mb *m, struct st *s)
 					s->pre[base + off + r] +=
 						s->pre[base + off - st + r];
 	}
+}
+
+/* s->cav: bit c set when cell c (c0 + kc0 * (c1 + kc1 * ...)) is
+ * available. */
+static void cell_bits(const struct mb *m, struct st *s)
+{
+	uint32_t cx[D] = { 0 };
+
+	for (uint32_t c = 0;; c++) {
+		int d;
+
+		if (cell_ok(m, s, cx))
+			s->cav[c / 64] |= UINT64_C(1) << (c % 64);
+		for (d = 0; d < m->n && ++cx[d] >= m->kc[d]; d++)
+			cx[d] = 0;
+		if (d == m->n)
+			break;
+	}
+}
+
+/* ---- free-origin sets ----
+ * F(e): the origins o (cell index o0 + kc0 * (o1 + kc1 * ...)) at which
+ * the cuboid of extent e holds only available cells.  F(1,...,1) is the
+ * cells' availability; for e_d >= 2, F(e) = F(e - u_d) AND F(e - u_d)
+ * moved back by one cell along d, since [o, o+e_d) is [o, o+e_d-1) and
+ * [o+1, o+e_d); the move wraps round the ring on a torus and drops off
+ * the end on a mesh, so F(e) holds no origin whose box would leave the
+ * mesh.  Each set is a bitset in scan order (dimension 0 fastest): its
+ * set bits, first to last, are the boxes the box-by-box scan finds, in
+ * its order.  Sets are computed on demand and kept for the call (an
+ * empty set as NULL: every larger shape's is empty too). */
+struct fs {
+	const struct mb *m;
+	size_t words;
+	uint32_t stride[D];
+	uint64_t *last[D]; /* [words] origins with x_d = kc_d - 1 */
+	uint64_t **F;	   /* [ncells] by shape index; NULL: empty */
+	uint8_t *known;	   /* [ncells] F computed */
+	uint32_t *chain;   /* [sum kc] shapes to compute, with ... */
+	uint8_t *dim;	   /* ... the dimension each one grows */
+	uint64_t *mv;	   /* [words] scratch */
+};
+
+static void fs_free(struct fs *f)
+{
+	if (f->F)
+		for (uint32_t i = 0; i < f->m->ncells; i++)
+			free(f->F[i]);
+	free(f->F);
+	free(f->known);
+	free(f->chain);
+	free(f->dim);
+	free(f->mv);
+	for (int d = 0; d < D; d++)
+		free(f->last[d]);
+}
+
+/* The sets of the cells S holds available.  Returns 0 or -1. */
+static int fs_init(struct fs *f, const struct mb *m, const struct st *s)
+{
+	uint32_t sumk = 1, cx[D] = { 0 };
+
+	memset(f, 0, sizeof(*f));
+	f->m = m;
+	f->words = (m->ncells + 63) / 64;
+	for (int d = 0; d < m->n; d++) {
+		f->stride[d] = d ? f->stride[d - 1] * m->kc[d - 1] : 1;
+		sumk += m->kc[d];
+		f->last[d] = calloc(f->words, sizeof(uint64_t));
+		if (!f->last[d])
+			return -1;
+	}
+	f->F = calloc(m->ncells, sizeof(*f->F));
+	f->known = calloc(m->ncells, 1);
+	f->chain = malloc(sumk * sizeof(*f->chain));
+	f->dim = malloc(sumk);
+	f->mv = malloc(f->words * sizeof(uint64_t));
+	if (!f->F || !f->known || !f->chain || !f->dim || !f->mv)
+		return -1;
+	for (uint32_t c = 0;; c++) {
+		int d;
+
+		for (d = 0; d < m->n; d++)
+			if (cx[d] == m->kc[d] - 1)
+				f->last[d][c / 64] |= UINT64_C(1) << (c % 64);
+		for (d = 0; d < m->n && ++cx[d] >= m->kc[d]; d++)
+			cx[d] = 0;
+		if (d == m->n)
+			break;
+	}
+	f->known[0] = 1;
+	for (size_t w = 0; w < f->words; w++)
+		if (s->cav[w]) {
+			f->F[0] = malloc(f->words * sizeof(uint64_t));
+			if (!f->F[0])
+				return -1;
+			memcpy(f->F[0], s->cav, f->words * sizeof(uint64_t));
+			break;
+		}
+	return 0;
+}
+
+/* OUT[i] = IN[i + SH] (0 beyond the end). */
+static void bits_down(uint64_t *out, const uint64_t *in, size_t words,
+		      size_t sh)
+{
+	size_t q = sh / 64;
+	unsigned r = (unsigned)(sh % 64);
+
+	for (size_t w = 0; w < words; w++) {
+		uint64_t lo = w + q < words ? in[w + q] : 0;
+		uint64_t hi = w + q + 1 < words ? in[w + q + 1] : 0;
+
+		out[w] = r ? (lo >> r) | (hi << (64 - r)) : lo;
+	}
+}
+
+/* OUT[i] |= IN[i - SH] & MASK[i] (nothing below 0). */
+static void bits_up_or(uint64_t *out, const uint64_t *in, size_t words,
+		       size_t sh, const uint64_t *mask)
+{
+	size_t q = sh / 64;
+	unsigned r = (unsigned)(sh % 64);
+
+	for (size_t w = q; w < words; w++) {
+		uint64_t lo = in[w - q];
+		uint64_t below = w > q ? in[w - q - 1] : 0;
+
+		out[w] |= (r ? (lo << r) | (below >> (64 - r)) : lo) & mask[w];
+	}
+}
+
+/* F(child) from F(parent), the child one cell longer along D. */
+static int fs_grow(struct fs *f, uint32_t child, uint32_t parent, int d)
+{
+	const struct mb *m = f->m;
+	const uint64_t *in = f->F[parent];
+	uint64_t *out, any = 0;
+
+	f->known[child] = 1;
+	if (!in)
+		return 0;
+	out = malloc(f->words * sizeof(uint64_t));
+	if (!out)
+		return -1;
+	/* the neighbour one cell further along d, for origins not last
+	 * along d; for the last, the first (torus) or none (mesh) */
+	bits_down(f->mv, in, f->words, f->stride[d]);
+	for (size_t w = 0; w < f->words; w++)
+		f->mv[w] &= ~f->last[d][w];
+	if (m->torus)
+		bits_up_or(f->mv, in, f->words,
+			   (size_t)(m->kc[d] - 1) * f->stride[d], f->last[d]);
+	for (size_t w = 0; w < f->words; w++)
+		any |= out[w] = in[w] & f->mv[w];
+	if (any)
+		f->F[child] = out;
+	else
+		free(out);
+	return 0;
+}
+
+/* F(E), computed from the nearest known smaller shape (taking off one
+ * cell at a time, lowest dimension first).  Returns 0 or -1 (out of
+ * memory); *OUT is NULL when no box of shape E is free. */
+static int fs_get(struct fs *f, const uint32_t *e, const uint64_t **out)
+{
+	const struct mb *m = f->m;
+	uint32_t x[D], n = 0, idx = 0, want;
+
+	for (int d = 0; d < m->n; d++) {
+		x[d] = e[d];
+		idx += (x[d] - 1) * f->stride[d];
+	}
+	want = idx;
+	while (!f->known[idx]) {
+		int d = 0;
+
+		while (x[d] < 2)
+			d++;
+		f->chain[n] = idx;
+		f->dim[n++] = (uint8_t)d;
+		x[d]--;
+		idx -= f->stride[d];
+	}
+	while (n-- > 0)
+		if (fs_grow(f, f->chain[n], f->chain[n] - f->stride[f->dim[n]],
+			    f->dim[n]))
+			return -1;
+	*out = f->F[want];
+	return 0;
 }
 
 /* Available cells in the box [o, o+e) of the extended grid. */
@@ -474,7 +672,8 @@ static uint32_t box_sum(const struct mb *m, const struct st *s,
 	return (uint32_t)sum;
 }
 
-/* Per-call state; the prefix sums only for jobs on several routers. */
+/* Per-call state; the cells' availability only for jobs on several
+ * routers. */
 static int scan(const struct policy *p, const struct mb *m,
 		const struct policy_view *v, bool empty, bool blocks,
 		struct st *s)
@@ -483,8 +682,12 @@ static int scan(const struct policy *p, const struct mb *m,
 	s->rfree = calloc(m->R, sizeof(*s->rfree));
 	s->ravail = calloc(m->R, 1);
 	s->inbox = calloc(m->R, 1);
-	s->pre = malloc(m->next * sizeof(*s->pre));
-	if (!s->rfree || !s->ravail || !s->inbox || !s->pre ||
+	if (blocks && policy_reference_search)
+		s->pre = malloc(m->next * sizeof(*s->pre));
+	else if (blocks)
+		s->cav = calloc((m->ncells + 63) / 64, sizeof(*s->cav));
+	if (!s->rfree || !s->ravail || !s->inbox ||
+	    (blocks && !s->pre && !s->cav) ||
 	    (!empty && mark_boxes(p, m, v, s))) {
 		st_free(s);
 		return -1;
@@ -498,8 +701,10 @@ static int scan(const struct policy *p, const struct mb *m,
 					       policy_node_ok(v, nodes[i]);
 		s->ravail[r] = c > 0 && s->rfree[r] == c && !s->inbox[r];
 	}
-	if (blocks)
+	if (s->pre)
 		prefix(m, s);
+	else if (s->cav)
+		cell_bits(m, s);
 	return 0;
 }
 
@@ -560,6 +765,54 @@ static bool holds_failed(const struct mb *m, const uint32_t *e,
 	return false;
 }
 
+/* The free boxes of shape SH (origins F), in scan order: each one
+ * before the AT-th counts into *SEEN and *FOUND; the AT-th's origin goes
+ * to O (returns true). */
+static bool pick_origin(const struct mb *m, const struct fs *f,
+			const uint64_t *F, const struct shape *sh, uint32_t at,
+			uint32_t *seen, uint32_t *found, uint32_t *o)
+{
+	bool ring = false; /* whole torus rings: their origin 0 only */
+
+	for (int d = 0; d < m->n; d++)
+		ring |= m->torus && sh->e[d] == m->kc[d] && m->kc[d] > 1;
+	for (size_t w = 0; w < f->words; w++) {
+		uint64_t b = F[w];
+
+		if (!b)
+			continue;
+		if (!ring) {
+			uint32_t pc = (uint32_t)__builtin_popcountll(b);
+
+			if (*seen + pc <= at) {
+				*seen += pc;
+				*found += pc;
+				continue;
+			}
+		}
+		while (b) {
+			uint32_t c = (uint32_t)(w * 64) +
+				     (uint32_t)__builtin_ctzll(b);
+			bool ok = true;
+
+			b &= b - 1;
+			for (int d = 0; d < m->n; d++) {
+				o[d] = c % m->kc[d];
+				c /= m->kc[d];
+				ok = ok && !(m->torus && sh->e[d] == m->kc[d] &&
+					     o[d]);
+			}
+			if (!ok)
+				continue;
+			if (*seen == at)
+				return true;
+			(*seen)++;
+			(*found)++;
+		}
+	}
+	return false;
+}
+
 static enum policy_status search(const struct policy *p, const struct mb *m,
 				 const struct policy_view *v,
 				 const struct st *s,
@@ -575,6 +828,7 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 	 * passed over: the answer is the full scan's. */
 	uint32_t(*failed)[D] = NULL, nfailed = 0;
 	enum policy_status st;
+	struct fs f = { 0 };
 
 	if (need <= m->p) {
 		struct policy_cand *c = malloc(((size_t)m->R + 1) * sizeof(*c));
@@ -624,43 +878,66 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 	for (int d = 0; d < m->n; d++)
 		cellnodes *= m->c[d];
 	cells = (uint32_t)((need + cellnodes - 1) / cellnodes);
-	total = box_sum(m, s, zero, m->kc);
+	if (policy_reference_search) {
+		total = box_sum(m, s, zero, m->kc);
+	} else {
+		total = 0;
+		for (uint32_t w = 0; w < (m->ncells + 63) / 64; w++)
+			total += (uint32_t)__builtin_popcountll(s->cav[w]);
+		if (fs_init(&f, m, s)) {
+			fs_free(&f);
+			return policy_say(res, POLICY_WAIT, "out of memory");
+		}
+	}
 	for (uint32_t i = 0; i < m->nshapes; i++) {
 		const struct shape *sh = &m->shapes[i];
-		uint32_t o[D] = { 0 }, lim[D];
+		uint32_t o[D] = { 0 }, lim[D], found = 0;
 		int d;
 
 		if (sh->vol > total) /* shapes are sorted by volume */
 			break;
-
-		uint32_t found = 0;
-
 		if (sh->vol < cells)
 			continue;
 		if (sh->vol * cellnodes < need)
 			continue;
 		if (holds_failed(m, sh->e, failed, nfailed))
 			continue;
-		for (d = 0; d < m->n; d++)
-			lim[d] = m->torus && sh->e[d] < m->kc[d] ?
-					 m->kc[d] :
-					 m->kc[d] - sh->e[d] + 1;
-		for (;;) {
-			if (box_sum(m, s, o, sh->e) == sh->vol) {
-				if (seen == at) {
-					if (fill)
-						take_box(p, m, v, o, sh->e,
-							 need, res);
-					free(failed);
-					return POLICY_PLACED;
-				}
-				seen++;
-				found++;
+		if (!policy_reference_search) {
+			const uint64_t *F;
+
+			if (fs_get(&f, sh->e, &F))
+				goto oom;
+			if (F &&
+			    pick_origin(m, &f, F, sh, at, &seen, &found, o)) {
+				if (fill)
+					take_box(p, m, v, o, sh->e, need, res);
+				fs_free(&f);
+				free(failed);
+				return POLICY_PLACED;
 			}
-			for (d = 0; d < m->n && ++o[d] >= lim[d]; d++)
-				o[d] = 0;
-			if (d == m->n)
-				break;
+		} else {
+			for (d = 0; d < m->n; d++)
+				lim[d] = m->torus && sh->e[d] < m->kc[d] ?
+						 m->kc[d] :
+						 m->kc[d] - sh->e[d] + 1;
+			for (;;) {
+				if (box_sum(m, s, o, sh->e) == sh->vol) {
+					if (seen == at) {
+						if (fill)
+							take_box(p, m, v, o,
+								 sh->e, need,
+								 res);
+						free(failed);
+						return POLICY_PLACED;
+					}
+					seen++;
+					found++;
+				}
+				for (d = 0; d < m->n && ++o[d] >= lim[d]; d++)
+					o[d] = 0;
+				if (d == m->n)
+					break;
+			}
 		}
 		if (!found) {
 			/* an antichain: a shape holding one listed is never
@@ -668,15 +945,14 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 			void *nf = realloc(failed,
 					   (nfailed + 1) * sizeof(*failed));
 
-			if (!nf) {
-				free(failed);
-				return policy_say(res, POLICY_WAIT,
-						  "out of memory");
-			}
+			if (!nf)
+				goto oom;
 			failed = nf;
 			memcpy(failed[nfailed++], sh->e, sizeof(failed[0]));
 		}
 	}
+	if (!policy_reference_search)
+		fs_free(&f);
 	free(failed);
 	if (seen > 0)
 		return policy_say(res, POLICY_NEVER,
@@ -700,6 +976,11 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 					cells, total);
 	}
 	return st;
+oom:
+	if (!policy_reference_search)
+		fs_free(&f);
+	free(failed);
+	return policy_say(res, POLICY_WAIT, "out of memory");
 }
 
 /* policy_search_fn: scan V (or the empty machine), then search */
