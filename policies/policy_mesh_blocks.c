@@ -67,6 +67,7 @@ struct mb {
 	bool blocks;
 	struct shape *shapes; /* allowed shapes, sorted */
 	uint32_t nshapes;
+	uint32_t *rc;	 /* [R * D] router coordinates */
 	uint32_t ext[D]; /* extended grid (prefix sums): kc or 2kc */
 	size_t next;	 /* cells of the extended grid + 1 per dim */
 };
@@ -154,8 +155,10 @@ static void destroy(void *state)
 {
 	struct mb *m = state;
 
-	if (m)
+	if (m) {
 		free(m->shapes);
+		free(m->rc);
+	}
 	free(m);
 }
 
@@ -225,6 +228,19 @@ static int create(struct policy *p, struct err *err)
 		destroy(m);
 		return err_set(err, "policy mesh-blocks: no router grid");
 	}
+	m->rc = malloc((size_t)m->R * D * sizeof(*m->rc));
+	if (!m->rc) {
+		destroy(m);
+		return err_set(err, "policy mesh-blocks: out of memory");
+	}
+	for (uint32_t r = 0; r < m->R; r++) {
+		uint32_t x = r;
+
+		for (int d = 0; d < m->n; d++) {
+			m->rc[(size_t)r * D + d] = x % m->k[d];
+			x /= m->k[d];
+		}
+	}
 	if (!m->blocks) /* canonical spec: block= does not apply */
 		policy_opt_show(p, "block", "-");
 	p->state = m;
@@ -249,14 +265,6 @@ static void st_free(struct st *s)
 	free(s->inbox);
 	free(s->pre);
 	free(s->cav);
-}
-
-static void coord_of(const struct mb *m, uint32_t r, uint32_t *x)
-{
-	for (int i = 0; i < m->n; i++) {
-		x[i] = r % m->k[i];
-		r /= m->k[i];
-	}
 }
 
 static uint32_t router_of(const struct mb *m, const uint32_t *x)
@@ -355,10 +363,9 @@ static int mark_boxes(const struct policy *p, const struct mb *m,
 			continue;
 		for (d = 0; d < m->n; d++) {
 			memset(present, 0, m->k[d]);
-			for (uint32_t i = 0; i < cnt[j]; i++) {
-				coord_of(m, list[pos[j] + i], x);
-				present[x[d]] = 1;
-			}
+			for (uint32_t i = 0; i < cnt[j]; i++)
+				present[m->rc[(size_t)list[pos[j] + i] * D + d]] =
+					1;
 			hull(m, present, m->k[d], &lo[d], &len[d]);
 			/* a torus interval of half the ring or more: flows
 			 * may go round the other way, the whole ring is its */
@@ -460,6 +467,13 @@ static void prefix(const struct mb *m, struct st *s)
 static void cell_bits(const struct mb *m, struct st *s)
 {
 	uint32_t cx[D] = { 0 };
+
+	if (!m->blocks) { /* a cell is a router, numbered alike */
+		for (uint32_t r = 0; r < m->R; r++)
+			if (s->ravail[r])
+				s->cav[r / 64] |= UINT64_C(1) << (r % 64);
+		return;
+	}
 
 	for (uint32_t c = 0;; c++) {
 		int d;
