@@ -812,6 +812,7 @@ const struct policy_ops policy_fattree_pods = {
 	.name = "fattree-pods",
 	.opts = opts,
 	.isolating = true,
+	.monotone = true,
 	.create = create,
 	.destroy = destroy,
 	.search = count_place,

@@ -59,6 +59,12 @@ struct policy_ops {
 	 * runs it through policy_place_isolated.  The search sets
 	 * res->isolated when it places. */
 	policy_search_fn search;
+	/* Whether placing never gets harder as running jobs end: if the
+	 * search does not answer WAIT on a view, it does not on any view
+	 * with more nodes free (same usable mask, free nodes kept free).
+	 * Will-run then bisects over the end times instead of asking at
+	 * each (willrun.c); the replay test checks the answers agree. */
+	bool monotone;
 	/* Bring what the policy keeps between calls (a cache of its last
 	 * scans, never an answer of its own) to view V; NULL: it keeps
 	 * nothing.  See policy_sync. */

@@ -1019,6 +1019,7 @@ const struct policy_ops policy_mesh_blocks = {
 	.name = "mesh-blocks",
 	.opts = opts,
 	.isolating = true,
+	.monotone = true,
 	.create = create,
 	.destroy = destroy,
 	.search = scan_search,

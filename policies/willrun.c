@@ -176,6 +176,96 @@ out:
 	return rc;
 }
 
+/* SIM to the machine with the first Q groups released, from the first
+ * *CUR (nodes of later groups back to their owners in V). */
+static void move_to(const struct groups *g, const struct policy_view *v,
+		    uint32_t *sim, uint32_t *cur, uint32_t q)
+{
+	for (uint32_t k = g->first[*cur]; k < g->first[q]; k++)
+		sim[g->order[k]] = POLICY_FREE;
+	for (uint32_t k = g->first[q]; k < g->first[*cur]; k++)
+		sim[g->order[k]] = v->owner[g->order[k]];
+	*cur = q;
+}
+
+/* The linear search's answer for a monotone policy (policy_ops.monotone:
+ * once placed after q groups, placed after any more), by galloping then
+ * bisection over the points where it asks: after a group that frees
+ * nodes, with enough free nodes.  It asks about log2 of the groups it
+ * releases instead of every one, with a fresh gen each time (a policy
+ * without sync keeps nothing between calls).  Returns the number of
+ * groups released at the answer (g->n when it waits for them all) and
+ * leaves SV and RES as the linear search would: the answer's state and
+ * reply.  *ASKED tells whether any question was asked. */
+static uint32_t gallop(const struct policy *p, const struct policy_view *v,
+		       const struct groups *g, uint32_t *sim,
+		       struct policy_view *sv, const struct policy_request *req,
+		       struct policy_result *res, enum policy_status *st,
+		       bool *asked)
+{
+	uint32_t *pts = malloc(((size_t)g->n + 1) * sizeof(*pts));
+	uint32_t npts = 0, nfree = g->nfree, cur = 0, lo, hi, step, at;
+	uint32_t last = UINT32_MAX; /* point of the reply in RES */
+
+	*asked = false;
+	if (!pts)
+		return UINT32_MAX;
+	for (uint32_t q = 0; q < g->n; q++) {
+		nfree += g->usable[q];
+		if (g->first[q + 1] > g->first[q] && nfree >= req->nodes)
+			pts[npts++] = q + 1;
+	}
+	if (!npts) {
+		free(pts);
+		return g->n;
+	}
+	/* gallop: pts[0], pts[1], pts[3], pts[7], ... until placed */
+	lo = 0; /* no answer before pts[lo] */
+	hi = npts;
+	for (at = 0, step = 1;; step *= 2) {
+		if (at >= npts - 1)
+			at = npts - 1;
+		move_to(g, v, sim, &cur, pts[at]);
+		sv->gen = policy_gen_next();
+		*st = policy_place_again(p, sv, req, res);
+		*asked = true;
+		last = at;
+		if (*st != POLICY_WAIT) {
+			hi = at;
+			break;
+		}
+		lo = at + 1;
+		if (at == npts - 1)
+			break;
+		at += step;
+	}
+	if (hi == npts) { /* waits at the last point: the full machine */
+		free(pts);
+		return g->n;
+	}
+	/* bisect in [lo, hi]: hi answers, nothing below lo does */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		move_to(g, v, sim, &cur, pts[mid]);
+		sv->gen = policy_gen_next();
+		*st = policy_place_again(p, sv, req, res);
+		last = mid;
+		if (*st != POLICY_WAIT)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (last != hi) { /* the reply at the answer */
+		move_to(g, v, sim, &cur, pts[hi]);
+		sv->gen = policy_gen_next();
+		*st = policy_place_again(p, sv, req, res);
+	}
+	at = pts[hi];
+	free(pts);
+	return at;
+}
+
 int policy_will_run(const struct policy *p, const struct policy_view *v,
 		    const struct policy_running *run, uint32_t nrun,
 		    int64_t now, const struct policy_request *req,
@@ -217,6 +307,34 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 	sv.base_gen = 0;
 	sv.changed = NULL;
 	sv.nchanged = 0;
+	if (p->ops->monotone && !p->ops->sync && !policy_reference_search) {
+		bool any;
+
+		q = gallop(p, v, &g, sim, &sv, req, res, &st, &any);
+		if (q == UINT32_MAX) {
+			free(sim);
+			groups_free(&g);
+			return err_set(err, "will-run: out of memory");
+		}
+		for (uint32_t k = 0; k < q; k++)
+			wr->jobs += g.jobs[k];
+		if (q)
+			wr->start = g.end[q - 1];
+		/* waits after every group: the linear search asks the
+		 * machine with every job gone unless its last question
+		 * was that one */
+		if (st == POLICY_WAIT && !any && g.first[g.n] > 0) {
+			for (uint32_t k = 0; k < g.first[g.n]; k++)
+				sim[g.order[k]] = POLICY_FREE;
+			sv.gen = policy_gen_next();
+			st = policy_place(p, &sv, req, res);
+		}
+		wr->groups = q;
+		wr->status = st;
+		free(sim);
+		groups_free(&g);
+		return 0;
+	}
 	while (q < g.n) {
 		for (uint32_t k = g.first[q]; k < g.first[q + 1]; k++)
 			sim[g.order[k]] = POLICY_FREE;

@@ -296,7 +296,10 @@ static enum policy_status ref_ask(const char *spec, const struct fx_net *net,
 	enum policy_status st;
 
 	cr_assert(p, "%s: %s", spec, err.msg);
+	/* the searches as they were before their fast paths */
+	policy_reference_search = true;
 	st = policy_place(p, v, req, &res);
+	policy_reference_search = false;
 	a->n = res.n;
 	a->isolated = res.isolated;
 	snprintf(a->reason, sizeof(a->reason), "%s", res.reason);
@@ -361,11 +364,12 @@ static void ref_will_run(const char *spec, const struct fx_net *net,
 	free(ends);
 }
 
-/* Random machine states and backlogs on small dragonflies and a Cascade:
- * one long-lived policy answers every will-run (its scans carried from
- * question to question, incrementally, by the releases' hints and by
- * comparing owners) exactly as fresh policies do (status, start, nodes,
- * isolation, reason).  The states include jobs that shrink and grow
+/* Random machine states and backlogs (the replay): one long-lived policy
+ * answers every will-run (its scans carried from question to question,
+ * incrementally, by the releases' hints and by comparing owners; the
+ * monotone policies bisecting over the end times) exactly as fresh
+ * policies asked at every end time with their reference searches do
+ * (status, start, nodes, isolation, reason).  The states include jobs that shrink and grow
  * between questions and usable masks that change under one pointer. */
 static void replay(const char *topo, const char *routing, const char *spec,
 		   uint64_t seed)
@@ -489,4 +493,21 @@ Test(willrun, incremental_state_answers_as_fresh)
 	replay("dragonfly:p=2,a=4,h=2,g=9", "vlb:intra=global",
 	       "dragonfly-groups", 5);
 	replay("cascade:groups=2,pair=4", "ugal", "dragonfly-balanced", 6);
+}
+
+/* The fat-tree and mesh policies: their fast searches (free-origin
+ * bitsets, bisecting will-run) against the reference searches asked at
+ * every end time. */
+Test(willrun, fast_paths_answer_as_reference)
+{
+	replay("fattree:k=4,n=3", "dmodk", "fattree-pods", 11);
+	replay("fattree:k=4,n=3", "ecmp", "fattree-pods:rule=links", 12);
+	replay("fattree:k=4,n=3", "dmodk", "fattree-pods:large=leaves", 13);
+	replay("fattree:k=4,n=4", "ecmp", "fattree-pods:rule=links", 14);
+	replay("fattree:k=6,n=2", "dmodk", "fattree-pods", 15);
+	replay("expressmesh:dims=6x6x4,gap=2", "dor", "mesh-blocks", 16);
+	replay("torus:dims=4x4x4,p=2", "minimal",
+	       "mesh-blocks:mode=building-block,block=2x2x1", 17);
+	replay("torus:dims=6x5x3,p=1", "dor", "mesh-blocks", 18);
+	replay("hyperx:dims=5x4,p=3", "dor", "mesh-blocks", 19);
 }
