@@ -67,9 +67,10 @@ struct mb {
 	bool blocks;
 	struct shape *shapes; /* allowed shapes, sorted */
 	uint32_t nshapes;
-	uint32_t *rc;	 /* [R * D] router coordinates */
-	uint32_t ext[D]; /* extended grid (prefix sums): kc or 2kc */
-	size_t next;	 /* cells of the extended grid + 1 per dim */
+	uint32_t *rc;	   /* [R * D] router coordinates */
+	uint64_t *last[D]; /* [cell words] cells with x_d = kc_d - 1 */
+	uint32_t ext[D];   /* extended grid (prefix sums): kc or 2kc */
+	size_t next;	   /* cells of the extended grid + 1 per dim */
 };
 
 static int parse_block(const char *s, uint32_t *out, int n)
@@ -158,6 +159,8 @@ static void destroy(void *state)
 	if (m) {
 		free(m->shapes);
 		free(m->rc);
+		for (int d = 0; d < D; d++)
+			free(m->last[d]);
 	}
 	free(m);
 }
@@ -232,6 +235,30 @@ static int create(struct policy *p, struct err *err)
 	if (!m->rc) {
 		destroy(m);
 		return err_set(err, "policy mesh-blocks: out of memory");
+	}
+	for (int d = 0; d < m->n; d++) {
+		m->last[d] = calloc((m->ncells + 63) / 64, sizeof(uint64_t));
+		if (!m->last[d]) {
+			destroy(m);
+			return err_set(err,
+				       "policy mesh-blocks: out of memory");
+		}
+	}
+	{
+		uint32_t cx[D] = { 0 };
+
+		for (uint32_t c = 0;; c++) {
+			int d;
+
+			for (d = 0; d < m->n; d++)
+				if (cx[d] == m->kc[d] - 1)
+					m->last[d][c / 64] |= UINT64_C(1)
+							      << (c % 64);
+			for (d = 0; d < m->n && ++cx[d] >= m->kc[d]; d++)
+				cx[d] = 0;
+			if (d == m->n)
+				break;
+		}
 	}
 	for (uint32_t r = 0; r < m->R; r++) {
 		uint32_t x = r;
@@ -502,32 +529,31 @@ struct fs {
 	const struct mb *m;
 	size_t words;
 	uint32_t stride[D];
-	uint64_t *last[D]; /* [words] origins with x_d = kc_d - 1 */
-	uint64_t **F;	   /* [ncells] by shape index; NULL: empty */
-	uint8_t *known;	   /* [ncells] F computed */
-	uint32_t *chain;   /* [sum kc] shapes to compute, with ... */
-	uint8_t *dim;	   /* ... the dimension each one grows */
-	uint64_t *mv;	   /* [words] scratch */
+	uint64_t **F;	/* [ncells] by shape index; NULL: empty */
+	uint32_t *made; /* [ncells] shapes whose F is allocated */
+	uint32_t nmade;
+	uint8_t *known;	 /* [ncells] F computed */
+	uint32_t *chain; /* [sum kc] shapes to compute, with ... */
+	uint8_t *dim;	 /* ... the dimension each one grows */
+	uint64_t *mv;	 /* [words] scratch */
 };
 
 static void fs_free(struct fs *f)
 {
-	if (f->F)
-		for (uint32_t i = 0; i < f->m->ncells; i++)
-			free(f->F[i]);
+	for (uint32_t i = 0; i < f->nmade; i++)
+		free(f->F[f->made[i]]);
 	free(f->F);
+	free(f->made);
 	free(f->known);
 	free(f->chain);
 	free(f->dim);
 	free(f->mv);
-	for (int d = 0; d < D; d++)
-		free(f->last[d]);
 }
 
 /* The sets of the cells S holds available.  Returns 0 or -1. */
 static int fs_init(struct fs *f, const struct mb *m, const struct st *s)
 {
-	uint32_t sumk = 1, cx[D] = { 0 };
+	uint32_t sumk = 1;
 
 	memset(f, 0, sizeof(*f));
 	f->m = m;
@@ -535,28 +561,15 @@ static int fs_init(struct fs *f, const struct mb *m, const struct st *s)
 	for (int d = 0; d < m->n; d++) {
 		f->stride[d] = d ? f->stride[d - 1] * m->kc[d - 1] : 1;
 		sumk += m->kc[d];
-		f->last[d] = calloc(f->words, sizeof(uint64_t));
-		if (!f->last[d])
-			return -1;
 	}
 	f->F = calloc(m->ncells, sizeof(*f->F));
+	f->made = malloc(m->ncells * sizeof(*f->made));
 	f->known = calloc(m->ncells, 1);
 	f->chain = malloc(sumk * sizeof(*f->chain));
 	f->dim = malloc(sumk);
 	f->mv = malloc(f->words * sizeof(uint64_t));
-	if (!f->F || !f->known || !f->chain || !f->dim || !f->mv)
+	if (!f->F || !f->made || !f->known || !f->chain || !f->dim || !f->mv)
 		return -1;
-	for (uint32_t c = 0;; c++) {
-		int d;
-
-		for (d = 0; d < m->n; d++)
-			if (cx[d] == m->kc[d] - 1)
-				f->last[d][c / 64] |= UINT64_C(1) << (c % 64);
-		for (d = 0; d < m->n && ++cx[d] >= m->kc[d]; d++)
-			cx[d] = 0;
-		if (d == m->n)
-			break;
-	}
 	f->known[0] = 1;
 	for (size_t w = 0; w < f->words; w++)
 		if (s->cav[w]) {
@@ -564,6 +577,7 @@ static int fs_init(struct fs *f, const struct mb *m, const struct st *s)
 			if (!f->F[0])
 				return -1;
 			memcpy(f->F[0], s->cav, f->words * sizeof(uint64_t));
+			f->made[f->nmade++] = 0;
 			break;
 		}
 	return 0;
@@ -616,15 +630,16 @@ static int fs_grow(struct fs *f, uint32_t child, uint32_t parent, int d)
 	 * along d; for the last, the first (torus) or none (mesh) */
 	bits_down(f->mv, in, f->words, f->stride[d]);
 	for (size_t w = 0; w < f->words; w++)
-		f->mv[w] &= ~f->last[d][w];
+		f->mv[w] &= ~m->last[d][w];
 	if (m->torus)
 		bits_up_or(f->mv, in, f->words,
-			   (size_t)(m->kc[d] - 1) * f->stride[d], f->last[d]);
+			   (size_t)(m->kc[d] - 1) * f->stride[d], m->last[d]);
 	for (size_t w = 0; w < f->words; w++)
 		any |= out[w] = in[w] & f->mv[w];
-	if (any)
+	if (any) {
 		f->F[child] = out;
-	else
+		f->made[f->nmade++] = child;
+	} else
 		free(out);
 	return 0;
 }
