@@ -602,23 +602,32 @@ static int lstate_build(const struct policy *p, const struct ft *f,
 		goto out;
 	for (uint32_t j = 0; j < jobs.n; j++)
 		lo[j] = UINT32_MAX;
-	for (uint32_t i = 0; i < N; i++) {
-		uint32_t j = jobs.idx[i], w = i / f->k; /* node i on leaf i/k */
+	/* node i on leaf i/k (counted, not divided: this runs per call) */
+	for (uint32_t i = 0, w = 0, t = 0; i < N; i++) {
+		uint32_t j = jobs.idx[i];
 
-		if (j == UINT32_MAX)
-			continue;
-		if (w < lo[j])
-			lo[j] = w;
-		if (w > hi[j])
-			hi[j] = w;
+		if (j != UINT32_MAX) {
+			if (w < lo[j])
+				lo[j] = w;
+			if (w > hi[j])
+				hi[j] = w;
+		}
+		if (++t == f->k) {
+			t = 0;
+			w++;
+		}
 	}
 	for (uint32_t j = 0; j < jobs.n; j++)
 		span[j] = lca_level(f, lo[j], hi[j]);
-	for (uint32_t i = 0; i < N; i++) {
+	for (uint32_t i = 0, w = 0, t = 0; i < N; i++) {
 		uint32_t j = jobs.idx[i];
 
-		if (j != UINT32_MAX && span[j] > m[i / f->k])
-			m[i / f->k] = span[j];
+		if (j != UINT32_MAX && span[j] > m[w])
+			m[w] = span[j];
+		if (++t == f->k) {
+			t = 0;
+			w++;
+		}
 	}
 	/* level by level, m[u] = the largest span on unit u's leaves */
 	for (uint32_t l = 0; l + 1 < f->n; l++) {
