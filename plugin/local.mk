@@ -77,7 +77,7 @@ SLURM_TESTS += \
 	tests/slurm/matrix.sh \
 	tests/slurm/overlap.sh \
 	tests/slurm/nne_ranks.sh
-EXTRA_DIST += tests/slurm/lib.sh tests/exports.sh
+EXTRA_DIST += tests/slurm/lib.sh tests/slurm/bench.sh tests/exports.sh
 
 if HAVE_SLURM_SRC
 # The .so files export Slurm's plugin interface and nothing else.
