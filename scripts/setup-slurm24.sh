@@ -1,0 +1,117 @@
+#!/bin/sh
+# setup-slurm24.sh - fetch Debian 13's Slurm 24.11.5 source and build it into
+# a prefix, so that select/topo can be built and tested against 24.11 beside
+# the system's 22.05 (scripts/setup.sh).
+#
+#   scripts/setup-slurm24.sh          fetch, build, install into the prefix
+#
+# Needs root only to install libmunge-dev.  Idempotent: when the prefix holds
+# a slurmctld of this version the script only prints where things are.
+# Environment: SLURM_SRC_PARENT (default ./_deps): the source goes to
+# $SLURM_SRC_PARENT/slurm-wlm-24.11.5, the build tree to .../slurm-24.11.5-build,
+# the installation to .../slurm-24.11.5 (SLURM24_PREFIX overrides that).
+#
+# Debian 12 has no deb-src line for trixie: a private sources list (apt's own
+# configuration untouched) gives the Sources index and so each file's SHA-256;
+# the files come from the pool (the .orig.tar.gz from the main archive, the
+# .debian.tar.xz of the +deb13u1 security update from trixie-security; the
+# .dsc is served by neither, so the package is unpacked by hand and
+# debian/patches/series applied with patch(1)).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+deps=${SLURM_SRC_PARENT:-$top/_deps}
+version=24.11.5
+debrev=4+deb13u1
+src=$deps/slurm-wlm-$version
+bld=$deps/slurm-$version-build
+prefix=${SLURM24_PREFIX:-$deps/slurm-$version}
+
+say() { printf '== %s\n' "$*" >&2; }
+die() { printf 'setup-slurm24.sh: %s\n' "$*" >&2; exit 1; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if [ -x "$prefix/sbin/slurmctld" ] &&
+   "$prefix/sbin/slurmctld" -V 2>/dev/null | grep -qx "slurm $version" &&
+   [ -f "$bld/slurm/slurm_version.h" ]; then
+	say "Slurm $version already built: $prefix"
+	exit 0
+fi
+
+dpkg-query -W -f='${Status}' libmunge-dev 2>/dev/null | grep -q 'ok installed' || {
+	say "installing libmunge-dev"
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends libmunge-dev >/dev/null
+}
+
+mkdir -p "$deps"
+if [ ! -f "$src/debian/.applied" ]; then
+	apt=$deps/apt-trixie
+	mkdir -p "$apt/lists/partial" "$apt/archives/partial"
+	cat >"$apt/sources.list" <<EOF
+deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main
+deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security trixie-security main
+EOF
+	aptopts="-o Dir::Etc::sourcelist=$apt/sources.list
+		-o Dir::Etc::sourceparts=- -o Dir::State::Lists=$apt/lists
+		-o Dir::Cache::Archives=$apt/archives -o APT::Get::List-Cleanup=0
+		-o Debug::NoLocking=1"
+	say "reading trixie's Sources index (private list $apt/sources.list)"
+	# shellcheck disable=SC2086
+	apt-get $aptopts update -qq >/dev/null ||
+		die "apt-get update on $apt/sources.list failed"
+	# Each line: 'URI' name size SHA256:hash
+	# shellcheck disable=SC2086
+	apt-get $aptopts source --print-uris -qq "slurm-wlm=$version-$debrev" \
+		>"$apt/uris" 2>/dev/null ||
+		die "slurm-wlm $version-$debrev is not in trixie's Sources index"
+	for f in "slurm-wlm_$version.orig.tar.gz" "slurm-wlm_$version-$debrev.debian.tar.xz"; do
+		sum=$(awk -v f="$f" '$2 == f { sub(/^SHA256:/, "", $4); print $4 }' "$apt/uris")
+		[ -n "$sum" ] || die "$f: not listed in the Sources index"
+		if [ -f "$deps/$f" ] && echo "$sum  $deps/$f" | sha256sum -c --status; then
+			continue
+		fi
+		say "downloading $f"
+		ok=
+		for pool in http://deb.debian.org/debian/pool/main \
+			    http://deb.debian.org/debian-security/pool/updates/main; do
+			if curl -fsL -o "$deps/$f.part" "$pool/s/slurm-wlm/$f"; then
+				ok=1
+				break
+			fi
+		done
+		[ -n "$ok" ] || die "$f: not found in trixie's pools"
+		echo "$sum  $deps/$f.part" | sha256sum -c --status ||
+			die "$f: SHA-256 differs from the Sources index"
+		mv "$deps/$f.part" "$deps/$f"
+	done
+	say "unpacking into $src"
+	rm -rf "$src"
+	mkdir -p "$src"
+	tar -xzf "$deps/slurm-wlm_$version.orig.tar.gz" -C "$src" --strip-components=1
+	tar -xJf "$deps/slurm-wlm_$version-$debrev.debian.tar.xz" -C "$src"
+	while read -r p; do
+		case $p in '' | '#'*) continue ;; esac
+		patch -s -p1 -d "$src" <"$src/debian/patches/$p" ||
+			die "debian/patches/$p does not apply"
+	done <"$src/debian/patches/series"
+	: >"$src/debian/.applied"
+fi
+
+# Out-of-tree build of src/ only (the man-page patch breaks doc/ out of tree).
+# --disable-static halves the time; --enable-multiple-slurmd for slurmd -N.
+mkdir -p "$bld"
+if [ ! -f "$bld/config.status" ]; then
+	say "configure Slurm $version (build tree $bld, prefix $prefix)"
+	(cd "$bld" && "$src/configure" -q --prefix="$prefix" --with-munge \
+		--enable-multiple-slurmd --disable-static \
+		--sysconfdir="$prefix/etc" >"$bld/configure.out" 2>&1) ||
+		die "configure failed: see $bld/configure.out and $bld/config.log"
+fi
+say "make Slurm $version (about 6 CPU-minutes)"
+make -s -C "$bld/src" -j"$(nproc)" >"$bld/make.out" 2>&1 ||
+	die "make failed: see $bld/make.out"
+make -s -C "$bld/src" install >"$bld/install.out" 2>&1 ||
+	die "make install failed: see $bld/install.out"
+"$prefix/sbin/slurmctld" -V | grep -qx "slurm $version" ||
+	die "$prefix/sbin/slurmctld is not version $version"
+say "Slurm $version installed in $prefix"
