@@ -1,13 +1,18 @@
 # plugin/: the Slurm select plugin (select_topo.so) and the SPANK plugin
 # (spank_topo.so).  Built only when configure was given --with-slurm-source.
 #
-# Slurm's internal headers include "config.h"; plugin/slurm_config/config.h
-# is a shim holding the few macros they test (none changes a struct layout
-# on Debian's build: see the comment in the shim).  The plugin gets its own
-# CPPFLAGS so that Slurm's "config.h" is the shim, not ours.
-EXTRA_DIST += plugin/slurm_config/config.h plugin/select_topo.map \
+# Slurm's internal headers include "config.h".  Against 22.05 (source tree
+# only) plugin/slurm_config/config.h is a shim holding the few macros they
+# test (none changes a struct layout on Debian's build: see the comment in
+# the shim); against 24.11 it is the config.h of Slurm's own build tree
+# (--with-slurm-build), searched before the source tree so that
+# slurm/slurm_version.h is 24.11's too (SLURM_INC_CPPFLAGS, configure.ac).
+# The plugin gets its own CPPFLAGS so that Slurm's "config.h" is never ours.
+# plugin/slurm_compat.h holds what differs between the versions.
+EXTRA_DIST += plugin/slurm_config/config.h \
+	plugin/select_topo.map \
 	plugin/spank_topo.map plugin/job_submit_topo.map
-noinst_HEADERS += plugin/topo_adapter.h
+noinst_HEADERS += plugin/topo_adapter.h plugin/slurm_compat.h
 # What the select plugin's adapter links: every layer but the simulator and
 # the command (the machine included).
 L_PLUGIN = policies/machine/libmachine.la policies/libpolicies.la \
@@ -17,8 +22,7 @@ if HAVE_SLURM_SRC
 slurmplugin_LTLIBRARIES = plugin/select_topo.la plugin/spank_topo.la \
 	plugin/job_submit_topo.la
 
-PLUGIN_CPPFLAGS = -I$(top_srcdir)/plugin/slurm_config -I$(SLURM_SRC) \
-	-I$(top_srcdir) -D_GNU_SOURCE
+PLUGIN_CPPFLAGS = $(SLURM_INC_CPPFLAGS) -I$(top_srcdir) -D_GNU_SOURCE
 # Slurm's headers are gnu11 and use old-style declarations, sign-mixed
 # comparisons in inline code and an 'err' local in their mutex macros:
 # relax only those warnings (no -Wshadow, -Wstrict-prototypes or
@@ -49,7 +53,11 @@ plugin_job_submit_topo_la_LIBADD = -ldl
 plugin_job_submit_topo_la_DEPENDENCIES = plugin/job_submit_topo.map
 
 plugin_spank_topo_la_SOURCES = plugin/spank_topo.c
-plugin_spank_topo_la_CPPFLAGS = -I$(top_srcdir) -D_GNU_SOURCE
+# slurm/spank.h: the system's (22.05), else the configured tree's, as
+# system headers (24.11's have old-style declarations; its
+# SPANK_PLUGIN stamps plugin_version, checked when the plugin loads).
+plugin_spank_topo_la_CPPFLAGS = $(SLURM_PUB_CPPFLAGS) -I$(top_srcdir) \
+	-D_GNU_SOURCE
 plugin_spank_topo_la_CFLAGS = $(AM_CFLAGS)
 # Only the policy and pattern registries (to check --topo-policy and
 # --topo-pattern as the controller will): no GLPK, json-c or hwloc.

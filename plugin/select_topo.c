@@ -37,13 +37,12 @@
 #include "src/common/plugin.h"
 #include "src/common/read_config.h"
 #include "src/common/run_in_daemon.h"
-#include "src/common/select.h"
-#include "src/common/slurm_selecttype_info.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/reservation.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "plugin/slurm_compat.h"
 #include "plugin/topo_adapter.h"
 #include "policies/rankorder.h"
 #include "policies/willrun.h"
@@ -61,8 +60,8 @@
  */
 slurm_conf_t slurm_conf;
 node_record_t **node_record_table_ptr;
-List job_list;
-List part_list;
+list_t *job_list;
+list_t *part_list;
 int node_record_count;
 time_t last_job_update;
 
@@ -89,47 +88,9 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 #define ENV_PATTERN "TOPO_PATTERN="
 #define ENV_GRID "TOPO_GRID="
 
-static const char *wrap_syms[] = {
-	"plugin_id",
-	"select_p_state_save",
-	"select_p_state_restore",
-	"select_p_job_init",
-	"select_p_node_init",
-	"select_p_job_test",
-	"select_p_job_begin",
-	"select_p_job_ready",
-	"select_p_job_expand",
-	"select_p_job_resized",
-	"select_p_job_signal",
-	"select_p_job_fini",
-	"select_p_job_suspend",
-	"select_p_job_resume",
-	"select_p_step_pick_nodes",
-	"select_p_step_start",
-	"select_p_step_finish",
-	"select_p_select_nodeinfo_pack",
-	"select_p_select_nodeinfo_unpack",
-	"select_p_select_nodeinfo_alloc",
-	"select_p_select_nodeinfo_free",
-	"select_p_select_nodeinfo_set_all",
-	"select_p_select_nodeinfo_set",
-	"select_p_select_nodeinfo_get",
-	"select_p_select_jobinfo_alloc",
-	"select_p_select_jobinfo_free",
-	"select_p_select_jobinfo_set",
-	"select_p_select_jobinfo_get",
-	"select_p_select_jobinfo_copy",
-	"select_p_select_jobinfo_pack",
-	"select_p_select_jobinfo_unpack",
-	"select_p_select_jobinfo_sprint",
-	"select_p_select_jobinfo_xstrdup",
-	"select_p_get_info_from_plugin",
-	"select_p_update_node_config",
-	"select_p_reconfigure",
-	"select_p_resv_test",
-};
+static const char *wrap_syms[] = { TOPO_SELECT_SYMS };
 
-static slurm_select_ops_t wrap;
+static topo_select_ops_t wrap;
 static plugin_context_t *wrap_context = NULL;
 /* The wrapped plugin, chosen once when the plugin is loaded (topo.conf's
  * Wrap=, a static string of topo_conf.c); it cannot change while the
@@ -158,7 +119,9 @@ static struct {
 	uint32_t *ranks, nranks;
 } claim;
 
-static void _rebuild_owner_locked(List jobs);
+static void _rebuild_owner_locked(list_t *jobs);
+static int _resv_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+			  uint32_t node_cnt);
 static void _protect_locked(job_record_t *job_ptr);
 
 static char *_topo_conf_path(void)
@@ -292,7 +255,7 @@ static bool _part_isolating(struct tstate *s, part_record_t *part)
  * RespectIsolation=yes prevents it. */
 static void _say_overlaps(struct tstate *s)
 {
-	ListIterator a, b;
+	list_itr_t *a, *b;
 	part_record_t *p, *q;
 
 	if (!part_list)
@@ -339,7 +302,7 @@ static void _load_topo_conf(void)
 			sizeof(char *));
 	if (part_list) {
 		part_record_t *part_ptr;
-		ListIterator it = list_iterator_create(part_list);
+		list_itr_t *it = list_iterator_create(part_list);
 
 		while ((part_ptr = list_next(it)))
 			parts[nparts++] = part_ptr->name;
@@ -450,7 +413,7 @@ static int _protect_one(void *x, void *arg)
 
 /* owner[] from the job list (after a restart or reconfiguration); the
  * link-sharing tracker is rebuilt when anything changed. */
-static void _rebuild_owner_locked(List jobs)
+static void _rebuild_owner_locked(list_t *jobs)
 {
 	struct err err = { { 0 } };
 	uint32_t n;
@@ -544,7 +507,7 @@ static void _protect_locked(job_record_t *job_ptr)
 }
 
 /* The pending reason the scheduler keeps (see select_nodes(): a state
- * reason of WAIT_BLOCK_D_ACTION is left alone, with its description). */
+ * reason of TOPO_WAIT_REASON is left alone, with its description). */
 static void _set_reason(job_record_t *job_ptr, const char *why)
 {
 	/* At info once per reason a job gets (select_topo(8)). */
@@ -555,13 +518,13 @@ static void _set_reason(job_record_t *job_ptr, const char *why)
 		info("%s: %pJ pending: %s", plugin_type, job_ptr, why);
 	xfree(job_ptr->state_desc);
 	xstrfmtcat(job_ptr->state_desc, "%s%s", REASON_PREFIX, why);
-	job_ptr->state_reason = WAIT_BLOCK_D_ACTION;
+	job_ptr->state_reason = TOPO_WAIT_REASON;
 	last_job_update = time(NULL);
 }
 
 static void _clear_reason(job_record_t *job_ptr)
 {
-	if ((job_ptr->state_reason == WAIT_BLOCK_D_ACTION) &&
+	if ((job_ptr->state_reason == TOPO_WAIT_REASON) &&
 	    job_ptr->state_desc &&
 	    !strncmp(job_ptr->state_desc, REASON_PREFIX,
 		     strlen(REASON_PREFIX))) {
@@ -605,7 +568,7 @@ static void _job_size(job_record_t *job_ptr, uint32_t min_nodes,
 		      uint32_t max_nodes, uint32_t req_nodes, struct tsize *z,
 		      uint32_t **cap)
 {
-	struct job_details *d = job_ptr->details;
+	job_details_t *d = job_ptr->details;
 	uint32_t n = tstate_nodes(tstate), *cpus;
 	uint64_t *mem;
 	struct tjob j = {
@@ -801,8 +764,7 @@ static enum policy_status _will_run_fn(void *ctx, const uint8_t *usable,
 static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 		     const struct policy *p, const struct tsize *z,
 		     struct policy_request *req, struct policy_result *res,
-		     uint16_t mode, List preemptee_candidates,
-		     List *preemptee_job_list, bitstr_t *exc_core_bitmap)
+		     uint16_t mode, const struct topo_jt_tail *tail)
 {
 	run_list_t rl = { 0 };
 	uint8_t *usable = _usable_from_bitmap(bitmap);
@@ -838,8 +800,7 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 		bitstr_t *narrow = _bitmap_from_result(res);
 
 		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes, req->nodes,
-					req->nodes, mode, preemptee_candidates,
-					preemptee_job_list, exc_core_bitmap);
+					req->nodes, mode, TOPO_JT_ARGS(tail));
 		if (rc == SLURM_SUCCESS)
 			bit_copybits(bitmap, narrow);
 		FREE_NULL_BITMAP(narrow);
@@ -861,8 +822,7 @@ out:
 static int _test_only(job_record_t *job_ptr, bitstr_t *bitmap,
 		      const struct policy *p, const struct tsize *z,
 		      struct policy_request *req, struct policy_result *res,
-		      uint16_t mode, List preemptee_candidates,
-		      List *preemptee_job_list, bitstr_t *exc_core_bitmap)
+		      uint16_t mode, const struct topo_jt_tail *tail)
 {
 	uint32_t n = tstate_nodes(tstate);
 	uint32_t *empty = xcalloc(n + 1, sizeof(uint32_t));
@@ -876,8 +836,7 @@ static int _test_only(job_record_t *job_ptr, bitstr_t *bitmap,
 		bitstr_t *narrow = _bitmap_from_result(res);
 
 		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes, req->nodes,
-					req->nodes, mode, preemptee_candidates,
-					preemptee_job_list, exc_core_bitmap);
+					req->nodes, mode, TOPO_JT_ARGS(tail));
 		if (rc == SLURM_SUCCESS)
 			bit_copybits(bitmap, narrow);
 		FREE_NULL_BITMAP(narrow);
@@ -932,8 +891,7 @@ static bool _switches_ok(job_record_t *job_ptr, const struct policy_result *res,
 static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		    const struct policy *p, const struct tsize *z,
 		    struct policy_request *req, struct policy_result *res,
-		    uint16_t mode, List preemptee_candidates,
-		    List *preemptee_job_list, bitstr_t *exc_core_bitmap)
+		    uint16_t mode, const struct topo_jt_tail *tail)
 {
 	uint8_t *usable = _usable_from_bitmap(bitmap);
 	struct tsize_policy c = { .p = p, .owner = owner };
@@ -966,8 +924,7 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 		}
 		narrow = _bitmap_from_result(res);
 		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes, req->nodes,
-					req->nodes, mode, preemptee_candidates,
-					preemptee_job_list, exc_core_bitmap);
+					req->nodes, mode, TOPO_JT_ARGS(tail));
 		if (rc == SLURM_SUCCESS) {
 			bit_copybits(bitmap, narrow);
 			FREE_NULL_BITMAP(narrow);
@@ -1030,8 +987,7 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 static int _try_wrapped(job_record_t *job_ptr, bitstr_t *offer,
 			uint32_t min_nodes, uint32_t max_nodes,
 			uint32_t req_nodes, uint16_t mode,
-			List preemptee_candidates, List *preemptee_job_list,
-			bitstr_t *exc_core_bitmap, bitstr_t **cand,
+			const struct topo_jt_tail *tail, bitstr_t **cand,
 			uint32_t *chosen, uint32_t *k, bool *conflict)
 {
 	struct err err = { { 0 } };
@@ -1041,8 +997,7 @@ static int _try_wrapped(job_record_t *job_ptr, bitstr_t *offer,
 	*k = 0;
 	*conflict = false;
 	rc = (*(wrap.job_test))(job_ptr, *cand, min_nodes, max_nodes, req_nodes,
-				mode, preemptee_candidates, preemptee_job_list,
-				exc_core_bitmap);
+				mode, TOPO_JT_ARGS(tail));
 	if (rc != SLURM_SUCCESS) {
 		FREE_NULL_BITMAP(*cand);
 		return rc;
@@ -1066,7 +1021,7 @@ static void _clear_isolated_groups(bitstr_t *offer)
 	uint32_t n = tstate_nodes(tstate), t, k = 0;
 	uint32_t *nodes = xcalloc(n + 1, sizeof(uint32_t));
 	uint8_t *in = xcalloc(n + 1, 1);
-	ListIterator it = list_iterator_create(job_list);
+	list_itr_t *it = list_iterator_create(job_list);
 	job_record_t *j;
 
 	while ((j = list_next(it)))
@@ -1095,9 +1050,7 @@ static void _clear_isolated_groups(bitstr_t *offer)
 static int _run_now_respecting(job_record_t *job_ptr, bitstr_t *bitmap,
 			       uint32_t min_nodes, uint32_t max_nodes,
 			       uint32_t req_nodes, uint16_t mode,
-			       List preemptee_candidates,
-			       List *preemptee_job_list,
-			       bitstr_t *exc_core_bitmap)
+			       const struct topo_jt_tail *tail)
 {
 	struct err err = { { 0 } };
 	bitstr_t *work = bit_copy(bitmap), *away, *cand = NULL;
@@ -1109,8 +1062,7 @@ static int _run_now_respecting(job_record_t *job_ptr, bitstr_t *bitmap,
 
 #define TRY(offer)                                                          \
 	_try_wrapped(job_ptr, offer, min_nodes, max_nodes, req_nodes, mode, \
-		     preemptee_candidates, preemptee_job_list,              \
-		     exc_core_bitmap, &cand, chosen, &k, &conflict)
+		     tail, &cand, chosen, &k, &conflict)
 	rc = TRY(work);
 	if ((rc != SLURM_SUCCESS) || !conflict)
 		goto out;
@@ -1169,10 +1121,11 @@ out:
 extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     uint32_t min_nodes, uint32_t max_nodes,
 			     uint32_t req_nodes, uint16_t mode,
-			     List preemptee_candidates,
-			     List *preemptee_job_list,
-			     bitstr_t *exc_core_bitmap)
+			     list_t *preemptee_candidates,
+			     list_t **preemptee_job_list, TOPO_JOB_TEST_TAIL)
 {
+	const struct topo_jt_tail tail_args = TOPO_JT_TAIL_INIT,
+				  *tail = &tail_args;
 	struct err err = { { 0 } };
 	struct policy_request req = { 0 };
 	struct policy_result res = { 0 };
@@ -1182,6 +1135,10 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	const char *override, *part, *grid;
 	bool none = false;
 	int rc;
+
+	if (TOPO_RESV_STANDIN(job_ptr, mode, preemptee_job_list) &&
+	    ((rc = _resv_job_test(job_ptr, bitmap, min_nodes)) != 1))
+		return rc;
 
 	slurm_mutex_lock(&topo_lock);
 	if (tstate && !_usable_locked()) {
@@ -1262,17 +1219,11 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	}
 
 	if (mode == SELECT_MODE_TEST_ONLY)
-		rc = _test_only(job_ptr, bitmap, p, &z, &req, &res, mode,
-				preemptee_candidates, preemptee_job_list,
-				exc_core_bitmap);
+		rc = _test_only(job_ptr, bitmap, p, &z, &req, &res, mode, tail);
 	else if (mode == SELECT_MODE_WILL_RUN)
-		rc = _will_run(job_ptr, bitmap, p, &z, &req, &res, mode,
-			       preemptee_candidates, preemptee_job_list,
-			       exc_core_bitmap);
+		rc = _will_run(job_ptr, bitmap, p, &z, &req, &res, mode, tail);
 	else
-		rc = _run_now(job_ptr, bitmap, p, &z, &req, &res, mode,
-			      preemptee_candidates, preemptee_job_list,
-			      exc_core_bitmap);
+		rc = _run_now(job_ptr, bitmap, p, &z, &req, &res, mode, tail);
 	xfree(res.nodes);
 	xfree(res.rank_node);
 	xfree(cap);
@@ -1283,15 +1234,13 @@ delegate:
 	if ((mode == SELECT_MODE_RUN_NOW) && _usable_locked() && tracking &&
 	    tstate_respect_isolation(tstate)) {
 		rc = _run_now_respecting(job_ptr, bitmap, min_nodes, max_nodes,
-					 req_nodes, mode, preemptee_candidates,
-					 preemptee_job_list, exc_core_bitmap);
+					 req_nodes, mode, tail);
 		slurm_mutex_unlock(&topo_lock);
 		return rc;
 	}
 	slurm_mutex_unlock(&topo_lock);
 	return (*(wrap.job_test))(job_ptr, bitmap, min_nodes, max_nodes,
-				  req_nodes, mode, preemptee_candidates,
-				  preemptee_job_list, exc_core_bitmap);
+				  req_nodes, mode, TOPO_JT_ARGS(tail));
 }
 
 /*
@@ -1308,7 +1257,7 @@ static const char *_desc_env(job_desc_msg_t *d, const char *key)
 
 static part_record_t *_part_named(const char *name)
 {
-	ListIterator it;
+	list_itr_t *it;
 	part_record_t *part, *found = NULL;
 
 	if (!part_list)
@@ -1376,7 +1325,7 @@ static int _submit_check_part(job_desc_msg_t *d, part_record_t *part,
 	if (resv && resv->node_bitmap)
 		bit_and(offer, resv->node_bitmap);
 	if (d->exc_nodes && d->exc_nodes[0] &&
-	    !node_name2bitmap(d->exc_nodes, true, &exc))
+	    !TOPO_NODE_NAME2BITMAP(d->exc_nodes, true, &exc))
 		bit_and_not(offer, exc);
 	FREE_NULL_BITMAP(exc);
 	usable = _usable_from_bitmap(offer);
@@ -1479,7 +1428,7 @@ extern int select_p_state_restore(char *dir_name)
 	return (*(wrap.state_restore))(dir_name);
 }
 
-extern int select_p_job_init(List jobs)
+extern int select_p_job_init(list_t *jobs)
 {
 	int rc = (*(wrap.job_init))(jobs);
 
@@ -1525,7 +1474,7 @@ static void _log_overrun(job_record_t *job_ptr, const struct teval *ev)
  * held twice, and up to MAX of those jobs' ids, ","-separated, into BUF. */
 static uint32_t _node_sharing(job_record_t *job_ptr, char *buf, size_t len)
 {
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *j;
 	bitstr_t *both;
 	uint32_t held = 0, njobs = 0;
@@ -1804,11 +1753,6 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 	return rc;
 }
 
-extern int select_p_job_signal(job_record_t *job_ptr, int signal)
-{
-	return (*(wrap.job_signal))(job_ptr, signal);
-}
-
 extern int select_p_job_fini(job_record_t *job_ptr)
 {
 	int rc = (*(wrap.job_fini))(job_ptr);
@@ -1941,27 +1885,10 @@ extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
 	return (*(wrap.jobinfo_unpack))(jobinfo, buffer, protocol_version);
 }
 
-extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
-					    char *buf, size_t size, int mode)
-{
-	return (*(wrap.jobinfo_sprint))(jobinfo, buf, size, mode);
-}
-
-extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
-					     int mode)
-{
-	return (*(wrap.jobinfo_xstrdup))(jobinfo, mode);
-}
-
 extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 					 job_record_t *job_ptr, void *data)
 {
 	return (*(wrap.get_info_from_plugin))(dinfo, job_ptr, data);
-}
-
-extern int select_p_update_node_config(int index)
-{
-	return (*(wrap.update_node_config))(index);
 }
 
 extern int select_p_reconfigure(void)
@@ -2084,6 +2011,63 @@ static bitstr_t *_resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 	return ret;
 }
 
+/*
+ * 24.11: slurmctld chooses a reservation's nodes by calling job_test in
+ * will-run mode for a stand-in job (job id 0, no preemptee list; see
+ * TOPO_RESV_STANDIN).  The same placement as 22.05's resv_test, into
+ * BITMAP; the stand-in carries no reservation name, so a reservation
+ * replacing nodes cannot be told from a new one (select_topo(8)).
+ * SLURM_SUCCESS or SLURM_ERROR when placed or refused, 1 to delegate.
+ */
+static int _resv_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+			  uint32_t node_cnt)
+{
+	resv_desc_msg_t resv = { .partition = job_ptr->partition };
+	bitstr_t *ret = NULL;
+	bool refuse = false;
+
+	if (!node_cnt || (job_ptr->details && job_ptr->details->mc_ptr))
+		return 1; /* core or TRES reservations: the wrapped plugin's */
+	slurm_mutex_lock(&topo_lock);
+	if (_usable_locked())
+		ret = _resv_place_locked(&resv, node_cnt, bitmap, &refuse);
+	slurm_mutex_unlock(&topo_lock);
+	if (ret) {
+		bit_and(bitmap, ret);
+		FREE_NULL_BITMAP(ret);
+		return SLURM_SUCCESS;
+	}
+	return refuse ? SLURM_ERROR : 1;
+}
+
+/*
+ * Slurm 22.05 only (slurm_compat.h): the calls 24.11 dropped.  24.11 has
+ * no select_p_resv_test: it asks job_test for a reservation's nodes, with
+ * a stand-in job (_resv_job_test above).
+ */
+#if TOPO_SELECT_LEGACY
+extern int select_p_job_signal(job_record_t *job_ptr, int signal)
+{
+	return (*(wrap.job_signal))(job_ptr, signal);
+}
+
+extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
+					    char *buf, size_t size, int mode)
+{
+	return (*(wrap.jobinfo_sprint))(jobinfo, buf, size, mode);
+}
+
+extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
+					     int mode)
+{
+	return (*(wrap.jobinfo_xstrdup))(jobinfo, mode);
+}
+
+extern int select_p_update_node_config(int index)
+{
+	return (*(wrap.update_node_config))(index);
+}
+
 extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
 				    uint32_t node_cnt, bitstr_t *avail_bitmap,
 				    bitstr_t **core_bitmap)
@@ -2110,3 +2094,49 @@ extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
 	return (*(wrap.resv_test))(resv_desc_ptr, node_cnt, avail_bitmap,
 				   core_bitmap);
 }
+#endif
+
+/* Every select_p_* against the ops table entry it fills (Slurm's own
+ * slurm_select_ops_t in 22.05), and job_test against Slurm's declaration
+ * of select_g_job_test, which has the same arguments. */
+TOPO_CHECK_SELECT_P(state_save, state_save);
+TOPO_CHECK_SELECT_P(state_restore, state_restore);
+TOPO_CHECK_SELECT_P(job_init, job_init);
+TOPO_CHECK_SELECT_P(node_init, node_init);
+TOPO_CHECK_SELECT_P(job_test, job_test);
+TOPO_CHECK_SELECT_P(job_begin, job_begin);
+TOPO_CHECK_SELECT_P(job_ready, job_ready);
+TOPO_CHECK_SELECT_P(job_expand, job_expand);
+TOPO_CHECK_SELECT_P(job_resized, job_resized);
+TOPO_CHECK_SELECT_P(job_fini, job_fini);
+TOPO_CHECK_SELECT_P(job_suspend, job_suspend);
+TOPO_CHECK_SELECT_P(job_resume, job_resume);
+TOPO_CHECK_SELECT_P(step_pick_nodes, step_pick_nodes);
+TOPO_CHECK_SELECT_P(step_start, step_start);
+TOPO_CHECK_SELECT_P(step_finish, step_finish);
+TOPO_CHECK_SELECT_P(nodeinfo_pack, select_nodeinfo_pack);
+TOPO_CHECK_SELECT_P(nodeinfo_unpack, select_nodeinfo_unpack);
+TOPO_CHECK_SELECT_P(nodeinfo_alloc, select_nodeinfo_alloc);
+TOPO_CHECK_SELECT_P(nodeinfo_free, select_nodeinfo_free);
+TOPO_CHECK_SELECT_P(nodeinfo_set_all, select_nodeinfo_set_all);
+TOPO_CHECK_SELECT_P(nodeinfo_set, select_nodeinfo_set);
+TOPO_CHECK_SELECT_P(nodeinfo_get, select_nodeinfo_get);
+TOPO_CHECK_SELECT_P(jobinfo_alloc, select_jobinfo_alloc);
+TOPO_CHECK_SELECT_P(jobinfo_free, select_jobinfo_free);
+TOPO_CHECK_SELECT_P(jobinfo_set, select_jobinfo_set);
+TOPO_CHECK_SELECT_P(jobinfo_get, select_jobinfo_get);
+TOPO_CHECK_SELECT_P(jobinfo_copy, select_jobinfo_copy);
+TOPO_CHECK_SELECT_P(jobinfo_pack, select_jobinfo_pack);
+TOPO_CHECK_SELECT_P(jobinfo_unpack, select_jobinfo_unpack);
+TOPO_CHECK_SELECT_P(get_info_from_plugin, get_info_from_plugin);
+TOPO_CHECK_SELECT_P(reconfigure, reconfigure);
+#if TOPO_SELECT_LEGACY
+TOPO_CHECK_SELECT_P(job_signal, job_signal);
+TOPO_CHECK_SELECT_P(jobinfo_sprint, select_jobinfo_sprint);
+TOPO_CHECK_SELECT_P(jobinfo_xstrdup, select_jobinfo_xstrdup);
+TOPO_CHECK_SELECT_P(update_node_config, update_node_config);
+TOPO_CHECK_SELECT_P(resv_test, resv_test);
+#endif
+_Static_assert(__builtin_types_compatible_p(__typeof__(&select_g_job_test),
+					    __typeof__(&select_p_job_test)),
+	       "select_p_job_test differs from Slurm's select_g_job_test");

@@ -135,7 +135,8 @@ static int write_hostfile(uint32_t job)
 {
 	job_info_msg_t *msg = NULL;
 	slurm_job_info_t *j;
-	hostlist_t hl = NULL;
+	struct hostlist *hl =
+		NULL; /* hostlist_t: a pointer in 22.05, not in 24.11 */
 	char **names = NULL, *h, *tmpdir;
 	const char *text;
 	uint32_t nn = 0, cap = 0, *pos = NULL, nranks = 0, i;
@@ -145,7 +146,7 @@ static int write_hostfile(uint32_t job)
 
 	if (slurm_load_job(&msg, job, SHOW_DETAIL) != SLURM_SUCCESS) {
 		slurm_error("--topo-ranks: cannot load job %u: %s", job,
-			    slurm_strerror(slurm_get_errno()));
+			    slurm_strerror(errno));
 		return -1;
 	}
 	if (!msg || msg->record_count < 1) {
