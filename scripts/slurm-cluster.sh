@@ -22,6 +22,9 @@
 #                         each with 1000 MB of RealMemory per CPU)
 #   BATCH_NODES=ALL       nodes of the default partition, batch
 #   SLURM_EXTRA="..."     extra slurm.conf lines
+#   SLURM_PREFIX=DIR      a Slurm installed under DIR (scripts/setup-slurm24.sh)
+#                         instead of Debian's: its sbin/ and bin/ first in
+#                         PATH, its lib/slurm as the stock plugins
 #
 # Runs as root (SlurmUser=root).  Daemons are started with setsid and
 # recorded in DIR/pids; `stop` kills exactly those process groups.
@@ -29,6 +32,13 @@ set -u
 
 die() { echo "slurm-cluster.sh: $*" >&2; exit 1; }
 
+if [ -n "${SLURM_PREFIX:-}" ]; then
+	[ -x "$SLURM_PREFIX/sbin/slurmctld" ] ||
+		die "SLURM_PREFIX=$SLURM_PREFIX: no sbin/slurmctld there"
+	PATH=$SLURM_PREFIX/sbin:$SLURM_PREFIX/bin:$PATH
+	export PATH
+	SYS_PLUGINDIR=${SYS_PLUGINDIR:-$SLURM_PREFIX/lib/slurm}
+fi
 SYS_PLUGINDIR=${SYS_PLUGINDIR:-$(ls -d /usr/lib/*/slurm-wlm 2>/dev/null | head -n 1)}
 
 port_free() {
@@ -50,7 +60,15 @@ pick_ports() {
 	return 1
 }
 
+# The running slurmctld: the one started here, or after a 24.11
+# `scontrol reconfigure` (which execs a new slurmctld that takes over)
+# the one in SlurmctldPidFile.
 ctld_pid() {
+	local p
+	if [ -f "$DIR/slurmctld.pidfile" ]; then
+		p=$(cat "$DIR/slurmctld.pidfile" 2>/dev/null)
+		[ -n "$p" ] && kill -0 "$p" 2>/dev/null && { echo "$p"; return 0; }
+	fi
 	[ -f "$DIR/ctld.pid" ] && cat "$DIR/ctld.pid"
 }
 
@@ -247,6 +265,12 @@ restart_dead_slurmds() {
 
 cmd_stop() {
 	[ -f "$DIR/pids" ] || return 0
+	# A slurmctld that a reconfigure started (24.11) is not in pids.
+	local cp
+	cp=$(ctld_pid)
+	if [ -n "$cp" ] && ! grep -q "^$cp " "$DIR/pids"; then
+		echo "$cp slurmctld" >> "$DIR/pids"
+	fi
 	# slurmd first, then slurmctld, munged last; whole process groups
 	# (setsid made each daemon a group leader).
 	tac "$DIR/pids" | while read -r pid name; do
@@ -301,7 +325,7 @@ cmd_restart_ctld() {
 	wait_ctld
 }
 
-[ $# -ge 2 ] || { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 CMD=$1
 DIR=$(mkdir -p "$2" && cd "$2" && pwd) || die "bad directory $2"
 case "$CMD" in

@@ -23,7 +23,7 @@ sleep 2
 t1=$(scontrol show job "$p1" | sed -n 's/.* StartTime=\([^ ]*\).*/\1/p')
 big=$(submit 32 3 -t 1) || fail "sbatch -N 32"
 sleep 2
-reason=$(squeue -h -j "$big" -o '%r')
+reason=$(topo_reason "$big")
 note "32-node job pending: $reason"
 case "$reason" in
 topo:*) ;;

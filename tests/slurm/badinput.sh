@@ -21,7 +21,7 @@ SLURM_EXTRA='PartitionName=small Nodes=n[0-5] MaxTime=INFINITE State=UP OverSubs
 if sbatch -p small -N 5 -o /dev/null --wrap true >"$TDIR/out" 2>&1; then
 	sleep 2
 	id=$(awk '{print $NF}' "$TDIR/out")
-	reason=$(squeue -h -j "$id" -o '%r')
+	reason=$(topo_reason "$id")
 	case "$reason" in
 	topo:*) note "pending with reason: $reason" ;;
 	*) fail "5-node job in 'small' accepted without a topo reason: $(cat "$TDIR/out") / $reason" ;;

@@ -2,12 +2,22 @@
 # daemons (sourced).  Each test starts its own emulated cluster with
 # scripts/slurm-cluster.sh in a temp directory and always tears it down.
 #
-# Environment (set by make check): top_srcdir, top_builddir, STOPO.
+# Environment (set by make check): top_srcdir, top_builddir, STOPO, and
+# SLURM_PREFIX when the build tree was configured against a Slurm built
+# into a prefix (24.11, scripts/setup-slurm24.sh): its daemons and
+# commands then come first in PATH.
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 : "${STOPO:=$top_builddir/stopo}"
 CLUSTER="$top_srcdir/scripts/slurm-cluster.sh"
+if [ -n "${SLURM_PREFIX:-}" ]; then
+	PATH=$SLURM_PREFIX/sbin:$SLURM_PREFIX/bin:$PATH
+	export PATH SLURM_PREFIX
+fi
+# The Slurm release the tests run against, e.g. 24.11 (some behaviour
+# differs: select_topo(8), "Slurm versions").
+SLURM_SERIES=$(slurmctld -V 2>/dev/null | sed -n 's/^slurm[^0-9]*\([0-9]*\.[0-9]*\).*/\1/p')
 
 skip() { echo "SKIP: $*"; exit 77; }
 fail() {
@@ -59,8 +69,13 @@ cluster_reset() {
 	rm -rf "$TDIR/c"
 }
 
+# Whether slurmctld runs: the one started, or the one a 24.11 reconfigure
+# started in its place (SlurmctldPidFile).
 ctld_alive() {
-	kill -0 "$(cat "$TDIR/c/ctld.pid")" 2>/dev/null
+	local p
+	p=$(cat "$TDIR/c/slurmctld.pidfile" 2>/dev/null)
+	{ [ -n "$p" ] && kill -0 "$p" 2>/dev/null; } ||
+		kill -0 "$(cat "$TDIR/c/ctld.pid")" 2>/dev/null
 }
 
 # submit N SECONDS [sbatch options...] -> prints the job id
@@ -105,6 +120,21 @@ started() {
 	return 1
 }
 
+# topo_reason ID: the job's pending reason (squeue %r).  24.11's main
+# scheduler resets select/topo's reason to Resources between backfill
+# passes (select_topo(8)): there, wait up to 10 s for one starting with
+# "topo:"; 22.05 keeps it, so the first answer is the answer.
+topo_reason() {
+	local i r tries=50
+	[ "$SLURM_SERIES" = 22.05 ] && tries=1
+	for i in $(seq 1 $tries); do
+		r=$(squeue -h -j "$1" -o '%r')
+		case $r in topo:*) break ;; esac
+		[ "$i" = $tries ] || sleep 0.2
+	done
+	echo "$r"
+}
+
 # have_report: whether stopo has the report subcommand.
 have_report() {
 	"$STOPO" report --help >/dev/null 2>&1
@@ -117,12 +147,15 @@ sharing() {
 		{ cat "$TDIR/report.err" >&2; return 1; }
 }
 
-# job_states -> "id state" lines of every job slurmctld knows.
+# job_states -> "id state" lines of every job slurmctld knows (24.11's
+# squeue --json lists finished jobs only with -t all, and job_state as a
+# list: its first entry is the base state).
 job_states() {
-	squeue --json 2>/dev/null | python3 -c '
+	squeue --json -t all 2>/dev/null | python3 -c '
 import json, sys
 for j in json.load(sys.stdin)["jobs"]:
-    print(j["job_id"], j["job_state"])'
+    st = j["job_state"]
+    print(j["job_id"], st[0] if isinstance(st, list) else st)'
 }
 
 # A scripted workload: lines "DELAY NODES SECONDS" (DELAY seconds after

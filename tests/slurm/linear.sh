@@ -40,7 +40,7 @@ for f in "$TDIR"/snap.linear.*.json; do
 	"$STOPO" report --check --topo "$TDIR/topo.conf" "$f" >"$TDIR/check.out" 2>&1 ||
 		{ cat "$TDIR/check.out" >&2; fail "stopo report --check: links shared in $f"; }
 	checked=$((checked + 1))
-	n=$(python3 -c 'import json,sys; print(sum(1 for j in json.load(open(sys.argv[1]))["jobs"] if j["job_state"] == "RUNNING"))' "$f")
+	n=$(python3 -c 'import json,sys; print(sum(1 for j in json.load(open(sys.argv[1]))["jobs"] if "RUNNING" in (j["job_state"] if isinstance(j["job_state"], list) else [j["job_state"]])))' "$f")
 	[ "$n" -ge 2 ] && busy=$((busy + 1))
 done
 read -r mls tls n < <(max_sharing linear "$TDIR/topo.conf")

@@ -118,14 +118,23 @@ python3 - "$TDIR/m.jobs" "$TDIR/final.json" <<'PY' || fail "job states"
 import json, sys
 want = dict(l.split() for l in open(sys.argv[1]) if l.strip())
 jobs = json.load(open(sys.argv[2]))["jobs"]
+def num(v):
+    # 24.11 (data_parser v0.0.42): {"set": .., "infinite": .., "number": ..}
+    if isinstance(v, dict):
+        return v["number"] if v.get("set") else None
+    return v
 have = {}
 for j in jobs:
     jid = str(j["job_id"])
-    if j.get("array_job_id") and j.get("array_task_id") is not None and j["array_job_id"] != 0:
-        jid = "%s_%s" % (j["array_job_id"], j["array_task_id"])
-    if j.get("het_job_id") and j["het_job_id"] != 0:
-        jid = "%s+%s" % (j["het_job_id"], j["het_job_offset"])
-    have[jid] = j["job_state"]
+    aj, at = num(j.get("array_job_id")), num(j.get("array_task_id"))
+    if aj and at is not None:
+        jid = "%s_%s" % (aj, at)
+    hj = num(j.get("het_job_id"))
+    if hj:
+        jid = "%s+%s" % (hj, num(j["het_job_offset"]))
+    st = j["job_state"]
+    # 24.11 lists the state and its flags: the first is the base state
+    have[jid] = st[0] if isinstance(st, list) else st
 bad = [(k, v, have.get(k, "LOST")) for k, v in want.items() if have.get(k) != v]
 for k, v, h in bad:
     print("job %s: want %s, is %s" % (k, v, h), file=sys.stderr)

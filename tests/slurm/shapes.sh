@@ -162,7 +162,7 @@ g=$(sbatch --parsable -N 48 -o /dev/null --wrap "sleep 1" 2>"$TDIR/sbatch.err") 
 	fail "-N 48 with n5,n21 drained refused at submission: $(cat "$TDIR/sbatch.err")"
 sleep 4
 [ "$(field "$g" JobState)" = PENDING ] || fail "-N 48 with n5,n21 drained: $(field "$g" JobState)"
-why=$(squeue -h -j "$g" -o '%r')
+why=$(topo_reason "$g")
 case "$why" in
 *"waiting for unavailable nodes (down, drained, reserved or completing) n[5,21] to return"*) ;;
 *) fail "-N 48 with n5,n21 drained: reason '$why'" ;;
@@ -181,7 +181,7 @@ h=$(sbatch --parsable -N 8 --switches=1@0:08 -o /dev/null --wrap "sleep 1") ||
 	fail "sbatch --switches"
 sleep 3
 [ "$(field "$h" JobState)" = PENDING ] || fail "-N 8 --switches=1@0:08 did not wait"
-why=$(squeue -h -j "$h" -o '%r')
+why=$(topo_reason "$h")
 case "$why" in
 *"for a placement on at most 1 leaf switch (--switches); the best now uses 2") ;;
 *) fail "-N 8 --switches=1: reason '$why'" ;;
