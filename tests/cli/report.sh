@@ -29,6 +29,16 @@ else
 	flunk stdin "differs from report_golden_squeue.txt" "$tmp/stdin"
 fi
 
+# Slurm 24.11's squeue --json (data_parser v0.0.42: job_state a list of
+# the state and its flags, numbers as {set, infinite, number}), the same
+# jobs: the same report
+"$STOPO" report --topo $CONF squeue_running_2411.json >"$tmp/s2411" 2>&1
+if cmp -s "$tmp/s2411" report_golden_squeue.txt; then
+	pass squeue_2411
+else
+	flunk squeue_2411 "differs from report_golden_squeue.txt" "$tmp/s2411"
+fi
+
 # --check: exit 1 when links are shared, 0 when every job is isolated
 run --topo $CONF squeue_running.json --check
 if [ $st -eq 1 ]; then
