@@ -4,8 +4,12 @@
 #   scripts/setup.sh            install packages, fetch Slurm's source, build
 #   scripts/setup.sh --deps     only install packages and fetch the source
 #
+# Builds twice: against Debian 12's Slurm 22.05.8 in _build, and against
+# Debian 13's 24.11.5 (scripts/setup-slurm24.sh builds it into _deps/) in
+# _build24, whose real-daemon tests make check in _build runs as well.
 # Needs root (apt-get).  Idempotent: a second run only rebuilds.
-# Environment: BUILD_DIR (default ./_build), SLURM_SRC_PARENT (default ./_deps).
+# Environment: BUILD_DIR (default ./_build), BUILD24_DIR (./_build24),
+# SLURM_SRC_PARENT (default ./_deps), SLURM24=no (22.05 only).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/_build}
@@ -70,10 +74,33 @@ if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; th
 	say "autoreconf"
 	(cd "$top" && autoreconf -fi >/dev/null 2>&1)
 fi
+
+# Slurm 24.11.5 (Debian 13's) beside 22.05: built into
+# $deps/slurm-24.11.5 by setup-slurm24.sh (reused when there), the
+# plugins built against it in $build24, whose tests/slurm make check in
+# $build runs too (--with-peer-build).  SLURM24=no leaves it out.
+peer=
+if [ "${SLURM24:-yes}" != no ]; then
+	"$top/scripts/setup-slurm24.sh"
+	build24=${BUILD24_DIR:-$top/_build24}
+	mkdir -p "$build24"
+	if [ ! -f "$build24/Makefile" ]; then
+		say "configure against Slurm 24.11.5 (build directory $build24)"
+		(cd "$build24" && "$top/configure" -q \
+			--with-slurm-source="$deps/slurm-wlm-24.11.5" \
+			--with-slurm-build="$deps/slurm-24.11.5-build")
+	fi
+	say "make (Slurm 24.11.5)"
+	make -s -C "$build24" -j"$(nproc)" >/dev/null
+	peer=$(cd "$build24" && pwd)
+fi
+
 mkdir -p "$build"
-if [ ! -f "$build/Makefile" ]; then
+if [ ! -f "$build/Makefile" ] ||
+   [ "$(sed -n 's/^PEER_BUILD = //p' "$build/Makefile")" != "$peer" ]; then
 	say "configure (build directory $build)"
-	(cd "$build" && "$top/configure" -q --with-slurm-source="$src")
+	(cd "$build" && "$top/configure" -q --with-slurm-source="$src" \
+		${peer:+--with-peer-build="$peer"})
 fi
 say "make"
 make -s -C "$build" -j"$(nproc)" >/dev/null

@@ -4,8 +4,10 @@
 # make check runs the Criterion unit suites, the stopo golden-output tests,
 # the same unit suites again under AddressSanitizer+UBSan and under valgrind,
 # the fuzz corpora's replay, and the tests against real slurmctld/slurmd
-# daemons; make fuzz then runs every fuzz harness for 30 s, and make
-# distcheck proves the release tarball builds and passes on its own.
+# daemons, with Debian 12's Slurm 22.05 and (tests/slurm/peer.sh, in the
+# _build24 tree setup.sh makes) with Debian 13's 24.11.5; make fuzz then
+# runs every fuzz harness for 30 s, and make distcheck proves the release
+# tarball builds and passes on its own.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/_build}
