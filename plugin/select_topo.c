@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
@@ -163,12 +164,66 @@ static bool _ctld_selected(void)
  * (22.05: alloc_cpus, alloc_memory, tres_alloc_fmt_str,
  * tres_alloc_weighted; job info empty).
  */
+/*
+ * The last topo.conf slurmctld loaded, copied into StateSaveLocation.
+ * 24.11's scontrol reconfigure execs a new slurmctld (TOPO_RECONF_RESTART),
+ * which starts from nothing: it takes the wrapped plugin from this copy
+ * and falls back to it when topo.conf is broken, so that a reconfigure
+ * keeps the previous topo.conf and Wrap= as in 22.05 rather than stopping
+ * slurmctld.
+ */
+static char *_last_good_path(void)
+{
+	char *path = NULL;
+
+	if (slurm_conf.state_save_location)
+		xstrfmtcat(path, "%s/topo.conf.last-good",
+			   slurm_conf.state_save_location);
+	return path;
+}
+
+/* Copy PATH to the last-good copy (slurmctld, after loading it). */
+static void _save_last_good(const char *path)
+{
+	char *dst = _last_good_path(), *tmp = NULL, buf[4096];
+	FILE *in = NULL, *out = NULL;
+	size_t n;
+	bool ok = false;
+
+	if (!dst)
+		return;
+	xstrfmtcat(tmp, "%s.new", dst);
+	if ((in = fopen(path, "r")) && (out = fopen(tmp, "w"))) {
+		ok = true;
+		while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+			if (fwrite(buf, 1, n, out) != n)
+				ok = false;
+		ok = ok && !ferror(in);
+	}
+	if (in)
+		fclose(in);
+	if (out && fclose(out))
+		ok = false;
+	if (!ok || rename(tmp, dst)) {
+		error("%s: cannot save %s as %s: %m", plugin_type, path, dst);
+		(void)unlink(tmp);
+	}
+	xfree(tmp);
+	xfree(dst);
+}
+
 static const char *_choose_wrap(void)
 {
 	struct err err = { { 0 } };
-	char *path = _topo_conf_path();
-	const char *w = topo_conf_peek_wrap(path, &err);
+	char *path = _topo_conf_path(), *last = NULL;
+	const char *w = NULL;
 
+	/* Started by a 24.11 reconfigure: the running plugin's Wrap=. */
+	if (TOPO_RECONF_RESTART() && (last = _last_good_path()))
+		w = topo_conf_peek_wrap(last, &err);
+	xfree(last);
+	if (!w)
+		w = topo_conf_peek_wrap(path, &err);
 	if (!w) {
 		if (_ctld_selected())
 			fatal("%s: %s", plugin_type, err.msg);
@@ -290,7 +345,7 @@ static void _load_topo_conf(void)
 	char bare[512];
 	struct tstate *s;
 	char *path = _topo_conf_path();
-	bool reconfig;
+	bool reconfig, kept = false;
 	int i;
 
 	names = xcalloc(node_record_count + 1, sizeof(char *));
@@ -312,6 +367,27 @@ static void _load_topo_conf(void)
 	 * checked */
 	s = tstate_load(path, names, node_record_count,
 			part_list ? parts : NULL, nparts, &err);
+
+	/* 24.11: a slurmctld started by reconfigure has no previous state
+	 * but the last-good copy. */
+	if (!s && !tstate && TOPO_RECONF_RESTART()) {
+		struct err lerr = { { 0 } };
+		char *last = _last_good_path();
+
+		error("%s: %s", plugin_type, err.msg);
+		s = last ? tstate_load(last, names, node_record_count,
+				       part_list ? parts : NULL, nparts,
+				       &lerr) :
+			   NULL;
+		if (!s)
+			fatal("%s: reconfiguration: %s is broken and the previous one cannot be loaded either (%s)",
+			      plugin_type, path,
+			      last ? lerr.msg : "no StateSaveLocation");
+		error("%s: reconfiguration: KEEPING THE PREVIOUS topo.conf (%s, as loaded before: %s); fix the file and run scontrol reconfigure again",
+		      plugin_type, path, last);
+		xfree(last);
+		kept = true;
+	}
 	if (s)
 		unpoliced =
 			tstate_unpoliced(s, parts, nparts, bare, sizeof(bare));
@@ -319,7 +395,7 @@ static void _load_topo_conf(void)
 	xfree(parts);
 
 	slurm_mutex_lock(&topo_lock);
-	reconfig = (tstate != NULL);
+	reconfig = (tstate != NULL) || TOPO_RECONF_RESTART();
 	if (!s) {
 		slurm_mutex_unlock(&topo_lock);
 		if (!reconfig)
@@ -351,6 +427,10 @@ static void _load_topo_conf(void)
 	if (tstate == s)
 		_say_overlaps(s);
 	slurm_mutex_unlock(&topo_lock);
+	/* What a 24.11 reconfigure (a new slurmctld) falls back to: a file
+	 * that loaded, with the wrapped plugin that runs. */
+	if (!kept && !strcmp(tstate_wrap(s), wrap_type))
+		_save_last_good(conf_path);
 	/* The wrapped plugin holds the allocations of the running jobs and
 	 * Slurm holds pointers into it (node select info): it cannot be
 	 * swapped under a running slurmctld. */
@@ -506,16 +586,35 @@ static void _protect_locked(job_record_t *job_ptr)
 	xfree(nodes);
 }
 
-/* The pending reason the scheduler keeps (see select_nodes(): a state
- * reason of TOPO_WAIT_REASON is left alone, with its description). */
+/* The pending reason: the text, prefixed, is the job's state description;
+ * 22.05's select_nodes() leaves it (and the reason code
+ * TOPO_WAIT_REASON) alone, 24.11's resets both to Resources after every
+ * main-scheduler pass (select_topo(8)).  So whether a reason is new is
+ * remembered here, per job (a slot per job id modulo SAID_SLOTS), not
+ * read back from the job. */
+#define SAID_SLOTS 1024
+static struct {
+	uint32_t job_id, hash;
+} said[SAID_SLOTS];
+
+static uint32_t _hash(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h;
+}
+
 static void _set_reason(job_record_t *job_ptr, const char *why)
 {
+	uint32_t h = _hash(why), k = job_ptr->job_id % SAID_SLOTS;
+
 	/* At info once per reason a job gets (select_topo(8)). */
-	if (!job_ptr->state_desc ||
-	    strncmp(job_ptr->state_desc, REASON_PREFIX,
-		    strlen(REASON_PREFIX)) ||
-	    strcmp(job_ptr->state_desc + strlen(REASON_PREFIX), why))
+	if ((said[k].job_id != job_ptr->job_id) || (said[k].hash != h))
 		info("%s: %pJ pending: %s", plugin_type, job_ptr, why);
+	said[k].job_id = job_ptr->job_id;
+	said[k].hash = h;
 	xfree(job_ptr->state_desc);
 	xstrfmtcat(job_ptr->state_desc, "%s%s", REASON_PREFIX, why);
 	job_ptr->state_reason = TOPO_WAIT_REASON;

@@ -20,6 +20,8 @@
  *    new names, typedefs supply them in 22.05;
  *  - node_name2bitmap gained an invalid-hostlist argument:
  *    TOPO_NODE_NAME2BITMAP;
+ *  - 24.11's scontrol reconfigure execs a new slurmctld: TOPO_RECONF_RESTART
+ *    says whether this one was started so;
  *  - 24.11 has no select_p_resv_test: it asks job_test for a
  *    reservation's nodes with a stand-in job, TOPO_RESV_STANDIN;
  *  - the pending reason the scheduler leaves alone (WAIT_BLOCK_D_ACTION)
@@ -79,6 +81,9 @@ struct topo_jt_tail {
 
 #define TOPO_NODE_NAME2BITMAP(names, best_effort, bitmap) \
 	node_name2bitmap(names, best_effort, bitmap)
+
+/* 22.05's reconfigure runs in the same slurmctld. */
+#define TOPO_RECONF_RESTART() false
 
 /* 22.05 chooses reservations' nodes through select_p_resv_test. */
 #define TOPO_RESV_STANDIN(job_ptr, mode, preemptee_job_list) false
@@ -190,6 +195,10 @@ struct topo_jt_tail {
 
 #define TOPO_NODE_NAME2BITMAP(names, best_effort, bitmap) \
 	node_name2bitmap(names, best_effort, bitmap, NULL)
+
+/* Whether this slurmctld was started by scontrol reconfigure, which in
+ * 24.11 execs a new slurmctld with SLURMCTLD_RECONF set (controller.c). */
+#define TOPO_RECONF_RESTART() (getenv("SLURMCTLD_RECONF") != NULL)
 
 /* The job reservation.c's _resv_select() tests for a reservation's nodes
  * (job_mgr_copy_resv_desc_to_job_record): will-run, job id 0 and no
