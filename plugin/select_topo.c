@@ -2096,13 +2096,13 @@ static bitstr_t *_resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 	if (ret) {
 		names = bitmap2node_name(ret);
 		info("%s: reservation %s: %u nodes placed as %s places a job of that size: %s (%u nodes)",
-		     plugin_type, resv->name ? resv->name : "?", node_cnt,
+		     plugin_type, resv->name ? resv->name : "(new)", node_cnt,
 		     policy_spec(p), names, bit_set_count(ret));
 		xfree(names);
 	} else {
 		info("%s: reservation %s: %s cannot place %u nodes among those available (%s): %s chooses them",
-		     plugin_type, resv->name ? resv->name : "?", policy_spec(p),
-		     node_cnt, res.reason, wrap_type);
+		     plugin_type, resv->name ? resv->name : "(new)",
+		     policy_spec(p), node_cnt, res.reason, wrap_type);
 	}
 	xfree(res.nodes);
 	xfree(usable);
@@ -2110,23 +2110,59 @@ static bitstr_t *_resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 	return ret;
 }
 
+/* slurmctld's reservations; weak: absent in slurmd and the commands. */
+extern list_t *resv_list __attribute__((weak));
+
+/*
+ * The existing reservation a 24.11 stand-in job is for, if any: when
+ * slurmctld replaces or adds nodes to a reservation, the stand-in starts
+ * when the reservation does and has no time limit (its request has no
+ * duration); a new one has a duration, unless it was given an end time
+ * and starts the very second an existing one does (then it is taken for
+ * that one and refused: select_topo(8)).
+ */
+static slurmctld_resv_t *_standin_resv(job_record_t *job_ptr)
+{
+	slurmctld_resv_t *r, *found = NULL;
+	list_itr_t *it;
+
+	if (!&resv_list || !resv_list || !job_ptr->details ||
+	    (job_ptr->time_limit != NO_VAL))
+		return NULL;
+	it = list_iterator_create(resv_list);
+	while ((r = list_next(it)))
+		if (r->node_bitmap &&
+		    (r->start_time == job_ptr->details->begin_time)) {
+			found = r;
+			break;
+		}
+	list_iterator_destroy(it);
+	return found;
+}
+
 /*
  * 24.11: slurmctld chooses a reservation's nodes by calling job_test in
  * will-run mode for a stand-in job (job id 0, no preemptee list; see
  * TOPO_RESV_STANDIN).  The same placement as 22.05's resv_test, into
- * BITMAP; the stand-in carries no reservation name, so a reservation
- * replacing nodes cannot be told from a new one (select_topo(8)).
+ * BITMAP; the stand-in carries no reservation name: _standin_resv finds
+ * the reservation Slurm replaces or adds nodes to.
  * SLURM_SUCCESS or SLURM_ERROR when placed or refused, 1 to delegate.
  */
 static int _resv_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			  uint32_t node_cnt)
 {
-	resv_desc_msg_t resv = { .partition = job_ptr->partition };
+	slurmctld_resv_t *old = _standin_resv(job_ptr);
+	resv_desc_msg_t resv = { .partition = job_ptr->partition,
+				 .name = old ? old->name : NULL };
 	bitstr_t *ret = NULL;
 	bool refuse = false;
 
-	if (!node_cnt || (job_ptr->details && job_ptr->details->mc_ptr))
-		return 1; /* core or TRES reservations: the wrapped plugin's */
+	/* Core reservations (CoreCnt=, TRES=cpu=) are the wrapped plugin's:
+	 * an existing one by its flags, a new one by its stand-in's core
+	 * request (an existing one's stand-in has its TRES string too). */
+	if (!node_cnt || (old ? !(old->ctld_flags & RESV_CTLD_FULL_NODE) :
+				(job_ptr->details && job_ptr->details->mc_ptr)))
+		return 1;
 	slurm_mutex_lock(&topo_lock);
 	if (_usable_locked())
 		ret = _resv_place_locked(&resv, node_cnt, bitmap, &refuse);
