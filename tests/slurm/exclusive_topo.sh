@@ -76,6 +76,10 @@ one() { # NAME SELECT [sbatch options]
 PartitionName=etopo Nodes=ALL MaxTime=INFINITE State=UP OverSubscribe=EXCLUSIVE ExclusiveTopo=YES"
 	[ "$name" = cons_tres ] && extra=
 	SLURM_EXTRA=$extra cluster_start "$sel" "$TDIR/topo.conf"
+	if [ -n "$extra" ]; then
+		scontrol show topology 2>&1 | grep -q "SwitchName=leaf15 .*Level=0" ||
+			fail "$name: topology/tree did not read topology.conf: $(scontrol show topology 2>&1 | head -3)"
+	fi
 	run_workload "$name" 300 "$@"
 	all_completed "$name" 1 || fail "$name: jobs did not complete"
 	read -r span util wait < <(stats "$name")
