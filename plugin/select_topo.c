@@ -610,6 +610,16 @@ static void _set_reason(job_record_t *job_ptr, const char *why)
 {
 	uint32_t h = _hash(why), k = job_ptr->job_id % SAID_SLOTS;
 
+	/* Unchanged: no job update.  last_job_update makes slurmctld save
+	 * every job's state and clients refetch; backfill asks every pending
+	 * job each pass, so touching it for the same reason costs a state
+	 * save per pass (bench-slurm). */
+	if ((job_ptr->state_reason == TOPO_WAIT_REASON) &&
+	    job_ptr->state_desc &&
+	    !strncmp(job_ptr->state_desc, REASON_PREFIX,
+		     strlen(REASON_PREFIX)) &&
+	    !strcmp(job_ptr->state_desc + strlen(REASON_PREFIX), why))
+		return;
 	/* At info once per reason a job gets (select_topo(8)). */
 	if ((said[k].job_id != job_ptr->job_id) || (said[k].hash != h))
 		info("%s: %pJ pending: %s", plugin_type, job_ptr, why);
