@@ -241,8 +241,11 @@ enum policy_status policy_place(const struct policy *p,
 				  "grid has %u dimensions "
 				  "(at most %d)",
 				  req->ngrid, POLICY_MAX_GRID);
-	for (uint32_t i = 0; i < n; i++)
-		usable += policy_node_usable(v, i);
+	/* enough usable nodes? (counted only as far as the answer needs) */
+	if (!v->usable)
+		usable = n;
+	for (uint32_t i = 0; v->usable && i < n && usable < req->nodes; i++)
+		usable += v->usable[i] != 0;
 	if (req->nodes > usable)
 		return policy_say(res, POLICY_NEVER,
 				  "needs %u nodes, the "
