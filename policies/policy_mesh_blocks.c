@@ -31,6 +31,7 @@
  * (e.g. 2x2x2, each extent dividing the dimension); a job gets a cuboid of
  * ceil(n / (block routers * p)) or more whole free blocks, chosen in the
  * same order on the block grid. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,17 @@ struct mb {
 	uint64_t *last[D]; /* [cell words] cells with x_d = kc_d - 1 */
 	uint32_t ext[D];   /* extended grid (prefix sums): kc or 2kc */
 	size_t next;	   /* cells of the extended grid + 1 per dim */
+	uint32_t koff[D];  /* offset of dimension d in a job's counts */
+	uint32_t sumk;	   /* sum of k */
+	struct mcache *cache;
 };
+
+struct mcache;
+struct fs;
+static struct fs *fs_new(void);
+static void fs_destroy(struct fs *f);
+static void cache_destroy(struct mcache *c);
+static struct mcache *cache_new(const struct mb *m, uint32_t N);
 
 static int parse_block(const char *s, uint32_t *out, int n)
 {
@@ -157,6 +168,7 @@ static void destroy(void *state)
 	struct mb *m = state;
 
 	if (m) {
+		cache_destroy(m->cache);
 		free(m->shapes);
 		free(m->rc);
 		for (int d = 0; d < D; d++)
@@ -267,6 +279,15 @@ static int create(struct policy *p, struct err *err)
 			m->rc[(size_t)r * D + d] = x % m->k[d];
 			x /= m->k[d];
 		}
+	}
+	for (int d = 0; d < m->n; d++) {
+		m->koff[d] = m->sumk;
+		m->sumk += m->k[d];
+	}
+	m->cache = cache_new(m, topo_num_nodes(p->t));
+	if (!m->cache) {
+		destroy(m);
+		return err_set(err, "policy mesh-blocks: out of memory");
 	}
 	if (!m->blocks) /* canonical spec: block= does not apply */
 		policy_opt_show(p, "block", "-");
@@ -514,6 +535,355 @@ static void cell_bits(const struct mb *m, struct st *s)
 	}
 }
 
+/* ---- the state of the last view asked, kept between calls ----
+ * The per-call state (free nodes per router, the routers inside some
+ * multi-router job's box, the available cells) is kept for the last view
+ * asked and brought to the next one by the nodes whose owner or
+ * usability changed: will-run asks about views a few released jobs
+ * apart, and one backfill pass asks them of the same machine.  Each job
+ * keeps, per dimension, how many of its nodes sit at each router
+ * coordinate, from which its box is the same hull mark_boxes takes (a job
+ * is on one router when each dimension has one coordinate); a router's
+ * count of covering boxes replaces the inbox mark.  The state is the
+ * content of the view, never its identity, so any view gets the answer
+ * of a fresh scan (the replay test compares them). */
+struct jslot {
+	uint32_t id;
+	uint8_t state; /* SLOT_EMPTY, SLOT_LIVE, SLOT_TOMB */
+	uint32_t nn;   /* nodes */
+	bool touched, boxed;
+	uint32_t lo[D], len[D];
+	uint32_t *cnt; /* [sumk] nodes per coordinate, per dimension */
+};
+enum { SLOT_EMPTY, SLOT_LIVE, SLOT_TOMB };
+
+struct mcache {
+	pthread_mutex_t lock;
+	bool mapped; /* nsw and rn made */
+	uint32_t N;
+	uint32_t *own;	 /* [N] owner[] of the view held */
+	uint8_t *use;	 /* [N] usable in it */
+	uint32_t *nsw;	 /* [N] router of node */
+	uint32_t *rn;	 /* [R] nodes of router */
+	uint32_t *cover; /* [R] boxes covering the router */
+	uint8_t *dirt;	 /* [R] router on the dirty list */
+	uint32_t *dirty, ndirty;
+	uint32_t *touched, ntouched, tcap;
+	struct jslot *tab;
+	uint32_t cap, used; /* used: live + tombstones */
+	struct st s;	    /* rfree, ravail, inbox, cav */
+	struct fs *fs;	    /* the search's free-origin sets */
+	uint8_t *present;   /* [kmax] scratch */
+};
+
+static void cache_destroy(struct mcache *c)
+{
+	if (!c)
+		return;
+	for (uint32_t i = 0; c->tab && i < c->cap; i++)
+		free(c->tab[i].cnt);
+	free(c->tab);
+	free(c->own);
+	free(c->use);
+	free(c->nsw);
+	free(c->rn);
+	free(c->cover);
+	free(c->dirt);
+	free(c->dirty);
+	free(c->touched);
+	free(c->present);
+	st_free(&c->s);
+	fs_destroy(c->fs);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+static struct mcache *cache_new(const struct mb *m, uint32_t N)
+{
+	struct mcache *c = calloc(1, sizeof(*c));
+	uint32_t kmax = 1;
+
+	if (!c)
+		return NULL;
+	pthread_mutex_init(&c->lock, NULL);
+	for (int d = 0; d < m->n; d++)
+		if (m->k[d] > kmax)
+			kmax = m->k[d];
+	c->N = N;
+	c->cap = 64;
+	c->own = calloc((size_t)N + 1, sizeof(*c->own));
+	c->use = calloc((size_t)N + 1, 1);
+	c->nsw = malloc(((size_t)N + 1) * sizeof(*c->nsw));
+	c->rn = calloc((size_t)m->R + 1, sizeof(*c->rn));
+	c->cover = calloc((size_t)m->R + 1, sizeof(*c->cover));
+	c->dirt = calloc((size_t)m->R + 1, 1);
+	c->dirty = malloc(((size_t)m->R + 1) * sizeof(*c->dirty));
+	c->tab = calloc(c->cap, sizeof(*c->tab));
+	c->present = calloc(kmax, 1);
+	c->s.rfree = calloc((size_t)m->R + 1, sizeof(*c->s.rfree));
+	c->s.ravail = calloc((size_t)m->R + 1, 1);
+	c->s.inbox = calloc((size_t)m->R + 1, 1);
+	c->s.cav = calloc((m->ncells + 63) / 64 + 1, sizeof(*c->s.cav));
+	c->fs = fs_new();
+	if (!c->fs || !c->own || !c->use || !c->nsw || !c->rn || !c->cover ||
+	    !c->dirt || !c->dirty || !c->tab || !c->present || !c->s.rfree ||
+	    !c->s.ravail || !c->s.inbox || !c->s.cav) {
+		cache_destroy(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* The slot of job ID, made when MAKE (NULL: none, or out of memory). */
+static struct jslot *slot_of(const struct mb *m, struct mcache *c, uint32_t id,
+			     bool make)
+{
+	uint32_t h = policy_hash32(id) & (c->cap - 1);
+	struct jslot *tomb = NULL;
+
+	for (;; h = (h + 1) & (c->cap - 1)) {
+		struct jslot *x = &c->tab[h];
+
+		if (x->state == SLOT_LIVE && x->id == id)
+			return x;
+		if (x->state == SLOT_TOMB && !tomb)
+			tomb = x;
+		if (x->state == SLOT_EMPTY)
+			break;
+	}
+	if (!make)
+		return NULL;
+	if (!tomb) {
+		if (2 * (c->used + 1) > c->cap) { /* grow, dropping tombs */
+			struct jslot *old = c->tab;
+			uint32_t ocap = c->cap;
+
+			c->tab = calloc((size_t)ocap * 2, sizeof(*c->tab));
+			if (!c->tab) {
+				c->tab = old;
+				return NULL;
+			}
+			c->cap = ocap * 2;
+			c->used = 0;
+			for (uint32_t i = 0; i < ocap; i++) {
+				if (old[i].state != SLOT_LIVE) {
+					free(old[i].cnt);
+					continue;
+				}
+				h = policy_hash32(old[i].id) & (c->cap - 1);
+				while (c->tab[h].state != SLOT_EMPTY)
+					h = (h + 1) & (c->cap - 1);
+				c->tab[h] = old[i];
+				c->used++;
+			}
+			free(old);
+			return slot_of(m, c, id, true);
+		}
+		c->used++;
+		tomb = &c->tab[h];
+	}
+	if (!tomb->cnt)
+		tomb->cnt = malloc(((size_t)m->sumk + 1) * sizeof(uint32_t));
+	if (!tomb->cnt)
+		return NULL;
+	memset(tomb->cnt, 0, (size_t)m->sumk * sizeof(uint32_t));
+	tomb->id = id;
+	tomb->state = SLOT_LIVE;
+	tomb->nn = 0;
+	tomb->touched = tomb->boxed = false;
+	return tomb;
+}
+
+static void dirty(struct mcache *c, uint32_t r)
+{
+	if (!c->dirt[r]) {
+		c->dirt[r] = 1;
+		c->dirty[c->ndirty++] = r;
+	}
+}
+
+/* Add DELTA (+1 or -1) to the cover count of the routers in J's box. */
+static void cover_box(const struct mb *m, struct mcache *c,
+		      const struct jslot *j, int delta)
+{
+	uint32_t x[D], idx[D] = { 0 };
+	int d;
+
+	for (;;) {
+		uint32_t r;
+
+		for (d = 0; d < m->n; d++)
+			x[d] = j->lo[d] + idx[d];
+		r = router_of(m, x);
+		if (delta > 0 ? c->cover[r]++ == 0 : --c->cover[r] == 0)
+			dirty(c, r);
+		for (d = 0; d < m->n && ++idx[d] >= j->len[d]; d++)
+			idx[d] = 0;
+		if (d == m->n)
+			break;
+	}
+}
+
+/* J's box from its counts, as mark_boxes takes it; false: J is on one
+ * router (no box). */
+static bool job_box(const struct mb *m, struct mcache *c, const struct jslot *j,
+		    uint32_t *lo, uint32_t *len)
+{
+	bool multi = false;
+
+	for (int d = 0; d < m->n; d++) {
+		const uint32_t *cnt = j->cnt + m->koff[d];
+		uint32_t ncoord = 0;
+
+		for (uint32_t x = 0; x < m->k[d]; x++)
+			ncoord += c->present[x] = cnt[x] > 0;
+		multi |= ncoord > 1;
+		hull(m, c->present, m->k[d], &lo[d], &len[d]);
+		if (!extent_ok(m, len[d], m->k[d])) {
+			lo[d] = 0;
+			len[d] = m->k[d];
+		}
+	}
+	return multi;
+}
+
+/* Node I's router R moves between J's counts by DELTA. */
+static int count_node(const struct mb *m, struct mcache *c, uint32_t id,
+		      uint32_t r, int delta)
+{
+	struct jslot *j = slot_of(m, c, id, delta > 0);
+
+	if (!j)
+		return -1;
+	for (int d = 0; d < m->n; d++)
+		j->cnt[m->koff[d] + m->rc[(size_t)r * D + d]] +=
+			(uint32_t)delta;
+	j->nn += (uint32_t)delta;
+	if (!j->touched) {
+		if (c->ntouched == c->tcap) {
+			uint32_t ncap = c->tcap ? 2 * c->tcap : 64;
+			uint32_t *t = realloc(c->touched, ncap * sizeof(*t));
+
+			if (!t)
+				return -1;
+			c->touched = t;
+			c->tcap = ncap;
+		}
+		c->touched[c->ntouched++] = id;
+		j->touched = true;
+	}
+	return 0;
+}
+
+/* Forget everything (after running out of memory half way). */
+static void cache_reset(const struct mb *m, struct mcache *c)
+{
+	for (uint32_t i = 0; i < c->cap; i++) {
+		c->tab[i].state = SLOT_EMPTY;
+		c->tab[i].touched = false;
+	}
+	c->used = 0;
+	c->ntouched = c->ndirty = 0;
+	memset(c->own, 0, (size_t)c->N * sizeof(*c->own));
+	memset(c->use, 0, c->N);
+	memset(c->cover, 0, (size_t)m->R * sizeof(*c->cover));
+	memset(c->dirt, 0, m->R);
+	memset(c->s.rfree, 0, (size_t)m->R * sizeof(*c->s.rfree));
+	memset(c->s.ravail, 0, m->R);
+	memset(c->s.inbox, 0, m->R);
+	memset(c->s.cav, 0, (m->ncells + 63) / 64 * sizeof(*c->s.cav));
+}
+
+/* Bring the cache (locked) to view V.  Returns 0 or -1 (out of memory:
+ * the cache is reset). */
+static int cache_sync(const struct policy *p, const struct mb *m,
+		      struct mcache *c, const struct policy_view *v)
+{
+	if (!c->mapped) {
+		c->mapped = true;
+		for (uint32_t i = 0; i < c->N; i++) {
+			c->nsw[i] = topo_node_switch(p->t, i);
+			c->rn[c->nsw[i]]++;
+		}
+	}
+	for (uint32_t i = 0; i < c->N; i++) {
+		uint32_t o = v->owner[i], r;
+		uint8_t u = !v->usable || v->usable[i];
+		bool was, now;
+
+		if (o == c->own[i] && u == c->use[i])
+			continue;
+		r = c->nsw[i];
+		was = c->own[i] == POLICY_FREE && c->use[i];
+		now = o == POLICY_FREE && u;
+		if (was != now) {
+			c->s.rfree[r] += now ? 1 : (uint32_t)-1;
+			dirty(c, r);
+		}
+		if (o != c->own[i] &&
+		    ((c->own[i] != POLICY_FREE &&
+		      count_node(m, c, c->own[i], r, -1)) ||
+		     (o != POLICY_FREE && count_node(m, c, o, r, +1))))
+			goto oom;
+		c->own[i] = o;
+		c->use[i] = u;
+	}
+	for (uint32_t t = 0; t < c->ntouched; t++) {
+		struct jslot *j = slot_of(m, c, c->touched[t], false);
+		uint32_t lo[D], len[D];
+		bool boxed;
+
+		j->touched = false;
+		boxed = j->nn > 0 && job_box(m, c, j, lo, len);
+		if (boxed == j->boxed &&
+		    (!boxed || (!memcmp(lo, j->lo, sizeof(lo)) &&
+				!memcmp(len, j->len, sizeof(len)))))
+			goto keep;
+		if (j->boxed)
+			cover_box(m, c, j, -1);
+		j->boxed = boxed;
+		if (boxed) {
+			memcpy(j->lo, lo, sizeof(lo));
+			memcpy(j->len, len, sizeof(len));
+			cover_box(m, c, j, +1);
+		}
+keep:
+		if (!j->nn)
+			j->state = SLOT_TOMB;
+	}
+	c->ntouched = 0;
+	for (uint32_t k = 0; k < c->ndirty; k++) {
+		uint32_t r = c->dirty[k], cell = r, cx[D];
+
+		c->dirt[r] = 0;
+		c->s.inbox[r] = c->cover[r] > 0;
+		c->s.ravail[r] = c->rn[r] > 0 && c->s.rfree[r] == c->rn[r] &&
+				 !c->cover[r];
+		if (m->blocks) {
+			cell = 0;
+			for (int d = m->n - 1; d >= 0; d--) {
+				cx[d] = m->rc[(size_t)r * D + d] / m->c[d];
+				cell = cell * m->kc[d] + cx[d];
+			}
+			if (cell_ok(m, &c->s, cx))
+				c->s.cav[cell / 64] |= UINT64_C(1)
+						       << (cell % 64);
+			else
+				c->s.cav[cell / 64] &=
+					~(UINT64_C(1) << (cell % 64));
+		} else if (c->s.ravail[r]) {
+			c->s.cav[cell / 64] |= UINT64_C(1) << (cell % 64);
+		} else {
+			c->s.cav[cell / 64] &= ~(UINT64_C(1) << (cell % 64));
+		}
+	}
+	c->ndirty = 0;
+	return 0;
+oom:
+	cache_reset(m, c);
+	return -1;
+}
+
 /* ---- free-origin sets ----
  * F(e): the origins o (cell index o0 + kc0 * (o1 + kc1 * ...)) at which
  * the cuboid of extent e holds only available cells.  F(1,...,1) is the
@@ -529,51 +899,101 @@ struct fs {
 	const struct mb *m;
 	size_t words;
 	uint32_t stride[D];
-	uint64_t **F;	/* [ncells] by shape index; NULL: empty */
-	uint32_t *made; /* [ncells] shapes whose F is allocated */
+	uint64_t **F;	/* [ncells] by shape index, when known; NULL:
+			 * empty */
+	uint32_t *made; /* [ncells] shapes whose F holds a buffer */
 	uint32_t nmade;
-	uint8_t *known;	 /* [ncells] F computed */
+	uint32_t *known; /* [ncells] F computed in this call: = stamp */
+	uint32_t stamp;
+	uint64_t **pool; /* [ncells + 1] buffers of words for reuse */
+	uint32_t npool;
 	uint32_t *chain; /* [sum kc] shapes to compute, with ... */
 	uint8_t *dim;	 /* ... the dimension each one grows */
 	uint64_t *mv;	 /* [words] scratch */
 };
 
-static void fs_free(struct fs *f)
+/* The arrays and buffers are kept between calls (in the cache, used
+ * under its lock): each call only stamps what it computes. */
+static struct fs *fs_new(void)
 {
+	return calloc(1, sizeof(struct fs));
+}
+
+static void fs_destroy(struct fs *f)
+{
+	if (!f)
+		return;
 	for (uint32_t i = 0; i < f->nmade; i++)
 		free(f->F[f->made[i]]);
+	for (uint32_t i = 0; i < f->npool; i++)
+		free(f->pool[i]);
 	free(f->F);
 	free(f->made);
 	free(f->known);
+	free(f->pool);
 	free(f->chain);
 	free(f->dim);
 	free(f->mv);
+	free(f);
+}
+
+static bool fs_known(const struct fs *f, uint32_t idx)
+{
+	return f->known[idx] == f->stamp;
+}
+
+/* A buffer of f->words words (NULL: out of memory). */
+static uint64_t *fs_buf(struct fs *f)
+{
+	if (f->npool)
+		return f->pool[--f->npool];
+	return malloc(f->words * sizeof(uint64_t));
 }
 
 /* The sets of the cells S holds available.  Returns 0 or -1. */
 static int fs_init(struct fs *f, const struct mb *m, const struct st *s)
 {
-	uint32_t sumk = 1;
+	if (!f->F) {
+		uint32_t sumk = 1;
 
-	memset(f, 0, sizeof(*f));
-	f->m = m;
-	f->words = (m->ncells + 63) / 64;
-	for (int d = 0; d < m->n; d++) {
-		f->stride[d] = d ? f->stride[d - 1] * m->kc[d - 1] : 1;
-		sumk += m->kc[d];
+		f->m = m;
+		f->words = (m->ncells + 63) / 64;
+		for (int d = 0; d < m->n; d++) {
+			f->stride[d] = d ? f->stride[d - 1] * m->kc[d - 1] : 1;
+			sumk += m->kc[d];
+		}
+		f->F = calloc(m->ncells, sizeof(*f->F));
+		f->made = malloc(m->ncells * sizeof(*f->made));
+		f->known = calloc(m->ncells, sizeof(*f->known));
+		f->pool = malloc(((size_t)m->ncells + 1) * sizeof(*f->pool));
+		f->chain = malloc(sumk * sizeof(*f->chain));
+		f->dim = malloc(sumk);
+		f->mv = malloc(f->words * sizeof(uint64_t));
+		if (!f->F || !f->made || !f->known || !f->pool || !f->chain ||
+		    !f->dim || !f->mv) {
+			free(f->F);
+			free(f->made);
+			free(f->known);
+			free(f->pool);
+			free(f->chain);
+			free(f->dim);
+			free(f->mv);
+			memset(f, 0, sizeof(*f));
+			return -1;
+		}
 	}
-	f->F = calloc(m->ncells, sizeof(*f->F));
-	f->made = malloc(m->ncells * sizeof(*f->made));
-	f->known = calloc(m->ncells, 1);
-	f->chain = malloc(sumk * sizeof(*f->chain));
-	f->dim = malloc(sumk);
-	f->mv = malloc(f->words * sizeof(uint64_t));
-	if (!f->F || !f->made || !f->known || !f->chain || !f->dim || !f->mv)
-		return -1;
-	f->known[0] = 1;
+	/* the last call's buffers back to the pool */
+	while (f->nmade)
+		f->pool[f->npool++] = f->F[f->made[--f->nmade]];
+	if (++f->stamp == 0) {
+		memset(f->known, 0, m->ncells * sizeof(*f->known));
+		f->stamp = 1;
+	}
+	f->known[0] = f->stamp;
+	f->F[0] = NULL;
 	for (size_t w = 0; w < f->words; w++)
 		if (s->cav[w]) {
-			f->F[0] = malloc(f->words * sizeof(uint64_t));
+			f->F[0] = fs_buf(f);
 			if (!f->F[0])
 				return -1;
 			memcpy(f->F[0], s->cav, f->words * sizeof(uint64_t));
@@ -583,64 +1003,47 @@ static int fs_init(struct fs *f, const struct mb *m, const struct st *s)
 	return 0;
 }
 
-/* OUT[i] = IN[i + SH] (0 beyond the end). */
-static void bits_down(uint64_t *out, const uint64_t *in, size_t words,
-		      size_t sh)
-{
-	size_t q = sh / 64;
-	unsigned r = (unsigned)(sh % 64);
-
-	for (size_t w = 0; w < words; w++) {
-		uint64_t lo = w + q < words ? in[w + q] : 0;
-		uint64_t hi = w + q + 1 < words ? in[w + q + 1] : 0;
-
-		out[w] = r ? (lo >> r) | (hi << (64 - r)) : lo;
-	}
-}
-
-/* OUT[i] |= IN[i - SH] & MASK[i] (nothing below 0). */
-static void bits_up_or(uint64_t *out, const uint64_t *in, size_t words,
-		       size_t sh, const uint64_t *mask)
-{
-	size_t q = sh / 64;
-	unsigned r = (unsigned)(sh % 64);
-
-	for (size_t w = q; w < words; w++) {
-		uint64_t lo = in[w - q];
-		uint64_t below = w > q ? in[w - q - 1] : 0;
-
-		out[w] |= (r ? (lo << r) | (below >> (64 - r)) : lo) & mask[w];
-	}
-}
-
 /* F(child) from F(parent), the child one cell longer along D. */
 static int fs_grow(struct fs *f, uint32_t child, uint32_t parent, int d)
 {
 	const struct mb *m = f->m;
-	const uint64_t *in = f->F[parent];
+	const uint64_t *in = f->F[parent], *last = m->last[d];
+	size_t words = f->words, q = f->stride[d] / 64;
+	size_t sh2 = (size_t)(m->kc[d] - 1) * f->stride[d], q2 = sh2 / 64;
+	unsigned r = (unsigned)(f->stride[d] % 64), r2 = (unsigned)(sh2 % 64);
 	uint64_t *out, any = 0;
 
-	f->known[child] = 1;
+	f->known[child] = f->stamp;
+	f->F[child] = NULL;
 	if (!in)
 		return 0;
-	out = malloc(f->words * sizeof(uint64_t));
+	out = fs_buf(f);
 	if (!out)
 		return -1;
-	/* the neighbour one cell further along d, for origins not last
-	 * along d; for the last, the first (torus) or none (mesh) */
-	bits_down(f->mv, in, f->words, f->stride[d]);
-	for (size_t w = 0; w < f->words; w++)
-		f->mv[w] &= ~m->last[d][w];
-	if (m->torus)
-		bits_up_or(f->mv, in, f->words,
-			   (size_t)(m->kc[d] - 1) * f->stride[d], m->last[d]);
-	for (size_t w = 0; w < f->words; w++)
-		any |= out[w] = in[w] & f->mv[w];
+	/* in one pass: the neighbour one cell further along d (bit i + s,
+	 * s = stride of d) for origins not last along d; for the last, the
+	 * first (torus: bit i - (kc_d - 1) s) or none (mesh) */
+	for (size_t w = 0; w < words; w++) {
+		uint64_t lo = w + q < words ? in[w + q] : 0;
+		uint64_t hi = w + q + 1 < words ? in[w + q + 1] : 0;
+		uint64_t mv = (r ? (lo >> r) | (hi << (64 - r)) : lo) &
+			      ~last[w];
+
+		if (m->torus && w >= q2) {
+			uint64_t l2 = in[w - q2];
+			uint64_t b2 = w > q2 ? in[w - q2 - 1] : 0;
+
+			mv |= (r2 ? (l2 << r2) | (b2 >> (64 - r2)) : l2) &
+			      last[w];
+		}
+		any |= out[w] = in[w] & mv;
+	}
 	if (any) {
 		f->F[child] = out;
 		f->made[f->nmade++] = child;
-	} else
-		free(out);
+	} else {
+		f->pool[f->npool++] = out;
+	}
 	return 0;
 }
 
@@ -657,7 +1060,7 @@ static int fs_get(struct fs *f, const uint32_t *e, const uint64_t **out)
 		idx += (x[d] - 1) * f->stride[d];
 	}
 	want = idx;
-	while (!f->known[idx]) {
+	while (!fs_known(f, idx)) {
 		int d = 0;
 
 		while (x[d] < 2)
@@ -857,7 +1260,7 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 	 * passed over: the answer is the full scan's. */
 	uint32_t(*failed)[D] = NULL, nfailed = 0;
 	enum policy_status st;
-	struct fs f = { 0 };
+	struct fs *f = m->cache->fs; /* the cache is locked */
 
 	if (need <= m->p) {
 		struct policy_cand *c = malloc(((size_t)m->R + 1) * sizeof(*c));
@@ -913,8 +1316,7 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 		total = 0;
 		for (uint32_t w = 0; w < (m->ncells + 63) / 64; w++)
 			total += (uint32_t)__builtin_popcountll(s->cav[w]);
-		if (fs_init(&f, m, s)) {
-			fs_free(&f);
+		if (fs_init(f, m, s)) {
 			return policy_say(res, POLICY_WAIT, "out of memory");
 		}
 	}
@@ -929,18 +1331,35 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 			continue;
 		if (sh->vol * cellnodes < need)
 			continue;
-		if (holds_failed(m, sh->e, failed, nfailed))
+		if (policy_reference_search &&
+		    holds_failed(m, sh->e, failed, nfailed))
 			continue;
 		if (!policy_reference_search) {
 			const uint64_t *F;
+			uint32_t idx = 0;
+			bool none = false;
 
-			if (fs_get(&f, sh->e, &F))
+			/* no box one cell shorter along some axis: none of
+			 * this shape (F(e) is inside F(e - u_d)); in O(D),
+			 * where the failed list costs O(shapes failed) */
+			for (d = 0; d < m->n; d++)
+				idx += (sh->e[d] - 1) * f->stride[d];
+			for (d = 0; d < m->n && !none; d++)
+				none = sh->e[d] >= 2 &&
+				       fs_known(f, idx - f->stride[d]) &&
+				       !f->F[idx - f->stride[d]];
+			if (none) {
+				f->known[idx] = f->stamp;
+				f->F[idx] = NULL;
+				continue;
+			}
+
+			if (fs_get(f, sh->e, &F))
 				goto oom;
 			if (F &&
-			    pick_origin(m, &f, F, sh, at, &seen, &found, o)) {
+			    pick_origin(m, f, F, sh, at, &seen, &found, o)) {
 				if (fill)
 					take_box(p, m, v, o, sh->e, need, res);
-				fs_free(&f);
 				free(failed);
 				return POLICY_PLACED;
 			}
@@ -968,7 +1387,7 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 					break;
 			}
 		}
-		if (!found) {
+		if (!found && policy_reference_search) {
 			/* an antichain: a shape holding one listed is never
 			 * scanned, so never listed */
 			void *nf = realloc(failed,
@@ -980,8 +1399,6 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 			memcpy(failed[nfailed++], sh->e, sizeof(failed[0]));
 		}
 	}
-	if (!policy_reference_search)
-		fs_free(&f);
 	free(failed);
 	if (seen > 0)
 		return policy_say(res, POLICY_NEVER,
@@ -1006,8 +1423,6 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 	}
 	return st;
 oom:
-	if (!policy_reference_search)
-		fs_free(&f);
 	free(failed);
 	return policy_say(res, POLICY_WAIT, "out of memory");
 }
@@ -1021,9 +1436,23 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 	struct st s;
 	enum policy_status st;
 
+	if (!empty && !policy_reference_search) {
+		pthread_mutex_lock(&m->cache->lock);
+		if (cache_sync(p, m, m->cache, v)) {
+			pthread_mutex_unlock(&m->cache->lock);
+			return -1;
+		}
+		st = search(p, m, v, &m->cache->s, req, res, true);
+		pthread_mutex_unlock(&m->cache->lock);
+		if (st == POLICY_PLACED)
+			res->isolated = true;
+		return st;
+	}
 	if (scan(p, m, v, empty, req->nodes > m->p, &s))
 		return -1;
+	pthread_mutex_lock(&m->cache->lock); /* the search's sets */
 	st = search(p, m, v, &s, req, res, !empty);
+	pthread_mutex_unlock(&m->cache->lock);
 	st_free(&s);
 	if (st == POLICY_PLACED)
 		res->isolated = true;
