@@ -559,7 +559,10 @@ enum { SLOT_EMPTY, SLOT_LIVE, SLOT_TOMB };
 
 struct mcache {
 	pthread_mutex_t lock;
-	bool mapped; /* nsw and rn made */
+	bool mapped;	     /* nsw and rn made */
+	uint64_t gen;	     /* of the view held (0: unknown) ... */
+	const uint8_t *uptr; /* ... with this usable pointer (a gen is a
+			      * version of owner[] with one usable[]) */
 	uint32_t N;
 	uint32_t *own;	 /* [N] owner[] of the view held */
 	uint8_t *use;	 /* [N] usable in it */
@@ -784,6 +787,7 @@ static void cache_reset(const struct mb *m, struct mcache *c)
 	}
 	c->used = 0;
 	c->ntouched = c->ndirty = 0;
+	c->gen = 0;
 	memset(c->own, 0, (size_t)c->N * sizeof(*c->own));
 	memset(c->use, 0, c->N);
 	memset(c->cover, 0, (size_t)m->R * sizeof(*c->cover));
@@ -806,7 +810,16 @@ static int cache_sync(const struct policy *p, const struct mb *m,
 			c->rn[c->nsw[i]]++;
 		}
 	}
-	for (uint32_t i = 0; i < c->N; i++) {
+	/* the nodes to look at: none for the view held (same gen), the
+	 * hint's from the view held, else all */
+	bool same = v->gen && v->gen == c->gen && v->usable == c->uptr;
+	bool hint = !same && v->gen && v->changed && v->base_gen &&
+		    v->base_gen == c->gen && v->usable == c->uptr;
+	uint32_t n = same ? 0 : hint ? v->nchanged : c->N;
+
+	c->gen = 0; /* until synced */
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t i = hint ? v->changed[k] : k;
 		uint32_t o = v->owner[i], r;
 		uint8_t u = !v->usable || v->usable[i];
 		bool was, now;
@@ -878,6 +891,8 @@ keep:
 		}
 	}
 	c->ndirty = 0;
+	c->gen = v->gen;
+	c->uptr = v->usable;
 	return 0;
 oom:
 	cache_reset(m, c);

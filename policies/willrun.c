@@ -176,16 +176,37 @@ out:
 	return rc;
 }
 
-/* SIM to the machine with the first Q groups released, from the first
- * *CUR (nodes of later groups back to their owners in V). */
+/* SV (over SIM) to the machine with the first Q groups released, from
+ * the first *CUR (nodes of later groups back to their owners in V): a new
+ * gen, with the nodes that changed as the hint (order[] between the two
+ * points). */
 static void move_to(const struct groups *g, const struct policy_view *v,
-		    uint32_t *sim, uint32_t *cur, uint32_t q)
+		    uint32_t *sim, struct policy_view *sv, uint32_t *cur,
+		    uint32_t q)
 {
-	for (uint32_t k = g->first[*cur]; k < g->first[q]; k++)
+	uint32_t a = g->first[*cur], b = g->first[q];
+
+	for (uint32_t k = a; k < b; k++)
 		sim[g->order[k]] = POLICY_FREE;
-	for (uint32_t k = g->first[q]; k < g->first[*cur]; k++)
+	for (uint32_t k = b; k < a; k++)
 		sim[g->order[k]] = v->owner[g->order[k]];
 	*cur = q;
+	sv->base_gen = sv->gen;
+	sv->changed = g->order + (a < b ? a : b);
+	sv->nchanged = a < b ? b - a : a - b;
+	sv->gen = policy_gen_next();
+}
+
+/* Ask P about the machine after the first Q groups (see move_to). */
+static enum policy_status ask_at(const struct policy *p,
+				 const struct policy_view *v,
+				 const struct groups *g, uint32_t *sim,
+				 struct policy_view *sv, uint32_t *cur,
+				 uint32_t q, const struct policy_request *req,
+				 struct policy_result *res)
+{
+	move_to(g, v, sim, sv, cur, q);
+	return policy_place_again(p, sv, req, res);
 }
 
 /* The linear search's answer for a monotone policy (policy_ops.monotone:
@@ -225,9 +246,7 @@ static uint32_t gallop(const struct policy *p, const struct policy_view *v,
 	for (at = 0, step = 1;; step *= 2) {
 		if (at >= npts - 1)
 			at = npts - 1;
-		move_to(g, v, sim, &cur, pts[at]);
-		sv->gen = policy_gen_next();
-		*st = policy_place_again(p, sv, req, res);
+		*st = ask_at(p, v, g, sim, sv, &cur, pts[at], req, res);
 		*asked = true;
 		last = at;
 		if (*st != POLICY_WAIT) {
@@ -247,20 +266,15 @@ static uint32_t gallop(const struct policy *p, const struct policy_view *v,
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		move_to(g, v, sim, &cur, pts[mid]);
-		sv->gen = policy_gen_next();
-		*st = policy_place_again(p, sv, req, res);
+		*st = ask_at(p, v, g, sim, sv, &cur, pts[mid], req, res);
 		last = mid;
 		if (*st != POLICY_WAIT)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	if (last != hi) { /* the reply at the answer */
-		move_to(g, v, sim, &cur, pts[hi]);
-		sv->gen = policy_gen_next();
-		*st = policy_place_again(p, sv, req, res);
-	}
+	if (last != hi) /* the reply at the answer */
+		*st = ask_at(p, v, g, sim, sv, &cur, pts[hi], req, res);
 	at = pts[hi];
 	free(pts);
 	return at;

@@ -1339,9 +1339,11 @@ Test(policy, grid_parse)
  * (bumped at every change, asked twice: the second answer comes from the
  * cached scan) and through policy_place_again once the job has been
  * answered PLACED or WAIT; all answers (status, nodes, isolated, reason)
- * agree.  Both dragonfly-groups and dragonfly-balanced, usable NULL and a
- * usable array alternating on one gen as a simulator's backfill does. */
-static void same_answers(const char *spec, const char *routing)
+ * agree.  dragonfly-groups, dragonfly-balanced and mesh-blocks, usable
+ * NULL and a usable array alternating on one gen as a simulator's
+ * backfill does. */
+static void same_answers(const char *topo, const char *spec,
+			 const char *routing)
 {
 	struct fx f;
 	struct rng g;
@@ -1349,7 +1351,7 @@ static void same_answers(const char *spec, const char *routing)
 	uint32_t next = 1, placed = 0, waited = 0;
 	uint8_t *usable;
 
-	fx_open(&f, "dragonfly:p=2,a=4,h=2,g=9", routing, spec);
+	fx_open(&f, topo, routing, spec);
 	usable = malloc(f.n);
 	cr_assert(usable);
 	rng_seed(&g, 7);
@@ -1418,9 +1420,16 @@ static void same_answers(const char *spec, const char *routing)
 
 Test(policy, view_gen_gives_the_same_answers)
 {
-	same_answers("dragonfly-balanced", "ugal");
-	same_answers("dragonfly-groups", "ugal");
-	same_answers("dragonfly-groups", "min");
+	const char *df = "dragonfly:p=2,a=4,h=2,g=9";
+
+	same_answers(df, "dragonfly-balanced", "ugal");
+	same_answers(df, "dragonfly-groups", "ugal");
+	same_answers(df, "dragonfly-groups", "min");
+	/* mesh-blocks keeps the last view's state (by gen and usable) */
+	same_answers("torus:dims=4x4x4,p=2", "mesh-blocks", "dor");
+	same_answers("expressmesh:dims=6x6x2,p=2", "mesh-blocks", "dor");
+	same_answers("torus:dims=4x4x4,p=2",
+		     "mesh-blocks:mode=building-block,block=2x2x2", "dor");
 }
 
 /* ---- the placement record (plugin writes, stopo report reads) ---- */
