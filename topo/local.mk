@@ -10,6 +10,7 @@ topo_libtopo_la_SOURCES = \
 	topo/topo_fattree.c \
 	topo/topo_mesh.c \
 	topo/topo_conf.c \
+	topo/topo_recog.c \
 	topo/routing.c \
 	topo/routing_dragonfly.c \
 	topo/routing_fattree.c \
@@ -20,7 +21,7 @@ noinst_HEADERS += topo/topo.h topo/topo_impl.h topo/routing.h \
 
 UNIT_TESTS += tests/unit/test_topo tests/unit/test_topo_conf \
 	tests/unit/test_routing tests/unit/test_mesh \
-	tests/unit/test_graph_routing
+	tests/unit/test_graph_routing tests/unit/test_recog
 tests_unit_test_topo_SOURCES = tests/unit/test_topo.c
 tests_unit_test_topo_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_topo_LDADD = $(L_TOPO) $(UNIT_LIBS)
@@ -37,6 +38,10 @@ tests_unit_test_mesh_LDADD = $(L_TOPO) $(UNIT_LIBS)
 tests_unit_test_graph_routing_SOURCES = tests/unit/test_graph_routing.c
 tests_unit_test_graph_routing_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_graph_routing_LDADD = $(L_TOPO) $(UNIT_LIBS)
+
+tests_unit_test_recog_SOURCES = tests/unit/test_recog.c
+tests_unit_test_recog_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_recog_LDADD = $(L_TOPO) $(UNIT_LIBS)
 
 BENCH_PROGS += bench/bench_topo bench/bench_routing
 bench_bench_topo_SOURCES = bench/bench_topo.c

@@ -141,6 +141,20 @@ uint32_t topo_switch_group(const struct topo *t, uint32_t sw);
 /* Fat-tree level of a switch (0 = leaf); 0 for other families. */
 uint32_t topo_switch_level(const struct topo *t, uint32_t sw);
 
+/* Family recognition of an explicit graph (Topology=graph, see
+ * topo.conf(5)): "fattree" (levels = BFS distance from the switches with
+ * nodes; pods = components of levels 0 and 1, as topo_switch_group) or
+ * "dragonfly" (groups = all-to-all cliques of equal size), else NULL
+ * (also for every generated family).  Static storage. */
+const char *topo_graph_family(const struct topo *t);
+/* Why an explicit graph was not recognised (borrowed), or NULL when it
+ * was. */
+const char *topo_graph_why(const struct topo *t);
+/* Levels of a recognised fat-tree graph (1 for a dragonfly, 0 if none). */
+uint32_t topo_graph_levels(const struct topo *t);
+/* Cables between the groups of a recognised dragonfly graph (else 0). */
+uint32_t topo_graph_global_links(const struct topo *t);
+
 /* Mesh-like families (expressmesh, hyperx, torus): number of dimensions and
  * their sizes (router grid); 0 for others.  dims must hold TOPO_MAX_DIMS. */
 int topo_dims(const struct topo *t, uint32_t *dims);

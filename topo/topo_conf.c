@@ -995,6 +995,11 @@ static struct topo *build_graph(struct pstate *st,
 	}
 	t->neff = 2;
 	snprintf(t->spec, sizeof(t->spec), "graph:switches=%zu", st->nsws);
+	if (topo_recognise(t)) {
+		perr(st, st->topo_line, "out of memory");
+		topo_destroy(t);
+		return NULL;
+	}
 	return t;
 fail:
 	free(decls);

@@ -10,6 +10,16 @@
 
 #define TOPO_MAX_PARAMS SPEC_MAX_ITEMS
 
+/* What topo_recognise found in an explicit graph (topo_recog.c). */
+struct topo_recog {
+	const char *family;    /* "fattree", "dragonfly" or NULL */
+	uint32_t levels;       /* fat-tree levels (dragonfly: 1) */
+	uint32_t groups;       /* pods or dragonfly groups */
+	uint32_t group_size;   /* switches per dragonfly group */
+	uint32_t global_links; /* dragonfly cables between groups */
+	char why[256];	       /* NULL family: why neither applies */
+};
+
 struct topo {
 	enum topo_kind kind;
 	const char *family;
@@ -35,6 +45,7 @@ struct topo {
 	int ndims;
 	uint32_t dims[TOPO_MAX_DIMS];
 	uint32_t unconnected_ports;
+	struct topo_recog recog; /* TOPO_GRAPH only */
 };
 
 struct tb_cable {
@@ -119,6 +130,11 @@ int tb_levels(struct topo_builder *b);
 /* Lay out the numbering contract and free the builder.  Returns the
  * topology (kind/family/spec still to be set by the caller) or NULL. */
 struct topo *tb_finish(struct topo_builder *b, struct err *err);
+
+/* Recognise graph T (TOPO_GRAPH) as a fat-tree or a dragonfly: on
+ * success set its levels, groups and t->recog, else t->recog.why.
+ * Returns 0, or -1 when out of memory. */
+int topo_recognise(struct topo *t);
 
 /* The family registry (topo_families.c). */
 const struct topo_family_ops *topo_family_find(const char *name);

@@ -1,0 +1,296 @@
+/* test_recog.c - family recognition of Topology=graph: generated families
+ * written out as SwitchName= lines (graph_conf, from the topo API) are
+ * recognised with the generated levels and groups (up to renaming),
+ * imperfect fat-trees are still fat-trees, rings and random graphs are
+ * neither. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo/topo_conf.h"
+
+/* T as Topology=graph text: switch s is "s<s>" (skipped when DROP[s]),
+ * with NODES[s] nodes when NODES is given (else its own), each cable
+ * declared by its lower switch.  Free with free(). */
+static char *graph_conf(const struct topo *t, const uint8_t *drop,
+			const uint32_t *nodes)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	fprintf(f, "Topology=graph\n");
+	for (uint32_t s = 0; s < topo_num_switches(t); s++) {
+		uint32_t cnt, first, nn;
+		bool first_link = true;
+
+		if (drop && drop[s])
+			continue;
+		topo_switch_nodes(t, s, &nn);
+		fprintf(f, "SwitchName=s%u Nodes=%u", s, nodes ? nodes[s] : nn);
+		first = topo_switch_out(t, s, &cnt);
+		for (uint32_t i = 0; i < cnt; i++) {
+			uint32_t to = topo_link(t, first + i)->to;
+
+			if (to < s || (drop && drop[to]))
+				continue;
+			fprintf(f, "%ss%u", first_link ? " Links=" : ",", to);
+			first_link = false;
+		}
+		fprintf(f, "\n");
+	}
+	cr_assert_eq(fclose(f), 0);
+	return buf;
+}
+
+static struct topo_conf *parse(const char *text)
+{
+	struct err err = { "" };
+	struct topo_conf *c = topo_conf_parse("graph.conf", text, &err);
+
+	cr_assert_not_null(c, "%s", err.msg);
+	cr_assert_eq(topo_check(topo_conf_topo(c), &err), 0, "%s", err.msg);
+	return c;
+}
+
+/* Recognise SPEC written out as a graph: same family, levels, and groups
+ * up to renaming (a bijection between the two numberings). */
+static void same_as_generated(const char *spec, const char *family)
+{
+	struct err err = { "" };
+	struct topo *g = topo_create(spec, &err);
+	struct topo_conf *c;
+	const struct topo *t;
+	char *text;
+	uint32_t S, G, *fwd, *back;
+
+	cr_assert_not_null(g, "%s", err.msg);
+	cr_expect_null(topo_graph_family(g), "generated %s", spec);
+	text = graph_conf(g, NULL, NULL);
+	c = parse(text);
+	t = topo_conf_topo(c);
+	S = topo_num_switches(t);
+	G = topo_num_groups(g);
+	cr_assert_eq(S, topo_num_switches(g));
+	cr_assert_not_null(topo_graph_family(t), "%s: %s", spec,
+			   topo_graph_why(t));
+	cr_expect_str_eq(topo_graph_family(t), family, "%s", spec);
+	cr_expect_null(topo_graph_why(t));
+	cr_expect_eq(topo_num_groups(t), G, "%s: %u groups, generated %u", spec,
+		     topo_num_groups(t), G);
+	fwd = malloc((G + 1) * sizeof(*fwd));
+	back = malloc((G + 1) * sizeof(*back));
+	cr_assert(fwd && back);
+	memset(fwd, 0xff, (G + 1) * sizeof(*fwd));
+	memset(back, 0xff, (G + 1) * sizeof(*back));
+	for (uint32_t s = 0; s < S; s++) {
+		uint32_t a = topo_switch_group(g, s),
+			 b = topo_switch_group(t, s);
+
+		cr_expect_eq(topo_switch_level(t, s), topo_switch_level(g, s),
+			     "%s: switch %u level %u, generated %u", spec, s,
+			     topo_switch_level(t, s), topo_switch_level(g, s));
+		cr_assert_eq(a == TOPO_NONE, b == TOPO_NONE,
+			     "%s: switch %u group %u, generated %u", spec, s, b,
+			     a);
+		if (a == TOPO_NONE)
+			continue;
+		cr_assert_lt(b, G);
+		if (fwd[a] == TOPO_NONE && back[b] == TOPO_NONE) {
+			fwd[a] = b;
+			back[b] = a;
+		}
+		cr_expect_eq(fwd[a], b, "%s: switch %u: groups not a renaming",
+			     spec, s);
+		cr_expect_eq(back[b], a, "%s: switch %u: groups not a renaming",
+			     spec, s);
+	}
+	free(fwd);
+	free(back);
+	free(text);
+	topo_conf_destroy(c);
+	topo_destroy(g);
+}
+
+Test(recog, fattree_k4_n3)
+{
+	same_as_generated("fattree:k=4,n=3", "fattree");
+}
+
+Test(recog, fattree_k4_n4)
+{
+	same_as_generated("fattree:k=4,n=4", "fattree");
+}
+
+Test(recog, fattree_k3_n2)
+{
+	same_as_generated("fattree:k=3,n=2", "fattree");
+}
+
+Test(recog, dragonfly_fig1)
+{
+	struct err err = { "" };
+	struct topo *g = topo_create("dragonfly:p=2,a=4,h=2,g=9", &err);
+	char *text = graph_conf(g, NULL, NULL);
+	struct topo_conf *c = parse(text);
+	const struct topo *t = topo_conf_topo(c);
+
+	same_as_generated("dragonfly:p=2,a=4,h=2,g=9", "dragonfly");
+	/* one global cable between every two of the 9 groups */
+	cr_expect_eq(topo_graph_global_links(t), 36);
+	cr_expect_eq(topo_graph_levels(t), 1);
+	free(text);
+	topo_conf_destroy(c);
+	topo_destroy(g);
+}
+
+Test(recog, dragonfly_larger)
+{
+	same_as_generated("dragonfly:p=4,a=8,h=4,g=8", "dragonfly");
+}
+
+/* Leaves (level 0) per pod of T, into SIZES (room for the groups). */
+static void pod_sizes(const struct topo *t, uint32_t *sizes)
+{
+	memset(sizes, 0, topo_num_groups(t) * sizeof(*sizes));
+	for (uint32_t s = 0; s < topo_num_switches(t); s++)
+		if (topo_switch_level(t, s) == 0)
+			sizes[topo_switch_group(t, s)]++;
+}
+
+/* The 4-ary 3-tree (16 leaves 0-15, 16 aggregation switches 16-31, 16
+ * spines 32-47) with switches DROP removed and NODES per switch. */
+static struct topo_conf *imperfect(const uint32_t *drop, size_t ndrop,
+				   const uint32_t *nodes)
+{
+	struct err err = { "" };
+	struct topo *g = topo_create("fattree:k=4,n=3", &err);
+	uint8_t dr[48] = { 0 };
+	char *text;
+	struct topo_conf *c;
+
+	cr_assert_not_null(g);
+	for (size_t i = 0; i < ndrop; i++)
+		dr[drop[i]] = 1;
+	text = graph_conf(g, dr, nodes);
+	c = parse(text);
+	free(text);
+	topo_destroy(g);
+	return c;
+}
+
+Test(recog, fattree_missing_spine)
+{
+	static const uint32_t drop[] = { 40 };
+	struct topo_conf *c = imperfect(drop, 1, NULL);
+	const struct topo *t = topo_conf_topo(c);
+	uint32_t sizes[4];
+
+	cr_assert_str_eq(topo_graph_family(t), "fattree", "%s",
+			 topo_graph_why(t));
+	cr_expect_eq(topo_graph_levels(t), 3);
+	cr_expect_eq(topo_num_groups(t), 4);
+	pod_sizes(t, sizes);
+	for (int i = 0; i < 4; i++)
+		cr_expect_eq(sizes[i], 4);
+	topo_conf_destroy(c);
+}
+
+Test(recog, fattree_unequal_pods)
+{
+	/* pod 1 loses a leaf, pod 3 two leaves and an aggregation switch */
+	static const uint32_t drop[] = { 5, 13, 14, 31 };
+	struct topo_conf *c = imperfect(drop, 4, NULL);
+	const struct topo *t = topo_conf_topo(c);
+	uint32_t sizes[4];
+
+	cr_assert_str_eq(topo_graph_family(t), "fattree", "%s",
+			 topo_graph_why(t));
+	cr_expect_eq(topo_graph_levels(t), 3);
+	cr_assert_eq(topo_num_groups(t), 4);
+	pod_sizes(t, sizes);
+	cr_expect_eq(sizes[0], 4);
+	cr_expect_eq(sizes[1], 3);
+	cr_expect_eq(sizes[2], 4);
+	cr_expect_eq(sizes[3], 2);
+	topo_conf_destroy(c);
+}
+
+Test(recog, fattree_half_used_leaf)
+{
+	uint32_t nodes[48] = { 0 };
+	struct topo_conf *c;
+	const struct topo *t;
+
+	for (int s = 0; s < 16; s++)
+		nodes[s] = s == 6 ? 2 : 4;
+	c = imperfect(NULL, 0, nodes);
+	t = topo_conf_topo(c);
+	cr_assert_str_eq(topo_graph_family(t), "fattree", "%s",
+			 topo_graph_why(t));
+	cr_expect_eq(topo_num_nodes(t), 62);
+	cr_expect_eq(topo_num_groups(t), 4);
+	cr_expect_eq(topo_switch_level(t, 6), 0);
+	cr_expect_eq(topo_switch_group(t, 6), 1);
+	topo_conf_destroy(c);
+}
+
+Test(recog, ring_not_recognised)
+{
+	struct topo_conf *c = parse("Topology=graph\n"
+				    "SwitchName=s0 Nodes=1 Links=s1\n"
+				    "SwitchName=s1 Nodes=1 Links=s2\n"
+				    "SwitchName=s2 Nodes=1 Links=s3\n"
+				    "SwitchName=s3 Nodes=1 Links=s4\n"
+				    "SwitchName=s4 Nodes=1 Links=s5\n"
+				    "SwitchName=s5 Nodes=1 Links=s0\n");
+	const struct topo *t = topo_conf_topo(c);
+
+	cr_expect_null(topo_graph_family(t));
+	cr_expect_eq(topo_num_groups(t), 0);
+	cr_expect_eq(topo_switch_group(t, 0), TOPO_NONE);
+	cr_assert_not_null(topo_graph_why(t));
+	cr_expect_str_eq(topo_graph_why(t),
+			 "not a fat-tree: every switch has compute nodes; not "
+			 "a dragonfly: no all-to-all groups of 3 switches or "
+			 "more");
+	topo_conf_destroy(c);
+}
+
+Test(recog, random_not_recognised)
+{
+	struct err err = { "" };
+	struct topo *g = topo_create("jellyfish:n=64,r=6,p=1,seed=1", &err);
+	char *text;
+	struct topo_conf *c;
+
+	cr_assert_not_null(g, "%s", err.msg);
+	text = graph_conf(g, NULL, NULL);
+	c = parse(text);
+	cr_expect_null(topo_graph_family(topo_conf_topo(c)));
+	cr_expect_eq(topo_num_groups(topo_conf_topo(c)), 0);
+	free(text);
+	topo_conf_destroy(c);
+	topo_destroy(g);
+}
+
+/* Two pods whose leaves share no spine: layered, but up/down routing
+ * cannot join them. */
+Test(recog, no_common_ancestor)
+{
+	struct topo_conf *c = parse("Topology=graph\n"
+				    "SwitchName=l0 Nodes=1 Links=a0\n"
+				    "SwitchName=l1 Nodes=1 Links=a0,a1\n"
+				    "SwitchName=l2 Nodes=1 Links=a1\n"
+				    "SwitchName=a0\n"
+				    "SwitchName=a1\n");
+	const struct topo *t = topo_conf_topo(c);
+
+	cr_expect_null(topo_graph_family(t));
+	cr_expect(strstr(topo_graph_why(t),
+			 "leaves 0 and 2 have no common ancestor") != NULL,
+		  "%s", topo_graph_why(t));
+	topo_conf_destroy(c);
+}
