@@ -15,7 +15,7 @@
  * Dragonfly: groups are cliques (every switch linked to every other of its
  * group: all-to-all local links) found greedily, each switch taking first
  * the neighbours it shares most neighbours with; cables between groups are
- * the global links.  The graph is a dragonfly when it is connected, has at
+ * the global links.  The graph is a dragonfly when it has at
  * least two groups and every group has the same number (at least 3) of
  * switches.
  *

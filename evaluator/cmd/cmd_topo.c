@@ -60,9 +60,102 @@ struct cmd_topo_result {
 	struct topo_stats st;
 };
 
+static bool fattree_like(const struct topo *t)
+{
+	const char *g = topo_graph_family(t);
+
+	return topo_kind(t) == TOPO_FATTREE || (g && !strcmp(g, "fattree"));
+}
+
 static const char *groups_key(const struct topo *t)
 {
-	return topo_kind(t) == TOPO_FATTREE ? "pods" : "groups";
+	return fattree_like(t) ? "pods" : "groups";
+}
+
+/* Leaves per pod of a recognised fat-tree graph, and the leaf count.
+ * Returns a malloc'ed array of topo_num_groups entries (NULL when out of
+ * memory or no pods). */
+static uint32_t *pod_leaves(const struct topo *t, uint32_t *leaves)
+{
+	uint32_t G = topo_num_groups(t);
+	uint32_t *n = G ? calloc(G, sizeof(*n)) : NULL;
+
+	*leaves = 0;
+	for (uint32_t s = 0; s < topo_num_switches(t); s++)
+		if (topo_switch_level(t, s) == 0) {
+			(*leaves)++;
+			if (n && topo_switch_group(t, s) < G)
+				n[topo_switch_group(t, s)]++;
+		}
+	return n;
+}
+
+/* What the recognition of an explicit graph found (topo.conf(5)). */
+static struct json_object *recog_json(const struct topo *t)
+{
+	struct json_object *o = json_object_new_object();
+	const char *fam = topo_graph_family(t);
+
+	json_object_object_add(o, "family",
+			       fam ? json_object_new_string(fam) : NULL);
+	if (!fam) {
+		json_object_object_add(
+			o, "why", json_object_new_string(topo_graph_why(t)));
+	} else if (!strcmp(fam, "fattree")) {
+		uint32_t leaves, *n = pod_leaves(t, &leaves);
+		struct json_object *a = json_object_new_array();
+
+		json_object_object_add(
+			o, "levels",
+			json_object_new_int64(topo_graph_levels(t)));
+		json_object_object_add(
+			o, "pods", json_object_new_int64(topo_num_groups(t)));
+		for (uint32_t g = 0; n && g < topo_num_groups(t); g++)
+			json_object_array_add(a, json_object_new_int64(n[g]));
+		json_object_object_add(o, "pod_leaves", a);
+		json_object_object_add(o, "leaves",
+				       json_object_new_int64(leaves));
+		free(n);
+	} else {
+		json_object_object_add(
+			o, "groups", json_object_new_int64(topo_num_groups(t)));
+		json_object_object_add(
+			o, "group_switches",
+			json_object_new_int64(topo_num_switches(t) /
+					      topo_num_groups(t)));
+		json_object_object_add(
+			o, "global_links",
+			json_object_new_int64(topo_graph_global_links(t)));
+	}
+	return o;
+}
+
+static void recog_text(const struct topo *t)
+{
+	const char *fam = topo_graph_family(t);
+
+	if (!fam) {
+		printf("recognised:        no, only linear, clustered, random "
+		       "apply (%s)\n",
+		       topo_graph_why(t));
+	} else if (!strcmp(fam, "fattree")) {
+		uint32_t leaves, *n = pod_leaves(t, &leaves);
+
+		printf("recognised:        fat-tree: %u levels, %u pod%s "
+		       "(leaves",
+		       topo_graph_levels(t), topo_num_groups(t),
+		       topo_num_groups(t) == 1 ? "" : "s");
+		for (uint32_t g = 0; n && g < topo_num_groups(t); g++)
+			printf(" %u", n[g]);
+		printf("), %u leaves\n", leaves);
+		free(n);
+	} else {
+		printf("recognised:        dragonfly: %u groups of %u "
+		       "switches, %u global links\n",
+		       topo_num_groups(t),
+		       topo_num_switches(t) / topo_num_groups(t),
+		       topo_graph_global_links(t));
+	}
 }
 
 /* A parameter value as a JSON number when it is one, else a string. */
@@ -167,6 +260,8 @@ static void print_json(const struct machine *m, const struct topo_stats *st)
 			json_object_new_int64(topo_num_groups(t)));
 	json_object_object_add(o, "unconnected_ports",
 			       json_object_new_int64(st->unconnected_ports));
+	if (topo_kind(t) == TOPO_GRAPH)
+		json_object_object_add(o, "recognised", recog_json(t));
 	if (machine_source(m)) {
 		struct json_object *pp = json_object_new_object();
 		uint32_t n = topo_num_nodes(t);
@@ -253,10 +348,11 @@ static void print_text(const struct machine *m, const struct topo_stats *st)
 		       "switches; --exact for all)\n",
 		       st->sources, topo_num_switches(t));
 	if (topo_num_groups(t))
-		printf("%-18s %u\n",
-		       topo_kind(t) == TOPO_FATTREE ? "pods:" : "groups:",
+		printf("%-18s %u\n", fattree_like(t) ? "pods:" : "groups:",
 		       topo_num_groups(t));
 	printf("unconnected ports: %u\n", st->unconnected_ports);
+	if (topo_kind(t) == TOPO_GRAPH)
+		recog_text(t);
 	if (!machine_source(m)) {
 		printf("default policy:    %s (the family's under %s)\n",
 		       policy_default_spec(t, machine_routing(m)),

@@ -22,6 +22,14 @@ golden graph.json -- --topo "$data/good_graph.conf" --json
 golden graph_disconnected.txt -- --topo "$data/good_graph_disconnected.conf"
 golden graph_disconnected.json -- \
 	--topo "$data/good_graph_disconnected.conf" --json
+# family recognition of explicit graphs (checked by hand: 2 pods of 2 and
+# 3 leaves under 2 spines; 4 groups of 3 with C(4,2) = 6 global cables)
+golden graph_fattree.txt -- --topo "$data/good_graph_fattree.conf"
+golden graph_fattree.json -- --topo "$data/good_graph_fattree.conf" --json
+golden graph_dragonfly.txt -- --topo "$data/good_graph_dragonfly.conf"
+golden graph_dragonfly.json -- --topo "$data/good_graph_dragonfly.conf" \
+	--json
+golden graph.txt -- --topo "$data/good_graph.conf"
 golden conf_dragonfly.txt -- --topo "$data/good_dragonfly.conf"
 # Predict= and PredictBudget= (without them: jm and 50 ms, "(default)")
 golden conf_predict.txt -- --topo "$data/good_predict.conf"
