@@ -14,6 +14,7 @@ topo_libtopo_la_SOURCES = \
 	topo/routing.c \
 	topo/routing_dragonfly.c \
 	topo/routing_fattree.c \
+	topo/routing_updown.c \
 	topo/routing_mesh.c \
 	topo/routing_graph.c
 noinst_HEADERS += topo/topo.h topo/topo_impl.h topo/routing.h \

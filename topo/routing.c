@@ -193,8 +193,12 @@ struct routing *routing_create(const struct topo *t, const char *spec,
 	}
 	if (ops->applies && !ops->applies(t)) {
 		applicable(t, list, sizeof(list));
-		err_set(err, "routing '%s' does not apply to %s; use %s",
+		err_set(err, "routing '%s' does not apply to %s%s; use %s",
 			s.name, topo_family(t),
+			topo_kind(t) == TOPO_GRAPH && !strcmp(s.name, "ecmp") ?
+				" (not recognised as a fat-tree, see "
+				"topo.conf(5))" :
+				"",
 			list[0] ? list : "another topology");
 		return NULL;
 	}

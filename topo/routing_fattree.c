@@ -31,6 +31,19 @@ static bool applies(const struct topo *t)
 	return topo_kind(t) == TOPO_FATTREE;
 }
 
+/* A Topology=graph recognised as a fat-tree: ecmp by routing_updown.c. */
+static bool updown(const struct topo *t)
+{
+	const char *g = topo_graph_family(t);
+
+	return g && !strcmp(g, "fattree");
+}
+
+static bool applies_ecmp(const struct topo *t)
+{
+	return applies(t) || updown(t);
+}
+
 /* k and n from the topology itself (levels and nodes per leaf), so that
  * defaults of the family's parameters need not be known here. */
 static int init(struct routing *r, const struct topo_args *args,
@@ -41,6 +54,8 @@ static int init(struct routing *r, const struct topo_args *args,
 	struct ft *ft;
 
 	(void)args;
+	if (updown(t))
+		return 0;
 	if (!S || !N)
 		return err_set(err, "empty fat-tree");
 	n = topo_switch_level(t, S - 1) + 1;
@@ -136,10 +151,11 @@ static int paths_ecmp(const struct routing *r, uint32_t src, uint32_t dst,
 		      struct pathset *out, struct err *err)
 {
 	const struct ft *ft = r->priv;
-	uint32_t L = climb(ft, topo_node_switch(r->t, src),
-			   topo_node_switch(r->t, dst));
-	uint32_t choice[16];
+	uint32_t L, choice[16];
 
+	if (!ft)
+		return updown_paths(r, src, dst, out, err);
+	L = climb(ft, topo_node_switch(r->t, src), topo_node_switch(r->t, dst));
 	for (uint32_t c = 0; c < ft->pw[L]; c++) {
 		for (uint32_t l = 0; l < L; l++)
 			choice[l] = (c / ft->pw[l]) % ft->k;
@@ -168,9 +184,21 @@ static int count_ecmp(const struct routing *r, uint32_t src, uint32_t dst,
 		      struct routing_count *c, struct err *err)
 {
 	const struct ft *ft = r->priv;
-	uint32_t L = climb(ft, topo_node_switch(r->t, src),
-			   topo_node_switch(r->t, dst));
+	uint32_t L;
 
+	if (!ft) {
+		struct pathset ps;
+		int rc;
+
+		pathset_init(&ps);
+		rc = updown_paths(r, src, dst, &ps, err);
+		for (uint32_t i = 0; !rc && i < ps.n; i++)
+			routing_count_add(c, PATH_MIN,
+					  pathset_hops(&ps, r->t, i), 1);
+		pathset_free(&ps);
+		return rc;
+	}
+	L = climb(ft, topo_node_switch(r->t, src), topo_node_switch(r->t, dst));
 	(void)err;
 	routing_count_add(c, PATH_MIN, 2 * L, ft->pw[L]);
 	return 0;
@@ -246,6 +274,8 @@ static int linkset_ecmp(const struct routing *r, const uint32_t *nodes,
 	uint32_t *leaves, nl, L;
 	uint8_t *done;
 
+	if (!ft)
+		return routing_linkset_enum(r, nodes, n, used, err);
 	nl = job_leaves(t, nodes, n, ft->per, &leaves);
 	if (nl == UINT32_MAX)
 		return err_set(err, "out of memory");
@@ -379,7 +409,7 @@ const struct routing_ops routing_ecmp = {
 	.name = "ecmp",
 	.multipath = true,
 	.switch_paths = true,
-	.applies = applies,
+	.applies = applies_ecmp,
 	.init = init,
 	.fini = fini,
 	.paths = paths_ecmp,

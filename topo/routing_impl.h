@@ -59,4 +59,10 @@ struct routing {
 void routing_count_add(struct routing_count *c, enum path_class cls,
 		       uint32_t hops, uint64_t n);
 
+/* ecmp on a Topology=graph recognised as a fat-tree: append every
+ * shortest up/down path from node SRC to node DST (distinct switches) to
+ * OUT (routing_updown.c).  Returns 0 or -1 with err set. */
+int updown_paths(const struct routing *r, uint32_t src, uint32_t dst,
+		 struct pathset *out, struct err *err);
+
 #endif

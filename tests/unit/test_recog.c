@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "topo/routing.h"
 #include "topo/topo_conf.h"
 
 /* T as Topology=graph text: switch s is "s<s>" (skipped when DROP[s]),
@@ -292,5 +293,132 @@ Test(recog, no_common_ancestor)
 	cr_expect(strstr(topo_graph_why(t),
 			 "leaves 0 and 2 have no common ancestor") != NULL,
 		  "%s", topo_graph_why(t));
+	topo_conf_destroy(c);
+}
+
+/* Paths of routing R from SRC to DST as sorted text lines, into BUF. */
+static void path_text(const struct routing *r, uint32_t src, uint32_t dst,
+		      char *buf, size_t len)
+{
+	struct pathset ps;
+	struct err err = { "" };
+	char **lines;
+	size_t off = 0;
+
+	pathset_init(&ps);
+	cr_assert_eq(routing_paths(r, src, dst, &ps, &err), 0, "%s", err.msg);
+	lines = calloc(ps.n + 1, sizeof(*lines));
+	cr_assert_not_null(lines);
+	for (uint32_t i = 0; i < ps.n; i++) {
+		char *l = calloc(1, 512);
+		size_t o = 0;
+
+		cr_assert_not_null(l);
+		for (uint32_t k = ps.off[i]; k < ps.off[i + 1]; k++)
+			o += (size_t)snprintf(l + o, 512 - o, "%u ",
+					      ps.links[k]);
+		lines[i] = l;
+	}
+	for (uint32_t i = 1; i < ps.n; i++) /* insertion sort, tiny sets */
+		for (uint32_t j = i;
+		     j > 0 && strcmp(lines[j - 1], lines[j]) > 0; j--) {
+			char *x = lines[j];
+
+			lines[j] = lines[j - 1];
+			lines[j - 1] = x;
+		}
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < ps.n; i++) {
+		off += (size_t)snprintf(buf + off, len - off, "%s|", lines[i]);
+		free(lines[i]);
+	}
+	free(lines);
+	pathset_free(&ps);
+}
+
+/* ecmp on the k-ary n-tree written out as a graph (same switch, node and
+ * link ids) gives exactly the generated ecmp's paths, for every pair. */
+static void ecmp_same(const char *spec)
+{
+	struct err err = { "" };
+	struct topo *g = topo_create(spec, &err);
+	char *text = graph_conf(g, NULL, NULL);
+	struct topo_conf *c = parse(text);
+	const struct topo *t = topo_conf_topo(c);
+	struct routing *rg = routing_create(g, "ecmp", &err);
+	struct routing *rt = routing_create(t, "ecmp", &err);
+	static char a[1 << 16], b[1 << 16];
+
+	cr_assert(rg && rt, "%s", err.msg);
+	cr_assert_eq(topo_num_links(t), topo_num_links(g));
+	for (uint32_t s = 0; s < topo_num_nodes(g); s += 3)
+		for (uint32_t d = 0; d < topo_num_nodes(g); d++) {
+			struct routing_count cg = { 0 }, ct = { 0 };
+
+			if (s == d)
+				continue;
+
+			path_text(rg, s, d, a, sizeof(a));
+			path_text(rt, s, d, b, sizeof(b));
+			cr_assert_str_eq(b, a, "%s: %u -> %u", spec, s, d);
+			cr_assert_eq(routing_count(rg, s, d, &cg, &err), 0);
+			cr_assert_eq(routing_count(rt, s, d, &ct, &err), 0);
+			cr_assert_eq(ct.total, cg.total);
+		}
+	routing_destroy(rg);
+	routing_destroy(rt);
+	free(text);
+	topo_conf_destroy(c);
+	topo_destroy(g);
+}
+
+Test(recog, ecmp_fattree_k4_n3)
+{
+	ecmp_same("fattree:k=4,n=3");
+}
+
+Test(recog, ecmp_fattree_k2_n4)
+{
+	ecmp_same("fattree:k=2,n=4");
+}
+
+/* Missing spine 40: a flow between pods has k^2 = 16 up/down paths, one
+ * through each of the 16 spines; it loses the one through spine 40. */
+Test(recog, ecmp_missing_spine)
+{
+	static const uint32_t drop[] = { 40 };
+	struct topo_conf *c = imperfect(drop, 1, NULL);
+	const struct topo *t = topo_conf_topo(c);
+	struct err err = { "" };
+	struct routing *r = routing_create(t, "ecmp", &err);
+	struct routing_count rc = { 0 };
+
+	cr_assert_not_null(r, "%s", err.msg);
+	/* node 0 (leaf 0, pod 0) -> node 63 (leaf 15, pod 3) */
+	cr_assert_eq(routing_count(r, 0, 63, &rc, &err), 0, "%s", err.msg);
+	cr_expect_eq(rc.total, 15);
+	cr_expect_eq(rc.by_hops[4], 15);
+	/* within pod 0: 4 paths of 2 hops, spine or not */
+	rc = (struct routing_count){ 0 };
+	cr_assert_eq(routing_count(r, 0, 4, &rc, &err), 0, "%s", err.msg);
+	cr_expect_eq(rc.total, 4);
+	cr_expect_eq(rc.by_hops[2], 4);
+	routing_destroy(r);
+	topo_conf_destroy(c);
+}
+
+Test(recog, ecmp_needs_recognised_fattree)
+{
+	struct topo_conf *c = parse("Topology=graph\n"
+				    "SwitchName=s0 Nodes=1 Links=s1,s2\n"
+				    "SwitchName=s1 Nodes=1 Links=s2\n"
+				    "SwitchName=s2 Nodes=1\n");
+	struct err err = { "" };
+
+	cr_expect_null(routing_create(topo_conf_topo(c), "ecmp", &err));
+	cr_expect_str_eq(err.msg,
+			 "routing 'ecmp' does not apply to graph (not "
+			 "recognised as a fat-tree, see topo.conf(5)); use ksp "
+			 "or shortest");
 	topo_conf_destroy(c);
 }
