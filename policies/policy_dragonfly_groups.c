@@ -78,6 +78,18 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 	struct dfg *d;
 	int large = 0;
 
+	if (k == TOPO_GRAPH)
+		return err_set(
+			err,
+			"policy %s: topology graph %s%s%s (the policy "
+			"needs a generated dragonfly or cascade and "
+			"its min/vlb/ugal routing)",
+			me,
+			topo_graph_family(p->t) ? "recognised as " :
+						  "not recognised",
+			topo_graph_family(p->t) ? topo_graph_family(p->t) :
+						  ": ",
+			topo_graph_family(p->t) ? "" : topo_graph_why(p->t));
 	if (k != TOPO_DRAGONFLY && k != TOPO_CASCADE)
 		return err_set(err,
 			       "policy %s: topology %s is "

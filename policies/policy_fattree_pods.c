@@ -82,6 +82,16 @@ static int create(struct policy *p, struct err *err)
 	long k, n;
 	int large, rule;
 
+	if (topo_kind(p->t) == TOPO_GRAPH)
+		return err_set(
+			err,
+			"policy fattree-pods: topology graph %s%s%s "
+			"(the policy needs a generated k-ary n-tree)",
+			topo_graph_family(p->t) ? "recognised as " :
+						  "not recognised",
+			topo_graph_family(p->t) ? topo_graph_family(p->t) :
+						  ": ",
+			topo_graph_family(p->t) ? "" : topo_graph_why(p->t));
 	if (topo_kind(p->t) != TOPO_FATTREE)
 		return err_set(err,
 			       "policy fattree-pods: topology %s is not "

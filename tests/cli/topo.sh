@@ -58,6 +58,10 @@ expect_fail -x bad_policy_option 2 \
 expect_fail -x bad_policy_topology 2 \
 	"$data/bad_policy_topology.conf:3: policy 'dragonfly-groups' of partition batch: policy dragonfly-groups: topology fattree is not a dragonfly or cascade" \
 	-- --topo "$data/bad_policy_topology.conf"
+# the isolating policies say what the graph was recognised as
+expect_fail -x bad_policy_graph 2 \
+	"$data/bad_policy_graph_fattree.conf:14: policy 'fattree-pods': policy fattree-pods: topology graph recognised as fattree (the policy needs a generated k-ary n-tree)" \
+	-- --topo "$data/bad_policy_graph_fattree.conf"
 # Predict= names a registered model with valid options (the list of
 # models grows with the registry: its start only)
 expect_fail bad_predict 2 \
