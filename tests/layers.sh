@@ -10,6 +10,7 @@
 #   1     topo                 topo/libtopo
 #   2     evaluator/traffic    evaluator/traffic/libtraffic
 #   2     evaluator/nne        evaluator/nne/libnne
+#   2     topo/import          topo/import/libimport
 #   3     policies             policies/libpolicies
 #   4     policies/machine     policies/machine/libmachine
 #   5     evaluator/sharing    evaluator/sharing/libsharing
@@ -20,7 +21,7 @@
 set -eu
 src=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 build=${top_builddir:-$src/_build}
-layers='topo/util:0 topo:1 evaluator/traffic:2 evaluator/nne:2 policies:3 policies/machine:4
+layers='topo/util:0 topo:1 evaluator/traffic:2 evaluator/nne:2 topo/import:2 policies:3 policies/machine:4
 evaluator/sharing:5 evaluator/models:5 evaluator/sim:6 evaluator/cmd:7 plugin:8'
 
 rank_of() {

@@ -116,5 +116,6 @@ int cmd_eval(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_place(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 #endif

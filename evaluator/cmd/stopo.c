@@ -26,6 +26,10 @@ static const struct cli_cmd commands[] = {
 	{ .name = "place",
 	  .summary = "plan a stencil job's placement on a dragonfly",
 	  .run = cmd_place },
+	{ .name = "import",
+	  .summary = "write a topo.conf from ibnetdiscover or Slurm's "
+		     "topology.conf",
+	  .run = cmd_import },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,132 @@
+/* cmd_import.c - stopo import: another tool's description of the fabric
+ * to a Topology=graph topo.conf (stopo-import(1)). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "evaluator/cmd/cli.h"
+#include "topo/import/import.h"
+
+static const struct cli_opt options[] = {
+	{ .id = 'g',
+	  .name = "guids",
+	  .arg = "MAP",
+	  .help = "node names from MAP's \"HOST GUID\" lines "
+		  "(ibnetdiscover;\nsee stopo adapters --map)" },
+	{ .id = 'o',
+	  .name = "output",
+	  .arg = "OUT",
+	  .help = "write the topo.conf to OUT (default: standard output)" },
+	CLI_OPT_HELP,
+	CLI_OPT_END,
+};
+
+static const struct cli_spec cli = {
+	.name = "import",
+	.synopsis = "ibnetdiscover FILE [--guids MAP] [-o OUT]\n"
+		    "slurm-topology FILE [-o OUT]",
+	.about = "Write a topo.conf (Topology=graph: one SwitchName= line per "
+		 "switch with\n"
+		 "its Nodes= and Links=) from ibnetdiscover's output or from "
+		 "Slurm's\n"
+		 "topology.conf (tree or block form).  Capacities are relative "
+		 "to the\n"
+		 "most common switch-to-switch link rate (width x lane "
+		 "speed).",
+	.opts = options,
+	.footer = "See stopo-import(1) and topo.conf(5).",
+};
+
+struct cmd_import_args {
+	const char *format; /* "ibnetdiscover" or "slurm-topology" */
+	const char *file;
+	const char *guids; /* --guids */
+	const char *out;   /* -o */
+};
+
+static int parse(int argc, char **argv, struct cmd_import_args *a)
+{
+	const char *arg;
+	int c;
+
+	*a = (struct cmd_import_args){ 0 };
+	optind = 1;
+	while ((c = cli_getopt(&cli, argc, argv, &arg)) != -1) {
+		switch (c) {
+		case 'g':
+			a->guids = arg;
+			break;
+		case 'o':
+			a->out = arg;
+			break;
+		default:
+			return cli_opt_end(&cli, c);
+		}
+	}
+	if (argc - optind != 2)
+		return cli_error("import", CLI_USAGE,
+				 "want FORMAT FILE (FORMAT: ibnetdiscover or "
+				 "slurm-topology)");
+	a->format = argv[optind];
+	a->file = argv[optind + 1];
+	if (strcmp(a->format, "ibnetdiscover") &&
+	    strcmp(a->format, "slurm-topology"))
+		return cli_error("import", CLI_USAGE,
+				 "unknown format '%s' (ibnetdiscover, "
+				 "slurm-topology)",
+				 a->format);
+	if (a->guids && strcmp(a->format, "ibnetdiscover"))
+		return cli_error("import", CLI_USAGE,
+				 "--guids applies to ibnetdiscover only");
+	return CLI_GO;
+}
+
+static int run(const struct cmd_import_args *a)
+{
+	struct err err = { "" };
+	struct import_fabric *f;
+	FILE *out = stdout;
+	int rc = CLI_OK;
+
+	f = strcmp(a->format, "ibnetdiscover") ?
+		    import_slurm_topology(a->file, &err) :
+		    import_ibnetdiscover(a->file, a->guids, &err);
+	if (!f)
+		return cli_error("import", CLI_USAGE, "%s", err.msg);
+	for (size_t i = 0; i < import_num_warnings(f); i++)
+		fprintf(stderr, "stopo import: warning: %s\n",
+			import_warning(f, i));
+	if (a->out) {
+		out = fopen(a->out, "w");
+		if (!out) {
+			rc = cli_error("import", CLI_FAIL, "%s: %s", a->out,
+				       strerror(errno));
+			import_destroy(f);
+			return rc;
+		}
+	}
+	if (import_write_conf(f, out, &err))
+		rc = cli_error("import", CLI_FAIL, "%s: %s",
+			       a->out ? a->out : "standard output", err.msg);
+	if (a->out) {
+		if (fclose(out) && rc == CLI_OK)
+			rc = cli_error("import", CLI_FAIL, "%s: %s", a->out,
+				       strerror(errno));
+		if (rc == CLI_OK)
+			printf("%s: %u switches, %u nodes, %u cables\n", a->out,
+			       import_num_switches(f), import_num_nodes(f),
+			       import_num_cables(f));
+	}
+	import_destroy(f);
+	return rc;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct cmd_import_args a;
+	int rc = parse(argc, argv, &a);
+
+	if (rc != CLI_GO)
+		return rc;
+	return run(&a);
+}

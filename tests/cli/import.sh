@@ -1,0 +1,88 @@
+#!/bin/sh
+# import.sh - `stopo import`: ibnetdiscover output and Slurm topology.conf
+# to a Topology=graph topo.conf.
+#
+# tests/data/import/fabric.ibnet, worked by hand: five switches in file
+# order leaf1, leaf2, spine1 (description "MF0;spine1:MSB7700/U1"), spine2
+# (description "Quantum Mellanox Technologies": not a name, so its GUID
+# S-0002c90300000b02) and spare (no nodes, one unconnected port line);
+# seven cables: leaf1-spine1 twice, leaf1-spine2, leaf2-spine1,
+# leaf2-spine2 at 4xEDR (100 Gb/s), leaf2-spine2 at 2xEDR (50 Gb/s: 0.5)
+# and spine1-spare at 4xHDR (200 Gb/s: 2); 4xEDR is the most common, so
+# 1 = 100 Gb/s.  Nodes by switch port: node1 (leaf1 port 10), node2 (11),
+# node3 (leaf2 port 10; its HCA port 2 on leaf1 port 12 is dropped with a
+# warning), node4, node5 (its port 2 unconnected).  stopo topo: 5
+# switches, 5 nodes, 2*5 + 2*7 = 24 directed links.
+. "$top_srcdir/tests/cli/lib.sh"
+in="$data/import"
+strip_path() {
+	sed "s|$data|DATA|"
+}
+cli_setup import "$golden/import_" strip_path
+
+golden fabric.conf -- ibnetdiscover "$in/fabric.ibnet"
+golden small_map.conf -- ibnetdiscover "$in/small.ibnet" --guids "$in/small.map"
+golden help.txt -- --help
+
+# the warnings, and the file -o writes loads with the counts above
+run ibnetdiscover "$in/fabric.ibnet" -o "$tmp/fabric.conf"
+if [ "$st" -ne 0 ]; then
+	flunk fabric_out "exit $st" "$tmp/err"
+elif ! grep -q -F "fabric.ibnet:44: switch description \"Quantum Mellanox Technologies\" is not a usable name: named S-0002c90300000b02" "$tmp/err" ||
+	! grep -q -F "fabric.ibnet:77: node3: HCA port 2 is also cabled (to leaf1 port 12); a node has one switch in topo.conf: kept port 1's switch leaf2" "$tmp/err" ||
+	[ "$(grep -c warning "$tmp/err")" -ne 2 ]; then
+	flunk fabric_warnings "want two warnings" "$tmp/err"
+elif ! grep -q -x -F "$tmp/fabric.conf: 5 switches, 5 nodes, 7 cables" "$tmp/out"; then
+	flunk fabric_out "summary" "$tmp/out"
+else
+	pass fabric_out
+fi
+"$STOPO" topo --topo "$tmp/fabric.conf" --json >"$tmp/topo.json" 2>"$tmp/err"
+if grep -q '"switches":5,' "$tmp/topo.json" &&
+	grep -q '"nodes":5,' "$tmp/topo.json" &&
+	grep -q '"links":24,' "$tmp/topo.json" &&
+	grep -q '"first_node_name":"node1"' "$tmp/topo.json" &&
+	grep -q '"last_node_name":"node5"' "$tmp/topo.json"; then
+	pass fabric_loads
+else
+	flunk fabric_loads "stopo topo disagrees" "$tmp/topo.json" "$tmp/err"
+fi
+
+# malformed input: "FILE:LINE: message", exit 2, nothing on stdout
+bad() {
+	expect_fail -x "$1" 2 "$in/$1.ibnet:$2" -- ibnetdiscover "$in/$1.ibnet"
+}
+bad bad_line "1: unrecognised line (want Switch, Ca or Rt, a [PORT] line, KEY=VALUE or a # comment)"
+bad bad_key "1: unknown key 'vendorid'"
+bad bad_keyval "1: bad number in sysimgguid="
+bad bad_record "1: bad Switch line (want Switch PORTS \"S-GUID\" # \"description\")"
+bad bad_desc "1: unterminated node description"
+bad dup_record "7: S-0000000000000001 described twice (first on line 1)"
+bad port_outside "1: port line before any Switch, Ca or Rt line"
+bad bad_port "2: bad port line (want [PORT] \"K-GUID\"[PORT] # ... WIDTHxSPEED)"
+bad port_range "3: port 9 out of range (the Switch has 8 ports)"
+bad port_twice "3: port 1 given twice (first on line 2)"
+bad no_rate "2: port 1: no link width and speed at the end of the line (e.g. 4xEDR)"
+bad bad_speed "2: port 1: unknown link speed 'QQR' (known: SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR)"
+bad bad_width "2: port 1: bad link width 3x (want 1x, 2x, 4x, 8x or 12x)"
+bad unknown_node "3: port 2: link to S-0000000000000099, which the file does not describe"
+bad one_sided "2: port 1: link to H-0000000000000011 port 1, which its record (line 4) does not list"
+bad disagree "3: port 2: link to H-0000000000000011 port 1 disagrees with line 6"
+bad bad_name "4: HCA H-0000000000000011: description \"(none)\" gives no usable node name (give --guids MAP)"
+bad no_switch "1: no Switch records (is this ibnetdiscover output?)"
+bad no_nodes "1: no compute nodes: no HCA is cabled to a switch"
+badmap() {
+	expect_fail -x "$1" 2 "$in/$1.map:$2" -- \
+		ibnetdiscover "$in/small.ibnet" --guids "$in/$1.map"
+}
+badmap bad_map_words "2: expected 'HOST GUID'"
+badmap bad_map_host "1: bad host name 'node/1'"
+badmap bad_map_guid "2: bad GUID '0xXYZ' (want up to 16 hexadecimal digits, 0x optional)"
+badmap bad_map_dup "3: GUID 0x0000000000000011 given twice (first on line 1)"
+expect_fail -x no_file 2 "$in/none.ibnet: cannot open: No such file or directory" \
+	-- ibnetdiscover "$in/none.ibnet"
+expect_fail -x bad_format 2 "unknown format 'xml' (ibnetdiscover, slurm-topology)" \
+	-- xml "$in/small.ibnet"
+expect_fail -x no_operand 2 "want FORMAT FILE (FORMAT: ibnetdiscover or slurm-topology)" \
+	-- ibnetdiscover
+finish

@@ -1,0 +1,49 @@
+/* import.h - turn other tools' descriptions of a fabric into a
+ * Topology=graph topo.conf: ibnetdiscover's text output (InfiniBand),
+ * Slurm's topology.conf (tree and block forms).  The importers fill a
+ * fabric (named switches, their nodes, their cables with capacities);
+ * import_write_conf prints it.  Nothing here prints or exits: errors are
+ * "FILE:LINE: what" in a struct err, remarks are warnings kept in the
+ * fabric for the caller to show. */
+#ifndef STOPO_IMPORT_H
+#define STOPO_IMPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "topo/util/err.h"
+
+struct import_fabric;
+
+/* Read ibnetdiscover's output from PATH; with MAP (NULL for none) the node
+ * names come from its "HOST GUID" lines, else from the first word of each
+ * HCA's node description.  Returns a new fabric, or NULL with err set to
+ * "PATH:LINE: what" (or "MAP:LINE: what").  Free with import_destroy. */
+struct import_fabric *import_ibnetdiscover(const char *path, const char *map,
+					   struct err *err);
+
+/* Read Slurm's topology.conf from PATH: the tree form (SwitchName= with
+ * Nodes= or Switches=) or the block form (BlockName=, BlockSizes=; each
+ * block a switch, all joined by a top switch).  Returns a new fabric or
+ * NULL with err set. */
+struct import_fabric *import_slurm_topology(const char *path, struct err *err);
+
+/* Free F; NULL is a no-op. */
+void import_destroy(struct import_fabric *f);
+
+/* F as a topo.conf (Topology=graph, one SwitchName= line per switch) on
+ * OUT.  Returns 0, or -1 with err set when writing fails. */
+int import_write_conf(const struct import_fabric *f, FILE *out,
+		      struct err *err);
+
+/* The warnings of the import, in the order found (borrowed strings,
+ * "FILE:LINE: what"). */
+size_t import_num_warnings(const struct import_fabric *f);
+const char *import_warning(const struct import_fabric *f, size_t i);
+
+/* Sizes of F: switches, named compute nodes, switch-to-switch cables. */
+uint32_t import_num_switches(const struct import_fabric *f);
+uint32_t import_num_nodes(const struct import_fabric *f);
+uint32_t import_num_cables(const struct import_fabric *f);
+
+#endif

@@ -1,0 +1,53 @@
+/* import_impl.h - the fabric the importers fill (inside topo/import/). */
+#ifndef STOPO_IMPORT_IMPL_H
+#define STOPO_IMPORT_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "topo/import/import.h"
+
+struct isw {
+	char *name;
+	char *note;   /* comment after its line ("S-0002c9..."), or NULL */
+	char **nodes; /* node names, in order */
+	uint32_t nnodes, cap;
+};
+
+struct icable {
+	uint32_t a, b; /* switch indices, a <= b's line order not required */
+	double rate;   /* Gb/s, or 1 where the source gives no rates */
+};
+
+struct import_fabric {
+	const char *format; /* "ibnetdiscover", "slurm topology.conf" */
+	char *source;	    /* the input path */
+	struct isw *sw;
+	uint32_t nsw, swcap;
+	struct icable *cab;
+	uint32_t ncab, cabcap;
+	uint32_t nnodes;
+	double *inject; /* the rates of the node links (Gb/s), one a node */
+	uint32_t ninject, injcap;
+	bool rated; /* rates are Gb/s (else every capacity is 1) */
+	char **warn;
+	size_t nwarn, warncap;
+};
+
+struct import_fabric *fabric_new(const char *format, const char *source);
+/* Append switch NAME (copied; NOTE may be NULL).  Returns its index or -1
+ * on memory. */
+int64_t fabric_add_switch(struct import_fabric *f, const char *name,
+			  const char *note);
+int fabric_add_node(struct import_fabric *f, uint32_t sw, const char *name,
+		    double rate);
+int fabric_add_cable(struct import_fabric *f, uint32_t a, uint32_t b,
+		     double rate);
+/* Append a warning (printf format).  Returns 0 or -1 on memory. */
+int fabric_warn(struct import_fabric *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Whether S is usable as a topo.conf switch or node name: letters, digits,
+ * '.', '_', '-' (and, for a node, a name libslurm keeps as it is). */
+bool import_name_ok(const char *s);
+
+#endif
