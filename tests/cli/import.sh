@@ -85,4 +85,44 @@ expect_fail -x bad_format 2 "unknown format 'xml' (ibnetdiscover, slurm-topology
 	-- xml "$in/small.ibnet"
 expect_fail -x no_operand 2 "want FORMAT FILE (FORMAT: ibnetdiscover or slurm-topology)" \
 	-- ibnetdiscover
+
+# Slurm's topology.conf.  tree.conf: s0 (n0..n3), s1 (n4..n6; its n3 is
+# dropped with a warning), s2 above both: 3 switches, 7 nodes, 2 cables,
+# 2*7 + 2*2 = 18 directed links.  block.conf: blocks b1 (n0..n3), b2
+# (n4..n7) and one called top (n8, n9), so the joining switch is top0: 4
+# switches, 10 nodes, 3 cables, 26 links.
+golden tree.conf -- slurm-topology "$in/tree.conf"
+golden block.conf -- slurm-topology "$in/block.conf"
+loads() {
+	run slurm-topology "$in/$1.conf" -o "$tmp/$1.out"
+	"$STOPO" topo --topo "$tmp/$1.out" --json >"$tmp/topo.json" 2>&1
+	if [ "$st" -eq 0 ] && grep -q "\"switches\":$2," "$tmp/topo.json" &&
+		grep -q "\"nodes\":$3," "$tmp/topo.json" &&
+		grep -q "\"links\":$4," "$tmp/topo.json"; then
+		pass "$1_loads"
+	else
+		flunk "$1_loads" "exit $st or counts differ" "$tmp/topo.json"
+	fi
+}
+loads tree 3 7 18
+loads block 4 10 26
+run slurm-topology "$in/tree.conf"
+if grep -q -x -F "stopo import: warning: $in/tree.conf:3: node n3 is also on line 2: a node has one switch in topo.conf, kept the first" "$tmp/err"; then
+	pass tree_warning
+else
+	flunk tree_warning "no warning for n3" "$tmp/err"
+fi
+slurm_bad() {
+	expect_fail -x "$1" 2 "$in/$1.conf:$2" -- slurm-topology "$in/$1.conf"
+}
+slurm_bad slurm_unknown "2: Switches=: unknown switch 's9'"
+slurm_bad slurm_mixed "2: BlockName= in a file of SwitchName= lines (first on line 1)"
+slurm_bad slurm_key "1: unknown key 'Speed' (SwitchName, Switches, Nodes, LinkSpeed, BlockName, BlockSizes)"
+slurm_bad slurm_hostlist "1: Nodes=n[3-1]: bad hostlist: range with high < low"
+slurm_bad slurm_dup "2: 's0' defined twice (first on line 1)"
+slurm_bad slurm_self "1: Switches=: switch 's0' linked to itself"
+slurm_bad slurm_noeq "1: expected Key=Value, got 'n0'"
+slurm_bad slurm_empty "2: no SwitchName= or BlockName= lines"
+expect_fail -x guids_slurm 2 "--guids applies to ibnetdiscover only" \
+	-- slurm-topology "$in/tree.conf" --guids "$in/small.map"
 finish
