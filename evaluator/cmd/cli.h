@@ -117,5 +117,6 @@ int cmd_whatif(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_place(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_adapters(int argc, char **argv);
 
 #endif

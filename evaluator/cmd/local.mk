@@ -10,18 +10,21 @@ stopo_SOURCES = \
 	evaluator/cmd/cmd_whatif.c \
 	evaluator/cmd/cmd_report.c \
 	evaluator/cmd/cmd_place.c \
-	evaluator/cmd/cmd_import.c
+	evaluator/cmd/cmd_import.c \
+	evaluator/cmd/cmd_adapters.c
 stopo_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(HWLOC_CFLAGS)
 stopo_LDADD = $(L_IMPORT_ONLY) $(L_SIM) $(EXT_SIM) $(HWLOC_LIBS) $(EXT_UTIL)
 noinst_HEADERS += evaluator/cmd/cli.h
 
 CLI_TESTS += tests/cli/topo.sh tests/cli/paths.sh tests/cli/eval.sh \
 	tests/cli/whatif.sh tests/cli/report.sh tests/cli/host_cores.sh \
-	tests/cli/place.sh tests/cli/import.sh
+	tests/cli/place.sh tests/cli/import.sh \
+	tests/cli/adapters.sh
 EXTRA_DIST += tests/cli/lib.sh tests/unit/fixtures.h
 dist_man_MANS += man/stopo.1 man/stopo-topo.1 man/stopo-paths.1 \
 	man/stopo-eval.1 man/stopo-whatif.1 man/stopo-report.1 \
-	man/stopo-place.1 man/stopo-import.1
+	man/stopo-place.1 man/stopo-import.1 \
+	man/stopo-adapters.1
 
 # stopo eval --model all against a registry of six models: the test links
 # its own model table in place of evaluator/models/model_registry.c.

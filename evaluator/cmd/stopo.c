@@ -30,6 +30,9 @@ static const struct cli_cmd commands[] = {
 	  .summary = "write a topo.conf from ibnetdiscover or Slurm's "
 		     "topology.conf",
 	  .run = cmd_import },
+	{ .name = "adapters",
+	  .summary = "list this host's network adapters (hwloc)",
+	  .run = cmd_adapters },
 };
 
 static void usage(FILE *f)
