@@ -14,6 +14,7 @@
 #include "topo/util/err.h"
 
 struct import_fabric;
+struct topo;
 
 /* Read ibnetdiscover's output from PATH; with MAP (NULL for none) the node
  * names come from its "HOST GUID" lines, else from the first word of each
@@ -45,5 +46,19 @@ const char *import_warning(const struct import_fabric *f, size_t i);
 uint32_t import_num_switches(const struct import_fabric *f);
 uint32_t import_num_nodes(const struct import_fabric *f);
 uint32_t import_num_cables(const struct import_fabric *f);
+
+/* Switch SW of F: its node count and its cable count (its degree in the
+ * switch graph, parallel cables counted).  0, or -1 when SW is out of
+ * range. */
+int import_switch_degree(const struct import_fabric *f, uint32_t sw,
+			 uint32_t *nodes, uint32_t *cables);
+
+/* Topology T as ibnetdiscover text on OUT: switch i is "S-0002c903<i>"
+ * described "sw<i>", node n an HCA described "n<n> HCA-1", its nodes on
+ * ports 1.., then its cables in link order, every link 4xEDR.  The
+ * inverse of import_ibnetdiscover, for round-trip tests.  0 or -1 with
+ * err set. */
+int import_export_ibnetdiscover(const struct topo *t, FILE *out,
+				struct err *err);
 
 #endif

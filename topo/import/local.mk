@@ -5,5 +5,12 @@ noinst_LTLIBRARIES += topo/import/libimport.la
 topo_import_libimport_la_SOURCES = \
 	topo/import/import_fabric.c \
 	topo/import/import_ibnet.c \
-	topo/import/import_slurm.c
+	topo/import/import_slurm.c \
+	topo/import/import_export.c
 noinst_HEADERS += topo/import/import.h topo/import/import_impl.h
+
+# Round trip: generated topologies -> ibnetdiscover text -> import.
+UNIT_TESTS += tests/unit/test_import
+tests_unit_test_import_SOURCES = tests/unit/test_import.c
+tests_unit_test_import_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_import_LDADD = $(L_IMPORT) $(UNIT_LIBS)
