@@ -1,7 +1,9 @@
 /* test_import.c - round trip: a generated topology written as
  * ibnetdiscover text (import_export_ibnetdiscover) and read back by
  * import_ibnetdiscover gives the same switch graph: switch, node and cable
- * counts, and every switch's node count and degree. */
+ * counts, and every switch's node count and degree; the topo.conf written
+ * from it loads, and is recognised as the generated family with the same
+ * levels and the same pods or groups (up to their numbering). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,62 @@
 
 #include "topo/import/import.h"
 #include "topo/topo.h"
+#include "topo/topo_conf.h"
+
+/* FAB's topo.conf, loaded, is T's family with T's levels, groups (a
+ * bijection between the two numberings) and switch of every node. */
+static void check_recognised(const char *spec, const struct topo *t,
+			     const struct import_fabric *fab)
+{
+	struct err err = { "" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct topo_conf *c;
+	const struct topo *g;
+	uint32_t nsw = topo_num_switches(t), ng = topo_num_groups(t);
+	uint32_t *map, *back;
+
+	cr_assert(f);
+	cr_assert_eq(import_write_conf(fab, f, &err), 0, "%s", err.msg);
+	fclose(f);
+	c = topo_conf_parse("imported.conf", text, &err);
+	free(text);
+	cr_assert(c, "%s: %s", spec, err.msg);
+	g = topo_conf_topo(c);
+	cr_assert_str_eq(topo_graph_family(g), topo_family(t), "%s: %s", spec,
+			 topo_graph_why(g) ? topo_graph_why(g) : "");
+	cr_assert_eq(topo_num_switches(g), nsw);
+	cr_assert_eq(topo_num_groups(g), ng, "%s groups", spec);
+	map = malloc((ng + 1) * sizeof(*map));
+	back = malloc((ng + 1) * sizeof(*back));
+	cr_assert(map && back);
+	for (uint32_t i = 0; i < ng; i++)
+		map[i] = back[i] = TOPO_NONE;
+	for (uint32_t s = 0; s < nsw; s++) {
+		uint32_t a = topo_switch_group(t, s),
+			 b = topo_switch_group(g, s);
+
+		cr_assert_eq(topo_switch_level(g, s), topo_switch_level(t, s),
+			     "%s switch %u level", spec, s);
+		cr_assert_eq(a == TOPO_NONE, b == TOPO_NONE, "%s switch %u",
+			     spec, s);
+		if (a == TOPO_NONE)
+			continue;
+		if (map[a] == TOPO_NONE && back[b] == TOPO_NONE) {
+			map[a] = b;
+			back[b] = a;
+		}
+		cr_assert_eq(map[a], b, "%s switch %u: group %u is %u and %u",
+			     spec, s, a, map[a], b);
+	}
+	for (uint32_t i = 0; i < topo_num_nodes(t); i++)
+		cr_assert_eq(topo_node_switch(g, i), topo_node_switch(t, i),
+			     "%s node %u", spec, i);
+	free(map);
+	free(back);
+	topo_conf_destroy(c);
+}
 
 static void round_trip(const char *spec)
 {
@@ -47,6 +105,7 @@ static void round_trip(const char *spec)
 		cr_assert_eq(ic, nout, "%s switch %u degree", spec, s);
 	}
 	cr_assert_eq(import_switch_degree(fab, nsw, &nsw, &nsw), -1);
+	check_recognised(spec, t, fab);
 	import_destroy(fab);
 	topo_destroy(t);
 }
