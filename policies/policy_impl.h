@@ -7,7 +7,8 @@
  * about running jobs it infers from the view (owner[] of every node) on
  * each call, so the plugin, stopo whatif and a restarted slurmctld all see
  * the same answer.  It may keep its last scans to save work (ops->sync,
- * dragonfly-groups), never anything an answer depends on. */
+ * dragonfly-groups; mesh-blocks' cache of the last view), never anything
+ * an answer depends on. */
 #ifndef STOPO_POLICY_IMPL_H
 #define STOPO_POLICY_IMPL_H
 
