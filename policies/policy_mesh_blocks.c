@@ -843,7 +843,7 @@ static int cache_sync(const struct policy *p, const struct mb *m,
 	}
 	for (uint32_t t = 0; t < c->ntouched; t++) {
 		struct jslot *j = slot_of(m, c, c->touched[t], false);
-		uint32_t lo[D], len[D];
+		uint32_t lo[D] = { 0 }, len[D] = { 0 }; /* memcmp: all D */
 		bool boxed;
 
 		j->touched = false;
