@@ -924,7 +924,6 @@ struct fs {
 	uint32_t npool;
 	uint32_t *chain; /* [sum kc] shapes to compute, with ... */
 	uint8_t *dim;	 /* ... the dimension each one grows */
-	uint64_t *mv;	 /* [words] scratch */
 };
 
 /* The arrays and buffers are kept between calls (in the cache, used
@@ -948,7 +947,6 @@ static void fs_destroy(struct fs *f)
 	free(f->pool);
 	free(f->chain);
 	free(f->dim);
-	free(f->mv);
 	free(f);
 }
 
@@ -983,16 +981,14 @@ static int fs_init(struct fs *f, const struct mb *m, const struct st *s)
 		f->pool = malloc(((size_t)m->ncells + 1) * sizeof(*f->pool));
 		f->chain = malloc(sumk * sizeof(*f->chain));
 		f->dim = malloc(sumk);
-		f->mv = malloc(f->words * sizeof(uint64_t));
 		if (!f->F || !f->made || !f->known || !f->pool || !f->chain ||
-		    !f->dim || !f->mv) {
+		    !f->dim) {
 			free(f->F);
 			free(f->made);
 			free(f->known);
 			free(f->pool);
 			free(f->chain);
 			free(f->dim);
-			free(f->mv);
 			memset(f, 0, sizeof(*f));
 			return -1;
 		}
