@@ -1,6 +1,7 @@
 /* import_fabric.c - the fabric the importers fill, and its topo.conf. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -323,4 +324,16 @@ int import_write_conf(const struct import_fabric *f, FILE *out, struct err *err)
 	if (fflush(out) || ferror(out))
 		return err_set(err, "write error");
 	return 0;
+}
+
+int import_perr(struct err *err, const char *path, uint32_t line,
+		const char *fmt, ...)
+{
+	char buf[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return err_set(err, "%s:%u: %s", path, line, buf);
 }

@@ -55,18 +55,9 @@ struct st {
 	const char *mappath;
 };
 
-static int perr(struct st *st, uint32_t line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int perr(struct st *st, uint32_t line, const char *fmt, ...)
-{
-	char buf[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return err_set(st->err, "%s:%u: %s", st->path, line, buf);
-}
+/* An error at LINE of the input: "PATH:LINE: ..." (returns -1). */
+#define perr(st, line, ...) \
+	import_perr((st)->err, (st)->path, line, __VA_ARGS__)
 
 static const char *skipb(const char *s)
 {

@@ -34,6 +34,10 @@ struct import_fabric {
 	size_t nwarn, warncap;
 };
 
+/* ERR := "PATH:LINE: " and the message; returns -1 (err_set). */
+int import_perr(struct err *err, const char *path, uint32_t line,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 struct import_fabric *fabric_new(const char *format, const char *source);
 /* Append switch NAME (copied; NOTE may be NULL).  Returns its index or -1
  * on memory. */
