@@ -933,6 +933,17 @@ static struct fs *fs_new(void)
 	return calloc(1, sizeof(struct fs));
 }
 
+/* The arrays (not the buffers they point to). */
+static void fs_arrays_free(struct fs *f)
+{
+	free(f->F);
+	free(f->made);
+	free(f->known);
+	free(f->pool);
+	free(f->chain);
+	free(f->dim);
+}
+
 static void fs_destroy(struct fs *f)
 {
 	if (!f)
@@ -941,12 +952,7 @@ static void fs_destroy(struct fs *f)
 		free(f->F[f->made[i]]);
 	for (uint32_t i = 0; i < f->npool; i++)
 		free(f->pool[i]);
-	free(f->F);
-	free(f->made);
-	free(f->known);
-	free(f->pool);
-	free(f->chain);
-	free(f->dim);
+	fs_arrays_free(f);
 	free(f);
 }
 
@@ -983,12 +989,7 @@ static int fs_init(struct fs *f, const struct mb *m, const struct st *s)
 		f->dim = malloc(sumk);
 		if (!f->F || !f->made || !f->known || !f->pool || !f->chain ||
 		    !f->dim) {
-			free(f->F);
-			free(f->made);
-			free(f->known);
-			free(f->pool);
-			free(f->chain);
-			free(f->dim);
+			fs_arrays_free(f);
 			memset(f, 0, sizeof(*f));
 			return -1;
 		}
