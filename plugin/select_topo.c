@@ -815,22 +815,46 @@ typedef struct {
 	uint32_t n, cap;
 } run_list_t;
 
-static int _collect_running(void *x, void *arg)
+static int _cmp_u32(const void *a, const void *b)
 {
-	job_record_t *job_ptr = x;
-	run_list_t *rl = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
-	if (!(IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) ||
-	    !job_ptr->node_bitmap)
-		return 0;
-	if (rl->n == rl->cap) {
-		rl->cap = rl->cap ? 2 * rl->cap : 64;
-		xrecalloc(rl->jobs, rl->cap, sizeof(struct policy_running));
+	return (x > y) - (x < y);
+}
+
+/* The running (or suspended) jobs holding topology nodes in owner[],
+ * with their end times: the only jobs whose end frees a node the policy
+ * sees.  From owner[] and the job hash (O(nodes)), not a walk of
+ * job_list, which also holds every pending and recently finished job
+ * (MinJobAge): backfill asks this for every job it tests. */
+static void _collect_running(run_list_t *rl)
+{
+	uint32_t n = tstate_nodes(tstate), k = 0, i;
+	uint32_t *ids = xcalloc(n + 1, sizeof(uint32_t));
+
+	for (i = 0; i < n; i++)
+		if ((owner[i] != POLICY_FREE) &&
+		    (!k || (ids[k - 1] != owner[i])))
+			ids[k++] = owner[i];
+	if (k > 1)
+		qsort(ids, k, sizeof(uint32_t), _cmp_u32);
+	rl->cap = k ? k : 1;
+	rl->jobs = xcalloc(rl->cap, sizeof(struct policy_running));
+	for (i = 0; i < k; i++) {
+		job_record_t *job_ptr;
+
+		if (i && (ids[i] == ids[i - 1]))
+			continue;
+		job_ptr = find_job_record(ids[i]);
+		if (!job_ptr ||
+		    !(IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) ||
+		    !job_ptr->node_bitmap)
+			continue;
+		rl->jobs[rl->n].job_id = job_ptr->job_id;
+		rl->jobs[rl->n].end = job_ptr->end_time; /* before now: now */
+		rl->n++;
 	}
-	rl->jobs[rl->n].job_id = job_ptr->job_id;
-	rl->jobs[rl->n].end = job_ptr->end_time; /* before now: now */
-	rl->n++;
-	return 0;
+	xfree(ids);
 }
 
 /* tsize_place's placement in the future: the will-run search. */
@@ -886,7 +910,7 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 			    .err = &err };
 	int rc = SLURM_ERROR;
 
-	list_for_each(job_list, _collect_running, &rl);
+	_collect_running(&rl);
 	c.run = rl.jobs;
 	c.nrun = rl.n;
 	/* The search at the job's smallest count its tasks fit (WR: the
