@@ -50,6 +50,46 @@ int fabric_add_cable(struct import_fabric *f, uint32_t a, uint32_t b,
 /* Append a warning (printf format).  Returns 0 or -1 on memory. */
 int fabric_warn(struct import_fabric *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* One switch (tree) or block of a Slurm topology: a topology.conf line or
+ * a topology.yaml entry.  The strings are owned (malloc'd). */
+struct slurm_sw {
+	char *name;
+	char *nodes;	/* hostlist of its nodes, or NULL */
+	char *switches; /* hostlist of its child switches, or NULL */
+	uint32_t line;
+};
+
+/* A Slurm topology read into switches, before the fabric is built: the
+ * topology.conf and topology.yaml readers fill it the same way, and
+ * slurm_build makes the fabric.  The key spellings are for messages:
+ * "Nodes=" / "nodes: ", "Switches=" / "children: ", "Switches=:" /
+ * "children:", and the message when no switch has nodes. */
+struct slurm_topo {
+	const char *path;
+	struct err *err;
+	struct slurm_sw *l;
+	uint32_t nl, lcap;
+	bool blocks, tree;
+	uint32_t first_form_line;
+	const char *kn, *ks, *ks_err, *no_nodes;
+};
+
+/* Set ST's error to "PATH:LINE: what".  Returns -1. */
+#define slurm_err(st, line, ...) \
+	import_perr((st)->err, (st)->path, line, __VA_ARGS__)
+/* The index of switch NAME in ST, or -1. */
+int64_t slurm_find(const struct slurm_topo *st, const char *name);
+/* Append SW (its strings taken over, freed on failure).  0 or -1. */
+int slurm_append(struct slurm_topo *st, struct slurm_sw *sw);
+/* The fabric of ST (FORMAT names the input in its header; LAST_LINE is
+ * where "no nodes" is reported): a switch per entry, cabled to its
+ * children (tree) or, for blocks, all to one top switch.  Returns it, or
+ * NULL with ST's error set. */
+struct import_fabric *slurm_build(struct slurm_topo *st, const char *format,
+				  uint32_t last_line);
+/* Free ST's entries (not ST). */
+void slurm_clear(struct slurm_topo *st);
+
 /* Whether S is usable as a topo.conf switch or node name: letters, digits,
  * '.', '_', '-' (and, for a node, a name libslurm keeps as it is). */
 bool import_name_ok(const char *s);

@@ -10,7 +10,6 @@
  * a top switch "top" (or "top0", "top1", ... when a block has that name).
  * No link rates: every capacity is 1. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,32 +18,12 @@
 #include "topo/import/import_impl.h"
 #include "topo/util/hl.h"
 
-struct sline {
-	char *name;
-	char *nodes;	/* Nodes= or NULL */
-	char *switches; /* Switches= or NULL */
-	uint32_t line;
-};
-
 struct snode {
 	char *name;
 	uint32_t sw, seq, line;
 };
 
-struct sst {
-	const char *path;
-	struct err *err;
-	struct sline *l;
-	uint32_t nl, lcap;
-	bool blocks, tree;
-	uint32_t first_form_line;
-};
-
-/* An error at LINE of the input: "PATH:LINE: ..." (returns -1). */
-#define perr(st, line, ...) \
-	import_perr((st)->err, (st)->path, line, __VA_ARGS__)
-
-static int64_t find_line(const struct sst *st, const char *name)
+int64_t slurm_find(const struct slurm_topo *st, const char *name)
 {
 	for (uint32_t i = 0; i < st->nl; i++)
 		if (!strcmp(st->l[i].name, name))
@@ -52,12 +31,45 @@ static int64_t find_line(const struct sst *st, const char *name)
 	return -1;
 }
 
+static void sw_free(struct slurm_sw *sw)
+{
+	free(sw->name);
+	free(sw->nodes);
+	free(sw->switches);
+}
+
+int slurm_append(struct slurm_topo *st, struct slurm_sw *sw)
+{
+	if (st->nl == st->lcap) {
+		uint32_t cap = st->lcap ? 2 * st->lcap : 16;
+		struct slurm_sw *l = realloc(st->l, cap * sizeof(*l));
+
+		if (!l) {
+			sw_free(sw);
+			return err_set(st->err, "out of memory");
+		}
+		st->l = l;
+		st->lcap = cap;
+	}
+	st->l[st->nl++] = *sw;
+	return 0;
+}
+
+void slurm_clear(struct slurm_topo *st)
+{
+	for (uint32_t i = 0; i < st->nl; i++)
+		sw_free(&st->l[i]);
+	free(st->l);
+	st->l = NULL;
+	st->nl = st->lcap = 0;
+}
+
 /* One SwitchName= or BlockName= line's words. */
-static int parse_words(struct sst *st, char *s, uint32_t line)
+static int parse_words(struct slurm_topo *st, char *s, uint32_t line)
 {
 	static const char *const known = "SwitchName, Switches, Nodes, "
 					 "LinkSpeed, BlockName, BlockSizes";
-	struct sline sl = { .line = line };
+	struct slurm_sw sl = { .line = line };
 	char *save = NULL;
 	bool block = false, sizes = false;
 	int rc = 0;
@@ -68,24 +80,26 @@ static int parse_words(struct sst *st, char *s, uint32_t line)
 		char **slot = NULL;
 
 		if (!eq || eq == w) {
-			rc = perr(st, line, "expected Key=Value, got '%s'", w);
+			rc = slurm_err(st, line, "expected Key=Value, got '%s'",
+				       w);
 			break;
 		}
 		*eq = '\0';
 		if (!eq[1]) {
-			rc = perr(st, line, "%s= has an empty value", w);
+			rc = slurm_err(st, line, "%s= has an empty value", w);
 			break;
 		}
 		if (!strcasecmp(w, "SwitchName") ||
 		    !strcasecmp(w, "BlockName")) {
 			if (sl.name) {
-				rc = perr(st, line, "%s= given twice", w);
+				rc = slurm_err(st, line, "%s= given twice", w);
 				break;
 			}
 			block = !strcasecmp(w, "BlockName");
 			if (!import_name_ok(eq + 1)) {
-				rc = perr(st, line, "bad %s name '%s'",
-					  block ? "block" : "switch", eq + 1);
+				rc = slurm_err(st, line, "bad %s name '%s'",
+					       block ? "block" : "switch",
+					       eq + 1);
 				break;
 			}
 			slot = &sl.name;
@@ -99,11 +113,12 @@ static int parse_words(struct sst *st, char *s, uint32_t line)
 			sizes = true;
 			continue;
 		} else {
-			rc = perr(st, line, "unknown key '%s' (%s)", w, known);
+			rc = slurm_err(st, line, "unknown key '%s' (%s)", w,
+				       known);
 			break;
 		}
 		if (*slot) {
-			rc = perr(st, line, "%s= given twice", w);
+			rc = slurm_err(st, line, "%s= given twice", w);
 			break;
 		}
 		*slot = strdup(eq + 1);
@@ -111,18 +126,20 @@ static int parse_words(struct sst *st, char *s, uint32_t line)
 			rc = err_set(st->err, "out of memory");
 	}
 	if (!rc && !sl.name && !sizes)
-		rc = perr(st, line, "no SwitchName= or BlockName= on the line");
+		rc = slurm_err(st, line,
+			       "no SwitchName= or BlockName= on the line");
 	if (!rc && sl.name && block && sl.switches)
-		rc = perr(st, line, "Switches= on a BlockName= line");
-	if (!rc && sl.name && find_line(st, sl.name) >= 0)
-		rc = perr(st, line, "'%s' defined twice (first on line %u)",
-			  sl.name, st->l[find_line(st, sl.name)].line);
+		rc = slurm_err(st, line, "Switches= on a BlockName= line");
+	if (!rc && sl.name && slurm_find(st, sl.name) >= 0)
+		rc = slurm_err(st, line,
+			       "'%s' defined twice (first on line %u)", sl.name,
+			       st->l[slurm_find(st, sl.name)].line);
 	if (!rc && sl.name && ((block && st->tree) || (!block && st->blocks)))
-		rc = perr(st, line,
-			  "%s= in a file of %s= lines (first on line %u)",
-			  block ? "BlockName" : "SwitchName",
-			  block ? "SwitchName" : "BlockName",
-			  st->first_form_line);
+		rc = slurm_err(st, line,
+			       "%s= in a file of %s= lines (first on line %u)",
+			       block ? "BlockName" : "SwitchName",
+			       block ? "SwitchName" : "BlockName",
+			       st->first_form_line);
 	if (!rc && sl.name) {
 		if (!st->tree && !st->blocks)
 			st->first_form_line = line;
@@ -130,37 +147,21 @@ static int parse_words(struct sst *st, char *s, uint32_t line)
 			st->blocks = true;
 		else
 			st->tree = true;
-		if (st->nl == st->lcap) {
-			uint32_t cap = st->lcap ? 2 * st->lcap : 16;
-			struct sline *l = realloc(st->l, cap * sizeof(*l));
-
-			if (!l)
-				rc = err_set(st->err, "out of memory");
-			else {
-				st->l = l;
-				st->lcap = cap;
-			}
-		}
-		if (!rc) {
-			st->l[st->nl++] = sl;
-			return 0;
-		}
+		return slurm_append(st, &sl);
 	}
-	free(sl.name);
-	free(sl.nodes);
-	free(sl.switches);
+	sw_free(&sl);
 	return rc;
 }
 
 /* Expand hostlist EXPR (of KEY= on LINE) into a new list. */
-static struct hl *expand(struct sst *st, const char *key, const char *expr,
-			 uint32_t line)
+static struct hl *expand(struct slurm_topo *st, const char *key,
+			 const char *expr, uint32_t line)
 {
 	const char *why = hl_error(expr);
 	struct hl *h;
 
 	if (why) {
-		perr(st, line, "%s=%s: bad hostlist: %s", key, expr, why);
+		slurm_err(st, line, "%s%s: bad hostlist: %s", key, expr, why);
 		return NULL;
 	}
 	h = hl_parse(expr);
@@ -186,7 +187,7 @@ static int cmp_seq(const void *a, const void *b)
 
 /* The nodes of every line, in line order; a node named twice stays on
  * its first switch. */
-static int add_nodes(struct sst *st, struct import_fabric *f)
+static int add_nodes(struct slurm_topo *st, struct import_fabric *f)
 {
 	struct snode *v = NULL;
 	uint32_t n = 0, cap = 0, kept = 0;
@@ -198,7 +199,7 @@ static int add_nodes(struct sst *st, struct import_fabric *f)
 
 		if (!st->l[i].nodes)
 			continue;
-		h = expand(st, "Nodes", st->l[i].nodes, st->l[i].line);
+		h = expand(st, st->kn, st->l[i].nodes, st->l[i].line);
 		if (!h) {
 			rc = -1;
 			break;
@@ -250,7 +251,7 @@ static int add_nodes(struct sst *st, struct import_fabric *f)
 	return rc;
 }
 
-static int add_tree_cables(struct sst *st, struct import_fabric *f)
+static int add_tree_cables(struct slurm_topo *st, struct import_fabric *f)
 {
 	for (uint32_t i = 0; i < st->nl; i++) {
 		struct hl *h;
@@ -259,21 +260,21 @@ static int add_tree_cables(struct sst *st, struct import_fabric *f)
 
 		if (!st->l[i].switches)
 			continue;
-		h = expand(st, "Switches", st->l[i].switches, st->l[i].line);
+		h = expand(st, st->ks, st->l[i].switches, st->l[i].line);
 		if (!h)
 			return -1;
 		while (!rc && (name = hl_shift(h))) {
-			int64_t j = find_line(st, name);
+			int64_t j = slurm_find(st, name);
 
 			if (j < 0)
-				rc = perr(st, st->l[i].line,
-					  "Switches=: unknown switch '%s'",
-					  name);
+				rc = slurm_err(st, st->l[i].line,
+					       "%s unknown switch '%s'",
+					       st->ks_err, name);
 			else if ((uint32_t)j == i)
-				rc = perr(st, st->l[i].line,
-					  "Switches=: switch '%s' linked to "
-					  "itself",
-					  name);
+				rc = slurm_err(
+					st, st->l[i].line,
+					"%s switch '%s' linked to itself",
+					st->ks_err, name);
 			else if (fabric_add_cable(f, i, (uint32_t)j, 1))
 				rc = err_set(st->err, "out of memory");
 			free(name);
@@ -285,12 +286,12 @@ static int add_tree_cables(struct sst *st, struct import_fabric *f)
 	return 0;
 }
 
-static int add_block_top(struct sst *st, struct import_fabric *f)
+static int add_block_top(struct slurm_topo *st, struct import_fabric *f)
 {
 	char top[32] = "top";
 	int64_t t;
 
-	for (uint32_t k = 0; find_line(st, top) >= 0; k++)
+	for (uint32_t k = 0; slurm_find(st, top) >= 0; k++)
 		snprintf(top, sizeof(top), "top%u", k);
 	t = fabric_add_switch(f, top, "joins the blocks");
 	if (t < 0)
@@ -301,9 +302,40 @@ static int add_block_top(struct sst *st, struct import_fabric *f)
 	return 0;
 }
 
+struct import_fabric *slurm_build(struct slurm_topo *st, const char *format,
+				  uint32_t last_line)
+{
+	struct import_fabric *f = fabric_new(format, st->path);
+	int rc = 0;
+
+	if (!f) {
+		err_set(st->err, "out of memory");
+		return NULL;
+	}
+	for (uint32_t i = 0; !rc && i < st->nl; i++)
+		if (fabric_add_switch(f, st->l[i].name, NULL) < 0)
+			rc = err_set(st->err, "out of memory");
+	if (!rc)
+		rc = st->blocks ? add_block_top(st, f) : add_tree_cables(st, f);
+	if (!rc)
+		rc = add_nodes(st, f);
+	if (!rc && !f->nnodes)
+		rc = slurm_err(st, last_line, "%s", st->no_nodes);
+	if (rc) {
+		import_destroy(f);
+		return NULL;
+	}
+	return f;
+}
+
 struct import_fabric *import_slurm_topology(const char *path, struct err *err)
 {
-	struct sst st = { .path = path, .err = err };
+	struct slurm_topo st = { .path = path,
+				 .err = err,
+				 .kn = "Nodes=",
+				 .ks = "Switches=",
+				 .ks_err = "Switches=:",
+				 .no_nodes = "no Nodes= on any line" };
 	struct import_fabric *f = NULL;
 	FILE *fp = fopen(path, "r");
 	char *line = NULL;
@@ -320,7 +352,7 @@ struct import_fabric *import_slurm_topology(const char *path, struct err *err)
 
 		lineno++;
 		if ((size_t)len != strlen(line)) {
-			rc = perr(&st, lineno, "NUL byte");
+			rc = slurm_err(&st, lineno, "NUL byte");
 			break;
 		}
 		c = strchr(line, '#');
@@ -332,34 +364,13 @@ struct import_fabric *import_slurm_topology(const char *path, struct err *err)
 	free(line);
 	fclose(fp);
 	if (!rc && !st.nl)
-		rc = perr(&st, lineno ? lineno : 1,
-			  "no SwitchName= or BlockName= lines");
-	if (!rc) {
-		f = fabric_new(st.blocks ? "Slurm topology.conf (block)" :
-					   "Slurm topology.conf (tree)",
-			       path);
-		if (!f)
-			rc = err_set(err, "out of memory");
-	}
-	for (uint32_t i = 0; !rc && i < st.nl; i++)
-		if (fabric_add_switch(f, st.l[i].name, NULL) < 0)
-			rc = err_set(err, "out of memory");
+		rc = slurm_err(&st, lineno ? lineno : 1,
+			       "no SwitchName= or BlockName= lines");
 	if (!rc)
-		rc = st.blocks ? add_block_top(&st, f) :
-				 add_tree_cables(&st, f);
-	if (!rc)
-		rc = add_nodes(&st, f);
-	if (!rc && !f->nnodes)
-		rc = perr(&st, lineno, "no Nodes= on any line");
-	for (uint32_t i = 0; i < st.nl; i++) {
-		free(st.l[i].name);
-		free(st.l[i].nodes);
-		free(st.l[i].switches);
-	}
-	free(st.l);
-	if (rc) {
-		import_destroy(f);
-		return NULL;
-	}
+		f = slurm_build(&st,
+				st.blocks ? "Slurm topology.conf (block)" :
+					    "Slurm topology.conf (tree)",
+				lineno);
+	slurm_clear(&st);
 	return f;
 }
