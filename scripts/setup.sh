@@ -21,6 +21,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 packages="build-essential autoconf automake libtool pkg-config
  libglpk-dev glpk-utils libhwloc-dev hwloc libcriterion-dev libjson-c-dev
+ libyaml-dev
  libslurm-dev slurmctld slurmd slurm-client munge valgrind dpkg-dev
  iproute2 procps diffutils python3 clang-format clang libclang-rt-14-dev"
 missing=

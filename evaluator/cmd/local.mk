@@ -13,7 +13,7 @@ stopo_SOURCES = \
 	evaluator/cmd/cmd_import.c \
 	evaluator/cmd/cmd_adapters.c
 stopo_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(HWLOC_CFLAGS)
-stopo_LDADD = $(L_IMPORT_ONLY) $(L_SIM) $(EXT_SIM) $(HWLOC_LIBS) $(EXT_UTIL)
+stopo_LDADD = $(L_IMPORT_ONLY) $(L_SIM) $(EXT_IMPORT) $(EXT_SIM) $(HWLOC_LIBS) $(EXT_UTIL)
 noinst_HEADERS += evaluator/cmd/cli.h
 
 CLI_TESTS += tests/cli/topo.sh tests/cli/paths.sh tests/cli/eval.sh \
