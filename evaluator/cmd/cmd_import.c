@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "evaluator/cmd/cli.h"
 #include "topo/import/import.h"
@@ -13,6 +14,11 @@ static const struct cli_opt options[] = {
 	  .arg = "MAP",
 	  .help = "node names from MAP's \"HOST GUID\" lines "
 		  "(ibnetdiscover;\nsee stopo adapters --map)" },
+	{ .id = 't',
+	  .name = "topology",
+	  .arg = "NAME",
+	  .help = "topology NAME of a topology.yaml (default: the "
+		  "one\nwith cluster_default: true, else the only one)" },
 	{ .id = 'o',
 	  .name = "output",
 	  .arg = "OUT",
@@ -24,14 +30,15 @@ static const struct cli_opt options[] = {
 static const struct cli_spec cli = {
 	.name = "import",
 	.synopsis = "ibnetdiscover FILE [--guids MAP] [-o OUT]\n"
-		    "slurm-topology FILE [-o OUT]",
+		    "slurm-topology FILE [--topology NAME] [-o OUT]",
 	.about = "Write a topo.conf (Topology=graph: one SwitchName= line per "
 		 "switch with\n"
 		 "its Nodes= and Links=) from ibnetdiscover's output or from "
 		 "Slurm's\n"
-		 "topology.conf (tree or block form).  Capacities are relative "
-		 "to the\n"
-		 "most common switch-to-switch link rate (width x lane "
+		 "topology.conf or topology.yaml (tree or block form).  "
+		 "Capacities are\n"
+		 "relative to the most common switch-to-switch link rate "
+		 "(width x lane\n"
 		 "speed).",
 	.opts = options,
 	.footer = "See stopo-import(1) and topo.conf(5).",
@@ -41,6 +48,7 @@ struct cmd_import_args {
 	const char *format; /* "ibnetdiscover" or "slurm-topology" */
 	const char *file;
 	const char *guids; /* --guids */
+	const char *topo;  /* --topology */
 	const char *out;   /* -o */
 };
 
@@ -58,6 +66,9 @@ static int parse(int argc, char **argv, struct cmd_import_args *a)
 			break;
 		case 'o':
 			a->out = arg;
+			break;
+		case 't':
+			a->topo = arg;
 			break;
 		default:
 			return cli_opt_end(&cli, c);
@@ -78,7 +89,37 @@ static int parse(int argc, char **argv, struct cmd_import_args *a)
 	if (a->guids && strcmp(a->format, "ibnetdiscover"))
 		return cli_error("import", CLI_USAGE,
 				 "--guids applies to ibnetdiscover only");
+	if (a->topo && strcmp(a->format, "slurm-topology"))
+		return cli_error("import", CLI_USAGE,
+				 "--topology applies to slurm-topology only");
 	return CLI_GO;
+}
+
+/* Whether PATH is a topology.yaml: by its extension, else by its first
+ * line that is not blank or a comment ("---", "%YAML" or a list item "-";
+ * a topology.conf line starts with a key). */
+static bool is_yaml(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	char line[256];
+	bool yaml = false;
+	FILE *fp;
+
+	if (dot && (!strcasecmp(dot, ".yaml") || !strcasecmp(dot, ".yml")))
+		return true;
+	fp = fopen(path, "r");
+	if (!fp)
+		return false;
+	while (fgets(line, sizeof(line), fp)) {
+		const char *c = line + strspn(line, " \t\r\n");
+
+		if (!*c || *c == '#')
+			continue;
+		yaml = *c == '-' || *c == '%';
+		break;
+	}
+	fclose(fp);
+	return yaml;
 }
 
 static int run(const struct cmd_import_args *a)
@@ -88,9 +129,17 @@ static int run(const struct cmd_import_args *a)
 	FILE *out = stdout;
 	int rc = CLI_OK;
 
-	f = strcmp(a->format, "ibnetdiscover") ?
-		    import_slurm_topology(a->file, &err) :
-		    import_ibnetdiscover(a->file, a->guids, &err);
+	if (!strcmp(a->format, "ibnetdiscover"))
+		f = import_ibnetdiscover(a->file, a->guids, &err);
+	else if (is_yaml(a->file))
+		f = import_slurm_yaml(a->file, a->topo, &err);
+	else if (a->topo)
+		return cli_error("import", CLI_USAGE,
+				 "%s: --topology applies to a topology.yaml, "
+				 "not a topology.conf",
+				 a->file);
+	else
+		f = import_slurm_topology(a->file, &err);
 	if (!f)
 		return cli_error("import", CLI_USAGE, "%s", err.msg);
 	for (size_t i = 0; i < import_num_warnings(f); i++)

@@ -1,10 +1,10 @@
 /* import.h - turn other tools' descriptions of a fabric into a
  * Topology=graph topo.conf: ibnetdiscover's text output (InfiniBand),
- * Slurm's topology.conf (tree and block forms).  The importers fill a
- * fabric (named switches, their nodes, their cables with capacities);
- * import_write_conf prints it.  Nothing here prints or exits: errors are
- * "FILE:LINE: what" in a struct err, remarks are warnings kept in the
- * fabric for the caller to show. */
+ * Slurm's topology.conf and topology.yaml (tree and block forms).  The
+ * importers fill a fabric (named switches, their nodes, their cables with
+ * capacities); import_write_conf prints it.  Nothing here prints or
+ * exits: errors are "FILE:LINE: what" in a struct err, remarks are
+ * warnings kept in the fabric for the caller to show. */
 #ifndef STOPO_IMPORT_H
 #define STOPO_IMPORT_H
 
@@ -28,6 +28,15 @@ struct import_fabric *import_ibnetdiscover(const char *path, const char *map,
  * block a switch, all joined by a top switch).  Returns a new fabric or
  * NULL with err set. */
 struct import_fabric *import_slurm_topology(const char *path, struct err *err);
+
+/* Read Slurm's topology.yaml (24.11 and later: a list of topologies) from
+ * PATH and import topology NAME of it (NULL: the first with
+ * cluster_default: true, else the only one).  Its tree or block form
+ * gives the fabric import_slurm_topology gives for the same topology.conf;
+ * a flat topology is an error.  Returns a new fabric or NULL with err set
+ * to "PATH:LINE: what". */
+struct import_fabric *import_slurm_yaml(const char *path, const char *name,
+					struct err *err);
 
 /* Free F; NULL is a no-op. */
 void import_destroy(struct import_fabric *f);

@@ -56,7 +56,8 @@ struct slurm_sw {
 	char *name;
 	char *nodes;	/* hostlist of its nodes, or NULL */
 	char *switches; /* hostlist of its child switches, or NULL */
-	uint32_t line;
+	uint32_t line;	/* where it starts */
+	uint32_t nodes_line, switches_line; /* of its hostlists (0: line) */
 };
 
 /* A Slurm topology read into switches, before the fabric is built: the

@@ -40,6 +40,10 @@ static void sw_free(struct slurm_sw *sw)
 
 int slurm_append(struct slurm_topo *st, struct slurm_sw *sw)
 {
+	if (!sw->nodes_line)
+		sw->nodes_line = sw->line;
+	if (!sw->switches_line)
+		sw->switches_line = sw->line;
 	if (st->nl == st->lcap) {
 		uint32_t cap = st->lcap ? 2 * st->lcap : 16;
 		struct slurm_sw *l = realloc(st->l, cap * sizeof(*l));
@@ -199,7 +203,7 @@ static int add_nodes(struct slurm_topo *st, struct import_fabric *f)
 
 		if (!st->l[i].nodes)
 			continue;
-		h = expand(st, st->kn, st->l[i].nodes, st->l[i].line);
+		h = expand(st, st->kn, st->l[i].nodes, st->l[i].nodes_line);
 		if (!h) {
 			rc = -1;
 			break;
@@ -220,7 +224,7 @@ static int add_nodes(struct slurm_topo *st, struct import_fabric *f)
 			v[n] = (struct snode){ .name = name,
 					       .sw = i,
 					       .seq = n,
-					       .line = st->l[i].line };
+					       .line = st->l[i].nodes_line };
 			n++;
 		}
 		hl_destroy(h);
@@ -260,19 +264,20 @@ static int add_tree_cables(struct slurm_topo *st, struct import_fabric *f)
 
 		if (!st->l[i].switches)
 			continue;
-		h = expand(st, st->ks, st->l[i].switches, st->l[i].line);
+		h = expand(st, st->ks, st->l[i].switches,
+			   st->l[i].switches_line);
 		if (!h)
 			return -1;
 		while (!rc && (name = hl_shift(h))) {
 			int64_t j = slurm_find(st, name);
 
 			if (j < 0)
-				rc = slurm_err(st, st->l[i].line,
+				rc = slurm_err(st, st->l[i].switches_line,
 					       "%s unknown switch '%s'",
 					       st->ks_err, name);
 			else if ((uint32_t)j == i)
 				rc = slurm_err(
-					st, st->l[i].line,
+					st, st->l[i].switches_line,
 					"%s switch '%s' linked to itself",
 					st->ks_err, name);
 			else if (fabric_add_cable(f, i, (uint32_t)j, 1))

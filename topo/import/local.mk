@@ -1,16 +1,19 @@
 # topo/import/: layer 2, other tools' fabric descriptions (ibnetdiscover,
-# Slurm's topology.conf) to a Topology=graph topo.conf.  Links topo/util
-# (hostlists) and topo (the exporter the round-trip tests use).
+# Slurm's topology.conf and topology.yaml) to a Topology=graph topo.conf.
+# Links topo/util (hostlists), topo (the exporter the round-trip tests
+# use) and libyaml.
 noinst_LTLIBRARIES += topo/import/libimport.la
 topo_import_libimport_la_SOURCES = \
 	topo/import/import_fabric.c \
 	topo/import/import_ibnet.c \
 	topo/import/import_slurm.c \
+	topo/import/import_slurm_yaml.c \
 	topo/import/import_export.c
+topo_import_libimport_la_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 noinst_HEADERS += topo/import/import.h topo/import/import_impl.h
 
 # Round trip: generated topologies -> ibnetdiscover text -> import.
 UNIT_TESTS += tests/unit/test_import
 tests_unit_test_import_SOURCES = tests/unit/test_import.c
 tests_unit_test_import_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_import_LDADD = $(L_IMPORT) $(UNIT_LIBS)
+tests_unit_test_import_LDADD = $(L_IMPORT) $(EXT_IMPORT) $(UNIT_LIBS)
