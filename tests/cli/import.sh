@@ -123,6 +123,79 @@ slurm_bad slurm_dup "2: 's0' defined twice (first on line 1)"
 slurm_bad slurm_self "1: Switches=: switch 's0' linked to itself"
 slurm_bad slurm_noeq "1: expected Key=Value, got 'n0'"
 slurm_bad slurm_empty "2: no SwitchName= or BlockName= lines"
+# Slurm's topology.yaml.  tree.yaml and block.yaml are tree.conf and
+# block.conf as YAML: the same counts, and the same topo.conf but for the
+# first line (which names the input).  two.yaml: rack (blocks b1 n0..n3,
+# b2 n4..n7: with the joining switch top, 3 switches, 8 nodes, 2 cables,
+# 2*8 + 2*2 = 20 links), fabric (cluster_default: s2 above s0 n0..n3 and
+# s1 n4..n6: 3 switches, 7 nodes, 2 cables, 18 links) and none (flat).
+golden tree_yaml.conf -- slurm-topology "$in/tree.yaml"
+golden block_yaml.conf -- slurm-topology "$in/block.yaml"
+golden two_default.conf -- slurm-topology "$in/two.yaml"
+golden two_rack.conf -- slurm-topology "$in/two.yaml" --topology rack
+# yaml_loads NAME FILE SWITCHES NODES LINKS CABLES [ARGS]
+yaml_loads() {
+	name=$1 file=$2 nsw=$3 nn=$4 nl=$5 nc=$6
+	shift 6
+	run slurm-topology "$in/$file" -o "$tmp/$name.out" "$@"
+	"$STOPO" topo --topo "$tmp/$name.out" --json >"$tmp/topo.json" 2>&1
+	if [ "$st" -eq 0 ] && grep -q "\"switches\":$nsw," "$tmp/topo.json" &&
+		grep -q "\"nodes\":$nn," "$tmp/topo.json" &&
+		grep -q "\"links\":$nl," "$tmp/topo.json" &&
+		grep -q -x -F "$tmp/$name.out: $nsw switches, $nn nodes, $nc cables" "$tmp/out"; then
+		pass "${name}_loads"
+	else
+		flunk "${name}_loads" "exit $st or counts differ" "$tmp/out" "$tmp/topo.json"
+	fi
+}
+yaml_loads tree_yaml tree.yaml 3 7 18 2
+yaml_loads block_yaml block.yaml 4 10 26 3
+yaml_loads two_default two.yaml 3 7 18 2
+yaml_loads two_rack two.yaml 3 8 20 2 --topology rack
+# the same topo.conf from topology.conf and topology.yaml, line 1 apart
+same() {
+	"$STOPO" import slurm-topology "$in/$1.conf" 2>/dev/null | sed 1d >"$tmp/conf.out"
+	"$STOPO" import slurm-topology "$2" 2>/dev/null | sed 1d >"$tmp/yaml.out"
+	if [ -s "$tmp/conf.out" ] && cmp -s "$tmp/conf.out" "$tmp/yaml.out"; then
+		pass "$3"
+	else
+		flunk "$3" "topology.conf and topology.yaml differ" "$tmp/conf.out" "$tmp/yaml.out"
+	fi
+}
+same tree "$in/tree.yaml" tree_yaml_same
+same block "$in/block.yaml" block_yaml_same
+# no .yaml extension: YAML by its first line ("---" after a comment)
+cp "$in/tree.yaml" "$tmp/topology"
+same tree "$tmp/topology" yaml_by_content
+run slurm-topology "$in/tree.yaml"
+if grep -q -x -F "stopo import: warning: $in/tree.yaml:9: node n3 is also on line 7: a node has one switch in topo.conf, kept the first" "$tmp/err" &&
+	[ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+	pass tree_yaml_warning
+else
+	flunk tree_yaml_warning "want one warning for n3" "$tmp/err"
+fi
+yaml_bad() {
+	f=$1 msg=$2
+	shift 2
+	expect_fail -x "$f" 2 "$in/$f.yaml:$msg" -- slurm-topology "$in/$f.yaml" "$@"
+}
+yaml_bad slurm_syntax "4: YAML syntax error: did not find expected node content (while parsing a flow node)"
+yaml_bad slurm_notlist "1: want a list of topologies (- topology: NAME ...)"
+yaml_bad slurm_key "6: unknown key 'uplinks' in switches (switch, children, nodes)"
+yaml_bad slurm_noname "6: switch entry without 'switch: NAME'"
+yaml_bad slurm_noblock "6: block entry without 'block: NAME'"
+yaml_bad slurm_hostlist "5: nodes: n[3-1]: bad hostlist: range with high < low"
+yaml_bad slurm_unknown "7: children: unknown switch 's9'"
+yaml_bad slurm_dup "8: switch 's0' defined twice (first on line 4)"
+yaml_bad slurm_ambiguous "1: 2 topologies and none has cluster_default: true (give --topology NAME: left, right)"
+expect_fail -x yaml_no_name 2 "$in/two.yaml:2: no topology named 'nope' (the file has: rack, fabric, none)" \
+	-- slurm-topology "$in/two.yaml" --topology nope
+expect_fail -x yaml_flat 2 "$in/two.yaml:20: topology 'none' is flat: no switch structure to import" \
+	-- slurm-topology "$in/two.yaml" --topology none
+expect_fail -x topology_conf 2 "$in/tree.conf: --topology applies to a topology.yaml, not a topology.conf" \
+	-- slurm-topology "$in/tree.conf" --topology fabric
+expect_fail -x topology_ibnet 2 "--topology applies to slurm-topology only" \
+	-- ibnetdiscover "$in/small.ibnet" --topology fabric
 expect_fail -x guids_slurm 2 "--guids applies to ibnetdiscover only" \
 	-- slurm-topology "$in/tree.conf" --guids "$in/small.map"
 finish
