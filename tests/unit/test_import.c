@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "topo/import/import.h"
@@ -118,4 +119,89 @@ Test(import, fattree_round_trip)
 Test(import, dragonfly_round_trip)
 {
 	round_trip("dragonfly:p=2,a=4,h=2,g=9");
+}
+
+/* TEXT in a new temporary file; its path in PATH (unlink it after). */
+static void temp_file(char *path, const char *text)
+{
+	int fd;
+	FILE *f;
+
+	strcpy(path, "/tmp/test_import_XXXXXX");
+	fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	cr_assert(f);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/* FAB's topo.conf without its first line (which names the input). */
+static char *conf_body(const struct import_fabric *fab)
+{
+	struct err err = { "" };
+	char *text = NULL, *body;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert(f);
+	cr_assert_eq(import_write_conf(fab, f, &err), 0, "%s", err.msg);
+	fclose(f);
+	body = strdup(strchr(text, '\n') + 1);
+	free(text);
+	return body;
+}
+
+/* A topology.yaml and the topology.conf it is written from by hand give
+ * the same topo.conf. */
+static const struct {
+	const char *conf, *yaml, *name;
+} yaml_cases[] = {
+	{ "SwitchName=a Nodes=n[0-1]\nSwitchName=b Nodes=n[2-3]\n"
+	  "SwitchName=c Switches=a,b\n",
+	  "- topology: t\n  tree:\n    switches:\n"
+	  "      - {switch: a, nodes: \"n[0-1]\"}\n"
+	  "      - {switch: b, nodes: \"n[2-3]\"}\n"
+	  "      - {switch: c, children: \"a,b\"}\n",
+	  NULL },
+	{ "BlockName=x Nodes=h[1-4]\nBlockName=y Nodes=h[5-8]\n"
+	  "BlockSizes=4\n",
+	  "- topology: f\n  flat: true\n"
+	  "- topology: blk\n  cluster_default: yes\n  block:\n"
+	  "    block_sizes: [4]\n    blocks:\n"
+	  "      - block: x\n        nodes: h[1-4]\n"
+	  "      - block: y\n        nodes: h[5-8]\n",
+	  NULL },
+	{ "SwitchName=p Nodes=q1\n",
+	  "- topology: one\n  tree: {switches: [{switch: r, nodes: q9}]}\n"
+	  "- topology: two\n  tree: {switches: [{switch: p, nodes: q1}]}\n",
+	  "two" },
+};
+
+Test(import, slurm_yaml_as_conf)
+{
+	for (size_t i = 0; i < sizeof(yaml_cases) / sizeof(*yaml_cases); i++) {
+		struct err err = { "" };
+		char cpath[64], ypath[64], *a, *b;
+		struct import_fabric *fc, *fy;
+
+		temp_file(cpath, yaml_cases[i].conf);
+		temp_file(ypath, yaml_cases[i].yaml);
+		fc = import_slurm_topology(cpath, &err);
+		cr_assert(fc, "case %zu: %s", i, err.msg);
+		fy = import_slurm_yaml(ypath, yaml_cases[i].name, &err);
+		cr_assert(fy, "case %zu: %s", i, err.msg);
+		unlink(cpath);
+		unlink(ypath);
+		a = conf_body(fc);
+		b = conf_body(fy);
+		cr_assert_str_eq(a, b, "case %zu", i);
+		cr_assert_eq(import_num_switches(fy), import_num_switches(fc));
+		cr_assert_eq(import_num_nodes(fy), import_num_nodes(fc));
+		cr_assert_eq(import_num_cables(fy), import_num_cables(fc));
+		free(a);
+		free(b);
+		import_destroy(fc);
+		import_destroy(fy);
+	}
 }
