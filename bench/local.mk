@@ -24,5 +24,7 @@ bench_bench_place_SOURCES = bench/bench_place.c
 bench_bench_place_LDADD = $(L_MODELS) $(L_NNE) $(EXT_MODELS) $(EXT_UTIL)
 
 # make bench's stopo-level part (bench/run.sh): nne against
-# dragonfly-groups and clustered on the grid workload.
-EXTRA_DIST += bench/run.sh bench/grid_workload.sh
+# dragonfly-groups and clustered on the grid workload; fattree-pods
+# beside linear on the shared workload and the awkward mix (issue 15).
+EXTRA_DIST += bench/run.sh bench/grid_workload.sh bench/fattree_mix.sh \
+	bench/awkward_mix.sh

@@ -6,6 +6,7 @@
 # 256-node dragonfly under ugal and min, rates by the nne model: each
 # policy's utilisation, rate sum, and the mean B_eff per node (link
 # units) of the grid jobs spanning groups (over 32 nodes) and within one.
+# Then fattree_mix.sh: fattree-pods's two rule sets beside linear.
 set -eu
 stopo=${1:?usage: run.sh STOPO SRCDIR}
 src=${2:?usage: run.sh STOPO SRCDIR}
@@ -38,3 +39,4 @@ for r in ugal:intra=local min; do
 		FS=' ' "$tmp/ids" FS=, - | sort
 	echo "   ($(($(date +%s) - t0)) s)"
 done
+sh "$src/bench/fattree_mix.sh" "$stopo" "$src"

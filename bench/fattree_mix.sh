@@ -1,0 +1,42 @@
+#!/bin/sh
+# fattree_mix.sh STOPO SRCDIR - issue 15's table: fattree-pods under the
+# paper's rules and under rule=links beside linear (utilisation, and each
+# as % of linear's; the isolating policies' MLS max), on the shared
+# 10,000-job workload (--scale auto) on fattree:k=4,n=3, k=4,n=4 and
+# k=22,n=3, and on the awkward mix (awkward_mix.sh: 2,000 jobs of 1-32
+# nodes, half of them 5-13) on fattree:k=4,n=3 and k=6,n=2 under ecmp and
+# dmodk.
+set -eu
+stopo=${1:?usage: fattree_mix.sh STOPO SRCDIR}
+src=${2:?usage: fattree_mix.sh STOPO SRCDIR}
+swf=${WORKLOAD:-$src/../shared/workloads/lublin_256.swf}
+if [ ! -f "$swf" ]; then
+	echo "== fat-tree mixes: $swf not found, skipped"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sh "$src/bench/awkward_mix.sh" "$swf" >"$tmp/mix.csv"
+echo "== fattree-pods (paper rules, rule=links) beside linear"
+printf '%-34s %-6s %8s %16s %16s %8s\n' workload routing linear \
+	"paper (% lin)" "links (% lin)" "MLS max"
+row() { # NAME ROUTING TOPO WORKLOAD [--scale auto]
+	name=$1 r=$2 t=$3 w=$4
+	shift 4
+	"$stopo" whatif --quiet --no-rates --topo "$t" --routing "$r" \
+		--workload "$w" "$@" \
+		--policy linear,fattree-pods,fattree-pods:rule=links >"$tmp/out"
+	awk -v name="$name" -v r="$r" '
+	/^utilization %/ { l = $3; p = $4; k = $5 }
+	/^MLS max %/ { m = ($6 > $5 ? $6 : $5) }
+	END { printf "%-34s %-6s %8.2f %7.2f (%5.1f) %7.2f (%5.1f) %8.2f\n",
+		name, r, l, p, 100 * p / l, k, 100 * k / l, m }' "$tmp/out"
+}
+for t in fattree:k=4,n=3 fattree:k=4,n=4 fattree:k=22,n=3; do
+	row "10,000 jobs, $t" ecmp "$t" "$swf" --scale auto
+done
+for t in fattree:k=4,n=3 fattree:k=6,n=2; do
+	for r in ecmp dmodk; do
+		row "awkward mix, $t" "$r" "$t" "$tmp/mix.csv"
+	done
+done
