@@ -695,6 +695,27 @@ static const char *jstr(struct json_object *o, const char *key)
 	return json_object_get_string(x);
 }
 
+/* job_state of squeue --json: one string (Slurm 22.05), or a list of the
+ * base state and then its flags (24.11's data_parser v0.0.42:
+ * ["PENDING", "REQUEUED"]), whose first entry is taken.  NULL when
+ * missing or neither. */
+static const char *jstate(struct json_object *o)
+{
+	struct json_object *x, *first;
+
+	if (!json_object_object_get_ex(o, "job_state", &x) || !x)
+		return NULL;
+	if (json_object_is_type(x, json_type_string))
+		return json_object_get_string(x);
+	if (!json_object_is_type(x, json_type_array) ||
+	    !json_object_array_length(x))
+		return NULL;
+	first = json_object_array_get_idx(x, 0);
+	if (!first || !json_object_is_type(first, json_type_string))
+		return NULL;
+	return json_object_get_string(first);
+}
+
 static bool state_holds_nodes(const char *s)
 {
 	static const char *const st[] = { "RUNNING", "CONFIGURING",
@@ -711,7 +732,7 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 		      struct err *err)
 {
 	int64_t id, submit = 0, start = 0, tl, cnt = 0;
-	const char *state = jstr(jo, "job_state"), *nodes;
+	const char *state = jstate(jo), *nodes;
 	struct wl_job *j;
 	char m[200];
 	struct err e = { "" };
@@ -722,7 +743,9 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 			    "job_id missing or not a "
 			    "positive integer");
 	if (!state) {
-		snprintf(m, sizeof(m), "job %" PRId64 ": job_state missing",
+		snprintf(m, sizeof(m),
+			 "job %" PRId64 ": job_state missing (want a "
+			 "string or a list of strings)",
 			 id);
 		return jbad(w, o, err, name, idx, m);
 	}

@@ -15,7 +15,9 @@
  *         or a bare array of such objects.
  *   squeue --json output (Slurm 22.05: objects with "job_id",
  *         "job_state", "nodes" hostlist, "node_count", "submit_time",
- *         "start_time", "time_limit" in minutes or null): jobs holding
+ *         "start_time", "time_limit" in minutes or null; 24.11: the same
+ *         with job_state a list, state first then flags, and numbers as
+ *         {"set","infinite","number"}): jobs holding
  *         nodes (RUNNING, CONFIGURING, COMPLETING, SUSPENDED) keep them
  *         (names mapped through topo.conf NodeName=), PENDING jobs are
  *         simulated, finished jobs are ignored.  Run times are unknown:

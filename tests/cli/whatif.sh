@@ -155,6 +155,20 @@ else
 	flunk nne_rank_order "rate not the rank order's (eval: $ev, sorted $evs)" \
 		"$tmp/grid_out.csv" "$tmp/err"
 fi
+# Slurm 24.11's squeue --json (job_state a list, numbers as {set,
+# infinite, number}) is the same queue as 22.05's: the same run
+for f in squeue_running squeue_running_2411; do
+	"$STOPO" whatif --quiet --no-rates --json --topo report_topo.conf \
+		--workload $f.json --policy linear,fattree-pods 2>"$tmp/err" |
+		grep -v -e seconds -e '"workload"' >"$tmp/$f.out"
+done
+if [ -s "$tmp/squeue_running.out" ] &&
+	cmp -s "$tmp/squeue_running.out" "$tmp/squeue_running_2411.out"; then
+	pass squeue_2411
+else
+	flunk squeue_2411 "24.11 squeue --json differs from 22.05's" \
+		"$tmp/squeue_running_2411.out" "$tmp/err"
+fi
 expect_fail model_family 2 "--model: model 'nne'" -- --topo fattree:k=4,n=3 \
 	--workload "$tmp/grid.csv" --policy linear --model nne
 finish

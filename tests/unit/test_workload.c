@@ -103,6 +103,15 @@ ParameterizedTestParameters(workload, bad_records)
 		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"PENDING\","
 		  "\"time_limit\":5}]}",
 		  "pending with no node_count", -1 },
+		/* 24.11: job_state a list whose first entry is the state */
+		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":[],"
+		  "\"node_count\":2,\"time_limit\":5}]}",
+		  "job 5: job_state missing (want a string or a list of "
+		  "strings)",
+		  -1 },
+		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":[7],"
+		  "\"node_count\":2,\"time_limit\":5}]}",
+		  "job 5: job_state missing", -1 },
 		/* Times near 2^63 overflowed (time_limit * 60, start +
 		 * limit, sums of the simulator) and exited 0 with wrong
 		 * answers: every time field is bounded by WL_TIME_MAX. */
@@ -341,6 +350,65 @@ Test(workload, squeue_names)
 	cr_assert_not(w.jobs[1].running);
 	cr_assert_eq(w.jobs[1].nodes, 4);
 	cr_assert_eq(w.jobs[1].limit, 777, "null limit -> default");
+	workload_free(&w);
+	machine_destroy(c);
+}
+
+/* Slurm 24.11's squeue --json (data_parser v0.0.42): job_state a list,
+ * the state then its flags; numbers {set, infinite, number}.  The same
+ * queue as squeue_names gives the same jobs. */
+Test(workload, squeue_2411)
+{
+	static const char conf_text[] = "Topology=fattree k=4 n=2\n"
+					"NodeName=n[00-15]\n";
+#define NUM(x) "{\"set\": true, \"infinite\": false, \"number\": " #x "}"
+	static const char snap[] =
+		"{\"jobs\": [\n"
+		"  {\"job_id\": 12, \"job_state\": [\"RUNNING\"],"
+		" \"nodes\": \"n[00-03,08]\", \"node_count\": " NUM(
+			5) ","
+			   " \"submit_time\": " NUM(100) ", \"start_time\": " NUM(
+				   120) ","
+					" \"time_limit\": " NUM(
+						2) ", \"partition\": \"batch\"},\n"
+						   "  {\"job_id\": 13, \"job_state\": [\"PENDING\", \"REQUEUED\"],"
+						   " \"nodes\": \"\", \"node_count\": " NUM(
+							   4) ","
+							      " \"submit_time\": " NUM(130) ", \"start_time\": " NUM(
+								      0) ","
+									 " \"time_limit\": {\"set\": false, \"infinite\": true,"
+									 " \"number\": 0}},\n"
+									 "  {\"job_id\": 14, \"job_state\": [\"CANCELLED\"],"
+									 " \"nodes\": \"n01\", \"node_count\": " NUM(
+										 1) ","
+										    " \"submit_time\": " NUM(1) ", \"start_time\": " NUM(
+											    1) ","
+											       " \"time_limit\": " NUM(
+												       1) "}\n]}\n";
+#undef NUM
+	struct err err = { "" };
+	struct machine *c = machine_parse("topo.conf", conf_text, NULL, &err);
+	struct wl_opts o;
+	struct workload w;
+
+	cr_assert_not_null(c, "%s", err.msg);
+	wl_opts_init(&o);
+	o.machine = c;
+	o.nnodes = 16;
+	o.default_limit = 777;
+	parse_ok(snap, &o, &w);
+	cr_assert(w.squeue);
+	cr_assert_eq(w.n, 2);
+	cr_assert_eq(w.ignored, 1, "[\"CANCELLED\"] is ignored");
+	cr_assert_eq(w.now, 130);
+	cr_assert(w.jobs[0].running);
+	cr_assert_eq(w.jobs[0].nodes, 5);
+	cr_assert_eq(w.jobs[0].alloc[4], 8);
+	cr_assert_eq(w.jobs[0].start, 120);
+	cr_assert_eq(w.jobs[0].limit, 120, "minutes -> seconds");
+	cr_assert_not(w.jobs[1].running, "[\"PENDING\", \"REQUEUED\"]");
+	cr_assert_eq(w.jobs[1].nodes, 4);
+	cr_assert_eq(w.jobs[1].limit, 777, "infinite limit -> default");
 	workload_free(&w);
 	machine_destroy(c);
 }
