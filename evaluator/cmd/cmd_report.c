@@ -298,61 +298,6 @@ static int running_jobs(struct cmd_report_result *r)
 	return CLI_OK;
 }
 
-/*
- * Slurm 24.11's squeue --json (data_parser v0.0.42) gives job_state as a
- * list, the base state first and then its flags (["RUNNING"],
- * ["PENDING", "REQUEUED"]); 22.05's gives one string.  Rewrites *TEXT
- * with each list replaced by its first entry, the form the workload
- * reader takes.  Text that is not such JSON is left as it is: the reader
- * says what is wrong with it.  Returns -1 only when out of memory.
- */
-static int flatten_job_state(char **text, size_t *len, struct err *err)
-{
-	struct json_tokener *tok = json_tokener_new();
-	struct json_object *root, *jobs, *jo, *st, *first;
-	const char *out;
-	size_t i, n, changed = 0;
-	char *copy;
-
-	if (!tok)
-		return err_set(err, "out of memory");
-	root = json_tokener_parse_ex(tok, *text, (int)*len);
-	json_tokener_free(tok);
-	if (!root || !json_object_object_get_ex(root, "jobs", &jobs) ||
-	    !json_object_is_type(jobs, json_type_array)) {
-		json_object_put(root);
-		return 0;
-	}
-	n = json_object_array_length(jobs);
-	for (i = 0; i < n; i++) {
-		jo = json_object_array_get_idx(jobs, i);
-		if (!json_object_is_type(jo, json_type_object) ||
-		    !json_object_object_get_ex(jo, "job_state", &st) ||
-		    !json_object_is_type(st, json_type_array))
-			continue;
-		first = json_object_array_length(st) ?
-				json_object_array_get_idx(st, 0) :
-				NULL;
-		if (!first || !json_object_is_type(first, json_type_string))
-			continue; /* the reader reports it */
-		json_object_object_add(jo, "job_state", json_object_get(first));
-		changed++;
-	}
-	if (changed) {
-		out = json_object_to_json_string_ext(root,
-						     JSON_C_TO_STRING_PLAIN);
-		if (!out || !(copy = strdup(out))) {
-			json_object_put(root);
-			return err_set(err, "out of memory");
-		}
-		free(*text);
-		*text = copy;
-		*len = strlen(copy);
-	}
-	json_object_put(root);
-	return 0;
-}
-
 /* Read the jobs (A's file, or what 'squeue --json' prints) into R->w and
  * the running ones into R->jobs; *SRC names the input in messages.
  * Returns an exit status. */
@@ -379,9 +324,6 @@ static int read_jobs(const struct cmd_report_args *a,
 		*src = "<stdin>";
 	if (a->jobs) {
 		c = workload_parse_running(*src, text, len, &wo, &r->w, &err);
-	} else if (flatten_job_state(&text, &len, &err) < 0) {
-		free(text);
-		return cli_error(CMD, CLI_FAIL, "%s: %s", *src, err.msg);
 	} else {
 		wo.format = WL_JSON;
 		c = workload_parse(*src, text, len, &wo, &r->w, &err);

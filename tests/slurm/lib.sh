@@ -101,20 +101,6 @@ wait_all() {
 	return 1
 }
 
-# squeue_json_flat [squeue options]: squeue --json with 24.11's job_state
-# lists (state and flags) as the base state, the form `stopo place` and
-# `stopo whatif` read (their reader, evaluator/sim/workload.c, takes
-# 22.05's strings; `stopo report` takes both).
-squeue_json_flat() {
-	squeue --json "$@" 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-for j in d.get("jobs", []):
-    if isinstance(j.get("job_state"), list) and j["job_state"]:
-        j["job_state"] = j["job_state"][0]
-json.dump(d, sys.stdout)'
-}
-
 # snapshot NAME: squeue --json of the running jobs, kept for the report.
 snapshot() {
 	squeue --json > "$TDIR/snap.$1.json" 2>/dev/null

@@ -46,7 +46,7 @@ grep -q "topo-ranks: job $a has no rank order" "$TDIR/a.out" ||
 note "job $a (no grid) on $na, group $ga; srun --topo-ranks: $(grep -o 'job [0-9]* has no rank order' "$TDIR/a.out")"
 
 # 2. The grid job, planned around job 1.
-squeue_json_flat > "$TDIR/before.json"
+squeue --json > "$TDIR/before.json" 2>/dev/null
 cat > "$TDIR/grid.sh" <<'EOF'
 #!/bin/bash
 srun --topo-ranks -o "$OUT/ranks.%t" bash -c 'echo "$SLURM_PROCID $SLURMD_NODENAME"' ||
