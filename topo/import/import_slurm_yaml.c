@@ -311,6 +311,17 @@ static const struct ytopo *choose(struct yst *y, const yaml_node_t *root,
 	return NULL;
 }
 
+/* libyaml's error of parser P as "PATH:LINE: YAML syntax error: what
+ * (context)".  Returns -1. */
+static int syntax_err(struct yst *y, const yaml_parser_t *p)
+{
+	return slurm_err(&y->st, (uint32_t)p->problem_mark.line + 1,
+			 "YAML syntax error: %s%s%s%s",
+			 p->problem ? p->problem : "unknown",
+			 p->context ? " (" : "", p->context ? p->context : "",
+			 p->context ? ")" : "");
+}
+
 static int load(struct yst *y, FILE *fp, yaml_document_t *doc)
 {
 	yaml_parser_t p;
@@ -322,22 +333,12 @@ static int load(struct yst *y, FILE *fp, yaml_document_t *doc)
 		return err_set(y->st.err, "out of memory");
 	yaml_parser_set_input_file(&p, fp);
 	if (!yaml_parser_load(&p, doc)) {
-		rc = slurm_err(&y->st, (uint32_t)p.problem_mark.line + 1,
-			       "YAML syntax error: %s%s%s%s",
-			       p.problem ? p.problem : "unknown",
-			       p.context ? " (" : "",
-			       p.context ? p.context : "",
-			       p.context ? ")" : "");
+		rc = syntax_err(y, &p);
 		yaml_parser_delete(&p);
 		return rc;
 	}
 	if (!yaml_parser_load(&p, &extra)) {
-		rc = slurm_err(&y->st, (uint32_t)p.problem_mark.line + 1,
-			       "YAML syntax error: %s%s%s%s",
-			       p.problem ? p.problem : "unknown",
-			       p.context ? " (" : "",
-			       p.context ? p.context : "",
-			       p.context ? ")" : "");
+		rc = syntax_err(y, &p);
 	} else {
 		more = yaml_document_get_root_node(&extra);
 		if (more)
