@@ -306,25 +306,14 @@ Test(workload, csv_and_json_lists)
 	workload_free(&w);
 }
 
-/* squeue --json as Slurm 22.05 writes it (v0.0.38 job fields; only the
- * ones used here plus a few others), names through topo.conf. */
-Test(workload, squeue_names)
+/* SNAP, a queue of job 12 running on n[00-03,08] (submitted at 100,
+ * started at 120, 2 minutes), job 13 pending for 4 nodes (submitted at
+ * 130, no limit) and job 14 cancelled, read through topo.conf names as
+ * those jobs by hand. */
+static void check_queue(const char *snap)
 {
 	static const char conf_text[] = "Topology=fattree k=4 n=2\n"
 					"NodeName=n[00-15]\n";
-	static const char snap[] =
-		"{\n \"meta\": {\"plugin\": {\"type\": \"openapi/v0.0.38\"}},\n"
-		" \"errors\": [],\n \"jobs\": [\n"
-		"  {\"account\": \"\", \"job_id\": 12, \"job_state\": \"RUNNING\","
-		" \"nodes\": \"n[00-03,08]\", \"node_count\": 5,"
-		" \"submit_time\": 100, \"start_time\": 120, \"time_limit\": 2,"
-		" \"partition\": \"batch\"},\n"
-		"  {\"job_id\": 13, \"job_state\": \"PENDING\", \"nodes\": \"\","
-		" \"node_count\": 4, \"submit_time\": 130, \"start_time\": 0,"
-		" \"time_limit\": null},\n"
-		"  {\"job_id\": 14, \"job_state\": \"CANCELLED\", \"nodes\": \"n01\","
-		" \"node_count\": 1, \"submit_time\": 1, \"start_time\": 1,"
-		" \"time_limit\": 1}\n ]\n}\n";
 	struct err err = { "" };
 	struct machine *c = machine_parse("topo.conf", conf_text, NULL, &err);
 	struct wl_opts o;
@@ -354,63 +343,56 @@ Test(workload, squeue_names)
 	machine_destroy(c);
 }
 
+/* squeue --json as Slurm 22.05 writes it (v0.0.38 job fields; only the
+ * ones used here plus a few others), names through topo.conf. */
+Test(workload, squeue_names)
+{
+	static const char snap[] =
+		"{\n \"meta\": {\"plugin\": {\"type\": \"openapi/v0.0.38\"}},\n"
+		" \"errors\": [],\n \"jobs\": [\n"
+		"  {\"account\": \"\", \"job_id\": 12, \"job_state\": \"RUNNING\","
+		" \"nodes\": \"n[00-03,08]\", \"node_count\": 5,"
+		" \"submit_time\": 100, \"start_time\": 120, \"time_limit\": 2,"
+		" \"partition\": \"batch\"},\n"
+		"  {\"job_id\": 13, \"job_state\": \"PENDING\", \"nodes\": \"\","
+		" \"node_count\": 4, \"submit_time\": 130, \"start_time\": 0,"
+		" \"time_limit\": null},\n"
+		"  {\"job_id\": 14, \"job_state\": \"CANCELLED\", \"nodes\": \"n01\","
+		" \"node_count\": 1, \"submit_time\": 1, \"start_time\": 1,"
+		" \"time_limit\": 1}\n ]\n}\n";
+	check_queue(snap);
+}
+
 /* Slurm 24.11's squeue --json (data_parser v0.0.42): job_state a list,
  * the state then its flags; numbers {set, infinite, number}.  The same
  * queue as squeue_names gives the same jobs. */
 Test(workload, squeue_2411)
 {
-	static const char conf_text[] = "Topology=fattree k=4 n=2\n"
-					"NodeName=n[00-15]\n";
-#define NUM(x) "{\"set\": true, \"infinite\": false, \"number\": " #x "}"
+	/* RUNNING, PENDING with a flag, CANCELLED; the pending job's
+	 * limit is infinite */
 	static const char snap[] =
 		"{\"jobs\": [\n"
 		"  {\"job_id\": 12, \"job_state\": [\"RUNNING\"],"
-		" \"nodes\": \"n[00-03,08]\", \"node_count\": " NUM(
-			5) ","
-			   " \"submit_time\": " NUM(100) ", \"start_time\": " NUM(
-				   120) ","
-					" \"time_limit\": " NUM(
-						2) ", \"partition\": \"batch\"},\n"
-						   "  {\"job_id\": 13, \"job_state\": [\"PENDING\", \"REQUEUED\"],"
-						   " \"nodes\": \"\", \"node_count\": " NUM(
-							   4) ","
-							      " \"submit_time\": " NUM(130) ", \"start_time\": " NUM(
-								      0) ","
-									 " \"time_limit\": {\"set\": false, \"infinite\": true,"
-									 " \"number\": 0}},\n"
-									 "  {\"job_id\": 14, \"job_state\": [\"CANCELLED\"],"
-									 " \"nodes\": \"n01\", \"node_count\": " NUM(
-										 1) ","
-										    " \"submit_time\": " NUM(1) ", \"start_time\": " NUM(
-											    1) ","
-											       " \"time_limit\": " NUM(
-												       1) "}\n]}\n";
-#undef NUM
-	struct err err = { "" };
-	struct machine *c = machine_parse("topo.conf", conf_text, NULL, &err);
-	struct wl_opts o;
-	struct workload w;
+		" \"nodes\": \"n[00-03,08]\","
+		" \"node_count\": {\"set\": true, \"infinite\": false, \"number\": 5},"
+		" \"submit_time\": {\"set\": true, \"infinite\": false, \"number\": 100},"
+		" \"start_time\": {\"set\": true, \"infinite\": false, \"number\": 120},"
+		" \"time_limit\": {\"set\": true, \"infinite\": false, \"number\": 2},"
+		" \"partition\": \"batch\"},\n"
+		"  {\"job_id\": 13,"
+		" \"job_state\": [\"PENDING\", \"REQUEUED\"],"
+		" \"nodes\": \"\", \"node_count\": {\"set\": true, \"infinite\": false, \"number\": 4},"
+		" \"submit_time\": {\"set\": true, \"infinite\": false, \"number\": 130},"
+		" \"start_time\": {\"set\": true, \"infinite\": false, \"number\": 0},"
+		" \"time_limit\": {\"set\": false, \"infinite\": true,"
+		" \"number\": 0}},\n"
+		"  {\"job_id\": 14, \"job_state\": [\"CANCELLED\"],"
+		" \"nodes\": \"n01\", \"node_count\": {\"set\": true, \"infinite\": false, \"number\": 1},"
+		" \"submit_time\": {\"set\": true, \"infinite\": false, \"number\": 1},"
+		" \"start_time\": {\"set\": true, \"infinite\": false, \"number\": 1},"
+		" \"time_limit\": {\"set\": true, \"infinite\": false, \"number\": 1}}\n]}\n";
 
-	cr_assert_not_null(c, "%s", err.msg);
-	wl_opts_init(&o);
-	o.machine = c;
-	o.nnodes = 16;
-	o.default_limit = 777;
-	parse_ok(snap, &o, &w);
-	cr_assert(w.squeue);
-	cr_assert_eq(w.n, 2);
-	cr_assert_eq(w.ignored, 1, "[\"CANCELLED\"] is ignored");
-	cr_assert_eq(w.now, 130);
-	cr_assert(w.jobs[0].running);
-	cr_assert_eq(w.jobs[0].nodes, 5);
-	cr_assert_eq(w.jobs[0].alloc[4], 8);
-	cr_assert_eq(w.jobs[0].start, 120);
-	cr_assert_eq(w.jobs[0].limit, 120, "minutes -> seconds");
-	cr_assert_not(w.jobs[1].running, "[\"PENDING\", \"REQUEUED\"]");
-	cr_assert_eq(w.jobs[1].nodes, 4);
-	cr_assert_eq(w.jobs[1].limit, 777, "infinite limit -> default");
-	workload_free(&w);
-	machine_destroy(c);
+	check_queue(snap);
 }
 
 Test(workload, running_file)
