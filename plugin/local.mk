@@ -75,6 +75,7 @@ dist_man_MANS += man/select_topo.8
 SLURM_TESTS += \
 	tests/slurm/basic.sh \
 	tests/slurm/fattree.sh \
+	tests/slurm/fattree_links.sh \
 	tests/slurm/restart.sh \
 	tests/slurm/badinput.sh \
 	tests/slurm/backfill.sh \

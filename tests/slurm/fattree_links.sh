@@ -1,0 +1,69 @@
+#!/bin/bash
+# fattree-pods:rule=links in real daemons (issue 15): on fattree:k=4,n=3
+# (64 nodes, leaves n[4w..4w+3], pods of 16), with a 3-node job A on
+# leaf 0 (n[0-2]), a 5-node job B is placed beside it: its pod is pod 0
+# (the fewest free nodes, best fit), where it takes the fullest leaf
+# (n[4-7]) and the rest, 1 node, from the smallest leaf that holds it:
+# n3, the last node of A's leaf.  So a multi-leaf job shares a leaf with
+# a single-leaf job, which the paper's rules never do (they hand B two
+# whole leaves and its first 5 nodes: n[4-8]).  A 6-node job C must then avoid leaves 0 and 1
+# (B crosses them) and D, a 1-node job, may still take any leftover.
+# stopo report on squeue --json: MLS = TLS = 0 throughout.
+. "$(dirname "$0")/lib.sh"
+require_cluster
+have_report || skip "stopo report not built"
+
+# the leaves (0-15) of a hostlist's nodes, one per line
+leaves() {
+	scontrol show hostnames "$1" | sed 's/^n//' | awk '{ print int($1 / 4) }' |
+		sort -n | uniq
+}
+
+# run POLICY: A, B, C, D; prints their node lists and checks the report
+run() {
+	cat > "$TDIR/topo.conf" <<CONF
+Topology=fattree k=4 n=3
+NodeName=n[0-63]
+PartitionPolicy=batch:$1
+CONF
+	cluster_start topo "$TDIR/topo.conf"
+	a=$(submit 3 60) || fail "$1: sbatch A"
+	started "$a" || fail "$1: job A did not start"
+	b=$(submit 5 60) || fail "$1: sbatch B"
+	started "$b" || fail "$1: job B did not start"
+	c=$(submit 6 60) || fail "$1: sbatch C"
+	started "$c" || fail "$1: job C did not start"
+	d=$(submit 1 60) || fail "$1: sbatch D"
+	started "$d" || fail "$1: job D did not start"
+	na=$(field "$a" NodeList) nb=$(field "$b" NodeList)
+	nc=$(field "$c" NodeList) nd=$(field "$d" NodeList)
+	note "$1: A=$na B=$nb C=$nc D=$nd"
+	lb=$(leaves "$nb" | tr '\n' ' ') lc=$(leaves "$nc" | tr '\n' ' ')
+	[ -n "$lb" ] && [ -n "$lc" ] || fail "$1: no leaves for $nb, $nc"
+	snapshot "$1"
+	read -r mls tls < <(sharing "$TDIR/snap.$1.json" "$TDIR/topo.conf") ||
+		fail "$1: stopo report failed"
+	note "$1: MLS $mls, TLS $tls"
+	python3 -c "import sys; sys.exit(0 if $mls == 0 and $tls == 0 else 1)" ||
+		fail "$1: links shared (MLS $mls, TLS $tls)"
+	ctld_alive || fail "$1: slurmctld died"
+	scancel "$a" "$b" "$c" "$d"
+	wait_all 60 || fail "$1: jobs did not end"
+	cluster_reset
+}
+
+run fattree-pods:rule=links
+[ "$na" = "n[0-2]" ] || fail "rule=links: A on $na, want n[0-2]"
+[ "$nb" = "n[3-7]" ] ||
+	fail "rule=links: B on $nb, want n[3-7] (leaf 0's last node, leaf 1)"
+# C crosses leaves of its own: none of B's (0, 1)
+[ "$lb" = "0 1 " ] || fail "rule=links: B on leaves $lb, want 0 1"
+case " $lc" in
+*" 0 "* | *" 1 "*) fail "rule=links: C on $nc shares a leaf with B ($nb)" ;;
+esac
+
+run fattree-pods
+# two whole leaves, the lowest ids of the fullest pod: n[4-8]
+[ "$nb" = "n[4-8]" ] || fail "paper rules: B on $nb, want n[4-8]"
+note "paper rules: B on $nb (whole leaves; rule=links put it on n[3-7])"
+echo "PASS"
