@@ -5,6 +5,8 @@
 #define STOPO_TESTS_FIXTURES_H
 
 #include <criterion/criterion.h>
+#include <stdbool.h>
+#include <stdio.h>
 
 #include "topo/routing.h"
 #include "topo/topo.h"
@@ -56,6 +58,41 @@ static inline void fx_net_free(struct fx_net *n)
 {
 	routing_destroy(n->r);
 	topo_destroy(n->t);
+}
+
+/* T as Topology=graph text: switch s is "s<s>" (skipped when DROP[s]),
+ * with NODES[s] nodes when NODES is given (else its own), each cable
+ * declared by its lower switch.  Free with free(). */
+static inline char *fx_graph_conf(const struct topo *t, const uint8_t *drop,
+				  const uint32_t *nodes)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	fprintf(f, "Topology=graph\n");
+	for (uint32_t s = 0; s < topo_num_switches(t); s++) {
+		uint32_t cnt, first, nn;
+		bool first_link = true;
+
+		if (drop && drop[s])
+			continue;
+		topo_switch_nodes(t, s, &nn);
+		fprintf(f, "SwitchName=s%u Nodes=%u", s, nodes ? nodes[s] : nn);
+		first = topo_switch_out(t, s, &cnt);
+		for (uint32_t i = 0; i < cnt; i++) {
+			uint32_t to = topo_link(t, first + i)->to;
+
+			if (to < s || (drop && drop[to]))
+				continue;
+			fprintf(f, "%ss%u", first_link ? " Links=" : ",", to);
+			first_link = false;
+		}
+		fprintf(f, "\n");
+	}
+	cr_assert_eq(fclose(f), 0);
+	return buf;
 }
 
 #endif

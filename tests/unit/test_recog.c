@@ -8,43 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixtures.h"
 #include "topo/routing.h"
 #include "topo/topo_conf.h"
-
-/* T as Topology=graph text: switch s is "s<s>" (skipped when DROP[s]),
- * with NODES[s] nodes when NODES is given (else its own), each cable
- * declared by its lower switch.  Free with free(). */
-static char *graph_conf(const struct topo *t, const uint8_t *drop,
-			const uint32_t *nodes)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	cr_assert_not_null(f);
-	fprintf(f, "Topology=graph\n");
-	for (uint32_t s = 0; s < topo_num_switches(t); s++) {
-		uint32_t cnt, first, nn;
-		bool first_link = true;
-
-		if (drop && drop[s])
-			continue;
-		topo_switch_nodes(t, s, &nn);
-		fprintf(f, "SwitchName=s%u Nodes=%u", s, nodes ? nodes[s] : nn);
-		first = topo_switch_out(t, s, &cnt);
-		for (uint32_t i = 0; i < cnt; i++) {
-			uint32_t to = topo_link(t, first + i)->to;
-
-			if (to < s || (drop && drop[to]))
-				continue;
-			fprintf(f, "%ss%u", first_link ? " Links=" : ",", to);
-			first_link = false;
-		}
-		fprintf(f, "\n");
-	}
-	cr_assert_eq(fclose(f), 0);
-	return buf;
-}
 
 static struct topo_conf *parse(const char *text)
 {
@@ -69,7 +35,7 @@ static void same_as_generated(const char *spec, const char *family)
 
 	cr_assert_not_null(g, "%s", err.msg);
 	cr_expect_null(topo_graph_family(g), "generated %s", spec);
-	text = graph_conf(g, NULL, NULL);
+	text = fx_graph_conf(g, NULL, NULL);
 	c = parse(text);
 	t = topo_conf_topo(c);
 	S = topo_num_switches(t);
@@ -134,7 +100,7 @@ Test(recog, dragonfly_fig1)
 {
 	struct err err = { "" };
 	struct topo *g = topo_create("dragonfly:p=2,a=4,h=2,g=9", &err);
-	char *text = graph_conf(g, NULL, NULL);
+	char *text = fx_graph_conf(g, NULL, NULL);
 	struct topo_conf *c = parse(text);
 	const struct topo *t = topo_conf_topo(c);
 
@@ -175,7 +141,7 @@ static struct topo_conf *imperfect(const uint32_t *drop, size_t ndrop,
 	cr_assert_not_null(g);
 	for (size_t i = 0; i < ndrop; i++)
 		dr[drop[i]] = 1;
-	text = graph_conf(g, dr, nodes);
+	text = fx_graph_conf(g, dr, nodes);
 	c = parse(text);
 	free(text);
 	topo_destroy(g);
@@ -268,7 +234,7 @@ Test(recog, random_not_recognised)
 	struct topo_conf *c;
 
 	cr_assert_not_null(g, "%s", err.msg);
-	text = graph_conf(g, NULL, NULL);
+	text = fx_graph_conf(g, NULL, NULL);
 	c = parse(text);
 	cr_expect_null(topo_graph_family(topo_conf_topo(c)));
 	cr_expect_eq(topo_num_groups(topo_conf_topo(c)), 0);
@@ -342,7 +308,7 @@ static void ecmp_same(const char *spec)
 {
 	struct err err = { "" };
 	struct topo *g = topo_create(spec, &err);
-	char *text = graph_conf(g, NULL, NULL);
+	char *text = fx_graph_conf(g, NULL, NULL);
 	struct topo_conf *c = parse(text);
 	const struct topo *t = topo_conf_topo(c);
 	struct routing *rg = routing_create(g, "ecmp", &err);
