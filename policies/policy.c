@@ -109,6 +109,7 @@ static const char *const *defaults_of(enum topo_kind k, const char *rn)
 
 	switch (k) {
 	case TOPO_FATTREE:
+	case TOPO_GRAPH: /* fattree-pods applies to a recognised fat-tree */
 		return ft;
 	case TOPO_EXPRESSMESH:
 	case TOPO_HYPERX:

@@ -3,7 +3,14 @@
  *
  * Units: a level-l unit is the k^l leaves whose indices agree in base-k
  * digits l..n-2 (leaf w is in unit w / k^l): level 0 = one leaf switch,
- * level 1 = a pod, level n-1 = the whole machine.  Under minimal up/down
+ * level 1 = a pod, level n-1 = the whole machine.  On a Topology=graph
+ * recognised as a fat-tree (topo_recog.c: missing switches, unequal pods,
+ * leaves with unused ports), a level-l unit is a connected component of
+ * the switches of levels 0..l; create checks that up/down routing (ecmp)
+ * between two leaves of a unit stays in it (they have an ancestor in it),
+ * which is what the argument below needs, and refuses the graph otherwise.
+ * Counts of units become counts of nodes there: "m whole units" is "whole
+ * units holding n nodes", the same choices on a regular tree.  Under minimal up/down
  * routing (ecmp, dmodk) the up-links of a unit's top switches carry only
  * traffic of jobs with nodes inside AND outside the unit ("crossing" it),
  * and every other switch-to-switch link belongs to exactly one unit that
@@ -68,31 +75,397 @@ static const struct spec_opt opts[] = {
 static const char *const large_choices[] = { "pods", "leaves", NULL };
 static const char *const rule_choices[] = { "paper", "links", NULL };
 
+/* The unit tree.  Leaves are numbered 0..leaves-1 so that every unit is
+ * a run of consecutive leaves and a level-l unit's children a run of
+ * consecutive level-(l-1) units (on a generated k-ary n-tree: leaf w is
+ * switch w, level-l unit u holds leaves u k^l .. (u+1) k^l - 1).  On a
+ * Topology=graph recognised as a fat-tree, a level-l unit is a connected
+ * component of the switches of levels 0..l, numbered depth first (children
+ * by their lowest leaf switch), so a k-ary n-tree written out as a graph
+ * gets the generated numbering. */
 struct ft {
-	bool links;	 /* rule=links */
-	bool rule3;	 /* large=leaves: rule iii for jobs above a pod */
-	uint32_t k, n;	 /* arity, levels */
-	uint32_t leaves; /* k^(n-1) */
-	uint64_t pw[17]; /* pw[l] = k^l */
+	bool links;	  /* rule=links */
+	bool rule3;	  /* large=leaves: rule iii for jobs above a pod */
+	bool regular;	  /* every leaf kmax nodes, every unit the same
+			    * number of children (reasons count units) */
+	uint32_t n;	  /* levels; level n-1 is the whole machine */
+	uint32_t leaves;  /* nu[0] */
+	uint32_t kmax;	  /* most nodes on a leaf */
+	uint32_t *sw;	  /* [leaves] switch of leaf w */
+	uint32_t *cap;	  /* [leaves] nodes on leaf w */
+	uint32_t *nleaf;  /* [N] leaf of each node */
+	uint32_t nu[16];  /* units of each level */
+	uint32_t *lf[16]; /* [nu[l]+1] unit u's leaves: lf[l][u]..lf[l][u+1] */
+	uint32_t *cf[16]; /* l >= 1: [nu[l]+1] children cf[l][u]..cf[l][u+1] */
+	uint32_t *up[16]; /* [leaves] the level-l unit of leaf w */
+	uint64_t *ucap[16];  /* [nu[l]] nodes of each unit */
+	uint64_t maxcap[16]; /* nodes of the largest level-l unit */
 };
+
+static void destroy(void *state)
+{
+	struct ft *f = state;
+
+	if (!f)
+		return;
+	free(f->sw);
+	free(f->cap);
+	free(f->nleaf);
+	for (uint32_t l = 0; l < 16; l++) {
+		free(f->lf[l]);
+		free(f->cf[l]);
+		free(f->up[l]);
+		free(f->ucap[l]);
+	}
+	free(f);
+}
+
+/* Allocate the per-level arrays for NU[] units; fill caps and maxcap
+ * from lf[] and cap[], and regular.  Returns 0 or -1 (memory). */
+static int ft_alloc_level(struct ft *f, uint32_t l)
+{
+	f->lf[l] = calloc((size_t)f->nu[l] + 1, sizeof(uint32_t));
+	f->cf[l] = calloc((size_t)f->nu[l] + 1, sizeof(uint32_t));
+	f->up[l] = calloc((size_t)f->leaves + 1, sizeof(uint32_t));
+	f->ucap[l] = calloc((size_t)f->nu[l] + 1, sizeof(uint64_t));
+	return f->lf[l] && f->cf[l] && f->up[l] && f->ucap[l] ? 0 : -1;
+}
+
+static void ft_finish(struct ft *f, const struct topo *t)
+{
+	uint32_t N = topo_num_nodes(t);
+
+	f->regular = true;
+	for (uint32_t w = 0; w < f->leaves; w++) {
+		uint32_t cnt;
+		const uint32_t *nodes = topo_switch_nodes(t, f->sw[w], &cnt);
+
+		f->cap[w] = cnt;
+		for (uint32_t i = 0; i < cnt; i++)
+			if (nodes[i] < N)
+				f->nleaf[nodes[i]] = w;
+		if (cnt > f->kmax)
+			f->kmax = cnt;
+	}
+	for (uint32_t w = 0; w < f->leaves; w++)
+		f->regular = f->regular && f->cap[w] == f->kmax;
+	for (uint32_t l = 0; l < f->n; l++) {
+		f->maxcap[l] = 0;
+		for (uint32_t u = 0; u < f->nu[l]; u++) {
+			uint64_t c = 0;
+
+			for (uint32_t w = f->lf[l][u]; w < f->lf[l][u + 1]; w++)
+				c += f->cap[w];
+			f->ucap[l][u] = c;
+			if (c > f->maxcap[l])
+				f->maxcap[l] = c;
+			if (l > 0 && f->cf[l][u + 1] - f->cf[l][u] !=
+					     f->cf[l][1] - f->cf[l][0])
+				f->regular = false;
+		}
+	}
+}
+
+/* The unit tree of a generated k-ary n-tree. */
+static int ft_generated(struct ft *f, const struct topo *t, uint32_t k)
+{
+	uint64_t pw = 1;
+
+	for (uint32_t l = 0; l + 1 < f->n; l++)
+		pw *= k;
+	f->leaves = (uint32_t)pw;
+	f->sw = calloc(f->leaves, sizeof(uint32_t));
+	f->cap = calloc(f->leaves, sizeof(uint32_t));
+	f->nleaf = calloc((size_t)topo_num_nodes(t) + 1, sizeof(uint32_t));
+	if (!f->sw || !f->cap || !f->nleaf)
+		return -1;
+	pw = 1; /* k^l */
+	for (uint32_t l = 0; l < f->n; l++) {
+		f->nu[l] = (uint32_t)(f->leaves / pw);
+		if (ft_alloc_level(f, l))
+			return -1;
+		for (uint32_t u = 0; u <= f->nu[l]; u++) {
+			f->lf[l][u] = (uint32_t)(u * pw);
+			f->cf[l][u] = l ? u * k : u;
+		}
+		for (uint32_t w = 0; w < f->leaves; w++)
+			f->up[l][w] = (uint32_t)(w / pw);
+		pw *= k;
+	}
+	for (uint32_t w = 0; w < f->leaves; w++)
+		f->sw[w] = w;
+	ft_finish(f, t);
+	return 0;
+}
+
+static const char *unit_name(uint32_t l, bool plural);
+
+static uint32_t uf_root(uint32_t *par, uint32_t x)
+{
+	while (par[x] != x)
+		x = par[x] = par[par[x]];
+	return x;
+}
+
+/* The unit tree of a graph recognised as a fat-tree (levels from
+ * topo_switch_level).  Returns 0, -1 (memory) or 1 with ERR set when up/down
+ * routing between two leaves of one unit would leave it. */
+static int ft_graph(struct ft *f, const struct topo *t, struct err *err)
+{
+	uint32_t S = topo_num_switches(t), *par = NULL, *comp = NULL;
+	uint32_t *order = NULL, *stack = NULL, *key = NULL;
+	uint64_t *desc = NULL, *acc = NULL;
+	uint32_t words;
+	int rc = -1;
+
+	f->n = topo_graph_levels(t);
+	if (f->n < 2 || f->n > 16) {
+		err_set(err,
+			"policy fattree-pods: a fat-tree graph of %u levels "
+			"(2 to 16 supported)",
+			f->n);
+		return 1;
+	}
+	for (uint32_t s = 0; s < S; s++) {
+		uint32_t cnt;
+
+		topo_switch_nodes(t, s, &cnt);
+		f->leaves += cnt > 0;
+	}
+	words = (f->leaves + 63) / 64;
+	f->sw = calloc((size_t)f->leaves + 1, sizeof(uint32_t));
+	f->cap = calloc((size_t)f->leaves + 1, sizeof(uint32_t));
+	f->nleaf = calloc((size_t)topo_num_nodes(t) + 1, sizeof(uint32_t));
+	par = malloc((size_t)S * sizeof(*par));
+	/* comp[l * S + s]: component root of switch s at level l */
+	comp = malloc((size_t)S * f->n * sizeof(*comp));
+	order = malloc((size_t)S * sizeof(*order));
+	key = malloc((size_t)S * sizeof(*key));
+	stack = malloc(((size_t)S + 1) * sizeof(*stack));
+	if (!f->sw || !f->cap || !f->nleaf || !par || !comp || !order || !key ||
+	    !stack)
+		goto out;
+	for (uint32_t s = 0; s < S; s++)
+		par[s] = s;
+	for (uint32_t l = 0; l < f->n; l++) {
+		for (uint32_t x = topo_first_switch_link(t);
+		     x < topo_num_links(t); x++) {
+			const struct topo_link *k = topo_link(t, x);
+
+			if (topo_switch_level(t, k->from) == l &&
+			    topo_switch_level(t, k->to) < l)
+				par[uf_root(par, k->from)] =
+					uf_root(par, k->to);
+			else if (topo_switch_level(t, k->to) == l &&
+				 topo_switch_level(t, k->from) < l)
+				par[uf_root(par, k->to)] =
+					uf_root(par, k->from);
+		}
+		for (uint32_t s = 0; s < S; s++)
+			comp[(size_t)l * S + s] = uf_root(par, s);
+	}
+	/* leaves in depth-first order of the component tree, children by
+	 * their lowest leaf switch: sort leaves by (top-down component keys),
+	 * the key of a component being its lowest leaf switch */
+	for (uint32_t l = 0; l < f->n; l++) {
+		for (uint32_t s = 0; s < S; s++)
+			key[s] = UINT32_MAX;
+		for (uint32_t s = S; s-- > 0;) {
+			uint32_t cnt;
+
+			topo_switch_nodes(t, s, &cnt);
+			if (cnt)
+				key[comp[(size_t)l * S + s]] = s;
+		}
+		for (uint32_t s = 0; s < S; s++)
+			comp[(size_t)l * S + s] = key[comp[(size_t)l * S + s]];
+	}
+	{
+		uint32_t nl = 0;
+
+		for (uint32_t s = 0; s < S; s++) {
+			uint32_t cnt;
+
+			topo_switch_nodes(t, s, &cnt);
+			if (cnt)
+				order[nl++] = s;
+		}
+		/* insertion sort by the key vector, top level first (leaves
+		 * are few: thousands) */
+		for (uint32_t i = 1; i < nl; i++) {
+			uint32_t x = order[i], j = i;
+
+			while (j > 0) {
+				uint32_t y = order[j - 1];
+				int c = 0;
+
+				for (uint32_t l = f->n; l-- > 0 && !c;) {
+					uint32_t a = comp[(size_t)l * S + x],
+						 b = comp[(size_t)l * S + y];
+
+					c = a < b ? -1 : a > b;
+				}
+				if (c >= 0)
+					break;
+				order[j] = y;
+				j--;
+			}
+			order[j] = x;
+		}
+		for (uint32_t w = 0; w < nl; w++)
+			f->sw[w] = order[w];
+	}
+	/* units: runs of leaves with equal component at each level */
+	for (uint32_t l = 0; l < f->n; l++) {
+		uint32_t nu = 0;
+
+		for (uint32_t w = 0; w < f->leaves; w++)
+			nu += w == 0 ||
+			      comp[(size_t)l * S + f->sw[w]] !=
+				      comp[(size_t)l * S + f->sw[w - 1]];
+		f->nu[l] = nu;
+		if (ft_alloc_level(f, l))
+			goto out;
+		nu = 0;
+		for (uint32_t w = 0; w < f->leaves; w++) {
+			if (w > 0 && comp[(size_t)l * S + f->sw[w]] !=
+					     comp[(size_t)l * S + f->sw[w - 1]])
+				f->lf[l][++nu] = w;
+			f->up[l][w] = nu;
+		}
+		f->lf[l][f->nu[l]] = f->leaves;
+		for (uint32_t u = 0; u <= f->nu[l]; u++)
+			f->cf[l][u] = l == 0	    ? u :
+				      u == f->nu[l] ? f->nu[l - 1] :
+						      f->up[l - 1][f->lf[l][u]];
+	}
+	if (f->nu[f->n - 1] != 1) {
+		err_set(err, "policy fattree-pods: the top level of the "
+			     "fat-tree graph is not connected");
+		rc = 1;
+		goto out;
+	}
+	ft_finish(f, t);
+	/* up/down routing keeps a unit's traffic inside it: each leaf's
+	 * ancestors at levels <= l reach down to every leaf of its level-l
+	 * unit (desc: leaves below each switch; acc: below its ancestors) */
+	desc = calloc((size_t)S * words + 1, sizeof(*desc));
+	acc = calloc((size_t)words + 1, sizeof(*acc));
+	if (!desc || !acc)
+		goto out;
+	for (uint32_t w = 0; w < f->leaves; w++)
+		key[f->sw[w]] = w;
+	for (uint32_t l = 0; l < f->n; l++)
+		for (uint32_t s = 0; s < S; s++) {
+			uint32_t cnt, first;
+
+			if (topo_switch_level(t, s) != l)
+				continue;
+			if (l == 0)
+				desc[(size_t)s * words + key[s] / 64] |=
+					1ull << (key[s] % 64);
+			first = topo_switch_out(t, s, &cnt);
+			for (uint32_t i = 0; i < cnt; i++) {
+				uint32_t v = topo_link(t, first + i)->to;
+
+				if (topo_switch_level(t, v) + 1 == l)
+					for (uint32_t x = 0; x < words; x++)
+						desc[(size_t)s * words + x] |=
+							desc[(size_t)v * words +
+							     x];
+			}
+		}
+	for (uint32_t w = 0; w < f->leaves; w++) {
+		uint32_t h = 0, tl = 0;
+
+		memset(acc, 0, (size_t)words * sizeof(*acc));
+		for (uint32_t s = 0; s < S; s++)
+			par[s] = 0; /* visited */
+		stack[tl++] = f->sw[w];
+		par[f->sw[w]] = 1;
+		/* BFS up, level by level (levels rise by one per hop) */
+		for (uint32_t l = 0; l < f->n; l++) {
+			uint32_t end = tl, cover = 0, u = f->up[l][w];
+
+			for (uint32_t i = h; i < end; i++)
+				for (uint32_t x = 0; x < words; x++)
+					acc[x] |=
+						desc[(size_t)stack[i] * words +
+						     x];
+			for (uint32_t x = 0; x < words; x++)
+				cover += (uint32_t)__builtin_popcountll(acc[x]);
+			if (cover != f->lf[l][u + 1] - f->lf[l][u]) {
+				uint32_t o = f->lf[l][u];
+
+				while (o < f->lf[l][u + 1] &&
+				       acc[o / 64] >> (o % 64) & 1)
+					o++;
+				err_set(err,
+					"policy fattree-pods: leaf "
+					"switches %u and %u share a %s "
+					"but no ancestor in it (their "
+					"up/down routes leave it)",
+					f->sw[w], f->sw[o],
+					unit_name(l, false));
+				rc = 1;
+				goto out;
+			}
+			for (uint32_t i = h; i < end; i++) {
+				uint32_t cnt, first = topo_switch_out(
+						      t, stack[i], &cnt);
+
+				for (uint32_t j = 0; j < cnt; j++) {
+					uint32_t v =
+						topo_link(t, first + j)->to;
+
+					if (topo_switch_level(t, v) == l + 1 &&
+					    !par[v]) {
+						par[v] = 1;
+						stack[tl++] = v;
+					}
+				}
+			}
+			h = end;
+		}
+	}
+	rc = 0;
+out:
+	free(par);
+	free(comp);
+	free(order);
+	free(key);
+	free(stack);
+	free(desc);
+	free(acc);
+	return rc;
+}
 
 static int create(struct policy *p, struct err *err)
 {
 	struct ft *f;
-	long k, n;
-	int large, rule;
+	int large, rule, rc;
 
-	if (topo_kind(p->t) == TOPO_GRAPH)
+	if (topo_kind(p->t) == TOPO_GRAPH &&
+	    (!topo_graph_family(p->t) ||
+	     strcmp(topo_graph_family(p->t), "fattree") != 0))
 		return err_set(
 			err,
 			"policy fattree-pods: topology graph %s%s%s "
-			"(the policy needs a generated k-ary n-tree)",
+			"(the policy needs a k-ary n-tree or a graph "
+			"recognised as a fat-tree)",
 			topo_graph_family(p->t) ? "recognised as " :
 						  "not recognised",
 			topo_graph_family(p->t) ? topo_graph_family(p->t) :
 						  ": ",
 			topo_graph_family(p->t) ? "" : topo_graph_why(p->t));
-	if (topo_kind(p->t) != TOPO_FATTREE)
+	if (topo_kind(p->t) == TOPO_GRAPH &&
+	    strcmp(routing_name(p->r), "ecmp") != 0)
+		return err_set(err,
+			       "policy fattree-pods: routing %s on a fat-tree "
+			       "graph (isolation needs up/down routing: "
+			       "ecmp)",
+			       routing_name(p->r));
+	if (topo_kind(p->t) != TOPO_FATTREE && topo_kind(p->t) != TOPO_GRAPH)
 		return err_set(err,
 			       "policy fattree-pods: topology %s is not "
 			       "a fat-tree",
@@ -104,34 +477,40 @@ static int create(struct policy *p, struct err *err)
 		return err_set(err, "policy fattree-pods: large=leaves is a "
 				    "rule=paper option (rule=links takes any "
 				    "private leaves already)");
-	k = topo_param_int(p->t, "k");
-	n = topo_param_int(p->t, "n");
-	if (k < 1 || n < 1 || n > 16)
-		return err_set(err, "policy fattree-pods: fat-tree without "
-				    "k and n parameters");
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return err_set(err, "policy fattree-pods: out of memory");
 	f->rule3 = large == 1;
 	f->links = rule == 1;
-	f->k = (uint32_t)k;
-	f->n = (uint32_t)n;
-	f->pw[0] = 1;
-	for (uint32_t l = 1; l <= f->n; l++)
-		f->pw[l] = f->pw[l - 1] * f->k;
-	f->leaves = (uint32_t)f->pw[f->n - 1];
-	if ((uint64_t)f->leaves * f->k != topo_num_nodes(p->t)) {
-		free(f);
-		return err_set(err, "policy fattree-pods: node count does not "
-				    "match k^n");
+	if (topo_kind(p->t) == TOPO_GRAPH) {
+		rc = ft_graph(f, p->t, err);
+	} else {
+		long k = topo_param_int(p->t, "k"),
+		     n = topo_param_int(p->t, "n");
+
+		if (k < 1 || n < 1 || n > 16) {
+			destroy(f);
+			return err_set(err, "policy fattree-pods: fat-tree "
+					    "without k and n parameters");
+		}
+		f->n = (uint32_t)n;
+		rc = ft_generated(f, p->t, (uint32_t)k);
+		if (!rc &&
+		    (uint64_t)f->leaves * (uint64_t)k != topo_num_nodes(p->t)) {
+			destroy(f);
+			return err_set(err, "policy fattree-pods: node count "
+					    "does not match k^n");
+		}
+	}
+	if (rc) {
+		destroy(f);
+		if (rc < 0)
+			return err_set(err, "policy fattree-pods: out of "
+					    "memory");
+		return -1;
 	}
 	p->state = f;
 	return 0;
-}
-
-static void destroy(void *state)
-{
-	free(state);
 }
 
 /* Unit names for reasons. */
@@ -146,27 +525,32 @@ static const char *unit_name(uint32_t l, bool plural)
 
 /* Per-call counts.  nfree[w]: free usable nodes of leaf w; whole[l][u]:
  * number of whole level-(l-1) units inside level-l unit u (l >= 1), and
- * a level-l unit is whole when whole[l][u] == k (leaves: nfree == k). */
+ * wcap[l][u] their nodes; a unit is whole when all its children are
+ * (a leaf: nfree == cap). */
 struct counts {
 	uint32_t *nfree;
 	uint32_t *whole[16];
+	uint64_t *wcap[16];
 	uint32_t *mem;
+	uint64_t *wmem;
 	/* large=leaves: crossed[l][u] for 1 <= l <= n-2: a running job has
 	 * nodes inside and outside level-l unit u */
 	uint8_t *crossed[16];
 	uint8_t *cmem;
 };
 
+static uint32_t nchild(const struct ft *f, uint32_t l, uint32_t u)
+{
+	return f->cf[l][u + 1] - f->cf[l][u];
+}
+
 /* Lowest level whose unit holds both leaves A and B. */
 static uint32_t lca_level(const struct ft *f, uint32_t a, uint32_t b)
 {
 	uint32_t l = 0;
 
-	while (a != b) {
-		a /= f->k;
-		b /= f->k;
+	while (l + 1 < f->n && f->up[l][a] != f->up[l][b])
 		l++;
-	}
 	return l;
 }
 
@@ -180,14 +564,14 @@ static int mark_crossed(const struct policy *p, const struct ft *f,
 	uint8_t *q;
 
 	for (uint32_t l = 1; l + 1 < f->n; l++)
-		total += f->pw[f->n - 1 - l];
+		total += f->nu[l];
 	c->cmem = calloc(total + 1, 1);
 	if (!c->cmem || policy_jobs_build(&jobs, v->owner, N))
 		return -1;
 	q = c->cmem;
 	for (uint32_t l = 1; l + 1 < f->n; l++) {
 		c->crossed[l] = q;
-		q += f->pw[f->n - 1 - l];
+		q += f->nu[l];
 	}
 	first = malloc(((size_t)jobs.n + 1) * sizeof(*first));
 	span = calloc((size_t)jobs.n + 1, sizeof(*span));
@@ -200,7 +584,7 @@ static int mark_crossed(const struct policy *p, const struct ft *f,
 	for (uint32_t j = 0; j < jobs.n; j++)
 		first[j] = UINT32_MAX;
 	for (uint32_t i = 0; i < N; i++) {
-		uint32_t j = jobs.idx[i], w = topo_node_switch(p->t, i), l;
+		uint32_t j = jobs.idx[i], w = f->nleaf[i], l;
 
 		if (j == UINT32_MAX)
 			continue;
@@ -210,12 +594,12 @@ static int mark_crossed(const struct policy *p, const struct ft *f,
 			span[j] = l;
 	}
 	for (uint32_t i = 0; i < N; i++) {
-		uint32_t j = jobs.idx[i], w = topo_node_switch(p->t, i);
+		uint32_t j = jobs.idx[i], w = f->nleaf[i];
 
 		if (j == UINT32_MAX)
 			continue;
 		for (uint32_t l = 1; l < span[j] && l + 1 < f->n; l++)
-			c->crossed[l][w / f->pw[l]] = 1;
+			c->crossed[l][f->up[l][w]] = 1;
 	}
 	free(first);
 	free(span);
@@ -226,32 +610,43 @@ static int mark_crossed(const struct policy *p, const struct ft *f,
 static int count(const struct policy *p, const struct ft *f,
 		 const struct policy_view *v, bool empty, struct counts *c)
 {
-	size_t total = f->leaves;
+	size_t total = f->leaves, wtotal = 0;
 	uint32_t *q;
+	uint64_t *qw;
 
 	memset(c, 0, sizeof(*c));
-	for (uint32_t l = 1; l < f->n; l++)
-		total += f->pw[f->n - 1 - l];
+	for (uint32_t l = 1; l < f->n; l++) {
+		total += f->nu[l];
+		wtotal += f->nu[l];
+	}
 	c->mem = calloc(total, sizeof(uint32_t));
-	if (!c->mem)
+	c->wmem = calloc(wtotal + 1, sizeof(uint64_t));
+	if (!c->mem || !c->wmem) {
+		free(c->mem);
+		free(c->wmem);
 		return -1;
+	}
 	if (f->rule3 && f->n >= 3) {
 		/* on the empty machine nothing crosses (crossed[] NULL) */
 		if (!empty && mark_crossed(p, f, v, c)) {
 			free(c->mem);
+			free(c->wmem);
 			free(c->cmem);
 			return -1;
 		}
 	}
 	c->nfree = c->mem;
 	q = c->mem + f->leaves;
+	qw = c->wmem;
 	for (uint32_t l = 1; l < f->n; l++) {
 		c->whole[l] = q;
-		q += f->pw[f->n - 1 - l];
+		c->wcap[l] = qw;
+		q += f->nu[l];
+		qw += f->nu[l];
 	}
 	for (uint32_t w = 0; w < f->leaves; w++) {
 		uint32_t cnt, nf = 0;
-		const uint32_t *nodes = topo_switch_nodes(p->t, w, &cnt);
+		const uint32_t *nodes = topo_switch_nodes(p->t, f->sw[w], &cnt);
 
 		for (uint32_t i = 0; i < cnt; i++)
 			nf += empty ? policy_node_usable(v, nodes[i]) :
@@ -259,11 +654,15 @@ static int count(const struct policy *p, const struct ft *f,
 		c->nfree[w] = nf;
 	}
 	for (uint32_t l = 1; l < f->n; l++)
-		for (uint32_t u = 0; u < f->pw[f->n - l]; u++) {
-			bool w = l == 1 ? c->nfree[u] == f->k :
-					  c->whole[l - 1][u] == f->k;
+		for (uint32_t u = 0; u < f->nu[l - 1]; u++) {
+			bool w = l == 1 ? c->nfree[u] == f->cap[u] :
+					  c->whole[l - 1][u] ==
+						  nchild(f, l - 1, u);
+			uint32_t up = f->up[l][f->lf[l - 1][u]];
 
-			c->whole[l][u / f->k] += w;
+			c->whole[l][up] += w;
+			if (w)
+				c->wcap[l][up] += f->ucap[l - 1][u];
 		}
 	return 0;
 }
@@ -271,7 +670,8 @@ static int count(const struct policy *p, const struct ft *f,
 static bool sub_whole(const struct ft *f, const struct counts *c, uint32_t l,
 		      uint32_t s)
 {
-	return l == 0 ? c->nfree[s] == f->k : c->whole[l][s] == f->k;
+	return l == 0 ? c->nfree[s] == f->cap[s] :
+			c->whole[l][s] == nchild(f, l, s);
 }
 
 /* Single-leaf job: the ATTEMPT-th leaf (best fit).  Returns the leaf or
@@ -301,17 +701,34 @@ static uint32_t find_leaf(const struct ft *f, const struct counts *c,
 	return r;
 }
 
-/* Job inside one level-J unit on M whole level-(J-1) units: the ATTEMPT-th
- * candidate.  Sets *unit and *first (index of the first of the M whole
- * sub-units among the whole sub-units of the unit, in id order).  Returns
- * 0, or -1 with *ncand = candidates and *best = most whole sub-units in a
- * unit. */
-static int find_units(const struct ft *f, const struct counts *c, uint32_t j,
-		      uint32_t m, uint32_t attempt, uint32_t *unit,
-		      uint32_t *first, uint64_t *ncand, uint32_t *best)
+/* Starting points of runs of whole level-(J-1) sub-units of level-J unit U
+ * (in id order, from a whole one) holding NEED nodes: a run from the i-th
+ * whole sub-unit takes the following whole ones until NEED is reached. */
+static uint64_t unit_runs(const struct ft *f, const struct counts *c,
+			  uint32_t j, uint32_t u, uint64_t need)
 {
-	uint32_t nu = (uint32_t)f->pw[f->n - 1 - j], nc = 0;
-	struct policy_cand *cd = malloc(nu * sizeof(*cd));
+	uint64_t rest = c->wcap[j][u], runs = 0;
+
+	for (uint32_t s = f->cf[j][u]; s < f->cf[j][u + 1] && rest >= need; s++)
+		if (sub_whole(f, c, j - 1, s)) {
+			runs++;
+			rest -= f->ucap[j - 1][s];
+		}
+	return runs;
+}
+
+/* Job inside one level-J unit on whole level-(J-1) units holding NEED
+ * nodes: the ATTEMPT-th candidate.  Sets *unit and *first (index of the
+ * first whole sub-unit of the run among the whole sub-units of the unit,
+ * in id order).  Returns 0, or -1 with *ncand = candidates and *best =
+ * most whole sub-units (nodes in them when BYCAP) in a unit. */
+static int find_units(const struct ft *f, const struct counts *c, uint32_t j,
+		      uint64_t need, uint32_t attempt, uint32_t *unit,
+		      uint32_t *first, uint64_t *ncand, uint64_t *best,
+		      bool bycap)
+{
+	uint32_t nu = f->nu[j], nc = 0;
+	struct policy_cand *cd = malloc(((size_t)nu + 1) * sizeof(*cd));
 	uint64_t seen = 0;
 	int rc = -1;
 
@@ -320,18 +737,19 @@ static int find_units(const struct ft *f, const struct counts *c, uint32_t j,
 	if (!cd)
 		return -1;
 	for (uint32_t u = 0; u < nu; u++) {
-		uint32_t w = c->whole[j][u];
+		uint64_t w = c->wcap[j][u];
+		uint64_t b = bycap ? w : c->whole[j][u];
 
-		if (w > *best)
-			*best = w;
-		if (w >= m) {
+		if (b > *best)
+			*best = b;
+		if (w >= need) {
 			cd[nc++] = (struct policy_cand){ w, u };
-			*ncand += w - m + 1;
+			*ncand += unit_runs(f, c, j, u, need);
 		}
 	}
 	qsort(cd, nc, sizeof(*cd), policy_cand_cmp);
 	for (uint32_t i = 0; i < nc; i++) {
-		uint64_t here = cd[i].key - m + 1;
+		uint64_t here = unit_runs(f, c, j, cd[i].id, need);
 
 		if (attempt < seen + here) {
 			*unit = cd[i].id;
@@ -345,15 +763,28 @@ static int find_units(const struct ft *f, const struct counts *c, uint32_t j,
 	return rc;
 }
 
-static void take_leaves(const struct policy *p, const struct policy_view *v,
-			uint32_t lo, uint32_t hi, uint32_t need,
-			struct policy_result *res);
+static void take_leaves(const struct policy *p, const struct ft *f,
+			const struct policy_view *v, uint32_t lo, uint32_t hi,
+			uint32_t need, struct policy_result *res);
 
-/* large=leaves (rule iii), job inside one level-J unit (J >= 2) on M whole
- * leaves whose units at levels 1..J-1 no running job crosses.  Candidates:
- * level-J units with enough such leaves, fewest first, then lowest id; in
- * the unit, level-(J-1) sub-units with the most such leaves first (fewest
- * units crossed), then lowest id.  Fills RES when FILL. */
+/* large=leaves (rule iii): leaf W is whole and its units at levels
+ * 1..J-1 are crossed by no running job. */
+static bool leaf_eligible(const struct ft *f, const struct counts *c,
+			  uint32_t j, uint32_t w)
+{
+	bool ok = c->nfree[w] == f->cap[w];
+
+	for (uint32_t l = 1; l < j && ok && c->crossed[l]; l++)
+		ok = !c->crossed[l][f->up[l][w]];
+	return ok;
+}
+
+/* large=leaves (rule iii), job inside one level-J unit (J >= 2) on whole
+ * leaves holding NEED nodes whose units at levels 1..J-1 no running job
+ * crosses.  Candidates: level-J units with enough nodes on such leaves,
+ * fewest first, then lowest id; in the unit, level-(J-1) sub-units with
+ * the most such nodes first (fewest units crossed), then lowest id.
+ * Fills RES when FILL. */
 static enum policy_status find_leaves(const struct policy *p,
 				      const struct ft *f,
 				      const struct policy_view *v,
@@ -361,11 +792,8 @@ static enum policy_status find_leaves(const struct policy *p,
 				      uint32_t need, uint32_t attempt,
 				      struct policy_result *res, bool fill)
 {
-	uint32_t m = (need + f->k - 1) / f->k;
-	uint32_t nu = (uint32_t)f->pw[f->n - 1 - j];
-	uint32_t nsub = (uint32_t)f->pw[f->n - j]; /* level j-1 units */
-	uint32_t per = (uint32_t)f->pw[j - 1];	   /* leaves per sub-unit */
-	uint32_t *elig = calloc(nsub, sizeof(*elig)), nc = 0, best = 0;
+	uint32_t nu = f->nu[j], nsub = f->nu[j - 1], nc = 0;
+	uint64_t *elig = calloc((size_t)nsub + 1, sizeof(*elig)), best = 0;
 	struct policy_cand *cd = malloc(((size_t)nu + 1) * sizeof(*cd));
 	enum policy_status st;
 
@@ -374,34 +802,43 @@ static enum policy_status find_leaves(const struct policy *p,
 		free(cd);
 		return policy_say(res, POLICY_WAIT, "out of memory");
 	}
-	for (uint32_t w = 0; w < f->leaves; w++) {
-		bool ok = c->nfree[w] == f->k;
-
-		for (uint32_t l = 1; l < j && ok && c->crossed[l]; l++)
-			ok = !c->crossed[l][w / f->pw[l]];
-		elig[w / per] += ok;
-	}
+	/* nodes on eligible leaves of each level-(j-1) unit */
+	for (uint32_t w = 0; w < f->leaves; w++)
+		if (leaf_eligible(f, c, j, w))
+			elig[f->up[j - 1][w]] += f->cap[w];
 	for (uint32_t u = 0; u < nu; u++) {
-		uint32_t e = 0;
+		uint64_t e = 0;
 
-		for (uint32_t s = u * f->k; s < (u + 1) * f->k; s++)
+		for (uint32_t s = f->cf[j][u]; s < f->cf[j][u + 1]; s++)
 			e += elig[s];
 		if (e > best)
 			best = e;
-		if (e >= m)
+		if (e >= need)
 			cd[nc++] = (struct policy_cand){ e, u };
 	}
 	if (attempt >= nc) {
-		st = nc ? policy_say(res, POLICY_NEVER,
-				     "no candidate #%u "
-				     "(%u candidates)",
-				     attempt, nc) :
-			  policy_say(res, POLICY_WAIT,
-				     "waiting for %u whole "
-				     "leaf switches in %s no other job "
-				     "crosses (%u such in one %s)",
-				     m, unit_name(j - 1, true), best,
-				     unit_name(j, false));
+		if (nc)
+			st = policy_say(res, POLICY_NEVER,
+					"no candidate #%u "
+					"(%u candidates)",
+					attempt, nc);
+		else if (f->regular)
+			st = policy_say(res, POLICY_WAIT,
+					"waiting for %u whole "
+					"leaf switches in %s no other job "
+					"crosses (%u such in one %s)",
+					(need + f->kmax - 1) / f->kmax,
+					unit_name(j - 1, true),
+					(uint32_t)(best / f->kmax),
+					unit_name(j, false));
+		else
+			st = policy_say(res, POLICY_WAIT,
+					"waiting for whole leaf switches "
+					"with %u nodes in %s no other job "
+					"crosses (%llu such nodes in one %s)",
+					need, unit_name(j - 1, true),
+					(unsigned long long)best,
+					unit_name(j, false));
 		free(elig);
 		free(cd);
 		return st;
@@ -409,38 +846,33 @@ static enum policy_status find_leaves(const struct policy *p,
 	qsort(cd, nc, sizeof(*cd), policy_cand_cmp);
 	if (fill) {
 		uint32_t u = cd[attempt].id, ns = 0;
-		struct policy_cand *sub = malloc(f->k * sizeof(*sub));
+		struct policy_cand *sub =
+			malloc(((size_t)nchild(f, j, u) + 1) * sizeof(*sub));
 
 		if (!sub) {
 			free(elig);
 			free(cd);
 			return policy_say(res, POLICY_WAIT, "out of memory");
 		}
-		for (uint32_t s = u * f->k; s < (u + 1) * f->k; s++)
+		for (uint32_t s = f->cf[j][u]; s < f->cf[j][u + 1]; s++)
 			if (elig[s])
 				sub[ns++] = (struct policy_cand){
-					UINT32_MAX - elig[s], s
+					UINT64_MAX - elig[s], s
 				};
 		qsort(sub, ns, sizeof(*sub), policy_cand_cmp);
 		res->n = 0;
 		for (uint32_t i = 0; i < ns && res->n < need; i++)
-			for (uint32_t w = sub[i].id * per;
-			     w < (sub[i].id + 1) * per && res->n < need; w++) {
-				bool ok = c->nfree[w] == f->k;
+			for (uint32_t w = f->lf[j - 1][sub[i].id];
+			     w < f->lf[j - 1][sub[i].id + 1] && res->n < need;
+			     w++) {
+				struct policy_result part = *res;
 
-				for (uint32_t l = 1;
-				     l < j && ok && c->crossed[l]; l++)
-					ok = !c->crossed[l][w / f->pw[l]];
-				if (!ok)
+				if (!leaf_eligible(f, c, j, w))
 					continue;
-				{
-					struct policy_result part = *res;
-
-					part.nodes = res->nodes + res->n;
-					take_leaves(p, v, w, w + 1,
-						    need - res->n, &part);
-					res->n += part.n;
-				}
+				part.nodes = res->nodes + res->n;
+				take_leaves(p, f, v, w, w + 1, need - res->n,
+					    &part);
+				res->n += part.n;
 			}
 		free(sub);
 		policy_sort_u32(res->nodes, res->n);
@@ -452,14 +884,14 @@ static enum policy_status find_leaves(const struct policy *p,
 
 /* Give the job NEED nodes: the free usable nodes of leaves [lo, hi) in id
  * order. */
-static void take_leaves(const struct policy *p, const struct policy_view *v,
-			uint32_t lo, uint32_t hi, uint32_t need,
-			struct policy_result *res)
+static void take_leaves(const struct policy *p, const struct ft *f,
+			const struct policy_view *v, uint32_t lo, uint32_t hi,
+			uint32_t need, struct policy_result *res)
 {
 	res->n = 0;
 	for (uint32_t w = lo; w < hi && res->n < need; w++) {
 		uint32_t cnt;
-		const uint32_t *nodes = topo_switch_nodes(p->t, w, &cnt);
+		const uint32_t *nodes = topo_switch_nodes(p->t, f->sw[w], &cnt);
 
 		for (uint32_t i = 0; i < cnt && res->n < need; i++)
 			if (policy_node_ok(v, nodes[i]))
@@ -477,7 +909,7 @@ static enum policy_status try_place(const struct policy *p, const struct ft *f,
 {
 	uint32_t need = req->nodes, j = 0;
 
-	while ((uint64_t)f->pw[j + 1] < need)
+	while (j + 1 < f->n && f->maxcap[j] < need)
 		j++;
 	if (j == 0) {
 		uint32_t nc, most;
@@ -496,55 +928,71 @@ static enum policy_status try_place(const struct policy *p, const struct ft *f,
 					  need, most);
 		}
 		if (fill)
-			take_leaves(p, v, w, w + 1, need, res);
+			take_leaves(p, f, v, w, w + 1, need, res);
 		return POLICY_PLACED;
 	}
 	if (j >= 2 && f->rule3)
 		return find_leaves(p, f, v, c, j, need, req->attempt, res,
 				   fill);
 	{
-		uint64_t subnodes = f->pw[j];
+		uint64_t subnodes = f->maxcap[j - 1];
 		uint32_t m = (uint32_t)((need + subnodes - 1) / subnodes);
-		uint32_t unit, first, best, sub, lo, hi, idx = 0;
-		uint64_t nc;
+		uint32_t unit, first, sub, idx = 0;
+		uint64_t nc, best;
 		bool top = j == f->n - 1;
 
-		if (find_units(f, c, j, m, req->attempt, &unit, &first, &nc,
-			       &best)) {
+		if (find_units(f, c, j, need, req->attempt, &unit, &first, &nc,
+			       &best, !f->regular)) {
 			if (nc > 0)
 				return policy_say(res, POLICY_NEVER,
 						  "no candidate #%u (%llu "
 						  "candidates)",
 						  req->attempt,
 						  (unsigned long long)nc);
+			if (!f->regular && top)
+				return policy_say(
+					res, POLICY_WAIT,
+					"waiting for whole %s with %u nodes "
+					"(%llu nodes in whole ones)",
+					unit_name(j - 1, true), need,
+					(unsigned long long)best);
+			if (!f->regular)
+				return policy_say(
+					res, POLICY_WAIT,
+					"waiting for whole %s with %u "
+					"nodes in one %s (at most %llu "
+					"nodes of whole ones in one)",
+					unit_name(j - 1, true), need,
+					unit_name(j, false),
+					(unsigned long long)best);
 			if (top)
 				return policy_say(res, POLICY_WAIT,
 						  "waiting for %u whole %s "
 						  "(%u whole)",
 						  m, unit_name(j - 1, true),
-						  best);
+						  (uint32_t)best);
 			return policy_say(res, POLICY_WAIT,
 					  "waiting for %u "
 					  "whole %s in one %s (at most %u "
 					  "in one)",
 					  m, unit_name(j - 1, true),
-					  unit_name(j, false), best);
+					  unit_name(j, false), (uint32_t)best);
 		}
 		if (!fill)
 			return POLICY_PLACED;
-		/* the first-th .. (first+m-1)-th whole sub-units of unit */
+		/* the whole sub-units of unit from the first-th on */
 		res->n = 0;
-		for (sub = unit * f->k; sub < (unit + 1) * f->k; sub++) {
+		for (sub = f->cf[j][unit]; sub < f->cf[j][unit + 1]; sub++) {
 			if (!sub_whole(f, c, j - 1, sub))
 				continue;
-			if (idx >= first && idx < first + m) {
-				lo = (uint32_t)(sub * f->pw[j - 1]);
-				hi = (uint32_t)(lo + f->pw[j - 1]);
+			if (idx >= first && res->n < need) {
 				uint32_t got = res->n;
 				struct policy_result part = *res;
 
 				part.nodes = res->nodes + got;
-				take_leaves(p, v, lo, hi, need - got, &part);
+				take_leaves(p, f, v, f->lf[j - 1][sub],
+					    f->lf[j - 1][sub + 1], need - got,
+					    &part);
 				res->n = got + part.n;
 			}
 			idx++;
@@ -594,7 +1042,7 @@ static int lstate_build(const struct policy *p, const struct ft *f,
 	memset(s->low, (int)f->n, L);
 	for (uint32_t w = 0; w < L; w++) {
 		uint32_t cnt;
-		const uint32_t *nodes = topo_switch_nodes(p->t, w, &cnt);
+		const uint32_t *nodes = topo_switch_nodes(p->t, f->sw[w], &cnt);
 
 		for (uint32_t i = 0; i < cnt; i++)
 			s->nfree[w] += empty ? policy_node_usable(v, nodes[i]) :
@@ -612,9 +1060,8 @@ static int lstate_build(const struct policy *p, const struct ft *f,
 		goto out;
 	for (uint32_t j = 0; j < jobs.n; j++)
 		lo[j] = UINT32_MAX;
-	/* node i on leaf i/k (counted, not divided: this runs per call) */
-	for (uint32_t i = 0, w = 0, t = 0; i < N; i++) {
-		uint32_t j = jobs.idx[i];
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t j = jobs.idx[i], w = f->nleaf[i];
 
 		if (j != UINT32_MAX) {
 			if (w < lo[j])
@@ -622,41 +1069,30 @@ static int lstate_build(const struct policy *p, const struct ft *f,
 			if (w > hi[j])
 				hi[j] = w;
 		}
-		if (++t == f->k) {
-			t = 0;
-			w++;
-		}
 	}
 	for (uint32_t j = 0; j < jobs.n; j++)
 		span[j] = lca_level(f, lo[j], hi[j]);
-	for (uint32_t i = 0, w = 0, t = 0; i < N; i++) {
-		uint32_t j = jobs.idx[i];
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t j = jobs.idx[i], w = f->nleaf[i];
 
 		if (j != UINT32_MAX && span[j] > m[w])
 			m[w] = span[j];
-		if (++t == f->k) {
-			t = 0;
-			w++;
-		}
 	}
 	/* level by level, m[u] = the largest span on unit u's leaves */
 	for (uint32_t l = 0; l + 1 < f->n; l++) {
-		uint32_t nu = (uint32_t)f->pw[f->n - 1 - l],
-			 per = (uint32_t)f->pw[l];
-
-		for (uint32_t u = 0; u < nu; u++) {
+		for (uint32_t u = 0; u < f->nu[l]; u++) {
 			if (l > 0) {
 				uint32_t x = 0;
 
-				for (uint32_t c = u * f->k; c < (u + 1) * f->k;
-				     c++)
+				for (uint32_t c = f->cf[l][u];
+				     c < f->cf[l][u + 1]; c++)
 					if (m[c] > x)
 						x = m[c];
 				m[u] = x; /* u <= c: overwritten after read */
 			}
 			if (m[u] > l)
-				for (uint32_t w = u * per; w < (u + 1) * per;
-				     w++)
+				for (uint32_t w = f->lf[l][u];
+				     w < f->lf[l][u + 1]; w++)
 					if (s->low[w] > l)
 						s->low[w] = (uint8_t)l;
 		}
@@ -675,9 +1111,9 @@ out:
 static uint32_t unit_sum(const struct ft *f, const struct lstate *s, uint32_t l,
 			 uint32_t u)
 {
-	uint32_t sum = 0, lo = (uint32_t)(u * f->pw[l]);
+	uint32_t sum = 0;
 
-	for (uint32_t w = lo; w < lo + f->pw[l]; w++)
+	for (uint32_t w = f->lf[l][u]; w < f->lf[l][u + 1]; w++)
 		sum += s->e[w];
 	return sum;
 }
@@ -694,7 +1130,7 @@ static void pick(const struct policy *p, const struct ft *f,
 
 	if (l == 0) {
 		uint32_t cnt;
-		const uint32_t *nodes = topo_switch_nodes(p->t, u, &cnt);
+		const uint32_t *nodes = topo_switch_nodes(p->t, f->sw[u], &cnt);
 
 		for (uint32_t i = 0; i < cnt && x; i++)
 			if (policy_node_ok(v, nodes[i])) {
@@ -703,11 +1139,11 @@ static void pick(const struct policy *p, const struct ft *f,
 			}
 		return;
 	}
-	sub = malloc(f->k * sizeof(*sub));
+	sub = malloc(((size_t)nchild(f, l, u) + 1) * sizeof(*sub));
 	if (!sub)
 		return; /* res->n < need: the caller waits */
 	/* keys UINT32_MAX - e: the most takeable first, ties lowest id */
-	for (uint32_t c = u * f->k; c < (u + 1) * f->k; c++) {
+	for (uint32_t c = f->cf[l][u]; c < f->cf[l][u + 1]; c++) {
 		uint32_t e = unit_sum(f, s, l - 1, c);
 
 		if (e)
@@ -752,10 +1188,10 @@ static enum policy_status links_try(const struct policy *p, const struct ft *f,
 
 	if (!cd)
 		return policy_say(res, POLICY_WAIT, "out of memory");
-	while (f->pw[j0 + 1] < need)
+	while (j0 + 1 < f->n && f->maxcap[j0] < need)
 		j0++;
 	for (uint32_t j = j0; j < f->n; j++) {
-		uint32_t nu = (uint32_t)f->pw[f->n - 1 - j], nc = 0;
+		uint32_t nu = f->nu[j], nc = 0;
 
 		for (uint32_t w = 0; w < f->leaves; w++)
 			s->e[w] = s->low[w] >= j ? s->nfree[w] : 0;
@@ -821,6 +1257,7 @@ static int count_place(const struct policy *p, const struct policy_view *v,
 		return -1;
 	st = try_place(p, f, v, &c, req, res, !empty);
 	free(c.mem);
+	free(c.wmem);
 	free(c.cmem);
 	if (st == POLICY_PLACED)
 		res->isolated = true;

@@ -58,10 +58,14 @@ expect_fail -x bad_policy_option 2 \
 expect_fail -x bad_policy_topology 2 \
 	"$data/bad_policy_topology.conf:3: policy 'dragonfly-groups' of partition batch: policy dragonfly-groups: topology fattree is not a dragonfly or cascade" \
 	-- --topo "$data/bad_policy_topology.conf"
-# the isolating policies say what the graph was recognised as
+# fattree-pods on a fat-tree graph: up/down routing, and pods whose
+# leaves have a common ancestor inside them
 expect_fail -x bad_policy_graph 2 \
-	"$data/bad_policy_graph_fattree.conf:14: policy 'fattree-pods': policy fattree-pods: topology graph recognised as fattree (the policy needs a generated k-ary n-tree)" \
+	"$data/bad_policy_graph_fattree.conf:15: policy 'fattree-pods': policy fattree-pods: routing shortest on a fat-tree graph (isolation needs up/down routing: ecmp)" \
 	-- --topo "$data/bad_policy_graph_fattree.conf"
+expect_fail -x bad_policy_graph_lca 2 \
+	"$data/bad_policy_graph_lca.conf:12: policy 'fattree-pods': policy fattree-pods: leaf switches 0 and 2 share a pod but no ancestor in it (their up/down routes leave it)" \
+	-- --topo "$data/bad_policy_graph_lca.conf"
 # Predict= names a registered model with valid options (the list of
 # models grows with the registry: its start only)
 expect_fail bad_predict 2 \

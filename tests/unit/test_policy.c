@@ -6,12 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "policies/policy.h"
 #include "policies/policy_impl.h"
+#include "topo/import/import.h"
 #include "topo/util/rng.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
+#include "topo/topo_conf.h"
 #include "tests/unit/fixtures.h"
 
 struct fx {
@@ -25,13 +28,131 @@ struct fx {
 	char got[1024];
 };
 
+/* An imported fabric, "ibnet:SPEC[/drop=S+S..][/half=S+S..]": the
+ * generated SPEC written out as a graph without switches DROP and with
+ * half the nodes on leaf switches HALF (fx_graph_conf), exported as
+ * ibnetdiscover text, read back by import_ibnetdiscover and loaded from
+ * the topo.conf written from it: what an administrator's import gives. */
+static struct topo *fx_imported(const char *what)
+{
+	struct err e = { "" };
+	char spec[128], *opt, path[] = "/tmp/test_policy_XXXXXX";
+	struct topo *g, *t;
+	uint8_t *drop;
+	uint32_t *nodes, S;
+	struct topo_conf *c;
+	struct import_fabric *fab;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int fd;
+
+	snprintf(spec, sizeof(spec), "%s", what + strlen("ibnet:"));
+	opt = strchr(spec, '/');
+	if (opt)
+		*opt++ = '\0';
+	g = fx_topo(spec);
+	S = topo_num_switches(g);
+	drop = calloc(S, 1);
+	nodes = calloc(S, sizeof(*nodes));
+	cr_assert(drop && nodes);
+	for (uint32_t s = 0; s < S; s++)
+		topo_switch_nodes(g, s, &nodes[s]);
+	while (opt && *opt) {
+		bool half = strncmp(opt, "half=", 5) == 0;
+
+		cr_assert(half || strncmp(opt, "drop=", 5) == 0, "%s", what);
+		opt += 5;
+		while (*opt && *opt != '/') {
+			unsigned long s = strtoul(opt, &opt, 10);
+
+			cr_assert_lt(s, S, "%s", what);
+			if (half)
+				nodes[s] /= 2;
+			else
+				drop[s] = 1;
+			if (*opt == '+')
+				opt++;
+		}
+		if (*opt == '/')
+			opt++;
+	}
+	text = fx_graph_conf(g, drop, nodes);
+	c = topo_conf_parse("graph.conf", text, &e);
+	cr_assert(c, "%s: %s", what, e.msg);
+	free(text);
+	fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	cr_assert(f);
+	cr_assert_eq(import_export_ibnetdiscover(topo_conf_topo(c), f, &e), 0,
+		     "%s", e.msg);
+	cr_assert_eq(fclose(f), 0);
+	topo_conf_destroy(c);
+	fab = import_ibnetdiscover(path, NULL, &e);
+	unlink(path);
+	cr_assert(fab, "%s: %s", what, e.msg);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	cr_assert(f);
+	cr_assert_eq(import_write_conf(fab, f, &e), 0, "%s", e.msg);
+	cr_assert_eq(fclose(f), 0);
+	import_destroy(fab);
+	c = topo_conf_parse("imported.conf", text, &e);
+	cr_assert(c, "%s: %s", what, e.msg);
+	free(text);
+	t = topo_conf_take_topo(c);
+	topo_conf_destroy(c);
+	cr_assert_str_eq(topo_graph_family(t), "fattree", "%s: %s", what,
+			 topo_graph_why(t) ? topo_graph_why(t) : "");
+	cr_assert_eq(topo_check(t, &e), 0, "%s: %s", what, e.msg);
+	free(drop);
+	free(nodes);
+	topo_destroy(g);
+	return t;
+}
+
+/* "conf:irreg": an irregular 3-level fat-tree written by hand (the
+ * topo.sh fixture good_graph_fattree.conf): pod 0 = leaves l0 (nodes 0-1),
+ * l1 (2-3) under a0, a1; pod 1 = l2 (4-5), l3 (6-7), l4 (8, one node)
+ * under a2, a3; spines c0 (a0, a2) and c1 (a1, a3). */
+static const char irreg_conf[] = "Topology=graph\n"
+				 "SwitchName=l0 Nodes=n[0-1] Links=a0,a1\n"
+				 "SwitchName=l1 Nodes=n[2-3] Links=a0,a1\n"
+				 "SwitchName=l2 Nodes=n[4-5] Links=a2,a3\n"
+				 "SwitchName=l3 Nodes=n[6-7] Links=a2,a3\n"
+				 "SwitchName=l4 Nodes=n8 Links=a2,a3\n"
+				 "SwitchName=a0 Links=c0\n"
+				 "SwitchName=a1 Links=c1\n"
+				 "SwitchName=a2 Links=c0\n"
+				 "SwitchName=a3 Links=c1\n"
+				 "SwitchName=c0\n"
+				 "SwitchName=c1\n";
+
+static struct topo *fx_conf(const char *text)
+{
+	struct err e = { "" };
+	struct topo_conf *c = topo_conf_parse("irreg.conf", text, &e);
+	struct topo *t;
+
+	cr_assert(c, "%s", e.msg);
+	t = topo_conf_take_topo(c);
+	topo_conf_destroy(c);
+	return t;
+}
+
 static void fx_open(struct fx *f, const char *topo, const char *routing,
 		    const char *policy)
 {
 	struct err e = { "" };
 
 	memset(f, 0, sizeof(*f));
-	f->t = fx_topo(topo);
+	if (strcmp(topo, "conf:irreg") == 0)
+		f->t = fx_conf(irreg_conf);
+	else if (strncmp(topo, "ibnet:", 6) == 0)
+		f->t = fx_imported(topo);
+	else
+		f->t = fx_topo(topo);
 	f->r = fx_routing(f->t, routing);
 	f->p = policy_create(policy, f->t, f->r, &e);
 	cr_assert(f->p, "%s: %s", policy, e.msg);
@@ -458,6 +579,7 @@ struct pcase {
 #define FT "fattree:k=4,n=3"
 #define DF "dragonfly:p=2,a=4,h=2,g=9"
 #define EM "expressmesh:dims=4x4x4,gap=1,p=1"
+#define IRREG "conf:irreg"
 
 static struct pcase pcases[] = {
 	/* fattree-pods, rule i: one leaf, best fit */
@@ -508,6 +630,46 @@ static struct pcase pcases[] = {
 	  POLICY_PLACED, "8-10", 1 },
 	{ FT, "ecmp", "fattree-pods:rule=links", "0-3+4-5", "", 5, 0,
 	  POLICY_PLACED, "8-12", 1 },
+	/* a fat-tree graph (issue 17), by hand: conf:irreg (see fx_conf);
+	 * rule ii: whole leaves in the best-fit pod (pod 0, 4 nodes, before
+	 * pod 1, 5) from the first whole leaf on; rule i: fewest free, then
+	 * lowest leaf (l1 before l4); rule iv: whole pods */
+	{ IRREG, "ecmp", "fattree-pods", "", "", 3, 0, POLICY_PLACED, "0-2",
+	  1 },
+	{ IRREG, "ecmp", "fattree-pods", "0-2", "", 1, 0, POLICY_PLACED, "3",
+	  1 },
+	{ IRREG, "ecmp", "fattree-pods", "0-2,3", "", 4, 0, POLICY_PLACED,
+	  "4-7", 1 },
+	{ IRREG, "ecmp", "fattree-pods", "0-2,3", "", 5, 0, POLICY_PLACED,
+	  "4-8", 1 },
+	/* a run from l3 (2 + 1 nodes) cannot hold 4: one candidate */
+	{ IRREG, "ecmp", "fattree-pods", "0-2,3", "", 4, 1, POLICY_NEVER,
+	  "no candidate #1 (1 candidates)", 0 },
+	{ IRREG, "ecmp", "fattree-pods", "0-2,3,4-7", "", 2, 0, POLICY_WAIT,
+	  "waiting for a leaf switch with 2 free nodes (most free on a leaf: "
+	  "1)",
+	  0 },
+	{ IRREG, "ecmp", "fattree-pods", "", "", 6, 0, POLICY_PLACED, "0-5",
+	  1 },
+	{ IRREG, "ecmp", "fattree-pods", "8", "", 6, 0, POLICY_WAIT,
+	  "waiting for whole pods with 6 nodes (4 nodes in whole ones)", 0 },
+	{ IRREG, "ecmp", "fattree-pods", "8", "", 4, 0, POLICY_PLACED, "0-3",
+	  1 },
+	{ IRREG, "ecmp", "fattree-pods", "0,4,6", "", 3, 0, POLICY_WAIT,
+	  "waiting for whole leaf switches with 3 nodes in one pod (at most "
+	  "2 nodes of whole ones in one)",
+	  0 },
+	/* rule=links: l0 and l1 are crossed by the job on 0-2; in pod 1 the
+	 * leaves with most free first (l2), then the smallest holding the
+	 * rest (l4) */
+	{ IRREG, "ecmp", "fattree-pods:rule=links", "0-2", "", 3, 0,
+	  POLICY_PLACED, "4-5,8", 1 },
+	{ IRREG, "ecmp", "fattree-pods:rule=links", "0-2", "", 1, 0,
+	  POLICY_PLACED, "3", 1 },
+	/* large=leaves: whole leaves of uncrossed pods, the pod with most
+	 * such nodes first (pod 1: 5, pod 0: l1, 2) */
+	{ IRREG, "ecmp", "fattree-pods:large=leaves", "0-1", "", 6, 0,
+	  POLICY_PLACED, "2,4-8", 1 },
 	/* rule iv: whole pods */
 	{ FT, "ecmp", "fattree-pods", "", "", 20, 0, POLICY_PLACED, "0-19", 1 },
 	{ FT, "ecmp", "fattree-pods", "0", "", 20, 0, POLICY_PLACED, "16-35",
@@ -817,6 +979,19 @@ Test(policy, family_default)
 		policy_destroy(p);
 		fx_net_free(&n);
 	}
+	/* a graph recognised as a fat-tree: fattree-pods under ecmp only */
+	for (int ecmp = 0; ecmp < 2; ecmp++) {
+		struct topo *t = fx_conf(irreg_conf);
+		struct routing *r = fx_routing(t, ecmp ? "ecmp" : "shortest");
+		struct policy *p = policy_create("default", t, r, &e);
+
+		cr_assert(p, "%s", e.msg);
+		cr_expect_str_eq(policy_name(p),
+				 ecmp ? "fattree-pods" : "linear");
+		policy_destroy(p);
+		routing_destroy(r);
+		topo_destroy(t);
+	}
 	cr_expect_eq(policy_check("default", &e), 0, "%s", e.msg);
 	cr_expect_eq(policy_check("default:large=wait", &e), -1);
 	cr_expect_str_eq(e.msg, "policy default takes no options (it stands "
@@ -899,13 +1074,15 @@ Test(policy, shares_by_design)
  * must share links (so the check can fail). */
 
 struct gcase {
-	char topo[48];
+	char topo[64];
 	char routing[24];
 	char policy[48];
 	uint32_t small, group; /* nodes per leaf/router, per pod/group */
 	int strict;
 	int grid; /* jobs just over a group declare a Cartesian grid */
 };
+
+#define IMPERFECT "ibnet:fattree:k=4,n=3/drop=5+13+14+31+40/half=6"
 
 static struct gcase gcases[] = {
 	{ FT, "ecmp", "fattree-pods", 4, 16, 1, 0 },
@@ -916,6 +1093,19 @@ static struct gcase gcases[] = {
 	{ "fattree:k=3,n=4", "ecmp", "fattree-pods:large=leaves", 3, 9, 1, 0 },
 	{ "fattree:k=2,n=5", "dmodk", "fattree-pods:large=leaves", 2, 4, 1, 0 },
 	/* rule=links: any nodes whose units no other job crosses */
+	/* imported fabrics (fx_imported): a 4-ary 3-tree, and one missing a
+	 * spine (40), with unequal pods (pod 1 without leaf 5, pod 3 without
+	 * leaves 13, 14 and aggregation switch 31) and a leaf (6) with half
+	 * its nodes */
+	{ "ibnet:" FT, "ecmp", "fattree-pods", 4, 16, 1, 0 },
+	{ "ibnet:" FT, "ecmp", "fattree-pods:large=leaves", 4, 16, 1, 0 },
+	{ "ibnet:" FT, "ecmp", "fattree-pods:rule=links", 4, 16, 1, 0 },
+	{ "ibnet:fattree:k=3,n=4", "ecmp", "fattree-pods", 3, 9, 1, 0 },
+	{ "ibnet:fattree:k=6,n=2", "ecmp", "fattree-pods:rule=links", 6, 36, 1,
+	  0 },
+	{ IMPERFECT, "ecmp", "fattree-pods", 4, 16, 1, 0 },
+	{ IMPERFECT, "ecmp", "fattree-pods:large=leaves", 4, 16, 1, 0 },
+	{ IMPERFECT, "ecmp", "fattree-pods:rule=links", 4, 16, 1, 0 },
 	{ FT, "ecmp", "fattree-pods:rule=links", 4, 16, 1, 0 },
 	{ FT, "dmodk", "fattree-pods:rule=links", 4, 16, 1, 0 },
 	{ "fattree:k=6,n=2", "ecmp", "fattree-pods:rule=links", 6, 36, 1, 0 },
@@ -1129,6 +1319,52 @@ static void run_seq(const struct gcase *c, const char *policy,
 	free(used);
 	policy_destroy(other);
 	fx_close(&f);
+}
+
+/* Issue 17: a k-ary n-tree imported from ibnetdiscover text is recognised
+ * with the generated numbering (test_import), so fattree-pods, in every
+ * mode, must give the same nodes to every job of a random sequence on it
+ * as on the generated tree (hash of every placement), alone and beside
+ * jobs of another policy. */
+Test(policy, fattree_pods_imported_as_generated)
+{
+	static const char *const specs[][2] = {
+		{ FT, "fattree-pods" },
+		{ FT, "fattree-pods:large=leaves" },
+		{ FT, "fattree-pods:rule=links" },
+		{ "fattree:k=3,n=4", "fattree-pods" },
+		{ "fattree:k=3,n=4", "fattree-pods:rule=links" },
+		{ "fattree:k=6,n=2", "fattree-pods" },
+	};
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct gcase gen = { .routing = "ecmp", .strict = 1 }, imp;
+		struct topo *t = fx_topo(specs[i][0]);
+		uint32_t k = (uint32_t)topo_param_int(t, "k");
+
+		gen.small = k;
+		gen.group = k * k;
+		topo_destroy(t);
+		snprintf(gen.topo, sizeof(gen.topo), "%s", specs[i][0]);
+		snprintf(gen.policy, sizeof(gen.policy), "%s", specs[i][1]);
+		imp = gen;
+		snprintf(imp.topo, sizeof(imp.topo), "ibnet:%s", specs[i][0]);
+		for (uint64_t seed = 1; seed <= 3; seed++)
+			for (int mixed = 0; mixed < 2; mixed++) {
+				struct seqstat a, b;
+				const char *other = mixed ? "random" : NULL;
+
+				run_seq(&gen, gen.policy, other, seed, 150, &a);
+				run_seq(&imp, imp.policy, other, seed, 150, &b);
+				cr_assert_gt(a.multi, 0);
+				cr_expect_eq(a.placed, b.placed, "%s %s",
+					     imp.topo, imp.policy);
+				cr_expect_eq(a.hash, b.hash,
+					     "%s %s seed %llu: other nodes",
+					     imp.topo, imp.policy,
+					     (unsigned long long)seed);
+			}
+	}
 }
 
 ParameterizedTestParameters(policy, guarantee)
