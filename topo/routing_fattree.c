@@ -55,7 +55,7 @@ static int init(struct routing *r, const struct topo_args *args,
 
 	(void)args;
 	if (updown(t))
-		return 0;
+		return updown_init(r, err);
 	if (!S || !N)
 		return err_set(err, "empty fat-tree");
 	n = topo_switch_level(t, S - 1) + 1;
@@ -84,6 +84,10 @@ static int init(struct routing *r, const struct topo_args *args,
 
 static void fini(struct routing *r)
 {
+	if (updown(r->t)) {
+		updown_fini(r);
+		return;
+	}
 	free(r->priv);
 	r->priv = NULL;
 }
@@ -153,7 +157,7 @@ static int paths_ecmp(const struct routing *r, uint32_t src, uint32_t dst,
 	const struct ft *ft = r->priv;
 	uint32_t L, choice[16];
 
-	if (!ft)
+	if (updown(r->t))
 		return updown_paths(r, src, dst, out, err);
 	L = climb(ft, topo_node_switch(r->t, src), topo_node_switch(r->t, dst));
 	for (uint32_t c = 0; c < ft->pw[L]; c++) {
@@ -186,7 +190,7 @@ static int count_ecmp(const struct routing *r, uint32_t src, uint32_t dst,
 	const struct ft *ft = r->priv;
 	uint32_t L;
 
-	if (!ft) {
+	if (updown(r->t)) {
 		struct pathset ps;
 		int rc;
 
@@ -274,8 +278,8 @@ static int linkset_ecmp(const struct routing *r, const uint32_t *nodes,
 	uint32_t *leaves, nl, L;
 	uint8_t *done;
 
-	if (!ft)
-		return routing_linkset_enum(r, nodes, n, used, err);
+	if (updown(r->t))
+		return updown_linkset(r, nodes, n, used, err);
 	nl = job_leaves(t, nodes, n, ft->per, &leaves);
 	if (nl == UINT32_MAX)
 		return err_set(err, "out of memory");

@@ -64,5 +64,11 @@ void routing_count_add(struct routing_count *c, enum path_class cls,
  * OUT (routing_updown.c).  Returns 0 or -1 with err set. */
 int updown_paths(const struct routing *r, uint32_t src, uint32_t dst,
 		 struct pathset *out, struct err *err);
+/* Its link set (routing_linkset) without enumerating paths, from the
+ * leaf classes updown_init computes into r->priv (updown_fini frees). */
+int updown_init(struct routing *r, struct err *err);
+void updown_fini(struct routing *r);
+int updown_linkset(const struct routing *r, const uint32_t *nodes, uint32_t n,
+		   uint8_t *used, struct err *err);
 
 #endif

@@ -129,3 +129,277 @@ out:
 	free(q);
 	return rc;
 }
+
+/* Structural link set of ecmp on a fat-tree graph (routing_linkset).
+ * With Up(a) the switches reachable upward from leaf a (a included) and
+ * CA(a,b) the lowest-level switches of Up(a) & Up(b), a pair's paths climb
+ * from a through the switches of Up(a) that have a switch of CA(a,b) above
+ * them (or are one) and descend the same way into b.  So over the job's
+ * ordered pairs of distinct leaves, a cable between adjacent levels (either
+ * direction) is used iff both ends are in Up(a) for some leaf a of the job
+ * and its upper end has a switch of T(a) = the union over the job's other
+ * leaves b of CA(a,b) above it (or is one); a cable to a leaf only when
+ * the leaf is the job's.
+ *
+ * Leaves with the same Up(a) above level 0 (a pod's leaves, on a k-ary
+ * n-tree) form a class: its members' contributions merge into one with T =
+ * the union of theirs, where two members of a class have CA = the class's
+ * lowest level.  Classes and their Up sets (bitsets, each level's bits
+ * word-aligned) are computed once (updown_init); a call costs
+ * O(J + C^2 W + C |Up| d) for J leaves in C classes, W words and degree d,
+ * instead of every path of every pair. */
+struct updown {
+	uint32_t S, nlev, W, ncls;
+	uint32_t base[ROUTING_MAX_HOPS + 2]; /* first word of each level */
+	uint32_t *lev;			     /* [S] level */
+	uint32_t *pos; /* [S] bit index (base[lev] * 64 + index in level) */
+	uint32_t *at;  /* [W * 64] switch of each bit */
+	uint32_t *cls; /* [S] class of a leaf (UINT32_MAX: not a leaf) */
+	uint64_t *up;  /* [ncls * W] Up of each class above level 0 */
+};
+
+static bool bit(const uint64_t *set, uint32_t pos)
+{
+	return set[pos / 64] >> (pos % 64) & 1;
+}
+
+void updown_fini(struct routing *r)
+{
+	struct updown *u = r->priv;
+
+	if (u) {
+		free(u->lev);
+		free(u->pos);
+		free(u->at);
+		free(u->cls);
+		free(u->up);
+		free(u);
+	}
+	r->priv = NULL;
+}
+
+int updown_init(struct routing *r, struct err *err)
+{
+	const struct topo *t = r->t;
+	uint32_t S = topo_num_switches(t), cnt[ROUTING_MAX_HOPS + 1] = { 0 };
+	struct updown *u = calloc(1, sizeof(*u));
+	uint32_t *q = malloc(((size_t)S + 1) * sizeof(*q));
+	uint64_t *cur = NULL;
+
+	if (!u || !q)
+		goto oom;
+	r->priv = u;
+	u->S = S;
+	u->lev = malloc(((size_t)S + 1) * sizeof(*u->lev));
+	u->pos = malloc(((size_t)S + 1) * sizeof(*u->pos));
+	u->cls = malloc(((size_t)S + 1) * sizeof(*u->cls));
+	if (!u->lev || !u->pos || !u->cls)
+		goto oom;
+	for (uint32_t s = 0; s < S; s++) {
+		uint32_t l = topo_switch_level(t, s);
+
+		if (l > ROUTING_MAX_HOPS) {
+			free(q);
+			updown_fini(r);
+			return err_set(err, "ecmp: switch %u above level %u", s,
+				       ROUTING_MAX_HOPS);
+		}
+		u->lev[s] = l;
+		u->pos[s] = cnt[l]++;
+		if (l + 1 > u->nlev)
+			u->nlev = l + 1;
+	}
+	for (uint32_t l = 0; l < u->nlev; l++)
+		u->base[l + 1] = u->base[l] + (cnt[l] + 63) / 64;
+	u->W = u->base[u->nlev];
+	u->at = calloc((size_t)u->W * 64 + 1, sizeof(*u->at));
+	cur = malloc(((size_t)u->W + 1) * sizeof(*cur));
+	if (!u->at || !cur)
+		goto oom;
+	for (uint32_t s = 0; s < S; s++) {
+		u->pos[s] += u->base[u->lev[s]] * 64;
+		u->at[u->pos[s]] = s;
+	}
+	/* each leaf's Up above level 0 (BFS upward), merged into classes */
+	for (uint32_t s = 0; s < S; s++) {
+		uint32_t h = 0, tl = 0, c;
+
+		u->cls[s] = UINT32_MAX;
+		if (u->lev[s] != 0)
+			continue;
+		memset(cur, 0, (size_t)u->W * sizeof(*cur));
+		q[tl++] = s;
+		while (h < tl) {
+			uint32_t x = q[h++], n,
+				 first = topo_switch_out(t, x, &n);
+
+			for (uint32_t k = 0; k < n; k++) {
+				uint32_t v = topo_link(t, first + k)->to;
+
+				if (u->lev[v] == u->lev[x] + 1 &&
+				    !bit(cur, u->pos[v])) {
+					cur[u->pos[v] / 64] |=
+						1ull << (u->pos[v] % 64);
+					q[tl++] = v;
+				}
+			}
+		}
+		for (c = 0; c < u->ncls; c++)
+			if (!memcmp(u->up + (size_t)c * u->W, cur,
+				    (size_t)u->W * sizeof(*cur)))
+				break;
+		if (c == u->ncls) {
+			uint64_t *g = realloc(u->up, ((size_t)c + 1) * u->W *
+							     sizeof(*g));
+
+			if (!g)
+				goto oom;
+			u->up = g;
+			memcpy(u->up + (size_t)c * u->W, cur,
+			       (size_t)u->W * sizeof(*cur));
+			u->ncls++;
+		}
+		u->cls[s] = c;
+	}
+	free(q);
+	free(cur);
+	return 0;
+oom:
+	free(q);
+	free(cur);
+	updown_fini(r);
+	return err_set(err, "out of memory");
+}
+
+/* Lowest level of A & B (W words, levels from 1): OR it into T. */
+static void lowest_common(const struct updown *u, const uint64_t *a,
+			  const uint64_t *b, uint64_t *t)
+{
+	for (uint32_t l = 1; l < u->nlev; l++) {
+		uint64_t any = 0;
+
+		for (uint32_t w = u->base[l]; w < u->base[l + 1]; w++) {
+			uint64_t x = a[w] & b[w];
+
+			t[w] |= x;
+			any |= x;
+		}
+		if (any)
+			return;
+	}
+}
+
+int updown_linkset(const struct routing *r, const uint32_t *nodes, uint32_t n,
+		   uint8_t *used, struct err *err)
+{
+	const struct topo *t = r->t;
+	const struct updown *u = r->priv;
+	uint32_t S = u->S, W = u->W, J = 0, P = 0;
+	uint32_t *ncls = calloc((size_t)u->ncls + 1, sizeof(*ncls));
+	uint32_t *present = malloc(((size_t)u->ncls + 1) * sizeof(*present));
+	uint8_t *mine = calloc((size_t)S + 1, 1);
+	uint32_t *leaf = malloc(((size_t)n + 1) * sizeof(*leaf));
+	uint64_t *tt = malloc(((size_t)W + 1) * sizeof(*tt));
+	uint64_t *d = malloc(((size_t)W + 1) * sizeof(*d));
+	int rc = -1;
+
+	if (!ncls || !present || !mine || !leaf || !tt || !d) {
+		err_set(err, "out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = topo_node_switch(t, nodes[i]), c = u->cls[s];
+
+		if (mine[s] || c == UINT32_MAX)
+			continue;
+		mine[s] = 1;
+		leaf[J++] = s;
+		if (!ncls[c]++)
+			present[P++] = c;
+	}
+	for (uint32_t p = 0; J >= 2 && p < P; p++) {
+		uint32_t c = present[p];
+		const uint64_t *up = u->up + (size_t)c * W;
+
+		/* T: lowest common levels with the other classes, and with
+		 * itself when it holds two of the job's leaves */
+		memset(tt, 0, (size_t)W * sizeof(*tt));
+		if (ncls[c] >= 2)
+			lowest_common(u, up, up, tt);
+		for (uint32_t o = 0; o < P; o++)
+			if (o != p)
+				lowest_common(u, up,
+					      u->up + (size_t)present[o] * W,
+					      tt);
+		/* D, from the top level down */
+		memcpy(d, tt, (size_t)W * sizeof(*d));
+		for (uint32_t w = W; w-- > u->base[1];)
+			for (uint64_t m = up[w] & ~d[w]; m; m &= m - 1) {
+				uint32_t x =
+					u->at[w * 64 +
+					      (uint32_t)__builtin_ctzll(m)];
+				uint32_t k, first = topo_switch_out(t, x, &k);
+
+				for (uint32_t e = 0; e < k; e++) {
+					uint32_t v =
+						topo_link(t, first + e)->to;
+
+					if (u->lev[v] == u->lev[x] + 1 &&
+					    bit(d, u->pos[v])) {
+						d[w] |= 1ull
+							<< (u->pos[x] % 64);
+						break;
+					}
+				}
+			}
+		/* the class's leaves of the job: up-links into D */
+		for (uint32_t i = 0; i < J; i++) {
+			uint32_t k, first;
+
+			if (u->cls[leaf[i]] != c)
+				continue;
+			first = topo_switch_out(t, leaf[i], &k);
+			for (uint32_t e = 0; e < k; e++) {
+				uint32_t v = topo_link(t, first + e)->to;
+
+				if (u->lev[v] == 1)
+					used[first + e] |= bit(d, u->pos[v]);
+			}
+		}
+		/* cables between the class's Up: up into D, down from D */
+		for (uint32_t w = u->base[1]; w < W; w++)
+			for (uint64_t m = up[w]; m; m &= m - 1) {
+				uint32_t x =
+					u->at[w * 64 +
+					      (uint32_t)__builtin_ctzll(m)];
+				uint32_t k, first = topo_switch_out(t, x, &k);
+				bool dx = bit(d, u->pos[x]);
+
+				for (uint32_t e = 0; e < k; e++) {
+					uint32_t v =
+						topo_link(t, first + e)->to;
+
+					if (u->lev[v] == u->lev[x] + 1)
+						used[first + e] |=
+							bit(d, u->pos[v]);
+					else if (dx && u->lev[v] == 0)
+						used[first + e] |= mine[v] &&
+								   u->cls[v] ==
+									   c;
+					else if (dx &&
+						 u->lev[v] + 1 == u->lev[x])
+						used[first + e] |=
+							bit(up, u->pos[v]);
+				}
+			}
+	}
+	rc = 0;
+out:
+	free(ncls);
+	free(present);
+	free(mine);
+	free(leaf);
+	free(tt);
+	free(d);
+	return rc;
+}

@@ -373,6 +373,90 @@ Test(recog, ecmp_missing_spine)
 	topo_conf_destroy(c);
 }
 
+/* ecmp's structural link set on fat-tree graphs (updown_linkset) equals
+ * the union of every enumerated path of every pair (routing_linkset_enum)
+ * for random jobs of 2 to 40 nodes, on regular and imperfect trees and on
+ * a graph whose pod gives two leaves no common aggregation switch (their
+ * paths climb to the spine: the general up/down case). */
+static void linkset_same(const struct topo *t, const char *what)
+{
+	struct err err = { "" };
+	struct routing *r = routing_create(t, "ecmp", &err);
+	uint32_t N = topo_num_nodes(t), L = topo_num_links(t);
+	uint8_t *a = malloc(L), *b = malloc(L);
+	uint32_t nodes[64], any = 0;
+	uint64_t x = 88172645463325252ull;
+
+	cr_assert(r && a && b, "%s: %s", what, err.msg);
+	for (int job = 0; job < 300; job++) {
+		uint32_t n = 0, want;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		want = 1 + (uint32_t)(x % 40);
+		if (want > N)
+			want = N;
+		for (uint32_t i = 0; i < N && n < want; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			if (x % N < want * 2)
+				nodes[n++] = i;
+		}
+		memset(a, 0, L);
+		memset(b, 0, L);
+		cr_assert_eq(routing_linkset(r, nodes, n, a, &err), 0, "%s",
+			     err.msg);
+		cr_assert_eq(routing_linkset_enum(r, nodes, n, b, &err), 0,
+			     "%s", err.msg);
+		for (uint32_t l = 0; l < L; l++) {
+			cr_assert_eq(a[l], b[l],
+				     "%s job %d (%u nodes): link %u", what, job,
+				     n, l);
+			any += a[l];
+		}
+	}
+	cr_assert_gt(any, 0, "%s: no link used", what);
+	free(a);
+	free(b);
+	routing_destroy(r);
+}
+
+Test(recog, ecmp_linkset_matches_paths)
+{
+	static const uint32_t drop[] = { 5, 13, 14, 31, 40 };
+	uint32_t nodes[48];
+	struct topo_conf *c;
+	struct err err = { "" };
+	struct topo *g = topo_create("fattree:k=3,n=4", &err);
+	char *text;
+
+	c = imperfect(NULL, 0, NULL);
+	linkset_same(topo_conf_topo(c), "k4n3");
+	topo_conf_destroy(c);
+	for (int s = 0; s < 48; s++)
+		nodes[s] = s < 16 ? (s == 6 ? 2 : 4) : 0;
+	c = imperfect(drop, 5, nodes);
+	linkset_same(topo_conf_topo(c), "imperfect k4n3");
+	topo_conf_destroy(c);
+	cr_assert(g, "%s", err.msg);
+	text = fx_graph_conf(g, NULL, NULL);
+	c = parse(text);
+	linkset_same(topo_conf_topo(c), "k3n4");
+	topo_conf_destroy(c);
+	free(text);
+	topo_destroy(g);
+	c = parse("Topology=graph\n"
+		  "SwitchName=l0 Nodes=2 Links=a0\n"
+		  "SwitchName=l1 Nodes=2 Links=a0,a1\n"
+		  "SwitchName=l2 Nodes=2 Links=a1\n"
+		  "SwitchName=l3 Nodes=2 Links=a2\n"
+		  "SwitchName=a0 Links=c0,c1\n"
+		  "SwitchName=a1 Links=c0\n"
+		  "SwitchName=a2 Links=c1,c0\n"
+		  "SwitchName=c0\nSwitchName=c1\n");
+	cr_assert_str_eq(topo_graph_family(topo_conf_topo(c)), "fattree");
+	linkset_same(topo_conf_topo(c), "no common aggregation");
+	topo_conf_destroy(c);
+}
+
 Test(recog, ecmp_needs_recognised_fattree)
 {
 	struct topo_conf *c = parse("Topology=graph\n"
