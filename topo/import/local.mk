@@ -17,3 +17,9 @@ UNIT_TESTS += tests/unit/test_import
 tests_unit_test_import_SOURCES = tests/unit/test_import.c
 tests_unit_test_import_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_import_LDADD = $(L_IMPORT) $(EXT_IMPORT) $(UNIT_LIBS)
+
+# make bench: the 10,648-node fat-tree imported from ibnetdiscover text,
+# and stopo whatif on it beside the generated tree (issue 17).
+BENCH_PROGS += bench/bench_import
+bench_bench_import_SOURCES = bench/bench_import.c
+bench_bench_import_LDADD = $(L_IMPORT) $(EXT_IMPORT) $(EXT_UTIL)
