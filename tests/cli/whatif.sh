@@ -169,6 +169,23 @@ else
 	flunk squeue_2411 "24.11 squeue --json differs from 22.05's" \
 		"$tmp/squeue_running_2411.out" "$tmp/err"
 fi
+# A fat-tree graph (good_graph_fattree.conf: pod 0 = l0 n0-1, l1 n2-3;
+# pod 1 = l2 n4-5, l3 n6-7, l4 n8) under ecmp: default is fattree-pods.
+# Worked by hand: the 1-node job takes the leaf with fewest free nodes
+# (l4, node 8); the 3-node job whole leaves of the best-fit pod (pod 0,
+# 4 whole nodes, before pod 1's l2 l3, 4, by id): 0-2; the 4-node job
+# pod 1's whole l2 l3: 4-7.  All isolated.
+printf 'id,submit,nodes,runtime,limit\n1,0,1,100,100\n2,0,3,100,100\n3,0,4,100,100\n' \
+	>"$tmp/graph.csv"
+run --topo good_graph_fattree.conf --routing ecmp --workload "$tmp/graph.csv" \
+	--policy default --no-rates --jobs-out "$tmp/graph_out.csv"
+if [ "$(cut -d, -f1,2,6,7 "$tmp/graph_out.csv" | tr '\n' ' ')" = \
+	'policy,id,nodes,isolated fattree-pods (default),1,"8",yes fattree-pods (default),2,"0-2",yes fattree-pods (default),3,"4-7",yes ' ]; then
+	pass graph_fattree_pods
+else
+	flunk graph_fattree_pods "not the placements worked out" \
+		"$tmp/graph_out.csv" "$tmp/err"
+fi
 expect_fail model_family 2 "--model: model 'nne'" -- --topo fattree:k=4,n=3 \
 	--workload "$tmp/grid.csv" --policy linear --model nne
 finish
