@@ -71,10 +71,15 @@ static const struct spec_opt opts[] = {
 	{ 0 },
 };
 
+/* Generated dragonflies and Cascades, and Topology=graph recognised as a
+ * dragonfly (topo_recog.c: all-to-all groups, global links between). */
 static bool applies(const struct topo *t)
 {
+	const char *g = topo_graph_family(t);
+
 	return (topo_kind(t) == TOPO_DRAGONFLY ||
-		topo_kind(t) == TOPO_CASCADE) &&
+		topo_kind(t) == TOPO_CASCADE ||
+		(topo_kind(t) == TOPO_GRAPH && g && !strcmp(g, "dragonfly"))) &&
 	       topo_num_groups(t) > 0;
 }
 

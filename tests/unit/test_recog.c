@@ -457,6 +457,67 @@ Test(recog, ecmp_linkset_matches_paths)
 	topo_conf_destroy(c);
 }
 
+/* min, vlb and ugal on a dragonfly written out as a graph (recognised:
+ * the same groups, switch, node and link ids) give the generated
+ * routing's path counts for every pair and link sets for random jobs. */
+Test(recog, dragonfly_routings_as_generated)
+{
+	static const char *const routings[] = { "min", "vlb", "ugal",
+						"ugal:intra=global" };
+	struct err err = { "" };
+	struct topo *g = topo_create("dragonfly:p=2,a=4,h=2,g=9", &err);
+	char *text = fx_graph_conf(g, NULL, NULL);
+	struct topo_conf *c = parse(text);
+	const struct topo *t = topo_conf_topo(c);
+	uint32_t N = topo_num_nodes(g), L = topo_num_links(g);
+	uint8_t *a = malloc(L), *b = malloc(L);
+
+	cr_assert_str_eq(topo_graph_family(t), "dragonfly");
+	cr_assert_eq(topo_num_links(t), L);
+	for (size_t i = 0; i < sizeof(routings) / sizeof(*routings); i++) {
+		struct routing *rg = routing_create(g, routings[i], &err);
+		struct routing *rt = routing_create(t, routings[i], &err);
+		uint64_t x = 2463534242ull;
+
+		cr_assert(rg && rt, "%s: %s", routings[i], err.msg);
+		for (uint32_t s = 0; s < N; s += 5)
+			for (uint32_t d = 0; d < N; d += 3) {
+				struct routing_count cg = { 0 }, ct = { 0 };
+
+				if (s == d)
+					continue;
+				cr_assert_eq(routing_count(rg, s, d, &cg, &err),
+					     0);
+				cr_assert_eq(routing_count(rt, s, d, &ct, &err),
+					     0);
+				cr_assert_eq(ct.total, cg.total, "%s %u %u",
+					     routings[i], s, d);
+			}
+		for (int job = 0; job < 100; job++) {
+			uint32_t nodes[72], n = 0;
+
+			for (uint32_t v = 0; v < N; v++) {
+				x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+				if (x % 8 == 0)
+					nodes[n++] = v;
+			}
+			memset(a, 0, L);
+			memset(b, 0, L);
+			cr_assert_eq(routing_linkset(rg, nodes, n, a, &err), 0);
+			cr_assert_eq(routing_linkset(rt, nodes, n, b, &err), 0);
+			cr_assert_eq(memcmp(a, b, L), 0, "%s job %d",
+				     routings[i], job);
+		}
+		routing_destroy(rg);
+		routing_destroy(rt);
+	}
+	free(a);
+	free(b);
+	free(text);
+	topo_conf_destroy(c);
+	topo_destroy(g);
+}
+
 Test(recog, ecmp_needs_recognised_fattree)
 {
 	struct topo_conf *c = parse("Topology=graph\n"
