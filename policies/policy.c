@@ -106,11 +106,20 @@ static const char *const *defaults_of(enum topo_kind k, const char *rn)
 	static const char *const dfval[] = { "dragonfly-balanced", "linear",
 					     NULL };
 	static const char *const other[] = { "linear", NULL };
+	/* a graph recognised as a fat-tree (ecmp) or a dragonfly */
+	static const char *const gmin[] = { "dragonfly-groups", "linear",
+					    NULL };
+	static const char *const gval[] = { "dragonfly-balanced", "linear",
+					    NULL };
 
 	switch (k) {
 	case TOPO_FATTREE:
-	case TOPO_GRAPH: /* fattree-pods applies to a recognised fat-tree */
 		return ft;
+	case TOPO_GRAPH:
+		return !strcmp(rn, "ecmp")			 ? ft :
+		       !strcmp(rn, "min")			 ? gmin :
+		       !strcmp(rn, "vlb") || !strcmp(rn, "ugal") ? gval :
+								   other;
 	case TOPO_EXPRESSMESH:
 	case TOPO_HYPERX:
 	case TOPO_TORUS:

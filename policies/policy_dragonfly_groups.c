@@ -60,7 +60,8 @@ struct dfg {
 	uint32_t a;	  /* routers per group (max) */
 	uint32_t gnodes;  /* nodes per group (max) */
 	uint32_t p;	  /* nodes per router (max) */
-	uint32_t *gfirst; /* [G+1] first switch of each group (sorted) */
+	uint32_t *gfirst; /* [G+1] group g: gsw[gfirst[g] .. gfirst[g+1]) */
+	uint32_t *gsw;	  /* [S] switches by group, then id */
 	uint32_t *nsw;	  /* [N] switch of each node (>= S: none) */
 	uint32_t *ngrp;	  /* [N] its group (>= G: none) */
 	struct st_cache *cache; /* the last scan of a view with gen */
@@ -78,11 +79,14 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 	struct dfg *d;
 	int large = 0;
 
-	if (k == TOPO_GRAPH)
+	bool gdf = k == TOPO_GRAPH && topo_graph_family(p->t) &&
+		   !strcmp(topo_graph_family(p->t), "dragonfly");
+
+	if (k == TOPO_GRAPH && !gdf)
 		return err_set(
 			err,
 			"policy %s: topology graph %s%s%s (the policy "
-			"needs a generated dragonfly or cascade and "
+			"needs a dragonfly or cascade and "
 			"its min/vlb/ugal routing)",
 			me,
 			topo_graph_family(p->t) ? "recognised as " :
@@ -90,7 +94,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 			topo_graph_family(p->t) ? topo_graph_family(p->t) :
 						  ": ",
 			topo_graph_family(p->t) ? "" : topo_graph_why(p->t));
-	if (k != TOPO_DRAGONFLY && k != TOPO_CASCADE)
+	if (k != TOPO_DRAGONFLY && k != TOPO_CASCADE && !gdf)
 		return err_set(err,
 			       "policy %s: topology %s is "
 			       "not a dragonfly or cascade",
@@ -114,7 +118,8 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 			       "not supported (min, vlb, ugal)",
 			       me, rs);
 	}
-	d->router_rule = d->mode == MODE_MIN && k == TOPO_DRAGONFLY;
+	/* full-mesh groups: generated dragonflies and recognised graphs */
+	d->router_rule = d->mode == MODE_MIN && (k == TOPO_DRAGONFLY || gdf);
 	d->large_shared = large == 1;
 	d->S = topo_num_switches(p->t);
 	d->G = topo_num_groups(p->t);
@@ -126,25 +131,41 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 		free(d);
 		return err_set(err, "policy %s: no groups", me);
 	}
-	/* groups are contiguous switch ranges (switch id = group*a + r) */
-	for (uint32_t s = 0, g = 0; s < d->S; s++) {
+	/* the switches of group g: gsw[gfirst[g] .. gfirst[g+1]), by id
+	 * (generated: the range group*a .. group*a + a - 1) */
+	d->gsw = malloc(((size_t)d->S + 1) * sizeof(*d->gsw));
+	if (!d->gsw) {
+		destroy(d);
+		return err_set(err, "policy %s: out of memory", me);
+	}
+	for (uint32_t s = 0; s < d->S; s++) {
 		uint32_t gs = topo_switch_group(p->t, s), cnt;
 
-		if (gs != g && gs != g + 1) {
+		if (gs >= d->G) {
 			destroy(d);
 			return err_set(err,
-				       "policy %s: groups are not "
-				       "contiguous switch ranges",
-				       me);
+				       "policy %s: switch %u is in no group",
+				       me, s);
 		}
-		if (gs == g + 1 || s == 0)
-			d->gfirst[gs] = s;
-		g = gs;
+		d->gfirst[gs + 1]++;
 		topo_switch_nodes(p->t, s, &cnt);
 		if (cnt > d->p)
 			d->p = cnt;
 	}
-	d->gfirst[d->G] = d->S;
+	for (uint32_t g = 0; g < d->G; g++)
+		d->gfirst[g + 1] += d->gfirst[g];
+	{
+		uint32_t *at = malloc(((size_t)d->G + 1) * sizeof(*at));
+
+		if (!at) {
+			destroy(d);
+			return err_set(err, "policy %s: out of memory", me);
+		}
+		memcpy(at, d->gfirst, (size_t)d->G * sizeof(*at));
+		for (uint32_t s = 0; s < d->S; s++)
+			d->gsw[at[topo_switch_group(p->t, s)]++] = s;
+		free(at);
+	}
 	d->nsw = malloc(((size_t)topo_num_nodes(p->t) + 1) * sizeof(*d->nsw));
 	d->ngrp = malloc(((size_t)topo_num_nodes(p->t) + 1) * sizeof(*d->ngrp));
 	if (!d->nsw || !d->ngrp) {
@@ -162,10 +183,10 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 
 		if (na > d->a)
 			d->a = na;
-		for (uint32_t s = d->gfirst[g]; s < d->gfirst[g + 1]; s++) {
+		for (uint32_t i = d->gfirst[g]; i < d->gfirst[g + 1]; i++) {
 			uint32_t cnt;
 
-			topo_switch_nodes(p->t, s, &cnt);
+			topo_switch_nodes(p->t, d->gsw[i], &cnt);
 			nn += cnt;
 		}
 		if (nn > d->gnodes)
@@ -202,6 +223,7 @@ static void destroy(void *state)
 
 	if (d) {
 		free(d->gfirst);
+		free(d->gsw);
 		free(d->nsw);
 		free(d->ngrp);
 		cache_free(d->cache);
@@ -356,8 +378,8 @@ static void group_count(const struct policy *p, const struct dfg *d,
 	uint32_t tot = 0, cap = 0, nseen = 0, last = POLICY_FREE;
 
 	s->gusable[g] = s->gavail[g] = s->gnmulti[g] = s->gjob[g] = 0;
-	for (uint32_t sw = d->gfirst[g]; sw < d->gfirst[g + 1]; sw++) {
-		uint32_t cnt;
+	for (uint32_t r = d->gfirst[g]; r < d->gfirst[g + 1]; r++) {
+		uint32_t cnt, sw = d->gsw[r];
 		const uint32_t *nodes = topo_switch_nodes(p->t, sw, &cnt);
 
 		s->rfree[sw] = 0;
@@ -728,12 +750,15 @@ static void take_group(const struct policy *p, const struct dfg *d,
 	res->n = 0;
 	if (!c)
 		return;
-	for (uint32_t sw = d->gfirst[g]; sw < d->gfirst[g + 1]; sw++)
+	for (uint32_t i = d->gfirst[g]; i < d->gfirst[g + 1]; i++) {
+		uint32_t sw = d->gsw[i];
+
 		if (!(d->router_rule && s->rmulti[sw]) && s->rfree[sw])
 			/* most free first: key = UINT32_MAX - free */
 			c[k++] =
 				(struct policy_cand){ UINT32_MAX - s->rfree[sw],
 						      sw };
+	}
 	qsort(c, k, sizeof(*c), policy_cand_cmp);
 	for (uint32_t i = 0; i < k && res->n < need; i++) {
 		uint32_t cnt;
@@ -747,14 +772,29 @@ static void take_group(const struct policy *p, const struct dfg *d,
 	policy_sort_u32(res->nodes, res->n);
 }
 
-static void take_switches(const struct policy *p, const struct policy_view *v,
-			  uint32_t lo, uint32_t hi, uint32_t need,
-			  struct policy_result *res)
+/* Fill RES with NEED free usable nodes of router SW. */
+static void take_router(const struct policy *p, const struct policy_view *v,
+			uint32_t sw, uint32_t need, struct policy_result *res)
+{
+	uint32_t cnt;
+	const uint32_t *nodes = topo_switch_nodes(p->t, sw, &cnt);
+
+	res->n = 0;
+	for (uint32_t x = 0; x < cnt && res->n < need; x++)
+		if (policy_node_ok(v, nodes[x]))
+			res->nodes[res->n++] = nodes[x];
+}
+
+/* Fill RES with NEED free usable nodes of the switches gsw[lo .. hi). */
+static void take_switches(const struct policy *p, const struct dfg *d,
+			  const struct policy_view *v, uint32_t lo, uint32_t hi,
+			  uint32_t need, struct policy_result *res)
 {
 	res->n = 0;
-	for (uint32_t sw = lo; sw < hi && res->n < need; sw++) {
+	for (uint32_t i = lo; i < hi && res->n < need; i++) {
 		uint32_t cnt;
-		const uint32_t *nodes = topo_switch_nodes(p->t, sw, &cnt);
+		const uint32_t *nodes =
+			topo_switch_nodes(p->t, d->gsw[i], &cnt);
 
 		for (uint32_t x = 0; x < cnt && res->n < need; x++)
 			if (policy_node_ok(v, nodes[x]))
@@ -800,8 +840,7 @@ static enum policy_status search(const struct policy *p, const struct dfg *d,
 			return policy_say(res, POLICY_WAIT, "out of memory");
 		if (at < nr) {
 			if (fill)
-				take_switches(p, v, c[at].id, c[at].id + 1,
-					      need, res);
+				take_router(p, v, c[at].id, need, res);
 			free(c);
 			res->isolated = true;
 			return POLICY_PLACED;
@@ -893,13 +932,15 @@ static enum policy_status search(const struct policy *p, const struct dfg *d,
 				continue;
 			if (idx >= at && idx < at + m) {
 				part.nodes = res->nodes + res->n;
-				take_switches(p, v, d->gfirst[g],
+				take_switches(p, d, v, d->gfirst[g],
 					      d->gfirst[g + 1], need - res->n,
 					      &part);
 				res->n += part.n;
 			}
 			idx++;
 		}
+		if (fill) /* a graph's groups need not be id ranges */
+			policy_sort_u32(res->nodes, res->n);
 		if (d->mode != MODE_MIN && d->large_shared)
 			res->isolated = false;
 		return POLICY_PLACED;
@@ -925,13 +966,16 @@ static void take_groups(const struct policy *p, const struct dfg *d,
 	for (uint32_t i = 0; i < ng && res->n < need; i++) {
 		uint32_t g = gs[i], k = 0;
 
-		for (uint32_t sw = d->gfirst[g]; sw < d->gfirst[g + 1]; sw++)
+		for (uint32_t j = d->gfirst[g]; j < d->gfirst[g + 1]; j++) {
+			uint32_t sw = d->gsw[j];
+
 			if (s->rfree[sw])
 				c[k++] = (struct policy_cand){
 					((uint64_t)s->rmulti[sw] << 32) |
 						(UINT32_MAX - s->rfree[sw]),
 					sw
 				};
+		}
 		qsort(c, k, sizeof(*c), policy_cand_cmp);
 		for (uint32_t q = 0; q < k && res->n < need; q++) {
 			uint32_t cnt;

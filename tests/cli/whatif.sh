@@ -186,6 +186,32 @@ else
 	flunk graph_fattree_pods "not the placements worked out" \
 		"$tmp/graph_out.csv" "$tmp/err"
 fi
+# A dragonfly graph (good_graph_dragonfly.conf: 4 groups of 3 routers of
+# 2 nodes, switch r of group g = r(3g + r), nodes 6g..6g+5), under min by
+# default dragonfly-groups.  By hand: the 4-node job fits group 0 (all
+# groups equal: lowest id) on its routers with most free (r0 r1): 0-3;
+# the 2-node job one router, fewest free then lowest id: r2, 4-5; the
+# 7-node job m = 2 whole groups, the first whole ones (1, 2): 6-12.  Under
+# ugal dragonfly-groups holds the 7-node job (Valiant detours cross
+# group 0, where job 1 spans routers) until job 1 ends at 100, then takes
+# groups 0 and 1: 0-6.
+printf 'id,submit,nodes,runtime,limit\n1,0,4,100,100\n2,0,2,100,100\n3,0,7,100,100\n' \
+	>"$tmp/gdf.csv"
+for r in min ugal; do
+	sed "s/^Topology=graph\$/Topology=graph\\
+Routing=$r/" good_graph_dragonfly.conf >"$tmp/gdf_$r.conf"
+done
+run --topo "$tmp/gdf_min.conf" --workload "$tmp/gdf.csv" --policy default \
+	--no-rates --jobs-out "$tmp/gdf_min.csv" &&
+	run --topo "$tmp/gdf_ugal.conf" --workload "$tmp/gdf.csv" \
+		--policy dragonfly-groups --no-rates --jobs-out "$tmp/gdf_ugal.csv"
+if [ "$(cut -d, -f1,2,4,6,7 "$tmp/gdf_min.csv" "$tmp/gdf_ugal.csv" | grep -v ^policy | tr '\n' ' ')" = \
+	'dragonfly-groups (default),1,0,"0-3",yes dragonfly-groups (default),2,0,"4-5",yes dragonfly-groups (default),3,0,"6-12",yes dragonfly-groups,1,0,"0-3",yes dragonfly-groups,2,0,"4-5",yes dragonfly-groups,3,100,"0-6",yes ' ]; then
+	pass graph_dragonfly_groups
+else
+	flunk graph_dragonfly_groups "not the placements worked out" \
+		"$tmp/gdf_min.csv" "$tmp/err"
+fi
 expect_fail model_family 2 "--model: model 'nne'" -- --topo fattree:k=4,n=3 \
 	--workload "$tmp/grid.csv" --policy linear --model nne
 finish
