@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "topo/routing.h"
 #include "topo/topo.h"
@@ -93,6 +94,38 @@ static inline char *fx_graph_conf(const struct topo *t, const uint8_t *drop,
 	}
 	cr_assert_eq(fclose(f), 0);
 	return buf;
+}
+
+/* routing_linkset (structural where the routing has one) equals the union
+ * of every enumerated path (routing_linkset_enum) for the job NODES[0..n)
+ * of R; WHAT names the job in the message.  Never marks an injection or
+ * ejection link.  Returns the number of links used. */
+static inline uint32_t fx_linkset_vs_enum(const struct routing *r,
+					  const uint32_t *nodes, uint32_t n,
+					  const char *what)
+{
+	const struct topo *t = routing_topo(r);
+	uint32_t L = topo_num_links(t), used = 0;
+	uint8_t *a = calloc(L + 1, 1), *b = calloc(L + 1, 1);
+	struct err err = { "" };
+
+	cr_assert(a && b);
+	cr_assert_eq(routing_linkset(r, nodes, n, a, &err), 0, "%s", err.msg);
+	cr_assert_eq(routing_linkset_enum(r, nodes, n, b, &err), 0, "%s",
+		     err.msg);
+	for (uint32_t l = 0; l < L; l++) {
+		cr_assert_eq(a[l], b[l],
+			     "%s: link %u (%u->%u) structural %d enumerated %d",
+			     what, l, topo_link(t, l)->from,
+			     topo_link(t, l)->to, a[l], b[l]);
+		used += a[l];
+	}
+	for (uint32_t l = 0; l < topo_first_switch_link(t); l++)
+		cr_assert_eq(a[l], 0, "%s: injection/ejection link marked",
+			     what);
+	free(a);
+	free(b);
+	return used;
 }
 
 #endif
