@@ -144,10 +144,13 @@ out:
  * Leaves with the same Up(a) above level 0 (a pod's leaves, on a k-ary
  * n-tree) form a class: its members' contributions merge into one with T =
  * the union of theirs, where two members of a class have CA = the class's
- * lowest level.  Classes and their Up sets (bitsets, each level's bits
- * word-aligned) are computed once (updown_init); a call costs
- * O(J + C^2 W + C |Up| d) for J leaves in C classes, W words and degree d,
- * instead of every path of every pair. */
+ * lowest level.  Classes, their Up sets (bitsets, each level's bits
+ * word-aligned) and every switch's up-links and down-links in are computed
+ * once (updown_init).  A call marks, per class, the cables of its Up below
+ * the top level and of its job leaves (a top switch's cables all lead
+ * down into some class's Up): O(J + C^2 W + C |Up below the top| d) for J
+ * leaves in C classes, W words and degree d, instead of every path of
+ * every pair. */
 struct updown {
 	uint32_t S, nlev, W, ncls;
 	uint32_t base[ROUTING_MAX_HOPS + 2]; /* first word of each level */
@@ -156,6 +159,9 @@ struct updown {
 	uint32_t *at;  /* [W * 64] switch of each bit */
 	uint32_t *cls; /* [S] class of a leaf (UINT32_MAX: not a leaf) */
 	uint64_t *up;  /* [ncls * W] Up of each class above level 0 */
+	/* switch s's up-links: ul[uoff[s] .. uoff[s+1]); the down-links
+	 * into it (from the level above): dl[doff[s] .. doff[s+1]) */
+	uint32_t *uoff, *ul, *doff, *dl;
 };
 
 static bool bit(const uint64_t *set, uint32_t pos)
@@ -173,6 +179,10 @@ void updown_fini(struct routing *r)
 		free(u->at);
 		free(u->cls);
 		free(u->up);
+		free(u->uoff);
+		free(u->ul);
+		free(u->doff);
+		free(u->dl);
 		free(u);
 	}
 	r->priv = NULL;
@@ -220,6 +230,38 @@ int updown_init(struct routing *r, struct err *err)
 		u->pos[s] += u->base[u->lev[s]] * 64;
 		u->at[u->pos[s]] = s;
 	}
+	/* up-links out of and down-links into every switch */
+	u->uoff = calloc((size_t)S + 2, sizeof(*u->uoff));
+	u->doff = calloc((size_t)S + 2, sizeof(*u->doff));
+	u->ul = malloc(((size_t)t->nlinks + 1) * sizeof(*u->ul));
+	u->dl = malloc(((size_t)t->nlinks + 1) * sizeof(*u->dl));
+	if (!u->uoff || !u->doff || !u->ul || !u->dl)
+		goto oom;
+	for (uint32_t l = t->out_off[0]; l < t->nlinks; l++) {
+		uint32_t a = t->links[l].from, b = t->links[l].to;
+
+		if (u->lev[b] == u->lev[a] + 1)
+			u->uoff[a + 1]++;
+		else if (u->lev[a] == u->lev[b] + 1)
+			u->doff[b + 1]++;
+	}
+	for (uint32_t x = 0; x < S; x++) {
+		u->uoff[x + 1] += u->uoff[x];
+		u->doff[x + 1] += u->doff[x];
+	}
+	for (uint32_t l = t->out_off[0]; l < t->nlinks; l++) {
+		uint32_t a = t->links[l].from, b = t->links[l].to;
+
+		if (u->lev[b] == u->lev[a] + 1)
+			u->ul[u->uoff[a]++] = l;
+		else if (u->lev[a] == u->lev[b] + 1)
+			u->dl[u->doff[b]++] = l;
+	}
+	for (uint32_t x = S; x > 0; x--) { /* back to starts */
+		u->uoff[x] = u->uoff[x - 1];
+		u->doff[x] = u->doff[x - 1];
+	}
+	u->uoff[0] = u->doff[0] = 0;
 	/* each leaf's Up above level 0 (BFS upward), merged into classes */
 	for (uint32_t s = 0; s < S; s++) {
 		uint32_t h = 0, tl = 0, c;
@@ -289,6 +331,17 @@ static void lowest_common(const struct updown *u, const uint64_t *a,
 	}
 }
 
+/* Switch Y's up-links and the down-links into it: used when their upper
+ * end is in D. */
+static void mark_cables(const struct updown *u, const struct topo *t,
+			uint32_t y, const uint64_t *d, uint8_t *used)
+{
+	for (uint32_t e = u->uoff[y]; e < u->uoff[y + 1]; e++)
+		used[u->ul[e]] |= bit(d, u->pos[t->links[u->ul[e]].to]);
+	for (uint32_t e = u->doff[y]; e < u->doff[y + 1]; e++)
+		used[u->dl[e]] |= bit(d, u->pos[t->links[u->dl[e]].from]);
+}
+
 int updown_linkset(const struct routing *r, const uint32_t *nodes, uint32_t n,
 		   uint8_t *used, struct err *err)
 {
@@ -331,67 +384,35 @@ int updown_linkset(const struct routing *r, const uint32_t *nodes, uint32_t n,
 				lowest_common(u, up,
 					      u->up + (size_t)present[o] * W,
 					      tt);
-		/* D, from the top level down */
+		/* D, from the level below the top down (top switches have
+		 * no up-link) */
 		memcpy(d, tt, (size_t)W * sizeof(*d));
-		for (uint32_t w = W; w-- > u->base[1];)
+		for (uint32_t w = u->base[u->nlev - 1]; w-- > u->base[1];)
 			for (uint64_t m = up[w] & ~d[w]; m; m &= m - 1) {
 				uint32_t x =
 					u->at[w * 64 +
 					      (uint32_t)__builtin_ctzll(m)];
-				uint32_t k, first = topo_switch_out(t, x, &k);
 
-				for (uint32_t e = 0; e < k; e++) {
-					uint32_t v =
-						topo_link(t, first + e)->to;
-
-					if (u->lev[v] == u->lev[x] + 1 &&
-					    bit(d, u->pos[v])) {
+				for (uint32_t e = u->uoff[x];
+				     e < u->uoff[x + 1]; e++)
+					if (bit(d,
+						u->pos[t->links[u->ul[e]].to])) {
 						d[w] |= 1ull
 							<< (u->pos[x] % 64);
 						break;
 					}
-				}
 			}
-		/* the class's leaves of the job: up-links into D */
-		for (uint32_t i = 0; i < J; i++) {
-			uint32_t k, first;
-
-			if (u->cls[leaf[i]] != c)
-				continue;
-			first = topo_switch_out(t, leaf[i], &k);
-			for (uint32_t e = 0; e < k; e++) {
-				uint32_t v = topo_link(t, first + e)->to;
-
-				if (u->lev[v] == 1)
-					used[first + e] |= bit(d, u->pos[v]);
-			}
-		}
-		/* cables between the class's Up: up into D, down from D */
-		for (uint32_t w = u->base[1]; w < W; w++)
-			for (uint64_t m = up[w]; m; m &= m - 1) {
-				uint32_t x =
-					u->at[w * 64 +
-					      (uint32_t)__builtin_ctzll(m)];
-				uint32_t k, first = topo_switch_out(t, x, &k);
-				bool dx = bit(d, u->pos[x]);
-
-				for (uint32_t e = 0; e < k; e++) {
-					uint32_t v =
-						topo_link(t, first + e)->to;
-
-					if (u->lev[v] == u->lev[x] + 1)
-						used[first + e] |=
-							bit(d, u->pos[v]);
-					else if (dx && u->lev[v] == 0)
-						used[first + e] |= mine[v] &&
-								   u->cls[v] ==
-									   c;
-					else if (dx &&
-						 u->lev[v] + 1 == u->lev[x])
-						used[first + e] |=
-							bit(up, u->pos[v]);
-				}
-			}
+		/* the cables of Up below the top and of the class's leaves
+		 * of the job, both ways: used when the upper end is in D */
+		for (uint32_t i = 0; i < J; i++)
+			if (u->cls[leaf[i]] == c)
+				mark_cables(u, t, leaf[i], d, used);
+		for (uint32_t w = u->base[1]; w < u->base[u->nlev - 1]; w++)
+			for (uint64_t m = up[w]; m; m &= m - 1)
+				mark_cables(u, t,
+					    u->at[w * 64 +
+						  (uint32_t)__builtin_ctzll(m)],
+					    d, used);
 	}
 	rc = 0;
 out:
