@@ -76,6 +76,7 @@ SLURM_TESTS += \
 	tests/slurm/basic.sh \
 	tests/slurm/fattree.sh \
 	tests/slurm/fattree_links.sh \
+	tests/slurm/imported.sh \
 	tests/slurm/restart.sh \
 	tests/slurm/badinput.sh \
 	tests/slurm/backfill.sh \
