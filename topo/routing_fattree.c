@@ -39,6 +39,13 @@ static bool updown(const struct topo *t)
 	return g && !strcmp(g, "fattree");
 }
 
+/* Per call (hot: every pair's paths): routing_create already checked
+ * applies_ecmp, so a graph here is a recognised fat-tree. */
+static bool on_graph(const struct routing *r)
+{
+	return topo_kind(r->t) == TOPO_GRAPH;
+}
+
 static bool applies_ecmp(const struct topo *t)
 {
 	return applies(t) || updown(t);
@@ -84,7 +91,7 @@ static int init(struct routing *r, const struct topo_args *args,
 
 static void fini(struct routing *r)
 {
-	if (updown(r->t)) {
+	if (on_graph(r)) {
 		updown_fini(r);
 		return;
 	}
@@ -157,7 +164,7 @@ static int paths_ecmp(const struct routing *r, uint32_t src, uint32_t dst,
 	const struct ft *ft = r->priv;
 	uint32_t L, choice[16];
 
-	if (updown(r->t))
+	if (on_graph(r))
 		return updown_paths(r, src, dst, out, err);
 	L = climb(ft, topo_node_switch(r->t, src), topo_node_switch(r->t, dst));
 	for (uint32_t c = 0; c < ft->pw[L]; c++) {
@@ -190,7 +197,7 @@ static int count_ecmp(const struct routing *r, uint32_t src, uint32_t dst,
 	const struct ft *ft = r->priv;
 	uint32_t L;
 
-	if (updown(r->t)) {
+	if (on_graph(r)) {
 		struct pathset ps;
 		int rc;
 
@@ -278,7 +285,7 @@ static int linkset_ecmp(const struct routing *r, const uint32_t *nodes,
 	uint32_t *leaves, nl, L;
 	uint8_t *done;
 
-	if (updown(r->t))
+	if (on_graph(r))
 		return updown_linkset(r, nodes, n, used, err);
 	nl = job_leaves(t, nodes, n, ft->per, &leaves);
 	if (nl == UINT32_MAX)
