@@ -1038,6 +1038,29 @@ Test(policy, family_default)
 		routing_destroy(r);
 		topo_destroy(t);
 	}
+	/* a graph recognised as a dragonfly: the dragonfly defaults, by
+	 * routing; linear under shortest */
+	{
+		static const char *const rt[][2] = {
+			{ "min", "dragonfly-groups" },
+			{ "ugal", "dragonfly-balanced" },
+			{ "vlb", "dragonfly-balanced" },
+			{ "shortest", "linear" },
+		};
+		struct topo *t = fx_imported("ibnet:" DF);
+
+		for (size_t i = 0; i < sizeof(rt) / sizeof(rt[0]); i++) {
+			struct routing *r = fx_routing(t, rt[i][0]);
+			struct policy *p = policy_create("default", t, r, &e);
+
+			cr_assert(p, "%s: %s", rt[i][0], e.msg);
+			cr_expect_str_eq(policy_name(p), rt[i][1], "%s",
+					 rt[i][0]);
+			policy_destroy(p);
+			routing_destroy(r);
+		}
+		topo_destroy(t);
+	}
 	cr_expect_eq(policy_check("default", &e), 0, "%s", e.msg);
 	cr_expect_eq(policy_check("default:large=wait", &e), -1);
 	cr_expect_str_eq(e.msg, "policy default takes no options (it stands "
