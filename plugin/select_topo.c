@@ -591,7 +591,10 @@ static void _protect_locked(job_record_t *job_ptr)
  * TOPO_WAIT_REASON) alone, 24.11's resets both to Resources after every
  * main-scheduler pass (select_topo(8)).  So whether a reason is new is
  * remembered here, per job (a slot per job id modulo SAID_SLOTS), not
- * read back from the job. */
+ * read back from the job, and the text is also the job's SystemComment
+ * while it waits, which no scheduler pass touches: there users of both
+ * versions read it steadily (squeue -O system_comment, scontrol show
+ * job). */
 #define SAID_SLOTS 1024
 static struct {
 	uint32_t job_id, hash;
@@ -606,9 +609,42 @@ static uint32_t _hash(const char *s)
 	return h;
 }
 
+/* Whether the job's SystemComment is select/topo's pending reason. */
+static bool _comment_is_reason(const job_record_t *job_ptr)
+{
+	return job_ptr->system_comment &&
+	       !strncmp(job_ptr->system_comment, REASON_PREFIX,
+			strlen(REASON_PREFIX));
+}
+
+/* The SystemComment set to the pending reason WHY (or, WHY NULL, the
+ * reason removed).  A SystemComment Slurm wrote (a burst buffer's
+ * failure, a credential failure) is left alone: the reason is then in
+ * the Reason field and the log only. */
+static void _comment_reason(job_record_t *job_ptr, const char *why)
+{
+	if (job_ptr->system_comment && !_comment_is_reason(job_ptr))
+		return;
+	if (!why) {
+		if (job_ptr->system_comment) {
+			xfree(job_ptr->system_comment);
+			last_job_update = time(NULL);
+		}
+		return;
+	}
+	if (job_ptr->system_comment &&
+	    !strcmp(job_ptr->system_comment + strlen(REASON_PREFIX), why))
+		return;
+	xfree(job_ptr->system_comment);
+	xstrfmtcat(job_ptr->system_comment, "%s%s", REASON_PREFIX, why);
+	last_job_update = time(NULL);
+}
+
 static void _set_reason(job_record_t *job_ptr, const char *why)
 {
 	uint32_t h = _hash(why), k = job_ptr->job_id % SAID_SLOTS;
+
+	_comment_reason(job_ptr, why);
 
 	/* Unchanged: no job update.  last_job_update makes slurmctld save
 	 * every job's state and clients refetch; backfill asks every pending
@@ -633,6 +669,7 @@ static void _set_reason(job_record_t *job_ptr, const char *why)
 
 static void _clear_reason(job_record_t *job_ptr)
 {
+	_comment_reason(job_ptr, NULL);
 	if ((job_ptr->state_reason == TOPO_WAIT_REASON) &&
 	    job_ptr->state_desc &&
 	    !strncmp(job_ptr->state_desc, REASON_PREFIX,
@@ -1834,6 +1871,7 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 	if (_usable_locked()) {
 		_set_owner_locked(job_ptr, true);
 		if (rc == SLURM_SUCCESS) {
+			_comment_reason(job_ptr, NULL);
 			_record_ranks_locked(job_ptr);
 			_evaluate_locked(job_ptr);
 			_protect_locked(job_ptr);

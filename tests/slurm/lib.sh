@@ -120,19 +120,21 @@ started() {
 	return 1
 }
 
-# topo_reason ID: the job's pending reason (squeue %r).  24.11's main
-# scheduler resets select/topo's reason to Resources between backfill
-# passes (select_topo(8)): there, wait up to 10 s for one starting with
-# "topo:"; 22.05 keeps it, so the first answer is the answer.
+# topo_reason ID: select/topo's reason for the pending job ID, read where
+# users read it: the job's SystemComment (squeue -O system_comment), which
+# holds it while the job waits on both versions.  22.05 also keeps it as
+# the Reason (squeue %r); 24.11's main scheduler resets that to Resources
+# between backfill passes (select_topo(8)).  On 22.05 a Reason that
+# differs from the SystemComment is printed beside it, so that a caller
+# matching the text fails.
 topo_reason() {
-	local i r tries=50
-	[ "$SLURM_SERIES" = 22.05 ] && tries=1
-	for i in $(seq 1 $tries); do
+	local c r
+	c=$(squeue -h -j "$1" -O 'system_comment:2000' | sed 's/ *$//')
+	if [ "$SLURM_SERIES" = 22.05 ]; then
 		r=$(squeue -h -j "$1" -o '%r')
-		case $r in topo:*) break ;; esac
-		[ "$i" = $tries ] || sleep 0.2
-	done
-	echo "$r"
+		[ "$r" = "$c" ] || c="SystemComment '$c' but Reason '$r'"
+	fi
+	echo "$c"
 }
 
 # have_report: whether stopo has the report subcommand.

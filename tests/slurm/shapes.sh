@@ -181,14 +181,10 @@ h=$(sbatch --parsable -N 8 --switches=1@0:08 -o /dev/null --wrap "sleep 1") ||
 	fail "sbatch --switches"
 sleep 3
 [ "$(field "$h" JobState)" = PENDING ] || fail "-N 8 --switches=1@0:08 did not wait"
-# 24.11 resets the reason right after the main scheduler's pass, the only
-# one that sets this one (backfill does not look at --switches): there,
-# the reason is in slurmctld's log (select_topo(8), SLURM VERSIONS).
-if [ "$SLURM_SERIES" = 22.05 ]; then
-	why=$(topo_reason "$h")
-else
-	why=$(grep "select/topo: JobId=$h pending: " "$TDIR/c/log/slurmctld.log" | tail -n 1)
-fi
+# Only the main scheduler's pass gives this reason (backfill does not
+# look at --switches), and 24.11 resets the Reason right after it: the
+# SystemComment keeps it (select_topo(8), SLURM VERSIONS).
+why=$(topo_reason "$h")
 case "$why" in
 *"for a placement on at most 1 leaf switch (--switches); the best now uses 2") ;;
 *) fail "-N 8 --switches=1: reason '$why'" ;;
