@@ -6,9 +6,18 @@
 #   cons_tres   plain select/cons_tres (no topology plugin)
 #   excl-job    cons_tres, TopologyPlugin=topology/tree, sbatch --exclusive=topo
 #   excl-part   cons_tres, topology/tree, partition ExclusiveTopo=YES
+#   block-job   cons_tres, TopologyPlugin=topology/block, --exclusive=topo
+#   block-part  cons_tres, topology/block, partition ExclusiveTopo=YES
 # topology.conf describes the same tree as topo.conf (16 leaf switches of
-# 4 nodes, 4 pods of 4 leaves, one core): topology/tree knows no links,
-# so its "one job per leaf switch" is the closest it comes to isolation.
+# 4 nodes, 4 pods of 4 leaves, one core) for topology/tree, and as blocks
+# (a leaf switch a block, BlockSizes=4,16,64: leaf, pod, machine) for
+# topology/block.  Neither knows links, so "one job per leaf switch" is
+# the closest 24.11 comes to isolation.  24.11.5 honours ExclusiveTopo and
+# --exclusive=topo only under topology/block: topology/tree answers 0 to
+# TOPO_DATA_EXCLUSIVE_TOPO and cons_tres's _block_by_topology() then
+# returns without excluding anything (plugins/topology/tree/
+# topology_tree.c, plugins/select/cons_tres/job_test.c), silently; the
+# excl-* runs show what such a site gets.
 # Prints per run: makespan, utilisation (node-seconds of the jobs over 64
 # nodes x makespan), mean wait, and the largest and mean MLS/TLS that
 # `stopo report` finds in squeue --json sampled every 0.5 s.
@@ -35,7 +44,14 @@ CONF
 		echo "SwitchName=pod$p Switches=leaf[$((p * 4))-$((p * 4 + 3))]"
 	done
 	echo "SwitchName=core Switches=pod[0-3]"
-} > "$TDIR/topology.conf"
+} > "$TDIR/topology.tree"
+# The same leaves as blocks.
+{
+	for l in $(seq 0 15); do
+		echo "BlockName=leaf$l Nodes=n[$((l * 4))-$((l * 4 + 3))]"
+	done
+	echo "BlockSizes=4,16,64"
+} > "$TDIR/topology.block"
 
 scale=${SCALE:-3}
 WORKLOAD=$(echo "$WORKLOAD_64" | awk -v k="$scale" '{ print $1, $2, $3 * k }')
@@ -67,30 +83,78 @@ mean_sharing() {
 		"$TDIR/sharing.$1"
 }
 
-one() { # NAME SELECT [sbatch options]
-	local name=$1 sel=$2 extra=
-	shift 2
+# shared_leaves NAME -> "K N": in K of NAME's N samples with running jobs,
+# two running jobs had nodes on one leaf switch (4 nodes a leaf).
+shared_leaves() {
+	python3 - "$TDIR" "$1" <<'PY'
+import glob, json, re, sys
+def expand(s):
+    out = []
+    for m in re.finditer(r"n(\[[^\]]*\]|\d+)", s or ""):
+        g = m.group(1)
+        if g[0] != "[":
+            out.append(int(g)); continue
+        for part in g[1:-1].split(","):
+            a, _, b = part.partition("-")
+            out.extend(range(int(a), int(b or a) + 1))
+    return out
+k = n = 0
+for f in glob.glob("%s/snap.%s.*.json" % (sys.argv[1], sys.argv[2])):
+    try:
+        jobs = json.load(open(f))["jobs"]
+    except (ValueError, KeyError):
+        continue
+    owner, shared, running = {}, False, 0
+    for j in jobs:
+        st = j["job_state"]
+        st = st[0] if isinstance(st, list) else st
+        if st != "RUNNING":
+            continue
+        running += 1
+        for leaf in set(x // 4 for x in expand(j.get("nodes"))):
+            if owner.setdefault(leaf, j["job_id"]) != j["job_id"]:
+                shared = True
+    if running:
+        n += 1
+        k += shared
+print(k, n)
+PY
+}
+
+one() { # NAME SELECT TOPOLOGY(tree, block or -) [sbatch options]
+	local name=$1 sel=$2 kind=$3 extra=
+	shift 3
 	mkdir -p "$TDIR/c/etc"
-	cp "$TDIR/topology.conf" "$TDIR/c/etc/topology.conf"
-	[ "$sel" = topo ] || extra="TopologyPlugin=topology/tree
+	if [ "$kind" != - ]; then
+		cp "$TDIR/topology.$kind" "$TDIR/c/etc/topology.conf"
+		extra="TopologyPlugin=topology/$kind
 PartitionName=etopo Nodes=ALL MaxTime=INFINITE State=UP OverSubscribe=EXCLUSIVE ExclusiveTopo=YES"
-	[ "$name" = cons_tres ] && extra=
+	fi
 	SLURM_EXTRA=$extra cluster_start "$sel" "$TDIR/topo.conf"
-	if [ -n "$extra" ]; then
+	case $kind in
+	tree)
 		scontrol show topology 2>&1 | grep -q "SwitchName=leaf15 .*Level=0" ||
 			fail "$name: topology/tree did not read topology.conf: $(scontrol show topology 2>&1 | head -3)"
-	fi
+		;;
+	block)
+		scontrol show topology 2>&1 | grep -q "BlockName=leaf15 .*Nodes=n\[60-63\]" ||
+			fail "$name: topology/block did not read topology.conf: $(scontrol show topology 2>&1 | head -3)"
+		;;
+	esac
 	run_workload "$name" 300 "$@"
 	all_completed "$name" 1 || fail "$name: jobs did not complete"
 	read -r span util wait < <(stats "$name")
 	read -r mls tls n < <(max_sharing "$name" "$TDIR/topo.conf")
 	read -r mmls mtls < <(mean_sharing "$name")
-	printf '%-10s makespan %4s s  utilisation %s  mean wait %5s s  MLS max %s mean %s  TLS max %s mean %s  (%s samples)\n' \
-		"$name" "$span" "$util" "$wait" "$mls" "$mmls" "$tls" "$mtls" "$n"
+	read -r kl nl < <(shared_leaves "$name")
+	printf '%-10s makespan %4s s  utilisation %s  mean wait %5s s  MLS max %s mean %s  TLS max %s mean %s  (%s samples)  leaf shared in %s of %s\n' \
+		"$name" "$span" "$util" "$wait" "$mls" "$mmls" "$tls" "$mtls" "$n" "$kl" "$nl"
 	cluster_reset
 }
 
-one topo topo
-one cons_tres cons_tres
-one excl-job cons_tres --exclusive=topo
-one excl-part cons_tres -p etopo
+one topo topo -
+one cons_tres cons_tres -
+one excl-job cons_tres tree --exclusive=topo
+one excl-part cons_tres tree -p etopo
+one block-job cons_tres block --exclusive=topo
+one block-part cons_tres block -p etopo
