@@ -600,12 +600,16 @@ static struct {
 	uint32_t job_id, hash;
 } said[SAID_SLOTS];
 
-static uint32_t _hash(const char *s)
+/* A hash of the kind of reason S: its text without digits, so that
+ * "(at most 2 in one)" and "(at most 3 in one)", or two node lists, are
+ * one kind. */
+static uint32_t _hash_kind(const char *s)
 {
 	uint32_t h = 2166136261u; /* FNV-1a */
 
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 16777619u;
+	for (; *s; s++)
+		if ((*s < '0') || (*s > '9'))
+			h = (h ^ (uint8_t)*s) * 16777619u;
 	return h;
 }
 
@@ -642,7 +646,7 @@ static void _comment_reason(job_record_t *job_ptr, const char *why)
 
 static void _set_reason(job_record_t *job_ptr, const char *why)
 {
-	uint32_t h = _hash(why), k = job_ptr->job_id % SAID_SLOTS;
+	uint32_t h = _hash_kind(why), k = job_ptr->job_id % SAID_SLOTS;
 
 	_comment_reason(job_ptr, why);
 
@@ -656,9 +660,13 @@ static void _set_reason(job_record_t *job_ptr, const char *why)
 		     strlen(REASON_PREFIX)) &&
 	    !strcmp(job_ptr->state_desc + strlen(REASON_PREFIX), why))
 		return;
-	/* At info once per reason a job gets (select_topo(8)). */
+	/* At info once per kind of reason a job gets, its numbers' changes
+	 * at debug (select_topo(8)): backfill tests every pending job every
+	 * pass, and counts of free nodes change with every job's end. */
 	if ((said[k].job_id != job_ptr->job_id) || (said[k].hash != h))
 		info("%s: %pJ pending: %s", plugin_type, job_ptr, why);
+	else
+		debug("%s: %pJ pending: %s", plugin_type, job_ptr, why);
 	said[k].job_id = job_ptr->job_id;
 	said[k].hash = h;
 	xfree(job_ptr->state_desc);
@@ -775,17 +783,29 @@ static bitstr_t *_bitmap_from_result(struct policy_result *res)
 /* owner[] value the policy sees on nodes Slurm does not offer now. */
 #define OWNER_UNAVAILABLE 0xfffffffeu
 
+/* slurmctld's nodes up and not drained; weak: absent in slurmd and the
+ * commands. */
+extern bitstr_t *avail_node_bitmap __attribute__((weak));
+
 /*
  * A job the policy says can never run among the nodes offered (USABLE):
  * would it run once the nodes of its partition that are unavailable now
  * (down, drained, not responding, reserved, held by no job) return?  Then
  * it waits for them, and RES->reason names them; otherwise RES is as the
  * policy left it.  Returns whether it waits.
+ *
+ * DOWN_ONLY (will-run): only nodes slurmctld holds unavailable (down,
+ * drained, not responding: outside avail_node_bitmap) count.  Backfill
+ * offers a job the nodes of one window of its plan, the nodes planned for
+ * jobs ahead of it left out; those are not unavailable, and "waiting for
+ * them" named the plan's nodes and changed at every pass (a reason
+ * update, and a second search, per job tested).  Run-now is offered
+ * every node free now, so there any node not offered counts.
  */
 static bool _wait_for_unavailable(job_record_t *job_ptr, const uint8_t *usable,
 				  const struct policy *p, const struct tsize *z,
 				  struct policy_request *req,
-				  struct policy_result *res)
+				  struct policy_result *res, bool down_only)
 {
 	uint32_t n = tstate_nodes(tstate), t, cnt = 0;
 	bitstr_t *part = job_ptr->part_ptr ? job_ptr->part_ptr->node_bitmap :
@@ -806,6 +826,21 @@ static bool _wait_for_unavailable(job_record_t *job_ptr, const uint8_t *usable,
 
 	if (!part)
 		return false;
+	if (down_only) {
+		if (!&avail_node_bitmap || !avail_node_bitmap)
+			return false;
+		/* Most passes: every node of the partition is available. */
+		for (t = 0; t < n; t++) {
+			uint32_t s = tstate_t2s(tstate, t);
+
+			if (!usable[t] && (s < (uint32_t)node_record_count) &&
+			    bit_test(part, s) &&
+			    !bit_test(avail_node_bitmap, s))
+				break;
+		}
+		if (t == n)
+			return false;
+	}
 	u2 = xcalloc(n + 1, 1);
 	own2 = xcalloc(n + 1, sizeof(uint32_t));
 	missing = bit_alloc(node_record_count);
@@ -816,7 +851,8 @@ static bool _wait_for_unavailable(job_record_t *job_ptr, const uint8_t *usable,
 		u2[t] = usable[t];
 		if (usable[t] || (s >= (uint32_t)node_record_count) ||
 		    !bit_test(part, s) || (exc && bit_test(exc, s)) ||
-		    (resv && !bit_test(resv, s)))
+		    (resv && !bit_test(resv, s)) ||
+		    (down_only && bit_test(avail_node_bitmap, s)))
 			continue;
 		u2[t] = 1;
 		/* A busy node Slurm did not offer (will-run) is busy, not
@@ -958,10 +994,17 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 		error("%s: will_run %pJ: %s", plugin_type, job_ptr, err.msg);
 		goto out;
 	}
-	if ((wr.status == POLICY_NEVER) &&
-	    _wait_for_unavailable(job_ptr, usable, p, z, req, res))
-		snprintf(wr.now_reason, sizeof(wr.now_reason), "%s",
-			 res->reason);
+	/* "Never" among the nodes of one backfill window is not never (test-
+	 * only answers that): a reason only when down or drained nodes hold
+	 * the job back, else the job keeps the reason it has. */
+	if (wr.status == POLICY_NEVER) {
+		if (_wait_for_unavailable(job_ptr, usable, p, z, req, res,
+					  true))
+			snprintf(wr.now_reason, sizeof(wr.now_reason), "%s",
+				 res->reason);
+		else
+			wr.now_reason[0] = '\0';
+	}
 	/* Backfill is often the first to look at a job: give it the reason
 	 * it cannot start now (RUN_NOW sets it too). */
 	if (wr.now_reason[0] && job_ptr->job_id && IS_JOB_PENDING(job_ptr))
@@ -1124,7 +1167,7 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 	/* "Never" only when no usable state of the partition's nodes could
 	 * hold it (select_topo(8)). */
 	if ((rc != SLURM_SUCCESS) && (st == POLICY_NEVER) && !req->attempt &&
-	    _wait_for_unavailable(job_ptr, usable, p, z, req, res))
+	    _wait_for_unavailable(job_ptr, usable, p, z, req, res, false))
 		st = POLICY_WAIT;
 	if (rc == SLURM_SUCCESS) {
 		_clear_reason(job_ptr);

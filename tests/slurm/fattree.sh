@@ -23,6 +23,15 @@ note "select/topo: max MLS $mls, max TLS $tls over $n samples"
 python3 -c "import sys; sys.exit(0 if $mls == 0 and $tls == 0 else 1)" ||
 	fail "select/topo: links shared (MLS $mls, TLS $tls)"
 ctld_alive || fail "slurmctld died"
+# Pending reasons are logged at info once per kind a job gets, their
+# numbers' changes at debug, and backfill windows do not make up
+# "unavailable nodes" (select_topo(8)): a few lines per job, not one per
+# backfill pass.
+most=$(grep -o "select/topo: JobId=[0-9]* pending: " "$TDIR/c/log/slurmctld.log" |
+	sort | uniq -c | sort -rn | head -n 1)
+note "most pending-reason lines of one job: ${most:-none}"
+[ "$(echo "${most:-0}" | awk '{ print $1 }')" -le 3 ] ||
+	fail "a job's pending reason logged again and again: $most"
 
 cluster_reset
 cluster_start cons_tres "$TDIR/topo.conf"
