@@ -11,16 +11,23 @@
 # Prints the makespan and slurmctld's own statistics (sdiag: main
 # scheduler and backfill cycle times, which include every
 # select_g_job_test call, and how deep the backfill passes got: the mean
-# number of jobs each pass tested), then select/topo's cycle times as a
-# multiple of cons_tres's.
+# number of jobs each pass tested), the CPU time of slurmctld's backfill
+# thread per cycle (/proc/PID/task/TID/schedstat, nanoseconds: sdiag's
+# cycle is wall time, which on a small host is mostly waiting for locks
+# and for the CPU the RPC and state-save threads hold), then
+# select/topo's numbers as a multiple of cons_tres's.
 #   top_builddir=BUILD tests/slurm/bench.sh [short|mixed ...]
+# REPEAT=N (default 1) runs each set-up N times, the two plugins in
+# turn, and compares the medians.  TOPO_EXTRA=LINES is appended to
+# select/topo's topo.conf (PredictBudget=1, say).
 . "$(dirname "$0")/lib.sh"
 require_cluster
 command -v sdiag >/dev/null || skip "sdiag not installed"
-cat > "$TDIR/topo.conf" <<'CONF'
+cat > "$TDIR/topo.conf" <<CONF
 Topology=fattree k=4 n=3
 NodeName=n[0-63]
 PartitionPolicy=batch:fattree-pods
+${TOPO_EXTRA:-}
 CONF
 
 # stat SECTION KEY FILE: the value after "KEY:" in sdiag's SECTION.
@@ -50,44 +57,86 @@ submit_mixed() {
 	done
 }
 
-# one SETUP SELECT: prints one line, keeps sdiag's numbers in $TDIR.
+# bf_cpu: nanoseconds slurmctld's backfill thread ("bckfl") has run.
+bf_cpu() {
+	local pid t
+	pid=$(cat "$TDIR/c/slurmctld.pidfile" 2>/dev/null)
+	[ -n "$pid" ] || pid=$(cat "$TDIR/c/ctld.pid" 2>/dev/null)
+	[ -n "$pid" ] || { echo 0; return; }
+	for t in /proc/"$pid"/task/*; do
+		[ "$(cat "$t/comm" 2>/dev/null)" = bckfl ] || continue
+		awk '{ print $1 }' "$t/schedstat"
+		return
+	done
+	echo 0
+}
+
+# one SETUP SELECT REP: prints one line, keeps sdiag's numbers in $TDIR.
 one() {
-	local setup=$1 sel=$2 cpus t0 t1 t2 f
+	local setup=$1 sel=$2 rep=$3 cpus t0 t1 t2 f c0 c1 cycles
 	case $setup in short) cpus=1 ;; *) cpus=4 ;; esac
 	NODE_CPUS=$cpus cluster_start "$sel" "$TDIR/topo.conf"
 	sdiag -r >/dev/null
+	c0=$(bf_cpu)
 	t0=$(date +%s.%N)
 	RANDOM=7
 	"submit_$setup"
 	t1=$(date +%s.%N)
 	wait_all 900 || fail "$setup $sel: jobs did not finish"
 	t2=$(date +%s.%N)
-	f="$TDIR/sdiag.$setup.$sel"
+	c1=$(bf_cpu)
+	f="$TDIR/sdiag.$setup.$sel.$rep"
 	sdiag > "$f"
-	printf '%-6s %-10s makespan %6.1f s  main: %5s cycles, mean %6s us  backfill: %4s cycles, mean %7s us, depth mean %s\n' \
+	cycles=$(stat 'Backfilling stats' 'Total cycles' "$f")
+	[ -n "$cycles" ] && [ "$cycles" != 0 ] &&
+		echo $(((c1 - c0) / 1000 / cycles)) > "$TDIR/cpu.$setup.$sel.$rep" ||
+		echo 0 > "$TDIR/cpu.$setup.$sel.$rep"
+	printf '%-6s %-10s makespan %6.1f s  main: %5s cycles, mean %6s us  backfill: %4s cycles, mean %7s us, CPU %6s us, depth mean %s, %s jobs started\n' \
 		"$setup" "$sel" "$(echo "$t2 - $t0" | bc)" \
 		"$(stat 'Main schedule statistics' 'Total cycles' "$f")" \
 		"$(stat 'Main schedule statistics' 'Mean cycle' "$f")" \
-		"$(stat 'Backfilling stats' 'Total cycles' "$f")" \
+		"$cycles" \
 		"$(stat 'Backfilling stats' 'Mean cycle' "$f")" \
-		"$(stat 'Backfilling stats' 'Depth Mean' "$f")"
+		"$(cat "$TDIR/cpu.$setup.$sel.$rep")" \
+		"$(stat 'Backfilling stats' 'Depth Mean' "$f")" \
+		"$(stat 'Backfilling stats' 'Total backfilled jobs (since last stats cycle start)' "$f")"
 	cluster_reset
 }
 
-ratio() { # SETUP SECTION
+# median: the median of the numbers on standard input.
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# med SETUP SEL SECTION|cpu: the median over the repeats.
+med() {
+	local r
+	for r in $(seq 1 "$reps"); do
+		if [ "$3" = cpu ]; then
+			cat "$TDIR/cpu.$1.$2.$r"
+		else
+			stat "$3" 'Mean cycle' "$TDIR/sdiag.$1.$2.$r"
+		fi
+	done | median
+}
+
+ratio() { # SETUP SECTION|cpu
 	local a b
-	a=$(stat "$2" 'Mean cycle' "$TDIR/sdiag.$1.topo")
-	b=$(stat "$2" 'Mean cycle' "$TDIR/sdiag.$1.cons_tres")
+	a=$(med "$1" topo "$2")
+	b=$(med "$1" cons_tres "$2")
 	[ -n "$a" ] && [ -n "$b" ] && [ "$b" != 0 ] &&
 		echo "scale=2; $a / $b" | bc || echo "-"
 }
 
 setups=${*:-short mixed}
+reps=${REPEAT:-1}
 for s in $setups; do
 	case $s in short|mixed) ;; *) fail "unknown set-up $s (short, mixed)" ;; esac
-	one "$s" cons_tres
-	one "$s" topo
+	for r in $(seq 1 "$reps"); do
+		one "$s" cons_tres "$r"
+		one "$s" topo "$r"
+	done
 done
 for s in $setups; do
-	echo "$s: select/topo / cons_tres mean cycle: main $(ratio "$s" 'Main schedule statistics')x, backfill $(ratio "$s" 'Backfilling stats')x (target: backfill <= 1.2x, main <= 1x)"
+	echo "$s: select/topo / cons_tres, medians of $reps run(s): main cycle $(ratio "$s" 'Main schedule statistics')x, backfill cycle $(ratio "$s" 'Backfilling stats')x, backfill CPU per cycle $(ratio "$s" cpu)x (target: backfill <= 1.2x, main <= 1x)"
 done
