@@ -12,10 +12,10 @@
 # scheduler and backfill cycle times, which include every
 # select_g_job_test call, and how deep the backfill passes got: the mean
 # number of jobs each pass tested), the CPU time of slurmctld's backfill
-# thread per cycle (/proc/PID/task/TID/schedstat, nanoseconds: sdiag's
-# cycle is wall time, which on a small host is mostly waiting for locks
-# and for the CPU the RPC and state-save threads hold), then
-# select/topo's numbers as a multiple of cons_tres's.
+# thread per cycle and the time it waited for a CPU while runnable
+# (/proc/PID/task/TID/schedstat: sdiag's cycle is wall time, which on a
+# 2-core host running 64 slurmd is mostly that wait), then select/topo's
+# numbers as a multiple of cons_tres's.
 #   top_builddir=BUILD tests/slurm/bench.sh [short|mixed ...]
 # REPEAT=N (default 1) runs each set-up N times, the two plugins in
 # turn, and compares the medians.  TOPO_EXTRA=LINES is appended to
@@ -35,7 +35,13 @@ stat() {
 	awk -v sec="$1" -v key="$2" '
 		index($0, sec) == 1 { m = 1; next }
 		m && /^[A-Z][a-z]/ && !/^ / { m = 0 }
-		m && index($0, key ":") { sub(".*" key ":[ \t]*", ""); print $1; exit }' "$3"
+		m && (i = index($0, key ":")) {
+			v = substr($0, i + length(key) + 1)
+			sub(/^[ \t]*/, "", v)
+			split(v, w, " ")
+			print w[1]
+			exit
+		}' "$3"
 }
 
 submit_short() {
@@ -57,47 +63,53 @@ submit_mixed() {
 	done
 }
 
-# bf_cpu: nanoseconds slurmctld's backfill thread ("bckfl") has run.
+# bf_cpu: nanoseconds slurmctld's backfill thread ("bckfl") has run, and
+# has waited to run (runnable, every CPU busy).
 bf_cpu() {
 	local pid t
 	pid=$(cat "$TDIR/c/slurmctld.pidfile" 2>/dev/null)
 	[ -n "$pid" ] || pid=$(cat "$TDIR/c/ctld.pid" 2>/dev/null)
-	[ -n "$pid" ] || { echo 0; return; }
+	[ -n "$pid" ] || { echo 0 0; return; }
 	for t in /proc/"$pid"/task/*; do
 		[ "$(cat "$t/comm" 2>/dev/null)" = bckfl ] || continue
-		awk '{ print $1 }' "$t/schedstat"
+		awk '{ print $1, $2 }' "$t/schedstat"
 		return
 	done
-	echo 0
+	echo 0 0
 }
 
 # one SETUP SELECT REP: prints one line, keeps sdiag's numbers in $TDIR.
 one() {
-	local setup=$1 sel=$2 rep=$3 cpus t0 t1 t2 f c0 c1 cycles
+	local setup=$1 sel=$2 rep=$3 cpus t0 t1 t2 f c0 c1 q0 q1 cycles
 	case $setup in short) cpus=1 ;; *) cpus=4 ;; esac
 	NODE_CPUS=$cpus cluster_start "$sel" "$TDIR/topo.conf"
 	sdiag -r >/dev/null
-	c0=$(bf_cpu)
+	read -r c0 q0 < <(bf_cpu)
 	t0=$(date +%s.%N)
 	RANDOM=7
 	"submit_$setup"
 	t1=$(date +%s.%N)
 	wait_all 900 || fail "$setup $sel: jobs did not finish"
 	t2=$(date +%s.%N)
-	c1=$(bf_cpu)
+	read -r c1 q1 < <(bf_cpu)
 	f="$TDIR/sdiag.$setup.$sel.$rep"
 	sdiag > "$f"
 	cycles=$(stat 'Backfilling stats' 'Total cycles' "$f")
-	[ -n "$cycles" ] && [ "$cycles" != 0 ] &&
-		echo $(((c1 - c0) / 1000 / cycles)) > "$TDIR/cpu.$setup.$sel.$rep" ||
+	if [ -n "$cycles" ] && [ "$cycles" != 0 ]; then
+		echo $(((c1 - c0) / 1000 / cycles)) > "$TDIR/cpu.$setup.$sel.$rep"
+		echo $(((q1 - q0) / 1000 / cycles)) > "$TDIR/rq.$setup.$sel.$rep"
+	else
 		echo 0 > "$TDIR/cpu.$setup.$sel.$rep"
-	printf '%-6s %-10s makespan %6.1f s  main: %5s cycles, mean %6s us  backfill: %4s cycles, mean %7s us, CPU %6s us, depth mean %s, %s jobs started\n' \
+		echo 0 > "$TDIR/rq.$setup.$sel.$rep"
+	fi
+	printf '%-6s %-10s makespan %6.1f s  main: %5s cycles, mean %6s us  backfill: %4s cycles, mean %7s us (CPU %6s us, waiting for a CPU %6s us), depth mean %s, %s jobs started\n' \
 		"$setup" "$sel" "$(echo "$t2 - $t0" | bc)" \
 		"$(stat 'Main schedule statistics' 'Total cycles' "$f")" \
 		"$(stat 'Main schedule statistics' 'Mean cycle' "$f")" \
 		"$cycles" \
 		"$(stat 'Backfilling stats' 'Mean cycle' "$f")" \
 		"$(cat "$TDIR/cpu.$setup.$sel.$rep")" \
+		"$(cat "$TDIR/rq.$setup.$sel.$rep")" \
 		"$(stat 'Backfilling stats' 'Depth Mean' "$f")" \
 		"$(stat 'Backfilling stats' 'Total backfilled jobs (since last stats cycle start)' "$f")"
 	cluster_reset
@@ -112,8 +124,8 @@ median() {
 med() {
 	local r
 	for r in $(seq 1 "$reps"); do
-		if [ "$3" = cpu ]; then
-			cat "$TDIR/cpu.$1.$2.$r"
+		if [ "$3" = cpu ] || [ "$3" = rq ]; then
+			cat "$TDIR/$3.$1.$2.$r"
 		else
 			stat "$3" 'Mean cycle' "$TDIR/sdiag.$1.$2.$r"
 		fi
@@ -138,5 +150,5 @@ for s in $setups; do
 	done
 done
 for s in $setups; do
-	echo "$s: select/topo / cons_tres, medians of $reps run(s): main cycle $(ratio "$s" 'Main schedule statistics')x, backfill cycle $(ratio "$s" 'Backfilling stats')x, backfill CPU per cycle $(ratio "$s" cpu)x (target: backfill <= 1.2x, main <= 1x)"
+	echo "$s: select/topo / cons_tres, medians of $reps run(s): main cycle $(ratio "$s" 'Main schedule statistics')x, backfill cycle $(ratio "$s" 'Backfilling stats')x, backfill CPU per cycle $(ratio "$s" cpu)x, waiting for a CPU $(ratio "$s" rq)x (target: backfill <= 1.2x, main <= 1x)"
 done
