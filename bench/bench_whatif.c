@@ -125,7 +125,7 @@ static int run_policies(const char *path, const struct topo *t,
 		}
 		c1 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
 		printf("whatif %s on %s %s: %u jobs on %u nodes%s: %.1f s "
-		       "wall, %.1f s CPU (target %.0f s: %s); utilization "
+		       "wall, %.1f s CPU (target %.3g s: %s); utilization "
 		       "%.3f, mean wait %.0f s, MLS max %.1f %%, TLS avg "
 		       "%.1f %%, isolated %u",
 		       res.policy, topo_spec(t), routing_spec(r), w.n,
