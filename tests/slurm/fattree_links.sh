@@ -27,14 +27,8 @@ NodeName=n[0-63]
 PartitionPolicy=batch:$1
 CONF
 	cluster_start topo "$TDIR/topo.conf"
-	a=$(submit 3 60) || fail "$1: sbatch A"
-	started "$a" || fail "$1: job A did not start"
-	b=$(submit 5 60) || fail "$1: sbatch B"
-	started "$b" || fail "$1: job B did not start"
-	c=$(submit 6 60) || fail "$1: sbatch C"
-	started "$c" || fail "$1: job C did not start"
-	d=$(submit 1 60) || fail "$1: sbatch D"
-	started "$d" || fail "$1: job D did not start"
+	note "$1: jobs A (3 nodes), B (5), C (6), D (1)"
+	start_jobs 60 a=3 b=5 c=6 d=1
 	na=$(field "$a" NodeList) nb=$(field "$b" NodeList)
 	nc=$(field "$c" NodeList) nd=$(field "$d" NodeList)
 	note "$1: A=$na B=$nb C=$nc D=$nd"

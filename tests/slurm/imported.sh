@@ -38,12 +38,7 @@ grep -q '^recognised: *fat-tree: 3 levels, 2 pods (leaves 4 4), 8 leaves$' \
 	"$TDIR/topo.txt" || fail "not recognised as the 3-level tree: $(cat "$TDIR/topo.txt")"
 
 cluster_start topo "$TDIR/topo.conf"
-a=$(submit 3 60) || fail "sbatch A"
-started "$a" || fail "job A did not start"
-b=$(submit 12 60) || fail "sbatch B"
-started "$b" || fail "job B did not start"
-d=$(submit 20 60) || fail "sbatch D"
-started "$d" || fail "job D did not start"
+start_jobs 60 a=3 b=12 d=20
 na=$(field "$a" NodeList) nb=$(field "$b" NodeList) nd=$(field "$d" NodeList)
 note "imported tree, fattree-pods: A=$na B=$nb D=$nd"
 [ "$na" = "n[0-2]" ] || fail "A on $na, want n[0-2] (leaf l0)"

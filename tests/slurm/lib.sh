@@ -86,6 +86,19 @@ submit() {
 		{ cat "$TDIR/sbatch.err" >&2; return 1; }
 }
 
+# start_jobs SECONDS NAME=N ...: in turn, a job of N nodes sleeping
+# SECONDS, submitted once the one before runs; its id goes into the
+# variable NAME.  Fails the test when one is refused or does not start.
+start_jobs() {
+	local s=$1 spec id
+	shift
+	for spec in "$@"; do
+		id=$(submit "${spec#*=}" "$s") || fail "sbatch -N ${spec#*=} (job $spec)"
+		started "$id" || fail "job ${spec%%=*} ($id, ${spec#*=} nodes) did not start"
+		printf -v "${spec%%=*}" %s "$id"
+	done
+}
+
 # Jobs not yet finished (pending, running, completing).
 active_jobs() {
 	squeue -h -t PD,R,CG,CF -o '%i' 2>/dev/null | wc -l
