@@ -44,6 +44,9 @@ p0end=$(epoch "$(end_of "$p0")")
 bnodes=$(scontrol show job "$big" | sed -n 's/^ *NodeList=//p')
 note "pod jobs ended at +$((p0end - $(epoch "$t1")))s and +$((p1end - $(epoch "$t1")))s; 32-node job started at +$((bstart - $(epoch "$t1")))s on $bnodes"
 [ "$bnodes" = "n[0-31]" ] || fail "32-node job not on the two freed pods: $bnodes"
+# Its reason left the SystemComment when it started (select_topo(8)).
+sc=$(scontrol show job "$big" | sed -n 's/^ *SystemComment=//p')
+[ -z "$sc" ] || fail "the 32-node job ran but its SystemComment still says: $sc"
 [ $((bstart - p1end)) -le 4 ] || fail "32-node job starved: started $((bstart - p1end)) s after its pods were free"
 early=0
 while read -r id; do
