@@ -46,7 +46,9 @@ require_cluster() {
 	fi
 	TDIR=$(mktemp -d /tmp/stopo-slurm-test.XXXXXX) || fail "mktemp"
 	chmod 755 "$TDIR"
-	trap "cluster_stop; [ -n \"${KEEP_TDIR:-}\" ] || rm -rf \"\$TDIR\"" EXIT
+	# Background samplers first: a test that fails while one runs would
+	# leave it holding the cluster lock, and every later test waiting.
+	trap "kill \$(jobs -p) 2>/dev/null; cluster_stop; [ -n \"${KEEP_TDIR:-}\" ] || rm -rf \"\$TDIR\"" EXIT
 	trap 'exit 1' INT TERM
 }
 
