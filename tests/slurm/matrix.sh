@@ -97,7 +97,15 @@ for i in $(seq 1 60); do
 	sleep 0.5
 done
 [ "$(sinfo -h -n n7 -o %t)" = drain ] || fail "n7 after the restart: $(sinfo -h -n n7 -o %t)"
-scontrol update nodename=n7 state=resume || fail "resume n7"
+# 24.11's reconfigure execs a new slurmctld: sinfo may have answered from
+# the old one, and the new one refuses a resume ("Invalid node state")
+# until n7 has registered with it; retry for up to 30 s.
+for i in $(seq 1 60); do
+	scontrol update nodename=n7 state=resume 2>"$TDIR/resume.err" && break
+	sleep 0.5
+done
+[ "$(sinfo -h -n n7 -o %t)" != drain ] ||
+	fail "resume n7: $(cat "$TDIR/resume.err")"
 job COMPLETED -N 12 "$(w 1)" >/dev/null
 job COMPLETED -n 20 "$(w 1)" >/dev/null
 
