@@ -760,6 +760,145 @@ Test(adapter, budget_overrun_is_a_status)
 	tstate_destroy(s);
 }
 
+/* Job starts do not wait: three predictions posted at once (a 4-node
+ * leaf job under MCF, alpha 1/3 by hand; a two-leaf job, whose slowest
+ * flow MCF still gives 1/3; a 1-node job, not modelled) are answered
+ * later, each as tstate_evaluate_tracked answers it alone. */
+Test(adapter, predictions_are_collected_later)
+{
+	struct err err = { { 0 } };
+	struct tstate *s = load("Topology=fattree k=4 n=3\n"
+				"NodeName=n[0-63]\n"
+				"Predict=mcf\nPredictBudget=60000\n",
+				&err);
+	uint32_t owner[N] = { 0 }, leaf[4] = { 0, 1, 2, 3 },
+		 two[4] = { 8, 9, 12, 13 }, one[1] = { 20 };
+	struct tpending *t1, *t2, *t3;
+	struct teval e1, e2, e3, ref;
+	char rec[512], want[512];
+
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(tstate_track_reset(s, owner, &err), 0, "%s", err.msg);
+	cr_assert_eq(tstate_track_add(s, 1, leaf, 4, &err), 0, "%s", err.msg);
+	cr_assert_eq(tstate_evaluate_start(s, 1, leaf, 4, NULL, 128, &e1, &t1,
+					   &err),
+		     0, "%s", err.msg);
+	cr_assert_eq(tstate_track_add(s, 2, two, 4, &err), 0, "%s", err.msg);
+	cr_assert_eq(tstate_evaluate_start(s, 2, two, 4, NULL, 128, &e2, &t2,
+					   &err),
+		     0, "%s", err.msg);
+	cr_assert_eq(tstate_track_add(s, 3, one, 1, &err), 0, "%s", err.msg);
+	cr_assert_eq(tstate_evaluate_start(s, 3, one, 1, "shift", 128, &e3, &t3,
+					   &err),
+		     0, "%s", err.msg);
+	cr_assert_not_null(t1);
+	cr_assert_not_null(t2);
+	cr_expect_null(t3, "a 1-node job has no prediction");
+	/* the sharing is there at once */
+	cr_expect(e1.modelled && e2.modelled && !e3.modelled);
+	cr_expect_eq(e1.flows, 12);
+	cr_expect_eq(e1.njobs, 1);
+	cr_expect_eq(e2.njobs, 2);
+	cr_expect_eq(e3.njobs, 3);
+	cr_expect_eq(e1.job_links, 0, "one leaf: injection links only");
+	cr_expect_eq(e2.job_links, 16);
+	tstate_pending_wait(t2);
+	cr_expect(tstate_pending_ready(t2));
+	cr_expect(tstate_pending_ready(t1), "answered in the order posted");
+	cr_assert_eq(tstate_pending_finish(t2, &e2, &err), 0, "%s", err.msg);
+	cr_assert_eq(tstate_pending_finish(t1, &e1, &err), 0, "%s", err.msg);
+	cr_expect_eq(e1.status, MODEL_OPTIMAL);
+	cr_expect(!e1.overran);
+	cr_expect_float_eq(e1.alpha, 1.0 / 3, 1e-9);
+	cr_expect_float_eq(e2.rate_min, 1.0 / 3, 1e-9);
+	cr_expect_geq(e1.seconds, 0);
+	cr_expect_leq(e1.seconds, e2.seconds + 1e-9);
+	cr_expect_str_eq(tstate_record(&e1, rec, sizeof(rec)),
+			 "pattern=alltoall flows=12 model=mcf status=optimal "
+			 "jm_mean=0.3333 jm_min=0.3333 jm_aggregate=4 "
+			 "alpha=0.3333 links=0 shared=0 running=1 mls=0 tls=0");
+	/* the same record as waiting for it (the tracker as it was) */
+	tstate_track_remove(s, 3);
+	cr_assert_eq(tstate_evaluate_tracked(s, 2, two, 4, NULL, 128, &ref,
+					     &err),
+		     0, "%s", err.msg);
+	tstate_record(&ref, want, sizeof(want));
+	cr_expect_str_eq(tstate_record(&e2, rec, sizeof(rec)), want);
+	tstate_destroy(s);
+}
+
+/* PredictBudget= runs from the moment the predictor begins a prediction,
+ * not from the job start: behind a whole-machine MCF that overruns
+ * PredictBudget=1, a 4-node job's prediction is not starved.  1024
+ * predictions wait at most: the next is answered time-limit at once.
+ * Stopping the predictor answers what still waits. */
+Test(adapter, predictions_queue_behind_a_long_one)
+{
+	struct err err = { { 0 } };
+	static struct tpending *t[1100];
+	uint32_t owner[N] = { 0 }, all[N], leaf[4] = { 0, 1, 2, 3 }, i, k;
+	struct tstate *s;
+	struct teval ev;
+
+	for (i = 0; i < N; i++)
+		all[i] = i;
+	s = load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+		 "Predict=mcf\nPredictBudget=1\n",
+		 &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(tstate_track_reset(s, owner, &err), 0, "%s", err.msg);
+	cr_assert_eq(tstate_track_add(s, 5, all, N, &err), 0, "%s", err.msg);
+	cr_assert_eq(tstate_evaluate_start(s, 5, all, N, NULL, 128, &ev, &t[0],
+					   &err),
+		     0, "%s", err.msg);
+	cr_assert_not_null(t[0]);
+	cr_assert_eq(tstate_pending_finish(t[0], &ev, &err), 0, "%s", err.msg);
+	cr_expect_eq(ev.flows, 4032);
+	cr_expect_eq(ev.status, MODEL_TIME_LIMIT);
+	cr_expect(ev.overran);
+	tstate_destroy(s);
+	unlink(conf_path);
+	/* a whole-machine MCF of up to 10 s (paths and LP set-up alone take
+	 * far longer than posting), then more 4-node jobs than the queue
+	 * holds */
+	s = load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
+		 "Predict=mcf\nPredictBudget=10000\n",
+		 &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(tstate_track_reset(s, owner, &err), 0, "%s", err.msg);
+	cr_assert_eq(tstate_track_add(s, 5, all, N, &err), 0, "%s", err.msg);
+	cr_assert_eq(tstate_evaluate_start(s, 5, all, N, NULL, 128, &ev, &t[0],
+					   &err),
+		     0, "%s", err.msg);
+	cr_assert_eq(tstate_track_add(s, 6, leaf, 4, &err), 0, "%s", err.msg);
+	for (k = 1; k < 1100; k++)
+		cr_assert_eq(tstate_evaluate_start(s, 6, leaf, 4, NULL, 128,
+						   &ev, &t[k], &err),
+			     0, "%s", err.msg);
+	/* t[0] was taken at once or waits first: 1024 more fit */
+	cr_expect(!tstate_pending_ready(t[0]), "MCF of 4032 flows ran out");
+	for (k = 1026; k < 1100; k++) {
+		cr_expect(tstate_pending_ready(t[k]), "job %u", k);
+		cr_assert_eq(tstate_pending_finish(t[k], &ev, &err), 0);
+		cr_expect(ev.overran && ev.status == MODEL_TIME_LIMIT);
+		cr_expect_float_eq(ev.rate_min, 0, 0);
+	}
+	cr_assert_eq(tstate_pending_finish(t[1], &ev, &err), 0, "%s", err.msg);
+	cr_expect_eq(ev.status, MODEL_OPTIMAL, "queued, then given its budget");
+	cr_expect(!ev.overran, "%g s, status %d", ev.seconds, ev.status);
+	cr_expect_float_eq(ev.alpha, 1.0 / 3, 1e-9);
+	tstate_predictor_stop();
+	for (k = 2; k < 1026; k++) {
+		cr_assert_eq(tstate_pending_finish(t[k], &ev, &err), 0);
+		if (ev.overran)
+			cr_expect_float_eq(ev.rate_min, 0, 0);
+		else
+			cr_expect_float_eq(ev.alpha, 1.0 / 3, 1e-9);
+	}
+	cr_assert_eq(tstate_pending_finish(t[0], &ev, &err), 0, "%s", err.msg);
+	tstate_destroy(s);
+}
+
 static uint32_t held_by(const uint32_t *cap, const struct policy_result *res)
 {
 	uint32_t i, have = 0;

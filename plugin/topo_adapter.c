@@ -2,11 +2,14 @@
  *  topo_adapter.c - the Slurm-free half of select/topo (see topo_adapter.h).
  *
  *  The prediction model runs in one predictor thread so that a job start
- *  waits for it at most the budget: only the LP models honour a time
- *  limit, and building a large instance (every path of every flow) or
- *  running JM on it can take seconds.  A prediction not done in time is
- *  left to finish in the thread; the machine it reads is shared (counted
- *  references), so a reconfiguration does not free it under the thread.
+ *  never waits for it: predictions queue in start order and their answers
+ *  are collected later (tstate_pending_*).  Each gets the budget from the
+ *  moment the thread begins it: only the LP models honour a time limit,
+ *  and building a large instance (every path of every flow) or running JM
+ *  on it can take seconds, so an answer not there in time is recorded as
+ *  time-limit and the model left to finish in the thread.  The machine it
+ *  reads is shared (counted references), so a reconfiguration does not
+ *  free it under the thread.
  *  One thread for the process: GLPK keeps its environment per thread.
 \*****************************************************************************/
 #include <errno.h>
@@ -442,26 +445,40 @@ out:
 
 /* ---- the predictor thread ---- */
 
-/* One prediction, shared by the job start waiting for it and the
- * predictor thread (refs, done and the results under pred_lock). */
+/* Predictions waiting for the thread at most (a job start beyond that is
+ * recorded time-limit at once) and how long one may wait to be begun. */
+#define PRED_MAX_QUEUED 1024
+#define PRED_MAX_AGE_MS 60000
+
+/* One prediction, shared by its tpending handle and the predictor
+ * thread (everything but f, spec and sm under pred_lock). */
 struct prediction {
+	struct prediction *next; /* in the queue */
 	unsigned refs;
 	struct shared_machine *sm; /* a reference */
 	const char *spec;	   /* the machine's */
+	uint32_t budget;	   /* ms, the model's time once begun */
 	struct flows f;
-	struct timespec deadline; /* CLOCK_MONOTONIC */
+	struct timespec posted, deadline; /* CLOCK_MONOTONIC */
+	struct timespec answered;	  /* when done */
+	bool taken; /* begun by the thread: deadline set */
 	bool done;
-	bool late; /* taken with no time left: not run */
+	bool late; /* not run: the queue was full, too old, or stopped */
 	int rc;
 	struct err err;
 	struct model_result mr; /* the statistics; arrays freed */
 };
 
+struct tpending {
+	struct prediction *p;
+};
+
 static pthread_once_t pred_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t pred_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t pred_work;     /* the thread waits for pred_next */
-static pthread_cond_t pred_done;     /* job starts wait, monotonic clock */
-static struct prediction *pred_next; /* posted, not taken yet */
+static pthread_cond_t pred_work; /* the thread waits for the queue */
+static pthread_cond_t pred_done; /* handles wait, monotonic clock */
+static struct prediction *pred_head, *pred_tail; /* posted, not taken */
+static uint32_t pred_queued;
 static pthread_t pred_thread;
 static bool pred_running, pred_stop;
 
@@ -486,6 +503,17 @@ static double ms_until(const struct timespec *t)
 	       (double)(t->tv_nsec - now.tv_nsec) * 1e-6;
 }
 
+/* *T plus MS milliseconds. */
+static void ts_add_ms(struct timespec *t, uint32_t ms)
+{
+	t->tv_sec += ms / 1000;
+	t->tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (t->tv_nsec >= 1000000000L) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000L;
+	}
+}
+
 /* Drop a reference (under pred_lock); true when P is to be freed. */
 static bool pred_unref(struct prediction *p)
 {
@@ -499,22 +527,16 @@ static void pred_free(struct prediction *p)
 	free(p);
 }
 
-/* Run P's model with what is left of its budget as the time limit (a
- * tenth kept for handing the answer back); none left: P is late, not
- * run. */
+/* Run P's model with nine tenths of its budget as the time limit (a
+ * tenth kept for handing the answer back). */
 static void pred_run(struct prediction *p)
 {
-	double left = ms_until(&p->deadline) * 0.9;
 	struct model_opts opts;
 	struct model_result mr;
 
 	memset(&mr, 0, sizeof(mr));
-	if (left < 1) {
-		p->late = true;
-		return;
-	}
 	model_opts_init(&opts);
-	opts.time_limit_ms = (uint32_t)left;
+	opts.time_limit_ms = p->budget * 9 / 10 ? p->budget * 9 / 10 : 1;
 	opts.top_links = 0;
 	p->rc = model_run(p->spec, machine_routing(p->sm->m), &p->f, &opts, &mr,
 			  &p->err);
@@ -522,6 +544,16 @@ static void pred_run(struct prediction *p)
 		model_result_free(&mr);
 		p->mr = mr;
 	}
+}
+
+/* P answered (run or not): done, and the thread's reference dropped.
+ * Under pred_lock; returns whether P is to be freed. */
+static bool pred_answered(struct prediction *p)
+{
+	clock_gettime(CLOCK_MONOTONIC, &p->answered);
+	p->done = true;
+	pthread_cond_broadcast(&pred_done);
+	return pred_unref(p);
 }
 
 static void *pred_main(void *arg)
@@ -532,19 +564,26 @@ static void *pred_main(void *arg)
 		struct prediction *p;
 		bool last;
 
-		while (!pred_next && !pred_stop)
+		while (!pred_head && !pred_stop)
 			pthread_cond_wait(&pred_work, &pred_lock);
 		if (pred_stop)
 			break;
-		p = pred_next;
-		pred_next = NULL;
-		pthread_cond_broadcast(&pred_done); /* the slot is free */
-		pthread_mutex_unlock(&pred_lock);
-		pred_run(p);
-		pthread_mutex_lock(&pred_lock);
-		p->done = true;
-		last = pred_unref(p);
-		pthread_cond_broadcast(&pred_done);
+		p = pred_head;
+		if (!(pred_head = p->next))
+			pred_tail = NULL;
+		pred_queued--;
+		p->next = NULL;
+		p->taken = true;
+		clock_gettime(CLOCK_MONOTONIC, &p->deadline);
+		p->late = ms_until(&p->posted) < -PRED_MAX_AGE_MS;
+		ts_add_ms(&p->deadline, p->budget);
+		pthread_cond_broadcast(&pred_done); /* its deadline is set */
+		if (!p->late) {
+			pthread_mutex_unlock(&pred_lock);
+			pred_run(p);
+			pthread_mutex_lock(&pred_lock);
+		}
+		last = pred_answered(p);
 		if (last) {
 			pthread_mutex_unlock(&pred_lock);
 			pred_free(p);
@@ -558,6 +597,9 @@ static void *pred_main(void *arg)
 
 void tstate_predictor_stop(void)
 {
+	struct prediction *p, *next, *gone = NULL;
+
+	pthread_once(&pred_once, pred_init);
 	pthread_mutex_lock(&pred_lock);
 	if (!pred_running) {
 		pthread_mutex_unlock(&pred_lock);
@@ -565,57 +607,87 @@ void tstate_predictor_stop(void)
 	}
 	pred_stop = true;
 	pthread_cond_signal(&pred_work);
+	pthread_cond_broadcast(&pred_done);
 	pthread_mutex_unlock(&pred_lock);
 	pthread_join(pred_thread, NULL);
 	pthread_mutex_lock(&pred_lock);
+	/* what was never begun is answered late */
+	for (p = pred_head; p; p = next) {
+		next = p->next;
+		p->next = NULL;
+		p->late = true;
+		if (pred_answered(p)) {
+			p->next = gone;
+			gone = p;
+		}
+	}
+	pred_head = pred_tail = NULL;
+	pred_queued = 0;
 	pred_running = pred_stop = false;
 	pthread_mutex_unlock(&pred_lock);
+	for (p = gone; p; p = next) {
+		next = p->next;
+		pred_free(p);
+	}
 }
 
-/* Hand P to the predictor thread and wait until it is done or its
- * deadline passes (the wait includes the thread finishing an earlier
- * prediction).  Under pred_lock; returns whether P is done.  P has one
- * reference more while the thread holds it. */
-static bool pred_wait(struct prediction *p, struct err *err, int *rc)
+/* Queue P for the predictor thread (started if need be), which holds a
+ * reference of its own; a full queue answers P late at once.  Under
+ * pred_lock; returns 0, or -1 with err set. */
+static int pred_post(struct prediction *p, struct err *err)
 {
-	int e = 0;
-
-	*rc = 0;
 	if (!pred_running) {
-		if (pthread_create(&pred_thread, NULL, pred_main, NULL)) {
-			*rc = err_set(err, "cannot start the predictor thread");
-			return false;
-		}
+		if (pthread_create(&pred_thread, NULL, pred_main, NULL))
+			return err_set(err,
+				       "cannot start the predictor thread");
 		pred_running = true;
 	}
-	while (pred_next && e != ETIMEDOUT)
-		e = pthread_cond_timedwait(&pred_done, &pred_lock,
-					   &p->deadline);
-	if (pred_next)
-		return false; /* still busy with an earlier job's */
-	pred_next = p;
 	p->refs++;
-	pthread_cond_signal(&pred_work);
-	while (!p->done && e != ETIMEDOUT)
-		e = pthread_cond_timedwait(&pred_done, &pred_lock,
-					   &p->deadline);
-	if (pred_next == p) { /* never taken: withdraw it */
-		pred_next = NULL;
-		p->refs--;
+	if (pred_queued >= PRED_MAX_QUEUED) {
+		p->taken = p->late = true;
+		p->deadline = p->posted;
+		pred_answered(p); /* the caller's reference remains */
+		return 0;
 	}
-	return p->done;
+	if (pred_tail)
+		pred_tail->next = p;
+	else
+		pred_head = p;
+	pred_tail = p;
+	pred_queued++;
+	pthread_cond_signal(&pred_work);
+	return 0;
+}
+
+/* Whether P's answer is known: done, or begun and past its deadline, or
+ * the thread stopping.  Under pred_lock. */
+static bool pred_ready(const struct prediction *p)
+{
+	return p->done || pred_stop ||
+	       (p->taken && ms_until(&p->deadline) <= 0);
+}
+
+/* Wait until P is ready (pred_ready).  Under pred_lock. */
+static void pred_wait(struct prediction *p)
+{
+	while (!pred_ready(p)) {
+		if (p->taken)
+			pthread_cond_timedwait(&pred_done, &pred_lock,
+					       &p->deadline);
+		else
+			pthread_cond_wait(&pred_done, &pred_lock);
+	}
 }
 
 /* *OUT: a prediction of the job's flows (EV's pattern) under S's model,
- * due the budget after T0, holding a reference to S's machine; NULL when
- * the pattern gives no flow.  Returns 0, or -1 with err set (a bad
- * pattern, memory). */
+ * posted at T0, holding a reference to S's machine; NULL when the
+ * pattern gives no flow.  Returns 0, or -1 with err set (a bad pattern,
+ * memory). */
 static int pred_new(const struct tstate *s, const struct teval *ev,
 		    uint32_t job_id, const uint32_t *nodes, uint32_t n,
 		    const struct timespec *t0, struct prediction **out,
 		    struct err *err)
 {
-	uint32_t budget = machine_predict_budget(s->m, NULL);
 	struct prediction *p = calloc(1, sizeof(*p));
 	int rc;
 
@@ -631,26 +703,32 @@ static int pred_new(const struct tstate *s, const struct teval *ev,
 	}
 	p->refs = 1;
 	p->spec = machine_predict(s->m, NULL);
-	p->deadline.tv_sec = t0->tv_sec + budget / 1000;
-	p->deadline.tv_nsec = t0->tv_nsec + (long)(budget % 1000) * 1000000L;
-	if (p->deadline.tv_nsec >= 1000000000L) {
-		p->deadline.tv_sec++;
-		p->deadline.tv_nsec -= 1000000000L;
-	}
+	p->budget = machine_predict_budget(s->m, NULL);
+	p->posted = *t0;
 	atomic_fetch_add(&s->sm->refs, 1);
 	p->sm = s->sm;
 	*out = p;
 	return 0;
 }
 
-/* P's answer into EV: the model's status and statistics when DONE (and
- * run), else MODEL_TIME_LIMIT without rates.  Returns 0, or -1 with err
- * set when the model failed to run. */
-static int pred_answer(const struct prediction *p, bool done, struct teval *ev,
+/* P's answer into EV: the model's status and statistics when done (and
+ * run), else MODEL_TIME_LIMIT without rates; ev->seconds from the post
+ * to the answer (or the deadline).  Under pred_lock.  Returns 0, or -1
+ * with err set when the model failed to run. */
+static int pred_answer(const struct prediction *p, struct teval *ev,
 		       struct err *err)
 {
-	if (!done || p->late) {
-		ev->status = MODEL_TIME_LIMIT;
+	const struct timespec *t = p->done ? &p->answered : &p->deadline;
+
+	ev->status = MODEL_TIME_LIMIT;
+	ev->overran = ev->has_alpha = ev->has_bound = false;
+	ev->rate_mean = ev->rate_min = ev->aggregate = 0;
+	ev->alpha = ev->bound = ev->gap = 0;
+	ev->seconds = (double)(t->tv_sec - p->posted.tv_sec) +
+		      (double)(t->tv_nsec - p->posted.tv_nsec) * 1e-9;
+	if (!p->done || p->late) {
+		if (!p->taken)
+			ev->seconds = -ms_until(&p->posted) * 1e-3;
 		ev->overran = true;
 		return 0;
 	}
@@ -669,18 +747,18 @@ static int pred_answer(const struct prediction *p, bool done, struct teval *ev,
 	return 0;
 }
 
-/* The rates of the job's pattern under the prediction model (for 2 to
- * MAX_MODEL_NODES nodes), waited for at most the budget. */
-static int evaluate_model(const struct tstate *s, uint32_t job_id,
+/* Post the prediction of the job's pattern (for 2 to MAX_MODEL_NODES
+ * nodes): *PEND its handle, NULL when the job is not modelled. */
+static int evaluate_start(const struct tstate *s, uint32_t job_id,
 			  const uint32_t *nodes, uint32_t n,
 			  uint32_t max_model_nodes, struct teval *ev,
-			  struct err *err)
+			  struct tpending **pend, struct err *err)
 {
 	struct timespec t0;
 	struct prediction *p;
-	bool done, last;
 	int rc;
 
+	*pend = NULL;
 	if (n < 2 || n > max_model_nodes)
 		return 0; /* ev->modelled stays false */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -688,19 +766,72 @@ static int evaluate_model(const struct tstate *s, uint32_t job_id,
 		return -1;
 	if (!p)
 		return 0;
+	if (!(*pend = malloc(sizeof(**pend)))) {
+		pred_free(p);
+		return err_set(err, "out of memory");
+	}
+	(*pend)->p = p;
 	ev->modelled = true;
 	ev->flows = p->f.n;
 	pthread_once(&pred_once, pred_init);
 	pthread_mutex_lock(&pred_lock);
-	done = pred_wait(p, err, &rc);
-	if (pred_answer(p, done, ev, err) < 0)
-		rc = -1;
+	rc = pred_post(p, err);
+	pthread_mutex_unlock(&pred_lock);
+	if (rc < 0) {
+		pred_free(p);
+		free(*pend);
+		*pend = NULL;
+	}
+	return rc;
+}
+
+bool tstate_pending_ready(const struct tpending *t)
+{
+	bool ready;
+
+	pthread_mutex_lock(&pred_lock);
+	ready = pred_ready(t->p);
+	pthread_mutex_unlock(&pred_lock);
+	return ready;
+}
+
+void tstate_pending_wait(const struct tpending *t)
+{
+	pthread_mutex_lock(&pred_lock);
+	pred_wait(t->p);
+	pthread_mutex_unlock(&pred_lock);
+}
+
+int tstate_pending_finish(struct tpending *t, struct teval *ev, struct err *err)
+{
+	struct prediction *p = t->p;
+	bool last;
+	int rc;
+
+	pthread_mutex_lock(&pred_lock);
+	pred_wait(p);
+	rc = pred_answer(p, ev, err);
 	last = pred_unref(p);
 	pthread_mutex_unlock(&pred_lock);
 	if (last)
 		pred_free(p);
-	ev->seconds = -ms_until(&t0) * 1e-3;
+	free(t);
 	return rc;
+}
+
+/* The rates of the job's pattern under the prediction model (for 2 to
+ * MAX_MODEL_NODES nodes), waited for. */
+static int evaluate_model(const struct tstate *s, uint32_t job_id,
+			  const uint32_t *nodes, uint32_t n,
+			  uint32_t max_model_nodes, struct teval *ev,
+			  struct err *err)
+{
+	struct tpending *t;
+
+	if (evaluate_start(s, job_id, nodes, n, max_model_nodes, ev, &t, err) <
+	    0)
+		return -1;
+	return t ? tstate_pending_finish(t, ev, err) : 0;
 }
 
 /* EV cleared, with the pattern and the model's name. */
@@ -825,13 +956,15 @@ int tstate_conflicts(const struct tstate *s, const uint32_t *nodes, uint32_t n,
 	return hit;
 }
 
-int tstate_evaluate_tracked(const struct tstate *s, uint32_t job_id,
-			    const uint32_t *nodes, uint32_t n,
-			    const char *pattern, uint32_t max_model_nodes,
-			    struct teval *ev, struct err *err)
+int tstate_evaluate_start(const struct tstate *s, uint32_t job_id,
+			  const uint32_t *nodes, uint32_t n,
+			  const char *pattern, uint32_t max_model_nodes,
+			  struct teval *ev, struct tpending **pend,
+			  struct err *err)
 {
 	struct ls_job_now now;
 
+	*pend = NULL;
 	set_pattern(s, ev, pattern);
 	if (!s->ls || ls_state_job(s->ls, job_id, &now) < 0) {
 		err_set(err, "job %u is not tracked", job_id);
@@ -842,7 +975,21 @@ int tstate_evaluate_tracked(const struct tstate *s, uint32_t job_id,
 	ev->njobs = ls_state_njobs(s->ls);
 	ev->job_links = now.links;
 	ev->job_shared = now.shared;
-	return evaluate_model(s, job_id, nodes, n, max_model_nodes, ev, err);
+	return evaluate_start(s, job_id, nodes, n, max_model_nodes, ev, pend,
+			      err);
+}
+
+int tstate_evaluate_tracked(const struct tstate *s, uint32_t job_id,
+			    const uint32_t *nodes, uint32_t n,
+			    const char *pattern, uint32_t max_model_nodes,
+			    struct teval *ev, struct err *err)
+{
+	struct tpending *t;
+
+	if (tstate_evaluate_start(s, job_id, nodes, n, pattern, max_model_nodes,
+				  ev, &t, err) < 0)
+		return -1;
+	return t ? tstate_pending_finish(t, ev, err) : 0;
 }
 
 const char *tstate_status_name(int status)

@@ -4,8 +4,8 @@
  *  every partition) checked against slurm.conf's node list, the
  *  --topo-policy policies (cached) and the in-process evaluator (link
  *  sharing, and the rates of topo.conf's Predict= model, computed by a
- *  predictor thread within PredictBudget=).  Placement and will-run are the policies' own
- *  (policy_place, policy_will_run in policies/).  select_topo.c
+ *  predictor thread within PredictBudget=).  Placement and will-run are
+ *  the policies' own (policy_place, policy_will_run in policies/).  select_topo.c
  *  translates Slurm structures (bitmaps, job records) to and from these
  *  dense ids; this file includes no Slurm header so that it follows the
  *  core's contracts (err.h, no printing).
@@ -104,8 +104,8 @@ struct teval {
 	double rate_mean, rate_min, aggregate;
 	int status;	/* enum model_status, when modelled */
 	bool overran;	/* no answer within the budget (MODEL_TIME_LIMIT,
-			 * rates 0): the model still ran, or the previous
-			 * job's did */
+			 * rates 0): the model still ran, or it was never
+			 * begun (tstate_evaluate_start) */
 	bool has_alpha; /* an LP model: its concurrent level alpha */
 	double alpha;
 	/* the template LP models (mcf, ugal0 .. ugal5) solved to a certified
@@ -113,7 +113,7 @@ struct teval {
 	 * (bound - alpha) / alpha (has_bound false when exact or unknown) */
 	bool has_bound;
 	double bound, gap;
-	double seconds;	 /* waited for the prediction, at most the budget */
+	double seconds;	 /* from the job start to the model's answer */
 	double mls, tls; /* of all running jobs, percent */
 	uint32_t njobs;	 /* running jobs compared */
 	uint32_t job_links, job_shared, job_nshares; /* this job */
@@ -123,10 +123,8 @@ struct teval {
  * OWNER: MLS/TLS of every running job (linkshare_compute) and, for jobs of
  * 2 to MAX_MODEL_NODES nodes, the rates of its pattern (PATTERN or
  * TSTATE_DEFAULT_PATTERN) under the prediction model (tstate_predict).
- * The model runs in the predictor thread with the rest of the budget as
- * its time limit; the caller waits for it at most tstate_predict_budget
- * milliseconds from the call, flows included, and gets status
- * MODEL_TIME_LIMIT (and ev->overran) when it is not done by then.
+ * The model runs in the predictor thread (tstate_evaluate_start) and the
+ * caller waits for its answer.
  * Returns 0 whatever the model's status, or -1 with err set (a bad
  * pattern, a model that failed to run, memory); EV holds what was
  * computed before the error. */
@@ -168,6 +166,34 @@ int tstate_evaluate_tracked(const struct tstate *s, uint32_t job_id,
 			    const char *pattern, uint32_t max_model_nodes,
 			    struct teval *ev, struct err *err);
 
+/* A prediction under way. */
+struct tpending;
+
+/* tstate_evaluate_tracked without waiting for the model: EV holds the
+ * sharing at once and *PEND the prediction's handle (NULL when the job is
+ * not modelled: EV is complete).  Predictions queue for the predictor
+ * thread in the order posted (at most 1024 waiting: beyond, and when one
+ * waits 60 s without being begun, it is answered MODEL_TIME_LIMIT without
+ * running); the thread gives each tstate_predict_budget milliseconds from
+ * the moment it begins it, nine tenths of that as the model's time
+ * limit.  Returns 0, or -1 with err set (EV holds what was computed). */
+int tstate_evaluate_start(const struct tstate *s, uint32_t job_id,
+			  const uint32_t *nodes, uint32_t n,
+			  const char *pattern, uint32_t max_model_nodes,
+			  struct teval *ev, struct tpending **pend,
+			  struct err *err);
+/* Whether T's answer is known: the model done, or begun and past its
+ * budget (it may still run: the answer is then MODEL_TIME_LIMIT without
+ * rates, ev->overran), or the predictor stopped.  Never waits. */
+bool tstate_pending_ready(const struct tpending *t);
+/* Wait until tstate_pending_ready(T). */
+void tstate_pending_wait(const struct tpending *t);
+/* T's answer into EV's model fields (status, rates, alpha, bound,
+ * overran, seconds: from the post to the answer), waited for, and T
+ * freed.  Returns 0, or -1 with err set (the model failed to run). */
+int tstate_pending_finish(struct tpending *t, struct teval *ev,
+			  struct err *err);
+
 /* The record of EV, as select/topo writes it to topo_jobs.log and the
  * job's AdminComment (select_topo(8)):
  *   pattern=P flows=F model=M status=S jm_mean=R jm_min=R jm_aggregate=R
@@ -180,8 +206,10 @@ const char *tstate_record(const struct teval *ev, char *buf, size_t len);
  * "failed" (static). */
 const char *tstate_status_name(int status);
 
-/* Stop the predictor thread, after the model it runs (if any) returns;
- * for the plugin's fini.  A later evaluation starts it again. */
+/* Stop the predictor thread, after the model it runs (if any) returns
+ * (the predictions still queued are answered late, as are handles
+ * waited for meanwhile); for the plugin's fini.  A later evaluation
+ * starts it again. */
 void tstate_predictor_stop(void);
 
 /* A job's size as Slurm states it (select_topo.c derives it from the job
