@@ -40,6 +40,7 @@
 #include "src/common/run_in_daemon.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
 #include "src/slurmctld/reservation.h"
 #include "src/slurmctld/slurmctld.h"
 
@@ -124,6 +125,7 @@ static void _rebuild_owner_locked(list_t *jobs);
 static int _resv_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			  uint32_t node_cnt);
 static void _protect_locked(job_record_t *job_ptr);
+static void _recorder_stop(void);
 
 static char *_topo_conf_path(void)
 {
@@ -280,8 +282,8 @@ extern int fini(void)
 	xfree(claim.ranks);
 	claim.nranks = 0;
 	slurm_mutex_unlock(&topo_lock);
-	/* the thread runs the plugin's code: stop it before unloading */
-	tstate_predictor_stop();
+	/* the threads run the plugin's code: stop them before unloading */
+	_recorder_stop();
 	if (wrap_context) {
 		plugin_context_destroy(wrap_context);
 		wrap_context = NULL;
@@ -1663,23 +1665,21 @@ extern int select_p_node_init(void)
 /*
  * A prediction that hit its budget: at info, what was recorded.
  */
-static void _log_overrun(job_record_t *job_ptr, const struct teval *ev)
+static void _log_overrun(uint32_t job_id, const char *model, uint32_t budget,
+			 const struct teval *ev)
 {
 	if (!ev->modelled || ev->status != MODEL_TIME_LIMIT)
 		return;
 	if (ev->overran)
-		info("%s: %pJ: prediction with %s not done within PredictBudget=%u ms: recorded status=time-limit without rates",
-		     plugin_type, job_ptr, tstate_predict(tstate),
-		     tstate_predict_budget(tstate));
+		info("%s: JobId=%u: prediction with %s not done within PredictBudget=%u ms: recorded status=time-limit without rates",
+		     plugin_type, job_id, model, budget);
 	else if (ev->has_bound)
-		info("%s: %pJ: prediction with %s stopped at its time limit (PredictBudget=%u ms): recorded alpha=%.4g, bound=%.4g (gap %.2g)",
-		     plugin_type, job_ptr, tstate_predict(tstate),
-		     tstate_predict_budget(tstate), ev->alpha, ev->bound,
+		info("%s: JobId=%u: prediction with %s stopped at its time limit (PredictBudget=%u ms): recorded alpha=%.4g, bound=%.4g (gap %.2g)",
+		     plugin_type, job_id, model, budget, ev->alpha, ev->bound,
 		     ev->gap);
 	else
-		info("%s: %pJ: prediction with %s stopped at its time limit (PredictBudget=%u ms): recorded the best allocation it knew",
-		     plugin_type, job_ptr, tstate_predict(tstate),
-		     tstate_predict_budget(tstate));
+		info("%s: JobId=%u: prediction with %s stopped at its time limit (PredictBudget=%u ms): recorded the best allocation it knew",
+		     plugin_type, job_id, model, budget);
 }
 
 /* The running jobs other than JOB_PTR holding some of its nodes (two
@@ -1717,16 +1717,15 @@ static uint32_t _node_sharing(job_record_t *job_ptr, char *buf, size_t len)
 	return held;
 }
 
-/* Append LINE to StateSaveLocation/topo_jobs.log, stamped with the ISO
- * 8601 local time. */
-static void _jobs_log(const char *line)
+/* Append LINE to StateSaveLocation/topo_jobs.log, stamped with WHEN in
+ * ISO 8601 local time. */
+static void _jobs_log(time_t when, const char *line)
 {
 	char *path = NULL, stamp[64];
-	time_t now = time(NULL);
 	struct tm tm;
 	FILE *f;
 
-	localtime_r(&now, &tm);
+	localtime_r(&when, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S%z", &tm);
 	xstrfmtcat(path, "%s/topo_jobs.log", slurm_conf.state_save_location);
 	if ((f = fopen(path, "a"))) {
@@ -1778,21 +1777,208 @@ static void _placement(job_record_t *job_ptr, const struct teval *ev,
 }
 
 /*
- * In-process evaluator: the job's predicted communication rate (the
- * Predict= model over its pattern, waited for at most PredictBudget=) and
- * the link sharing of every running job, recorded in
+ * The record of a job start, written to topo_jobs.log and the job's
+ * AdminComment once its prediction is answered.  Records are written in
+ * start order: a start finds the queue empty and no prediction to wait
+ * for (a job of one node, or of more than MAX_MODEL_NODES) and writes its
+ * own at once; otherwise the recorder thread writes it when the predictor
+ * answers (within PredictBudget= of beginning it), taking the job write
+ * lock.  rec_lock protects the queue; the order is slurmctld's locks,
+ * then rec_lock.
+ */
+struct topo_rec {
+	struct topo_rec *next;
+	uint32_t job_id;
+	time_t start;	       /* the job's start_time */
+	struct tpending *pend; /* NULL: ev is complete */
+	struct teval ev;
+	uint32_t n, nshared;
+	char *policy, *with, *place;
+	char model[32]; /* for the overrun line */
+	uint32_t budget;
+};
+
+static pthread_mutex_t rec_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t rec_cond = PTHREAD_COND_INITIALIZER;
+static struct topo_rec *rec_head, *rec_tail;
+static pthread_t rec_thread;
+static bool rec_running, rec_stop;
+
+static void _rec_free(struct topo_rec *r)
+{
+	struct err err = { { 0 } };
+
+	if (r->pend)
+		(void)tstate_pending_finish(r->pend, &r->ev, &err);
+	xfree(r->policy);
+	xfree(r->with);
+	xfree(r->place);
+	xfree(r);
+}
+
+/*
+ * Write R's record (its prediction answered): topo_jobs.log, the job's
+ * AdminComment (when still empty and the job has not started again
+ * since), the overrun line at info and the record at debug flag
+ * SelectType.  Under the job write lock.
+ */
+static void _rec_write(struct topo_rec *r)
+{
+	struct err err = { { 0 } };
+	job_record_t *job_ptr;
+	char line[512], *rec = NULL;
+
+	if (r->pend) {
+		int rc = tstate_pending_finish(r->pend, &r->ev, &err);
+
+		r->pend = NULL;
+		if (rc < 0) {
+			error("%s: JobId=%u: evaluation: %s", plugin_type,
+			      r->job_id, err.msg);
+			xstrfmtcat(
+				rec,
+				"job=%u nodes=%u policy=%s node_shared=%u status=failed error=\"%s\"",
+				r->job_id, r->n, r->policy, r->nshared,
+				err.msg);
+			_jobs_log(r->start, rec);
+			xfree(rec);
+			return;
+		}
+	}
+	_log_overrun(r->job_id, r->model, r->budget, &r->ev);
+	tstate_record(&r->ev, line, sizeof(line));
+	log_flag(SELECT_TYPE, "%s: JobId=%u started on %u nodes: %s",
+		 plugin_type, r->job_id, r->n, line);
+	job_ptr = job_list ? find_job_record(r->job_id) : NULL;
+	if (job_ptr && !job_ptr->admin_comment &&
+	    (job_ptr->start_time == r->start))
+		xstrfmtcat(job_ptr->admin_comment, "topo: %s%s", line,
+			   r->place);
+	xstrfmtcat(rec, "job=%u nodes=%u %s policy=%s node_shared=%u",
+		   r->job_id, r->n, line, r->policy, r->nshared);
+	if (r->nshared)
+		xstrfmtcat(rec, " node_shares_with=%s", r->with);
+	xstrcat(rec, r->place);
+	_jobs_log(r->start, rec);
+	xfree(rec);
+}
+
+/* Write the records at the head of the queue whose predictions are
+ * answered.  Under the job write lock and rec_lock. */
+static void _rec_drain_locked(void)
+{
+	struct topo_rec *r;
+
+	while ((r = rec_head) && (!r->pend || tstate_pending_ready(r->pend))) {
+		if (!(rec_head = r->next))
+			rec_tail = NULL;
+		_rec_write(r);
+		_rec_free(r);
+	}
+}
+
+static void *_recorder(void *arg)
+{
+	slurmctld_lock_t job_write = { .job = WRITE_LOCK };
+
+	(void)arg;
+	slurm_mutex_lock(&rec_lock);
+	while (!rec_stop) {
+		struct topo_rec *r = rec_head;
+
+		if (!r) {
+			slurm_cond_wait(&rec_cond, &rec_lock);
+			continue;
+		}
+		/* only this thread takes records off the queue */
+		slurm_mutex_unlock(&rec_lock);
+		if (r->pend)
+			tstate_pending_wait(r->pend);
+		lock_slurmctld(job_write);
+		slurm_mutex_lock(&rec_lock);
+		if (!rec_stop)
+			_rec_drain_locked();
+		slurm_mutex_unlock(&rec_lock);
+		unlock_slurmctld(job_write);
+		slurm_mutex_lock(&rec_lock);
+	}
+	slurm_mutex_unlock(&rec_lock);
+	return NULL;
+}
+
+/* Stop the recorder (for fini, under no slurmctld lock): the records
+ * still waiting are dropped. */
+static void _recorder_stop(void)
+{
+	struct topo_rec *r;
+
+	slurm_mutex_lock(&rec_lock);
+	rec_stop = true;
+	slurm_cond_broadcast(&rec_cond);
+	slurm_mutex_unlock(&rec_lock);
+	tstate_predictor_stop(); /* wakes a wait for a prediction */
+	if (rec_running)
+		pthread_join(rec_thread, NULL);
+	slurm_mutex_lock(&rec_lock);
+	while ((r = rec_head)) {
+		rec_head = r->next;
+		_rec_free(r);
+	}
+	rec_tail = NULL;
+	rec_running = rec_stop = false;
+	slurm_mutex_unlock(&rec_lock);
+}
+
+/* Queue R, or write it at once when nothing is ahead of it and it waits
+ * for no prediction.  Under the job write lock. */
+static void _rec_post(struct topo_rec *r)
+{
+	slurm_mutex_lock(&rec_lock);
+	if (!rec_head && !r->pend) {
+		slurm_mutex_unlock(&rec_lock);
+		_rec_write(r);
+		_rec_free(r);
+		return;
+	}
+	if (!rec_running) {
+		if (pthread_create(&rec_thread, NULL, _recorder, NULL)) {
+			slurm_mutex_unlock(&rec_lock);
+			error("%s: JobId=%u: cannot start the recorder thread: its prediction is recorded at once",
+			      plugin_type, r->job_id);
+			_rec_write(r); /* waits for the prediction */
+			_rec_free(r);
+			return;
+		}
+		rec_running = true;
+	}
+	r->next = NULL;
+	if (rec_tail)
+		rec_tail->next = r;
+	else
+		rec_head = r;
+	rec_tail = r;
+	slurm_cond_signal(&rec_cond);
+	slurm_mutex_unlock(&rec_lock);
+}
+
+/*
+ * In-process evaluator: the link sharing of every running job at once,
+ * logged at info in one line (policy, nodes, isolated or what it shares),
+ * and the job's predicted communication rate (the Predict= model over its
+ * pattern, run by the predictor thread within PredictBudget= of beginning
+ * it: the start does not wait), recorded with the sharing in
  * StateSaveLocation/topo_jobs.log (one line per job start, also when the
- * evaluation failed), in the job's AdminComment (when empty) and logged
- * at info in one line (policy, nodes, isolated or what it shares).  Link
- * sets are kept incrementally (tstate_track_*): a job start costs its own
- * link set, not every running job's.
+ * evaluation failed) and in the job's AdminComment (when empty) once
+ * answered (struct topo_rec).  Link sets are kept incrementally
+ * (tstate_track_*): a job start costs its own link set, not every running
+ * job's.
  */
 static void _evaluate_locked(job_record_t *job_ptr)
 {
 	struct err err = { { 0 } };
-	struct teval ev;
+	struct topo_rec *r;
 	uint32_t *nodes, n = 0, nshared;
-	char line[512], with[96], place[256];
+	char with[96], place[256];
 	char *rec = NULL, *names;
 	const char *policy;
 
@@ -1804,10 +1990,12 @@ static void _evaluate_locked(job_record_t *job_ptr)
 	names = job_ptr->node_bitmap ? bitmap2node_name(job_ptr->node_bitmap) :
 				       xstrdup("?");
 	nshared = _node_sharing(job_ptr, with, sizeof(with));
+	r = xmalloc(sizeof(*r));
 	if ((tstate_track_add(tstate, job_ptr->job_id, nodes, n, &err) < 0) ||
-	    (tstate_evaluate_tracked(tstate, job_ptr->job_id, nodes, n,
-				     _spank_env(job_ptr, ENV_PATTERN),
-				     MAX_MODEL_NODES, &ev, &err) < 0)) {
+	    (tstate_evaluate_start(tstate, job_ptr->job_id, nodes, n,
+				   _spank_env(job_ptr, ENV_PATTERN),
+				   MAX_MODEL_NODES, &r->ev, &r->pend,
+				   &err) < 0)) {
 		error("%s: %pJ: evaluation: %s", plugin_type, job_ptr, err.msg);
 		info("%s: %pJ started on %s (%u nodes), policy %s: not evaluated: %s",
 		     plugin_type, job_ptr, names, n, policy, err.msg);
@@ -1815,40 +2003,38 @@ static void _evaluate_locked(job_record_t *job_ptr)
 			rec,
 			"job=%u nodes=%u policy=%s node_shared=%u status=failed error=\"%s\"",
 			job_ptr->job_id, n, policy, nshared, err.msg);
-		_jobs_log(rec);
+		_jobs_log(job_ptr->start_time, rec);
 		xfree(rec);
+		xfree(r);
 		xfree(names);
 		xfree(nodes);
 		return;
 	}
 	xfree(nodes);
-	_log_overrun(job_ptr, &ev);
-	tstate_record(&ev, line, sizeof(line));
-	_placement(job_ptr, &ev, nshared, place, sizeof(place));
+	_placement(job_ptr, &r->ev, nshared, place, sizeof(place));
 	if (nshared)
 		info("%s: %pJ started on %s (%u nodes), policy %s: shares %u of its nodes with job(s) %s, %u of its %u links with other jobs",
 		     plugin_type, job_ptr, names, n, policy, nshared, with,
-		     ev.job_shared, ev.job_links);
-	else if (ev.job_shared)
+		     r->ev.job_shared, r->ev.job_links);
+	else if (r->ev.job_shared)
 		info("%s: %pJ started on %s (%u nodes), policy %s: not isolated, %u of its %u links used by other jobs;%s",
-		     plugin_type, job_ptr, names, n, policy, ev.job_shared,
-		     ev.job_links, place);
+		     plugin_type, job_ptr, names, n, policy, r->ev.job_shared,
+		     r->ev.job_links, place);
 	else
 		info("%s: %pJ started on %s (%u nodes), policy %s: isolated (%u links);%s",
-		     plugin_type, job_ptr, names, n, policy, ev.job_links,
+		     plugin_type, job_ptr, names, n, policy, r->ev.job_links,
 		     place);
-	log_flag(SELECT_TYPE, "%s: %pJ started on %u nodes: %s", plugin_type,
-		 job_ptr, n, line);
-	if (!job_ptr->admin_comment)
-		xstrfmtcat(job_ptr->admin_comment, "topo: %s%s", line, place);
-	xstrfmtcat(rec, "job=%u nodes=%u %s policy=%s node_shared=%u",
-		   job_ptr->job_id, n, line, policy, nshared);
-	if (nshared)
-		xstrfmtcat(rec, " node_shares_with=%s", with);
-	xstrcat(rec, place);
-	_jobs_log(rec);
-	xfree(rec);
 	xfree(names);
+	r->job_id = job_ptr->job_id;
+	r->start = job_ptr->start_time;
+	r->n = n;
+	r->nshared = nshared;
+	r->policy = xstrdup(policy);
+	r->with = xstrdup(with);
+	r->place = xstrdup(place);
+	snprintf(r->model, sizeof(r->model), "%s", tstate_predict(tstate));
+	r->budget = tstate_predict_budget(tstate);
+	_rec_post(r);
 }
 
 /*

@@ -57,6 +57,27 @@ scontrol show job "$id" |
 	grep -q "AdminComment=topo: pattern=alltoall flows=12 model=mcf status=optimal " ||
 	fail "AdminComment: $(scontrol show job "$id" | grep -i admincomment)"
 
+# A burst: eight 4-node jobs submitted at once start in one or two
+# scheduling passes.  Job starts do not wait for the predictor (the
+# records are written when it answers): every job gets its record, the
+# same as above (one leaf each), in start order in topo_jobs.log.
+burst=()
+for i in 1 2 3 4 5 6 7 8; do
+	j=$(submit 4 2) || fail "sbatch -N 4 (burst job $i)"
+	burst+=("$j")
+done
+wait_all 60 || fail "the burst did not finish"
+log=$TDIR/c/state/topo_jobs.log
+for j in "${burst[@]}"; do
+	grep -q " job=$j nodes=4 pattern=alltoall flows=12 model=mcf status=optimal jm_mean=0.3333 jm_min=0.3333 jm_aggregate=4 alpha=0.3333 links=0 " "$log" ||
+		fail "burst job $j: $(grep " job=$j " "$log")"
+	scontrol show job "$j" |
+		grep -q "AdminComment=topo: pattern=alltoall flows=12 model=mcf status=optimal " ||
+		fail "burst job $j: $(scontrol show job "$j" | grep -i admincomment)"
+done
+[ "$(grep -c " job=" "$log")" = 10 ] || fail "not one record per start: $(cat "$log")"
+cut -d' ' -f1 "$log" | sort -c || fail "records out of start order: $(cat "$log")"
+
 # Unknown policy: refused at submission by the SPANK plugin.
 if sbatch -N 1 --topo-policy=no-such-policy --wrap true >"$TDIR/out" 2>&1; then
 	fail "--topo-policy=no-such-policy was accepted"
