@@ -6,6 +6,7 @@
  * expectations on the 64-node fat-tree k=4, n=3 (4 nodes per leaf
  * switch, 16 per pod). */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -760,6 +761,41 @@ Test(adapter, budget_overrun_is_a_status)
 	tstate_destroy(s);
 }
 
+/* Threads of this process at nice 19 (field 19 of /proc/self/task/T/stat,
+ * after the parenthesised name). */
+static int nice_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int count = 0;
+
+	cr_assert_not_null(d);
+	while ((e = readdir(d))) {
+		char path[300], buf[1024], *p;
+		FILE *f;
+		int field = 3;
+		long nice = 0;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat",
+			 e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		p = fgets(buf, sizeof(buf), f);
+		fclose(f);
+		if (!p || !(p = strrchr(buf, ')')))
+			continue;
+		for (p += 2; *p && field < 19; p++)
+			if (*p == ' ')
+				field++;
+		if (sscanf(p, "%ld", &nice) == 1 && nice == 19)
+			count++;
+	}
+	closedir(d);
+	return count;
+}
+
 /* Job starts do not wait: three predictions posted at once (a 4-node
  * leaf job under MCF, alpha 1/3 by hand; a two-leaf job, whose slowest
  * flow MCF still gives 1/3; a 1-node job, not modelled) are answered
@@ -817,6 +853,7 @@ Test(adapter, predictions_are_collected_later)
 			 "pattern=alltoall flows=12 model=mcf status=optimal "
 			 "jm_mean=0.3333 jm_min=0.3333 jm_aggregate=4 "
 			 "alpha=0.3333 links=0 shared=0 running=1 mls=0 tls=0");
+	cr_expect_geq(nice_threads(), 1, "the predictor runs at nice 19");
 	/* the same record as waiting for it (the tracker as it was) */
 	tstate_track_remove(s, 3);
 	cr_assert_eq(tstate_evaluate_tracked(s, 2, two, 4, NULL, 128, &ref,

@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "plugin/topo_adapter.h"
 
@@ -556,9 +558,15 @@ static bool pred_answered(struct prediction *p)
 	return pred_unref(p);
 }
 
+/* The predictor's niceness: predictions are background work, and on a
+ * busy controller host the thread must not take a CPU from slurmctld's
+ * scheduling threads (Linux: a thread's own nice value). */
+#define PRED_NICE 19
+
 static void *pred_main(void *arg)
 {
 	(void)arg;
+	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), PRED_NICE);
 	pthread_mutex_lock(&pred_lock);
 	for (;;) {
 		struct prediction *p;
