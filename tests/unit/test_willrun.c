@@ -510,4 +510,7 @@ Test(willrun, fast_paths_answer_as_reference)
 	       "mesh-blocks:mode=building-block,block=2x2x1", 17);
 	replay("torus:dims=6x5x3,p=1", "dor", "mesh-blocks", 18);
 	replay("hyperx:dims=5x4,p=3", "dor", "mesh-blocks", 19);
+	/* many words per free-origin set, strides of 16 and 256 cells: the
+	 * shifted and the whole-word kernels of the mesh's grow step */
+	replay("expressmesh:dims=16x16x4,gap=4,p=1", "dor", "mesh-blocks", 20);
 }
