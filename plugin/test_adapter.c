@@ -864,6 +864,30 @@ Test(adapter, predictions_are_collected_later)
 	tstate_destroy(s);
 }
 
+/* A state of 64 nodes with topo.conf's PREDICT lines, job 5 on every
+ * node (alltoall: 4032 flows) tracked and its prediction posted: *T. */
+static struct tstate *post_whole_machine(const char *predict, struct teval *ev,
+					 struct tpending **t)
+{
+	struct err err = { { 0 } };
+	uint32_t owner[N] = { 0 }, all[N];
+	char text[256];
+	struct tstate *s;
+
+	for (uint32_t i = 0; i < N; i++)
+		all[i] = i;
+	snprintf(text, sizeof(text),
+		 "Topology=fattree k=4 n=3\nNodeName=n[0-63]\n%s", predict);
+	s = load(text, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(tstate_track_reset(s, owner, &err), 0, "%s", err.msg);
+	cr_assert_eq(tstate_track_add(s, 5, all, N, &err), 0, "%s", err.msg);
+	cr_assert_eq(tstate_evaluate_start(s, 5, all, N, NULL, 128, ev, t,
+					   &err),
+		     0, "%s", err.msg);
+	return s;
+}
+
 /* PredictBudget= runs from the moment the predictor begins a prediction,
  * not from the job start: behind a whole-machine MCF that overruns
  * PredictBudget=1, a 4-node job's prediction is not starved.  1024
@@ -873,21 +897,11 @@ Test(adapter, predictions_queue_behind_a_long_one)
 {
 	struct err err = { { 0 } };
 	static struct tpending *t[1100];
-	uint32_t owner[N] = { 0 }, all[N], leaf[4] = { 0, 1, 2, 3 }, i, k;
+	uint32_t leaf[4] = { 0, 1, 2, 3 }, k;
 	struct tstate *s;
 	struct teval ev;
 
-	for (i = 0; i < N; i++)
-		all[i] = i;
-	s = load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
-		 "Predict=mcf\nPredictBudget=1\n",
-		 &err);
-	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert_eq(tstate_track_reset(s, owner, &err), 0, "%s", err.msg);
-	cr_assert_eq(tstate_track_add(s, 5, all, N, &err), 0, "%s", err.msg);
-	cr_assert_eq(tstate_evaluate_start(s, 5, all, N, NULL, 128, &ev, &t[0],
-					   &err),
-		     0, "%s", err.msg);
+	s = post_whole_machine("Predict=mcf\nPredictBudget=1\n", &ev, &t[0]);
 	cr_assert_not_null(t[0]);
 	cr_assert_eq(tstate_pending_finish(t[0], &ev, &err), 0, "%s", err.msg);
 	cr_expect_eq(ev.flows, 4032);
@@ -898,15 +912,8 @@ Test(adapter, predictions_queue_behind_a_long_one)
 	/* a whole-machine MCF of up to 10 s (paths and LP set-up alone take
 	 * far longer than posting), then more 4-node jobs than the queue
 	 * holds */
-	s = load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
-		 "Predict=mcf\nPredictBudget=10000\n",
-		 &err);
-	cr_assert_not_null(s, "%s", err.msg);
-	cr_assert_eq(tstate_track_reset(s, owner, &err), 0, "%s", err.msg);
-	cr_assert_eq(tstate_track_add(s, 5, all, N, &err), 0, "%s", err.msg);
-	cr_assert_eq(tstate_evaluate_start(s, 5, all, N, NULL, 128, &ev, &t[0],
-					   &err),
-		     0, "%s", err.msg);
+	s = post_whole_machine("Predict=mcf\nPredictBudget=10000\n", &ev,
+			       &t[0]);
 	cr_assert_eq(tstate_track_add(s, 6, leaf, 4, &err), 0, "%s", err.msg);
 	for (k = 1; k < 1100; k++)
 		cr_assert_eq(tstate_evaluate_start(s, 6, leaf, 4, NULL, 128,
