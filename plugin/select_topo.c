@@ -1794,6 +1794,7 @@ struct topo_rec {
 	struct teval ev;
 	uint32_t n, nshared;
 	char *policy, *with, *place;
+	char *error;	/* the evaluation failed: why (no ev) */
 	char model[32]; /* for the overrun line */
 	uint32_t budget;
 };
@@ -1813,6 +1814,7 @@ static void _rec_free(struct topo_rec *r)
 	xfree(r->policy);
 	xfree(r->with);
 	xfree(r->place);
+	xfree(r->error);
 	xfree(r);
 }
 
@@ -1835,15 +1837,17 @@ static void _rec_write(struct topo_rec *r)
 		if (rc < 0) {
 			error("%s: JobId=%u: evaluation: %s", plugin_type,
 			      r->job_id, err.msg);
-			xstrfmtcat(
-				rec,
-				"job=%u nodes=%u policy=%s node_shared=%u status=failed error=\"%s\"",
-				r->job_id, r->n, r->policy, r->nshared,
-				err.msg);
-			_jobs_log(r->start, rec);
-			xfree(rec);
-			return;
+			r->error = xstrdup(err.msg);
 		}
+	}
+	if (r->error) {
+		xstrfmtcat(
+			rec,
+			"job=%u nodes=%u policy=%s node_shared=%u status=failed error=\"%s\"",
+			r->job_id, r->n, r->policy, r->nshared, r->error);
+		_jobs_log(r->start, rec);
+		xfree(rec);
+		return;
 	}
 	_log_overrun(r->job_id, r->model, r->budget, &r->ev);
 	tstate_record(&r->ev, line, sizeof(line));
@@ -1979,7 +1983,7 @@ static void _evaluate_locked(job_record_t *job_ptr)
 	struct topo_rec *r;
 	uint32_t *nodes, n = 0, nshared;
 	char with[96], place[256];
-	char *rec = NULL, *names;
+	char *names;
 	const char *policy;
 
 	if (!tracking)
@@ -1991,6 +1995,14 @@ static void _evaluate_locked(job_record_t *job_ptr)
 				       xstrdup("?");
 	nshared = _node_sharing(job_ptr, with, sizeof(with));
 	r = xmalloc(sizeof(*r));
+	r->job_id = job_ptr->job_id;
+	r->start = job_ptr->start_time;
+	r->n = n;
+	r->nshared = nshared;
+	r->policy = xstrdup(policy);
+	r->with = xstrdup(with);
+	snprintf(r->model, sizeof(r->model), "%s", tstate_predict(tstate));
+	r->budget = tstate_predict_budget(tstate);
 	if ((tstate_track_add(tstate, job_ptr->job_id, nodes, n, &err) < 0) ||
 	    (tstate_evaluate_start(tstate, job_ptr->job_id, nodes, n,
 				   _spank_env(job_ptr, ENV_PATTERN),
@@ -1999,41 +2011,25 @@ static void _evaluate_locked(job_record_t *job_ptr)
 		error("%s: %pJ: evaluation: %s", plugin_type, job_ptr, err.msg);
 		info("%s: %pJ started on %s (%u nodes), policy %s: not evaluated: %s",
 		     plugin_type, job_ptr, names, n, policy, err.msg);
-		xstrfmtcat(
-			rec,
-			"job=%u nodes=%u policy=%s node_shared=%u status=failed error=\"%s\"",
-			job_ptr->job_id, n, policy, nshared, err.msg);
-		_jobs_log(job_ptr->start_time, rec);
-		xfree(rec);
-		xfree(r);
-		xfree(names);
-		xfree(nodes);
-		return;
+		r->error = xstrdup(err.msg);
+	} else {
+		_placement(job_ptr, &r->ev, nshared, place, sizeof(place));
+		r->place = xstrdup(place);
+		if (nshared)
+			info("%s: %pJ started on %s (%u nodes), policy %s: shares %u of its nodes with job(s) %s, %u of its %u links with other jobs",
+			     plugin_type, job_ptr, names, n, policy, nshared,
+			     with, r->ev.job_shared, r->ev.job_links);
+		else if (r->ev.job_shared)
+			info("%s: %pJ started on %s (%u nodes), policy %s: not isolated, %u of its %u links used by other jobs;%s",
+			     plugin_type, job_ptr, names, n, policy,
+			     r->ev.job_shared, r->ev.job_links, place);
+		else
+			info("%s: %pJ started on %s (%u nodes), policy %s: isolated (%u links);%s",
+			     plugin_type, job_ptr, names, n, policy,
+			     r->ev.job_links, place);
 	}
-	xfree(nodes);
-	_placement(job_ptr, &r->ev, nshared, place, sizeof(place));
-	if (nshared)
-		info("%s: %pJ started on %s (%u nodes), policy %s: shares %u of its nodes with job(s) %s, %u of its %u links with other jobs",
-		     plugin_type, job_ptr, names, n, policy, nshared, with,
-		     r->ev.job_shared, r->ev.job_links);
-	else if (r->ev.job_shared)
-		info("%s: %pJ started on %s (%u nodes), policy %s: not isolated, %u of its %u links used by other jobs;%s",
-		     plugin_type, job_ptr, names, n, policy, r->ev.job_shared,
-		     r->ev.job_links, place);
-	else
-		info("%s: %pJ started on %s (%u nodes), policy %s: isolated (%u links);%s",
-		     plugin_type, job_ptr, names, n, policy, r->ev.job_links,
-		     place);
 	xfree(names);
-	r->job_id = job_ptr->job_id;
-	r->start = job_ptr->start_time;
-	r->n = n;
-	r->nshared = nshared;
-	r->policy = xstrdup(policy);
-	r->with = xstrdup(with);
-	r->place = xstrdup(place);
-	snprintf(r->model, sizeof(r->model), "%s", tstate_predict(tstate));
-	r->budget = tstate_predict_budget(tstate);
+	xfree(nodes);
 	_rec_post(r);
 }
 
