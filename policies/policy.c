@@ -211,6 +211,7 @@ struct policy *policy_create(const char *spec, const struct topo *t,
 		return NULL;
 	}
 	spec_format(p->spec, sizeof(p->spec), ops->name, &p->args, ops->opts);
+	p->wrc = willrun_cache_new();
 	return p;
 }
 
@@ -220,6 +221,7 @@ void policy_destroy(struct policy *p)
 		return;
 	if (p->ops->destroy)
 		p->ops->destroy(p->state);
+	willrun_cache_free(p->wrc);
 	free(p);
 }
 

@@ -79,7 +79,15 @@ struct policy {
 	struct spec args; /* the spec as given, checked against ops->opts */
 	char spec[320];
 	void *state;
+	/* will-run's last sort of the running jobs by end (willrun.c),
+	 * reused while the same jobs are passed at the same time */
+	struct willrun_cache *wrc;
 };
+
+/* The will-run sort cache of a policy: new (NULL out of memory; will-run
+ * then sorts every call) and free (NULL is fine). */
+struct willrun_cache *willrun_cache_new(void);
+void willrun_cache_free(struct willrun_cache *c);
 
 /* Ops of policy NAME or NULL. */
 const struct policy_ops *policy_find(const char *name);

@@ -5,7 +5,9 @@
  * Set-up, O(N + R log R) for N nodes and R running jobs: the jobs sorted
  * by end (equal ends form one group), a hash from job id to group, and the
  * busy nodes counting-sorted by the group of their owner, so that
- * releasing a group costs the number of its nodes. */
+ * releasing a group costs the number of its nodes.  The sort is kept
+ * between calls with the same running jobs (struct willrun_cache). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,17 +53,91 @@ static void groups_free(struct groups *g)
 	memset(g, 0, sizeof(*g));
 }
 
-/* Sort RUN into groups of equal (clamped) end; ENT gets the sorted
- * entries and GRP[k] the group of ENT[k]. */
-static void group_ends(struct groups *g, const struct policy_running *run,
-		       uint32_t nrun, int64_t now, struct ent *ent,
-		       uint32_t *grp)
+/* The last sort: a backfill pass asks will-run for one pending job after
+ * another with the same running jobs (Slurm lists them afresh for each),
+ * so the sort is kept with a copy of the list it sorted and reused when
+ * the list and NOW are the same (a comparison, O(R), for O(R log R)). */
+struct willrun_cache {
+	pthread_mutex_t lock;
+	struct policy_running *run; /* [cap] the list sorted */
+	struct ent *ent;	    /* [cap] its sort */
+	uint32_t nrun, cap;
+	int64_t now;
+	bool valid;
+};
+
+struct willrun_cache *willrun_cache_new(void)
 {
+	struct willrun_cache *c = calloc(1, sizeof(*c));
+
+	if (c)
+		pthread_mutex_init(&c->lock, NULL);
+	return c;
+}
+
+void willrun_cache_free(struct willrun_cache *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_destroy(&c->lock);
+	free(c->run);
+	free(c->ent);
+	free(c);
+}
+
+/* ENT[0..nrun) = RUN's entries (ends clamped to NOW) sorted, from C when
+ * it holds this sort, else sorted and kept in C (C may be NULL). */
+static void sort_ends(struct willrun_cache *c, const struct policy_running *run,
+		      uint32_t nrun, int64_t now, struct ent *ent)
+{
+	size_t rb = (size_t)nrun * sizeof(*run),
+	       eb = (size_t)nrun * sizeof(*ent);
+
+	if (c) {
+		pthread_mutex_lock(&c->lock);
+		if (c->valid && c->nrun == nrun && c->now == now &&
+		    (!nrun || !memcmp(c->run, run, rb))) {
+			if (nrun)
+				memcpy(ent, c->ent, eb);
+			pthread_mutex_unlock(&c->lock);
+			return;
+		}
+	}
 	for (uint32_t k = 0; k < nrun; k++) {
 		ent[k].end = run[k].end < now ? now : run[k].end;
 		ent[k].id = run[k].job_id;
 	}
-	qsort(ent, nrun, sizeof(*ent), cmp_ent);
+	if (nrun > 1)
+		qsort(ent, nrun, sizeof(*ent), cmp_ent);
+	if (!c)
+		return;
+	c->valid = false;
+	if (nrun > c->cap) {
+		free(c->run);
+		free(c->ent);
+		c->run = malloc(rb);
+		c->ent = malloc(eb);
+		c->cap = c->run && c->ent ? nrun : 0;
+	}
+	if (nrun <= c->cap) {
+		if (nrun) {
+			memcpy(c->run, run, rb);
+			memcpy(c->ent, ent, eb);
+		}
+		c->nrun = nrun;
+		c->now = now;
+		c->valid = true;
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* Sort RUN into groups of equal (clamped) end (through C); ENT gets the
+ * sorted entries and GRP[k] the group of ENT[k]. */
+static void group_ends(struct groups *g, struct willrun_cache *c,
+		       const struct policy_running *run, uint32_t nrun,
+		       int64_t now, struct ent *ent, uint32_t *grp)
+{
+	sort_ends(c, run, nrun, now, ent);
 	g->n = 0;
 	for (uint32_t k = 0; k < nrun; k++) {
 		if (k == 0 || ent[k].end != ent[k - 1].end) {
@@ -125,9 +201,10 @@ static int node_groups(const uint32_t *owner, uint32_t N, const struct ent *ent,
 }
 
 /* Build G for view V (N nodes) and RUN.  Returns 0 or -1 (memory). */
-static int groups_build(struct groups *g, const struct policy_view *v,
-			uint32_t N, const struct policy_running *run,
-			uint32_t nrun, int64_t now)
+static int groups_build(struct groups *g, struct willrun_cache *c,
+			const struct policy_view *v, uint32_t N,
+			const struct policy_running *run, uint32_t nrun,
+			int64_t now)
 {
 	struct ent *ent = malloc((size_t)nrun * sizeof(*ent));
 	uint32_t *grp = malloc((size_t)nrun * sizeof(*grp));
@@ -143,7 +220,7 @@ static int groups_build(struct groups *g, const struct policy_view *v,
 	if (!ent || !grp || !node_grp || !g->end || !g->jobs || !g->first ||
 	    !g->usable || !g->order)
 		goto out;
-	group_ends(g, run, nrun, now, ent, grp);
+	group_ends(g, c, run, nrun, now, ent, grp);
 	if (node_groups(v->owner, N, ent, grp, nrun, node_grp))
 		goto out;
 	/* counting sort: first[q + 1] counts group q's nodes, then becomes
@@ -308,7 +385,7 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 		return 0;
 	N = topo_num_nodes(p->t);
 	sim = malloc((size_t)(N ? N : 1) * sizeof(*sim));
-	if (!sim || groups_build(&g, v, N, run, nrun, now)) {
+	if (!sim || groups_build(&g, p->wrc, v, N, run, nrun, now)) {
 		free(sim);
 		return err_set(err, "will-run: out of memory");
 	}

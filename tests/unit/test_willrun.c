@@ -241,6 +241,52 @@ Test(willrun, odd_policy_is_not_monotone)
 	fx_net_free(&net);
 }
 
+/* The policy keeps its last sort of the running jobs by end; a list
+ * changed in place (same pointer, count and time) is sorted afresh. */
+Test(willrun, sort_kept_only_for_the_same_jobs)
+{
+	struct fx_net net = fx_net("fattree:k=4,n=2", NULL);
+	struct err err = { "" };
+	struct policy *p = policy_create("linear", net.t, net.r, &err);
+	uint32_t owner[N], nodes[N + 1];
+	struct policy_running run[2] = { { 1, 100 }, { 2, 50 } };
+	struct policy_view v = { .owner = owner };
+	struct policy_request req = { .job_id = 99, .nodes = 4 };
+	struct policy_result res = { .nodes = nodes };
+	struct policy_will_run wr;
+	char got[64];
+
+	cr_assert(p, "%s", err.msg);
+	for (uint32_t i = 0; i < N; i++)
+		owner[i] = i < 8 ? 1 : 2;
+	/* B (8-15) ends first, at 50; asked twice, the second from the
+	 * kept sort */
+	for (int k = 0; k < 2; k++) {
+		cr_assert_eq(policy_will_run(p, &v, run, 2, 0, &req, &res, &wr,
+					     &err),
+			     0, "%s", err.msg);
+		cr_assert_eq(wr.start, 50);
+		ranges(nodes, res.n, got, sizeof(got));
+		cr_assert_str_eq(got, "8-11");
+	}
+	/* A now ends first, at 30: same array, count and time */
+	run[0].end = 30;
+	cr_assert_eq(policy_will_run(p, &v, run, 2, 0, &req, &res, &wr, &err),
+		     0, "%s", err.msg);
+	cr_assert_eq(wr.start, 30);
+	ranges(nodes, res.n, got, sizeof(got));
+	cr_assert_str_eq(got, "0-3");
+	/* a later NOW clamps both ends to it: released together */
+	cr_assert_eq(policy_will_run(p, &v, run, 2, 200, &req, &res, &wr, &err),
+		     0, "%s", err.msg);
+	cr_assert_eq(wr.start, 200);
+	cr_assert_eq(wr.jobs, 2);
+	ranges(nodes, res.n, got, sizeof(got));
+	cr_assert_str_eq(got, "0-3");
+	policy_destroy(p);
+	fx_net_free(&net);
+}
+
 Test(willrun, bad_calls)
 {
 	struct fx_net net = fx_net("fattree:k=4,n=2", NULL);
