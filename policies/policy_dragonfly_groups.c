@@ -1144,11 +1144,95 @@ static int slot_to(const struct policy *p, const struct dfg *d,
 	return k->valid ? 0 : -1;
 }
 
+/* Make DST (not valid, or another view's) a copy of valid slot SRC.
+ * Returns 0, or -1 out of memory (DST is then freed). */
+static int slot_copy(const struct dfg *d, struct st_slot *dst,
+		     const struct st_slot *src, uint32_t N)
+{
+	size_t n = N ? N : 1;
+
+	if (dst->valid)
+		st_free(&dst->st);
+	dst->valid = false;
+	if (!dst->owner) {
+		dst->owner = malloc(n * sizeof(*dst->owner));
+		dst->usab = malloc(n);
+		dst->nflag = malloc(n);
+		dst->chg = malloc(n * sizeof(*dst->chg));
+		dst->seen =
+			malloc(((size_t)d->gnodes + 1) * sizeof(*dst->seen));
+		dst->gmark = malloc(d->G);
+		if (!dst->owner || !dst->usab || !dst->nflag || !dst->chg ||
+		    !dst->seen || !dst->gmark)
+			goto oom;
+	}
+	if (dst->jcap != src->jcap) {
+		free(dst->jt);
+		if (!(dst->jt = malloc(src->jcap * sizeof(*dst->jt))))
+			goto oom;
+	}
+	if (dst->mcap < src->nm) {
+		struct mjob *m = realloc(dst->multi, src->mcap * sizeof(*m));
+
+		if (!m)
+			goto oom;
+		dst->multi = m;
+		dst->mcap = src->mcap;
+	}
+	if (st_alloc(d, &dst->st))
+		goto oom;
+	memcpy(dst->owner, src->owner, n * sizeof(*dst->owner));
+	memcpy(dst->usab, src->usab, n);
+	memcpy(dst->nflag, src->nflag, n);
+	memcpy(dst->jt, src->jt, src->jcap * sizeof(*dst->jt));
+	if (src->nm)
+		memcpy(dst->multi, src->multi, src->nm * sizeof(*dst->multi));
+	memcpy(dst->st.mem, src->st.mem,
+	       ((size_t)d->S + 5 * (size_t)d->G) * sizeof(uint32_t));
+	memcpy(dst->st.rmulti, src->st.rmulti, (size_t)d->S + (size_t)d->G);
+	dst->st.nmulti = src->st.nmulti;
+	dst->st.nlarge = src->st.nlarge;
+	dst->st.a_multi = src->st.a_multi;
+	dst->st.a_large = src->st.a_large;
+	dst->jcap = src->jcap;
+	dst->jused = src->jused;
+	dst->nm = src->nm;
+	dst->gen = src->gen;
+	dst->usable = src->usable;
+	dst->optr = src->optr;
+	dst->valid = true;
+	return 0;
+oom:
+	slot_free(dst);
+	return -1;
+}
+
+/* The least recently used slot other than NOT. */
+static struct st_slot *slot_lru(struct st_cache *c, const struct st_slot * not )
+{
+	struct st_slot *lru = NULL;
+
+	for (int i = 0; i < NSLOT; i++) {
+		struct st_slot *x = &c->slot[i];
+
+		if (x == not )
+			continue;
+		if (!lru || !x->valid || (lru->valid && x->used < lru->used))
+			lru = x;
+		if (!x->valid)
+			break;
+	}
+	return lru;
+}
+
 /* The slot for V (the cache locked): the one that holds V's gen, else
  * the base of V's hint, else the last one asked with V's owner and
- * usable pointers, else the least recently used. */
-static struct st_slot *slot_pick(struct st_cache *c,
-				 const struct policy_view *v)
+ * usable pointers, else the least recently used.  The base of a hint
+ * that was scanned from other owners (will-run's first question on its
+ * copy of the machine) is copied rather than changed, so that the slot
+ * of the machine itself stays for the next will-run. */
+static struct st_slot *slot_pick(const struct dfg *d, struct st_cache *c,
+				 const struct policy_view *v, uint32_t N)
 {
 	struct st_slot *k = NULL, *lru = &c->slot[0];
 
@@ -1163,8 +1247,15 @@ static struct st_slot *slot_pick(struct st_cache *c,
 		struct st_slot *x = &c->slot[i];
 
 		if (x->valid && v->changed && v->base_gen &&
-		    x->gen == v->base_gen && x->usable == v->usable)
+		    x->gen == v->base_gen && x->usable == v->usable) {
 			k = x;
+			if (x->optr != v->owner) {
+				struct st_slot *y = slot_lru(c, x);
+
+				if (!slot_copy(d, y, x, N))
+					k = y;
+			}
+		}
 	}
 	for (int i = 0; i < NSLOT && !k; i++) {
 		struct st_slot *x = &c->slot[i];
@@ -1189,7 +1280,7 @@ static void sync_view(const struct policy *p, const struct policy_view *v)
 	struct st_cache *c = d->cache;
 
 	pthread_mutex_lock(&c->lock);
-	(void)slot_to(p, d, v, slot_pick(c, v));
+	(void)slot_to(p, d, v, slot_pick(d, c, v, topo_num_nodes(p->t)));
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -1214,7 +1305,7 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 		return st;
 	}
 	pthread_mutex_lock(&c->lock);
-	k = slot_pick(c, v);
+	k = slot_pick(d, c, v, topo_num_nodes(p->t));
 	if (slot_to(p, d, v, k)) {
 		pthread_mutex_unlock(&c->lock);
 		return -1;

@@ -363,7 +363,7 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 		    struct policy_result *res, struct policy_will_run *wr,
 		    struct err *err)
 {
-	struct policy_view sv;
+	struct policy_view sv, v0;
 	struct groups g;
 	uint32_t N, *sim, q = 0, asked = 0;
 	uint64_t asked_gen = 0;
@@ -375,6 +375,17 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 		return err_set(err, "will-run: policy, view with owners, "
 				    "request, result buffer and running jobs "
 				    "are required");
+	/* a view without a version gets one for this call (its owners do
+	 * not change during it): the policy's scan of it is then the base
+	 * of the first question's change hint */
+	if (!v->gen) {
+		v0 = *v;
+		v0.gen = policy_gen_next();
+		v0.base_gen = 0;
+		v0.changed = NULL;
+		v0.nchanged = 0;
+		v = &v0;
+	}
 	memset(wr, 0, sizeof(*wr));
 	wr->start = now;
 	st = policy_place(p, v, req, res);
