@@ -33,7 +33,14 @@
  * Candidate order (attempts): single routers (fewest free first, then
  * lowest id), then groups (fewest available nodes first, then lowest id),
  * then, for large jobs, m whole groups: the k-th candidate takes the k-th
- * to (k+m-1)-th whole groups in id order. */
+ * to (k+m-1)-th whole groups in id order.
+ *
+ * Monotone (policy_ops.monotone): as jobs end, free nodes per router and
+ * group, whole groups and available nodes only grow, and the multi-router
+ * and group-spanning jobs that make a job wait only go; the shared tier
+ * of dragonfly-balanced waits only for free nodes (its "fits a group"
+ * test reads usable nodes, not free ones).  So a job placed on a view is
+ * placed on any view with more nodes free, and will-run bisects. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1320,6 +1327,7 @@ const struct policy_ops policy_dragonfly_groups = {
 	.name = "dragonfly-groups",
 	.opts = opts,
 	.isolating = true,
+	.monotone = true,
 	.shares = shares,
 	.create = create,
 	.destroy = destroy,
@@ -1331,6 +1339,7 @@ const struct policy_ops policy_dragonfly_balanced = {
 	.name = "dragonfly-balanced",
 	.opts = NULL,
 	.isolating = true,
+	.monotone = true,
 	.shares = shares,
 	.create = create_balanced,
 	.destroy = destroy,

@@ -24,7 +24,10 @@
  *     group: with large=wait (default) it waits until no other
  *     multi-router job runs and is then isolated (dragonfly-groups makes
  *     later multi-router jobs wait for it); with large=shared it is placed
- *     at once, not isolated. */
+ *     at once, not isolated.
+ * Monotone like dragonfly-groups: a grid job's plans are drawn from the
+ * wholly free groups, which only grow as jobs end, and it waits for no
+ * other reason than those groups and the other multi-router jobs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,6 +356,7 @@ const struct policy_ops policy_nne = {
 	.name = "nne",
 	.opts = opts,
 	.isolating = true,
+	.monotone = true,
 	.shares = shares,
 	.create = create,
 	.destroy = destroy,

@@ -447,6 +447,13 @@ static void replay(const char *topo, const char *routing, const char *spec,
 		int64_t now = step * 10;
 
 		cr_assert_leq(nodes, 512);
+		/* nne: half the jobs declare a task grid (one task per node),
+		 * planned over whole groups when they span groups */
+		if (!strncmp(spec, "nne", 3) && rng_below(&g, 2)) {
+			req.ngrid = nodes % 2 ? 1 : 2;
+			req.grid[0] = nodes % 2 ? nodes : 2;
+			req.grid[1] = nodes / 2;
+		}
 		for (uint32_t i = 0; i < nn; i++)
 			usable[i] = rng_below(&g, 16) != 0;
 		/* every job present runs, a few never end (not listed) */
@@ -539,6 +546,7 @@ Test(willrun, incremental_state_answers_as_fresh)
 	replay("dragonfly:p=2,a=4,h=2,g=9", "vlb:intra=global",
 	       "dragonfly-groups", 5);
 	replay("cascade:groups=2,pair=4", "ugal", "dragonfly-balanced", 6);
+	replay("dragonfly:p=2,a=4,h=2,g=9", "min", "nne", 7);
 }
 
 /* The fat-tree and mesh policies: their fast searches (free-origin
