@@ -556,13 +556,10 @@ static void multi_remove(struct st_slot *k, uint32_t id)
 		}
 }
 
-/* Scan V afresh into slot K (N nodes).  Returns 0 or -1 (memory; K is
- * then invalid). */
-static int slot_scan(const struct policy *p, const struct dfg *d,
-		     const struct policy_view *v, struct st_slot *k, uint32_t N)
+/* Slot K emptied (no longer valid), with its per-node arrays for N
+ * nodes.  0, or -1 out of memory. */
+static int slot_arrays(const struct dfg *d, struct st_slot *k, size_t n)
 {
-	size_t n = N ? N : 1;
-
 	if (k->valid)
 		st_free(&k->st);
 	k->valid = false;
@@ -575,8 +572,20 @@ static int slot_scan(const struct policy *p, const struct dfg *d,
 		k->gmark = malloc(d->G);
 		if (!k->owner || !k->usab || !k->nflag || !k->chg || !k->seen ||
 		    !k->gmark)
-			goto oom;
+			return -1;
 	}
+	return 0;
+}
+
+/* Scan V afresh into slot K (N nodes).  Returns 0 or -1 (memory; K is
+ * then invalid). */
+static int slot_scan(const struct policy *p, const struct dfg *d,
+		     const struct policy_view *v, struct st_slot *k, uint32_t N)
+{
+	size_t n = N ? N : 1;
+
+	if (slot_arrays(d, k, n))
+		goto oom;
 	free(k->jt);
 	k->jt = NULL;
 	k->jcap = k->jused = 0;
@@ -1158,21 +1167,8 @@ static int slot_copy(const struct dfg *d, struct st_slot *dst,
 {
 	size_t n = N ? N : 1;
 
-	if (dst->valid)
-		st_free(&dst->st);
-	dst->valid = false;
-	if (!dst->owner) {
-		dst->owner = malloc(n * sizeof(*dst->owner));
-		dst->usab = malloc(n);
-		dst->nflag = malloc(n);
-		dst->chg = malloc(n * sizeof(*dst->chg));
-		dst->seen =
-			malloc(((size_t)d->gnodes + 1) * sizeof(*dst->seen));
-		dst->gmark = malloc(d->G);
-		if (!dst->owner || !dst->usab || !dst->nflag || !dst->chg ||
-		    !dst->seen || !dst->gmark)
-			goto oom;
-	}
+	if (slot_arrays(d, dst, n))
+		goto oom;
 	if (dst->jcap != src->jcap) {
 		free(dst->jt);
 		if (!(dst->jt = malloc(src->jcap * sizeof(*dst->jt))))
