@@ -150,6 +150,16 @@ print("# %d jobs, all in their expected states" % len(want) if not bad else "", 
 sys.exit(1 if bad else 0)
 PY
 echo
+# The requeued job started twice: one record per start in topo_jobs.log
+# (stamped with each start time), and its AdminComment keeps the first
+# start's record (it is set only while empty).
+grep " job=$rq " "$TDIR/c/state/topo_jobs.log" > "$TDIR/rq.rec"
+[ "$(wc -l < "$TDIR/rq.rec")" = 2 ] && [ "$(cut -d' ' -f1 "$TDIR/rq.rec" | sort -u | wc -l)" = 2 ] ||
+	fail "requeued job $rq: records $(cat "$TDIR/rq.rec")"
+ac=$(scontrol show job "$rq" | grep -o 'AdminComment=.*')
+[ "$(printf '%s\n' "$ac" | grep -o 'topo:' | wc -l)" = 1 ] ||
+	fail "requeued job $rq: $ac"
+note "requeued job $rq: two records, one AdminComment"
 # Isolation at every sample: each running batch job isolated.
 n=0
 for f in "$TDIR"/snap.m.*.json; do
