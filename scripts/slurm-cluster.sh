@@ -49,9 +49,15 @@ port_free() {
 }
 
 pick_ports() {
-	local tries=0 base
+	local tries=0 base lo top
+	# Below the kernel's ephemeral range, so that no client socket (the
+	# daemons' own RPCs, a test's last cluster going down) can take a
+	# port between this check and the daemons' bind.
+	lo=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)
+	top=$(( ${lo:-32768} - NODES - 2 ))
+	[ "$top" -gt 12000 ] || top=60000
 	while [ $tries -lt 50 ]; do
-		base=$(( 20000 + (RANDOM % 400) * 100 ))
+		base=$(( 10000 + (RANDOM % ((top - 10000) / 100)) * 100 ))
 		if port_free "$base" $(( base + NODES + 1 )); then
 			echo "$base"; return 0
 		fi
