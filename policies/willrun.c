@@ -296,33 +296,13 @@ static enum policy_status ask_at(const struct policy *p,
 	return policy_place_again(p, sv, req, res);
 }
 
-/* Give policy P (when it keeps state: sync) back the machine of V after
- * its last question, asked on SV with the first Q groups released: the
- * nodes released up to there return (saves the next question a scan). */
-static void restore(const struct policy *p, const struct policy_view *v,
-		    const struct groups *g, const struct policy_view *sv,
-		    uint32_t q)
-{
-	struct policy_view back = {
-		.owner = v->owner,
-		.usable = v->usable,
-		.gen = v->gen ? v->gen : policy_gen_next(),
-		.base_gen = sv->gen,
-		.changed = g->order,
-		.nchanged = g->first[q],
-	};
-
-	if (p->ops->sync && g->first[q])
-		policy_sync(p, &back);
-}
-
 /* The linear search's answer for a monotone policy (policy_ops.monotone:
  * once placed after q groups, placed after any more), by galloping then
  * bisection over the points where it asks: after a group that frees
  * nodes, with enough free nodes.  It asks about log2 of the groups it
  * releases instead of every one, each with a fresh gen and the nodes
  * moved since the last question as the hint (a policy that keeps scans
- * brings them along; restore gives it back V's afterwards).  Returns the number of
+ * brings them along).  Returns the number of
  * groups released at the answer (g->n when it waits for them all) and
  * leaves SV and RES as the linear search would: the answer's state and
  * reply.  *ASKED tells whether any question was asked. */
@@ -330,14 +310,13 @@ static uint32_t gallop(const struct policy *p, const struct policy_view *v,
 		       const struct groups *g, uint32_t *sim,
 		       struct policy_view *sv, const struct policy_request *req,
 		       struct policy_result *res, enum policy_status *st,
-		       bool *asked, uint32_t *at_point)
+		       bool *asked)
 {
 	uint32_t *pts = malloc(((size_t)g->n + 1) * sizeof(*pts));
 	uint32_t npts = 0, nfree = g->nfree, cur = 0, lo, hi, step, at;
 	uint32_t last = UINT32_MAX; /* point of the reply in RES */
 
 	*asked = false;
-	*at_point = 0;
 	if (!pts)
 		return UINT32_MAX;
 	for (uint32_t q = 0; q < g->n; q++) {
@@ -369,7 +348,6 @@ static uint32_t gallop(const struct policy *p, const struct policy_view *v,
 	}
 	if (hi == npts) { /* waits at the last point: the full machine */
 		free(pts);
-		*at_point = cur;
 		return g->n;
 	}
 	/* bisect in [lo, hi]: hi answers, nothing below lo does */
@@ -387,7 +365,6 @@ static uint32_t gallop(const struct policy *p, const struct policy_view *v,
 		*st = ask_at(p, v, g, sim, sv, &cur, pts[hi], req, res);
 	at = pts[hi];
 	free(pts);
-	*at_point = cur;
 	return at;
 }
 
@@ -399,8 +376,7 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 {
 	struct policy_view sv, v0;
 	struct groups g;
-	uint32_t N, *sim, q = 0, asked = 0, asked_q = 0;
-	uint64_t asked_gen = 0;
+	uint32_t N, *sim, q = 0;
 	enum policy_status st;
 	bool stale = false;
 
@@ -444,10 +420,9 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 	sv.changed = NULL;
 	sv.nchanged = 0;
 	if (p->ops->monotone && !policy_reference_search) {
-		uint32_t at = 0;
 		bool any;
 
-		q = gallop(p, v, &g, sim, &sv, req, res, &st, &any, &at);
+		q = gallop(p, v, &g, sim, &sv, req, res, &st, &any);
 		if (q == UINT32_MAX) {
 			free(sim);
 			groups_free(&g);
@@ -461,12 +436,9 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 		 * machine with every job gone unless its last question
 		 * was that one */
 		if (st == POLICY_WAIT && !any && g.first[g.n] > 0) {
-			at = g.n;
-			move_to(&g, v, sim, &sv, &(uint32_t){ 0 }, at);
+			move_to(&g, v, sim, &sv, &(uint32_t){ 0 }, g.n);
 			st = policy_place(p, &sv, req, res);
 		}
-		if (at)
-			restore(p, v, &g, &sv, at);
 		wr->groups = q;
 		wr->status = st;
 		free(sim);
@@ -493,9 +465,6 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 		if (!stale || g.nfree < req->nodes)
 			continue;
 		st = policy_place_again(p, &sv, req, res);
-		asked_gen = sv.gen;
-		asked = g.first[q];
-		asked_q = q;
 		stale = false;
 		if (st != POLICY_WAIT)
 			break;
@@ -503,13 +472,6 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 	/* still waiting: the reason of the machine with every job gone */
 	if (st == POLICY_WAIT && stale) {
 		st = policy_place(p, &sv, req, res);
-		asked_gen = sv.gen;
-		asked = g.first[q];
-		asked_q = q;
-	}
-	if (asked) {
-		sv.gen = asked_gen;
-		restore(p, v, &g, &sv, asked_q);
 	}
 	wr->groups = q;
 	wr->status = st;
