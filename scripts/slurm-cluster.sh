@@ -22,6 +22,11 @@
 #                         each with 1000 MB of RealMemory per CPU)
 #   BATCH_NODES=ALL       nodes of the default partition, batch
 #   SLURM_EXTRA="..."     extra slurm.conf lines
+#   CTLD_CPUS=LIST        run slurmctld on these CPUs only (taskset -c
+#                         LIST, e.g. 0), and with NODE_CPUSET=LIST every
+#                         slurmd, with the jobs it starts, on those (e.g.
+#                         1-3): a controller host apart from the compute
+#                         nodes, as on a real cluster (bench.sh)
 #   SLURM_PREFIX=DIR      a Slurm installed under DIR (scripts/setup-slurm24.sh)
 #                         instead of Debian's: its sbin/ and bin/ first in
 #                         PATH, its lib/slurm as the stock plugins
@@ -79,7 +84,8 @@ ctld_pid() {
 }
 
 start_ctld() {
-	setsid slurmctld 9>&- -D -i -f "$DIR/etc/slurm.conf" \
+	setsid ${CTLD_CPUS:+taskset -c "$CTLD_CPUS"} slurmctld 9>&- -D -i \
+		-f "$DIR/etc/slurm.conf" \
 		>>"$DIR/log/slurmctld.out" 2>&1 < /dev/null &
 	echo $! > "$DIR/ctld.pid"
 	echo "$! slurmctld" >> "$DIR/pids"
@@ -133,6 +139,8 @@ cmd_start() {
 	[ "$(id -u)" = 0 ] || die "must run as root (the emulated cluster runs SlurmUser=root)"
 	command -v slurmctld >/dev/null && command -v slurmd >/dev/null &&
 		command -v munged >/dev/null || die "slurmctld, slurmd and munged are required"
+	[ -z "${CTLD_CPUS:-}${NODE_CPUSET:-}" ] || command -v taskset >/dev/null ||
+		die "CTLD_CPUS/NODE_CPUSET need taskset (util-linux)"
 	[ -n "$SYS_PLUGINDIR" ] || die "Slurm's plugin directory not found"
 	mkdir -p "$DIR"/{etc,log,state,spool,munge,plugins} || die "cannot create $DIR"
 	: > "$DIR/pids"
@@ -249,7 +257,8 @@ EOF
 }
 
 start_slurmd() {
-	setsid slurmd 9>&- -D -N "n$1" -f "$DIR/etc/slurm.conf" \
+	setsid ${NODE_CPUSET:+taskset -c "$NODE_CPUSET"} slurmd 9>&- -D \
+		-N "n$1" -f "$DIR/etc/slurm.conf" \
 		</dev/null >>"$DIR/log/slurmd-n$1.out" 2>&1 &
 	echo "$! slurmd-n$1" >> "$DIR/pids"
 	echo "$!" > "$DIR/slurmd-n$1.pid"
