@@ -770,8 +770,9 @@ Test(adapter, budget_overrun_is_a_status)
 }
 
 /* Threads of this process at nice 19 (field 19 of /proc/self/task/T/stat,
- * after the parenthesised name). */
-static int nice_threads(void)
+ * after the parenthesised name) and, when IDLE, under SCHED_IDLE (field
+ * 41, the policy: 5). */
+static int nice_threads(bool idle)
 {
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
@@ -782,7 +783,7 @@ static int nice_threads(void)
 		char path[300], buf[1024], *p;
 		FILE *f;
 		int field = 3;
-		long nice = 0;
+		long nice = 0, policy = -1;
 
 		if (e->d_name[0] == '.')
 			continue;
@@ -797,7 +798,12 @@ static int nice_threads(void)
 		for (p += 2; *p && field < 19; p++)
 			if (*p == ' ')
 				field++;
-		if (sscanf(p, "%ld", &nice) == 1 && nice == 19)
+		if (sscanf(p, "%ld", &nice) != 1 || nice != 19)
+			continue;
+		for (; *p && field < 41; p++)
+			if (*p == ' ')
+				field++;
+		if (!idle || (sscanf(p, "%ld", &policy) == 1 && policy == 5))
 			count++;
 	}
 	closedir(d);
@@ -861,7 +867,9 @@ Test(adapter, predictions_are_collected_later)
 			 "pattern=alltoall flows=12 model=mcf status=optimal "
 			 "jm_mean=0.3333 jm_min=0.3333 jm_aggregate=4 "
 			 "alpha=0.3333 links=0 shared=0 running=1 mls=0 tls=0");
-	cr_expect_geq(nice_threads(), 1, "the predictor runs at nice 19");
+	cr_expect_geq(nice_threads(false), 1, "the predictor runs at nice 19");
+	cr_expect_geq(nice_threads(true), 1,
+		      "the predictor runs under SCHED_IDLE");
 	/* the same record as waiting for it (the tracker as it was) */
 	tstate_track_remove(s, 3);
 	cr_assert_eq(tstate_evaluate_tracked(s, 2, two, 4, NULL, 128, &ref,

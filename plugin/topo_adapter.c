@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -560,13 +561,23 @@ static bool pred_answered(struct prediction *p)
 
 /* The predictor's niceness: predictions are background work, and on a
  * busy controller host the thread must not take a CPU from slurmctld's
- * scheduling threads (Linux: a thread's own nice value). */
+ * scheduling threads (Linux: a thread's own nice value).  It also runs
+ * under SCHED_IDLE where the kernel has it: a fifth of nice 19's share
+ * (CFS weight 3 against 15) while another thread wants the CPU, never
+ * starved outright. */
 #define PRED_NICE 19
 
 static void *pred_main(void *arg)
 {
 	(void)arg;
 	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), PRED_NICE);
+#ifdef SCHED_IDLE
+	{
+		struct sched_param sp = { 0 };
+
+		(void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
+	}
+#endif
 	pthread_mutex_lock(&pred_lock);
 	for (;;) {
 		struct prediction *p;
