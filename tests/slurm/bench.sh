@@ -17,8 +17,8 @@
 # 2-core host running 64 slurmd is mostly that wait), then select/topo's
 # numbers as a multiple of cons_tres's.
 #   top_builddir=BUILD tests/slurm/bench.sh [short|mixed ...]
-# With 2 CPUs or more, slurmctld runs on CPU 0 and the 64 slurmd (with
-# every job step they start) on the others, as on a real cluster where the
+# With 2 CPUs or more, slurmctld runs on the first this shell may use and
+# the 64 slurmd (with every job step they start) on the others, as on a real cluster where the
 # controller has a host of its own: otherwise its backfill thread waits
 # for a CPU behind job launches, which sdiag's wall-clock cycle counts.
 # PIN=0 shares every CPU among all daemons instead.
@@ -145,12 +145,10 @@ ratio() { # SETUP SECTION|cpu
 		echo "scale=2; $a / $b" | bc || echo "-"
 }
 
-ncpu=$(nproc 2>/dev/null || echo 1)
-if [ "${PIN:-1}" != 0 ] && [ "$ncpu" -ge 2 ] && command -v taskset >/dev/null; then
-	export CTLD_CPUS=0 NODE_CPUSET=1-$((ncpu - 1))
-	echo "slurmctld on CPU 0, slurmd and jobs on CPUs $NODE_CPUSET"
+if [ "${PIN:-1}" != 0 ] && command -v taskset >/dev/null && ctld_cpu_split; then
+	echo "slurmctld on CPU $CTLD_CPUS, slurmd and jobs on CPUs $NODE_CPUSET"
 else
-	echo "slurmctld, slurmd and jobs share the host's $ncpu CPU(s)"
+	echo "slurmctld, slurmd and jobs share CPUs $(cpus_of $$)"
 fi
 setups=${*:-short mixed}
 reps=${REPEAT:-1}

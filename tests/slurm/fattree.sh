@@ -3,7 +3,8 @@
 # 32-node jobs arriving and finishing; every job completes and at every
 # sampled moment `stopo report` on `squeue --json` shows MLS = TLS = 0.
 # The same workload under plain select/cons_tres shows sharing (so the
-# check can fail).
+# check can fail); that run pins slurmctld to a CPU of its own and the
+# slurmd to the others, and checks they run there.
 . "$(dirname "$0")/lib.sh"
 require_cluster
 have_report || skip "stopo report not built"
@@ -34,7 +35,21 @@ note "most pending-reason lines of one job: ${most:-none}"
 	fail "a job's pending reason logged again and again: $most"
 
 cluster_reset
-cluster_start cons_tres "$TDIR/topo.conf"
+# This run with slurmctld on a CPU of its own (bench.sh's set-up,
+# slurm-cluster.sh's CTLD_CPUS= and NODE_CPUSET=), when there are two.
+if command -v taskset >/dev/null && ctld_cpu_split; then
+	cluster_start cons_tres "$TDIR/topo.conf"
+	got=$(cpus_of "$(cat "$TDIR/c/ctld.pid")")
+	[ "$got" = "$CTLD_CPUS" ] ||
+		fail "slurmctld on CPUs '$got', not $CTLD_CPUS"
+	got=$(cpus_of "$(cat "$TDIR/c/slurmd-n0.pid")")
+	[ "$got" = "$NODE_CPUSET" ] ||
+		fail "slurmd n0 on CPUs '$got', not $NODE_CPUSET"
+	note "slurmctld on CPU $CTLD_CPUS, slurmd on $NODE_CPUSET"
+	unset CTLD_CPUS NODE_CPUSET
+else
+	cluster_start cons_tres "$TDIR/topo.conf"
+fi
 run_workload cons 120
 all_completed cons 1 || fail "select/cons_tres: jobs did not complete"
 read -r cmls ctls cn < <(max_sharing cons "$TDIR/topo.conf")

@@ -52,6 +52,24 @@ require_cluster() {
 	trap 'exit 1' INT TERM
 }
 
+# cpus_of PID: the CPUs PID may run on (its affinity), comma separated.
+cpus_of() {
+	awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$1/status" 2>/dev/null |
+		tr ',' '\n' |
+		awk -F- 'NF == 2 { for (i = $1; i <= $2; i++) print i; next }
+			$1 != "" { print $1 }' | paste -sd, -
+}
+
+# ctld_cpu_split: export CTLD_CPUS (the first CPU this shell may run on)
+# and NODE_CPUSET (the others) for cluster_start, so slurmctld gets a CPU
+# of its own; returns 1, setting nothing, with fewer than 2 CPUs.
+ctld_cpu_split() {
+	local all
+	all=$(cpus_of $$)
+	case $all in *,*) ;; *) return 1 ;; esac
+	export CTLD_CPUS=${all%%,*} NODE_CPUSET=${all#*,}
+}
+
 # cluster_start SELECT TOPO_CONF_FILE [NODES]
 cluster_start() {
 	SELECT=$1 TOPO_CONF=$2 NODES=${3:-64} PLUGIN_BUILDDIR=$top_builddir \
