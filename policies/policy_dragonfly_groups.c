@@ -1321,6 +1321,7 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 
 const struct policy_ops policy_dragonfly_groups = {
 	.name = "dragonfly-groups",
+	.anonymous = true,
 	.opts = opts,
 	.isolating = true,
 	.monotone = true,
@@ -1333,6 +1334,7 @@ const struct policy_ops policy_dragonfly_groups = {
 
 const struct policy_ops policy_dragonfly_balanced = {
 	.name = "dragonfly-balanced",
+	.anonymous = true,
 	.opts = NULL,
 	.isolating = true,
 	.monotone = true,

@@ -1266,6 +1266,7 @@ static int count_place(const struct policy *p, const struct policy_view *v,
 
 const struct policy_ops policy_fattree_pods = {
 	.name = "fattree-pods",
+	.anonymous = true,
 	.opts = opts,
 	.isolating = true,
 	.monotone = true,

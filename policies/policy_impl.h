@@ -66,6 +66,10 @@ struct policy_ops {
 	 * Will-run then bisects over the end times instead of asking at
 	 * each (willrun.c); the replay test checks the answers agree. */
 	bool monotone;
+	/* Whether an answer never depends on the request's job id (no seed
+	 * drawn from it, no nodes of the job's own): will-run's kept
+	 * answers (willrun.c) then serve every job asking the same. */
+	bool anonymous;
 	/* Bring what the policy keeps between calls (a cache of its last
 	 * scans, never an answer of its own) to view V; NULL: it keeps
 	 * nothing.  See policy_sync. */
@@ -79,8 +83,9 @@ struct policy {
 	struct spec args; /* the spec as given, checked against ops->opts */
 	char spec[320];
 	void *state;
-	/* will-run's last sort of the running jobs by end (willrun.c),
-	 * reused while the same jobs are passed at the same time */
+	/* will-run's last sort of the running jobs by end and its last
+	 * answers (willrun.c), reused while the same jobs are passed at the
+	 * same time on the same machine state */
 	struct willrun_cache *wrc;
 };
 

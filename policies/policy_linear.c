@@ -35,6 +35,7 @@ static enum policy_status place(const struct policy *p,
 
 const struct policy_ops policy_linear = {
 	.name = "linear",
+	.anonymous = true,
 	.isolating = false,
 	.create = create,
 	.place = place,

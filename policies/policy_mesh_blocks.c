@@ -1489,6 +1489,7 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 
 const struct policy_ops policy_mesh_blocks = {
 	.name = "mesh-blocks",
+	.anonymous = true,
 	.opts = opts,
 	.isolating = true,
 	.monotone = true,

@@ -52,6 +52,44 @@ static void groups_free(struct groups *g)
 	memset(g, 0, sizeof(*g));
 }
 
+/* Kept answers.  A backfill pass asks about one pending job after
+ * another on one machine state, and many ask for the same count of nodes
+ * (the sizes of a workload are few); the search is a function of the
+ * state (owners, usable mask, running jobs and their ends, NOW) and of
+ * the request (count, attempt, pattern; the job id too for a policy whose
+ * answers may depend on it, policy_ops.anonymous), so the last MEMO_N
+ * answers on one state are kept and given again to an equal request.
+ * The state is compared in full at every call (O(N + R), against the
+ * search's O(N) set-up and its questions); a new state drops them all
+ * (epoch).  Requests with a task grid, and calls that want a rank order
+ * (res->rank_node), are not kept: the order lives in the caller's
+ * buffer. */
+#define MEMO_N 16
+
+struct memo_ans {
+	bool used;
+	uint32_t job_id, nodes, attempt;
+	char *pattern; /* NULL: none */
+	struct policy_will_run wr;
+	uint32_t n, *res_nodes; /* [n] */
+	bool isolated;
+	char reason[sizeof(((struct policy_result *)0)->reason)];
+};
+
+struct memo {
+	uint64_t epoch;	 /* bumped at every new state */
+	bool valid;	 /* the state below is one */
+	uint32_t N;	 /* nodes of owner[] and usable[] */
+	uint32_t *owner; /* [N] */
+	uint8_t *usable; /* [N], NULL when the view had none */
+	bool has_usable;
+	struct policy_running *run; /* [nrun] as given */
+	uint32_t nrun, runcap;
+	int64_t now;
+	uint32_t next; /* the entry to replace */
+	struct memo_ans ans[MEMO_N];
+};
+
 /* The last sort: a backfill pass asks will-run for one pending job after
  * another with the same running jobs (Slurm lists them afresh for each),
  * so the sort is kept with a copy of the list it sorted and reused when
@@ -63,7 +101,18 @@ struct willrun_cache {
 	uint32_t nrun, cap;
 	int64_t now;
 	bool valid;
+	struct memo memo;
 };
+
+static void memo_clear(struct memo *m)
+{
+	for (uint32_t k = 0; k < MEMO_N; k++) {
+		free(m->ans[k].pattern);
+		free(m->ans[k].res_nodes);
+		memset(&m->ans[k], 0, sizeof(m->ans[k]));
+	}
+	m->next = 0;
+}
 
 struct willrun_cache *willrun_cache_new(void)
 {
@@ -81,6 +130,10 @@ void willrun_cache_free(struct willrun_cache *c)
 	pthread_mutex_destroy(&c->lock);
 	free(c->run);
 	free(c->ent);
+	memo_clear(&c->memo);
+	free(c->memo.owner);
+	free(c->memo.usable);
+	free(c->memo.run);
 	free(c);
 }
 
@@ -93,6 +146,150 @@ static bool same_jobs(const struct policy_running *a,
 		if (a[k].job_id != b[k].job_id || a[k].end != b[k].end)
 			return false;
 	return true;
+}
+
+/* Whether the memo's state is V's (N nodes), RUN's and NOW's. */
+static bool memo_same(const struct memo *m, const struct policy_view *v,
+		      uint32_t N, const struct policy_running *run,
+		      uint32_t nrun, int64_t now)
+{
+	return m->valid && m->N == N && m->now == now && m->nrun == nrun &&
+	       m->has_usable == (v->usable != NULL) &&
+	       same_jobs(m->run, run, nrun) &&
+	       !memcmp(m->owner, v->owner, (size_t)N * sizeof(*v->owner)) &&
+	       (!v->usable || !memcmp(m->usable, v->usable, N));
+}
+
+/* The memo to V's state (a copy of it), its answers dropped.  Returns
+ * false when out of memory (the memo is then no state). */
+static bool memo_reset(struct memo *m, const struct policy_view *v, uint32_t N,
+		       const struct policy_running *run, uint32_t nrun,
+		       int64_t now)
+{
+	memo_clear(m);
+	m->epoch++;
+	m->valid = false;
+	if (m->N != N || !m->owner) {
+		free(m->owner);
+		free(m->usable);
+		m->owner = malloc((size_t)(N ? N : 1) * sizeof(*m->owner));
+		m->usable = malloc(N ? N : 1);
+		m->N = m->owner && m->usable ? N : 0;
+		if (!m->N)
+			return false;
+	}
+	if (nrun > m->runcap) {
+		free(m->run);
+		m->run = malloc((size_t)nrun * sizeof(*m->run));
+		m->runcap = m->run ? nrun : 0;
+		if (!m->run)
+			return false;
+	}
+	memcpy(m->owner, v->owner, (size_t)N * sizeof(*m->owner));
+	m->has_usable = v->usable != NULL;
+	if (v->usable)
+		memcpy(m->usable, v->usable, N);
+	if (nrun)
+		memcpy(m->run, run, (size_t)nrun * sizeof(*run));
+	m->nrun = nrun;
+	m->now = now;
+	m->valid = true;
+	return true;
+}
+
+/* Whether entry A answers REQ (for policy P). */
+static bool memo_match(const struct memo_ans *a, const struct policy *p,
+		       const struct policy_request *req)
+{
+	return a->used && a->nodes == req->nodes &&
+	       a->attempt == req->attempt &&
+	       (p->ops->anonymous || a->job_id == req->job_id) &&
+	       (a->pattern ? req->pattern && !strcmp(a->pattern, req->pattern) :
+			     !req->pattern);
+}
+
+/* A kept answer to REQ on V's state into RES and WR (true), or false;
+ * *EPOCH gets the state's epoch for memo_keep (0: do not keep). */
+static bool memo_find(struct willrun_cache *c, const struct policy *p,
+		      const struct policy_view *v, uint32_t N,
+		      const struct policy_running *run, uint32_t nrun,
+		      int64_t now, const struct policy_request *req,
+		      struct policy_result *res, struct policy_will_run *wr,
+		      uint64_t *epoch)
+{
+	struct memo *m = &c->memo;
+	bool hit = false;
+
+	*epoch = 0;
+	pthread_mutex_lock(&c->lock);
+	if (!memo_same(m, v, N, run, nrun, now)) {
+		if (memo_reset(m, v, N, run, nrun, now))
+			*epoch = m->epoch;
+		pthread_mutex_unlock(&c->lock);
+		return false;
+	}
+	*epoch = m->epoch;
+	for (uint32_t k = 0; k < MEMO_N && !hit; k++) {
+		const struct memo_ans *a = &m->ans[k];
+
+		if (!memo_match(a, p, req))
+			continue;
+		*wr = a->wr;
+		res->n = a->n;
+		if (a->n)
+			memcpy(res->nodes, a->res_nodes,
+			       (size_t)a->n * sizeof(*res->nodes));
+		res->isolated = a->isolated;
+		res->nranks = 0;
+		memcpy(res->reason, a->reason, sizeof(res->reason));
+		hit = true;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return hit;
+}
+
+/* Keep the answer (RES, WR) to REQ, found on the state of EPOCH, unless
+ * the memo has moved to another state since. */
+static void memo_keep(struct willrun_cache *c, const struct policy *p,
+		      uint64_t epoch, const struct policy_request *req,
+		      const struct policy_result *res,
+		      const struct policy_will_run *wr)
+{
+	struct memo *m = &c->memo;
+	struct memo_ans *a;
+	uint32_t *nodes = NULL;
+	char *pat = NULL;
+
+	if (res->n && !(nodes = malloc((size_t)res->n * sizeof(*nodes))))
+		return;
+	if (req->pattern && !(pat = strdup(req->pattern))) {
+		free(nodes);
+		return;
+	}
+	if (res->n)
+		memcpy(nodes, res->nodes, (size_t)res->n * sizeof(*nodes));
+	pthread_mutex_lock(&c->lock);
+	if (!m->valid || m->epoch != epoch) {
+		pthread_mutex_unlock(&c->lock);
+		free(nodes);
+		free(pat);
+		return;
+	}
+	a = &m->ans[m->next];
+	m->next = (m->next + 1) % MEMO_N;
+	free(a->pattern);
+	free(a->res_nodes);
+	a->used = true;
+	a->job_id = p->ops->anonymous ? 0 : req->job_id;
+	a->nodes = req->nodes;
+	a->attempt = req->attempt;
+	a->pattern = pat;
+	a->wr = *wr;
+	a->n = res->n;
+	a->res_nodes = nodes;
+	a->isolated = res->isolated;
+	memcpy(a->reason, res->reason, sizeof(a->reason));
+	pthread_mutex_unlock(&c->lock);
 }
 
 /* ENT[0..nrun) = RUN's entries (ends clamped to NOW) sorted, from C when
@@ -368,11 +565,11 @@ static uint32_t gallop(const struct policy *p, const struct policy_view *v,
 	return at;
 }
 
-int policy_will_run(const struct policy *p, const struct policy_view *v,
-		    const struct policy_running *run, uint32_t nrun,
-		    int64_t now, const struct policy_request *req,
-		    struct policy_result *res, struct policy_will_run *wr,
-		    struct err *err)
+/* The search itself (policy_will_run's arguments, checked). */
+static int search(const struct policy *p, const struct policy_view *v,
+		  const struct policy_running *run, uint32_t nrun, int64_t now,
+		  const struct policy_request *req, struct policy_result *res,
+		  struct policy_will_run *wr, struct err *err)
 {
 	struct policy_view sv, v0;
 	struct groups g;
@@ -380,11 +577,6 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 	enum policy_status st;
 	bool stale = false;
 
-	if (!p || !v || !v->owner || !req || !res || !res->nodes || !wr ||
-	    (nrun && !run))
-		return err_set(err, "will-run: policy, view with owners, "
-				    "request, result buffer and running jobs "
-				    "are required");
 	/* a view without a version gets one for this call (its owners do
 	 * not change during it): the policy's scan of it is then the base
 	 * of the first question's change hint */
@@ -477,5 +669,31 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 	wr->status = st;
 	free(sim);
 	groups_free(&g);
+	return 0;
+}
+
+int policy_will_run(const struct policy *p, const struct policy_view *v,
+		    const struct policy_running *run, uint32_t nrun,
+		    int64_t now, const struct policy_request *req,
+		    struct policy_result *res, struct policy_will_run *wr,
+		    struct err *err)
+{
+	uint64_t epoch = 0;
+	bool memo;
+
+	if (!p || !v || !v->owner || !req || !res || !res->nodes || !wr ||
+	    (nrun && !run))
+		return err_set(err, "will-run: policy, view with owners, "
+				    "request, result buffer and running jobs "
+				    "are required");
+	memo = p->wrc && !policy_reference_search && !req->ngrid &&
+	       !res->rank_node;
+	if (memo && memo_find(p->wrc, p, v, topo_num_nodes(p->t), run, nrun,
+			      now, req, res, wr, &epoch))
+		return 0;
+	if (search(p, v, run, nrun, now, req, res, wr, err))
+		return -1;
+	if (memo && epoch)
+		memo_keep(p->wrc, p, epoch, req, res, wr);
 	return 0;
 }

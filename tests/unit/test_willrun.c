@@ -287,6 +287,116 @@ Test(willrun, sort_kept_only_for_the_same_jobs)
 	fx_net_free(&net);
 }
 
+/* A test-only policy whose answer depends on the request's pattern: the
+ * lowest free usable nodes without one, the highest with one. */
+static enum policy_status pat_place(const struct policy *p,
+				    const struct policy_view *v,
+				    const struct policy_request *req,
+				    struct policy_result *res)
+{
+	uint32_t n = topo_num_nodes(p->t);
+
+	for (uint32_t k = 0; k < n && res->n < req->nodes; k++) {
+		uint32_t i = req->pattern ? n - 1 - k : k;
+
+		if (policy_node_ok(v, i))
+			res->nodes[res->n++] = i;
+	}
+	if (res->n < req->nodes) {
+		res->n = 0;
+		return policy_say(res, POLICY_WAIT, "waiting");
+	}
+	return POLICY_PLACED;
+}
+
+static const struct policy_ops pat_ops = {
+	.name = "pat",
+	.anonymous = true,
+	.place = pat_place,
+};
+
+/* Will-run keeps its last answers for one state (owners, usable mask,
+ * running jobs, NOW) and gives them to an equal request; worked by hand
+ * on 16 nodes: A (job 1) on 0-7 ends at 50, B (job 2) on 8-11 at 100,
+ * 12-15 free.  Every change below is made in place (same arrays), and
+ * each must change the answer. */
+Test(willrun, answers_kept_only_for_the_same_state_and_request)
+{
+	struct fx_net net = fx_net("fattree:k=4,n=2", NULL);
+	struct err err = { "" };
+	struct policy *p = policy_create("linear", net.t, net.r, &err);
+	struct policy pat = { .ops = &pat_ops, .t = net.t, .r = net.r };
+	uint32_t owner[N], nodes[N + 1];
+	uint8_t usable[N];
+	struct policy_running run[2] = { { 1, 50 }, { 2, 100 } };
+	struct policy_view v = { .owner = owner };
+	struct policy_request req = { .job_id = 99, .nodes = 4 };
+	struct policy_result res = { .nodes = nodes };
+	struct policy_will_run wr;
+	char got[64];
+
+#define ASK(pol, want_start, want_nodes)                                     \
+	do {                                                                 \
+		cr_assert_eq(policy_will_run(pol, &v, run, 2, 0, &req, &res, \
+					     &wr, &err),                     \
+			     0, "%s", err.msg);                              \
+		cr_assert_eq(wr.status, POLICY_PLACED, "%s", res.reason);    \
+		cr_assert_eq(wr.start, want_start);                          \
+		ranges(nodes, res.n, got, sizeof(got));                      \
+		cr_assert_str_eq(got, want_nodes);                           \
+	} while (0)
+	cr_assert(p, "%s", err.msg);
+	pat.wrc = willrun_cache_new();
+	cr_assert(pat.wrc);
+	for (uint32_t i = 0; i < N; i++) {
+		owner[i] = i < 8 ? 1 : i < 12 ? 2 : POLICY_FREE;
+		usable[i] = 1;
+	}
+	ASK(p, 0, "12-15");
+	req.job_id = 100; /* another job, same request: kept */
+	ASK(p, 0, "12-15");
+	/* node 12 taken by job 3, never released: 13-15 free, then A */
+	owner[12] = 3;
+	ASK(p, 50, "0-3");
+	owner[12] = POLICY_FREE;
+	ASK(p, 0, "12-15");
+	/* node 13 not usable: 3 usable free, then A's end */
+	v.usable = usable;
+	usable[13] = 0;
+	ASK(p, 50, "0-3");
+	v.usable = NULL; /* every node usable again */
+	ASK(p, 0, "12-15");
+	v.usable = usable;
+	usable[13] = 1;
+	usable[0] = 0;
+	ASK(p, 0, "12-15");
+	/* attempt 1 skips the first free node: none is left over */
+	req.attempt = 1;
+	cr_assert_eq(policy_will_run(p, &v, run, 2, 0, &req, &res, &wr, &err),
+		     0);
+	cr_assert_eq(wr.status, POLICY_NEVER);
+	cr_assert_str_eq(res.reason, "no candidate #1 (1 candidates)");
+	req.attempt = 0;
+	ASK(p, 0, "12-15");
+	/* 3 nodes: another count */
+	req.nodes = 3;
+	ASK(p, 0, "12-14");
+	/* the pattern changes pat's answer */
+	v.usable = NULL;
+	req.nodes = 2;
+	ASK(&pat, 0, "12-13");
+	req.pattern = "perm";
+	ASK(&pat, 0, "15,14");
+	req.pattern = "ring";
+	ASK(&pat, 0, "15,14");
+	req.pattern = NULL;
+	ASK(&pat, 0, "12-13");
+#undef ASK
+	willrun_cache_free(pat.wrc);
+	policy_destroy(p);
+	fx_net_free(&net);
+}
+
 Test(willrun, bad_calls)
 {
 	struct fx_net net = fx_net("fattree:k=4,n=2", NULL);
@@ -485,6 +595,51 @@ static void replay(const char *topo, const char *routing, const char *spec,
 		if (wr.status != POLICY_PLACED)
 			cr_assert_str_eq(res.reason, want.reason, "step %d",
 					 step);
+		/* two more pending jobs on the same state, as a backfill
+		 * pass asks them: one like this one, and one of a few
+		 * sizes asked at every step (so kept answers of an earlier
+		 * state, given again, would differ from the reference) */
+		for (int e = 0; e < 2; e++) {
+			static const uint32_t few[] = { 1, 3, 8, 20 };
+			struct policy_request r2 = req;
+			struct ref_answer w2;
+
+			r2.job_id = 100000 + 2 * (uint32_t)step + (uint32_t)e;
+			if (e) {
+				r2.ngrid = 0;
+				r2.nodes = few[rng_below(&g, 4)];
+				if (r2.nodes > nn / 2)
+					r2.nodes = nn / 2;
+			}
+			cr_assert_eq(policy_will_run(p, &v, run, nrun, now, &r2,
+						     &res, &wr, &err),
+				     0, "%s", err.msg);
+			ref_will_run(spec, &net, owner, v.usable, nn, run, nrun,
+				     now, &r2, &w2);
+			cr_assert_eq(wr.status, w2.status, "%s %s step %d/%d",
+				     topo, spec, step, e);
+			cr_assert_eq(wr.start, w2.start, "%s %s step %d/%d",
+				     topo, spec, step, e);
+			cr_assert_eq(res.n, w2.n, "%s step %d/%d", spec, step,
+				     e);
+			cr_assert_eq(res.isolated, w2.isolated, "step %d/%d",
+				     step, e);
+			cr_assert_arr_eq(got, w2.nodes,
+					 res.n * sizeof(uint32_t),
+					 "%s step %d/%d", spec, step, e);
+			if (wr.status != POLICY_PLACED)
+				cr_assert_str_eq(res.reason, w2.reason,
+						 "step %d/%d", step, e);
+		}
+		/* the step's own answer again (kept, or asked afresh) */
+		cr_assert_eq(policy_will_run(p, &v, run, nrun, now, &req, &res,
+					     &wr, &err),
+			     0, "%s", err.msg);
+		cr_assert_eq(wr.status, want.status, "%s again step %d", spec,
+			     step);
+		cr_assert_eq(res.n, want.n, "%s again step %d", spec, step);
+		cr_assert_arr_eq(got, want.nodes, res.n * sizeof(uint32_t),
+				 "%s again step %d", spec, step);
 		released += wr.groups > 0;
 		/* start it now when it can, else end a job or two */
 		if (wr.status == POLICY_PLACED && wr.groups == 0) {
@@ -547,6 +702,14 @@ Test(willrun, incremental_state_answers_as_fresh)
 	       "dragonfly-groups", 5);
 	replay("cascade:groups=2,pair=4", "ugal", "dragonfly-balanced", 6);
 	replay("dragonfly:p=2,a=4,h=2,g=9", "min", "nne", 7);
+}
+
+/* A policy whose answers depend on the job id (a seed drawn from it):
+ * kept answers must not serve another job. */
+Test(willrun, kept_answers_per_job_where_ids_matter)
+{
+	replay("fattree:k=4,n=3", "dmodk", "random", 21);
+	replay("dragonfly:p=2,a=4,h=2,g=9", "ugal", "clustered", 22);
 }
 
 /* The fat-tree and mesh policies: their fast searches (free-origin
