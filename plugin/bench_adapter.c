@@ -26,7 +26,7 @@
  *  slowest will-run, the jobs started and the end times released.
  *
  *  Usage: bench_adapter [iterations [SWF [pending [POLICY]]]]
- *         (default 20; SWF default $BENCH_DIR/../../shared/workloads/
+ *         (default 20, 0: the backfill pass only; SWF default $BENCH_DIR/../../shared/workloads/
  *         lublin_256.swf as make bench runs it, no pass when absent;
  *         500; POLICY: only the pass cases whose policy starts so)
 \*****************************************************************************/
@@ -379,9 +379,7 @@ int main(int argc, char **argv)
 	size_t i;
 	int got;
 
-	if (iters < 1)
-		iters = 1;
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; iters > 0 && i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (run_case(&cases[i], iters) < 0)
 			return 1;
 	if (!swf && dir &&
