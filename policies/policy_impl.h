@@ -70,6 +70,10 @@ struct policy_ops {
 	 * drawn from it, no nodes of the job's own): will-run's kept
 	 * answers (willrun.c) then serve every job asking the same. */
 	bool anonymous;
+	/* Or, for a policy that is not: whether its answer to REQ is
+	 * (NULL: never). */
+	bool (*anonymous_for)(const struct policy *p,
+			      const struct policy_request *req);
 	/* Bring what the policy keeps between calls (a cache of its last
 	 * scans, never an answer of its own) to view V; NULL: it keeps
 	 * nothing.  See policy_sync. */

@@ -352,8 +352,21 @@ static int search(const struct policy *p, const struct policy_view *v,
 			   (uint32_t)(tasks / req->nodes));
 }
 
+/* Jobs without a grid, and jobs that fit a group, are dragonfly-groups'
+ * (the search above): the job id seeds only a grid's rank layout. */
+static bool anonymous_for(const struct policy *p,
+			  const struct policy_request *req)
+{
+	const struct pnne *s = p->state;
+
+	return req->nodes <= s->gmax ||
+	       (!req->ngrid &&
+		!(req->pattern && !strncmp(req->pattern, "stencil:", 8)));
+}
+
 const struct policy_ops policy_nne = {
 	.name = "nne",
+	.anonymous_for = anonymous_for,
 	.opts = opts,
 	.isolating = true,
 	.monotone = true,

@@ -56,8 +56,8 @@ static void groups_free(struct groups *g)
  * another on one machine state, and many ask for the same count of nodes
  * (the sizes of a workload are few); the search is a function of the
  * state (owners, usable mask, running jobs and their ends, NOW) and of
- * the request (count, attempt, pattern; the job id too for a policy whose
- * answers may depend on it, policy_ops.anonymous), so the last MEMO_N
+ * the request (count, attempt, pattern; the job id too where the answer
+ * may depend on it, policy_ops.anonymous), so the last MEMO_N
  * answers on one state are kept and given again to an equal request.
  * The state is compared in full at every call (O(N + R), against the
  * search's O(N) set-up and its questions); a new state drops them all
@@ -67,7 +67,7 @@ static void groups_free(struct groups *g)
 #define MEMO_N 16
 
 struct memo_ans {
-	bool used;
+	bool used, anon; /* anon: for every job id */
 	uint32_t job_id, nodes, attempt;
 	char *pattern; /* NULL: none */
 	struct policy_will_run wr;
@@ -197,13 +197,20 @@ static bool memo_reset(struct memo *m, const struct policy_view *v, uint32_t N,
 	return true;
 }
 
-/* Whether entry A answers REQ (for policy P). */
-static bool memo_match(const struct memo_ans *a, const struct policy *p,
+/* Whether P's answer to REQ never depends on the job id. */
+static bool anonymous(const struct policy *p, const struct policy_request *req)
+{
+	return p->ops->anonymous ||
+	       (p->ops->anonymous_for && p->ops->anonymous_for(p, req));
+}
+
+/* Whether entry A answers REQ. */
+static bool memo_match(const struct memo_ans *a,
 		       const struct policy_request *req)
 {
 	return a->used && a->nodes == req->nodes &&
 	       a->attempt == req->attempt &&
-	       (p->ops->anonymous || a->job_id == req->job_id) &&
+	       (a->anon || a->job_id == req->job_id) &&
 	       (a->pattern ? req->pattern && !strcmp(a->pattern, req->pattern) :
 			     !req->pattern);
 }
@@ -232,7 +239,7 @@ static bool memo_find(struct willrun_cache *c, const struct policy *p,
 	for (uint32_t k = 0; k < MEMO_N && !hit; k++) {
 		const struct memo_ans *a = &m->ans[k];
 
-		if (!memo_match(a, p, req))
+		if (!memo_match(a, req))
 			continue;
 		*wr = a->wr;
 		res->n = a->n;
@@ -280,7 +287,8 @@ static void memo_keep(struct willrun_cache *c, const struct policy *p,
 	free(a->pattern);
 	free(a->res_nodes);
 	a->used = true;
-	a->job_id = p->ops->anonymous ? 0 : req->job_id;
+	a->anon = anonymous(p, req);
+	a->job_id = a->anon ? 0 : req->job_id;
 	a->nodes = req->nodes;
 	a->attempt = req->attempt;
 	a->pattern = pat;

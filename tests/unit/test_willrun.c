@@ -704,6 +704,34 @@ Test(willrun, incremental_state_answers_as_fresh)
 	replay("dragonfly:p=2,a=4,h=2,g=9", "min", "nne", 7);
 }
 
+/* nne's answers depend on the job id only for a job over a group with a
+ * task grid (from --topo-grid or a stencil pattern): its rank layout is
+ * seeded by it.  Kept answers serve every job elsewhere.  DF(2,4,2,9):
+ * 8 nodes per group. */
+Test(willrun, nne_is_anonymous_without_a_grid_over_a_group)
+{
+	struct fx_net net = fx_net("dragonfly:p=2,a=4,h=2,g=9", "min");
+	struct err err = { "" };
+	struct policy *p = policy_create("nne", net.t, net.r, &err);
+	struct policy_request big = { .job_id = 5, .nodes = 16 };
+	struct policy_request small = { .job_id = 5, .nodes = 8 };
+
+	cr_assert(p, "%s", err.msg);
+	cr_assert_not(p->ops->anonymous);
+	cr_assert(p->ops->anonymous_for(p, &big));
+	cr_assert(p->ops->anonymous_for(p, &small));
+	big.pattern = small.pattern = "stencil:dims=4x4";
+	cr_assert_not(p->ops->anonymous_for(p, &big));
+	cr_assert(p->ops->anonymous_for(p, &small));
+	big.pattern = "perm";
+	cr_assert(p->ops->anonymous_for(p, &big));
+	big.ngrid = 2;
+	big.grid[0] = big.grid[1] = 4;
+	cr_assert_not(p->ops->anonymous_for(p, &big));
+	policy_destroy(p);
+	fx_net_free(&net);
+}
+
 /* A policy whose answers depend on the job id (a seed drawn from it):
  * kept answers must not serve another job. */
 Test(willrun, kept_answers_per_job_where_ids_matter)
