@@ -66,6 +66,8 @@ static void groups_free(struct groups *g)
  * buffer. */
 #define MEMO_N 16
 
+bool policy_willrun_keep = true;
+
 struct memo_ans {
 	bool used, anon; /* anon: for every job id */
 	uint32_t job_id, nodes, attempt;
@@ -694,8 +696,8 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 		return err_set(err, "will-run: policy, view with owners, "
 				    "request, result buffer and running jobs "
 				    "are required");
-	memo = p->wrc && !policy_reference_search && !req->ngrid &&
-	       !res->rank_node;
+	memo = p->wrc && policy_willrun_keep && !policy_reference_search &&
+	       !req->ngrid && !res->rank_node;
 	if (memo && memo_find(p->wrc, p, v, topo_num_nodes(p->t), run, nrun,
 			      now, req, res, wr, &epoch))
 		return 0;

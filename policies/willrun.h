@@ -17,6 +17,7 @@
 #ifndef STOPO_WILLRUN_H
 #define STOPO_WILLRUN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "policies/policy.h"
@@ -42,6 +43,11 @@ struct policy_will_run {
 	 * released), or "" when it can. */
 	char now_reason[192];
 };
+
+/* Whether will-run keeps its last answers on one machine state and gives
+ * them again to an equal request (willrun.c); cleared only by benchmarks
+ * that time the search itself.  true in the product. */
+extern bool policy_willrun_keep;
 
 /* Will-run search for REQ under P from the machine as V shows it, with
  * the running jobs RUN[0..NRUN) (nodes whose owner is in no entry are
