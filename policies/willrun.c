@@ -219,10 +219,10 @@ static bool memo_match(const struct memo_ans *a,
 
 /* A kept answer to REQ on V's state into RES and WR (true), or false;
  * *EPOCH gets the state's epoch for memo_keep (0: do not keep). */
-static bool memo_find(struct willrun_cache *c, const struct policy *p,
-		      const struct policy_view *v, uint32_t N,
-		      const struct policy_running *run, uint32_t nrun,
-		      int64_t now, const struct policy_request *req,
+static bool memo_find(struct willrun_cache *c, const struct policy_view *v,
+		      uint32_t N, const struct policy_running *run,
+		      uint32_t nrun, int64_t now,
+		      const struct policy_request *req,
 		      struct policy_result *res, struct policy_will_run *wr,
 		      uint64_t *epoch)
 {
@@ -698,8 +698,8 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 				    "are required");
 	memo = p->wrc && policy_willrun_keep && !policy_reference_search &&
 	       !req->ngrid && !res->rank_node;
-	if (memo && memo_find(p->wrc, p, v, topo_num_nodes(p->t), run, nrun,
-			      now, req, res, wr, &epoch))
+	if (memo && memo_find(p->wrc, v, topo_num_nodes(p->t), run, nrun, now,
+			      req, res, wr, &epoch))
 		return 0;
 	if (search(p, v, run, nrun, now, req, res, wr, err))
 		return -1;
