@@ -503,6 +503,36 @@ Test(policy, clustered)
 	fx_close(&f);
 }
 
+/* Drawn nodes on both sides of the window come back merged in id order:
+ * odd nodes 1..29 busy, so the only window of 2 (span 1) is 30-31 and 18
+ * drawn nodes come from the even nodes 0..28 below it and 32..63 above. */
+Test(policy, clustered_scatter_sorted)
+{
+	struct fx f;
+	struct policy_result res;
+	uint32_t below = 0, above = 0, win = 0;
+
+	fx_open(&f, "fattree:k=4,n=3", NULL, "clustered:scatter=90");
+	for (uint32_t i = 1; i <= 29; i += 2)
+		own(&f, 5, i, i);
+	cr_assert_eq(ask(&f, 1, 20, 0, &res), POLICY_PLACED);
+	cr_assert_eq(res.n, 20);
+	for (uint32_t i = 0; i < res.n; i++) {
+		uint32_t x = res.nodes[i];
+
+		if (i)
+			cr_assert_lt(res.nodes[i - 1], x, "%s", f.got);
+		cr_assert_eq(f.owner[x], POLICY_FREE, "%s", f.got);
+		below += x < 30;
+		win += x == 30 || x == 31;
+		above += x > 31;
+	}
+	cr_assert_eq(win, 2, "%s", f.got);
+	cr_assert_gt(below, 0, "%s", f.got);
+	cr_assert_gt(above, 0, "%s", f.got);
+	fx_close(&f);
+}
+
 Test(policy, clustered_attempts)
 {
 	struct fx f;
