@@ -706,6 +706,17 @@ static struct pcase pcases[] = {
 	  POLICY_PLACED, "8-10", 1 },
 	{ FT, "ecmp", "fattree-pods:rule=links", "0-3+4-5", "", 5, 0,
 	  POLICY_PLACED, "8-12", 1 },
+	/* job 100 on leaves 0 and 4 crosses pods 0 and 1; job 101 on leaves
+	 * 8-9 stays in pod 2.  An 8-node job may use 12 nodes of pods 0 and
+	 * 1, 8 of pod 2 (best fit) and 16 of pod 3: the crossed pods come
+	 * first (no job spanning pods can use them now), the lowest of the
+	 * two; in it leaf 1, then the first leaf that holds the rest */
+	{ FT, "ecmp", "fattree-pods:rule=links", "0-3+16-19,32-39", "", 8, 0,
+	  POLICY_PLACED, "4-11", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=links", "0-3+16-19,32-39", "", 8, 1,
+	  POLICY_PLACED, "20-27", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=links", "0-3+16-19,32-39", "", 8, 2,
+	  POLICY_PLACED, "40-47", 1 },
 	/* a fat-tree graph (issue 17), by hand: conf:irreg (see fx_conf);
 	 * rule ii: whole leaves in the best-fit pod (pod 0, 4 nodes, before
 	 * pod 1, 5) from the first whole leaf on; rule i: fewest free, then
