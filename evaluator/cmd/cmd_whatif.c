@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "evaluator/cmd/cli.h"
@@ -22,7 +23,8 @@ enum {
 	OPT_NORATES,
 	OPT_PATTERN,
 	OPT_BFDEPTH,
-	OPT_MODEL
+	OPT_MODEL,
+	OPT_PROGRESS
 };
 
 static const struct cli_opt options[] = {
@@ -86,6 +88,11 @@ static const struct cli_opt options[] = {
 	  .arg = "FILE",
 	  .help = "per-job CSV: policy,id,submit,start,end,nodes,\n"
 		  "isolated (claimed at start),ran_isolated,rate,why" },
+	{ .id = OPT_PROGRESS,
+	  .name = "progress",
+	  .arg = "S",
+	  .help = "seconds between progress lines on stderr (5; 0:\n"
+		  "after every job placed)" },
 	{ .id = 'q', .name = "quiet", .help = "no progress on stderr" },
 	CLI_OPT_JSON,
 	CLI_OPT_HELP,
@@ -119,6 +126,7 @@ struct cmd_whatif_args {
 	const char *scale;	    /* --scale as given (run checks it) */
 	const char *jobs_out;	    /* --jobs-out FILE ("-" = stdout) */
 	uint32_t limit;		    /* --limit-jobs (0 = all) */
+	uint32_t every;		    /* --progress seconds */
 	bool json, quiet;
 	struct wl_opts wl;	/* run sets the machine */
 	struct whatif_opts sim; /* run sets the progress callback */
@@ -135,18 +143,40 @@ struct cmd_whatif_result {
 	int nres;
 };
 
+/* Seconds between progress lines (--progress). */
+#define PROGRESS_EVERY_S 5
+
 struct progress {
 	const char *policy;
 	bool on;
+	double every;	 /* seconds between lines */
+	double t0, last; /* wall clock at the start, at the last line */
 };
 
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A line every --progress seconds of a long run, whatever the
+ * workload's size (predicted rates on a large dragonfly take seconds per
+ * job): jobs placed, time so far, and the time left at the pace so far.
+ * The last job's line is left to "done in". */
 static void progress(void *arg, uint32_t done, uint32_t total)
 {
-	const struct progress *p = arg;
+	struct progress *p = arg;
+	double now = wall_now(), el = now - p->t0;
 
-	if (p->on)
-		fprintf(stderr, "stopo whatif: %s: %u/%u jobs\n", p->policy,
-			done, total);
+	if (!p->on || now - p->last < p->every || !done || done >= total)
+		return;
+	p->last = now;
+	fprintf(stderr,
+		"stopo whatif: %s: %u/%u jobs after %.0f s (about %.0f s "
+		"left)\n",
+		p->policy, done, total, el, el * (total - done) / done);
 }
 
 /* Split "a:k=v,k=v,b" into policies: a comma token with '=' and no ':'
@@ -451,6 +481,10 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 	case 'o':
 		a->jobs_out = arg;
 		break;
+	case OPT_PROGRESS:
+		if (cli_parse_u32(CMD, "--progress", arg, &a->every))
+			return CLI_USAGE;
+		break;
 	case 'q':
 		a->quiet = true;
 		break;
@@ -474,6 +508,7 @@ static int parse(int argc, char **argv, struct cmd_whatif_args *a)
 	whatif_opts_init(&a->sim);
 	a->sim.rates = true;
 	a->sim.seed = 1;
+	a->every = PROGRESS_EVERY_S;
 	optind = 1;
 	while ((c = cli_getopt(&cli, argc, argv, &arg)) != -1) {
 		rc = set_opt(a, c, arg);
@@ -540,8 +575,10 @@ static int simulate(const struct cmd_whatif_args *a,
 		    struct cmd_whatif_result *r, int i)
 {
 	struct whatif_opts so = a->sim;
-	struct progress pg = { a->pol[i].label, !a->quiet && r->w.n >= 2000 };
+	struct progress pg = { a->pol[i].label, !a->quiet, a->every, 0, 0 };
 	struct err err = { "" };
+
+	pg.t0 = pg.last = wall_now();
 
 	so.progress = progress;
 	so.progress_arg = &pg;
@@ -552,7 +589,8 @@ static int simulate(const struct cmd_whatif_args *a,
 								    CLI_USAGE,
 				 "%s", err.msg);
 	r->nres++;
-	if (pg.on)
+	/* large workloads, or runs long enough to have shown progress */
+	if (pg.on && (r->w.n >= 2000 || pg.last > pg.t0))
 		fprintf(stderr, "stopo whatif: %s: done in %.1f s\n",
 			a->pol[i].label, r->res[r->nres - 1].seconds);
 	return CLI_OK;

@@ -201,6 +201,16 @@ static enum policy_status place(struct sim *s, uint32_t i,
 	return place_into(s, i, owner, usable, pr, s->buf);
 }
 
+/* Progress: the jobs placed so far (started or dropped), after every
+ * start, so that a pass that starts many slow jobs (predicted rates)
+ * reports too. */
+static void report(const struct sim *s)
+{
+	if (s->o->progress)
+		s->o->progress(s->o->progress_arg,
+			       s->res->started + s->res->dropped, s->w->n);
+}
+
 static void drop(struct sim *s, uint32_t i, const char *why)
 {
 	struct whatif_job *o = &s->res->jobs[i];
@@ -210,6 +220,7 @@ static void drop(struct sim *s, uint32_t i, const char *why)
 	snprintf(o->reason, sizeof(o->reason), "%s", why);
 	s->res->dropped++;
 	s->done++;
+	report(s);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -567,6 +578,7 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 	if (s->o->rates && (job_cache(s, i) || job_rate(s, i, &o->rate)))
 		return -1;
 	s->res->started++;
+	report(s);
 	return 0;
 }
 
@@ -1066,8 +1078,6 @@ static void summarise(struct sim *s)
 static int simulate(struct sim *s)
 {
 	const struct workload *w = s->w;
-	uint32_t total = w->n, tick = total / 20 ? total / 20 : 1;
-	uint32_t last_report = 0;
 
 	s->now = w->squeue ? w->now : INT64_MAX;
 	for (uint32_t i = 0; i < w->n; i++) {
@@ -1115,10 +1125,6 @@ static int simulate(struct sim *s)
 		if (schedule(s))
 			return -1;
 		measure(s);
-		if (s->o->progress && s->done - last_report >= tick) {
-			last_report = s->done;
-			s->o->progress(s->o->progress_arg, s->done, total);
-		}
 	}
 	for (uint32_t q = 0; q < s->nq; q++)
 		drop(s, s->queue[q], "never placed");

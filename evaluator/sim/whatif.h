@@ -44,7 +44,9 @@ struct whatif_opts {
 	uint32_t bf_depth;   /* jobs tried for backfill per pass (0 =
 				 * 500, Slurm's bf_max_job_test) */
 	uint64_t seed;	     /* seeds random patterns (job id + seed) */
-	whatif_progress_fn progress; /* called now and then; may be NULL */
+	whatif_progress_fn progress; /* called after every job started or
+				      * dropped, with their count (the
+				      * callback throttles); may be NULL */
 	void *progress_arg;
 };
 

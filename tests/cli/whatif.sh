@@ -214,4 +214,27 @@ else
 fi
 expect_fail model_family 2 "--model: model 'nne'" -- --topo fattree:k=4,n=3 \
 	--workload "$tmp/grid.csv" --policy linear --model nne
+
+# progress: --progress 0 reports after every job placed but the last
+# (that one is "done in"), per policy; --quiet none; the times are left
+# out (valgrind runs this too)
+run --topo fattree:k=4,n=3 --workload "$tmp/gdf.csv" --no-rates \
+	--policy linear,fattree-pods --progress 0
+got=$(sed -e 's/ after [0-9]* s (about [0-9]* s left)$//' \
+	-e 's/: done in [0-9.]* s$/: done/' "$tmp/err" | tr '\n' '|')
+if [ $st -eq 0 ] && [ "$got" = "stopo whatif: linear: 1/3 jobs|stopo whatif: linear: 2/3 jobs|stopo whatif: linear: done|stopo whatif: fattree-pods: 1/3 jobs|stopo whatif: fattree-pods: 2/3 jobs|stopo whatif: fattree-pods: done|" ]; then
+	pass progress_every_job
+else
+	flunk progress_every_job "not one line per job placed" "$tmp/err"
+fi
+run --topo fattree:k=4,n=3 --workload "$tmp/gdf.csv" --no-rates \
+	--policy linear --progress 0 --quiet
+if [ $st -eq 0 ] && [ ! -s "$tmp/err" ]; then
+	pass progress_quiet
+else
+	flunk progress_quiet "progress despite --quiet" "$tmp/err"
+fi
+expect_fail progress_bad 2 "--progress: 'x' is not a non-negative integer" \
+	-- --topo fattree:k=4,n=3 --workload "$tmp/gdf.csv" --policy linear \
+	--progress x
 finish
