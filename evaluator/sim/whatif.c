@@ -98,7 +98,6 @@ struct sim {
 	 * and crossings */
 	struct model_input cin;
 	size_t cin_f, cin_p, cin_e;
-	uint32_t done;
 };
 
 void whatif_opts_init(struct whatif_opts *o)
@@ -219,7 +218,6 @@ static void drop(struct sim *s, uint32_t i, const char *why)
 	o->start = o->end = -1;
 	snprintf(o->reason, sizeof(o->reason), "%s", why);
 	s->res->dropped++;
-	s->done++;
 	report(s);
 }
 
@@ -606,7 +604,6 @@ static void finish(struct sim *s, uint32_t i)
 		}
 	if (s->o->rates)
 		job_uncache(s, i);
-	s->done++;
 }
 
 static int64_t exp_end(const struct sim *s, uint32_t i)
