@@ -313,6 +313,95 @@ int routing_paths(const struct routing *r, uint32_t src, uint32_t dst,
 	return 0;
 }
 
+/* ---- factored path sets ---- */
+
+void stemset_init(struct stemset *ss)
+{
+	pathset_init(&ss->p);
+	ss->key = NULL;
+	ss->cap_key = 0;
+}
+
+void stemset_clear(struct stemset *ss)
+{
+	pathset_clear(&ss->p);
+}
+
+void stemset_free(struct stemset *ss)
+{
+	pathset_free(&ss->p);
+	free(ss->key);
+	stemset_init(ss);
+}
+
+int stemset_add(struct stemset *ss, const uint32_t *links, uint32_t len,
+		enum path_class cls, uint32_t key)
+{
+	if (ss->p.n >= ss->cap_key) {
+		uint32_t nc = ss->cap_key ? 2 * ss->cap_key : 16;
+		uint32_t *k;
+
+		if (nc <= ss->cap_key)
+			return -1;
+		k = realloc(ss->key, (size_t)nc * sizeof(*k));
+		if (!k)
+			return -1;
+		ss->key = k;
+		ss->cap_key = nc;
+	}
+	if (pathset_add(&ss->p, links, len, cls))
+		return -1;
+	ss->key[ss->p.n - 1] = key;
+	return 0;
+}
+
+uint32_t routing_middle_keys(const struct routing *r)
+{
+	return r->ops->middle_keys ? r->ops->middle_keys(r) : 0;
+}
+
+int routing_stems(const struct routing *r, uint32_t src, uint32_t dst,
+		  struct stemset *out, struct err *err)
+{
+	const struct topo *t = r->t;
+
+	stemset_clear(out);
+	if (!routing_middle_keys(r))
+		return err_set(err, "routing %s gives no factored path sets",
+			       r->spec);
+	if (check_pair(r, src, dst, err))
+		return -1;
+	if (topo_node_switch(t, src) == topo_node_switch(t, dst)) {
+		uint32_t l[2] = { topo_inject_link(t, src),
+				  topo_eject_link(t, dst) };
+
+		if (stemset_add(out, l, 2, PATH_MIN, ROUTING_NO_MIDDLE))
+			return err_set(err, "out of memory");
+		return 0;
+	}
+	if (r->ops->stems(r, src, dst, out, err)) {
+		stemset_clear(out);
+		return -1;
+	}
+	return 0;
+}
+
+int routing_middles(const struct routing *r, uint32_t key, struct pathset *out,
+		    struct err *err)
+{
+	uint32_t n = routing_middle_keys(r);
+
+	pathset_clear(out);
+	if (key >= n)
+		return err_set(err, "middle key %u out of range (%u keys)", key,
+			       n);
+	if (r->ops->middles(r, key, out, err)) {
+		pathset_clear(out);
+		return -1;
+	}
+	return 0;
+}
+
 void routing_count_add(struct routing_count *c, enum path_class cls,
 		       uint32_t hops, uint64_t n)
 {

@@ -105,6 +105,47 @@ int routing_linkset(const struct routing *r, const uint32_t *nodes, uint32_t n,
 int routing_linkset_enum(const struct routing *r, const uint32_t *nodes,
 			 uint32_t n, uint8_t *used, struct err *err);
 
+/* Factored path sets.  Where a routing offers them (routing_middle_keys
+ * > 0: dragonfly and Cascade under vlb and ugal), a flow's paths are
+ * given without enumerating them as stems and middles: a stem is a list
+ * of links with a middle key, and its paths are the stem combined with
+ * every middle segment of its key (routing_middles); key
+ * ROUTING_NO_MIDDLE means the stem alone is one path.  A VLB stem holds
+ * the injection, the source-side local path and global link, the
+ * destination-side global link and local path and the ejection; its
+ * middles are the local paths v -> I -> u through every router I of the
+ * intermediate group (v where the stem arrives, u where it leaves).  The
+ * flow's paths, each as a multiset of links, are exactly those of
+ * routing_paths: a path model run on stems and middles gives the same
+ * answer without the paths (evaluator/models/model_jm.c). */
+#define ROUTING_NO_MIDDLE UINT32_MAX
+
+struct stemset {
+	struct pathset p; /* the stems' links and classes */
+	uint32_t *key;	  /* [p.n] middle key or ROUTING_NO_MIDDLE */
+	uint32_t cap_key;
+};
+
+void stemset_init(struct stemset *ss);
+void stemset_clear(struct stemset *ss);
+void stemset_free(struct stemset *ss);
+/* Append a stem.  Returns 0 or -1 (memory). */
+int stemset_add(struct stemset *ss, const uint32_t *links, uint32_t len,
+		enum path_class cls, uint32_t key);
+
+/* Number of middle keys of R (keys are below it); 0 when R gives no
+ * factored path sets. */
+uint32_t routing_middle_keys(const struct routing *r);
+/* Replace OUT with the stems of every path from node SRC to node DST.
+ * Returns 0, or -1 with err set (bad node ids, memory, R not factored). */
+int routing_stems(const struct routing *r, uint32_t src, uint32_t dst,
+		  struct stemset *out, struct err *err);
+/* Replace OUT with the middle segments of KEY (a segment may have no
+ * link: the stem's path then passes straight through).  Returns 0, or -1
+ * with err set (KEY out of range or not a key of R, memory). */
+int routing_middles(const struct routing *r, uint32_t key, struct pathset *out,
+		    struct err *err);
+
 /* Names of the registered routings, NULL-terminated. */
 const char *const *routing_names(void);
 

@@ -50,6 +50,7 @@ struct df {
 	bool intra_global;
 	bool complete; /* groups connected, every group pair joined */
 	uint32_t S, G;
+	uint32_t maxa;	   /* largest group: middle key = v * maxa + idx[u] */
 	uint32_t *mem_off; /* [G+1] */
 	uint32_t *mem;	   /* switches by group, ascending */
 	uint32_t *idx;	   /* [S] index within its group */
@@ -149,8 +150,11 @@ static int build_groups(struct df *df, const struct topo *t, struct err *err)
 		}
 		df->mem_off[g + 1]++;
 	}
-	for (uint32_t g = 0; g < df->G; g++)
+	for (uint32_t g = 0; g < df->G; g++) {
+		if (df->mem_off[g + 1] > df->maxa)
+			df->maxa = df->mem_off[g + 1];
 		df->mem_off[g + 1] += df->mem_off[g];
+	}
 	memcpy(pos, df->mem_off, ((size_t)df->G + 1) * sizeof(uint32_t));
 	for (uint32_t s = 0; s < df->S; s++) {
 		uint32_t g = GROUP(t, s);
@@ -638,6 +642,230 @@ out:
 	return rc;
 }
 
+/* ---- factored path sets ---- */
+
+/* Keys only where the VLB paths are regular: groups connected and every
+ * pair of groups joined (otherwise min_seqs' gaps would have to be
+ * mirrored), and only when there are VLB paths at all. */
+static uint32_t middle_keys(const struct routing *r)
+{
+	const struct df *df = r->priv;
+
+	if (df->mode == MODE_MIN || !df->complete)
+		return 0;
+	return df->S * df->maxa;
+}
+
+/* Append inject + A[i] + eject for every i as stems of KEY. */
+static int emit_stems(const struct topo *t, uint32_t src, uint32_t dst,
+		      const struct pathset *A, enum path_class cls,
+		      struct stemset *out)
+{
+	uint32_t buf[2 * ROUTING_MAX_HOPS + 4];
+
+	for (uint32_t i = 0; i < A->n; i++) {
+		uint32_t len = 0;
+
+		buf[len++] = topo_inject_link(t, src);
+		for (uint32_t e = A->off[i]; e < A->off[i + 1]; e++)
+			buf[len++] = A->links[e];
+		buf[len++] = topo_eject_link(t, dst);
+		if (stemset_add(out, buf, len, cls, ROUTING_NO_MIDDLE))
+			return -1;
+	}
+	return 0;
+}
+
+/* The VLB stems of s -> d through group G (neither s's nor d's group):
+ * per global link k1 (s's group -> G), k2 (G -> d's group) and local
+ * paths s -> from(k1), to(k2) -> d: inject, the local path, k1, k2, the
+ * local path, eject; key (to(k1), from(k2)). */
+static int vlb_stems(const struct df *df, const struct topo *t, uint32_t src,
+		     uint32_t dst, uint32_t g, struct pathset *t1,
+		     struct pathset *t2, struct stemset *out)
+{
+	uint32_t s = topo_node_switch(t, src), d = topo_node_switch(t, dst);
+	uint32_t gs = grp(df, t, s), gd = grp(df, t, d), n1, n2;
+	const uint32_t *gl1 = glinks(df, t, gs, g, &n1);
+	const uint32_t *gl2 = glinks(df, t, g, gd, &n2);
+	uint32_t buf[2 * ROUTING_MAX_HOPS + 4];
+
+	for (uint32_t k1 = 0; k1 < n1; k1++) {
+		const struct topo_link *l1 = LINK(t, gl1[k1]);
+
+		pathset_clear(t1);
+		if (local_walk(df, t, gs, s, l1->from, buf, 0, t1))
+			return -1;
+		for (uint32_t k2 = 0; k2 < n2; k2++) {
+			const struct topo_link *l2 = LINK(t, gl2[k2]);
+			uint32_t key = l1->to * df->maxa + df->idx[l2->from];
+
+			pathset_clear(t2);
+			if (local_walk(df, t, gd, l2->to, d, buf, 0, t2))
+				return -1;
+			for (uint32_t i = 0; i < t1->n; i++)
+				for (uint32_t j = 0; j < t2->n; j++) {
+					uint32_t len = 0;
+
+					buf[len++] = topo_inject_link(t, src);
+					for (uint32_t e = t1->off[i];
+					     e < t1->off[i + 1]; e++)
+						buf[len++] = t1->links[e];
+					buf[len++] = gl1[k1];
+					buf[len++] = gl2[k2];
+					for (uint32_t e = t2->off[j];
+					     e < t2->off[j + 1]; e++)
+						buf[len++] = t2->links[e];
+					buf[len++] = topo_eject_link(t, dst);
+					if (stemset_add(out, buf, len, PATH_VLB,
+							key))
+						return -1;
+				}
+		}
+	}
+	return 0;
+}
+
+/* The stems of paths(): the same paths, the VLB ones through another
+ * group factored by their middle key. */
+static int stems(const struct routing *r, uint32_t src, uint32_t dst,
+		 struct stemset *out, struct err *err)
+{
+	const struct df *df = r->priv;
+	const struct topo *t = r->t;
+	uint32_t s = topo_node_switch(t, src), d = topo_node_switch(t, dst);
+	uint32_t gs = grp(df, t, s), gd = grp(df, t, d), before = out->p.n;
+	bool local = gs == gd && !df->intra_global;
+	struct pathset a, b, t1, t2;
+	int rc = -1;
+
+	pathset_init(&a);
+	pathset_init(&b);
+	pathset_init(&t1);
+	pathset_init(&t2);
+	if (df->mode != MODE_VLB &&
+	    (min_seqs(df, t, s, d, &a, &t1, &t2) ||
+	     emit_stems(t, src, dst, &a, PATH_MIN, out)))
+		goto nomem;
+	before = out->p.n;
+	for (uint32_t g = 0; g < df->G; g++) {
+		if (local ? g != gs : (g == gs || g == gd))
+			continue;
+		if (!local) {
+			if (df->mem_off[g + 1] > df->mem_off[g] &&
+			    vlb_stems(df, t, src, dst, g, &t1, &t2, out))
+				goto nomem;
+			continue;
+		}
+		for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
+			uint32_t i = df->mem[k];
+			struct pathset c;
+
+			if (i == s || i == d)
+				continue;
+			pathset_clear(&a);
+			pathset_clear(&b);
+			if (min_seqs(df, t, s, i, &a, &t1, &t2) ||
+			    min_seqs(df, t, i, d, &b, &t1, &t2))
+				goto nomem;
+			/* a x b, concatenated, as single-path stems */
+			pathset_init(&c);
+			for (uint32_t x = 0; x < a.n; x++)
+				for (uint32_t y = 0; y < b.n; y++) {
+					uint32_t buf[2 * ROUTING_MAX_HOPS + 4],
+						len = 0;
+
+					for (uint32_t e = a.off[x];
+					     e < a.off[x + 1]; e++)
+						buf[len++] = a.links[e];
+					for (uint32_t e = b.off[y];
+					     e < b.off[y + 1]; e++)
+						buf[len++] = b.links[e];
+					if (pathset_add(&c, buf, len,
+							PATH_VLB)) {
+						pathset_free(&c);
+						goto nomem;
+					}
+				}
+			if (emit_stems(t, src, dst, &c, PATH_VLB, out)) {
+				pathset_free(&c);
+				goto nomem;
+			}
+			pathset_free(&c);
+		}
+	}
+	if (df->mode == MODE_VLB && out->p.n == before) {
+		pathset_clear(&a);
+		if (min_seqs(df, t, s, d, &a, &t1, &t2) ||
+		    emit_stems(t, src, dst, &a, PATH_MIN, out))
+			goto nomem;
+	}
+	if (out->p.n == 0) {
+		err_set(err, "no path from node %u to node %u", src, dst);
+		goto out;
+	}
+	rc = 0;
+	goto out;
+nomem:
+	err_set(err, "out of memory");
+out:
+	pathset_free(&a);
+	pathset_free(&b);
+	pathset_free(&t1);
+	pathset_free(&t2);
+	return rc;
+}
+
+/* The middles of key (v, u): local(v -> I) + local(I -> u) for every
+ * router I of v's group, in id order, every pair of local paths. */
+static int middles(const struct routing *r, uint32_t key, struct pathset *out,
+		   struct err *err)
+{
+	const struct df *df = r->priv;
+	const struct topo *t = r->t;
+	uint32_t v = key / df->maxa, g = grp(df, t, v), iu = key % df->maxa;
+	uint32_t buf[ROUTING_MAX_HOPS + 2], u;
+	struct pathset a, b;
+	int rc = -1;
+
+	if (iu >= df->mem_off[g + 1] - df->mem_off[g])
+		return err_set(err, "middle key %u: group %u has %u routers",
+			       key, g, df->mem_off[g + 1] - df->mem_off[g]);
+	u = df->mem[df->mem_off[g] + iu];
+	pathset_init(&a);
+	pathset_init(&b);
+	for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
+		uint32_t i = df->mem[k];
+
+		pathset_clear(&a);
+		pathset_clear(&b);
+		if (local_walk(df, t, g, v, i, buf, 0, &a) ||
+		    local_walk(df, t, g, i, u, buf, 0, &b))
+			goto nomem;
+		for (uint32_t x = 0; x < a.n; x++)
+			for (uint32_t y = 0; y < b.n; y++) {
+				uint32_t len = 0;
+
+				for (uint32_t e = a.off[x]; e < a.off[x + 1];
+				     e++)
+					buf[len++] = a.links[e];
+				for (uint32_t e = b.off[y]; e < b.off[y + 1];
+				     e++)
+					buf[len++] = b.links[e];
+				if (pathset_add(out, buf, len, PATH_VLB))
+					goto nomem;
+			}
+	}
+	rc = 0;
+	goto out;
+nomem:
+	err_set(err, "out of memory");
+out:
+	pathset_free(&a);
+	pathset_free(&b);
+	return rc;
+}
+
 /* ---- structural link sets ---- */
 
 /* Every link of every local shortest path x -> y. */
@@ -1094,6 +1322,9 @@ const struct routing_ops routing_vlb = {
 	.paths = paths,
 	.count = count,
 	.linkset = linkset,
+	.middle_keys = middle_keys,
+	.stems = stems,
+	.middles = middles,
 };
 
 const struct routing_ops routing_ugal = {
@@ -1107,4 +1338,7 @@ const struct routing_ops routing_ugal = {
 	.paths = paths,
 	.count = count,
 	.linkset = linkset,
+	.middle_keys = middle_keys,
+	.stems = stems,
+	.middles = middles,
 };

@@ -44,6 +44,15 @@ struct routing_ops {
 	 * routing_linkset).  Optional: routing.c enumerates when NULL. */
 	int (*linkset)(const struct routing *r, const uint32_t *nodes,
 		       uint32_t n, uint8_t *used, struct err *err);
+	/* Factored path sets (routing_stems; optional, all three or none).
+	 * middle_keys returns 0 when R offers none (e.g. min routing);
+	 * stems appends the stems of SRC -> DST (distinct switches) to OUT;
+	 * middles appends KEY's segments to OUT. */
+	uint32_t (*middle_keys)(const struct routing *r);
+	int (*stems)(const struct routing *r, uint32_t src, uint32_t dst,
+		     struct stemset *out, struct err *err);
+	int (*middles)(const struct routing *r, uint32_t key,
+		       struct pathset *out, struct err *err);
 };
 
 struct routing {

@@ -675,3 +675,180 @@ Test(routing, pathset_basics)
 	pathset_free(&ps);
 	pathset_free(&ps);
 }
+
+/* ---- factored path sets against enumerated ones ---- */
+
+/* Path I of PS as "class:sorted links" (what a path model sees). */
+static char *path_key(const struct pathset *ps, uint32_t i,
+		      const struct pathset *mid, uint32_t m)
+{
+	uint32_t l[2 * ROUTING_MAX_HOPS + 8], n = 0;
+	size_t cap = 16 * (sizeof(l) / sizeof(l[0])), off;
+	char *s = malloc(cap);
+
+	cr_assert_not_null(s);
+	for (uint32_t e = ps->off[i]; e < ps->off[i + 1]; e++)
+		l[n++] = ps->links[e];
+	for (uint32_t e = mid ? mid->off[m] : 0; mid && e < mid->off[m + 1];
+	     e++)
+		l[n++] = mid->links[e];
+	for (uint32_t a = 1; a < n; a++)
+		for (uint32_t b = a; b > 0 && l[b - 1] > l[b]; b--) {
+			uint32_t x = l[b];
+
+			l[b] = l[b - 1];
+			l[b - 1] = x;
+		}
+	off = (size_t)snprintf(s, cap, "%u:", ps->cls[i]);
+	for (uint32_t a = 0; a < n; a++)
+		off += (size_t)snprintf(s + off, cap - off, "%u,", l[a]);
+	return s;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct factor_case {
+	char topo[48], routing[32];
+	uint32_t stride; /* node pairs tried: one in STRIDE */
+};
+
+static const struct factor_case factor_cases[] = {
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", 3 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "vlb", 7 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=global", 5 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "vlb:intra=global", 11 },
+	{ "dragonfly:p=1,a=4,h=2,g=5", "ugal", 1 }, /* 2 links per pair */
+	{ "dragonfly:p=1,a=3,h=3,g=4", "vlb", 1 },  /* 3 links per pair */
+	{ "dragonfly:p=1,a=4,h=2,g=4", "ugal", 1 }, /* uneven pairs */
+	{ "dragonfly:p=1,a=2,h=2,g=3", "vlb", 1 },  /* no local intermediate */
+	{ "dragonfly:p=1,a=3,h=1,g=2", "vlb", 1 },  /* no other group */
+	{ "cascade:groups=3,pair=2", "ugal", 331 },
+	{ "cascade:groups=3,pair=2", "vlb:intra=global", 977 },
+};
+
+ParameterizedTestParameters(routing, factored_equals_paths)
+{
+	return cr_make_param_array(struct factor_case, factor_cases,
+				   sizeof(factor_cases) /
+					   sizeof(factor_cases[0]));
+}
+
+/* Every stem times every middle of its key, as multisets of "class:
+ * links", is exactly routing_paths' set, pair by pair. */
+ParameterizedTest(const struct factor_case *c, routing, factored_equals_paths)
+{
+	struct topo *t = fx_topo(c->topo);
+	struct routing *r = fx_routing(t, c->routing);
+	uint32_t N = topo_num_nodes(t), pairs = 0, factored = 0;
+	struct pathset ps, mid;
+	struct stemset ss;
+	struct err err = { "" };
+
+	pathset_init(&ps);
+	pathset_init(&mid);
+	stemset_init(&ss);
+	cr_assert_gt(routing_middle_keys(r), 0);
+	for (uint32_t s = 0; s < N; s++)
+		for (uint32_t d = 0; d < N; d++) {
+			char **want, **got;
+			uint32_t ng = 0;
+
+			if (s == d || (s * N + d) % c->stride)
+				continue;
+			pairs++;
+			cr_assert_eq(routing_paths(r, s, d, &ps, &err), 0, "%s",
+				     err.msg);
+			cr_assert_eq(routing_stems(r, s, d, &ss, &err), 0, "%s",
+				     err.msg);
+			want = malloc(ps.n * sizeof(*want));
+			got = malloc(ps.n * sizeof(*got));
+			cr_assert(want && got);
+			for (uint32_t i = 0; i < ps.n; i++)
+				want[i] = path_key(&ps, i, NULL, 0);
+			for (uint32_t i = 0; i < ss.p.n; i++) {
+				if (ss.key[i] == ROUTING_NO_MIDDLE) {
+					cr_assert_lt(ng, ps.n, "%u->%u", s, d);
+					got[ng++] = path_key(&ss.p, i, NULL, 0);
+					continue;
+				}
+				factored++;
+				cr_assert_eq(routing_middles(r, ss.key[i], &mid,
+							     &err),
+					     0, "%s", err.msg);
+				cr_assert_gt(mid.n, 0);
+				for (uint32_t m = 0; m < mid.n; m++) {
+					cr_assert_lt(ng, ps.n,
+						     "%u->%u: too many", s, d);
+					got[ng++] = path_key(&ss.p, i, &mid, m);
+				}
+			}
+			cr_assert_eq(ng, ps.n,
+				     "%s %s %u->%u: %u paths, want %u", c->topo,
+				     c->routing, s, d, ng, ps.n);
+			qsort(want, ps.n, sizeof(*want), cmp_str);
+			qsort(got, ng, sizeof(*got), cmp_str);
+			for (uint32_t i = 0; i < ng; i++)
+				cr_assert_str_eq(got[i], want[i],
+						 "%s %s %u->%u path %u",
+						 c->topo, c->routing, s, d, i);
+			for (uint32_t i = 0; i < ng; i++) {
+				free(want[i]);
+				free(got[i]);
+			}
+			free(want);
+			free(got);
+		}
+	cr_expect_gt(pairs, 10);
+	/* g = 2 has no intermediate group: nothing to factor there */
+	if (strcmp(c->topo, "dragonfly:p=1,a=3,h=1,g=2"))
+		cr_expect_gt(factored, 0, "no stem had a middle (vacuous)");
+	pathset_free(&ps);
+	pathset_free(&mid);
+	stemset_free(&ss);
+	routing_destroy(r);
+	topo_destroy(t);
+}
+
+/* Routings without factored sets say so; bad keys are errors. */
+Test(routing, factored_errors)
+{
+	struct topo *t = fx_topo("dragonfly:p=2,a=4,h=2,g=9");
+	struct routing *mn = fx_routing(t, "min");
+	struct routing *ug = fx_routing(t, "ugal");
+	struct stemset ss;
+	struct pathset mid;
+	struct err err = { "" };
+
+	stemset_init(&ss);
+	pathset_init(&mid);
+	cr_expect_eq(routing_middle_keys(mn), 0);
+	cr_expect_eq(routing_stems(mn, 0, 9, &ss, &err), -1);
+	cr_expect_str_eq(err.msg, "routing min gives no factored path sets");
+	/* 36 routers, groups of 4: keys v * 4 + index of u */
+	cr_expect_eq(routing_middle_keys(ug), 36 * 4);
+	cr_expect_eq(routing_middles(ug, 36 * 4, &mid, &err), -1);
+	cr_expect_str_eq(err.msg, "middle key 144 out of range (144 keys)");
+	cr_expect_eq(routing_stems(ug, 0, 72, &ss, &err), -1);
+	cr_expect(strstr(err.msg, "out of range") != NULL, "%s", err.msg);
+	/* same switch: one stem, no middle */
+	cr_assert_eq(routing_stems(ug, 0, 1, &ss, &err), 0, "%s", err.msg);
+	cr_expect_eq(ss.p.n, 1);
+	cr_expect_eq(ss.key[0], ROUTING_NO_MIDDLE);
+	/* key (router 4, router 5 = index 1 of group 1): one segment per
+	 * intermediate I = 4, 5, 6, 7: 4->5 (I = v), 4->5 (I = u), 4->6->5,
+	 * 4->7->5 */
+	cr_assert_eq(routing_middles(ug, 4 * 4 + 1, &mid, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(mid.n, 4);
+	for (uint32_t m = 0; m < mid.n; m++)
+		cr_expect_eq(mid.off[m + 1] - mid.off[m], m < 2 ? 1u : 2u,
+			     "segment %u", m);
+	stemset_free(&ss);
+	pathset_free(&mid);
+	routing_destroy(mn);
+	routing_destroy(ug);
+	topo_destroy(t);
+}
