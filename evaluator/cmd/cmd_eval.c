@@ -644,7 +644,7 @@ static int list_models(struct eval *e)
 static bool need_paths(const struct eval *e)
 {
 	for (uint32_t m = 0; m < e->nmodels; m++)
-		if (model_uses_paths(e->models[m]))
+		if (model_uses_paths(e->models[m], e->r))
 			return true;
 	return false;
 }
@@ -654,7 +654,7 @@ static int run_model(const struct eval *e, uint32_t m, const struct flows *f,
 		     const struct model_input *in, struct model_result *res,
 		     struct err *err)
 {
-	if (model_uses_paths(e->models[m]))
+	if (model_uses_paths(e->models[m], e->r))
 		return model_solve(e->models[m], in, &e->opts, res, err);
 	return model_run(e->models[m], e->r, f, &e->opts, res, err);
 }

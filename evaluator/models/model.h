@@ -7,7 +7,13 @@
  *   jm   Jain's method (Sec. II-D): HM increments on the residual capacity
  *        of unsaturated paths, repeated until every path is saturated; a
  *        link saturates when its residual is <= 1e-12 and the link(s) that
- *        set the smallest increment always saturate.
+ *        set the smallest increment always saturate.  Where the routing
+ *        gives factored path sets (dragonfly and Cascade under vlb and
+ *        ugal, routing_stems) model_run solves on stems and middles
+ *        without enumerating the paths: the same rates up to the order of
+ *        floating-point sums, in a fraction of the time and memory
+ *        (jm:method=paths forces enumeration, method=factored requires
+ *        the factored sets).
  *   mcf  maximum concurrent flow: one LP, maximise alpha with every flow
  *        carrying at least alpha*demand over its paths; rate = alpha*demand.
  *   mmf  weighted max-min fair rates (Fig. 1-2: iterative LPs, warm
@@ -192,10 +198,13 @@ int model_applies(const char *spec, const struct routing *r, struct err *err);
 int model_check_routing(const char *spec, const struct routing *r,
 			struct err *err);
 
-/* True when model SPEC works on enumerated paths (hm, jm, mcf, mmf: a
- * struct model_input, model_solve); false for the models built from the
- * routing's structure (ugal0 .. ugal5: model_run only) and unknown names. */
-bool model_uses_paths(const char *spec);
+/* True when model SPEC works on enumerated paths under R (hm, jm, mcf,
+ * mmf: a struct model_input, model_solve); false for the models built
+ * from the routing's structure (ugal0 .. ugal5: model_run only), for jm
+ * where R gives factored path sets (method=auto or factored: model_run
+ * solves on stems and middles, never enumerating) and for unknown names.
+ * R NULL: whether the model can work on paths at all. */
+bool model_uses_paths(const char *spec, const struct routing *r);
 
 /* Run model SPEC on flows F under R: the path models on every path of F
  * (see model_input_build), the UGAL models on templates built from R's

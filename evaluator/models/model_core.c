@@ -45,7 +45,8 @@ static const struct model_ops *lookup(const char *spec, struct spec *sp,
 	for (size_t i = 0; model_table[i]; i++) {
 		if (strcmp(model_table[i]->name, s.name))
 			continue;
-		if (spec_check(&s, model_table[i]->opts, &model_syntax, err)) {
+		if (spec_check(&s, model_table[i]->opts, &model_syntax, err) ||
+		    (model_table[i]->check && model_table[i]->check(&s, err))) {
 			err_prefix(err, "model '%s'", s.name);
 			return NULL;
 		}
@@ -82,11 +83,14 @@ int model_check_routing(const char *spec, const struct routing *r,
 	return model_check(spec, err) || model_applies(spec, r, err) ? -1 : 0;
 }
 
-bool model_uses_paths(const char *spec)
+bool model_uses_paths(const char *spec, const struct routing *r)
 {
-	const struct model_ops *ops = lookup(spec, NULL, NULL);
+	struct spec s;
+	const struct model_ops *ops = lookup(spec, &s, NULL);
 
-	return ops && ops->solve;
+	if (!ops || !ops->solve)
+		return false;
+	return !(r && ops->run && ops->runs && ops->runs(&s, r));
 }
 
 void model_opts_init(struct model_opts *o)
@@ -565,7 +569,7 @@ int model_run(const char *spec, const struct routing *r, const struct flows *f,
 	ops = lookup(spec, &s, err);
 	if (!ops)
 		return -1;
-	if (ops->run)
+	if (ops->run && (!ops->solve || (ops->runs && ops->runs(&s, r))))
 		return run_structural(ops, &s, r, f, opts, res, err);
 	if (model_input_build(r, f, &in, err))
 		return -1;

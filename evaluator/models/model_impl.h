@@ -37,6 +37,13 @@ struct model_ops {
 	/* NULL: the model applies to every routing.  Otherwise 0, or -1 with
 	 * err saying why not. */
 	int (*applies)(const struct routing *r, struct err *err);
+	/* Optional: check the values of S's options (lookup calls it, so
+	 * model_check reports a bad value).  Returns 0 or -1 with err set. */
+	int (*check)(const struct spec *s, struct err *err);
+	/* Optional, for a model with both solve and run: whether model_run
+	 * (and so stopo eval and whatif) uses run under R rather than
+	 * enumerating paths for solve. */
+	bool (*runs)(const struct spec *s, const struct routing *r);
 };
 
 /* The registry (model_registry.c), NULL-terminated, in --model all order. */
@@ -51,6 +58,44 @@ struct model_incid {
 int model_incid_build(const struct model_input *in, struct model_incid *ic,
 		      struct err *err);
 void model_incid_free(struct model_incid *ic);
+
+/* A factored instance (routing_stems, model_factor.c): flow i's stems
+ * are flow_off[i] .. flow_off[i+1]-1; stem s has links slinks[stem_off[s]
+ * .. stem_off[s+1]), middle set smid[s] and flow sflow[s]; middle set m's
+ * segments are mid_off[m] .. mid_off[m+1]-1, segment g's links
+ * glinks[seg_off[g] .. seg_off[g+1]).  Stem s stands for one path per
+ * segment of its set: its links followed by the segment's.  Set 0 is the
+ * single segment without links (the stem alone is a path).  Links are
+ * numbered densely in order of first use: glob[l] is the topology's id,
+ * cap[l] its capacity. */
+struct model_finput {
+	uint32_t nlinks;
+	double *cap;
+	uint32_t *glob;
+	uint32_t nflows;
+	uint32_t *flow_off, *src;
+	uint32_t nstems;
+	uint32_t *stem_off, *slinks, *smid, *sflow;
+	uint32_t nmids;
+	uint32_t *mid_off;
+	uint32_t nsegs;
+	uint32_t *seg_off, *glinks;
+	uint64_t npaths; /* paths stood for: sum over stems of segments */
+};
+/* The factored instance of flows F under R (routing_middle_keys(R) > 0).
+ * Returns 0 or -1 with err set (bad flow, memory). */
+int model_finput_build(const struct routing *r, const struct flows *f,
+		       struct model_finput *in, struct err *err);
+void model_finput_free(struct model_finput *in);
+
+/* Jain's method on a factored instance (model_jm.c): the rates of the
+ * path-level method on the paths IN stands for, equal up to the order of
+ * floating-point sums.  RATES[nflows] and LOAD[nlinks] (dense ids; may be
+ * NULL) are zeroed and filled; NEED_FLOWS as in model_opts.  *ROUNDS gets
+ * the rounds run.  Returns 0 or -1 with err set (memory). */
+int model_jm_factored(const struct model_finput *in, uint32_t need_flows,
+		      double *rates, double *load, uint32_t *rounds,
+		      struct err *err);
 
 /* Weighted max-min fair rates by progressive filling (single path per
  * flow; model_mmf.c).  Fills res->path_rates, res->rates, alpha and

@@ -151,7 +151,415 @@ static int jm_solve(const struct model_input *in, const struct model_opts *o,
 	return 0;
 }
 
+/* ---- Jain's method on stems and middles ----
+ *
+ * The paths of stem s are s + g for every segment g of its middle set m,
+ * so a path is unsaturated exactly when its stem and its segment both
+ * are (no saturated link on either): the unsaturated paths of s are its
+ * unsaturated segments, and per round
+ *   increment(s + g) = min(c_s, v_g),
+ * c_s the smallest share on s's links, v_g on g's (infinity without
+ * links).  With m's unsaturated v_g sorted and prefix-summed, stem s's
+ * rate increment sum_g min(c_s, v_g) = P[k] + c_s (n - k), k = #{v_g <
+ * c_s}, comes from one bisection; the load on segment j (in sorted
+ * order) is v_j #{s : k_s > j} + sum_{s : k_s <= j} c_s, from a
+ * histogram of the stems' k.  A round costs O(links + stem links +
+ * segment links) instead of O(path links); the crossings u_l (how many
+ * unsaturated paths cross l) and the retiring of paths follow the same
+ * product: a dying stem takes all n of its paths, a dying segment the
+ * paths of every surviving stem of its set. */
+
+struct fjm {
+	double *R, *share;
+	uint64_t *u;
+	uint8_t *sat;
+	uint32_t *act, nact; /* unsaturated stems, in stem order */
+	/* per middle set */
+	uint32_t *nt, *nm; /* unsaturated stems and segments */
+	uint32_t *dt, *dm, *gone;
+	uint32_t *live, nlive; /* sets with nt and nm > 0 */
+	/* per segment slot mid_off[m] + j, j < nm[m] */
+	uint32_t *aseg; /* m's unsaturated segments */
+	double *sval;	/* their shares, sorted */
+	uint32_t *sseg; /* the segment of each sorted share */
+	uint8_t *dying; /* per segment */
+	/* per slot mid_off[m] + m + k, k <= nm[m] */
+	double *pre, *csum;
+	uint32_t *cnt;
+};
+
+static void fjm_free(struct fjm *j)
+{
+	free(j->R);
+	free(j->share);
+	free(j->u);
+	free(j->sat);
+	free(j->act);
+	free(j->nt);
+	free(j->nm);
+	free(j->dt);
+	free(j->dm);
+	free(j->gone);
+	free(j->live);
+	free(j->aseg);
+	free(j->sval);
+	free(j->sseg);
+	free(j->dying);
+	free(j->pre);
+	free(j->csum);
+	free(j->cnt);
+}
+
+static inline bool any_sat(const struct fjm *j, const uint32_t *l, uint32_t a,
+			   uint32_t b)
+{
+	for (uint32_t e = a; e < b; e++)
+		if (j->sat[l[e]])
+			return true;
+	return false;
+}
+
+static inline void u_sub(struct fjm *j, const uint32_t *l, uint32_t a,
+			 uint32_t b, uint64_t n)
+{
+	for (uint32_t e = a; e < b; e++)
+		j->u[l[e]] -= n;
+}
+
+/* Drop the paths that cross a saturated link (see above). */
+static void fretire(struct fjm *j, const struct model_finput *in)
+{
+	uint32_t w = 0;
+
+	for (uint32_t q = 0; q < j->nlive; q++) {
+		uint32_t m = j->live[q], o = in->mid_off[m];
+
+		for (uint32_t x = 0; x < j->nm[m]; x++) {
+			uint32_t g = j->aseg[o + x];
+
+			j->dying[g] = any_sat(j, in->glinks, in->seg_off[g],
+					      in->seg_off[g + 1]);
+			j->dm[m] += j->dying[g];
+		}
+	}
+	for (uint32_t a = 0; a < j->nact; a++) {
+		uint32_t s = j->act[a], m = in->smid[s];
+		uint32_t e0 = in->stem_off[s], e1 = in->stem_off[s + 1];
+
+		if (any_sat(j, in->slinks, e0, e1)) {
+			u_sub(j, in->slinks, e0, e1, j->nm[m]);
+			j->dt[m]++;
+			continue;
+		}
+		if (j->dm[m]) {
+			u_sub(j, in->slinks, e0, e1, j->dm[m]);
+			if (j->dm[m] == j->nm[m]) { /* no path left */
+				j->gone[m]++;
+				continue;
+			}
+		}
+		j->act[w++] = s;
+	}
+	j->nact = w;
+	w = 0;
+	for (uint32_t q = 0; q < j->nlive; q++) {
+		uint32_t m = j->live[q], o = in->mid_off[m], keep = 0;
+
+		for (uint32_t x = 0; x < j->nm[m]; x++) {
+			uint32_t g = j->aseg[o + x];
+			uint64_t n = j->dt[m] +
+				     (j->dying[g] ? j->nt[m] - j->dt[m] : 0);
+
+			if (n)
+				u_sub(j, in->glinks, in->seg_off[g],
+				      in->seg_off[g + 1], n);
+			if (j->dying[g])
+				j->dying[g] = 0;
+			else
+				j->aseg[o + keep++] = g;
+		}
+		j->nm[m] = keep;
+		j->nt[m] -= j->dt[m] + j->gone[m];
+		j->dt[m] = j->dm[m] = j->gone[m] = 0;
+		if (j->nm[m] && j->nt[m])
+			j->live[w++] = m;
+	}
+	j->nlive = w;
+}
+
+/* Sort N (share, segment) pairs by share: insertion sort (sets are a
+ * group's routers, a few dozen at most). */
+static void sort_pairs(double *v, uint32_t *g, uint32_t n)
+{
+	for (uint32_t a = 1; a < n; a++) {
+		double x = v[a];
+		uint32_t y = g[a], b = a;
+
+		for (; b > 0 && v[b - 1] > x; b--) {
+			v[b] = v[b - 1];
+			g[b] = g[b - 1];
+		}
+		v[b] = x;
+		g[b] = y;
+	}
+}
+
+/* One round's increments: rates, and the residuals taken off. */
+static void fround(struct fjm *j, const struct model_finput *in, double *rates,
+		   double *load)
+{
+	for (uint32_t q = 0; q < j->nlive; q++) {
+		uint32_t m = j->live[q], o = in->mid_off[m], h = o + m;
+		uint32_t n = j->nm[m];
+
+		for (uint32_t x = 0; x < n; x++) {
+			uint32_t g = j->aseg[o + x];
+			double v = INFINITY;
+
+			for (uint32_t e = in->seg_off[g];
+			     e < in->seg_off[g + 1]; e++)
+				if (j->share[in->glinks[e]] < v)
+					v = j->share[in->glinks[e]];
+			j->sval[o + x] = v;
+			j->sseg[o + x] = g;
+		}
+		sort_pairs(j->sval + o, j->sseg + o, n);
+		j->pre[h] = 0;
+		for (uint32_t x = 0; x < n; x++) {
+			double v = j->sval[o + x];
+
+			/* an infinite share (a segment without links) is
+			 * never below a stem's, so never summed */
+			j->pre[h + x + 1] =
+				j->pre[h + x] + (v < INFINITY ? v : 0);
+			j->cnt[h + x] = 0;
+			j->csum[h + x] = 0;
+		}
+		j->cnt[h + n] = 0;
+		j->csum[h + n] = 0;
+	}
+	for (uint32_t a = 0; a < j->nact; a++) {
+		uint32_t s = j->act[a], m = in->smid[s], o = in->mid_off[m];
+		uint32_t h = o + m, n = j->nm[m], lo = 0, hi = n;
+		uint32_t e0 = in->stem_off[s], e1 = in->stem_off[s + 1];
+		double c = INFINITY, inc;
+
+		for (uint32_t e = e0; e < e1; e++)
+			if (j->share[in->slinks[e]] < c)
+				c = j->share[in->slinks[e]];
+		while (lo < hi) { /* lo = #{v < c} */
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (j->sval[o + mid] < c)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		inc = j->pre[h + lo] + c * (n - lo);
+		rates[in->sflow[s]] += inc;
+		for (uint32_t e = e0; e < e1; e++)
+			j->R[in->slinks[e]] -= inc;
+		if (load)
+			for (uint32_t e = e0; e < e1; e++)
+				load[in->slinks[e]] += inc;
+		j->cnt[h + lo]++;
+		j->csum[h + lo] += c;
+	}
+	for (uint32_t q = 0; q < j->nlive; q++) {
+		uint32_t m = j->live[q], o = in->mid_off[m], h = o + m;
+		uint32_t below = 0;
+		double cs = 0;
+
+		for (uint32_t x = 0; x < j->nm[m]; x++) {
+			uint32_t g = j->sseg[o + x];
+			double ld;
+
+			below += j->cnt[h + x];
+			cs += j->csum[h + x];
+			if (in->seg_off[g] == in->seg_off[g + 1])
+				continue;
+			ld = j->sval[o + x] * (j->nt[m] - below) + cs;
+			for (uint32_t e = in->seg_off[g];
+			     e < in->seg_off[g + 1]; e++)
+				j->R[in->glinks[e]] -= ld;
+			if (load)
+				for (uint32_t e = in->seg_off[g];
+				     e < in->seg_off[g + 1]; e++)
+					load[in->glinks[e]] += ld;
+		}
+	}
+}
+
+int model_jm_factored(const struct model_finput *in, uint32_t need_flows,
+		      double *rates, double *load, uint32_t *rounds,
+		      struct err *err)
+{
+	size_t nl = (size_t)in->nlinks + 1, ns = (size_t)in->nstems + 1;
+	size_t nm = (size_t)in->nmids + 1, ng = (size_t)in->nsegs + 1;
+	uint32_t sneed = need_flows && need_flows <= in->nflows ?
+				 in->flow_off[need_flows] :
+				 in->nstems;
+	struct fjm j;
+	bool any = false;
+
+	*rounds = 0;
+	memset(&j, 0, sizeof(j));
+	j.R = malloc(nl * sizeof(*j.R));
+	j.share = malloc(nl * sizeof(*j.share));
+	j.u = calloc(nl, sizeof(*j.u));
+	j.sat = calloc(nl, 1);
+	j.act = malloc(ns * sizeof(*j.act));
+	j.nt = calloc(nm, sizeof(*j.nt));
+	j.nm = calloc(nm, sizeof(*j.nm));
+	j.dt = calloc(nm, sizeof(*j.dt));
+	j.dm = calloc(nm, sizeof(*j.dm));
+	j.gone = calloc(nm, sizeof(*j.gone));
+	j.live = malloc(nm * sizeof(*j.live));
+	j.aseg = malloc(ng * sizeof(*j.aseg));
+	j.sval = malloc(ng * sizeof(*j.sval));
+	j.sseg = malloc(ng * sizeof(*j.sseg));
+	j.dying = calloc(ng, 1);
+	j.pre = malloc((ng + nm) * sizeof(*j.pre));
+	j.csum = malloc((ng + nm) * sizeof(*j.csum));
+	j.cnt = malloc((ng + nm) * sizeof(*j.cnt));
+	if (!j.R || !j.share || !j.u || !j.sat || !j.act || !j.nt || !j.nm ||
+	    !j.dt || !j.dm || !j.gone || !j.live || !j.aseg || !j.sval ||
+	    !j.sseg || !j.dying || !j.pre || !j.csum || !j.cnt) {
+		fjm_free(&j);
+		return err_set(err, "out of memory (jm, %u stems)", in->nstems);
+	}
+	memset(rates, 0, (size_t)in->nflows * sizeof(*rates));
+	if (load)
+		memset(load, 0, (size_t)in->nlinks * sizeof(*load));
+	for (uint32_t m = 0; m < in->nmids; m++) {
+		j.nm[m] = in->mid_off[m + 1] - in->mid_off[m];
+		for (uint32_t g = in->mid_off[m]; g < in->mid_off[m + 1]; g++)
+			j.aseg[g] = g;
+	}
+	for (uint32_t s = 0; s < in->nstems; s++) {
+		uint32_t m = in->smid[s];
+
+		j.act[j.nact++] = s;
+		j.nt[m]++;
+		for (uint32_t e = in->stem_off[s]; e < in->stem_off[s + 1]; e++)
+			j.u[in->slinks[e]] += j.nm[m];
+	}
+	for (uint32_t m = 0; m < in->nmids; m++) {
+		for (uint32_t g = in->mid_off[m]; g < in->mid_off[m + 1]; g++)
+			for (uint32_t e = in->seg_off[g];
+			     e < in->seg_off[g + 1]; e++)
+				j.u[in->glinks[e]] += j.nt[m];
+		if (j.nt[m] && j.nm[m])
+			j.live[j.nlive++] = m;
+	}
+	for (uint32_t l = 0; l < in->nlinks; l++) {
+		j.R[l] = in->cap[l];
+		if (j.u[l] && j.R[l] <= JM_EPS)
+			any = (j.sat[l] = 1);
+	}
+	if (any)
+		fretire(&j, in);
+	while (j.nact && j.act[0] < sneed) {
+		double gmin = INFINITY;
+
+		(*rounds)++;
+		for (uint32_t l = 0; l < in->nlinks; l++) {
+			j.share[l] = j.u[l] ? j.R[l] / (double)j.u[l] :
+					      INFINITY;
+			if (j.share[l] < gmin)
+				gmin = j.share[l];
+		}
+		fround(&j, in, rates, load);
+		/* saturated: residual <= 1e-12, or the link(s) that set the
+		 * smallest increment (exactly 0 in exact arithmetic) */
+		for (uint32_t l = 0; l < in->nlinks; l++)
+			if (j.u[l] && !j.sat[l] &&
+			    (j.share[l] <= gmin || j.R[l] <= JM_EPS))
+				j.sat[l] = 1;
+		fretire(&j, in);
+	}
+	fjm_free(&j);
+	return 0;
+}
+
+/* ---- the model ---- */
+
+static const struct spec_opt jm_opts[] = {
+	{ .key = "method",
+	  .def = "auto",
+	  .help = "paths (enumerate every path), factored (stems and\n"
+		  "middles, dragonfly and Cascade under vlb or ugal) or auto\n"
+		  "(factored where the routing allows)" },
+	{ 0 },
+};
+
+static int jm_check(const struct spec *s, struct err *err)
+{
+	const char *m = spec_value(s, jm_opts, "method");
+
+	if (strcmp(m, "auto") && strcmp(m, "paths") && strcmp(m, "factored"))
+		return err_set(err, "method=%s: want auto, paths or factored",
+			       m);
+	return 0;
+}
+
+static bool jm_runs(const struct spec *s, const struct routing *r)
+{
+	const char *m = spec_value(s, jm_opts, "method");
+
+	if (!strcmp(m, "factored"))
+		return true; /* jm_run says why not, if it cannot */
+	return !strcmp(m, "auto") && routing_middle_keys(r) > 0;
+}
+
+/* Factored: the same rates as jm_solve on every path, from stems and
+ * middles (model_finput_build). */
+static int jm_run(const struct spec *s, const struct routing *r,
+		  const struct flows *f, const struct model_opts *o,
+		  struct model_result *res, double *load, double *cap,
+		  struct err *err)
+{
+	struct model_finput in;
+	double *ld = NULL;
+	uint32_t rounds;
+	int rc;
+
+	(void)s;
+	(void)cap;
+	if (!routing_middle_keys(r))
+		return err_set(err,
+			       "method=factored: routing %s gives no "
+			       "factored path sets (only dragonfly and "
+			       "Cascade under vlb or ugal do)",
+			       routing_spec(r));
+	if (model_finput_build(r, f, &in, err))
+		return -1;
+	if (o->top_links) {
+		ld = calloc((size_t)in.nlinks + 1, sizeof(*ld));
+		if (!ld) {
+			model_finput_free(&in);
+			return err_set(err, "out of memory");
+		}
+	}
+	rc = model_jm_factored(&in, o->need_flows, res->rates, ld, &rounds,
+			       err);
+	if (!rc) {
+		for (uint32_t l = 0; ld && l < in.nlinks; l++)
+			load[in.glob[l]] = ld[l];
+		res->status = MODEL_OPTIMAL;
+		res->iterations = rounds;
+		res->paths_total = in.npaths;
+	}
+	free(ld);
+	model_finput_free(&in);
+	return rc;
+}
+
 const struct model_ops model_jm = {
 	.name = "jm",
+	.opts = jm_opts,
 	.solve = jm_solve,
+	.run = jm_run,
+	.check = jm_check,
+	.runs = jm_runs,
 };

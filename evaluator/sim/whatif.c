@@ -936,7 +936,8 @@ static int setup(struct sim *s)
 	s->gen = policy_gen_next();
 	s->nfree = s->N;
 	if (s->o->rates) {
-		s->paths = model_uses_paths(s->o->model ? s->o->model : "jm");
+		s->paths = model_uses_paths(s->o->model ? s->o->model : "jm",
+					    s->r);
 		s->links = calloc(nj ? nj : 1, sizeof(*s->links));
 		s->nlinks = calloc(nj ? nj : 1, sizeof(*s->nlinks));
 		s->jflows = calloc(nj ? nj : 1, sizeof(*s->jflows));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 
 #include "evaluator/models/model.h"
 #include "topo/util/rng.h"
@@ -1059,7 +1060,7 @@ Test(model, model_run_dragonfly)
 		cr_expect_eq(a.nflows, f.n);
 		cr_expect_eq(a.nnodes, f.n); /* a permutation: one per node */
 		cr_expect_leq(a.max_rate, 1 + 1e-9); /* injection capacity */
-		if (!model_uses_paths(m)) {
+		if (!model_uses_paths(m, NULL)) {
 			/* ugal0 .. ugal5 run on the routing's structure only
 			 * (tests/unit/test_ugal.c) */
 			model_result_free(&a);
@@ -1072,6 +1073,123 @@ Test(model, model_run_dragonfly)
 		model_result_free(&b);
 	}
 	model_input_free(&in);
+	flows_free(&f);
+	fx_net_free(&n);
+}
+
+/* ---- jm on stems and middles against jm on every path ---- */
+
+struct fjm_case {
+	char topo[48], routing[32], pattern[32];
+	uint32_t nodes; /* the first NODES nodes in a scrambled order; 0: all */
+	uint32_t need;	/* need_flows */
+};
+
+static const struct fjm_case fjm_cases[] = {
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "perm:1", 0, 0 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "vlb", "random:2", 0, 0 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=global", "alltoall", 24, 0 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "vlb:intra=global", "shift:5", 0, 0 },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "random:3", 40, 17 },
+	{ "dragonfly:p=1,a=4,h=2,g=5", "ugal", "alltoall", 0, 0 },
+	{ "dragonfly:p=1,a=3,h=3,g=4", "vlb", "perm:2", 0, 5 },
+	{ "dragonfly:p=1,a=4,h=2,g=4", "ugal", "tornado", 0, 0 },
+	{ "dragonfly:p=4,a=8,h=4,g=8", "ugal", "random:1", 0, 0 },
+	{ "dragonfly:p=4,a=8,h=4,g=8", "ugal", "stencil:dims=4x4x2", 32, 0 },
+	{ "cascade:groups=2,pair=2", "ugal", "perm:1", 48, 0 },
+};
+
+ParameterizedTestParameters(model, jm_factored_equals_paths)
+{
+	return cr_make_param_array(struct fjm_case, fjm_cases,
+				   sizeof(fjm_cases) / sizeof(fjm_cases[0]));
+}
+
+/* Per flow, the factored rates equal the path-level ones to 1e-9
+ * (relative: only the order of floating-point sums differs); so do the
+ * most loaded links, the path count and the rounds. */
+ParameterizedTest(const struct fjm_case *c, model, jm_factored_equals_paths)
+{
+	struct err err = { "" };
+	struct fx_net n = fx_net(c->topo, c->routing);
+	uint32_t N = topo_num_nodes(n.t), k = c->nodes ? c->nodes : N;
+	uint32_t *nodes = malloc(N * sizeof(*nodes)), cmp;
+	struct model_result a, b;
+	struct model_opts o;
+	struct flows f;
+	struct rng g;
+
+	cr_assert_not_null(nodes);
+	rng_seed(&g, 11);
+	for (uint32_t i = 0; i < N; i++)
+		nodes[i] = i;
+	for (uint32_t i = N - 1; i > 0; i--) {
+		uint32_t j = (uint32_t)rng_below(&g, i + 1), x = nodes[i];
+
+		nodes[i] = nodes[j];
+		nodes[j] = x;
+	}
+	flows_init(&f);
+	cr_assert_eq(flows_pattern(c->pattern, nodes, k, 5, &f, &err), 0, "%s",
+		     err.msg);
+	model_opts_init(&o);
+	o.need_flows = c->need;
+	cr_assert(!model_uses_paths("jm", n.r));
+	cr_assert(model_uses_paths("jm:method=paths", n.r));
+	cr_assert_eq(model_run("jm:method=paths", n.r, &f, &o, &a, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(model_run("jm", n.r, &f, &o, &b, &err), 0, "%s", err.msg);
+	cr_expect_eq(b.status, MODEL_OPTIMAL);
+	cr_expect_eq(b.paths_total, a.paths_total);
+	cr_expect_eq(b.iterations, a.iterations, "rounds %u, want %u",
+		     b.iterations, a.iterations);
+	cmp = c->need ? c->need : f.n;
+	for (uint32_t i = 0; i < cmp; i++)
+		cr_expect(fabs(a.rates[i] - b.rates[i]) <=
+				  1e-9 * fmax(1, a.rates[i]),
+			  "%s %s %s flow %u: %.17g, want %.17g", c->topo,
+			  c->routing, c->pattern, i, b.rates[i], a.rates[i]);
+	if (!c->need) {
+		cr_assert_eq(b.ntop, a.ntop);
+		for (uint32_t i = 0; i < a.ntop; i++)
+			cr_expect(fabs(a.top[i].load - b.top[i].load) <= 1e-9,
+				  "top link %u: %g, want %g", i, b.top[i].load,
+				  a.top[i].load);
+	}
+	model_result_free(&a);
+	model_result_free(&b);
+	flows_free(&f);
+	free(nodes);
+	fx_net_free(&n);
+}
+
+/* The method option: checked values, and factored refused (with why)
+ * where the routing has no factored path sets. */
+Test(model, jm_method_option)
+{
+	struct err err = { "" };
+	struct fx_net n = fx_net("fattree:k=4,n=3", "ecmp");
+	struct model_result r;
+	struct flows f;
+
+	cr_expect_eq(model_check("jm:method=bogus", &err), -1);
+	cr_expect_str_eq(err.msg,
+			 "model 'jm': method=bogus: want auto, paths or "
+			 "factored");
+	cr_expect_eq(model_check("jm:method=factored", &err), 0);
+	cr_expect(model_uses_paths("jm", n.r));
+	cr_expect(model_uses_paths("jm:method=factored", NULL));
+	flows_init(&f);
+	cr_assert_eq(flows_add(&f, 0, 5, 1), 0);
+	cr_expect_eq(model_run("jm:method=factored", n.r, &f, NULL, &r, &err),
+		     -1);
+	cr_expect(strstr(err.msg, "routing ecmp gives no factored path sets") !=
+			  NULL,
+		  "%s", err.msg);
+	cr_assert_eq(model_run("jm", n.r, &f, NULL, &r, &err), 0, "%s",
+		     err.msg);
+	cr_expect_float_eq(r.rates[0], 1.0, 1e-12);
+	model_result_free(&r);
 	flows_free(&f);
 	fx_net_free(&n);
 }

@@ -1142,8 +1142,8 @@ Test(ugal_lp, errors)
 		struct model_input in;
 
 		cr_expect_eq(model_applies("ugal5", net.r, &e), 0);
-		cr_expect(!model_uses_paths("ugal5"));
-		cr_expect(model_uses_paths("mcf"));
+		cr_expect(!model_uses_paths("ugal5", NULL));
+		cr_expect(model_uses_paths("mcf", NULL));
 		cr_expect_eq(model_run("ugal3:x=1", net.r, &f, NULL, &res, &e),
 			     -1);
 		cr_expect_str_eq(e.msg, "model 'ugal3': unknown option 'x' "
