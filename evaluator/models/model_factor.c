@@ -52,6 +52,32 @@ static int map_link(struct fbuild *b, uint32_t l, uint32_t *out)
 	return 0;
 }
 
+/* Whether every stem of SS starts (TAIL: ends) with the same node link
+ * (the injection or ejection, on every path of the flow once, never in a
+ * segment: segments hold switch-to-switch links only), and has another
+ * link besides. */
+static bool common_end(const struct pathset *ss, const struct topo *t,
+		       bool tail)
+{
+	uint32_t l;
+
+	if (!ss->n)
+		return false;
+	l = ss->links[tail ? ss->off[1] - 1 : 0];
+	if (l >= topo_first_switch_link(t))
+		return false;
+	for (uint32_t s = 0; s < ss->n; s++) {
+		uint32_t a = ss->off[s], b = ss->off[s + 1];
+
+		if (b - a < 2 || ss->links[tail ? b - 1 : a] != l)
+			return false;
+		for (uint32_t e = a; e < b; e++)
+			if (ss->links[e] == l && e != (tail ? b - 1 : a))
+				return false;
+	}
+	return true;
+}
+
 int model_finput_build(const struct routing *r, const struct flows *f,
 		       struct model_finput *in, struct err *err)
 {
@@ -62,6 +88,7 @@ int model_finput_build(const struct routing *r, const struct flows *f,
 	struct pathset mp;
 	struct fbuild b;
 	size_t nsl = 0, ngl = 0;
+	uint32_t nfl = 0;
 	int rc = -1;
 
 	memset(in, 0, sizeof(*in));
@@ -76,7 +103,10 @@ int model_finput_build(const struct routing *r, const struct flows *f,
 	keymid = malloc((size_t)nkeys * sizeof(*keymid));
 	in->flow_off = malloc(((size_t)f->n + 1) * sizeof(*in->flow_off));
 	in->src = malloc(((size_t)f->n + 1) * sizeof(*in->src));
-	if (!b.lid || !keymid || !in->flow_off || !in->src)
+	in->floff = malloc(((size_t)f->n + 1) * sizeof(*in->floff));
+	in->flinks = malloc(((size_t)2 * f->n + 1) * sizeof(*in->flinks));
+	if (!b.lid || !keymid || !in->flow_off || !in->src || !in->floff ||
+	    !in->flinks)
 		goto nomem;
 	memset(b.lid, 0xff, (size_t)L * sizeof(*b.lid));
 	memset(keymid, 0xff, (size_t)nkeys * sizeof(*keymid));
@@ -98,6 +128,15 @@ int model_finput_build(const struct routing *r, const struct flows *f,
 			goto out;
 		}
 		size_t ns = (size_t)in->nstems + ss.p.n + 1;
+		bool head = common_end(&ss.p, t, false),
+		     tail = common_end(&ss.p, t, true);
+
+		in->floff[i] = nfl;
+		if (head && map_link(&b, ss.p.links[0], &in->flinks[nfl++]))
+			goto nomem;
+		if (tail && map_link(&b, ss.p.links[ss.p.off[1] - 1],
+				     &in->flinks[nfl++]))
+			goto nomem;
 
 		if (grow(&in->stem_off, &b.cap_soff, ns,
 			 sizeof(*in->stem_off)) ||
@@ -111,7 +150,8 @@ int model_finput_build(const struct routing *r, const struct flows *f,
 
 			in->stem_off[id] = (uint32_t)nsl;
 			in->sflow[id] = i;
-			for (uint32_t e = ss.p.off[s]; e < ss.p.off[s + 1]; e++)
+			for (uint32_t e = ss.p.off[s] + head;
+			     e < ss.p.off[s + 1] - tail; e++)
 				if (map_link(&b, ss.p.links[e],
 					     &in->slinks[nsl++]))
 					goto nomem;
@@ -160,6 +200,7 @@ int model_finput_build(const struct routing *r, const struct flows *f,
 		}
 	}
 	in->flow_off[f->n] = in->nstems;
+	in->floff[f->n] = nfl;
 	if (grow(&in->stem_off, &b.cap_soff, (size_t)in->nstems + 1,
 		 sizeof(*in->stem_off)))
 		goto nomem;
@@ -188,6 +229,8 @@ void model_finput_free(struct model_finput *in)
 	free(in->glob);
 	free(in->flow_off);
 	free(in->src);
+	free(in->floff);
+	free(in->flinks);
 	free(in->stem_off);
 	free(in->slinks);
 	free(in->smid);

@@ -60,11 +60,13 @@ int model_incid_build(const struct model_input *in, struct model_incid *ic,
 void model_incid_free(struct model_incid *ic);
 
 /* A factored instance (routing_stems, model_factor.c): flow i's stems
- * are flow_off[i] .. flow_off[i+1]-1; stem s has links slinks[stem_off[s]
- * .. stem_off[s+1]), middle set smid[s] and flow sflow[s]; middle set m's
- * segments are mid_off[m] .. mid_off[m+1]-1, segment g's links
- * glinks[seg_off[g] .. seg_off[g+1]).  Stem s stands for one path per
- * segment of its set: its links followed by the segment's.  Set 0 is the
+ * are flow_off[i] .. flow_off[i+1]-1 and its common links (the injection
+ * and ejection, on every one of its paths once) flinks[floff[i] ..
+ * floff[i+1]); stem s has links slinks[stem_off[s] .. stem_off[s+1]),
+ * middle set smid[s] and flow sflow[s]; middle set m's segments are
+ * mid_off[m] .. mid_off[m+1]-1, segment g's links glinks[seg_off[g] ..
+ * seg_off[g+1]).  Stem s of flow i stands for one path per segment of its
+ * set: i's common links, s's links and the segment's.  Set 0 is the
  * single segment without links (the stem alone is a path).  Links are
  * numbered densely in order of first use: glob[l] is the topology's id,
  * cap[l] its capacity. */
@@ -74,6 +76,7 @@ struct model_finput {
 	uint32_t *glob;
 	uint32_t nflows;
 	uint32_t *flow_off, *src;
+	uint32_t *floff, *flinks;
 	uint32_t nstems;
 	uint32_t *stem_off, *slinks, *smid, *sflow;
 	uint32_t nmids;

@@ -230,6 +230,8 @@ static inline void u_sub(struct fjm *j, const uint32_t *l, uint32_t a,
 static void fretire(struct fjm *j, const struct model_finput *in)
 {
 	uint32_t w = 0;
+	uint64_t lost = 0;
+	bool fdead = false;
 
 	for (uint32_t q = 0; q < j->nlive; q++) {
 		uint32_t m = j->live[q], o = in->mid_off[m];
@@ -242,17 +244,32 @@ static void fretire(struct fjm *j, const struct model_finput *in)
 			j->dm[m] += j->dying[g];
 		}
 	}
-	for (uint32_t a = 0; a < j->nact; a++) {
-		uint32_t s = j->act[a], m = in->smid[s];
+	/* stems in stem order, so flow by flow; a flow's common links lose
+	 * every path its stems lose */
+	for (uint32_t a = 0, f = UINT32_MAX; a <= j->nact; a++) {
+		uint32_t s = a < j->nact ? j->act[a] : 0, m = in->smid[s];
 		uint32_t e0 = in->stem_off[s], e1 = in->stem_off[s + 1];
 
-		if (any_sat(j, in->slinks, e0, e1)) {
+		if (a == j->nact || in->sflow[s] != f) {
+			if (f != UINT32_MAX && lost)
+				u_sub(j, in->flinks, in->floff[f],
+				      in->floff[f + 1], lost);
+			if (a == j->nact)
+				break;
+			f = in->sflow[s];
+			lost = 0;
+			fdead = any_sat(j, in->flinks, in->floff[f],
+					in->floff[f + 1]);
+		}
+		if (fdead || any_sat(j, in->slinks, e0, e1)) {
 			u_sub(j, in->slinks, e0, e1, j->nm[m]);
+			lost += j->nm[m];
 			j->dt[m]++;
 			continue;
 		}
 		if (j->dm[m]) {
 			u_sub(j, in->slinks, e0, e1, j->dm[m]);
+			lost += j->dm[m];
 			if (j->dm[m] == j->nm[m]) { /* no path left */
 				j->gone[m]++;
 				continue;
@@ -308,6 +325,8 @@ static void sort_pairs(double *v, uint32_t *g, uint32_t n)
 static void fround(struct fjm *j, const struct model_finput *in, double *rates,
 		   double *load)
 {
+	double finc = 0, fc = INFINITY;
+
 	for (uint32_t q = 0; q < j->nlive; q++) {
 		uint32_t m = j->live[q], o = in->mid_off[m], h = o + m;
 		uint32_t n = j->nm[m];
@@ -338,12 +357,33 @@ static void fround(struct fjm *j, const struct model_finput *in, double *rates,
 		j->cnt[h + n] = 0;
 		j->csum[h + n] = 0;
 	}
-	for (uint32_t a = 0; a < j->nact; a++) {
-		uint32_t s = j->act[a], m = in->smid[s], o = in->mid_off[m];
-		uint32_t h = o + m, n = j->nm[m], lo = 0, hi = n;
+	for (uint32_t a = 0, f = UINT32_MAX; a <= j->nact; a++) {
+		uint32_t s = a < j->nact ? j->act[a] : 0, m = in->smid[s];
+		uint32_t o = in->mid_off[m], h = o + m, n = j->nm[m], lo = 0,
+			 hi = n;
 		uint32_t e0 = in->stem_off[s], e1 = in->stem_off[s + 1];
-		double c = INFINITY, inc;
+		double c, inc;
 
+		if (a == j->nact || in->sflow[s] != f) {
+			/* the previous flow's common links carry its whole
+			 * increment */
+			for (uint32_t e = f != UINT32_MAX ? in->floff[f] : 0;
+			     f != UINT32_MAX && e < in->floff[f + 1]; e++) {
+				j->R[in->flinks[e]] -= finc;
+				if (load)
+					load[in->flinks[e]] += finc;
+			}
+			if (a == j->nact)
+				break;
+			f = in->sflow[s];
+			finc = 0;
+			fc = INFINITY;
+			for (uint32_t e = in->floff[f]; e < in->floff[f + 1];
+			     e++)
+				if (j->share[in->flinks[e]] < fc)
+					fc = j->share[in->flinks[e]];
+		}
+		c = fc;
 		for (uint32_t e = e0; e < e1; e++)
 			if (j->share[in->slinks[e]] < c)
 				c = j->share[in->slinks[e]];
@@ -356,7 +396,8 @@ static void fround(struct fjm *j, const struct model_finput *in, double *rates,
 				hi = mid;
 		}
 		inc = j->pre[h + lo] + c * (n - lo);
-		rates[in->sflow[s]] += inc;
+		rates[f] += inc;
+		finc += inc;
 		for (uint32_t e = e0; e < e1; e++)
 			j->R[in->slinks[e]] -= inc;
 		if (load)
@@ -437,12 +478,14 @@ int model_jm_factored(const struct model_finput *in, uint32_t need_flows,
 			j.aseg[g] = g;
 	}
 	for (uint32_t s = 0; s < in->nstems; s++) {
-		uint32_t m = in->smid[s];
+		uint32_t m = in->smid[s], f = in->sflow[s];
 
 		j.act[j.nact++] = s;
 		j.nt[m]++;
 		for (uint32_t e = in->stem_off[s]; e < in->stem_off[s + 1]; e++)
 			j.u[in->slinks[e]] += j.nm[m];
+		for (uint32_t e = in->floff[f]; e < in->floff[f + 1]; e++)
+			j.u[in->flinks[e]] += j.nm[m];
 	}
 	for (uint32_t m = 0; m < in->nmids; m++) {
 		for (uint32_t g = in->mid_off[m]; g < in->mid_off[m + 1]; g++)
