@@ -59,10 +59,11 @@ struct df {
 	uint32_t *np;	   /* number of local shortest paths */
 	uint8_t *diam;	   /* [G] local diameter */
 	uint8_t maxdiam;
-	uint32_t *nlocal; /* [G] local (intra-group) directed links */
-	uint32_t *gl_off; /* [G+1] */
-	uint32_t *gl;	  /* global links out of each group, by
+	uint32_t *nlocal;  /* [G] local (intra-group) directed links */
+	uint32_t *gl_off;  /* [G+1] */
+	uint32_t *gl;	   /* global links out of each group, by
 			      * (destination group, id) */
+	uint32_t *gl_pair; /* [G*G+1] or NULL: start in gl of a -> b */
 };
 
 static const struct spec_opt opts[] = {
@@ -125,6 +126,7 @@ static void df_free(struct df *df)
 	free(df->nlocal);
 	free(df->gl_off);
 	free(df->gl);
+	free(df->gl_pair);
 	free(df);
 }
 
@@ -299,6 +301,26 @@ static int build_global(struct df *df, const struct topo *t, struct err *err)
 	for (uint32_t k = 0; k < n; k++)
 		df->gl[k] = key[k].l;
 	free(key);
+	/* the links of each group pair at once (G^2 entries; beyond 4,096
+	 * groups glinks bisects instead) */
+	if (df->G && df->G <= 4096) {
+		size_t np = (size_t)df->G * df->G;
+
+		df->gl_pair = malloc((np + 1) * sizeof(*df->gl_pair));
+		if (!df->gl_pair)
+			return err_set(err, "out of memory");
+		for (uint32_t a = 0; a < df->G; a++) {
+			uint32_t k = df->gl_off[a];
+
+			for (uint32_t b = 0; b < df->G; b++) {
+				df->gl_pair[(size_t)a * df->G + b] = k;
+				while (k < df->gl_off[a + 1] &&
+				       GROUP(t, LINK(t, df->gl[k])->to) == b)
+					k++;
+			}
+		}
+		df->gl_pair[np] = df->gl_off[df->G];
+	}
 	return 0;
 }
 
@@ -308,6 +330,12 @@ static const uint32_t *glinks(const struct df *df, const struct topo *t,
 {
 	uint32_t lo = df->gl_off[a], hi = df->gl_off[a + 1], first;
 
+	if (df->gl_pair) {
+		size_t k = (size_t)a * df->G + b;
+
+		*cnt = df->gl_pair[k + 1] - df->gl_pair[k];
+		return df->gl + df->gl_pair[k];
+	}
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
@@ -511,6 +539,26 @@ static int local_walk(const struct df *df, const struct topo *t, uint32_t g,
 	if (dx == UNREACH)
 		return 0;
 	first = topo_switch_out(t, x, &cnt);
+	if (dx == 1) {
+		/* the links x -> y themselves (out-links are sorted by
+		 * destination), found by bisection */
+		uint32_t lo = first, hi = first + cnt;
+
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (LINK(t, mid)->to < y)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < first + cnt && LINK(t, lo)->to == y; lo++) {
+			buf[len] = lo;
+			if (pathset_add(out, buf, len + 1, PATH_MIN))
+				return -1;
+		}
+		return 0;
+	}
 	for (uint32_t l = first; l < first + cnt; l++) {
 		uint32_t z = LINK(t, l)->to;
 
