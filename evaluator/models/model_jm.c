@@ -169,6 +169,8 @@ static int jm_solve(const struct model_input *in, const struct model_opts *o,
  * product: a dying stem takes all n of its paths, a dying segment the
  * paths of every surviving stem of its set. */
 
+struct vpair;
+
 struct fjm {
 	double *R, *share;
 	uint64_t *u;
@@ -179,10 +181,11 @@ struct fjm {
 	uint32_t *dt, *dm, *gone;
 	uint32_t *live, nlive; /* sets with nt and nm > 0 */
 	/* per segment slot mid_off[m] + j, j < nm[m] */
-	uint32_t *aseg; /* m's unsaturated segments */
-	double *sval;	/* their shares, sorted */
-	uint32_t *sseg; /* the segment of each sorted share */
-	uint8_t *dying; /* per segment */
+	uint32_t *aseg;	   /* m's unsaturated segments */
+	double *sval;	   /* their shares, sorted */
+	uint32_t *sseg;	   /* the segment of each sorted share */
+	struct vpair *tmp; /* [largest set] */
+	uint8_t *dying;	   /* per segment */
 	/* per slot mid_off[m] + m + k, k <= nm[m] */
 	double *pre, *csum;
 	uint32_t *cnt;
@@ -204,6 +207,7 @@ static void fjm_free(struct fjm *j)
 	free(j->aseg);
 	free(j->sval);
 	free(j->sseg);
+	free(j->tmp);
 	free(j->dying);
 	free(j->pre);
 	free(j->csum);
@@ -304,10 +308,29 @@ static void fretire(struct fjm *j, const struct model_finput *in)
 	j->nlive = w;
 }
 
-/* Sort N (share, segment) pairs by share: insertion sort (sets are a
- * group's routers, a few dozen at most). */
-static void sort_pairs(double *v, uint32_t *g, uint32_t n)
+struct vpair {
+	double v;
+	uint32_t g;
+};
+
+static int cmp_vpair(const void *a, const void *b)
 {
+	const struct vpair *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return (x->g > y->g) - (x->g < y->g);
+}
+
+/* Sort N (share, segment) pairs by share.  They arrive in last round's
+ * sorted order and shares move little between rounds, so insertion sort
+ * is about linear; past 64 moves per pair (a Cascade's middle sets hold
+ * up to thousands of segments) it gives up for qsort through TMP, which
+ * bounds the worst case at O(n log n) plus the budget. */
+static void sort_pairs(double *v, uint32_t *g, uint32_t n, struct vpair *tmp)
+{
+	uint64_t moves = 0, budget = 64 * (uint64_t)n + 4096;
+
 	for (uint32_t a = 1; a < n; a++) {
 		double x = v[a];
 		uint32_t y = g[a], b = a;
@@ -318,6 +341,17 @@ static void sort_pairs(double *v, uint32_t *g, uint32_t n)
 		}
 		v[b] = x;
 		g[b] = y;
+		moves += a - b;
+		if (moves > budget) {
+			for (uint32_t k = 0; k < n; k++)
+				tmp[k] = (struct vpair){ v[k], g[k] };
+			qsort(tmp, n, sizeof(*tmp), cmp_vpair);
+			for (uint32_t k = 0; k < n; k++) {
+				v[k] = tmp[k].v;
+				g[k] = tmp[k].g;
+			}
+			return;
+		}
 	}
 }
 
@@ -342,7 +376,9 @@ static void fround(struct fjm *j, const struct model_finput *in, double *rates,
 			j->sval[o + x] = v;
 			j->sseg[o + x] = g;
 		}
-		sort_pairs(j->sval + o, j->sseg + o, n);
+		sort_pairs(j->sval + o, j->sseg + o, n, j->tmp);
+		/* next round starts from this order */
+		memcpy(j->aseg + o, j->sseg + o, n * sizeof(*j->aseg));
 		j->pre[h] = 0;
 		for (uint32_t x = 0; x < n; x++) {
 			double v = j->sval[o + x];
@@ -442,6 +478,7 @@ int model_jm_factored(const struct model_finput *in, uint32_t need_flows,
 				 in->nstems;
 	struct fjm j;
 	bool any = false;
+	uint32_t maxset = 0;
 
 	*rounds = 0;
 	memset(&j, 0, sizeof(j));
@@ -459,13 +496,17 @@ int model_jm_factored(const struct model_finput *in, uint32_t need_flows,
 	j.aseg = malloc(ng * sizeof(*j.aseg));
 	j.sval = malloc(ng * sizeof(*j.sval));
 	j.sseg = malloc(ng * sizeof(*j.sseg));
+	for (uint32_t m = 0; m < in->nmids; m++)
+		if (in->mid_off[m + 1] - in->mid_off[m] > maxset)
+			maxset = in->mid_off[m + 1] - in->mid_off[m];
+	j.tmp = malloc(((size_t)maxset + 1) * sizeof(*j.tmp));
 	j.dying = calloc(ng, 1);
 	j.pre = malloc((ng + nm) * sizeof(*j.pre));
 	j.csum = malloc((ng + nm) * sizeof(*j.csum));
 	j.cnt = malloc((ng + nm) * sizeof(*j.cnt));
 	if (!j.R || !j.share || !j.u || !j.sat || !j.act || !j.nt || !j.nm ||
 	    !j.dt || !j.dm || !j.gone || !j.live || !j.aseg || !j.sval ||
-	    !j.sseg || !j.dying || !j.pre || !j.csum || !j.cnt) {
+	    !j.sseg || !j.tmp || !j.dying || !j.pre || !j.csum || !j.cnt) {
 		fjm_free(&j);
 		return err_set(err, "out of memory (jm, %u stems)", in->nstems);
 	}
