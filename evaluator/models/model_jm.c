@@ -395,8 +395,7 @@ static void fround(struct fjm *j, const struct model_finput *in, double *rates,
 	}
 	for (uint32_t a = 0, f = UINT32_MAX; a <= j->nact; a++) {
 		uint32_t s = a < j->nact ? j->act[a] : 0, m = in->smid[s];
-		uint32_t o = in->mid_off[m], h = o + m, n = j->nm[m], lo = 0,
-			 hi = n;
+		uint32_t o = in->mid_off[m], h = o + m, n = j->nm[m], lo = 0;
 		uint32_t e0 = in->stem_off[s], e1 = in->stem_off[s + 1];
 		double c, inc;
 
@@ -423,13 +422,17 @@ static void fround(struct fjm *j, const struct model_finput *in, double *rates,
 		for (uint32_t e = e0; e < e1; e++)
 			if (j->share[in->slinks[e]] < c)
 				c = j->share[in->slinks[e]];
-		while (lo < hi) { /* lo = #{v < c} */
-			uint32_t mid = lo + (hi - lo) / 2;
+		if (n) { /* lo = #{v < c}, branch-free (the compares are
+			  * unpredictable) */
+			const double *b = j->sval + o;
 
-			if (j->sval[o + mid] < c)
-				lo = mid + 1;
-			else
-				hi = mid;
+			for (uint32_t len = n; len > 1;) {
+				uint32_t half = len / 2;
+
+				b = b[half] < c ? b + half : b;
+				len -= half;
+			}
+			lo = (uint32_t)(b - (j->sval + o)) + (b[0] < c);
 		}
 		inc = j->pre[h + lo] + c * (n - lo);
 		rates[f] += inc;
