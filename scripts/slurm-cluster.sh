@@ -304,11 +304,25 @@ cmd_stop() {
 		kill -KILL "$pid" 2>/dev/null
 	done < "$DIR/pids"
 	# Job processes run in their own sessions (slurmstepd): kill those
-	# whose working directory or command line points into DIR.
+	# of this cluster: SLURM_CONF in their environment names DIR (22.05),
+	# or an open file (the log slurmd handed down, the job's spool
+	# directory) or their working directory lies in DIR (24.11's
+	# stepds carry no SLURM_CONF and outlive slurmd otherwise).
 	for p in $(pgrep -f "slurmstepd" 2>/dev/null); do
-		if tr '\0' ' ' < "/proc/$p/environ" 2>/dev/null | grep -q "SLURM_CONF=$DIR/"; then
+		if tr '\0' ' ' < "/proc/$p/environ" 2>/dev/null | grep -q "SLURM_CONF=$DIR/" ||
+		   ls -l "/proc/$p/fd" "/proc/$p/cwd" 2>/dev/null | grep -q -- "-> $DIR/"; then
 			kill -KILL "$p" 2>/dev/null
 		fi
+	done
+	# The job scripts (DIR/spool/nX/jobN/slurm_script) with their
+	# process groups (a stepd makes each job one), which the stepd's
+	# end leaves running.
+	local me pg
+	me=$(ps -o pgid= -p $$ | tr -d ' ')
+	for p in $(pgrep -f "$DIR/spool/" 2>/dev/null); do
+		pg=$(ps -o pgid= -p "$p" 2>/dev/null | tr -d ' ')
+		[ -n "$pg" ] && [ "$pg" != "$me" ] && kill -KILL -- "-$pg" 2>/dev/null
+		kill -KILL "$p" 2>/dev/null
 	done
 	: > "$DIR/pids"
 	return 0
