@@ -10,8 +10,12 @@
  * Prints, per case: path enumeration time (routing), the model's wall and
  * CPU time, flows, paths, path-link crossings, JM rounds / MMF LPs (+
  * filling levels), LP rows x columns and non-zeros (MMF's hybrid: of its
- * reduced LP).  Run by `make bench`; asserts nothing.  BENCH_MMF_LP=1
- * also times MMF's iterative LP ("mmf/lp") on the large dragonfly. */
+ * reduced LP).  Then JM under ugal on the 11,130-node dragonfly, random:1
+ * (18 million paths): on stems and middles (model_run, the factored form)
+ * against every path enumerated (its peer: the path-level method), with
+ * the ratio and the largest per-flow difference.
+ * Run by `make bench`; asserts nothing.  BENCH_MMF_LP=1 also times MMF's
+ * iterative LP ("mmf/lp") on the large dragonfly. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +101,59 @@ static void run(const char *topo, const char *routing, const char *pattern,
 	topo_destroy(t);
 }
 
+/* JM factored (model_run) against JM on every path, same flows. */
+static void jm_factored(const char *topo, const char *routing,
+			const char *pattern)
+{
+	struct err err = { "" };
+	struct topo *t = topo_create(topo, &err);
+	struct routing *r = t ? routing_create(t, routing, &err) : NULL;
+	struct model_result a, b;
+	struct model_opts o;
+	struct flows f;
+	double w0, wf, wp, diff = 0;
+
+	if (!r) {
+		fprintf(stderr, "%s %s: %s\n", topo, routing, err.msg);
+		exit(1);
+	}
+	flows_init(&f);
+	model_opts_init(&o);
+	if (flows_pattern(pattern, NULL, topo_num_nodes(t), 1, &f, &err)) {
+		fprintf(stderr, "%s: %s\n", pattern, err.msg);
+		exit(1);
+	}
+	w0 = bench_clock(CLOCK_MONOTONIC);
+	if (model_run("jm", r, &f, &o, &a, &err)) {
+		fprintf(stderr, "jm: %s\n", err.msg);
+		exit(1);
+	}
+	wf = bench_clock(CLOCK_MONOTONIC) - w0;
+	w0 = bench_clock(CLOCK_MONOTONIC);
+	if (model_run("jm:method=paths", r, &f, &o, &b, &err)) {
+		fprintf(stderr, "jm:method=paths: %s\n", err.msg);
+		exit(1);
+	}
+	wp = bench_clock(CLOCK_MONOTONIC) - w0;
+	for (uint32_t i = 0; i < f.n; i++) {
+		double d = a.rates[i] - b.rates[i];
+
+		if ((d < 0 ? -d : d) > diff)
+			diff = d < 0 ? -d : d;
+	}
+	printf("%s, %s, %s: jm on %llu paths, %u rounds: factored %.3f s, "
+	       "every path (enumerated + solved) %.3f s: %.1fx; aggregate "
+	       "%.9f vs %.9f, largest flow difference %.1e\n",
+	       topo, routing_spec(r), pattern,
+	       (unsigned long long)a.paths_total, a.iterations, wf, wp, wp / wf,
+	       a.aggregate, b.aggregate, diff);
+	model_result_free(&a);
+	model_result_free(&b);
+	flows_free(&f);
+	routing_destroy(r);
+	topo_destroy(t);
+}
+
 int main(void)
 {
 	static const char *const fast[] = { "hm", "jm", NULL };
@@ -112,5 +169,6 @@ int main(void)
 	/* MMF/LP takes minutes here (5,747 LPs); BENCH_MMF_LP=1 adds it */
 	run("dragonfly:p=7,a=15,h=8,g=106", "min", "random:1",
 	    getenv("BENCH_MMF_LP") ? lp_ref : lp);
+	jm_factored("dragonfly:p=7,a=15,h=8,g=106", "ugal", "random:1");
 	return 0;
 }
