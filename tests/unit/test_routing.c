@@ -725,8 +725,8 @@ static const struct factor_case factor_cases[] = {
 	{ "dragonfly:p=1,a=4,h=2,g=4", "ugal", 1 }, /* uneven pairs */
 	{ "dragonfly:p=1,a=2,h=2,g=3", "vlb", 1 },  /* no local intermediate */
 	{ "dragonfly:p=1,a=3,h=1,g=2", "vlb", 1 },  /* no other group */
-	{ "cascade:groups=3,pair=2", "ugal", 331 },
-	{ "cascade:groups=3,pair=2", "vlb:intra=global", 977 },
+	{ "cascade:groups=3,pair=2", "ugal", 100003 },
+	{ "cascade:groups=3,pair=2", "vlb:intra=global", 90001 },
 };
 
 ParameterizedTestParameters(routing, factored_equals_paths)
