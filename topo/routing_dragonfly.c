@@ -571,6 +571,15 @@ static int local_walk(const struct df *df, const struct topo *t, uint32_t g,
 	return 0;
 }
 
+/* Append path I of P (its links) to BUF at LEN; the new length. */
+static inline uint32_t put(uint32_t *buf, uint32_t len, const struct pathset *p,
+			   uint32_t i)
+{
+	for (uint32_t e = p->off[i]; e < p->off[i + 1]; e++)
+		buf[len++] = p->links[e];
+	return len;
+}
+
 /* Append every MIN(x->y) link sequence to OUT (class MIN). */
 static int min_seqs(const struct df *df, const struct topo *t, uint32_t x,
 		    uint32_t y, struct pathset *out, struct pathset *tmp1,
@@ -595,13 +604,9 @@ static int min_seqs(const struct df *df, const struct topo *t, uint32_t x,
 			for (uint32_t j = 0; j < tmp2->n; j++) {
 				uint32_t len = 0;
 
-				for (uint32_t e = tmp1->off[i];
-				     e < tmp1->off[i + 1]; e++)
-					buf[len++] = tmp1->links[e];
+				len = put(buf, len, tmp1, i);
 				buf[len++] = gl[k];
-				for (uint32_t e = tmp2->off[j];
-				     e < tmp2->off[j + 1]; e++)
-					buf[len++] = tmp2->links[e];
+				len = put(buf, len, tmp2, j);
 				if (pathset_add(out, buf, len, PATH_MIN))
 					return -1;
 			}
@@ -622,8 +627,7 @@ static int emit(const struct topo *t, uint32_t src, uint32_t dst,
 			uint32_t len = 0;
 
 			buf[len++] = topo_inject_link(t, src);
-			for (uint32_t e = A->off[i]; e < A->off[i + 1]; e++)
-				buf[len++] = A->links[e];
+			len = put(buf, len, A, i);
 			for (uint32_t e = B ? B->off[j] : 0;
 			     B && e < B->off[j + 1]; e++)
 				buf[len++] = B->links[e];
@@ -715,8 +719,7 @@ static int emit_stems(const struct topo *t, uint32_t src, uint32_t dst,
 		uint32_t len = 0;
 
 		buf[len++] = topo_inject_link(t, src);
-		for (uint32_t e = A->off[i]; e < A->off[i + 1]; e++)
-			buf[len++] = A->links[e];
+		len = put(buf, len, A, i);
 		buf[len++] = topo_eject_link(t, dst);
 		if (stemset_add(out, buf, len, cls, ROUTING_NO_MIDDLE))
 			return -1;
@@ -756,14 +759,10 @@ static int vlb_stems(const struct df *df, const struct topo *t, uint32_t src,
 					uint32_t len = 0;
 
 					buf[len++] = topo_inject_link(t, src);
-					for (uint32_t e = t1->off[i];
-					     e < t1->off[i + 1]; e++)
-						buf[len++] = t1->links[e];
+					len = put(buf, len, t1, i);
 					buf[len++] = gl1[k1];
 					buf[len++] = gl2[k2];
-					for (uint32_t e = t2->off[j];
-					     e < t2->off[j + 1]; e++)
-						buf[len++] = t2->links[e];
+					len = put(buf, len, t2, j);
 					buf[len++] = topo_eject_link(t, dst);
 					if (stemset_add(out, buf, len, PATH_VLB,
 							key))
@@ -823,12 +822,8 @@ static int stems(const struct routing *r, uint32_t src, uint32_t dst,
 					uint32_t buf[2 * ROUTING_MAX_HOPS + 4],
 						len = 0;
 
-					for (uint32_t e = a.off[x];
-					     e < a.off[x + 1]; e++)
-						buf[len++] = a.links[e];
-					for (uint32_t e = b.off[y];
-					     e < b.off[y + 1]; e++)
-						buf[len++] = b.links[e];
+					len = put(buf, len, &a, x);
+					len = put(buf, len, &b, y);
 					if (pathset_add(&c, buf, len,
 							PATH_VLB)) {
 						pathset_free(&c);
