@@ -806,7 +806,6 @@ static int stems(const struct routing *r, uint32_t src, uint32_t dst,
 		}
 		for (uint32_t k = df->mem_off[g]; k < df->mem_off[g + 1]; k++) {
 			uint32_t i = df->mem[k];
-			struct pathset c;
 
 			if (i == s || i == d)
 				continue;
@@ -815,26 +814,20 @@ static int stems(const struct routing *r, uint32_t src, uint32_t dst,
 			if (min_seqs(df, t, s, i, &a, &t1, &t2) ||
 			    min_seqs(df, t, i, d, &b, &t1, &t2))
 				goto nomem;
-			/* a x b, concatenated, as single-path stems */
-			pathset_init(&c);
+			/* a x b, each a single-path stem */
 			for (uint32_t x = 0; x < a.n; x++)
 				for (uint32_t y = 0; y < b.n; y++) {
 					uint32_t buf[2 * ROUTING_MAX_HOPS + 4],
 						len = 0;
 
+					buf[len++] = topo_inject_link(t, src);
 					len = put(buf, len, &a, x);
 					len = put(buf, len, &b, y);
-					if (pathset_add(&c, buf, len,
-							PATH_VLB)) {
-						pathset_free(&c);
+					buf[len++] = topo_eject_link(t, dst);
+					if (stemset_add(out, buf, len, PATH_VLB,
+							ROUTING_NO_MIDDLE))
 						goto nomem;
-					}
 				}
-			if (emit_stems(t, src, dst, &c, PATH_VLB, out)) {
-				pathset_free(&c);
-				goto nomem;
-			}
-			pathset_free(&c);
 		}
 	}
 	if (df->mode == MODE_VLB && out->p.n == before) {
