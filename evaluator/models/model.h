@@ -200,9 +200,10 @@ int model_check_routing(const char *spec, const struct routing *r,
 
 /* True when model SPEC works on enumerated paths under R (hm, jm, mcf,
  * mmf: a struct model_input, model_solve); false for the models built
- * from the routing's structure (ugal0 .. ugal5: model_run only), for jm
- * where R gives factored path sets (method=auto or factored: model_run
- * solves on stems and middles, never enumerating) and for unknown names.
+ * from the routing's structure (ugal0 .. ugal5: model_run only), for hm
+ * and jm where R gives factored path sets (method=auto, and for any R
+ * with method=factored: model_run solves on stems and middles, never
+ * enumerating) and for unknown names.
  * R NULL: whether the model can work on paths at all. */
 bool model_uses_paths(const char *spec, const struct routing *r);
 
@@ -222,6 +223,35 @@ int model_run(const char *spec, const struct routing *r, const struct flows *f,
 int model_solve(const char *spec, const struct model_input *in,
 		const struct model_opts *opts, struct model_result *res,
 		struct err *err);
+
+/* Hoefler's method kept current as flow sets come and go (whatif's
+ * rates under hm): each link's sub-flow count over the sets present.
+ * hm's rates of a flow depend only on the counts of its own paths' links,
+ * and counts add, so the rates of a set added last are those of
+ * path-level hm over every set present (equal up to the order of sums). */
+struct model_hm_state;
+/* What a set added: its links (topology ids) and their counts. */
+struct model_hm_set {
+	uint32_t n;
+	uint32_t *link;
+	double *cnt;
+};
+/* An empty state on R's topology.  NULL with err set (memory). */
+struct model_hm_state *model_hm_state_create(const struct routing *r,
+					     struct err *err);
+void model_hm_state_destroy(struct model_hm_state *h);
+/* Add flows F (every path of each, as model_input_build would give) and
+ * fill RATES[F->n] with their hm rates among every set present, F's
+ * included; *SET gets what to remove later.  Returns 0, or -1 with err
+ * set (bad flow, memory) and the state unchanged. */
+int model_hm_state_add(struct model_hm_state *h, const struct flows *f,
+		       double *rates, struct model_hm_set *set,
+		       struct err *err);
+/* Take SET's counts back out and free it (H NULL: only free it). */
+void model_hm_state_remove(struct model_hm_state *h, struct model_hm_set *set);
+/* Whether SPEC is hm to be run on factored instances (method=auto or
+ * factored): then model_hm_state gives its rates. */
+bool model_hm_incremental(const char *spec);
 
 /* Free RES's arrays (RES itself is the caller's); NULL is a no-op. */
 void model_result_free(struct model_result *res);

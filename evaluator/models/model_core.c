@@ -93,6 +93,15 @@ bool model_uses_paths(const char *spec, const struct routing *r)
 	return !(r && ops->run && ops->runs && ops->runs(&s, r));
 }
 
+bool model_hm_incremental(const char *spec)
+{
+	struct spec s;
+	const struct model_ops *ops = lookup(spec, &s, NULL);
+
+	return ops && !strcmp(ops->name, "hm") &&
+	       strcmp(spec_value(&s, ops->opts, "method"), "paths") != 0;
+}
+
 void model_opts_init(struct model_opts *o)
 {
 	memset(o, 0, sizeof(*o));

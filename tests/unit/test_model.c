@@ -980,7 +980,7 @@ Test(model, bad_input_is_an_error)
 		  err.msg);
 	cr_expect_eq(model_solve("hm:x=1", &in, NULL, &res, &err), -1);
 	cr_expect_str_eq(err.msg,
-			 "model 'hm': unknown option 'x' (known: none)");
+			 "model 'hm': unknown option 'x' (known: method)");
 	cr_expect_eq(model_solve(":x=1", &in, NULL, &res, &err), -1);
 	cr_expect_str_eq(err.msg, "model ':x=1': empty name (want "
 				  "NAME[:key=value,...])");
@@ -1161,6 +1161,223 @@ ParameterizedTest(const struct fjm_case *c, model, jm_factored_equals_paths)
 	flows_free(&f);
 	free(nodes);
 	fx_net_free(&n);
+}
+
+/* ---- hm on stems and middles against hm on every path ---- */
+
+struct fhm_case {
+	char topo[48], routing[32], pattern[32];
+	uint32_t nodes; /* the first NODES nodes in a scrambled order; 0: all */
+	char spec[24];	/* the factored spec */
+};
+
+static const struct fhm_case fhm_cases[] = {
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "perm:1", 0, "hm" },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "vlb", "random:2", 0, "hm" },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=global", "alltoall", 24,
+	  "hm" },
+	{ "dragonfly:p=1,a=3,h=3,g=4", "vlb", "perm:2", 0, "hm" },
+	{ "dragonfly:p=4,a=8,h=4,g=8", "ugal", "stencil:dims=4x4x2", 32, "hm" },
+	/* middle sets of 20 segments: sorted and searched */
+	{ "dragonfly:p=1,a=20,h=1,g=5", "ugal", "random:2", 0, "hm" },
+	{ "cascade:groups=2,pair=2", "ugal", "perm:1", 48, "hm" },
+	/* routings that do not factor: each path a stem */
+	{ "fattree:k=4,n=3", "ecmp", "random:2", 0, "hm:method=factored" },
+	{ "dragonfly:p=2,a=4,h=2,g=9", "min", "alltoall", 20,
+	  "hm:method=factored" },
+};
+
+ParameterizedTestParameters(model, hm_factored_equals_paths)
+{
+	return cr_make_param_array(struct fhm_case, fhm_cases,
+				   sizeof(fhm_cases) / sizeof(fhm_cases[0]));
+}
+
+/* K of topology T's nodes in a scrambled order (seed SEED) into NODES. */
+static void scrambled(const struct topo *t, uint32_t *nodes, uint64_t seed)
+{
+	uint32_t N = topo_num_nodes(t);
+	struct rng g;
+
+	rng_seed(&g, seed);
+	for (uint32_t i = 0; i < N; i++)
+		nodes[i] = i;
+	for (uint32_t i = N - 1; i > 0; i--) {
+		uint32_t j = (uint32_t)rng_below(&g, i + 1), x = nodes[i];
+
+		nodes[i] = nodes[j];
+		nodes[j] = x;
+	}
+}
+
+/* Per flow, the factored rates equal the path-level ones to 1e-9
+ * (relative: only the order of floating-point sums differs); so do the
+ * most loaded links and the path count. */
+ParameterizedTest(const struct fhm_case *c, model, hm_factored_equals_paths)
+{
+	struct err err = { "" };
+	struct fx_net n = fx_net(c->topo, c->routing);
+	uint32_t N = topo_num_nodes(n.t), k = c->nodes ? c->nodes : N;
+	uint32_t *nodes = malloc(N * sizeof(*nodes));
+	struct model_result a, b;
+	struct model_opts o;
+	struct flows f;
+
+	cr_assert_not_null(nodes);
+	scrambled(n.t, nodes, 11);
+	flows_init(&f);
+	cr_assert_eq(flows_pattern(c->pattern, nodes, k, 5, &f, &err), 0, "%s",
+		     err.msg);
+	cr_assert(!model_uses_paths(c->spec, n.r));
+	cr_assert(model_uses_paths("hm:method=paths", n.r));
+	cr_assert_eq(model_run("hm:method=paths", n.r, &f, NULL, &a, &err), 0,
+		     "%s", err.msg);
+	/* without loads (top_links 0) large middle sets are sorted and
+	 * searched rather than summed */
+	model_opts_init(&o);
+	o.top_links = 0;
+	cr_assert_eq(model_run(c->spec, n.r, &f, &o, &b, &err), 0, "%s",
+		     err.msg);
+	for (uint32_t i = 0; i < f.n; i++)
+		cr_expect(fabs(a.rates[i] - b.rates[i]) <=
+				  1e-9 * fmax(1, a.rates[i]),
+			  "%s %s %s flow %u (no loads): %.17g, want %.17g",
+			  c->topo, c->routing, c->pattern, i, b.rates[i],
+			  a.rates[i]);
+	model_result_free(&b);
+	cr_assert_eq(model_run(c->spec, n.r, &f, NULL, &b, &err), 0, "%s",
+		     err.msg);
+	cr_expect_eq(b.status, MODEL_OPTIMAL);
+	cr_expect_eq(b.paths_total, a.paths_total);
+	for (uint32_t i = 0; i < f.n; i++)
+		cr_expect(fabs(a.rates[i] - b.rates[i]) <=
+				  1e-9 * fmax(1, a.rates[i]),
+			  "%s %s %s flow %u: %.17g, want %.17g", c->topo,
+			  c->routing, c->pattern, i, b.rates[i], a.rates[i]);
+	cr_assert_eq(b.ntop, a.ntop);
+	for (uint32_t i = 0; i < a.ntop; i++)
+		cr_expect(fabs(a.top[i].load - b.top[i].load) <= 1e-9,
+			  "top link %u: %g, want %g", i, b.top[i].load,
+			  a.top[i].load);
+	model_result_free(&a);
+	model_result_free(&b);
+	flows_free(&f);
+	free(nodes);
+	fx_net_free(&n);
+}
+
+/* The incremental form: sets added and removed in turn; after each add,
+ * the new set's rates equal path-level hm's over the union of the sets
+ * present (the new set's flows last), to 1e-9 relative.  Removing every
+ * set leaves the state as new: a set added then gets hm's rates alone. */
+Test(model, hm_state_equals_paths_over_the_sets_present)
+{
+	static const char *const nets[][2] = {
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal" },
+		{ "dragonfly:p=1,a=20,h=1,g=5", "vlb" },
+		{ "cascade:groups=2,pair=2", "ugal" },
+		{ "fattree:k=4,n=3", "ecmp" },
+	};
+	/* + k: add set k; - k: remove it */
+	static const int ops[] = { 0, 1, 2, -1, 3, -0 - 100, 4, -2, -3, -4 };
+	struct err err = { "" };
+
+	for (size_t q = 0; q < sizeof(nets) / sizeof(nets[0]); q++) {
+		struct fx_net n = fx_net(nets[q][0], nets[q][1]);
+		uint32_t N = topo_num_nodes(n.t);
+		uint32_t *nodes = malloc(N * sizeof(*nodes));
+		struct model_hm_state *h = model_hm_state_create(n.r, &err);
+		struct model_hm_set set[5];
+		struct flows f[5];
+		bool in[5] = { false };
+
+		cr_assert_not_null(nodes);
+		cr_assert_not_null(h, "%s", err.msg);
+		for (int k = 0; k < 5; k++) {
+			uint32_t cnt = N / 4 < 6 ? N / 2 : N / 4;
+
+			scrambled(n.t, nodes, 100 + (uint64_t)k);
+			flows_init(&f[k]);
+			cr_assert_eq(flows_pattern(k % 2 ? "random:2" :
+							   "perm:1",
+						   nodes, cnt, (uint64_t)k,
+						   &f[k], &err),
+				     0, "%s", err.msg);
+		}
+		for (size_t o = 0; o <= sizeof(ops) / sizeof(ops[0]); o++) {
+			/* the last step: everything removed, set 2 alone */
+			int op = o < sizeof(ops) / sizeof(ops[0]) ? ops[o] : 2;
+			int k = op == -100 ? 0 : op < 0 ? -op : op;
+			struct model_result r;
+			struct flows all;
+			double *got;
+
+			if (op < 0) {
+				cr_assert(in[k]);
+				model_hm_state_remove(h, &set[k]);
+				in[k] = false;
+				continue;
+			}
+			if (o == sizeof(ops) / sizeof(ops[0]))
+				for (int x = 0; x < 5; x++)
+					cr_assert(!in[x], "set %d left", x);
+			got = malloc((f[k].n + 1) * sizeof(*got));
+			cr_assert_not_null(got);
+			cr_assert_eq(model_hm_state_add(h, &f[k], got, &set[k],
+							&err),
+				     0, "%s", err.msg);
+			in[k] = true;
+			flows_init(&all);
+			for (int x = 0; x < 5; x++)
+				for (uint32_t i = 0;
+				     in[x] && x != k && i < f[x].n; i++)
+					cr_assert_eq(flows_add(&all,
+							       f[x].src[i],
+							       f[x].dst[i], 1),
+						     0);
+			for (uint32_t i = 0; i < f[k].n; i++)
+				cr_assert_eq(flows_add(&all, f[k].src[i],
+						       f[k].dst[i], 1),
+					     0);
+			cr_assert_eq(model_run("hm:method=paths", n.r, &all,
+					       NULL, &r, &err),
+				     0, "%s", err.msg);
+			for (uint32_t i = 0; i < f[k].n; i++) {
+				double want = r.rates[all.n - f[k].n + i];
+
+				cr_expect(fabs(got[i] - want) <=
+						  1e-9 * fmax(1, want),
+					  "%s step %zu set %d flow %u: %.17g, "
+					  "want %.17g",
+					  nets[q][0], o, k, i, got[i], want);
+			}
+			model_result_free(&r);
+			flows_free(&all);
+			free(got);
+		}
+		for (int k = 0; k < 5; k++) {
+			model_hm_state_remove(in[k] ? h : NULL, &set[k]);
+			flows_free(&f[k]);
+		}
+		model_hm_state_destroy(h);
+		free(nodes);
+		fx_net_free(&n);
+	}
+}
+
+/* hm's method option, checked like jm's. */
+Test(model, hm_method_option)
+{
+	struct err err = { "" };
+
+	cr_expect_eq(model_check("hm:method=all", &err), -1);
+	cr_expect_str_eq(err.msg, "model 'hm': method=all: want auto, paths or "
+				  "factored");
+	cr_expect(model_hm_incremental("hm"));
+	cr_expect(model_hm_incremental("hm:method=factored"));
+	cr_expect(!model_hm_incremental("hm:method=paths"));
+	cr_expect(!model_hm_incremental("jm"));
+	cr_expect(!model_hm_incremental("bogus"));
 }
 
 /* The method option: checked values, and factored refused (with why)
