@@ -98,6 +98,10 @@ struct sim {
 	 * and crossings */
 	struct model_input cin;
 	size_t cin_f, cin_p, cin_e;
+	/* rates under hm: the sub-flow counts of the running jobs, kept
+	 * current at each start and end (none of the above is used) */
+	struct model_hm_state *hm;
+	struct model_hm_set *hmset; /* [njobs] */
 };
 
 void whatif_opts_init(struct whatif_opts *o)
@@ -439,6 +443,47 @@ static int job_rate(struct sim *s, uint32_t i, double *rate)
 	return rc ? -1 : 0;
 }
 
+/* Predicted rate of job I at its start under hm: its flows' counts added
+ * to the running jobs' (model_hm_state), their rates summed.  hm's rate
+ * of a flow depends only on the counts of its own links, so this is hm
+ * over every running job, without the component or any path kept. */
+static int job_hm(struct sim *s, uint32_t i, double *rate)
+{
+	const char *defpat = s->o->pattern ? s->o->pattern :
+					     WHATIF_DEFAULT_PATTERN;
+	const struct wl_job *j = &s->w->jobs[i];
+	const struct whatif_job *o = &s->res->jobs[i];
+	struct flows f;
+	double *r = NULL;
+	int rc = 0;
+
+	*rate = 0;
+	if (o->n < 2)
+		return 0;
+	flows_init(&f);
+	if (flows_pattern(j->pattern ? j->pattern : defpat, o->nodes, o->n,
+			  s->o->seed + j->id, &f, s->err)) {
+		rc = workload_job_where(s->w, i, s->err);
+		goto out;
+	}
+	r = malloc(((size_t)f.n + 1) * sizeof(*r));
+	if (!r) {
+		rc = err_set(s->err, "out of memory");
+		goto out;
+	}
+	if (model_hm_state_add(s->hm, &f, r, &s->hmset[i], s->err)) {
+		err_prefix(s->err, "rate");
+		rc = workload_job_where(s->w, i, s->err);
+		goto out;
+	}
+	for (uint32_t k = 0; k < f.n; k++)
+		*rate += r[k];
+out:
+	free(r);
+	flows_free(&f);
+	return rc;
+}
+
 /* Path links the rates may keep cached at once (4 bytes each): beyond,
  * a clean error rather than memory without end (cascade under ugal has
  * millions of paths per flow). */
@@ -553,7 +598,7 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 	if (linkshare_linkset(s->r, &lj, s->scratch, &links, &nl, s->err))
 		return workload_job_where(s->w, i, s->err);
 	o->links = nl;
-	if (s->o->rates) {
+	if (s->o->rates && !s->hm) {
 		s->links[i] = malloc((nl ? nl : 1) * sizeof(uint32_t));
 		if (!s->links[i]) {
 			free(links);
@@ -573,7 +618,9 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 	}
 	s->run[s->nrun++] = i;
 	heap_push(s, end, i);
-	if (s->o->rates && (job_cache(s, i) || job_rate(s, i, &o->rate)))
+	if (s->hm ? job_hm(s, i, &o->rate) :
+		    s->o->rates &&
+			    (job_cache(s, i) || job_rate(s, i, &o->rate)))
 		return -1;
 	s->res->started++;
 	report(s);
@@ -602,7 +649,9 @@ static void finish(struct sim *s, uint32_t i)
 			s->run[k] = s->run[--s->nrun];
 			break;
 		}
-	if (s->o->rates)
+	if (s->hm)
+		model_hm_state_remove(s->hm, &s->hmset[i]);
+	else if (s->o->rates)
 		job_uncache(s, i);
 }
 
@@ -935,7 +984,15 @@ static int setup(struct sim *s)
 	memset(s->usable, 1, s->N);
 	s->gen = policy_gen_next();
 	s->nfree = s->N;
-	if (s->o->rates) {
+	if (s->o->rates &&
+	    model_hm_incremental(s->o->model ? s->o->model : "jm")) {
+		s->hm = model_hm_state_create(s->r, s->err);
+		if (!s->hm)
+			return -1;
+		s->hmset = calloc(nj ? nj : 1, sizeof(*s->hmset));
+		if (!s->hmset)
+			return -1;
+	} else if (s->o->rates) {
 		s->paths = model_uses_paths(s->o->model ? s->o->model : "jm",
 					    s->r);
 		s->links = calloc(nj ? nj : 1, sizeof(*s->links));
@@ -961,6 +1018,10 @@ static int setup(struct sim *s)
 
 static void teardown(struct sim *s)
 {
+	for (uint32_t i = 0; s->hmset && i < s->w->n; i++)
+		model_hm_state_remove(NULL, &s->hmset[i]);
+	free(s->hmset);
+	model_hm_state_destroy(s->hm);
 	for (uint32_t i = 0; s->links && i < s->w->n; i++)
 		free(s->links[i]);
 	for (uint32_t i = 0; s->jflows && i < s->w->n; i++)

@@ -256,9 +256,10 @@ Test(whatif, rates)
  * with it (each job's link set by linkshare_linkset: its pattern, all
  * pairs without one), their flows (WHATIF_DEFAULT_PATTERN seeded by
  * 1 + id, as the simulator seeds them) in the reverse of workload order,
- * and JM by model_run over all of them.  Nothing is shared with the
- * simulator's caches. */
-static double rate_from_scratch(const struct run *x, uint32_t i)
+ * and MODEL (JM, or hm on every path) by model_run over all of them.
+ * Nothing is shared with the simulator's caches. */
+static double rate_from_scratch(const struct run *x, uint32_t i,
+				const char *model)
 {
 	const struct whatif_job *ji = &x->res.jobs[i];
 	uint32_t nj = x->res.njob_out, L = topo_num_links(x->t);
@@ -321,7 +322,7 @@ static double rate_from_scratch(const struct run *x, uint32_t i)
 			hi = all.n;
 	}
 	if (hi > lo) {
-		cr_assert_eq(model_run("jm", x->r, &all, NULL, &mr, &err), 0,
+		cr_assert_eq(model_run(model, x->r, &all, NULL, &mr, &err), 0,
 			     "%s", err.msg);
 		for (uint32_t f = lo; f < hi; f++)
 			rate += mr.rates[f];
@@ -342,16 +343,27 @@ static double rate_from_scratch(const struct run *x, uint32_t i)
  * relative) on machines where jobs share links (dragonfly under UGAL,
  * whose Valiant paths join most running jobs into one component; a
  * fat-tree under D-mod-k; a torus), under a packing and a scattering
- * policy, on 60 random jobs with overlapping runs. */
+ * policy, on 60 random jobs with overlapping runs; under JM (the
+ * component's flows and paths cached) and under hm (the running jobs'
+ * sub-flow counts kept current, model_hm_state), whose from-scratch
+ * value is hm on every path of the component. */
 Test(whatif, rates_from_scratch)
 {
 	static const struct {
-		const char *topo, *routing, *policy;
+		const char *topo, *routing, *policy, *model, *check;
 	} cases[] = {
-		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "linear" },
-		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "random" },
-		{ "fattree:k=4,n=3", "dmodk", "random" },
-		{ "torus:dims=4x4", NULL, "clustered" },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "linear", NULL, "jm" },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "random", NULL, "jm" },
+		{ "fattree:k=4,n=3", "dmodk", "random", NULL, "jm" },
+		{ "torus:dims=4x4", NULL, "clustered", NULL, "jm" },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "linear", "hm",
+		  "hm:method=paths" },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "random", "hm",
+		  "hm:method=paths" },
+		{ "fattree:k=4,n=3", "dmodk", "random", "hm",
+		  "hm:method=paths" },
+		{ "torus:dims=4x4", NULL, "clustered", "hm",
+		  "hm:method=paths" },
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
@@ -385,6 +397,7 @@ Test(whatif, rates_from_scratch)
 		whatif_opts_init(&so);
 		so.rates = true;
 		so.seed = 1;
+		so.model = cases[c].model;
 		cr_assert_eq(whatif_run(x.t, x.r, cases[c].policy, &x.w, &so,
 					&x.res, &err),
 			     0, "%s", err.msg);
@@ -394,13 +407,13 @@ Test(whatif, rates_from_scratch)
 
 			if (o->dropped)
 				continue;
-			want = rate_from_scratch(&x, i);
+			want = rate_from_scratch(&x, i, cases[c].check);
 			cr_expect(fabs(o->rate - want) <=
 					  1e-9 * fmax(fabs(want), 1e-300),
-				  "%s %s job %u: rate %.17g, from scratch "
+				  "%s %s %s job %u: rate %.17g, from scratch "
 				  "%.17g",
-				  cases[c].topo, cases[c].policy, o->id,
-				  o->rate, want);
+				  cases[c].topo, cases[c].policy,
+				  cases[c].check, o->id, o->rate, want);
 			shared += !o->ran_isolated;
 		}
 		/* the case exercises components of several jobs */
