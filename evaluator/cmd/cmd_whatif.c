@@ -1,6 +1,8 @@
 /* cmd_whatif.c - stopo whatif: simulate a workload under one or more
  * allocation policies and compare them side by side. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +26,8 @@ enum {
 	OPT_PATTERN,
 	OPT_BFDEPTH,
 	OPT_MODEL,
-	OPT_PROGRESS
+	OPT_PROGRESS,
+	OPT_THREADS
 };
 
 static const struct cli_opt options[] = {
@@ -93,6 +96,11 @@ static const struct cli_opt options[] = {
 	  .arg = "S",
 	  .help = "seconds between progress lines on stderr (5; 0:\n"
 		  "after every job placed)" },
+	{ .id = OPT_THREADS,
+	  .name = "threads",
+	  .arg = "N",
+	  .help = "policies simulated at once (default: the online\n"
+		  "CPUs, at most the number of policies)" },
 	{ .id = 'q', .name = "quiet", .help = "no progress on stderr" },
 	CLI_OPT_JSON,
 	CLI_OPT_HELP,
@@ -127,6 +135,7 @@ struct cmd_whatif_args {
 	const char *jobs_out;	    /* --jobs-out FILE ("-" = stdout) */
 	uint32_t limit;		    /* --limit-jobs (0 = all) */
 	uint32_t every;		    /* --progress seconds */
+	uint32_t threads;	    /* --threads (0 = the online CPUs) */
 	bool json, quiet;
 	struct wl_opts wl;	/* run sets the machine */
 	struct whatif_opts sim; /* run sets the progress callback */
@@ -485,6 +494,13 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 		if (cli_parse_u32(CMD, "--progress", arg, &a->every))
 			return CLI_USAGE;
 		break;
+	case OPT_THREADS:
+		if (cli_parse_u32(CMD, "--threads", arg, &a->threads))
+			return CLI_USAGE;
+		if (!a->threads)
+			return cli_error(CMD, CLI_USAGE,
+					 "--threads must be positive");
+		break;
 	case 'q':
 		a->quiet = true;
 		break;
@@ -569,31 +585,102 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 	return CLI_OK;
 }
 
-/* Simulate R->w under policy I of A into the next of R->res, with
- * progress on stderr for long workloads.  Returns an exit status. */
+/* Simulate R->w under policy I of A into R->res[I], with progress on
+ * stderr for long workloads, giving up once STOP is set.  Returns 0, or
+ * -1 with ERR set. */
 static int simulate(const struct cmd_whatif_args *a,
-		    struct cmd_whatif_result *r, int i)
+		    struct cmd_whatif_result *r, int i, const atomic_bool *stop,
+		    struct err *err)
 {
 	struct whatif_opts so = a->sim;
 	struct progress pg = { a->pol[i].label, !a->quiet, a->every, 0, 0 };
-	struct err err = { "" };
+
+	so.stop = stop;
 
 	pg.t0 = pg.last = wall_now();
-
 	so.progress = progress;
 	so.progress_arg = &pg;
 	if (whatif_run(machine_topo(r->m), machine_routing(r->m),
-		       a->pol[i].spec, &r->w, &so, &r->res[r->nres], &err))
-		return cli_error(CMD,
-				 strstr(err.msg, "out of memory") ? CLI_FAIL :
-								    CLI_USAGE,
-				 "%s", err.msg);
-	r->nres++;
+		       a->pol[i].spec, &r->w, &so, &r->res[i], err))
+		return -1;
 	/* large workloads, or runs long enough to have shown progress */
 	if (pg.on && (r->w.n >= 2000 || pg.last > pg.t0))
 		fprintf(stderr, "stopo whatif: %s: done in %.1f s\n",
-			a->pol[i].label, r->res[r->nres - 1].seconds);
-	return CLI_OK;
+			a->pol[i].label, r->res[i].seconds);
+	return 0;
+}
+
+/* The policies shared out among threads: each takes the next one not
+ * yet taken.  The simulations share the machine and the workload read
+ * only (routings may be shared between threads); each has its own
+ * policy instance and result. */
+struct pool {
+	const struct cmd_whatif_args *a;
+	struct cmd_whatif_result *r;
+	atomic_int next;
+	atomic_bool stop; /* a policy failed: the others give up */
+	int failed[MAX_POLICIES];
+	struct err err[MAX_POLICIES];
+};
+
+static void *pool_worker(void *arg)
+{
+	struct pool *p = arg;
+	int i;
+
+	while ((i = atomic_fetch_add(&p->next, 1)) < p->a->npol &&
+	       !atomic_load(&p->stop))
+		if (simulate(p->a, p->r, i, &p->stop, &p->err[i])) {
+			p->failed[i] = 1;
+			atomic_store(&p->stop, true);
+		}
+	model_thread_done(); /* GLPK's environment, if a model used it */
+	return NULL;
+}
+
+/* Every policy of A, on --threads threads (the online CPUs by default,
+ * never more than the policies); R->res in --policy order whatever the
+ * order they finish in.  The first policy (in that order) that failed
+ * gives the error.  Returns an exit status. */
+static int simulate_all(const struct cmd_whatif_args *a,
+			struct cmd_whatif_result *r)
+{
+	struct pool *p = calloc(1, sizeof(*p));
+	pthread_t th[MAX_POLICIES];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int nth = a->threads ? (int)(a->threads > MAX_POLICIES ? MAX_POLICIES :
+								 a->threads) :
+		  ncpu < 1   ? 1 :
+		  ncpu > MAX_POLICIES ? MAX_POLICIES :
+					(int)ncpu;
+	int started = 0, rc = CLI_OK;
+
+	if (!p)
+		return cli_error(CMD, CLI_FAIL, "out of memory");
+	p->a = a;
+	p->r = r;
+	atomic_init(&p->next, 0);
+	atomic_init(&p->stop, false);
+	if (nth > a->npol)
+		nth = a->npol;
+	for (int t = 1; t < nth; t++)
+		if (!pthread_create(&th[started], NULL, pool_worker, p))
+			started++;
+	pool_worker(p);
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	r->nres = a->npol; /* failed ones are left empty */
+	for (int i = 0; i < a->npol; i++)
+		if (p->failed[i] && strcmp(p->err[i].msg, WHATIF_STOPPED)) {
+			rc = cli_error(CMD,
+				       strstr(p->err[i].msg, "out of memory") ?
+					       CLI_FAIL :
+					       CLI_USAGE,
+				       "%s", p->err[i].msg);
+			break;
+		}
+	free(p);
+	return rc;
 }
 
 /* Load the machine and the workload, then simulate every policy, into R
@@ -614,8 +701,8 @@ static int run(struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 				 "%s (default)", d);
 		}
 
-	for (int i = 0; rc == CLI_OK && i < a->npol; i++)
-		rc = simulate(a, r, i);
+	if (rc == CLI_OK)
+		rc = simulate_all(a, r);
 	return rc;
 }
 

@@ -1161,6 +1161,8 @@ static int simulate(struct sim *s)
 	while (s->next < s->narr || s->nheap || s->nq) {
 		int64_t t = INT64_MAX;
 
+		if (s->o->stop && atomic_load(s->o->stop))
+			return err_set(s->err, WHATIF_STOPPED);
 		if (s->nheap)
 			t = s->heap[0].t;
 		if (s->next < s->narr && s->arrival[s->arr[s->next]] < t)

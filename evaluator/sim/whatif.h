@@ -23,6 +23,7 @@
 #ifndef STOPO_WHATIF_H
 #define STOPO_WHATIF_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -48,7 +49,12 @@ struct whatif_opts {
 				      * dropped, with their count (the
 				      * callback throttles); may be NULL */
 	void *progress_arg;
+	/* May be NULL; once set (by another thread), whatif_run gives up at
+	 * its next event and fails with err WHATIF_STOPPED */
+	const atomic_bool *stop;
 };
+
+#define WHATIF_STOPPED "stopped"
 
 #define WHATIF_DEFAULT_PATTERN "random:1"
 

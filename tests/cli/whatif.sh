@@ -217,9 +217,9 @@ expect_fail model_family 2 "--model: model 'nne'" -- --topo fattree:k=4,n=3 \
 
 # progress: --progress 0 reports after every job placed but the last
 # (that one is "done in"), per policy; --quiet none; the times are left
-# out (valgrind runs this too)
+# out (valgrind runs this too).  One thread: the policies in turn.
 run --topo fattree:k=4,n=3 --workload "$tmp/gdf.csv" --no-rates \
-	--policy linear,fattree-pods --progress 0
+	--policy linear,fattree-pods --progress 0 --threads 1
 got=$(sed -e 's/ after [0-9]* s (about [0-9]* s left)$//' \
 	-e 's/: done in [0-9.]* s$/: done/' "$tmp/err" | tr '\n' '|')
 if [ $st -eq 0 ] && [ "$got" = "stopo whatif: linear: 1/3 jobs|stopo whatif: linear: 2/3 jobs|stopo whatif: linear: done|stopo whatif: fattree-pods: 1/3 jobs|stopo whatif: fattree-pods: 2/3 jobs|stopo whatif: fattree-pods: done|" ]; then
@@ -234,6 +234,30 @@ if [ $st -eq 0 ] && [ ! -s "$tmp/err" ]; then
 else
 	flunk progress_quiet "progress despite --quiet" "$tmp/err"
 fi
+# --threads: the policies run side by side give what they give one
+# after the other (rates under jm and hm, a random policy); the first
+# failing policy in --policy order is the error, whatever thread saw it
+for m in jm hm; do
+	for t in 1 3; do
+		"$STOPO" whatif --topo dragonfly:p=2,a=4,h=2,g=9 --routing ugal \
+			--workload whatif_small.swf --model $m --threads $t \
+			--policy linear,random,dragonfly-groups:large=shared,clustered \
+			--json 2>"$tmp/err" | steady >"$tmp/th_$m$t.json"
+	done
+	if [ -s "$tmp/th_${m}1.json" ] && grep -q '"rate_sum"' "$tmp/th_${m}1.json" &&
+		cmp -s "$tmp/th_${m}1.json" "$tmp/th_${m}3.json"; then
+		pass threads_same_results_$m
+	else
+		flunk threads_same_results_$m "3 threads differ from 1" \
+			"$tmp/th_${m}3.json" "$tmp/err"
+	fi
+done
+expect_fail threads_first_error 2 "policy mesh-blocks: topology fattree" \
+	-- --topo fattree:k=4,n=3 --workload "$tmp/gdf.csv" --threads 3 \
+	--policy linear,mesh-blocks,fattree-pods,dragonfly-groups
+expect_fail threads_zero 2 "--threads must be positive" -- \
+	--topo fattree:k=4,n=3 --workload "$tmp/gdf.csv" --policy linear \
+	--threads 0
 expect_fail progress_bad 2 "--progress: 'x' is not a non-negative integer" \
 	-- --topo fattree:k=4,n=3 --workload "$tmp/gdf.csv" --policy linear \
 	--progress x
