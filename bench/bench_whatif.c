@@ -11,8 +11,10 @@
  * whatif): the first 3,000 jobs on the 256-node
  * dragonfly:p=4,a=8,h=4,g=8 under ugal:intra=local, linear and
  * dragonfly-balanced (before the rate caches: about 65 s each on a slow
- * 2-core machine), and the first 20 jobs of issue 10's 11,130-node run
- * (its target: 4 policies x 10,000 jobs with rates in 60 s).
+ * 2-core machine), the first 20 jobs of issue 10's 11,130-node run
+ * (its target: 4 policies x 10,000 jobs with rates in 60 s), and its
+ * four policies on the first 1,000 jobs with rates under hm (counts
+ * kept current; the full run took 817 s on one thread).
  *
  * Usage: bench_whatif [SWF [POLICY...]]  (default: $STOPO_LUBLIN or
  * /work/shared/workloads/lublin_256.swf; fattree-pods and clustered).
@@ -88,11 +90,12 @@ static int bench_linkshare(const struct routing *r, uint32_t N)
 }
 
 /* Each policy of POLS on the first LIMIT jobs (0: all) of workload PATH
- * scaled to T (as --scale auto), with or without RATES, against TARGET
- * seconds each.  Returns 0 or 1. */
+ * scaled to T (as --scale auto), with or without RATES (MODEL: NULL for
+ * jm), against TARGET seconds each.  Returns 0 or 1. */
 static int run_policies(const char *path, const struct topo *t,
 			const struct routing *r, const char *const *pols,
-			int npol, uint32_t limit, bool rates, double target)
+			int npol, uint32_t limit, bool rates, const char *model,
+			double target)
 {
 	struct err err = { "" };
 	struct workload w;
@@ -114,6 +117,7 @@ static int run_policies(const char *path, const struct topo *t,
 					     (w.max_nodes ? w.max_nodes : 1));
 	whatif_opts_init(&so);
 	so.rates = rates;
+	so.model = model;
 	for (int p = 0; p < npol; p++) {
 		struct whatif_result res;
 		double c0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID), c1;
@@ -129,10 +133,14 @@ static int run_policies(const char *path, const struct topo *t,
 		       "%.3f, mean wait %.0f s, MLS max %.1f %%, TLS avg "
 		       "%.1f %%, isolated %u",
 		       res.policy, topo_spec(t), routing_spec(r), w.n,
-		       topo_num_nodes(t), rates ? ", rates" : "", res.seconds,
-		       c1 - c0, target, res.seconds < target ? "met" : "MISSED",
-		       res.utilization, res.mean_wait, res.mls_max,
-		       res.tls_mean, res.isolated_jobs);
+		       topo_num_nodes(t),
+		       !rates ? "" :
+		       model  ? ", rates (hm)" :
+				", rates (jm)",
+		       res.seconds, c1 - c0, target,
+		       res.seconds < target ? "met" : "MISSED", res.utilization,
+		       res.mean_wait, res.mls_max, res.tls_mean,
+		       res.isolated_jobs);
 		if (rates)
 			printf(", rate sum %.6g", res.rate_sum);
 		printf("\n");
@@ -157,7 +165,8 @@ static int bench_rates(const char *path)
 		topo_destroy(t);
 		return 1;
 	}
-	rc = run_policies(path, t, r, pols, 2, 3000, true, TARGET_RATES256_S);
+	rc = run_policies(path, t, r, pols, 2, 3000, true, NULL,
+			  TARGET_RATES256_S);
 	routing_destroy(r);
 	topo_destroy(t);
 	return rc;
@@ -171,6 +180,11 @@ int main(int argc, char **argv)
 	static const char *const dfpol[] = { "linear", "clustered",
 					     "dragonfly-groups:large=shared",
 					     "dragonfly-balanced" };
+	/* issue 10's run with rates */
+	static const char *const ratepol[] = {
+		"linear", "clustered", "dragonfly-groups",
+		"dragonfly-groups:large=shared"
+	};
 	const char *path = argc > 1 ? argv[1] : getenv("STOPO_LUBLIN");
 	const char *const *pols = defpol;
 	int npol = 2, rc = 0;
@@ -198,7 +212,7 @@ int main(int argc, char **argv)
 	}
 	if (bench_linkshare(r, topo_num_nodes(t)))
 		return 1;
-	rc = run_policies(path, t, r, pols, npol, 0, false, TARGET_S);
+	rc = run_policies(path, t, r, pols, npol, 0, false, NULL, TARGET_S);
 	routing_destroy(r);
 	topo_destroy(t);
 	if (rc || argc > 2)
@@ -210,10 +224,15 @@ int main(int argc, char **argv)
 		topo_destroy(t);
 		return 1;
 	}
-	rc = run_policies(path, t, r, dfpol, 4, 0, false, TARGET_DF_S);
+	rc = run_policies(path, t, r, dfpol, 4, 0, false, NULL, TARGET_DF_S);
 	if (!rc)
-		rc = run_policies(path, t, r, dfpol + 3, 1, 20, true,
+		rc = run_policies(path, t, r, dfpol + 3, 1, 20, true, NULL,
 				  TARGET_RATES_S * 20 / 10000 / 4);
+	/* the issue's four policies with rates under hm (counts kept
+	 * current), the first 1,000 jobs: targets pro rata */
+	if (!rc)
+		rc = run_policies(path, t, r, ratepol, 4, 1000, true, "hm",
+				  TARGET_RATES_S * 1000 / 10000 / 4);
 	routing_destroy(r);
 	topo_destroy(t);
 	if (rc)
