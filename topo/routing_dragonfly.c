@@ -57,6 +57,8 @@ struct df {
 	size_t *mat_off;   /* [G] into dist / np */
 	uint8_t *dist;	   /* local hop distance, UNREACH if none */
 	uint32_t *np;	   /* number of local shortest paths */
+	uint32_t *one;	   /* the local link x -> y when it is the only
+			    * local shortest path, else UINT32_MAX */
 	uint8_t *diam;	   /* [G] local diameter */
 	uint8_t maxdiam;
 	uint32_t *nlocal;  /* [G] local (intra-group) directed links */
@@ -112,10 +114,27 @@ static inline uint32_t NP(const struct df *df, uint32_t g, uint32_t x,
 	return df->np[df->mat_off[g] + (size_t)df->idx[x] * a + df->idx[y]];
 }
 
+/* The only local shortest path x -> y when it is one link (*L), or x ==
+ * y (no link, *N = 0): true with *N links; false otherwise. */
+static inline bool one_hop(const struct df *df, uint32_t g, uint32_t x,
+			   uint32_t y, uint32_t *l, uint32_t *n)
+{
+	uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
+
+	if (x == y) {
+		*n = 0;
+		return true;
+	}
+	*l = df->one[df->mat_off[g] + (size_t)df->idx[x] * a + df->idx[y]];
+	*n = 1;
+	return *l != UINT32_MAX;
+}
+
 static void df_free(struct df *df)
 {
 	if (!df)
 		return;
+	free(df->one);
 	free(df->mem_off);
 	free(df->mem);
 	free(df->idx);
@@ -193,12 +212,14 @@ static int build_local(struct df *df, const struct topo *t, struct err *err)
 	}
 	df->dist = malloc(total ? total : 1);
 	df->np = calloc(total ? total : 1, sizeof(uint32_t));
+	df->one = malloc((total ? total : 1) * sizeof(uint32_t));
 	queue = malloc((size_t)(df->S ? df->S : 1) * sizeof(uint32_t));
-	if (!df->dist || !df->np || !queue) {
+	if (!df->dist || !df->np || !df->one || !queue) {
 		free(queue);
 		return err_set(err, "out of memory");
 	}
 	memset(df->dist, UNREACH, total ? total : 1);
+	memset(df->one, 0xff, (total ? total : 1) * sizeof(uint32_t));
 	df->complete = true;
 	for (uint32_t g = 0; g < df->G; g++) {
 		uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
@@ -241,6 +262,18 @@ static int build_local(struct df *df, const struct topo *t, struct err *err)
 			}
 			if (tail < a)
 				df->complete = false;
+			/* the single-link local paths out of router i */
+			uint32_t x = df->mem[df->mem_off[g] + i], cnt;
+			uint32_t first = topo_switch_out(t, x, &cnt);
+
+			for (uint32_t l = first; l < first + cnt; l++) {
+				uint32_t z = LINK(t, l)->to, iz = df->idx[z];
+
+				if (GROUP(t, z) == g && dist[iz] == 1 &&
+				    np[iz] == 1)
+					df->one[df->mat_off[g] + (size_t)i * a +
+						iz] = l;
+			}
 			for (uint32_t j = 0; j < a; j++)
 				if (dist[j] != UNREACH && dist[j] > df->diam[g])
 					df->diam[g] = dist[j];
@@ -743,14 +776,35 @@ static int vlb_stems(const struct df *df, const struct topo *t, uint32_t src,
 
 	for (uint32_t k1 = 0; k1 < n1; k1++) {
 		const struct topo_link *l1 = LINK(t, gl1[k1]);
+		uint32_t h1 = UINT32_MAX, n1h;
+		bool f1 = one_hop(df, gs, s, l1->from, &h1, &n1h);
 
 		pathset_clear(t1);
-		if (local_walk(df, t, gs, s, l1->from, buf, 0, t1))
+		if (!f1 && local_walk(df, t, gs, s, l1->from, buf, 0, t1))
 			return -1;
 		for (uint32_t k2 = 0; k2 < n2; k2++) {
 			const struct topo_link *l2 = LINK(t, gl2[k2]);
 			uint32_t key = l1->to * df->maxa + df->idx[l2->from];
+			uint32_t h2 = UINT32_MAX, n2h, m = 0;
 
+			if (f1 && one_hop(df, gd, l2->to, d, &h2, &n2h)) {
+				/* both local parts single paths of at most
+				 * one link: the stem straight away */
+				buf[m++] = topo_inject_link(t, src);
+				if (n1h)
+					buf[m++] = h1;
+				buf[m++] = gl1[k1];
+				buf[m++] = gl2[k2];
+				if (n2h)
+					buf[m++] = h2;
+				buf[m++] = topo_eject_link(t, dst);
+				if (stemset_add(out, buf, m, PATH_VLB, key))
+					return -1;
+				continue;
+			}
+			if (f1 && !t1->n &&
+			    local_walk(df, t, gs, s, l1->from, buf, 0, t1))
+				return -1;
 			pathset_clear(t2);
 			if (local_walk(df, t, gd, l2->to, d, buf, 0, t2))
 				return -1;
