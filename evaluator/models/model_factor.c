@@ -96,8 +96,11 @@ int model_finput_build(const struct routing *r, const struct flows *f,
 	b.in = in;
 	stemset_init(&ss);
 	pathset_init(&mp);
+	if (!nkeys)
+		return err_set(err, "routing %s gives no factored path sets",
+			       routing_spec(r));
 	b.lid = malloc((size_t)L * sizeof(*b.lid));
-	keymid = malloc(((size_t)nkeys + 1) * sizeof(*keymid));
+	keymid = malloc((size_t)nkeys * sizeof(*keymid));
 	in->flow_off = malloc(((size_t)f->n + 1) * sizeof(*in->flow_off));
 	in->src = malloc(((size_t)f->n + 1) * sizeof(*in->src));
 	in->floff = malloc(((size_t)f->n + 1) * sizeof(*in->floff));
@@ -120,9 +123,7 @@ int model_finput_build(const struct routing *r, const struct flows *f,
 	for (uint32_t i = 0; i < f->n; i++) {
 		in->flow_off[i] = in->nstems;
 		in->src[i] = f->src[i];
-		if (nkeys ? routing_stems(r, f->src[i], f->dst[i], &ss, err) :
-			    routing_paths(r, f->src[i], f->dst[i], &ss.p,
-					  err)) {
+		if (routing_stems(r, f->src[i], f->dst[i], &ss, err)) {
 			err_prefix(err, "flow %u", i);
 			goto out;
 		}
@@ -145,8 +146,7 @@ int model_finput_build(const struct routing *r, const struct flows *f,
 			 sizeof(*in->slinks)))
 			goto nomem;
 		for (uint32_t s = 0; s < ss.p.n; s++) {
-			uint32_t id = in->nstems++, m = 0;
-			uint32_t key = nkeys ? ss.key[s] : ROUTING_NO_MIDDLE;
+			uint32_t id = in->nstems++, key = ss.key[s], m = 0;
 
 			in->stem_off[id] = (uint32_t)nsl;
 			in->sflow[id] = i;

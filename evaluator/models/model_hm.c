@@ -5,9 +5,16 @@
  * min over its links of C_l / u_l; a flow the sum of its sub-flows.
  * Demands are ignored.  Two passes over the path links: O(entries).
  *
- * The same on a factored instance (method=factored, the default where
- * the routing factors: model_finput), and kept current as flow sets
- * come and go (model_hm_state, whatif's rates). */
+ * The same on the routing's factored path sets (method=factored, the
+ * default where the routing factors: routing_stems), kept current as
+ * flow sets come and go (model_hm_state, whatif's rates).  A stem
+ * standing for n paths (its middle key's n segments) puts n sub-flows on
+ * its links, every link of a segment one per stem of its key; a path's
+ * share is the smaller of its stem's (c, over the stem's links) and its
+ * segment's (v_g), so a stem's rate is the sum over its key's segments of
+ * min(c, v_g): P[k] + c (n - k) over the segment shares sorted, P their
+ * prefix sums, k of them below c.  Where the routing does not factor each
+ * path is a stem without a key. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,45 +59,6 @@ static int hm_solve(const struct model_input *in, const struct model_opts *o,
 	free(share);
 	return 0;
 }
-/* Factored: the sub-flow counts and rates of the paths a factored
- * instance stands for (model_finput), never enumerating them.  Stem s of
- * set m stands for n_m = |segments of m| paths: its links, and its flow's
- * common links, carry n_m sub-flows; every link of segment g of m carries
- * one sub-flow per stem of set m.  A path's share is the smaller of its
- * stem's (c_s, over the stem's and the flow's common links) and its
- * segment's (v_g), so a stem's rate is sum over g of min(c_s, v_g): with
- * m's shares sorted, P[k] + c_s (n_m - k) for the k shares below c_s. */
-
-/* OWN[nlinks] = the sub-flows IN's paths put on each (dense) link. */
-static void fcount(const struct model_finput *in, double *own, uint32_t *use)
-{
-	memset(own, 0, (size_t)in->nlinks * sizeof(*own));
-	memset(use, 0, (size_t)in->nmids * sizeof(*use));
-	for (uint32_t i = 0; i < in->nflows; i++) {
-		double np = 0;
-
-		for (uint32_t s = in->flow_off[i]; s < in->flow_off[i + 1];
-		     s++) {
-			uint32_t m = in->smid[s];
-			double n = in->mid_off[m + 1] - in->mid_off[m];
-
-			np += n;
-			use[m]++;
-			for (uint32_t e = in->stem_off[s];
-			     e < in->stem_off[s + 1]; e++)
-				own[in->slinks[e]] += n;
-		}
-		for (uint32_t e = in->floff[i]; e < in->floff[i + 1]; e++)
-			own[in->flinks[e]] += np;
-	}
-	for (uint32_t m = 0; m < in->nmids; m++)
-		for (uint32_t g = in->mid_off[m];
-		     use[m] && g < in->mid_off[m + 1]; g++)
-			for (uint32_t e = in->seg_off[g];
-			     e < in->seg_off[g + 1]; e++)
-				own[in->glinks[e]] += use[m];
-}
-
 static int cmp_dbl(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -98,79 +66,335 @@ static int cmp_dbl(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Sets up to this many segments are summed directly; larger ones are
- * sorted once and searched. */
+/* A key's segment shares are sorted (once per set added) and searched
+ * when it has over HM_SORT_MIN segments and at least HM_SORT_USE stems of
+ * the set use it; otherwise each stem sums over them directly. */
 #define HM_SORT_MIN 16
+#define HM_SORT_USE 16
 
-int model_hm_factored(const struct model_finput *in, const double *base,
-		      double *own, double *rates, double *load, struct err *err)
+/* Grow *P (of *CAP elements of SIZE bytes) to hold at least N. */
+static int grow(void *p, size_t *cap, size_t n, size_t size)
 {
-	uint32_t nl = in->nlinks;
-	double *share = malloc(((size_t)nl + 1) * sizeof(*share));
-	double *v = malloc(((size_t)in->nsegs + 1) * sizeof(*v));
-	double *srt = malloc(((size_t)in->nsegs + 1) * sizeof(*srt));
-	double *pre = malloc(((size_t)in->nsegs + 1) * sizeof(*pre));
-	double *gl = load ? calloc((size_t)in->nsegs + 1, sizeof(*gl)) : NULL;
-	uint32_t *use = malloc(((size_t)in->nmids + 1) * sizeof(*use));
-	int rc = 0;
+	size_t c = *cap ? *cap : 256;
+	void *q;
 
-	if (!share || !v || !srt || !pre || !use || (load && !gl)) {
-		rc = err_set(err, "out of memory (hm, %u links)", nl);
-		goto out;
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	q = realloc(*(void **)p, c * size);
+	if (!q)
+		return -1;
+	*(void **)p = q;
+	*cap = c;
+	return 0;
+}
+
+/* u[l], the sub-flows on each topology link of the flow sets present;
+ * the middle segments of the keys met so far (fetched once); and the
+ * scratch of one add. */
+struct model_hm_state {
+	const struct routing *r;
+	uint32_t L, nkeys;
+	double *u, *cap;
+	double *add;	 /* [L] this set's counts, 0 outside touched */
+	uint32_t *touch; /* links with add > 0 */
+	uint32_t ntouch;
+	uint32_t *kseg;	 /* [nkeys] first segment, UINT32_MAX: not fetched */
+	uint32_t *knseg; /* [nkeys] its segments */
+	uint32_t *use;	 /* [nkeys] stems of this set with the key */
+	uint8_t *sorted; /* [nkeys] srt and pre hold its shares */
+	uint32_t *ukeys; /* keys with use > 0 */
+	uint32_t nukeys;
+	uint32_t nsegs;	   /* segments fetched */
+	uint32_t *seg_off; /* [nsegs+1] into seg_links */
+	uint32_t *seg_links;
+	double *v, *srt, *pre; /* [nsegs] shares, sorted, prefix sums */
+	double *gload;	       /* [nsegs] segment loads (loads asked) */
+	size_t cap_seg, cap_sl, cap_v;
+	/* this set's stems: links st_links[st_off[s] ..), key, flow */
+	uint32_t *st_off, *st_links, *st_key, *st_flow;
+	size_t nst, nstl, cap_so, cap_stl, cap_sk, cap_sf;
+	struct stemset ss;
+};
+
+struct model_hm_state *model_hm_state_create(const struct routing *r,
+					     struct err *err)
+{
+	struct model_hm_state *h = calloc(1, sizeof(*h));
+	const struct topo *t = routing_topo(r);
+	uint32_t L = topo_num_links(t), K = routing_middle_keys(r);
+
+	if (!h)
+		goto nomem;
+	h->r = r;
+	h->L = L;
+	h->nkeys = K;
+	h->u = calloc((size_t)L + 1, sizeof(*h->u));
+	h->cap = malloc(((size_t)L + 1) * sizeof(*h->cap));
+	h->add = calloc((size_t)L + 1, sizeof(*h->add));
+	h->touch = malloc(((size_t)L + 1) * sizeof(*h->touch));
+	h->kseg = malloc(((size_t)K + 1) * sizeof(*h->kseg));
+	h->knseg = calloc((size_t)K + 1, sizeof(*h->knseg));
+	h->use = calloc((size_t)K + 1, sizeof(*h->use));
+	h->sorted = calloc((size_t)K + 1, 1);
+	h->ukeys = malloc(((size_t)K + 1) * sizeof(*h->ukeys));
+	h->seg_off = malloc(sizeof(*h->seg_off));
+	if (!h->u || !h->cap || !h->add || !h->touch || !h->kseg || !h->knseg ||
+	    !h->use || !h->sorted || !h->ukeys || !h->seg_off)
+		goto nomem;
+	h->cap_seg = 1;
+	h->seg_off[0] = 0;
+	memset(h->kseg, 0xff, ((size_t)K + 1) * sizeof(*h->kseg));
+	for (uint32_t l = 0; l < L; l++)
+		h->cap[l] = topo_link(t, l)->capacity;
+	stemset_init(&h->ss);
+	return h;
+nomem:
+	model_hm_state_destroy(h);
+	err_set(err, "out of memory (hm, %u links)", L);
+	return NULL;
+}
+
+void model_hm_state_destroy(struct model_hm_state *h)
+{
+	if (!h)
+		return;
+	free(h->u);
+	free(h->cap);
+	free(h->add);
+	free(h->touch);
+	free(h->kseg);
+	free(h->knseg);
+	free(h->use);
+	free(h->sorted);
+	free(h->ukeys);
+	free(h->seg_off);
+	free(h->seg_links);
+	free(h->v);
+	free(h->srt);
+	free(h->pre);
+	free(h->gload);
+	free(h->st_off);
+	free(h->st_links);
+	free(h->st_key);
+	free(h->st_flow);
+	stemset_free(&h->ss);
+	free(h);
+}
+
+/* Key K's segments into the cache (once).  Returns 0 or -1. */
+static int fetch_key(struct model_hm_state *h, uint32_t k, struct pathset *mp,
+		     struct err *err)
+{
+	size_t nl;
+
+	if (h->kseg[k] != UINT32_MAX)
+		return 0;
+	if (routing_middles(h->r, k, mp, err))
+		return -1;
+	if (!mp->n)
+		return err_set(err, "middle key %u has no segment", k);
+	nl = h->seg_off[h->nsegs] + (size_t)mp->off[mp->n];
+	if (nl >= UINT32_MAX || (size_t)h->nsegs + mp->n >= UINT32_MAX)
+		return err_set(err, "more than 2^32 middle links");
+	if (grow(&h->seg_off, &h->cap_seg, (size_t)h->nsegs + mp->n + 1,
+		 sizeof(*h->seg_off)) ||
+	    grow(&h->seg_links, &h->cap_sl, nl, sizeof(*h->seg_links)))
+		return err_set(err, "out of memory (hm middles)");
+	if ((size_t)h->nsegs + mp->n > h->cap_v) {
+		size_t c = h->cap_v ? h->cap_v : 256,
+		       n = (size_t)h->nsegs + mp->n;
+		double **arr[] = { &h->v, &h->srt, &h->pre, &h->gload };
+
+		while (c < n)
+			c *= 2;
+		for (size_t x = 0; x < sizeof(arr) / sizeof(arr[0]); x++) {
+			double *q = realloc(*arr[x], c * sizeof(double));
+
+			if (!q)
+				return err_set(err,
+					       "out of memory (hm middles)");
+			*arr[x] = q;
+		}
+		h->cap_v = c;
 	}
-	fcount(in, own, use);
-	for (uint32_t l = 0; l < nl; l++) {
-		double u = own[l] + (base ? base[in->glob[l]] : 0);
+	h->kseg[k] = h->nsegs;
+	h->knseg[k] = mp->n;
+	for (uint32_t g = 0; g < mp->n; g++) {
+		uint32_t at = h->seg_off[h->nsegs];
 
-		share[l] = u > 0 ? in->cap[l] / u : INFINITY;
+		memcpy(h->seg_links + at, mp->links + mp->off[g],
+		       (mp->off[g + 1] - mp->off[g]) * sizeof(uint32_t));
+		h->seg_off[++h->nsegs] = at + mp->off[g + 1] - mp->off[g];
 	}
-	for (uint32_t g = 0; g < in->nsegs; g++) {
-		double m = INFINITY;
+	return 0;
+}
 
-		for (uint32_t e = in->seg_off[g]; e < in->seg_off[g + 1]; e++)
-			if (share[in->glinks[e]] < m)
-				m = share[in->glinks[e]];
-		v[g] = m;
-	}
-	/* sorted copies with prefix sums of the large sets */
-	for (uint32_t m = 0; m < in->nmids; m++) {
-		uint32_t a = in->mid_off[m], b = in->mid_off[m + 1];
-		double sum = 0;
+static inline void count(struct model_hm_state *h, uint32_t l, double n)
+{
+	if (h->add[l] == 0)
+		h->touch[h->ntouch++] = l;
+	h->add[l] += n;
+}
 
-		if (b - a <= HM_SORT_MIN || !use[m])
-			continue;
-		memcpy(srt + a, v + a, (b - a) * sizeof(*srt));
-		qsort(srt + a, b - a, sizeof(*srt), cmp_dbl);
-		for (uint32_t g = a; g < b; g++) {
-			pre[g] = sum;
-			sum += srt[g];
+static inline double share(const struct model_hm_state *h, uint32_t l)
+{
+	return h->u[l] > 0 ? h->cap[l] / h->u[l] : INFINITY;
+}
+
+/* Add flows F: their stems counted into h->u (what they added into SET
+ * when not NULL), then RATES[F->n] and, when not NULL, LOAD[L] (topology
+ * ids; added to) from the counts of every set present; *NPATHS the paths
+ * stood for.  Returns 0, or -1 with err set and the state unchanged. */
+static int hm_add(struct model_hm_state *h, const struct flows *f,
+		  double *rates, double *load, struct model_hm_set *set,
+		  uint64_t *npaths, struct err *err)
+{
+	struct pathset mp;
+	uint64_t np = 0;
+	int rc = -1;
+
+	pathset_init(&mp);
+	h->nst = h->nstl = 0;
+	h->ntouch = h->nukeys = 0;
+	/* the stems, counted; keys fetched */
+	for (uint32_t i = 0; i < f->n; i++) {
+		const struct pathset *p = &h->ss.p;
+
+		if (h->nkeys ? routing_stems(h->r, f->src[i], f->dst[i], &h->ss,
+					     err) :
+			       routing_paths(h->r, f->src[i], f->dst[i],
+					     &h->ss.p, err)) {
+			err_prefix(err, "flow %u", i);
+			goto out;
+		}
+		if (grow(&h->st_off, &h->cap_so, h->nst + p->n + 1,
+			 sizeof(*h->st_off)) ||
+		    grow(&h->st_key, &h->cap_sk, h->nst + p->n + 1,
+			 sizeof(*h->st_key)) ||
+		    grow(&h->st_flow, &h->cap_sf, h->nst + p->n + 1,
+			 sizeof(*h->st_flow)) ||
+		    grow(&h->st_links, &h->cap_stl, h->nstl + p->off[p->n] + 1,
+			 sizeof(*h->st_links))) {
+			err_set(err, "out of memory (hm, %u flows)", f->n);
+			goto out;
+		}
+		for (uint32_t s = 0; s < p->n; s++) {
+			uint32_t k = h->nkeys ? h->ss.key[s] :
+						ROUTING_NO_MIDDLE;
+			double n = 1;
+
+			if (k != ROUTING_NO_MIDDLE) {
+				if (fetch_key(h, k, &mp, err))
+					goto out;
+				n = h->knseg[k];
+				if (!h->use[k]++)
+					h->ukeys[h->nukeys++] = k;
+			}
+			np += (uint64_t)n;
+			h->st_off[h->nst] = (uint32_t)h->nstl;
+			h->st_key[h->nst] = k;
+			h->st_flow[h->nst++] = i;
+			for (uint32_t e = p->off[s]; e < p->off[s + 1]; e++) {
+				count(h, p->links[e], n);
+				h->st_links[h->nstl++] = p->links[e];
+			}
+		}
+		if (h->nstl >= UINT32_MAX) {
+			err_set(err, "more than 2^32 stem links");
+			goto out;
 		}
 	}
-	for (uint32_t i = 0; i < in->nflows; i++) {
-		double fr = 0;
+	h->st_off[h->nst] = (uint32_t)h->nstl;
+	for (uint32_t q = 0; q < h->nukeys; q++) {
+		uint32_t k = h->ukeys[q], a = h->kseg[k], b = a + h->knseg[k];
 
-		for (uint32_t s = in->flow_off[i]; s < in->flow_off[i + 1];
-		     s++) {
-			uint32_t m = in->smid[s], a = in->mid_off[m],
-				 b = in->mid_off[m + 1];
-			double c = INFINITY, sr = 0;
+		for (uint32_t e = h->seg_off[a]; e < h->seg_off[b]; e++)
+			count(h, h->seg_links[e], h->use[k]);
+	}
+	if (set) {
+		set->link =
+			malloc(((size_t)h->ntouch + 1) * sizeof(*set->link));
+		set->cnt = malloc(((size_t)h->ntouch + 1) * sizeof(*set->cnt));
+		if (!set->link || !set->cnt) {
+			free(set->link);
+			free(set->cnt);
+			set->link = NULL;
+			set->cnt = NULL;
+			err_set(err, "out of memory (hm, %u links)", h->ntouch);
+			goto out;
+		}
+		set->n = h->ntouch;
+	}
+	for (uint32_t q = 0; q < h->ntouch; q++) {
+		uint32_t l = h->touch[q];
 
-			for (uint32_t e = in->floff[i]; e < in->floff[i + 1];
-			     e++)
-				if (share[in->flinks[e]] < c)
-					c = share[in->flinks[e]];
-			for (uint32_t e = in->stem_off[s];
-			     e < in->stem_off[s + 1]; e++)
-				if (share[in->slinks[e]] < c)
-					c = share[in->slinks[e]];
-			if (b - a <= HM_SORT_MIN || load) {
+		h->u[l] += h->add[l];
+		if (set) {
+			set->link[q] = l;
+			set->cnt[q] = h->add[l];
+		}
+		h->add[l] = 0;
+	}
+	h->ntouch = 0;
+	/* the shares of this set's keys' segments: sorted with prefix sums
+	 * for the large keys */
+	for (uint32_t q = 0; q < h->nukeys; q++) {
+		uint32_t k = h->ukeys[q], a = h->kseg[k], b = a + h->knseg[k];
+		double sum = 0;
+
+		for (uint32_t g = a; g < b; g++) {
+			double m = INFINITY;
+
+			for (uint32_t e = h->seg_off[g]; e < h->seg_off[g + 1];
+			     e++) {
+				double x = share(h, h->seg_links[e]);
+
+				if (x < m)
+					m = x;
+			}
+			h->v[g] = m;
+			if (load)
+				h->gload[g] = 0;
+		}
+		h->sorted[k] = !load && b - a > HM_SORT_MIN &&
+			       h->use[k] >= HM_SORT_USE;
+		if (!h->sorted[k])
+			continue;
+		memcpy(h->srt + a, h->v + a, (b - a) * sizeof(*h->srt));
+		qsort(h->srt + a, b - a, sizeof(*h->srt), cmp_dbl);
+		for (uint32_t g = a; g < b; g++) {
+			h->pre[g] = sum;
+			sum += h->srt[g];
+		}
+	}
+	memset(rates, 0, (size_t)f->n * sizeof(*rates));
+	for (size_t s = 0; s < h->nst; s++) {
+		uint32_t k = h->st_key[s];
+		double c = INFINITY, sr = 0;
+
+		for (uint32_t e = h->st_off[s]; e < h->st_off[s + 1]; e++) {
+			double x = share(h, h->st_links[e]);
+
+			if (x < c)
+				c = x;
+		}
+		if (k == ROUTING_NO_MIDDLE) {
+			sr = c;
+		} else {
+			uint32_t a = h->kseg[k], b = a + h->knseg[k];
+
+			if (load) {
 				for (uint32_t g = a; g < b; g++) {
-					double x = v[g] < c ? v[g] : c;
+					double x = h->v[g] < c ? h->v[g] : c;
 
 					sr += x;
-					if (gl)
-						gl[g] += x;
+					h->gload[g] += x;
 				}
+			} else if (!h->sorted[k]) {
+				for (uint32_t g = a; g < b; g++)
+					sr += h->v[g] < c ? h->v[g] : c;
 			} else {
 				/* the shares below c (srt[a .. lo)) give
 				 * themselves, the rest c each */
@@ -179,36 +403,57 @@ int model_hm_factored(const struct model_finput *in, const double *base,
 				while (lo < hi) {
 					uint32_t mid = lo + (hi - lo) / 2;
 
-					if (srt[mid] < c)
+					if (h->srt[mid] < c)
 						lo = mid + 1;
 					else
 						hi = mid;
 				}
-				sr = (lo < b ? pre[lo] :
-					       pre[b - 1] + srt[b - 1]) +
+				sr = (lo < b ? h->pre[lo] :
+					       h->pre[b - 1] + h->srt[b - 1]) +
 				     c * (double)(b - lo);
 			}
-			fr += sr;
-			for (uint32_t e = in->stem_off[s];
-			     load && e < in->stem_off[s + 1]; e++)
-				load[in->slinks[e]] += sr;
 		}
-		rates[i] = fr;
-		for (uint32_t e = in->floff[i]; load && e < in->floff[i + 1];
+		rates[h->st_flow[s]] += sr;
+		for (uint32_t e = h->st_off[s]; load && e < h->st_off[s + 1];
 		     e++)
-			load[in->flinks[e]] += fr;
+			load[h->st_links[e]] += sr;
 	}
-	for (uint32_t g = 0; gl && g < in->nsegs; g++)
-		for (uint32_t e = in->seg_off[g]; e < in->seg_off[g + 1]; e++)
-			load[in->glinks[e]] += gl[g];
+	for (uint32_t q = 0; load && q < h->nukeys; q++) {
+		uint32_t k = h->ukeys[q], a = h->kseg[k], b = a + h->knseg[k];
+
+		for (uint32_t g = a; g < b; g++)
+			for (uint32_t e = h->seg_off[g]; e < h->seg_off[g + 1];
+			     e++)
+				load[h->seg_links[e]] += h->gload[g];
+	}
+	if (npaths)
+		*npaths = np;
+	rc = 0;
 out:
-	free(share);
-	free(v);
-	free(srt);
-	free(pre);
-	free(gl);
-	free(use);
+	for (uint32_t q = 0; q < h->ntouch; q++)
+		h->add[h->touch[q]] = 0;
+	h->ntouch = 0;
+	for (uint32_t q = 0; q < h->nukeys; q++)
+		h->use[h->ukeys[q]] = 0;
+	h->nukeys = 0;
+	pathset_free(&mp);
 	return rc;
+}
+
+int model_hm_state_add(struct model_hm_state *h, const struct flows *f,
+		       double *rates, struct model_hm_set *set, struct err *err)
+{
+	memset(set, 0, sizeof(*set));
+	return hm_add(h, f, rates, NULL, set, NULL, err);
+}
+
+void model_hm_state_remove(struct model_hm_state *h, struct model_hm_set *set)
+{
+	for (uint32_t l = 0; h && l < set->n; l++)
+		h->u[set->link[l]] -= set->cnt[l];
+	free(set->link);
+	free(set->cnt);
+	memset(set, 0, sizeof(*set));
 }
 
 static const struct spec_opt hm_opts[] = {
@@ -239,113 +484,30 @@ static bool hm_runs(const struct spec *s, const struct routing *r)
 	return !strcmp(m, "auto") && routing_middle_keys(r) > 0;
 }
 
-/* Factored: the same rates as hm_solve on every path. */
+/* Factored: the same rates as hm_solve on every path, from one state
+ * holding F alone. */
 static int hm_run(const struct spec *s, const struct routing *r,
 		  const struct flows *f, const struct model_opts *o,
 		  struct model_result *res, double *load, double *cap,
 		  struct err *err)
 {
-	struct model_finput in;
-	double *own, *ld = NULL;
+	struct model_hm_state *h = model_hm_state_create(r, err);
+	uint64_t np = 0;
 	int rc;
 
 	(void)s;
 	(void)cap;
-	if (model_finput_build(r, f, &in, err))
+	if (!h)
 		return -1;
-	own = malloc(((size_t)in.nlinks + 1) * sizeof(*own));
-	if (o->top_links)
-		ld = calloc((size_t)in.nlinks + 1, sizeof(*ld));
-	if (!own || (o->top_links && !ld)) {
-		rc = err_set(err, "out of memory (hm, %u links)", in.nlinks);
-	} else {
-		rc = model_hm_factored(&in, NULL, own, res->rates, ld, err);
-	}
+	rc = hm_add(h, f, res->rates, o->top_links ? load : NULL, NULL, &np,
+		    err);
 	if (!rc) {
-		for (uint32_t l = 0; ld && l < in.nlinks; l++)
-			load[in.glob[l]] = ld[l];
 		res->status = MODEL_OPTIMAL;
 		res->iterations = 1;
-		res->paths_total = in.npaths;
+		res->paths_total = np;
 	}
-	free(own);
-	free(ld);
-	model_finput_free(&in);
+	model_hm_state_destroy(h);
 	return rc;
-}
-
-/* The incremental form (model.h): u[l], the sub-flows on each topology
- * link of the flow sets present. */
-struct model_hm_state {
-	const struct routing *r;
-	double *u;
-};
-
-struct model_hm_state *model_hm_state_create(const struct routing *r,
-					     struct err *err)
-{
-	struct model_hm_state *h = calloc(1, sizeof(*h));
-	uint32_t nl = topo_num_links(routing_topo(r));
-
-	if (h)
-		h->u = calloc((size_t)nl + 1, sizeof(*h->u));
-	if (!h || !h->u) {
-		free(h);
-		err_set(err, "out of memory (hm, %u links)", nl);
-		return NULL;
-	}
-	h->r = r;
-	return h;
-}
-
-void model_hm_state_destroy(struct model_hm_state *h)
-{
-	if (!h)
-		return;
-	free(h->u);
-	free(h);
-}
-
-int model_hm_state_add(struct model_hm_state *h, const struct flows *f,
-		       double *rates, struct model_hm_set *set, struct err *err)
-{
-	struct model_finput in;
-	double *own;
-	int rc;
-
-	memset(set, 0, sizeof(*set));
-	if (!f->n)
-		return 0;
-	if (model_finput_build(h->r, f, &in, err))
-		return -1;
-	own = malloc(((size_t)in.nlinks + 1) * sizeof(*own));
-	if (!own) {
-		model_finput_free(&in);
-		return err_set(err, "out of memory (hm, %u links)", in.nlinks);
-	}
-	rc = model_hm_factored(&in, h->u, own, rates, NULL, err);
-	if (!rc) {
-		for (uint32_t l = 0; l < in.nlinks; l++)
-			h->u[in.glob[l]] += own[l];
-		/* the set keeps the instance's link ids and its counts */
-		set->n = in.nlinks;
-		set->link = in.glob;
-		set->cnt = own;
-		in.glob = NULL;
-		own = NULL;
-	}
-	free(own);
-	model_finput_free(&in);
-	return rc;
-}
-
-void model_hm_state_remove(struct model_hm_state *h, struct model_hm_set *set)
-{
-	for (uint32_t l = 0; h && l < set->n; l++)
-		h->u[set->link[l]] -= set->cnt[l];
-	free(set->link);
-	free(set->cnt);
-	memset(set, 0, sizeof(*set));
 }
 
 const struct model_ops model_hm = {

@@ -85,23 +85,11 @@ struct model_finput {
 	uint32_t *seg_off, *glinks;
 	uint64_t npaths; /* paths stood for: sum over stems of segments */
 };
-/* The factored instance of flows F under R.  Where R gives no factored
- * path sets (routing_middle_keys(R) == 0) each path is a stem of middle
- * set 0.  Returns 0 or -1 with err set (bad flow, memory). */
+/* The factored instance of flows F under R (routing_middle_keys(R) > 0).
+ * Returns 0 or -1 with err set (bad flow, memory). */
 int model_finput_build(const struct routing *r, const struct flows *f,
 		       struct model_finput *in, struct err *err);
 void model_finput_free(struct model_finput *in);
-
-/* Hoefler's method on a factored instance (model_hm.c): OWN[nlinks]
- * (dense ids) gets the sub-flows IN's paths put on each link; with BASE
- * (topology link ids, NULL for none) the sub-flows other flows already
- * put there, RATES[nflows] gets IN's flows' rates under path-level hm on
- * both together, and LOAD[nlinks] (dense, may be NULL; zeroed by the
- * caller) the load IN's paths put on each link.  Returns 0 or -1 with
- * err set (memory). */
-int model_hm_factored(const struct model_finput *in, const double *base,
-		      double *own, double *rates, double *load,
-		      struct err *err);
 
 /* Jain's method on a factored instance (model_jm.c): the rates of the
  * path-level method on the paths IN stands for, equal up to the order of

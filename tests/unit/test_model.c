@@ -1178,8 +1178,8 @@ static const struct fhm_case fhm_cases[] = {
 	  "hm" },
 	{ "dragonfly:p=1,a=3,h=3,g=4", "vlb", "perm:2", 0, "hm" },
 	{ "dragonfly:p=4,a=8,h=4,g=8", "ugal", "stencil:dims=4x4x2", 32, "hm" },
-	/* middle sets of 20 segments: sorted and searched */
-	{ "dragonfly:p=1,a=20,h=1,g=5", "ugal", "random:2", 0, "hm" },
+	/* keys of 20 segments, each used by many stems: sorted, searched */
+	{ "dragonfly:p=1,a=20,h=1,g=5", "ugal", "alltoall", 40, "hm" },
 	{ "cascade:groups=2,pair=2", "ugal", "perm:1", 48, "hm" },
 	/* routings that do not factor: each path a stem */
 	{ "fattree:k=4,n=3", "ecmp", "random:2", 0, "hm:method=factored" },
