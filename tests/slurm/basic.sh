@@ -95,4 +95,13 @@ fi
 grep -q "requires isolation" "$TDIR/c/log/slurmctld.log" ||
 	fail "slurmctld did not see --topo-policy"
 ctld_alive || fail "slurmctld died"
+
+# Stopping the cluster with a job still running leaves nothing behind:
+# no daemon, no slurmstepd (24.11's carry no SLURM_CONF), no job script.
+id=$(submit 2 600) || fail "sbatch -N 2 (the job left running)"
+started "$id" || fail "job $id did not start"
+[ -n "$(cluster_leftovers)" ] || fail "cluster_leftovers sees no process of the running cluster"
+cluster_stop
+left=$(cluster_leftovers)
+[ -z "$left" ] || fail "processes left after cluster_stop: $left"
 echo "PASS"

@@ -83,6 +83,21 @@ cluster_stop() {
 	return 0
 }
 
+# cluster_leftovers: "PID command" of every process still tied to the
+# cluster directory (working directory, an open file or its command line
+# under it: a daemon, a slurmstepd, a job script); none after
+# cluster_stop.
+cluster_leftovers() {
+	local p d=$TDIR/c/
+	for p in $(ls /proc | grep -x '[0-9]*'); do
+		[ "$p" = $$ ] || [ "$p" = "$BASHPID" ] && continue
+		if ls -l "/proc/$p/cwd" "/proc/$p/fd" 2>/dev/null | grep -q -- "-> $d" ||
+			tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q -- "$d"; then
+			echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)"
+		fi
+	done
+}
+
 # A fresh cluster directory (after cluster_stop) for a second run.
 cluster_reset() {
 	cluster_stop
