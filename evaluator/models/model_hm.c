@@ -97,6 +97,7 @@ struct model_hm_state {
 	const struct routing *r;
 	uint32_t L, nkeys;
 	double *u, *cap;
+	double *sh;	 /* [L] cap / u of the links this set touched */
 	double *add;	 /* [L] this set's counts, 0 outside touched */
 	uint32_t *touch; /* links with add > 0 */
 	uint32_t ntouch;
@@ -132,6 +133,7 @@ struct model_hm_state *model_hm_state_create(const struct routing *r,
 	h->nkeys = K;
 	h->u = calloc((size_t)L + 1, sizeof(*h->u));
 	h->cap = malloc(((size_t)L + 1) * sizeof(*h->cap));
+	h->sh = malloc(((size_t)L + 1) * sizeof(*h->sh));
 	h->add = calloc((size_t)L + 1, sizeof(*h->add));
 	h->touch = malloc(((size_t)L + 1) * sizeof(*h->touch));
 	h->kseg = malloc(((size_t)K + 1) * sizeof(*h->kseg));
@@ -140,8 +142,8 @@ struct model_hm_state *model_hm_state_create(const struct routing *r,
 	h->sorted = calloc((size_t)K + 1, 1);
 	h->ukeys = malloc(((size_t)K + 1) * sizeof(*h->ukeys));
 	h->seg_off = malloc(sizeof(*h->seg_off));
-	if (!h->u || !h->cap || !h->add || !h->touch || !h->kseg || !h->knseg ||
-	    !h->use || !h->sorted || !h->ukeys || !h->seg_off)
+	if (!h->u || !h->cap || !h->sh || !h->add || !h->touch || !h->kseg ||
+	    !h->knseg || !h->use || !h->sorted || !h->ukeys || !h->seg_off)
 		goto nomem;
 	h->cap_seg = 1;
 	h->seg_off[0] = 0;
@@ -162,6 +164,7 @@ void model_hm_state_destroy(struct model_hm_state *h)
 		return;
 	free(h->u);
 	free(h->cap);
+	free(h->sh);
 	free(h->add);
 	free(h->touch);
 	free(h->kseg);
@@ -236,11 +239,6 @@ static inline void count(struct model_hm_state *h, uint32_t l, double n)
 	if (h->add[l] == 0)
 		h->touch[h->ntouch++] = l;
 	h->add[l] += n;
-}
-
-static inline double share(const struct model_hm_state *h, uint32_t l)
-{
-	return h->u[l] > 0 ? h->cap[l] / h->u[l] : INFINITY;
 }
 
 /* Add flows F: their stems counted into h->u (what they added into SET
@@ -331,6 +329,7 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 		uint32_t l = h->touch[q];
 
 		h->u[l] += h->add[l];
+		h->sh[l] = h->cap[l] / h->u[l]; /* u > 0: this set's */
 		if (set) {
 			set->link[q] = l;
 			set->cnt[q] = h->add[l];
@@ -349,7 +348,7 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 
 			for (uint32_t e = h->seg_off[g]; e < h->seg_off[g + 1];
 			     e++) {
-				double x = share(h, h->seg_links[e]);
+				double x = h->sh[h->seg_links[e]];
 
 				if (x < m)
 					m = x;
@@ -375,7 +374,7 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 		double c = INFINITY, sr = 0;
 
 		for (uint32_t e = h->st_off[s]; e < h->st_off[s + 1]; e++) {
-			double x = share(h, h->st_links[e]);
+			double x = h->sh[h->st_links[e]];
 
 			if (x < c)
 				c = x;
