@@ -48,8 +48,19 @@ require_cluster() {
 	chmod 755 "$TDIR"
 	# Background samplers first: a test that fails while one runs would
 	# leave it holding the cluster lock, and every later test waiting.
-	trap "kill \$(jobs -p) 2>/dev/null; cluster_stop; [ -n \"${KEEP_TDIR:-}\" ] || rm -rf \"\$TDIR\"" EXIT
+	trap on_exit EXIT
 	trap 'exit 1' INT TERM
+}
+
+# The EXIT trap: samplers killed, the cluster stopped (a passing test
+# fails when a process of it outlives the stop), TDIR removed unless
+# KEEP_TDIR is set.
+on_exit() {
+	local rc=$?
+	kill $(jobs -p) 2>/dev/null
+	cluster_stop || { [ "$rc" = 0 ] && rc=1; }
+	[ -n "${KEEP_TDIR:-}" ] || rm -rf "$TDIR"
+	exit "$rc"
 }
 
 # cpus_of PID: the CPUs PID may run on (its affinity), comma separated.
@@ -78,29 +89,38 @@ cluster_start() {
 	export SLURM_CONF="$TDIR/c/etc/slurm.conf"
 }
 
+# cluster_stop: stop the cluster (if any); 1, naming them on stderr, when
+# processes of it (cluster_leftovers) are still there 5 s later.
 cluster_stop() {
-	[ -n "${TDIR:-}" ] && [ -d "$TDIR/c" ] && "$CLUSTER" stop "$TDIR/c" >/dev/null 2>&1
-	return 0
+	local i left
+	[ -n "${TDIR:-}" ] && [ -d "$TDIR/c" ] || return 0
+	"$CLUSTER" stop "$TDIR/c" >/dev/null 2>&1
+	for i in $(seq 1 50); do
+		left=$(cluster_leftovers)
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	echo "FAIL: processes left after stopping the cluster: $left" >&2
+	return 1
 }
 
 # cluster_leftovers: "PID command" of every process still tied to the
 # cluster directory (working directory, an open file or its command line
-# under it: a daemon, a slurmstepd, a job script); none after
-# cluster_stop.
+# under it: a daemon, a slurmstepd, a job script; zombies show none).
 cluster_leftovers() {
 	local p d=$TDIR/c/
 	for p in $(ls /proc | grep -x '[0-9]*'); do
 		[ "$p" = $$ ] || [ "$p" = "$BASHPID" ] && continue
 		if ls -l "/proc/$p/cwd" "/proc/$p/fd" 2>/dev/null | grep -q -- "-> $d" ||
-			tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q -- "$d"; then
-			echo "$p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)"
+			{ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -q -- "$d"; then
+			echo "$p $({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null)"
 		fi
 	done
 }
 
 # A fresh cluster directory (after cluster_stop) for a second run.
 cluster_reset() {
-	cluster_stop
+	cluster_stop || fail "the cluster's processes outlived its stop"
 	rm -rf "$TDIR/c"
 }
 
