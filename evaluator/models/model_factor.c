@@ -10,8 +10,7 @@
 
 #include "evaluator/models/model_impl.h"
 
-/* *P (of *CAP elements of SIZE bytes) to hold at least N. */
-static int grow(void *p, size_t *cap, size_t n, size_t size)
+int model_grow(void *p, size_t *cap, size_t n, size_t size)
 {
 	size_t c = *cap ? *cap : 64;
 	void *q;
@@ -40,10 +39,10 @@ static int map_link(struct fbuild *b, uint32_t l, uint32_t *out)
 	struct model_finput *in = b->in;
 
 	if (b->lid[l] == UINT32_MAX) {
-		if (grow(&in->glob, &b->cap_glob, (size_t)in->nlinks + 1,
-			 sizeof(*in->glob)) ||
-		    grow(&in->cap, &b->cap_cap, (size_t)in->nlinks + 1,
-			 sizeof(*in->cap)))
+		if (model_grow(&in->glob, &b->cap_glob, (size_t)in->nlinks + 1,
+			       sizeof(*in->glob)) ||
+		    model_grow(&in->cap, &b->cap_cap, (size_t)in->nlinks + 1,
+			       sizeof(*in->cap)))
 			return -1;
 		in->glob[in->nlinks] = l;
 		b->lid[l] = in->nlinks++;
@@ -111,8 +110,8 @@ int model_finput_build(const struct routing *r, const struct flows *f,
 	memset(b.lid, 0xff, (size_t)L * sizeof(*b.lid));
 	memset(keymid, 0xff, (size_t)nkeys * sizeof(*keymid));
 	/* middle set 0: one segment without links */
-	if (grow(&in->mid_off, &b.cap_mids, 2, sizeof(*in->mid_off)) ||
-	    grow(&in->seg_off, &b.cap_segs, 2, sizeof(*in->seg_off)))
+	if (model_grow(&in->mid_off, &b.cap_mids, 2, sizeof(*in->mid_off)) ||
+	    model_grow(&in->seg_off, &b.cap_segs, 2, sizeof(*in->seg_off)))
 		goto nomem;
 	in->mid_off[0] = 0;
 	in->mid_off[1] = 1;
@@ -138,12 +137,13 @@ int model_finput_build(const struct routing *r, const struct flows *f,
 				     &in->flinks[nfl++]))
 			goto nomem;
 
-		if (grow(&in->stem_off, &b.cap_soff, ns,
-			 sizeof(*in->stem_off)) ||
-		    grow(&in->smid, &b.cap_smid, ns, sizeof(*in->smid)) ||
-		    grow(&in->sflow, &b.cap_sflow, ns, sizeof(*in->sflow)) ||
-		    grow(&in->slinks, &b.cap_slinks, nsl + ss.p.off[ss.p.n],
-			 sizeof(*in->slinks)))
+		if (model_grow(&in->stem_off, &b.cap_soff, ns,
+			       sizeof(*in->stem_off)) ||
+		    model_grow(&in->smid, &b.cap_smid, ns, sizeof(*in->smid)) ||
+		    model_grow(&in->sflow, &b.cap_sflow, ns,
+			       sizeof(*in->sflow)) ||
+		    model_grow(&in->slinks, &b.cap_slinks,
+			       nsl + ss.p.off[ss.p.n], sizeof(*in->slinks)))
 			goto nomem;
 		for (uint32_t s = 0; s < ss.p.n; s++) {
 			uint32_t id = in->nstems++, key = ss.key[s], m = 0;
@@ -169,15 +169,15 @@ int model_finput_build(const struct routing *r, const struct flows *f,
 					goto out;
 				}
 				m = keymid[key] = in->nmids++;
-				if (grow(&in->mid_off, &b.cap_mids,
-					 (size_t)in->nmids + 1,
-					 sizeof(*in->mid_off)) ||
-				    grow(&in->seg_off, &b.cap_segs,
-					 (size_t)in->nsegs + mp.n + 1,
-					 sizeof(*in->seg_off)) ||
-				    grow(&in->glinks, &b.cap_glinks,
-					 ngl + mp.off[mp.n],
-					 sizeof(*in->glinks)))
+				if (model_grow(&in->mid_off, &b.cap_mids,
+					       (size_t)in->nmids + 1,
+					       sizeof(*in->mid_off)) ||
+				    model_grow(&in->seg_off, &b.cap_segs,
+					       (size_t)in->nsegs + mp.n + 1,
+					       sizeof(*in->seg_off)) ||
+				    model_grow(&in->glinks, &b.cap_glinks,
+					       ngl + mp.off[mp.n],
+					       sizeof(*in->glinks)))
 					goto nomem;
 				for (uint32_t g = 0; g < mp.n; g++) {
 					in->seg_off[in->nsegs++] =
@@ -201,8 +201,8 @@ int model_finput_build(const struct routing *r, const struct flows *f,
 	}
 	in->flow_off[f->n] = in->nstems;
 	in->floff[f->n] = nfl;
-	if (grow(&in->stem_off, &b.cap_soff, (size_t)in->nstems + 1,
-		 sizeof(*in->stem_off)))
+	if (model_grow(&in->stem_off, &b.cap_soff, (size_t)in->nstems + 1,
+		       sizeof(*in->stem_off)))
 		goto nomem;
 	in->stem_off[in->nstems] = (uint32_t)nsl;
 	for (uint32_t l = 0; l < in->nlinks; l++)
@@ -239,4 +239,24 @@ void model_finput_free(struct model_finput *in)
 	free(in->seg_off);
 	free(in->glinks);
 	memset(in, 0, sizeof(*in));
+}
+
+int model_method_check(const struct spec *s, const struct spec_opt *opts,
+		       struct err *err)
+{
+	const char *m = spec_value(s, opts, "method");
+
+	if (strcmp(m, "auto") && strcmp(m, "paths") && strcmp(m, "factored"))
+		return err_set(err, "method=%s: want auto, paths or factored",
+			       m);
+	return 0;
+}
+
+bool model_method_factored(const struct spec *s, const struct spec_opt *opts,
+			   const struct routing *r)
+{
+	const char *m = spec_value(s, opts, "method");
+
+	return !strcmp(m, "factored") ||
+	       (!strcmp(m, "auto") && routing_middle_keys(r) > 0);
 }

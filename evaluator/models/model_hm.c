@@ -72,24 +72,6 @@ static int cmp_dbl(const void *a, const void *b)
 #define HM_SORT_MIN 16
 #define HM_SORT_USE 16
 
-/* Grow *P (of *CAP elements of SIZE bytes) to hold at least N. */
-static int grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	size_t c = *cap ? *cap : 256;
-	void *q;
-
-	if (n <= *cap)
-		return 0;
-	while (c < n)
-		c *= 2;
-	q = realloc(*(void **)p, c * size);
-	if (!q)
-		return -1;
-	*(void **)p = q;
-	*cap = c;
-	return 0;
-}
-
 /* u[l], the sub-flows on each topology link of the flow sets present;
  * the middle segments of the keys met so far (fetched once); and the
  * scratch of one add. */
@@ -201,9 +183,9 @@ static int fetch_key(struct model_hm_state *h, uint32_t k, struct pathset *mp,
 	nl = h->seg_off[h->nsegs] + (size_t)mp->off[mp->n];
 	if (nl >= UINT32_MAX || (size_t)h->nsegs + mp->n >= UINT32_MAX)
 		return err_set(err, "more than 2^32 middle links");
-	if (grow(&h->seg_off, &h->cap_seg, (size_t)h->nsegs + mp->n + 1,
-		 sizeof(*h->seg_off)) ||
-	    grow(&h->seg_links, &h->cap_sl, nl, sizeof(*h->seg_links)))
+	if (model_grow(&h->seg_off, &h->cap_seg, (size_t)h->nsegs + mp->n + 1,
+		       sizeof(*h->seg_off)) ||
+	    model_grow(&h->seg_links, &h->cap_sl, nl, sizeof(*h->seg_links)))
 		return err_set(err, "out of memory (hm middles)");
 	if ((size_t)h->nsegs + mp->n > h->cap_v) {
 		size_t c = h->cap_v ? h->cap_v : 256,
@@ -267,14 +249,15 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 			err_prefix(err, "flow %u", i);
 			goto out;
 		}
-		if (grow(&h->st_off, &h->cap_so, h->nst + p->n + 1,
-			 sizeof(*h->st_off)) ||
-		    grow(&h->st_key, &h->cap_sk, h->nst + p->n + 1,
-			 sizeof(*h->st_key)) ||
-		    grow(&h->st_flow, &h->cap_sf, h->nst + p->n + 1,
-			 sizeof(*h->st_flow)) ||
-		    grow(&h->st_links, &h->cap_stl, h->nstl + p->off[p->n] + 1,
-			 sizeof(*h->st_links))) {
+		if (model_grow(&h->st_off, &h->cap_so, h->nst + p->n + 1,
+			       sizeof(*h->st_off)) ||
+		    model_grow(&h->st_key, &h->cap_sk, h->nst + p->n + 1,
+			       sizeof(*h->st_key)) ||
+		    model_grow(&h->st_flow, &h->cap_sf, h->nst + p->n + 1,
+			       sizeof(*h->st_flow)) ||
+		    model_grow(&h->st_links, &h->cap_stl,
+			       h->nstl + p->off[p->n] + 1,
+			       sizeof(*h->st_links))) {
 			err_set(err, "out of memory (hm, %u flows)", f->n);
 			goto out;
 		}
@@ -466,21 +449,12 @@ static const struct spec_opt hm_opts[] = {
 
 static int hm_check(const struct spec *s, struct err *err)
 {
-	const char *m = spec_value(s, hm_opts, "method");
-
-	if (strcmp(m, "auto") && strcmp(m, "paths") && strcmp(m, "factored"))
-		return err_set(err, "method=%s: want auto, paths or factored",
-			       m);
-	return 0;
+	return model_method_check(s, hm_opts, err);
 }
 
 static bool hm_runs(const struct spec *s, const struct routing *r)
 {
-	const char *m = spec_value(s, hm_opts, "method");
-
-	if (!strcmp(m, "factored"))
-		return true;
-	return !strcmp(m, "auto") && routing_middle_keys(r) > 0;
+	return model_method_factored(s, hm_opts, r);
 }
 
 /* Factored: the same rates as hm_solve on every path, from one state

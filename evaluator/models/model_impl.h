@@ -91,6 +91,19 @@ int model_finput_build(const struct routing *r, const struct flows *f,
 		       struct model_finput *in, struct err *err);
 void model_finput_free(struct model_finput *in);
 
+/* *P (of *CAP elements of SIZE bytes) grown to hold at least N.
+ * Returns 0 or -1 (memory; *P unchanged). */
+int model_grow(void *p, size_t *cap, size_t n, size_t size);
+
+/* The method= option (auto, paths or factored) of the models that also
+ * run on factored path sets (hm, jm), in option table OPTS: its value
+ * checked (0, or -1 with err set), and whether S takes the factored form
+ * under R (factored always; auto where R gives factored path sets). */
+int model_method_check(const struct spec *s, const struct spec_opt *opts,
+		       struct err *err);
+bool model_method_factored(const struct spec *s, const struct spec_opt *opts,
+			   const struct routing *r);
+
 /* Jain's method on a factored instance (model_jm.c): the rates of the
  * path-level method on the paths IN stands for, equal up to the order of
  * floating-point sums.  RATES[nflows] and LOAD[nlinks] (dense ids; may be

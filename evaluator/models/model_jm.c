@@ -582,21 +582,13 @@ static const struct spec_opt jm_opts[] = {
 
 static int jm_check(const struct spec *s, struct err *err)
 {
-	const char *m = spec_value(s, jm_opts, "method");
-
-	if (strcmp(m, "auto") && strcmp(m, "paths") && strcmp(m, "factored"))
-		return err_set(err, "method=%s: want auto, paths or factored",
-			       m);
-	return 0;
+	return model_method_check(s, jm_opts, err);
 }
 
+/* method=factored where the routing does not factor: jm_run says why */
 static bool jm_runs(const struct spec *s, const struct routing *r)
 {
-	const char *m = spec_value(s, jm_opts, "method");
-
-	if (!strcmp(m, "factored"))
-		return true; /* jm_run says why not, if it cannot */
-	return !strcmp(m, "auto") && routing_middle_keys(r) > 0;
+	return model_method_factored(s, jm_opts, r);
 }
 
 /* Factored: the same rates as jm_solve on every path, from stems and

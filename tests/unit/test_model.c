@@ -1077,6 +1077,23 @@ Test(model, model_run_dragonfly)
 	fx_net_free(&n);
 }
 
+/* Topology T's nodes in a scrambled order (seed SEED) into NODES. */
+static void scrambled(const struct topo *t, uint32_t *nodes, uint64_t seed)
+{
+	uint32_t N = topo_num_nodes(t);
+	struct rng g;
+
+	rng_seed(&g, seed);
+	for (uint32_t i = 0; i < N; i++)
+		nodes[i] = i;
+	for (uint32_t i = N - 1; i > 0; i--) {
+		uint32_t j = (uint32_t)rng_below(&g, i + 1), x = nodes[i];
+
+		nodes[i] = nodes[j];
+		nodes[j] = x;
+	}
+}
+
 /* ---- jm on stems and middles against jm on every path ---- */
 
 struct fjm_case {
@@ -1117,18 +1134,9 @@ ParameterizedTest(const struct fjm_case *c, model, jm_factored_equals_paths)
 	struct model_result a, b;
 	struct model_opts o;
 	struct flows f;
-	struct rng g;
 
 	cr_assert_not_null(nodes);
-	rng_seed(&g, 11);
-	for (uint32_t i = 0; i < N; i++)
-		nodes[i] = i;
-	for (uint32_t i = N - 1; i > 0; i--) {
-		uint32_t j = (uint32_t)rng_below(&g, i + 1), x = nodes[i];
-
-		nodes[i] = nodes[j];
-		nodes[j] = x;
-	}
+	scrambled(n.t, nodes, 11);
 	flows_init(&f);
 	cr_assert_eq(flows_pattern(c->pattern, nodes, k, 5, &f, &err), 0, "%s",
 		     err.msg);
@@ -1191,23 +1199,6 @@ ParameterizedTestParameters(model, hm_factored_equals_paths)
 {
 	return cr_make_param_array(struct fhm_case, fhm_cases,
 				   sizeof(fhm_cases) / sizeof(fhm_cases[0]));
-}
-
-/* K of topology T's nodes in a scrambled order (seed SEED) into NODES. */
-static void scrambled(const struct topo *t, uint32_t *nodes, uint64_t seed)
-{
-	uint32_t N = topo_num_nodes(t);
-	struct rng g;
-
-	rng_seed(&g, seed);
-	for (uint32_t i = 0; i < N; i++)
-		nodes[i] = i;
-	for (uint32_t i = N - 1; i > 0; i--) {
-		uint32_t j = (uint32_t)rng_below(&g, i + 1), x = nodes[i];
-
-		nodes[i] = nodes[j];
-		nodes[j] = x;
-	}
 }
 
 /* Per flow, the factored rates equal the path-level ones to 1e-9
