@@ -87,7 +87,9 @@ struct model_hm_state {
 	uint32_t *knseg; /* [nkeys] its segments */
 	uint32_t *use;	 /* [nkeys] stems of this set with the key */
 	uint8_t *sorted; /* [nkeys] srt and pre hold its shares */
-	uint32_t *ukeys; /* keys with use > 0 */
+	double *kmin, *kmax, *ksum; /* [nkeys] its segment shares' least,
+				     * largest and sum (this set's keys) */
+	uint32_t *ukeys;	    /* keys with use > 0 */
 	uint32_t nukeys;
 	uint32_t nsegs;	   /* segments fetched */
 	uint32_t *seg_off; /* [nsegs+1] into seg_links */
@@ -122,10 +124,14 @@ struct model_hm_state *model_hm_state_create(const struct routing *r,
 	h->knseg = calloc((size_t)K + 1, sizeof(*h->knseg));
 	h->use = calloc((size_t)K + 1, sizeof(*h->use));
 	h->sorted = calloc((size_t)K + 1, 1);
+	h->kmin = malloc(((size_t)K + 1) * sizeof(*h->kmin));
+	h->kmax = malloc(((size_t)K + 1) * sizeof(*h->kmax));
+	h->ksum = malloc(((size_t)K + 1) * sizeof(*h->ksum));
 	h->ukeys = malloc(((size_t)K + 1) * sizeof(*h->ukeys));
 	h->seg_off = malloc(sizeof(*h->seg_off));
 	if (!h->u || !h->cap || !h->sh || !h->add || !h->touch || !h->kseg ||
-	    !h->knseg || !h->use || !h->sorted || !h->ukeys || !h->seg_off)
+	    !h->knseg || !h->use || !h->sorted || !h->kmin || !h->kmax ||
+	    !h->ksum || !h->ukeys || !h->seg_off)
 		goto nomem;
 	h->cap_seg = 1;
 	h->seg_off[0] = 0;
@@ -153,6 +159,9 @@ void model_hm_state_destroy(struct model_hm_state *h)
 	free(h->knseg);
 	free(h->use);
 	free(h->sorted);
+	free(h->kmin);
+	free(h->kmax);
+	free(h->ksum);
 	free(h->ukeys);
 	free(h->seg_off);
 	free(h->seg_links);
@@ -324,7 +333,7 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 	 * for the large keys */
 	for (uint32_t q = 0; q < h->nukeys; q++) {
 		uint32_t k = h->ukeys[q], a = h->kseg[k], b = a + h->knseg[k];
-		double sum = 0;
+		double sum = 0, lo = INFINITY, hi = 0;
 
 		for (uint32_t g = a; g < b; g++) {
 			double m = INFINITY;
@@ -337,9 +346,16 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 					m = x;
 			}
 			h->v[g] = m;
+			sum += m;
+			lo = m < lo ? m : lo;
+			hi = m > hi ? m : hi;
 			if (load)
 				h->gload[g] = 0;
 		}
+		h->kmin[k] = lo;
+		h->kmax[k] = hi;
+		h->ksum[k] = sum;
+		sum = 0;
 		h->sorted[k] = !load && b - a > HM_SORT_MIN &&
 			       h->use[k] >= HM_SORT_USE;
 		if (!h->sorted[k])
@@ -374,9 +390,25 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 					sr += x;
 					h->gload[g] += x;
 				}
+			} else if (c <= h->kmin[k]) {
+				/* every segment's share at least c */
+				sr = c * (double)(b - a);
+			} else if (c >= h->kmax[k]) {
+				/* every segment's share at most c */
+				sr = h->ksum[k];
 			} else if (!h->sorted[k]) {
-				for (uint32_t g = a; g < b; g++)
-					sr += h->v[g] < c ? h->v[g] : c;
+				/* four sums: no chain of dependent adds */
+				double s4[4] = { 0, 0, 0, 0 };
+				uint32_t g = a;
+
+				for (; g + 4 <= b; g += 4)
+					for (uint32_t z = 0; z < 4; z++)
+						s4[z] += h->v[g + z] < c ?
+								 h->v[g + z] :
+								 c;
+				for (; g < b; g++)
+					s4[0] += h->v[g] < c ? h->v[g] : c;
+				sr = (s4[0] + s4[1]) + (s4[2] + s4[3]);
 			} else {
 				/* the shares below c (srt[a .. lo)) give
 				 * themselves, the rest c each */
