@@ -146,6 +146,44 @@ int routing_stems(const struct routing *r, uint32_t src, uint32_t dst,
 int routing_middles(const struct routing *r, uint32_t key, struct pathset *out,
 		    struct err *err);
 
+/* The structure behind vlb and ugal (intra=local) on a dragonfly whose
+ * local paths are all single links, for models that count its paths in
+ * closed form (model_hm_dfly.c).  Its stems (routing_stems), for a flow
+ * from router s (group A) to router d (group B), x->y the local link:
+ *   s == d:  inject, eject.
+ *   A == B:  MIN (when min): inject, s->d, eject; VLB (when vlb): for
+ *            every other router I of A: inject, s->I, I->d, eject; vlb
+ *            without such an I routes on MIN.
+ *   A != B:  MIN (when min): for every global link x->y from A to B:
+ *            inject, s->x (x != s), x->y, y->d (y != d), eject.  VLB
+ *            (when vlb): for every group C other than A and B, every
+ *            global link x->v from A to C and u->y from C to B: inject,
+ *            s->x (x != s), x->v, u->y, y->d (y != d), eject, middle
+ *            key v * maxa + idx[u], whose segments are, for every
+ *            router I of C in id order, v->I (I != v) then I->u (I != u).
+ * Classes: MIN and VLB as routing_paths gives them. */
+struct routing_dfly {
+	uint32_t G, S;		 /* groups, switches */
+	bool min, vlb;		 /* which stems */
+	uint32_t maxa;		 /* routers of the largest group */
+	const uint32_t *mem_off; /* [G+1] into mem */
+	const uint32_t *mem;	 /* routers of each group, ascending */
+	const uint32_t *idx;	 /* [S] a router's index in its group */
+	const uint32_t *group;	 /* [S] a router's group */
+	/* global links A -> B: gl[gl_pair[A G + B] .. gl_pair[A G + B + 1]) */
+	const uint32_t *gl, *gl_pair;
+	/* local link x -> y (x != y, one group g): local[lo[g] + idx[x]
+	 * a_g + idx[y]], a_g = the routers of g */
+	const uint32_t *local;
+	const size_t *lo;
+};
+
+/* R's dragonfly structure, or NULL when R is not vlb or ugal with
+ * intra=local, or the topology has fewer than three groups, a group pair
+ * without a global link, an empty group, or a local path that is not one
+ * link (Cascade, parallel local links). */
+const struct routing_dfly *routing_dfly(const struct routing *r);
+
 /* Names of the registered routings, NULL-terminated. */
 const char *const *routing_names(void);
 

@@ -61,11 +61,13 @@ struct df {
 			    * local shortest path, else UINT32_MAX */
 	uint8_t *diam;	   /* [G] local diameter */
 	uint8_t maxdiam;
-	uint32_t *nlocal;  /* [G] local (intra-group) directed links */
-	uint32_t *gl_off;  /* [G+1] */
-	uint32_t *gl;	   /* global links out of each group, by
+	uint32_t *nlocal;	  /* [G] local (intra-group) directed links */
+	uint32_t *gl_off;	  /* [G+1] */
+	uint32_t *gl;		  /* global links out of each group, by
 			      * (destination group, id) */
-	uint32_t *gl_pair; /* [G*G+1] or NULL: start in gl of a -> b */
+	uint32_t *gl_pair;	  /* [G*G+1] or NULL: start in gl of a -> b */
+	struct routing_dfly info; /* routing_dfly() */
+	bool has_info;
 };
 
 static const struct spec_opt opts[] = {
@@ -384,6 +386,54 @@ static const uint32_t *glinks(const struct df *df, const struct topo *t,
 	return df->gl + first;
 }
 
+/* routing_dfly()'s structure, when the paths have its shape. */
+static void dfly_info(struct df *df, const struct topo *t, enum mode mode)
+{
+	struct routing_dfly *d = &df->info;
+
+	if (mode == MODE_MIN || df->intra_global || !df->complete ||
+	    !df->gl_pair || df->G < 3)
+		return;
+	for (uint32_t g = 0; g < df->G; g++) {
+		uint32_t a = df->mem_off[g + 1] - df->mem_off[g];
+
+		if (!a)
+			return;
+		for (uint32_t x = 0; x < a; x++)
+			for (uint32_t y = 0; y < a; y++)
+				if (x != y &&
+				    df->one[df->mat_off[g] + (size_t)x * a + y] ==
+					    UINT32_MAX)
+					return;
+	}
+	d->G = df->G;
+	d->S = df->S;
+	d->min = mode == MODE_UGAL;
+	d->vlb = true;
+	d->maxa = df->maxa;
+	d->mem_off = df->mem_off;
+	d->mem = df->mem;
+	d->idx = df->idx;
+	d->group = t->sw_group;
+	d->gl = df->gl;
+	d->gl_pair = df->gl_pair;
+	d->local = df->one;
+	d->lo = df->mat_off;
+	df->has_info = true;
+}
+
+extern const struct routing_ops routing_vlb, routing_ugal;
+
+const struct routing_dfly *routing_dfly(const struct routing *r)
+{
+	const struct df *df;
+
+	if (!r || (r->ops != &routing_vlb && r->ops != &routing_ugal))
+		return NULL;
+	df = r->priv;
+	return df->has_info ? &df->info : NULL;
+}
+
 static int init_mode(struct routing *r, const struct topo_args *args,
 		     enum mode mode, struct err *err)
 {
@@ -418,6 +468,7 @@ static int init_mode(struct routing *r, const struct topo_args *args,
 				break;
 			}
 		}
+	dfly_info(df, t, mode);
 	r->priv = df;
 	return 0;
 }

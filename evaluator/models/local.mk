@@ -6,6 +6,7 @@ evaluator_models_libmodels_la_SOURCES = \
 	evaluator/models/model_registry.c \
 	evaluator/models/model_core.c \
 	evaluator/models/model_hm.c \
+	evaluator/models/model_hm_dfly.c \
 	evaluator/models/model_jm.c \
 	evaluator/models/model_factor.c \
 	evaluator/models/model_mmf.c \

@@ -236,9 +236,11 @@ struct model_hm_set {
 	uint32_t *link;
 	double *cnt;
 };
-/* An empty state on R's topology.  NULL with err set (memory). */
+/* An empty state on R's topology for hm SPEC (NULL: "hm"): method=auto
+ * counts a dragonfly's paths in closed form (routing_dfly), factored
+ * always through the routing's stems.  NULL with err set (memory). */
 struct model_hm_state *model_hm_state_create(const struct routing *r,
-					     struct err *err);
+					     const char *spec, struct err *err);
 void model_hm_state_destroy(struct model_hm_state *h);
 /* Add flows F (every path of each, as model_input_build would give) and
  * fill RATES[F->n] with their hm rates among every set present, F's

@@ -102,6 +102,15 @@ bool model_hm_incremental(const char *spec)
 	       strcmp(spec_value(&s, ops->opts, "method"), "paths") != 0;
 }
 
+bool model_hm_auto(const char *spec)
+{
+	struct spec s;
+	const struct model_ops *ops = lookup(spec, &s, NULL);
+
+	return ops && !strcmp(ops->name, "hm") &&
+	       !strcmp(spec_value(&s, ops->opts, "method"), "auto");
+}
+
 void model_opts_init(struct model_opts *o)
 {
 	memset(o, 0, sizeof(*o));

@@ -14,7 +14,9 @@
  * segment's (v_g), so a stem's rate is the sum over its key's segments of
  * min(c, v_g): P[k] + c (n - k) over the segment shares sorted, P their
  * prefix sums, k of them below c.  Where the routing does not factor each
- * path is a stem without a key. */
+ * path is a stem without a key.  On a dragonfly (routing_dfly) method=auto
+ * gets the same counts and rates in closed form (model_hm_dfly.c) when no
+ * link loads are asked. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,10 +103,11 @@ struct model_hm_state {
 	uint32_t *st_off, *st_links, *st_key, *st_flow;
 	size_t nst, nstl, cap_so, cap_stl, cap_sk, cap_sf;
 	struct stemset ss;
+	struct hm_dfly *dfly; /* the closed form, or NULL */
 };
 
-struct model_hm_state *model_hm_state_create(const struct routing *r,
-					     struct err *err)
+static struct model_hm_state *state_new(const struct routing *r, bool closed,
+					struct err *err)
 {
 	struct model_hm_state *h = calloc(1, sizeof(*h));
 	const struct topo *t = routing_topo(r);
@@ -139,6 +142,10 @@ struct model_hm_state *model_hm_state_create(const struct routing *r,
 	for (uint32_t l = 0; l < L; l++)
 		h->cap[l] = topo_link(t, l)->capacity;
 	stemset_init(&h->ss);
+	if (closed && hm_dfly_create(r, &h->dfly, err)) {
+		model_hm_state_destroy(h);
+		return NULL;
+	}
 	return h;
 nomem:
 	model_hm_state_destroy(h);
@@ -146,10 +153,17 @@ nomem:
 	return NULL;
 }
 
+struct model_hm_state *model_hm_state_create(const struct routing *r,
+					     const char *spec, struct err *err)
+{
+	return state_new(r, !spec || model_hm_auto(spec), err);
+}
+
 void model_hm_state_destroy(struct model_hm_state *h)
 {
 	if (!h)
 		return;
+	hm_dfly_destroy(h->dfly);
 	free(h->u);
 	free(h->cap);
 	free(h->sh);
@@ -227,9 +241,9 @@ static int fetch_key(struct model_hm_state *h, uint32_t k, struct pathset *mp,
 
 static inline void count(struct model_hm_state *h, uint32_t l, double n)
 {
-	if (h->add[l] == 0)
-		h->touch[h->ntouch++] = l;
-	h->add[l] += n;
+	struct hm_counter c = { h->add, h->touch, &h->ntouch };
+
+	hm_count(&c, l, n);
 }
 
 /* Add flows F: their stems counted into h->u (what they added into SET
@@ -247,6 +261,13 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 	pathset_init(&mp);
 	h->nst = h->nstl = 0;
 	h->ntouch = h->nukeys = 0;
+	if (h->dfly && !load) {
+		struct hm_counter c = { h->add, h->touch, &h->ntouch };
+
+		if (hm_dfly_count(h->dfly, f, &c, &np, err))
+			goto out;
+		goto commit;
+	}
 	/* the stems, counted; keys fetched */
 	for (uint32_t i = 0; i < f->n; i++) {
 		const struct pathset *p = &h->ss.p;
@@ -303,6 +324,7 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 		for (uint32_t e = h->seg_off[a]; e < h->seg_off[b]; e++)
 			count(h, h->seg_links[e], h->use[k]);
 	}
+commit:
 	if (set) {
 		set->link =
 			malloc(((size_t)h->ntouch + 1) * sizeof(*set->link));
@@ -329,6 +351,10 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 		h->add[l] = 0;
 	}
 	h->ntouch = 0;
+	if (h->dfly && !load) {
+		hm_dfly_rates(h->dfly, f, h->sh, rates);
+		goto done;
+	}
 	/* the shares of this set's keys' segments: sorted with prefix sums
 	 * for the large keys */
 	for (uint32_t q = 0; q < h->nukeys; q++) {
@@ -440,6 +466,7 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 			     e++)
 				load[h->seg_links[e]] += h->gload[g];
 	}
+done:
 	if (npaths)
 		*npaths = np;
 	rc = 0;
@@ -475,7 +502,9 @@ static const struct spec_opt hm_opts[] = {
 	  .def = "auto",
 	  .help = "paths (enumerate every path), factored (stems and\n"
 		  "middles where the routing gives them, else each path a\n"
-		  "stem) or auto (factored where the routing factors)" },
+		  "stem) or auto (factored where the routing factors; on a\n"
+		  "dragonfly under vlb or ugal the same counts in closed\n"
+		  "form, without building stems)" },
 	{ 0 },
 };
 
@@ -496,11 +525,11 @@ static int hm_run(const struct spec *s, const struct routing *r,
 		  struct model_result *res, double *load, double *cap,
 		  struct err *err)
 {
-	struct model_hm_state *h = model_hm_state_create(r, err);
+	struct model_hm_state *h = state_new(
+		r, !strcmp(spec_value(s, hm_opts, "method"), "auto"), err);
 	uint64_t np = 0;
 	int rc;
 
-	(void)s;
 	(void)cap;
 	if (!h)
 		return -1;

@@ -197,4 +197,36 @@ static inline double model_demand(const struct model_input *in, uint32_t i)
 /* Seconds on a monotonic clock. */
 double model_now(void);
 
+/* hm's per-link sub-flow counts of one flow set being added: ADD[l]
+ * (0 outside TOUCH[0 .. *ntouch), the links with a count). */
+struct hm_counter {
+	double *add;
+	uint32_t *touch, *ntouch;
+};
+
+static inline void hm_count(struct hm_counter *c, uint32_t l, double n)
+{
+	if (c->add[l] == 0)
+		c->touch[(*c->ntouch)++] = l;
+	c->add[l] += n;
+}
+
+/* Hoefler's method on routing_dfly's structure (model_hm_dfly.c): the
+ * factored hm's counts and rates without building stems.  hm_dfly_create
+ * sets *OUT to NULL when R has no such structure.  hm_dfly_count counts
+ * flow set F into C (and *NPATHS, the paths stood for, when not NULL);
+ * hm_dfly_rates then rates F from SH[l] = capacity / count of the links
+ * F's paths cross (it cannot fail).  Those that can return 0 or -1 with
+ * err set. */
+struct hm_dfly;
+/* Whether hm SPEC has method=auto (the closed form where it applies). */
+bool model_hm_auto(const char *spec);
+int hm_dfly_create(const struct routing *r, struct hm_dfly **out,
+		   struct err *err);
+void hm_dfly_destroy(struct hm_dfly *x);
+int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
+		  struct hm_counter *c, uint64_t *npaths, struct err *err);
+void hm_dfly_rates(struct hm_dfly *x, const struct flows *f, const double *sh,
+		   double *rates);
+
 #endif

@@ -986,7 +986,8 @@ static int setup(struct sim *s)
 	s->nfree = s->N;
 	if (s->o->rates &&
 	    model_hm_incremental(s->o->model ? s->o->model : "jm")) {
-		s->hm = model_hm_state_create(s->r, s->err);
+		s->hm = model_hm_state_create(
+			s->r, s->o->model ? s->o->model : "hm", s->err);
 		if (!s->hm)
 			return -1;
 		s->hmset = calloc(nj ? nj : 1, sizeof(*s->hmset));

@@ -1277,7 +1277,8 @@ Test(model, hm_state_equals_paths_over_the_sets_present)
 		struct fx_net n = fx_net(nets[q][0], nets[q][1]);
 		uint32_t N = topo_num_nodes(n.t);
 		uint32_t *nodes = malloc(N * sizeof(*nodes));
-		struct model_hm_state *h = model_hm_state_create(n.r, &err);
+		struct model_hm_state *h =
+			model_hm_state_create(n.r, NULL, &err);
 		struct model_hm_set set[5];
 		struct flows f[5];
 		bool in[5] = { false };
@@ -1357,6 +1358,213 @@ Test(model, hm_state_equals_paths_over_the_sets_present)
 }
 
 /* hm's method option, checked like jm's. */
+/* The closed form on a dragonfly (method=auto, model_hm_dfly.c) against
+ * the routing's stems (method=factored), state against state: the same
+ * counts per link exactly (integers) and the same rates, over sets that
+ * come and go.  The flows: every node to a random other, some to a node
+ * of their own router and some within their group; the dragonflies: one
+ * and two global links per group pair, groups of two routers (vlb routes
+ * a pair of its routers on MIN), three groups. */
+static int cmp_link_cnt(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
+}
+
+static void sorted_set(const struct model_hm_set *s, uint32_t *link,
+		       double *cnt)
+{
+	struct {
+		uint32_t l;
+		double c;
+	} *v = malloc((s->n + 1) * sizeof(*v));
+
+	cr_assert_not_null(v);
+	for (uint32_t i = 0; i < s->n; i++) {
+		v[i].l = s->link[i];
+		v[i].c = s->cnt[i];
+	}
+	qsort(v, s->n, sizeof(*v), cmp_link_cnt);
+	for (uint32_t i = 0; i < s->n; i++) {
+		link[i] = v[i].l;
+		cnt[i] = v[i].c;
+	}
+	free(v);
+}
+
+Test(model, hm_closed_form_equals_factored)
+{
+	static const char *const nets[][2] = {
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal" },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "vlb" },
+		{ "dragonfly:p=2,a=4,h=2,g=5", "ugal" }, /* 2 links a pair */
+		{ "dragonfly:p=2,a=4,h=2,g=5", "vlb:intra=local" },
+		{ "dragonfly:p=3,a=2,h=2,g=5", "vlb" }, /* groups of two */
+		{ "dragonfly:p=3,a=2,h=2,g=5", "ugal" },
+		{ "dragonfly:p=2,a=3,h=1,g=3", "ugal" }, /* three groups */
+		{ "dragonfly:p=7,a=15,h=8,g=9", "ugal" },
+	};
+	struct err err = { "" };
+
+	for (size_t q = 0; q < sizeof(nets) / sizeof(nets[0]); q++) {
+		struct fx_net n = fx_net(nets[q][0], nets[q][1]);
+		uint32_t N = topo_num_nodes(n.t), L = topo_num_links(n.t);
+		struct model_hm_state *hc = model_hm_state_create(n.r, "hm",
+								  &err),
+				      *hf = model_hm_state_create(
+					      n.r, "hm:method=factored", &err);
+		struct model_hm_set sc[4], sf[4];
+		struct flows f[4];
+		bool in[4] = { false };
+		static const int ops[] = { 0, 1, -0, 2, 3, -1, 0, -3, -2, -0 };
+		uint32_t *l1 = malloc((L + 1) * sizeof(*l1)),
+			 *l2 = malloc((L + 1) * sizeof(*l2));
+		double *c1 = malloc((L + 1) * sizeof(*c1)),
+		       *c2 = malloc((L + 1) * sizeof(*c2));
+		struct rng g;
+
+		cr_assert(routing_dfly(n.r), "%s %s: no structure", nets[q][0],
+			  nets[q][1]);
+		cr_assert(hc && hf, "%s", err.msg);
+		cr_assert(l1 && l2 && c1 && c2);
+		rng_seed(&g, 7 + q);
+		for (int k = 0; k < 4; k++) {
+			flows_init(&f[k]);
+			for (uint32_t s = 0; s < N; s++) {
+				uint32_t d, kind = (uint32_t)rng_below(&g, 4);
+
+				if (rng_below(&g, 3) == 0)
+					continue;
+				d = (uint32_t)rng_below(&g, N);
+				/* a node of the same router or group */
+				if (kind == 0)
+					d = s ^ 1;
+				else if (kind == 1)
+					d = (s + 2 * (1 + (uint32_t)rng_below(
+								  &g, 2))) %
+					    N;
+				if (d >= N || d == s)
+					d = (s + 1) % N;
+				cr_assert_eq(flows_add(&f[k], s, d, 1), 0);
+			}
+		}
+		for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+			int k = ops[o] < 0 ? -ops[o] : ops[o];
+			double *r1, *r2;
+
+			if (ops[o] < 0 || (o > 0 && ops[o] == 0 && in[0])) {
+				model_hm_state_remove(hc, &sc[k]);
+				model_hm_state_remove(hf, &sf[k]);
+				in[k] = false;
+				continue;
+			}
+			r1 = malloc((f[k].n + 1) * sizeof(*r1));
+			r2 = malloc((f[k].n + 1) * sizeof(*r2));
+			cr_assert(r1 && r2);
+			cr_assert_eq(model_hm_state_add(hc, &f[k], r1, &sc[k],
+							&err),
+				     0, "%s", err.msg);
+			cr_assert_eq(model_hm_state_add(hf, &f[k], r2, &sf[k],
+							&err),
+				     0, "%s", err.msg);
+			in[k] = true;
+			cr_assert_eq(sc[k].n, sf[k].n,
+				     "%s %s step %zu: %u "
+				     "links, want %u",
+				     nets[q][0], nets[q][1], o, sc[k].n,
+				     sf[k].n);
+			sorted_set(&sc[k], l1, c1);
+			sorted_set(&sf[k], l2, c2);
+			for (uint32_t i = 0; i < sc[k].n; i++)
+				cr_assert(l1[i] == l2[i] && c1[i] == c2[i],
+					  "%s %s step %zu: link %u count %g, "
+					  "want link %u count %g",
+					  nets[q][0], nets[q][1], o, l1[i],
+					  c1[i], l2[i], c2[i]);
+			for (uint32_t i = 0; i < f[k].n; i++)
+				cr_expect(fabs(r1[i] - r2[i]) <=
+						  1e-12 * fmax(1e-300, r2[i]),
+					  "%s %s step %zu flow %u (%u -> %u): "
+					  "%.17g, want %.17g",
+					  nets[q][0], nets[q][1], o, i,
+					  f[k].src[i], f[k].dst[i], r1[i],
+					  r2[i]);
+			free(r1);
+			free(r2);
+		}
+		for (int k = 0; k < 4; k++) {
+			model_hm_state_remove(in[k] ? hc : NULL, &sc[k]);
+			model_hm_state_remove(in[k] ? hf : NULL, &sf[k]);
+			flows_free(&f[k]);
+		}
+		model_hm_state_destroy(hc);
+		model_hm_state_destroy(hf);
+		free(l1);
+		free(l2);
+		free(c1);
+		free(c2);
+		fx_net_free(&n);
+	}
+}
+
+/* Where the closed form does not apply it is not offered; a bad flow is
+ * refused as the stems refuse it, and leaves the state as it was. */
+Test(model, hm_closed_form_scope_and_errors)
+{
+	static const char *const none[][2] = {
+		{ "dragonfly:p=2,a=4,h=2,g=9", "min" },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal:intra=global" },
+		{ "dragonfly:p=2,a=4,h=2,g=2", "ugal" },
+		{ "cascade:groups=2,pair=2", "ugal" },
+	};
+	struct err err = { "" }, err2 = { "" };
+	struct fx_net n;
+	struct model_hm_state *hc, *hf;
+	struct model_hm_set sc, sf;
+	struct flows f;
+	double r1[3], r2[3];
+
+	for (size_t q = 0; q < sizeof(none) / sizeof(none[0]); q++) {
+		n = fx_net(none[q][0], none[q][1]);
+		cr_expect_null(routing_dfly(n.r), "%s %s", none[q][0],
+			       none[q][1]);
+		fx_net_free(&n);
+	}
+	n = fx_net("dragonfly:p=2,a=4,h=2,g=9", "ugal");
+	hc = model_hm_state_create(n.r, NULL, &err);
+	hf = model_hm_state_create(n.r, "hm:method=factored", &err);
+	cr_assert(hc && hf);
+	flows_init(&f);
+	cr_assert_eq(flows_add(&f, 0, 9, 1), 0);
+	cr_assert_eq(flows_add(&f, 3, 3, 1), 0);
+	cr_expect_eq(model_hm_state_add(hc, &f, r1, &sc, &err), -1);
+	cr_expect_eq(model_hm_state_add(hf, &f, r2, &sf, &err2), -1);
+	cr_expect_str_eq(err.msg, err2.msg);
+	cr_expect_str_eq(err.msg, "flow 1: source and destination are the "
+				  "same node 3");
+	f.dst[1] = 72;
+	cr_expect_eq(model_hm_state_add(hc, &f, r1, &sc, &err), -1);
+	cr_expect_str_eq(err.msg, "flow 1: node 72 out of range (the "
+				  "topology has 72 nodes)");
+	/* nothing of the refused set stayed: the same rates as a fresh
+	 * factored state */
+	f.dst[1] = 40;
+	cr_assert_eq(model_hm_state_add(hc, &f, r1, &sc, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(model_hm_state_add(hf, &f, r2, &sf, &err), 0, "%s",
+		     err.msg);
+	for (int i = 0; i < 2; i++)
+		cr_expect(fabs(r1[i] - r2[i]) <= 1e-12 * r2[i], "%d: %g, %g", i,
+			  r1[i], r2[i]);
+	model_hm_state_remove(NULL, &sc);
+	model_hm_state_remove(NULL, &sf);
+	flows_free(&f);
+	model_hm_state_destroy(hc);
+	model_hm_state_destroy(hf);
+	fx_net_free(&n);
+}
+
 Test(model, hm_method_option)
 {
 	struct err err = { "" };

@@ -1,0 +1,649 @@
+/* model_hm_dfly.c - Hoefler's method on a dragonfly's paths in closed
+ * form (routing_dfly: vlb and ugal, intra=local, single-link local paths).
+ *
+ * The factored hm (model_hm.c) builds every stem of every flow: about
+ * a h stems of six links per flow on dfly(p,a,h,g), each counted and then
+ * rated.  Here the counts come from the flows grouped three ways, with
+ * no stem built:
+ *   - the injection and ejection carry a flow's P(A,B) sub-flows: MIN's
+ *     m(A,B) (the global links A -> B) and VLB's sum over groups C of
+ *     a_C m(A,C) m(C,B) (a_C segments per stem);
+ *   - by (source router s, destination group B): the local link s -> x
+ *     carries, per flow, MIN's global links x -> B and a_C m(C,B) for
+ *     each global link from x to a group C;
+ *   - by (source group A, destination router d): y -> d likewise;
+ *   - by group pair (A, B): each global link A -> C carries a_C m(C,B)
+ *     per flow, each C -> B a_C m(A,C), each A -> B one (MIN); every
+ *     pair (x -> v, u -> y) uses key (v, u) once, whose segments put one
+ *     sub-flow on v -> I and I -> u for every router I of C: so v -> I
+ *     carries the uses of the keys leaving v, I -> u those entering u.
+ * These are the factored counts exactly (integers).  Rates then walk
+ * each flow's stems without storing them: a stem's share c is the least
+ * over its links, its rate the sum over its key's segments of min(c,
+ * v_g), where the keys' segment shares v_g are computed once per set (the
+ * least, largest and sum first: c at most the least gives c per
+ * segment, c at least the largest the sum). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evaluator/models/model_impl.h"
+
+/* Most memoised weights (doubles) per direction: 128 MiB. */
+#define MEMO_MAX (1u << 24)
+
+struct hm_dfly {
+	const struct routing_dfly *d;
+	const struct topo *t;
+	uint32_t N, K;
+	double *P; /* [G*G] sub-flows of a flow A -> B, NAN: not yet */
+	double *Q; /* [G*G] VLB stems of a flow A -> B, NAN: not yet */
+	/* global link d->gl[q]: its routers (switch ids), their indices
+	 * in their groups, and gto * maxa (its VLB stems' keys) */
+	uint32_t *gfrom, *gto, *gfi, *gti, *gkv;
+	double *shs, *shd; /* [maxa] shares of s -> x and y -> d */
+	/* [G*G+1] the start in d->gl of C -> B at B G + C (gl_pair
+	 * transposed: a flow's rows are contiguous), and their count */
+	uint32_t *tin, *tn;
+	/* per set */
+	/* per group pair (A, B), memoised: the sub-flows a flow A -> B puts
+	 * on s -> x for every router x of A (wout, by x's index) and on
+	 * y -> d for every y of B (win); NULL beyond MEMO_MAX entries, then
+	 * computed per flow into w */
+	double *wout, *win;
+	uint8_t *wdone; /* [G*G] */
+	double *w;	/* [2 maxa] */
+	/* per set: flows of each group pair */
+	uint32_t *pcnt; /* [G*G] */
+	uint32_t *pairs, *pairs2, npairs;
+	double *f; /* [G] */
+	/* [K] per key: its slot this set (UINT32_MAX: none yet) and its
+	 * segment shares' least, largest and sum (one cache line's half) */
+	struct kinfo {
+		uint32_t slot, pad;
+		double kmin, kmax, ksum;
+	} * ki;
+	uint32_t *keys; /* [nk] the keys with a slot (met while rating) */
+	uint32_t nk, capk;
+	double *segv;	    /* [nk * maxa] segment shares */
+	double *uout, *uin; /* [S] key uses leaving / entering */
+	uint32_t *rout, *rin, nrout, nrin;
+};
+
+static inline uint32_t nglob(const struct routing_dfly *d, uint32_t a,
+			     uint32_t b, const uint32_t **l)
+{
+	size_t k = (size_t)a * d->G + b;
+
+	*l = d->gl + d->gl_pair[k];
+	return d->gl_pair[k + 1] - d->gl_pair[k];
+}
+
+/* The same as positions in d->gl: [*q, *q + count). */
+static inline uint32_t gpos(const struct routing_dfly *d, uint32_t a,
+			    uint32_t b, uint32_t *q)
+{
+	size_t k = (size_t)a * d->G + b;
+
+	*q = d->gl_pair[k];
+	return d->gl_pair[k + 1] - d->gl_pair[k];
+}
+
+static inline uint32_t asz(const struct routing_dfly *d, uint32_t g)
+{
+	return d->mem_off[g + 1] - d->mem_off[g];
+}
+
+/* The local link x -> y (x != y, both in group g). */
+static inline uint32_t loc(const struct routing_dfly *d, uint32_t g, uint32_t x,
+			   uint32_t y)
+{
+	return d->local[d->lo[g] + (size_t)d->idx[x] * asz(d, g) + d->idx[y]];
+}
+
+void hm_dfly_destroy(struct hm_dfly *x)
+{
+	if (!x)
+		return;
+	free(x->P);
+	free(x->Q);
+	free(x->gfrom);
+	free(x->gto);
+	free(x->tin);
+	free(x->tn);
+	free(x->gfi);
+	free(x->gti);
+	free(x->gkv);
+	free(x->shs);
+	free(x->shd);
+	free(x->wout);
+	free(x->win);
+	free(x->wdone);
+	free(x->w);
+	free(x->pcnt);
+	free(x->pairs);
+	free(x->pairs2);
+	free(x->f);
+	free(x->ki);
+	free(x->keys);
+	free(x->segv);
+	free(x->uout);
+	free(x->uin);
+	free(x->rout);
+	free(x->rin);
+	free(x);
+}
+
+int hm_dfly_create(const struct routing *r, struct hm_dfly **out,
+		   struct err *err)
+{
+	const struct routing_dfly *d = routing_dfly(r);
+	struct hm_dfly *x;
+	size_t GG, NG;
+
+	*out = NULL;
+	if (!d)
+		return 0;
+	GG = (size_t)d->G * d->G;
+	NG = d->gl_pair[GG];
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return err_set(err, "out of memory (hm)");
+	x->d = d;
+	x->t = routing_topo(r);
+	x->N = topo_num_nodes(x->t);
+	x->K = d->S * d->maxa;
+	x->P = malloc((GG + 1) * sizeof(*x->P));
+	x->Q = malloc((GG + 1) * sizeof(*x->Q));
+	x->gfrom = malloc((NG + 1) * sizeof(*x->gfrom));
+	x->gto = malloc((NG + 1) * sizeof(*x->gto));
+	x->gfi = malloc((NG + 1) * sizeof(*x->gfi));
+	x->tin = malloc((GG + 1) * sizeof(*x->tin));
+	x->tn = malloc((GG + 1) * sizeof(*x->tn));
+	x->gti = malloc((NG + 1) * sizeof(*x->gti));
+	x->gkv = malloc((NG + 1) * sizeof(*x->gkv));
+	x->shs = malloc(((size_t)d->maxa + 1) * sizeof(*x->shs));
+	x->shd = malloc(((size_t)d->maxa + 1) * sizeof(*x->shd));
+	x->w = malloc((2 * (size_t)d->maxa + 1) * sizeof(*x->w));
+	x->pcnt = calloc(GG + 1, sizeof(*x->pcnt));
+	x->pairs = malloc((GG + 1) * sizeof(*x->pairs));
+	x->pairs2 = malloc((GG + 1) * sizeof(*x->pairs2));
+	x->f = malloc(((size_t)d->G + 1) * sizeof(*x->f));
+	x->wdone = calloc(GG + 1, 1);
+	if (GG * d->maxa <= MEMO_MAX) {
+		x->wout = malloc((GG * d->maxa + 1) * sizeof(*x->wout));
+		x->win = malloc((GG * d->maxa + 1) * sizeof(*x->win));
+		if (!x->wout || !x->win) {
+			hm_dfly_destroy(x);
+			return err_set(err, "out of memory (hm)");
+		}
+	}
+	x->ki = malloc(((size_t)x->K + 1) * sizeof(*x->ki));
+	x->uout = calloc((size_t)d->S + 1, sizeof(*x->uout));
+	x->uin = calloc((size_t)d->S + 1, sizeof(*x->uin));
+	x->rout = malloc(((size_t)d->S + 1) * sizeof(*x->rout));
+	x->rin = malloc(((size_t)d->S + 1) * sizeof(*x->rin));
+	if (!x->P || !x->Q || !x->gfrom || !x->gto || !x->gfi || !x->gti ||
+	    !x->tin || !x->tn || !x->gkv || !x->shs || !x->shd || !x->w ||
+	    !x->pcnt || !x->pairs || !x->pairs2 || !x->f || !x->wdone ||
+	    !x->ki || !x->uout || !x->uin || !x->rout || !x->rin) {
+		hm_dfly_destroy(x);
+		return err_set(err, "out of memory (hm)");
+	}
+	for (size_t k = 0; k < GG; k++)
+		x->P[k] = x->Q[k] = NAN;
+	for (uint32_t b = 0; b < d->G; b++)
+		for (uint32_t c = 0; c < d->G; c++) {
+			size_t k = (size_t)b * d->G + c;
+
+			x->tn[k] = gpos(d, c, b, &x->tin[k]);
+		}
+	for (size_t q = 0; q < NG; q++) {
+		const struct topo_link *l = topo_link(x->t, d->gl[q]);
+
+		x->gfrom[q] = l->from;
+		x->gto[q] = l->to;
+		x->gfi[q] = d->idx[l->from];
+		x->gti[q] = d->idx[l->to];
+		x->gkv[q] = l->to * d->maxa;
+	}
+	for (uint32_t k = 0; k <= x->K; k++)
+		x->ki[k].slot = UINT32_MAX;
+	*out = x;
+	return 0;
+}
+
+/* P(A, B), A != B: the sub-flows of one flow (memoised). */
+/* P(A, B), A != B: the sub-flows of one flow, and in x->Q its VLB stems
+ * (memoised). */
+static double paths_ab(struct hm_dfly *x, uint32_t a, uint32_t b)
+{
+	const struct routing_dfly *d = x->d;
+	size_t k = (size_t)a * d->G + b;
+	double s = 0, q = 0;
+	const uint32_t *l;
+
+	if (!isnan(x->P[k]))
+		return x->P[k];
+	if (d->min)
+		s = nglob(d, a, b, &l);
+	for (uint32_t c = 0; c < d->G; c++)
+		if (c != a && c != b) {
+			double n =
+				(double)nglob(d, a, c, &l) * nglob(d, c, b, &l);
+
+			s += (double)asz(d, c) * n;
+			q += n;
+		}
+	x->Q[k] = q;
+	return x->P[k] = s;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The weights of a flow A -> B (A != B) on the local links at its ends:
+ * OUT[i] on s -> x for the router x of index i in A: MIN's global links
+ * from x to B (ugal) and a_C m(C, B) for every global link from x to a
+ * group C other than A and B; IN[i] on y -> d likewise for y in B. */
+static void weights(struct hm_dfly *x, uint32_t a, uint32_t b, double *out,
+		    double *in)
+{
+	const struct routing_dfly *d = x->d;
+
+	memset(out, 0, asz(d, a) * sizeof(*out));
+	memset(in, 0, asz(d, b) * sizeof(*in));
+	for (uint32_t c = 0; c < d->G; c++) {
+		uint32_t q, n;
+		double wt;
+
+		if (c != a && (c != b || d->min)) {
+			const uint32_t *l;
+
+			wt = c == b ? 1 :
+				      (double)asz(d, c) * nglob(d, c, b, &l);
+			n = gpos(d, a, c, &q);
+			for (uint32_t k = q; k < q + n; k++)
+				out[x->gfi[k]] += wt;
+		}
+		if (c != b && (c != a || d->min)) {
+			const uint32_t *l;
+
+			wt = c == a ? 1 :
+				      (double)asz(d, c) * nglob(d, a, c, &l);
+			n = gpos(d, c, b, &q);
+			for (uint32_t k = q; k < q + n; k++)
+				in[x->gti[k]] += wt;
+		}
+	}
+}
+
+/* The weights of A -> B: memoised, or computed into x->w. */
+static void pair_weights(struct hm_dfly *x, uint32_t a, uint32_t b,
+			 const double **out, const double **in)
+{
+	size_t k = (size_t)a * x->d->G + b, m = x->d->maxa;
+
+	if (!x->wout) {
+		weights(x, a, b, x->w, x->w + m);
+		*out = x->w;
+		*in = x->w + m;
+		return;
+	}
+	*out = x->wout + k * m;
+	*in = x->win + k * m;
+	if (!x->wdone[k]) {
+		weights(x, a, b, x->wout + k * m, x->win + k * m);
+		x->wdone[k] = 1;
+	}
+}
+
+int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
+		  struct hm_counter *hc, uint64_t *npaths, struct err *err)
+{
+	const struct routing_dfly *d = x->d;
+	const struct topo *t = x->t;
+	uint32_t G = d->G;
+	uint64_t tot = 0;
+	double nkeys = 0;
+
+	for (uint32_t q = 0; q < x->nk; q++)
+		x->ki[x->keys[q]].slot = UINT32_MAX;
+	x->nk = 0;
+	/* every flow checked before anything is counted */
+	for (uint32_t i = 0; i < f->n; i++) {
+		uint32_t s = f->src[i], dn = f->dst[i];
+
+		if (s >= x->N || dn >= x->N)
+			return err_set(err,
+				       "flow %u: node %u out of range (the "
+				       "topology has %u nodes)",
+				       i, s >= x->N ? s : dn, x->N);
+		if (s == dn)
+			return err_set(err,
+				       "flow %u: source and destination are "
+				       "the same node %u",
+				       i, s);
+	}
+	for (uint32_t i = 0; i < f->n; i++) {
+		uint32_t s = f->src[i], dn = f->dst[i], rs, rd, a, b;
+		uint32_t inj, ej;
+		double p;
+
+		rs = topo_node_switch(t, s);
+		rd = topo_node_switch(t, dn);
+		a = d->group[rs];
+		b = d->group[rd];
+		inj = topo_inject_link(t, s);
+		ej = topo_eject_link(t, dn);
+		if (rs == rd) {
+			p = 1;
+		} else if (a == b) {
+			uint32_t nI = d->vlb ? asz(d, a) - 2 : 0;
+			bool mn = d->min || !nI;
+
+			p = (double)mn + nI;
+			if (mn)
+				hm_count(hc, loc(d, a, rs, rd), 1);
+			for (uint32_t k = d->mem_off[a];
+			     nI && k < d->mem_off[a + 1]; k++) {
+				uint32_t I = d->mem[k];
+
+				if (I == rs || I == rd)
+					continue;
+				hm_count(hc, loc(d, a, rs, I), 1);
+				hm_count(hc, loc(d, a, I, rd), 1);
+			}
+		} else {
+			size_t pk = (size_t)a * G + b;
+			const double *wo, *wi;
+			const uint32_t *row = d->local + d->lo[a] +
+					      (size_t)d->idx[rs] * asz(d, a);
+			const uint32_t *col = d->local + d->lo[b] + d->idx[rd];
+
+			p = paths_ab(x, a, b);
+			pair_weights(x, a, b, &wo, &wi);
+			for (uint32_t k = 0; k < asz(d, a); k++)
+				if (k != d->idx[rs] && wo[k] > 0)
+					hm_count(hc, row[k], wo[k]);
+			for (uint32_t k = 0; k < asz(d, b); k++)
+				if (k != d->idx[rd] && wi[k] > 0)
+					hm_count(hc, col[(size_t)k * asz(d, b)],
+						 wi[k]);
+			if (!x->pcnt[pk]++)
+				x->pairs[x->npairs++] = (uint32_t)pk;
+		}
+		hm_count(hc, inj, p);
+		hm_count(hc, ej, p);
+		tot += (uint64_t)p;
+	}
+	/* global links and keys, per group pair (A, B) with c flows: each
+	 * A -> g carries c a_g m(g, B), each g -> B c a_g m(A, g), and
+	 * every pair (x -> v, u -> y) uses key (v, u) c times (v's uses
+	 * leaving: c m(g, B) per A -> g link; u's entering: c m(A, g)); so
+	 * per A the sum over its pairs' B first, then each link once, and
+	 * per B likewise */
+	qsort(x->pairs, x->npairs, sizeof(*x->pairs), cmp_u32);
+	for (uint32_t i = 0, j; i < x->npairs; i = j) {
+		uint32_t a = x->pairs[i] / G;
+		const uint32_t *pa = d->gl_pair + (size_t)a * G;
+
+		memset(x->f, 0, G * sizeof(*x->f));
+		for (j = i; j < x->npairs && x->pairs[j] / G == a; j++) {
+			uint32_t b = x->pairs[j] % G;
+			double c = x->pcnt[x->pairs[j]];
+			const uint32_t *nb = x->tn + (size_t)b * G;
+
+			nkeys += x->Q[x->pairs[j]];
+			if (d->min)
+				for (uint32_t k = pa[b]; k < pa[b + 1]; k++)
+					hm_count(hc, d->gl[k], c);
+			for (uint32_t g = 0; g < G; g++)
+				x->f[g] += c * nb[g];
+			x->f[b] -= c * nb[b]; /* 0: no link b -> b */
+			x->f[a] -= c * nb[a];
+			/* for the pass per B: keyed by B */
+			x->pairs2[j] = b * G + a;
+		}
+		for (uint32_t g = 0; g < G; g++) {
+			double ag = (double)asz(d, g);
+
+			if (g == a || x->f[g] == 0)
+				continue;
+			for (uint32_t k = pa[g]; k < pa[g + 1]; k++) {
+				uint32_t v = x->gto[k];
+
+				hm_count(hc, d->gl[k], ag * x->f[g]);
+				if (x->uout[v] == 0)
+					x->rout[x->nrout++] = v;
+				x->uout[v] += x->f[g];
+			}
+		}
+	}
+	qsort(x->pairs2, x->npairs, sizeof(*x->pairs2), cmp_u32);
+	for (uint32_t i = 0, j; i < x->npairs; i = j) {
+		uint32_t b = x->pairs2[i] / G;
+		const uint32_t *tb = x->tin + (size_t)b * G;
+		const uint32_t *nb = x->tn + (size_t)b * G;
+
+		memset(x->f, 0, G * sizeof(*x->f));
+		for (j = i; j < x->npairs && x->pairs2[j] / G == b; j++) {
+			uint32_t a = x->pairs2[j] % G;
+			size_t pk = (size_t)a * G + b;
+			double c = x->pcnt[pk];
+			const uint32_t *pa = d->gl_pair + (size_t)a * G;
+
+			for (uint32_t g = 0; g < G; g++)
+				x->f[g] += c * (pa[g + 1] - pa[g]);
+			x->f[a] -= c * (pa[a + 1] - pa[a]);
+			x->f[b] -= c * (pa[b + 1] - pa[b]);
+			x->pcnt[pk] = 0;
+		}
+		for (uint32_t g = 0; g < G; g++) {
+			double ag = (double)asz(d, g);
+
+			if (g == b || x->f[g] == 0)
+				continue;
+			for (uint32_t k = tb[g]; k < tb[g] + nb[g]; k++) {
+				uint32_t u = x->gfrom[k];
+
+				hm_count(hc, d->gl[k], ag * x->f[g]);
+				if (x->uin[u] == 0)
+					x->rin[x->nrin++] = u;
+				x->uin[u] += x->f[g];
+			}
+		}
+	}
+	/* the keys' segments: v -> I for the uses leaving v, I -> u for
+	 * those entering u */
+	for (uint32_t q = 0; q < x->nrout; q++) {
+		uint32_t v = x->rout[q], g = d->group[v];
+
+		for (uint32_t k = d->mem_off[g]; k < d->mem_off[g + 1]; k++)
+			if (d->mem[k] != v)
+				hm_count(hc, loc(d, g, v, d->mem[k]),
+					 x->uout[v]);
+		x->uout[v] = 0;
+	}
+	for (uint32_t q = 0; q < x->nrin; q++) {
+		uint32_t u = x->rin[q], g = d->group[u];
+
+		for (uint32_t k = d->mem_off[g]; k < d->mem_off[g + 1]; k++)
+			if (d->mem[k] != u)
+				hm_count(hc, loc(d, g, d->mem[k], u),
+					 x->uin[u]);
+		x->uin[u] = 0;
+	}
+	x->nrout = x->nrin = x->npairs = 0;
+	/* room for the segment shares of every key the rates may meet
+	 * (they cannot fail) */
+	if (nkeys > x->K)
+		nkeys = x->K;
+	if (nkeys > x->capk) {
+		uint32_t nc = (uint32_t)nkeys;
+		uint32_t *kq = realloc(x->keys, ((size_t)nc + 1) * sizeof(*kq));
+		double *q;
+
+		if (!kq)
+			return err_set(err, "out of memory (hm keys)");
+		x->keys = kq;
+		q = realloc(x->segv, ((size_t)nc * d->maxa + 1) * sizeof(*q));
+		if (!q)
+			return err_set(err, "out of memory (hm keys)");
+		x->segv = q;
+		x->capk = nc;
+	}
+	if (npaths)
+		*npaths = tot;
+	return 0;
+}
+
+static inline double min2(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+/* Key K's segment shares into a new slot (and x->ki[k]), in routing_middles' order (for
+ * every router I of the key's group: v -> I, then I -> u). */
+static uint32_t key_slot(struct hm_dfly *x, uint32_t k, const double *sh)
+{
+	const struct routing_dfly *d = x->d;
+	uint32_t v = k / d->maxa, g = d->group[v], s = x->nk++;
+	uint32_t u = d->mem[d->mem_off[g] + k % d->maxa];
+	double *sv = x->segv + (size_t)s * d->maxa, lo = INFINITY, hi = 0,
+	       sum = 0;
+
+	for (uint32_t i = 0; i < asz(d, g); i++) {
+		uint32_t I = d->mem[d->mem_off[g] + i];
+		double m = INFINITY;
+
+		if (I != v)
+			m = min2(m, sh[loc(d, g, v, I)]);
+		if (I != u)
+			m = min2(m, sh[loc(d, g, I, u)]);
+		sv[i] = m;
+		sum += m;
+		lo = min2(lo, m);
+		hi = m > hi ? m : hi;
+	}
+	x->ki[k] = (struct kinfo){
+		.slot = s, .kmin = lo, .kmax = hi, .ksum = sum
+	};
+	x->keys[s] = k;
+	return s;
+}
+
+/* The sum over key K's segments (N of them) of min(C, v_g). */
+static inline double keysum(struct hm_dfly *x, uint32_t k, uint32_t n, double c,
+			    const double *sh)
+{
+	const struct kinfo *e = &x->ki[k];
+	uint32_t g = 0;
+	const double *v;
+	double s4[4] = { 0, 0, 0, 0 };
+
+	if (e->slot == UINT32_MAX)
+		key_slot(x, k, sh);
+	if (c <= e->kmin)
+		return c * (double)n;
+	if (c >= e->kmax)
+		return e->ksum;
+	v = x->segv + (size_t)e->slot * x->d->maxa;
+	for (; g + 4 <= n; g += 4)
+		for (uint32_t z = 0; z < 4; z++)
+			s4[z] += v[g + z] < c ? v[g + z] : c;
+	for (; g < n; g++)
+		s4[0] += v[g] < c ? v[g] : c;
+	return (s4[0] + s4[1]) + (s4[2] + s4[3]);
+}
+
+void hm_dfly_rates(struct hm_dfly *x, const struct flows *f, const double *sh,
+		   double *rates)
+{
+	const struct routing_dfly *d = x->d;
+	const struct topo *t = x->t;
+
+	for (uint32_t i = 0; i < f->n; i++) {
+		uint32_t s = f->src[i], dn = f->dst[i];
+		uint32_t rs = topo_node_switch(t, s),
+			 rd = topo_node_switch(t, dn);
+		uint32_t a = d->group[rs], b = d->group[rd];
+		double base = min2(sh[topo_inject_link(t, s)],
+				   sh[topo_eject_link(t, dn)]),
+		       r = 0;
+
+		if (rs == rd) {
+			rates[i] = base;
+			continue;
+		}
+		if (a == b) {
+			uint32_t nI = d->vlb ? asz(d, a) - 2 : 0;
+
+			if (d->min || !nI)
+				r += min2(base, sh[loc(d, a, rs, rd)]);
+			for (uint32_t k = d->mem_off[a];
+			     nI && k < d->mem_off[a + 1]; k++) {
+				uint32_t I = d->mem[k];
+
+				if (I == rs || I == rd)
+					continue;
+				r += min2(base, min2(sh[loc(d, a, rs, I)],
+						     sh[loc(d, a, I, rd)]));
+			}
+			rates[i] = r;
+			continue;
+		}
+		/* base with the shares of s -> x and y -> d (x, y by their
+		 * index; base itself where x = s, y = d) */
+		{
+			uint32_t na = asz(d, a), nb = asz(d, b);
+			uint32_t is = d->idx[rs], id = d->idx[rd];
+			const uint32_t *row =
+				d->local + d->lo[a] + (size_t)is * na;
+			const uint32_t *col = d->local + d->lo[b] + id;
+			double *ss = x->shs, *sd = x->shd;
+
+			for (uint32_t k = 0; k < na; k++)
+				ss[k] = k == is ? base : min2(base, sh[row[k]]);
+			for (uint32_t k = 0; k < nb; k++)
+				sd[k] = k == id ? INFINITY :
+						  sh[col[(size_t)k * nb]];
+		}
+		if (d->min) {
+			uint32_t q0, nl = gpos(d, a, b, &q0);
+
+			for (uint32_t q = q0; q < q0 + nl; q++)
+				r += min2(min2(x->shs[x->gfi[q]], sh[d->gl[q]]),
+					  x->shd[x->gti[q]]);
+		}
+		const uint32_t *pa = d->gl_pair + (size_t)a * d->G;
+		const uint32_t *tb = x->tin + (size_t)b * d->G;
+		const uint32_t *nb = x->tn + (size_t)b * d->G;
+
+		for (uint32_t g = 0; g < d->G; g++) {
+			uint32_t q1 = pa[g], n1 = pa[g + 1] - pa[g];
+			uint32_t q2 = tb[g], n2 = nb[g], n = asz(d, g);
+
+			if (g == a || g == b)
+				continue;
+			for (uint32_t k1 = q1; k1 < q1 + n1; k1++) {
+				double c1 =
+					min2(x->shs[x->gfi[k1]], sh[d->gl[k1]]);
+				uint32_t kv = x->gkv[k1];
+
+				for (uint32_t k2 = q2; k2 < q2 + n2; k2++) {
+					double c = min2(min2(c1, sh[d->gl[k2]]),
+							x->shd[x->gti[k2]]);
+
+					r += keysum(x, kv + x->gfi[k2], n, c,
+						    sh);
+				}
+			}
+		}
+		rates[i] = r;
+	}
+}
