@@ -14,7 +14,8 @@
  * 2-core machine), the first 20 jobs of issue 10's 11,130-node run
  * (its target: 4 policies x 10,000 jobs with rates in 60 s), and its
  * four policies on the first 1,000 jobs with rates under hm (counts
- * kept current; the full run took 817 s on one thread).
+ * kept current, in closed form on the dragonfly; bench/run.sh times the
+ * whole run).
  *
  * Usage: bench_whatif [SWF [POLICY...]]  (default: $STOPO_LUBLIN or
  * /work/shared/workloads/lublin_256.swf; fattree-pods and clustered).

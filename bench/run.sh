@@ -6,7 +6,9 @@
 # 256-node dragonfly under ugal and min, rates by the nne model: each
 # policy's utilisation, rate sum, and the mean B_eff per node (link
 # units) of the grid jobs spanning groups (over 32 nodes) and within one.
-# Then fattree_mix.sh: fattree-pods's two rule sets beside linear.
+# Then issue 10's four policies on the whole workload with hm rates on
+# the 11,130-node dragonfly (wall time against its 60 s), and
+# fattree_mix.sh: fattree-pods's two rule sets beside linear.
 set -eu
 stopo=${1:?usage: run.sh STOPO SRCDIR}
 src=${2:?usage: run.sh STOPO SRCDIR}
@@ -39,4 +41,15 @@ for r in ugal:intra=local min; do
 		FS=' ' "$tmp/ids" FS=, - | sort
 	echo "   ($(($(date +%s) - t0)) s)"
 done
+# issue 10's run with rates: four policies, the whole workload, the
+# 11,130-node dragonfly, hm (the policies side by side, one per core)
+echo "== issue 10: 4 policies x 10,000 jobs with hm rates, dragonfly:p=7,a=15,h=8,g=106, ugal (target 60 s)"
+t0=$(date +%s)
+"$stopo" whatif --topo dragonfly:p=7,a=15,h=8,g=106 \
+	--routing ugal:intra=local --workload "$swf" --scale auto --quiet \
+	--policy linear,clustered,dragonfly-groups,dragonfly-groups:large=shared \
+	--model hm >"$tmp/out"
+t1=$(date +%s)
+grep -E '^(policy|utilization|comm. rate sum)' "$tmp/out"
+echo "   $((t1 - t0)) s wall on $(nproc) cores ($([ $((t1 - t0)) -lt 60 ] && echo met || echo MISSED))"
 sh "$src/bench/fattree_mix.sh" "$stopo" "$src"
