@@ -30,7 +30,7 @@
 #include "evaluator/models/model_impl.h"
 
 /* Most memoised weights (doubles) per direction: 128 MiB. */
-#define MEMO_MAX (1u << 24)
+size_t model_hm_dfly_memo_max = (size_t)1 << 24;
 
 struct hm_dfly {
 	const struct routing_dfly *d;
@@ -48,7 +48,8 @@ struct hm_dfly {
 	/* per set */
 	/* per group pair (A, B), memoised: the sub-flows a flow A -> B puts
 	 * on s -> x for every router x of A (wout, by x's index) and on
-	 * y -> d for every y of B (win); NULL beyond MEMO_MAX entries, then
+	 * y -> d for every y of B (win); NULL beyond
+	 * model_hm_dfly_memo_max entries, then
 	 * computed per flow into w */
 	double *wout, *win;
 	uint8_t *wdone; /* [G*G] */
@@ -170,7 +171,7 @@ int hm_dfly_create(const struct routing *r, struct hm_dfly **out,
 	x->pairs2 = malloc((GG + 1) * sizeof(*x->pairs2));
 	x->f = malloc(((size_t)d->G + 1) * sizeof(*x->f));
 	x->wdone = calloc(GG + 1, 1);
-	if (GG * d->maxa <= MEMO_MAX) {
+	if (GG * d->maxa <= model_hm_dfly_memo_max) {
 		x->wout = malloc((GG * d->maxa + 1) * sizeof(*x->wout));
 		x->win = malloc((GG * d->maxa + 1) * sizeof(*x->win));
 		if (!x->wout || !x->win) {

@@ -219,6 +219,9 @@ static inline void hm_count(struct hm_counter *c, uint32_t l, double n)
  * F's paths cross (it cannot fail).  Those that can return 0 or -1 with
  * err set. */
 struct hm_dfly;
+/* Most weights hm_dfly_create memoises per direction (beyond, it computes
+ * them per flow); the tests lower it to take that path too. */
+extern size_t model_hm_dfly_memo_max;
 /* Whether hm SPEC has method=auto (the closed form where it applies). */
 bool model_hm_auto(const char *spec);
 int hm_dfly_create(const struct routing *r, struct hm_dfly **out,
