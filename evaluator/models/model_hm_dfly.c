@@ -2,27 +2,32 @@
  * form (routing_dfly: vlb and ugal, intra=local, single-link local paths).
  *
  * The factored hm (model_hm.c) builds every stem of every flow: about
- * a h stems of six links per flow on dfly(p,a,h,g), each counted and then
- * rated.  Here the counts come from the flows grouped three ways, with
- * no stem built:
- *   - the injection and ejection carry a flow's P(A,B) sub-flows: MIN's
- *     m(A,B) (the global links A -> B) and VLB's sum over groups C of
- *     a_C m(A,C) m(C,B) (a_C segments per stem);
- *   - by (source router s, destination group B): the local link s -> x
- *     carries, per flow, MIN's global links x -> B and a_C m(C,B) for
- *     each global link from x to a group C;
- *   - by (source group A, destination router d): y -> d likewise;
- *   - by group pair (A, B): each global link A -> C carries a_C m(C,B)
- *     per flow, each C -> B a_C m(A,C), each A -> B one (MIN); every
- *     pair (x -> v, u -> y) uses key (v, u) once, whose segments put one
- *     sub-flow on v -> I and I -> u for every router I of C: so v -> I
- *     carries the uses of the keys leaving v, I -> u those entering u.
- * These are the factored counts exactly (integers).  Rates then walk
- * each flow's stems without storing them: a stem's share c is the least
- * over its links, its rate the sum over its key's segments of min(c,
- * v_g), where the keys' segment shares v_g are computed once per set (the
- * least, largest and sum first: c at most the least gives c per
- * segment, c at least the largest the sum). */
+ * g - 2 stems of six links per flow on dfly(p,a,h,g), each counted and
+ * then rated.  Here no stem is built.  A flow from router s of group A
+ * to router d of group B != A (m(X,Y): the global links X -> Y; a_C: the
+ * routers of C, so the segments of a VLB stem through C):
+ *   - its injection and ejection carry P(A,B) = m(A,B) (ugal's MIN
+ *     paths) + the sum over the other groups C of a_C m(A,C) m(C,B);
+ *   - s -> x carries MIN's global links x -> B plus a_C m(C,B) for each
+ *     global link from x to a group C, and y -> d likewise: weights of
+ *     A's and B's routers that depend on (A, B) only (memoised);
+ *   - each global link A -> C carries a_C m(C,B), each C -> B a_C m(A,C),
+ *     each A -> B one (MIN): summed over the set's group pairs per
+ *     source group, then per destination group, each link counted once;
+ *   - every pair (x -> v, u -> y) uses key (v, u) once, whose segments
+ *     put one sub-flow on v -> I and on I -> u for every router I of C:
+ *     so v -> I carries the uses of the keys leaving v, I -> u those
+ *     entering u (m(C,B) per flow on each A -> C link's v, m(A,C) on
+ *     each C -> B link's u).
+ * Flows within a group (vlb through its other routers, no key) and within
+ * a router are counted one by one.  These are the stems' counts exactly
+ * (integers in doubles).  Rates then walk each flow's stems without
+ * storing them: a stem's share c is the least over its links (the
+ * injection, ejection and end links' per flow once), its rate the sum
+ * over its key's segments of min(c, v_g); a key's segment shares are
+ * computed when the set's rating first meets it, with their least,
+ * largest and sum (c at most the least: c per segment; at least the
+ * largest: the sum; else a scan). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,12 +50,10 @@ struct hm_dfly {
 	/* [G*G+1] the start in d->gl of C -> B at B G + C (gl_pair
 	 * transposed: a flow's rows are contiguous), and their count */
 	uint32_t *tin, *tn;
-	/* per set */
 	/* per group pair (A, B), memoised: the sub-flows a flow A -> B puts
 	 * on s -> x for every router x of A (wout, by x's index) and on
-	 * y -> d for every y of B (win); NULL beyond
-	 * model_hm_dfly_memo_max entries, then
-	 * computed per flow into w */
+	 * y -> d for every y of B (win); NULL beyond model_hm_dfly_memo_max
+	 * entries, then computed per flow into w */
 	double *wout, *win;
 	uint8_t *wdone; /* [G*G] */
 	double *w;	/* [2 maxa] */
@@ -59,7 +62,7 @@ struct hm_dfly {
 	uint32_t *pairs, *pairs2, npairs;
 	double *f; /* [G] */
 	/* [K] per key: its slot this set (UINT32_MAX: none yet) and its
-	 * segment shares' least, largest and sum (one cache line's half) */
+	 * segment shares' least, largest and sum */
 	struct kinfo {
 		uint32_t slot, pad;
 		double kmin, kmax, ksum;
