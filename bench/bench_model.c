@@ -13,7 +13,8 @@
  * reduced LP).  Then JM under ugal on the 11,130-node dragonfly, random:1
  * (18 million paths): on stems and middles (model_run, the factored form)
  * against every path enumerated (its peer: the path-level method), with
- * the ratio and the largest per-flow difference.
+ * the ratio and the largest per-flow difference; and HM there in closed
+ * form, on the stems and on every path.
  * Run by `make bench`; asserts nothing.  BENCH_MMF_LP=1 also times MMF's
  * iterative LP ("mmf/lp") on the large dragonfly. */
 #include <stdio.h>
@@ -154,6 +155,63 @@ static void jm_factored(const char *topo, const char *routing,
 	topo_destroy(t);
 }
 
+/* HM three ways on the same flows, no link loads ranked: in closed form
+ * (method=auto on a dragonfly), on the stems (factored), on every path. */
+static void hm_forms(const char *topo, const char *routing, const char *pattern)
+{
+	static const char *const spec[] = { "hm", "hm:method=factored",
+					    "hm:method=paths" };
+	struct err err = { "" };
+	struct topo *t = topo_create(topo, &err);
+	struct routing *r = t ? routing_create(t, routing, &err) : NULL;
+	struct model_result res[3];
+	struct model_opts o;
+	struct flows f;
+	double w[3], diff = 0;
+
+	if (!r) {
+		fprintf(stderr, "%s %s: %s\n", topo, routing, err.msg);
+		exit(1);
+	}
+	flows_init(&f);
+	model_opts_init(&o);
+	o.top_links = 0;
+	if (flows_pattern(pattern, NULL, topo_num_nodes(t), 1, &f, &err)) {
+		fprintf(stderr, "%s: %s\n", pattern, err.msg);
+		exit(1);
+	}
+	for (int k = 0; k < 3; k++) {
+		double w0 = bench_clock(CLOCK_MONOTONIC);
+
+		if (model_run(spec[k], r, &f, &o, &res[k], &err)) {
+			fprintf(stderr, "%s: %s\n", spec[k], err.msg);
+			exit(1);
+		}
+		w[k] = bench_clock(CLOCK_MONOTONIC) - w0;
+	}
+	for (int k = 1; k < 3; k++)
+		for (uint32_t i = 0; i < f.n; i++) {
+			double d = res[0].rates[i] - res[k].rates[i];
+
+			d = d < 0 ? -d : d;
+			if (d > diff)
+				diff = d;
+		}
+	printf("%s, %s, %s: hm on %llu paths: closed form %.3f s, stems "
+	       "%.3f s (%.1fx), every path (enumerated + solved) %.3f s "
+	       "(%.1fx); aggregates %.9f / %.9f / %.9f, largest flow "
+	       "difference %.1e\n",
+	       topo, routing_spec(r), pattern,
+	       (unsigned long long)res[0].paths_total, w[0], w[1], w[1] / w[0],
+	       w[2], w[2] / w[0], res[0].aggregate, res[1].aggregate,
+	       res[2].aggregate, diff);
+	for (int k = 0; k < 3; k++)
+		model_result_free(&res[k]);
+	flows_free(&f);
+	routing_destroy(r);
+	topo_destroy(t);
+}
+
 int main(void)
 {
 	static const char *const fast[] = { "hm", "jm", NULL };
@@ -170,5 +228,6 @@ int main(void)
 	run("dragonfly:p=7,a=15,h=8,g=106", "min", "random:1",
 	    getenv("BENCH_MMF_LP") ? lp_ref : lp);
 	jm_factored("dragonfly:p=7,a=15,h=8,g=106", "ugal", "random:1");
+	hm_forms("dragonfly:p=7,a=15,h=8,g=106", "ugal", "random:1");
 	return 0;
 }
