@@ -34,6 +34,9 @@
 
 #include "evaluator/models/model_impl.h"
 
+/* The most groups the closed form takes (its tables per group pair). */
+#define HM_DFLY_MAX_GROUPS 1024
+
 /* Most memoised weights (doubles) per direction: 128 MiB. */
 size_t model_hm_dfly_memo_max = (size_t)1 << 24;
 
@@ -146,7 +149,9 @@ int hm_dfly_create(const struct routing *r, struct hm_dfly **out,
 	size_t GG, NG;
 
 	*out = NULL;
-	if (!d)
+	/* about 40 bytes per group pair: beyond HM_DFLY_MAX_GROUPS groups
+	 * (40 MiB) the stems serve */
+	if (!d || d->G > HM_DFLY_MAX_GROUPS)
 		return 0;
 	GG = (size_t)d->G * d->G;
 	NG = d->gl_pair[GG];

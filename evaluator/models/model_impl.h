@@ -213,11 +213,11 @@ static inline void hm_count(struct hm_counter *c, uint32_t l, double n)
 
 /* Hoefler's method on routing_dfly's structure (model_hm_dfly.c): the
  * factored hm's counts and rates without building stems.  hm_dfly_create
- * sets *OUT to NULL when R has no such structure.  hm_dfly_count counts
- * flow set F into C (and *NPATHS, the paths stood for, when not NULL);
- * hm_dfly_rates then rates F from SH[l] = capacity / count of the links
- * F's paths cross (it cannot fail).  Those that can return 0 or -1 with
- * err set. */
+ * sets *OUT to NULL when R has no such structure, or over 1,024 groups
+ * (its tables per group pair).  hm_dfly_count counts flow set F into C
+ * (and *NPATHS, the paths stood for, when not NULL); hm_dfly_rates then
+ * rates F from SH[l] = capacity / count of the links F's paths cross (it
+ * cannot fail).  Those that can return 0 or -1 with err set. */
 struct hm_dfly;
 /* Most weights hm_dfly_create memoises per direction (beyond, it computes
  * them per flow); the tests lower it to take that path too. */
