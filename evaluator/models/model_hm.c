@@ -72,6 +72,10 @@ static int cmp_dbl(const void *a, const void *b)
  * when it has over HM_SORT_MIN segments and at least HM_SORT_USE stems of
  * the set use it; otherwise each stem sums over them directly. */
 #define HM_SORT_MIN 16
+
+/* Stem links hm_add keeps per set (128 MiB); the stems of the flows
+ * beyond are built again when rated.  The tests lower it. */
+size_t model_hm_stem_budget = (size_t)1 << 25;
 #define HM_SORT_USE 16
 
 /* u[l], the sub-flows on each topology link of the flow sets present;
@@ -246,6 +250,74 @@ static inline void count(struct model_hm_state *h, uint32_t l, double n)
 	hm_count(&c, l, n);
 }
 
+/* The rate of the stem of N links LINKS with middle key K (or
+ * ROUTING_NO_MIDDLE) from the shares h->sh and its key's segments' (and,
+ * when LOAD, the stem's rate added to its links and its segments'
+ * loads). */
+static double stem_rate(struct model_hm_state *h, const uint32_t *links,
+			uint32_t n, uint32_t k, double *load)
+{
+	double c = INFINITY, sr = 0;
+
+	for (uint32_t e = 0; e < n; e++) {
+		double x = h->sh[links[e]];
+
+		if (x < c)
+			c = x;
+	}
+	if (k == ROUTING_NO_MIDDLE) {
+		sr = c;
+	} else {
+		uint32_t a = h->kseg[k], b = a + h->knseg[k];
+
+		if (load) {
+			for (uint32_t g = a; g < b; g++) {
+				double x = h->v[g] < c ? h->v[g] : c;
+
+				sr += x;
+				h->gload[g] += x;
+			}
+		} else if (c <= h->kmin[k]) {
+			/* every segment's share at least c */
+			sr = c * (double)(b - a);
+		} else if (c >= h->kmax[k]) {
+			/* every segment's share at most c */
+			sr = h->ksum[k];
+		} else if (!h->sorted[k]) {
+			/* four sums: no chain of dependent adds */
+			double s4[4] = { 0, 0, 0, 0 };
+			uint32_t g = a;
+
+			for (; g + 4 <= b; g += 4)
+				for (uint32_t z = 0; z < 4; z++)
+					s4[z] += h->v[g + z] < c ? h->v[g + z] :
+								   c;
+			for (; g < b; g++)
+				s4[0] += h->v[g] < c ? h->v[g] : c;
+			sr = (s4[0] + s4[1]) + (s4[2] + s4[3]);
+		} else {
+			/* the shares below c (srt[a .. lo)) give
+				 * themselves, the rest c each */
+			uint32_t lo = a, hi = b;
+
+			while (lo < hi) {
+				uint32_t mid = lo + (hi - lo) / 2;
+
+				if (h->srt[mid] < c)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			sr = (lo < b ? h->pre[lo] :
+				       h->pre[b - 1] + h->srt[b - 1]) +
+			     c * (double)(b - lo);
+		}
+	}
+	for (uint32_t e = 0; load && e < n; e++)
+		load[links[e]] += sr;
+	return sr;
+}
+
 /* Add flows F: their stems counted into h->u (what they added into SET
  * when not NULL), then RATES[F->n] and, when not NULL, LOAD[L] (topology
  * ids; added to) from the counts of every set present; *NPATHS the paths
@@ -256,6 +328,7 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 {
 	struct pathset mp;
 	uint64_t np = 0;
+	uint32_t kept = f->n; /* flows [0, kept) have their stems kept */
 	int rc = -1;
 
 	pathset_init(&mp);
@@ -279,15 +352,19 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 			err_prefix(err, "flow %u", i);
 			goto out;
 		}
-		if (model_grow(&h->st_off, &h->cap_so, h->nst + p->n + 1,
-			       sizeof(*h->st_off)) ||
-		    model_grow(&h->st_key, &h->cap_sk, h->nst + p->n + 1,
-			       sizeof(*h->st_key)) ||
-		    model_grow(&h->st_flow, &h->cap_sf, h->nst + p->n + 1,
-			       sizeof(*h->st_flow)) ||
-		    model_grow(&h->st_links, &h->cap_stl,
-			       h->nstl + p->off[p->n] + 1,
-			       sizeof(*h->st_links))) {
+		if (kept == f->n &&
+		    h->nstl + p->off[p->n] > model_hm_stem_budget)
+			kept = i; /* built again when rated */
+		if (kept == f->n &&
+		    (model_grow(&h->st_off, &h->cap_so, h->nst + p->n + 1,
+				sizeof(*h->st_off)) ||
+		     model_grow(&h->st_key, &h->cap_sk, h->nst + p->n + 1,
+				sizeof(*h->st_key)) ||
+		     model_grow(&h->st_flow, &h->cap_sf, h->nst + p->n + 1,
+				sizeof(*h->st_flow)) ||
+		     model_grow(&h->st_links, &h->cap_stl,
+				h->nstl + p->off[p->n] + 1,
+				sizeof(*h->st_links)))) {
 			err_set(err, "out of memory (hm, %u flows)", f->n);
 			goto out;
 		}
@@ -304,20 +381,23 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 					h->ukeys[h->nukeys++] = k;
 			}
 			np += (uint64_t)n;
+			for (uint32_t e = p->off[s]; e < p->off[s + 1]; e++)
+				count(h, p->links[e], n);
+			if (kept < f->n)
+				continue;
 			h->st_off[h->nst] = (uint32_t)h->nstl;
 			h->st_key[h->nst] = k;
 			h->st_flow[h->nst++] = i;
-			for (uint32_t e = p->off[s]; e < p->off[s + 1]; e++) {
-				count(h, p->links[e], n);
+			for (uint32_t e = p->off[s]; e < p->off[s + 1]; e++)
 				h->st_links[h->nstl++] = p->links[e];
-			}
 		}
 		if (h->nstl >= UINT32_MAX) {
 			err_set(err, "more than 2^32 stem links");
 			goto out;
 		}
 	}
-	h->st_off[h->nst] = (uint32_t)h->nstl;
+	if (h->st_off)
+		h->st_off[h->nst] = (uint32_t)h->nstl;
 	for (uint32_t q = 0; q < h->nukeys; q++) {
 		uint32_t k = h->ukeys[q], a = h->kseg[k], b = a + h->knseg[k];
 
@@ -394,69 +474,34 @@ commit:
 		}
 	}
 	memset(rates, 0, (size_t)f->n * sizeof(*rates));
-	for (size_t s = 0; s < h->nst; s++) {
-		uint32_t k = h->st_key[s];
-		double c = INFINITY, sr = 0;
+	for (size_t s = 0; s < h->nst; s++)
+		rates[h->st_flow[s]] += stem_rate(
+			h, h->st_links + h->st_off[s],
+			h->st_off[s + 1] - h->st_off[s], h->st_key[s], load);
+	/* the flows whose stems were not kept: built again */
+	for (uint32_t i = kept; i < f->n; i++) {
+		const struct pathset *p = &h->ss.p;
 
-		for (uint32_t e = h->st_off[s]; e < h->st_off[s + 1]; e++) {
-			double x = h->sh[h->st_links[e]];
-
-			if (x < c)
-				c = x;
-		}
-		if (k == ROUTING_NO_MIDDLE) {
-			sr = c;
-		} else {
-			uint32_t a = h->kseg[k], b = a + h->knseg[k];
-
-			if (load) {
-				for (uint32_t g = a; g < b; g++) {
-					double x = h->v[g] < c ? h->v[g] : c;
-
-					sr += x;
-					h->gload[g] += x;
-				}
-			} else if (c <= h->kmin[k]) {
-				/* every segment's share at least c */
-				sr = c * (double)(b - a);
-			} else if (c >= h->kmax[k]) {
-				/* every segment's share at most c */
-				sr = h->ksum[k];
-			} else if (!h->sorted[k]) {
-				/* four sums: no chain of dependent adds */
-				double s4[4] = { 0, 0, 0, 0 };
-				uint32_t g = a;
-
-				for (; g + 4 <= b; g += 4)
-					for (uint32_t z = 0; z < 4; z++)
-						s4[z] += h->v[g + z] < c ?
-								 h->v[g + z] :
-								 c;
-				for (; g < b; g++)
-					s4[0] += h->v[g] < c ? h->v[g] : c;
-				sr = (s4[0] + s4[1]) + (s4[2] + s4[3]);
-			} else {
-				/* the shares below c (srt[a .. lo)) give
-				 * themselves, the rest c each */
-				uint32_t lo = a, hi = b;
-
-				while (lo < hi) {
-					uint32_t mid = lo + (hi - lo) / 2;
-
-					if (h->srt[mid] < c)
-						lo = mid + 1;
-					else
-						hi = mid;
-				}
-				sr = (lo < b ? h->pre[lo] :
-					       h->pre[b - 1] + h->srt[b - 1]) +
-				     c * (double)(b - lo);
+		if (h->nkeys ? routing_stems(h->r, f->src[i], f->dst[i], &h->ss,
+					     err) :
+			       routing_paths(h->r, f->src[i], f->dst[i],
+					     &h->ss.p, err)) {
+			err_prefix(err, "flow %u", i);
+			if (set) { /* the counts back out */
+				for (uint32_t q = 0; q < set->n; q++)
+					h->u[set->link[q]] -= set->cnt[q];
+				free(set->link);
+				free(set->cnt);
+				memset(set, 0, sizeof(*set));
 			}
+			goto out;
 		}
-		rates[h->st_flow[s]] += sr;
-		for (uint32_t e = h->st_off[s]; load && e < h->st_off[s + 1];
-		     e++)
-			load[h->st_links[e]] += sr;
+		for (uint32_t s = 0; s < p->n; s++)
+			rates[i] += stem_rate(h, p->links + p->off[s],
+					      p->off[s + 1] - p->off[s],
+					      h->nkeys ? h->ss.key[s] :
+							 ROUTING_NO_MIDDLE,
+					      load);
 	}
 	for (uint32_t q = 0; load && q < h->nukeys; q++) {
 		uint32_t k = h->ukeys[q], a = h->kseg[k], b = a + h->knseg[k];

@@ -219,6 +219,9 @@ static inline void hm_count(struct hm_counter *c, uint32_t l, double n)
  * rates F from SH[l] = capacity / count of the links F's paths cross (it
  * cannot fail).  Those that can return 0 or -1 with err set. */
 struct hm_dfly;
+/* Stem links the factored hm keeps per flow set (model_hm.c); beyond, it
+ * builds the rest again to rate them.  The tests lower it. */
+extern size_t model_hm_stem_budget;
 /* Most weights hm_dfly_create memoises per direction (beyond, it computes
  * them per flow); the tests lower it to take that path too. */
 extern size_t model_hm_dfly_memo_max;

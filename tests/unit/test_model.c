@@ -1264,27 +1264,38 @@ ParameterizedTest(const struct fhm_case *c, model, hm_factored_equals_paths)
  * set leaves the state as new: a set added then gets hm's rates alone. */
 Test(model, hm_state_equals_paths_over_the_sets_present)
 {
-	static const char *const nets[][2] = {
-		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal" },
-		{ "dragonfly:p=1,a=20,h=1,g=5", "vlb" },
-		{ "cascade:groups=2,pair=2", "ugal" },
-		{ "fattree:k=4,n=3", "ecmp" },
+	/* topology, routing, hm spec, stem links kept per set (0: the
+	 * default; otherwise the rest are built again when rated) */
+	static const struct {
+		const char *topo, *routing, *spec;
+		size_t budget;
+	} nets[] = {
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "hm", 0 },
+		{ "dragonfly:p=1,a=20,h=1,g=5", "vlb", "hm", 0 },
+		{ "cascade:groups=2,pair=2", "ugal", "hm", 0 },
+		{ "fattree:k=4,n=3", "ecmp", "hm", 0 },
+		{ "cascade:groups=2,pair=2", "ugal", "hm", 3000 },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "hm:method=factored",
+		  1 },
+		{ "fattree:k=4,n=3", "ecmp", "hm", 50 },
 	};
+	const size_t budget = model_hm_stem_budget;
 	/* + k: add set k; - k: remove it */
 	static const int ops[] = { 0, 1, 2, -1, 3, -0 - 100, 4, -2, -3, -4 };
 	struct err err = { "" };
 
 	for (size_t q = 0; q < sizeof(nets) / sizeof(nets[0]); q++) {
-		struct fx_net n = fx_net(nets[q][0], nets[q][1]);
+		struct fx_net n = fx_net(nets[q].topo, nets[q].routing);
 		uint32_t N = topo_num_nodes(n.t);
 		uint32_t *nodes = malloc(N * sizeof(*nodes));
 		struct model_hm_state *h =
-			model_hm_state_create(n.r, NULL, &err);
+			model_hm_state_create(n.r, nets[q].spec, &err);
 		struct model_hm_set set[5];
 		struct flows f[5];
 		bool in[5] = { false };
 
 		cr_assert_not_null(nodes);
+		model_hm_stem_budget = nets[q].budget ? nets[q].budget : budget;
 		cr_assert_not_null(h, "%s", err.msg);
 		for (int k = 0; k < 5; k++) {
 			uint32_t cnt = N / 4 < 6 ? N / 2 : N / 4;
@@ -1342,7 +1353,7 @@ Test(model, hm_state_equals_paths_over_the_sets_present)
 						  1e-9 * fmax(1, want),
 					  "%s step %zu set %d flow %u: %.17g, "
 					  "want %.17g",
-					  nets[q][0], o, k, i, got[i], want);
+					  nets[q].topo, o, k, i, got[i], want);
 			}
 			model_result_free(&r);
 			flows_free(&all);
@@ -1356,6 +1367,7 @@ Test(model, hm_state_equals_paths_over_the_sets_present)
 		free(nodes);
 		fx_net_free(&n);
 	}
+	model_hm_stem_budget = budget;
 }
 
 /* hm's method option, checked like jm's. */
