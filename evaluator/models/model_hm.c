@@ -318,6 +318,17 @@ static double stem_rate(struct model_hm_state *h, const uint32_t *links,
 	return sr;
 }
 
+/* Flow I's stems into h->ss (each path a stem where the routing does not
+ * factor).  Returns 0, or -1 with err set ("flow I: ..."). */
+static int flow_stems(struct model_hm_state *h, const struct flows *f,
+		      uint32_t i, struct err *err)
+{
+	if (h->nkeys ? routing_stems(h->r, f->src[i], f->dst[i], &h->ss, err) :
+		       routing_paths(h->r, f->src[i], f->dst[i], &h->ss.p, err))
+		return err_prefix(err, "flow %u", i);
+	return 0;
+}
+
 /* Add flows F: their stems counted into h->u (what they added into SET
  * when not NULL), then RATES[F->n] and, when not NULL, LOAD[L] (topology
  * ids; added to) from the counts of every set present; *NPATHS the paths
@@ -345,11 +356,7 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 	for (uint32_t i = 0; i < f->n; i++) {
 		const struct pathset *p = &h->ss.p;
 
-		if (h->nkeys ? routing_stems(h->r, f->src[i], f->dst[i], &h->ss,
-					     err) :
-			       routing_paths(h->r, f->src[i], f->dst[i],
-					     &h->ss.p, err)) {
-			err_prefix(err, "flow %u", i);
+		if (flow_stems(h, f, i, err)) {
 			goto out;
 		}
 		if (kept == f->n &&
@@ -482,11 +489,7 @@ commit:
 	for (uint32_t i = kept; i < f->n; i++) {
 		const struct pathset *p = &h->ss.p;
 
-		if (h->nkeys ? routing_stems(h->r, f->src[i], f->dst[i], &h->ss,
-					     err) :
-			       routing_paths(h->r, f->src[i], f->dst[i],
-					     &h->ss.p, err)) {
-			err_prefix(err, "flow %u", i);
+		if (flow_stems(h, f, i, err)) {
 			if (set) { /* the counts back out */
 				for (uint32_t q = 0; q < set->n; q++)
 					h->u[set->link[q]] -= set->cnt[q];
