@@ -255,10 +255,32 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Add group C's part of a flow's end weights to W: for the source end
+ * (OUT, SELF = A, OTHER = B) on s -> x, x of index i in A, MIN's global
+ * links from x to B (ugal) and a_C m(C, B) for every global link from x
+ * to a group C other than A and B; for the destination end (SELF = B,
+ * OTHER = A) the same on y -> d, y in B, with the links from C. */
+static void end_add(const struct hm_dfly *x, uint32_t c, uint32_t self,
+		    uint32_t other, bool out, double *w)
+{
+	const struct routing_dfly *d = x->d;
+	const uint32_t *l, *idx = out ? x->gfi : x->gti;
+	uint32_t q, n;
+	double wt;
+
+	if (c == self || (c == other && !d->min))
+		return;
+	wt = c == other ? 1 :
+			  (double)asz(d, c) * (out ? nglob(d, c, other, &l) :
+						     nglob(d, other, c, &l));
+	n = out ? gpos(d, self, c, &q) : gpos(d, c, self, &q);
+	for (uint32_t k = q; k < q + n; k++)
+		w[idx[k]] += wt;
+}
+
 /* The weights of a flow A -> B (A != B) on the local links at its ends:
- * OUT[i] on s -> x for the router x of index i in A: MIN's global links
- * from x to B (ugal) and a_C m(C, B) for every global link from x to a
- * group C other than A and B; IN[i] on y -> d likewise for y in B. */
+ * OUT[i] on s -> x for the router x of index i in A, IN[i] on y -> d for
+ * y of index i in B (end_add). */
 static void weights(struct hm_dfly *x, uint32_t a, uint32_t b, double *out,
 		    double *in)
 {
@@ -267,27 +289,8 @@ static void weights(struct hm_dfly *x, uint32_t a, uint32_t b, double *out,
 	memset(out, 0, asz(d, a) * sizeof(*out));
 	memset(in, 0, asz(d, b) * sizeof(*in));
 	for (uint32_t c = 0; c < d->G; c++) {
-		uint32_t q, n;
-		double wt;
-
-		if (c != a && (c != b || d->min)) {
-			const uint32_t *l;
-
-			wt = c == b ? 1 :
-				      (double)asz(d, c) * nglob(d, c, b, &l);
-			n = gpos(d, a, c, &q);
-			for (uint32_t k = q; k < q + n; k++)
-				out[x->gfi[k]] += wt;
-		}
-		if (c != b && (c != a || d->min)) {
-			const uint32_t *l;
-
-			wt = c == a ? 1 :
-				      (double)asz(d, c) * nglob(d, a, c, &l);
-			n = gpos(d, c, b, &q);
-			for (uint32_t k = q; k < q + n; k++)
-				in[x->gti[k]] += wt;
-		}
+		end_add(x, c, a, b, true, out);
+		end_add(x, c, b, a, false, in);
 	}
 }
 
