@@ -102,9 +102,17 @@ ctld_alive || fail "slurmctld died"
 # first: it finds the daemons, the stepd and the job's script).
 id=$(submit 2 600) || fail "sbatch -N 2 (the job left running)"
 started "$id" || fail "job $id did not start"
-left=$(cluster_leftovers)
-for p in slurmctld slurmd slurmstepd slurm_script; do
-	echo "$left" | grep -q -- "$p" || fail "cluster_leftovers misses $p: $left"
+# the job runs for slurmctld before its stepd has started the script:
+# look again for up to 20 s
+for i in $(seq 1 40); do
+	left=$(cluster_leftovers)
+	miss=
+	for p in slurmctld slurmd slurmstepd slurm_script; do
+		echo "$left" | grep -q -- "$p" || miss=$p
+	done
+	[ -z "$miss" ] && break
+	sleep 0.5
 done
+[ -z "$miss" ] || fail "cluster_leftovers misses $miss: $left"
 cluster_stop || fail "processes left after cluster_stop"
 echo "PASS"
