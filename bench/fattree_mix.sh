@@ -5,7 +5,11 @@
 # 10,000-job workload (--scale auto) on fattree:k=4,n=3, k=4,n=4 and
 # k=22,n=3, and on the awkward mix (awkward_mix.sh: 2,000 jobs of 1-32
 # nodes, half of them 5-13) on fattree:k=4,n=3 and k=6,n=2 under ecmp and
-# dmodk.
+# dmodk.  "rounded" is linear on the same jobs with sizes rounded up to
+# whole units as the paper's rules round them (round_units.sh), as % of
+# linear's utilisation on the jobs as they are: what the rounding costs
+# when packing is linear's; the isolating policies above it recover part
+# of it by filling the rounded-off nodes with smaller jobs.
 set -eu
 stopo=${1:?usage: fattree_mix.sh STOPO SRCDIR}
 src=${2:?usage: fattree_mix.sh STOPO SRCDIR}
@@ -18,19 +22,28 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sh "$src/bench/awkward_mix.sh" "$swf" >"$tmp/mix.csv"
 echo "== fattree-pods (paper rules, rule=links) beside linear"
-printf '%-34s %-6s %8s %16s %16s %8s\n' workload routing linear \
-	"paper (% lin)" "links (% lin)" "MLS max"
+printf '%-34s %-6s %8s %16s %16s %8s %8s\n' workload routing linear \
+	"paper (% lin)" "links (% lin)" "MLS max" rounded
 row() { # NAME ROUTING TOPO WORKLOAD [--scale auto]
 	name=$1 r=$2 t=$3 w=$4
 	shift 4
+	k=$(echo "$t" | sed 's/.*k=\([0-9]*\).*/\1/')
+	n=$(echo "$t" | sed 's/.*n=\([0-9]*\).*/\1/')
+	sh "$src/bench/round_units.sh" "$w" "$k" "$n" \
+		"$([ $# -gt 0 ] && echo auto || echo 1)" >"$tmp/rounded.csv"
 	"$stopo" whatif --quiet --no-rates --topo "$t" --routing "$r" \
 		--workload "$w" "$@" \
 		--policy linear,fattree-pods,fattree-pods:rule=links >"$tmp/out"
+	"$stopo" whatif --quiet --no-rates --json --topo "$t" --routing "$r" \
+		--workload "$tmp/rounded.csv" --policy linear >"$tmp/rounded"
 	awk -v name="$name" -v r="$r" '
+	/"makespan":/ { sub(/.*"makespan":/, ""); mr = $0 + 0 }
 	/^utilization %/ { l = $3; p = $4; k = $5 }
+	/^makespan s/ { ml = $3 }
 	/^MLS max %/ { m = ($6 > $5 ? $6 : $5) }
-	END { printf "%-34s %-6s %8.2f %7.2f (%5.1f) %7.2f (%5.1f) %8.2f\n",
-		name, r, l, p, 100 * p / l, k, 100 * k / l, m }' "$tmp/out"
+	END { printf "%-34s %-6s %8.2f %7.2f (%5.1f) %7.2f (%5.1f) %8.2f %8.1f\n",
+		name, r, l, p, 100 * p / l, k, 100 * k / l, m, 100 * ml / mr }' \
+		"$tmp/rounded" "$tmp/out"
 }
 for t in fattree:k=4,n=3 fattree:k=4,n=4 fattree:k=22,n=3; do
 	row "10,000 jobs, $t" ecmp "$t" "$swf" --scale auto

@@ -66,6 +66,31 @@ else
 	flunk scale "jobs 25, 27 not as worked out" "$tmp/s.csv" "$tmp/err"
 fi
 
+# bench/round_units.sh (make bench's "rounded" column): on
+# fattree:k=4,n=3 (leaves of 4 nodes, pods of 16, 64 nodes), an SWF of
+# MaxNodes 16 scaled by 4 (auto) gives 1 -> 4 (one leaf, kept), 2 -> 8
+# and 3 -> 12 (whole leaves), 5 -> 20 and 7 -> 28 (above a pod: whole
+# pods, 32), 16 -> 64; a CSV keeps its sizes before rounding (9 -> 12,
+# 17 -> 32, 3 -> 3).  Times pass through; limit -1 is the run time.
+printf '; MaxNodes: 16\n' >"$tmp/ru.swf"
+for p in 1 2 3 5 7 16; do
+	printf '%s 0 -1 100 %s -1 -1 -1 -1 -1 1 -1 -1 -1 0 -1 -1 -1\n' "$p" "$p"
+done >>"$tmp/ru.swf"
+sh "$top_srcdir/bench/round_units.sh" "$tmp/ru.swf" 4 3 auto \
+	>"$tmp/ru.csv" 2>"$tmp/err"
+printf 'id,submit,nodes,runtime,limit\n1,0,9,100,100\n2,0,17,100,200\n3,0,3,100,100\n' \
+	>"$tmp/ru_in.csv"
+sh "$top_srcdir/bench/round_units.sh" "$tmp/ru_in.csv" 4 3 \
+	>"$tmp/ru2.csv" 2>>"$tmp/err"
+if [ "$(cut -d, -f3 "$tmp/ru.csv" | tr '\n' ' ')" = "nodes 4 8 12 32 32 64 " ] &&
+   grep -q '^1,0,4,100,100$' "$tmp/ru.csv" &&
+   [ "$(cut -d, -f3,5 "$tmp/ru2.csv" | tr '\n' ' ')" = "nodes,limit 12,100 32,200 3,100 " ]; then
+	pass round_units
+else
+	flunk round_units "sizes not as worked out" "$tmp/ru.csv" \
+		"$tmp/ru2.csv" "$tmp/err"
+fi
+
 # bad records: file:line errors, or skipped and counted
 expect_fail bad_record 2 "whatif_bad.swf:4: field 4: run time unknown" \
 	-- --topo $FT2 --workload "whatif_bad.swf" --policy linear

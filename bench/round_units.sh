@@ -1,0 +1,50 @@
+#!/bin/sh
+# round_units.sh FILE K N [SCALE] - a stopo whatif CSV workload: the jobs
+# of FILE (an SWF file, or a CSV as awkward_mix.sh writes) with each size
+# rounded up the way fattree-pods' paper rules round it on fattree:k=K,n=N
+# (a job above a leaf of K nodes gets whole level-(j-1) units of K^j nodes,
+# j the lowest level whose units of K^(j+1) nodes hold it; a single-leaf
+# job keeps its size).  SCALE=auto first scales SWF sizes as stopo whatif
+# --scale auto does (rounded up to K^N / MaxNodes times the size).
+# linear on this workload shows what whole-unit rounding costs with
+# linear's freedom to pack (bench/fattree_mix.sh's "rounded" column).
+# SWF fields used: 1 id, 2 submit, 4 run time, 5 processors (8 when 5 is
+# missing), 9 requested time (-1: the run time); "; MaxNodes:" header.
+set -eu
+file=${1:?usage: round_units.sh FILE K N [SCALE]}
+k=${2:?usage: round_units.sh FILE K N [SCALE]}
+n=${3:?usage: round_units.sh FILE K N [SCALE]}
+scale=${4:-1}
+awk -v k="$k" -v lv="$n" -v scale="$scale" '
+function round_up(x,    u) {
+	if (x <= k)
+		return x
+	u = k	# whole units of u nodes inside a unit of u * k nodes
+	while (u * k < x)
+		u *= k
+	return u * int((x + u - 1) / u)
+}
+BEGIN {
+	print "id,submit,nodes,runtime,limit"
+	total = 1
+	for (i = 0; i < lv; i++)
+		total *= k
+	csv = 0; maxn = 0
+}
+NR == 1 && /^id,/ { csv = 1; FS = ","; next }
+csv {
+	split($0, f, ",")
+	printf "%s,%s,%d,%s,%s\n", f[1], f[2], round_up(f[3] + 0), f[4], f[5]
+	next
+}
+/^;[ \t]*MaxNodes:/ { maxn = $3 + 0; next }
+/^;/ || NF < 9 { next }
+{
+	p = $5 > 0 ? $5 : $8
+	if ($4 <= 0 || p <= 0)
+		next
+	if (scale == "auto" && maxn > 0)
+		p = int((p * total + maxn - 1) / maxn)
+	lim = ($9 > 0 && $9 >= $4) ? $9 : $4
+	printf "%s,%s,%d,%s,%s\n", $1, $2, round_up(p), $4, lim
+}' "$file"
