@@ -2352,15 +2352,19 @@ static bitstr_t *_resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 		struct policy_view v = { .owner = empty, .usable = usable };
 		uint8_t *unit = xcalloc(n + 1, 1);
 		uint32_t *placed = xcalloc(n + 1, sizeof(uint32_t)), np, t;
-		int level;
+		int level, from;
 
 		if (policy_place(p, &v, &req, &res) == POLICY_PLACED) {
 			/* The placement, else it rounded up to whole switches,
 			 * else to whole groups (pods): the first of these in
-			 * which the policy places the job alone. */
+			 * which the policy places the job alone, from the
+			 * units the policy needs whole (policy_resv_level:
+			 * fattree-pods' rule=links shares partial leaves and
+			 * pods with jobs that cross nothing of the job's). */
 			np = res.n;
 			memcpy(placed, res.nodes, np * sizeof(uint32_t));
-			for (level = -1; !ret && level <= 1; level++) {
+			from = policy_resv_level(p, placed, np);
+			for (level = from; !ret && level <= 1; level++) {
 				struct policy_view in = { .owner = empty,
 							  .usable = unit };
 
@@ -2382,7 +2386,12 @@ static bitstr_t *_resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 						res.nodes[res.n++] = t;
 				ret = _bitmap_from_result(&res);
 			}
-			if (!ret)
+			if (!ret && from > 1)
+				snprintf(res.reason, sizeof(res.reason),
+					 "its placement crosses units above "
+					 "pods, which a reservation does not "
+					 "round to");
+			else if (!ret)
 				snprintf(
 					res.reason, sizeof(res.reason),
 					"no whole switches or groups around its placement hold it");

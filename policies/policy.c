@@ -385,6 +385,11 @@ bool policy_isolating(const struct policy *p)
 	return p->ops->isolating;
 }
 
+int policy_resv_level(const struct policy *p, const uint32_t *nodes, uint32_t n)
+{
+	return p->ops->resv_level ? p->ops->resv_level(p, nodes, n) : -1;
+}
+
 bool policy_shares(const struct policy *p)
 {
 	return p->ops->isolating && p->ops->shares && p->ops->shares(p->state);

@@ -181,6 +181,15 @@ bool policy_isolating(const struct policy *p);
  * by design (dragonfly-balanced, dragonfly-groups:large=shared under
  * Valiant routing): their sharing links is no broken isolation. */
 bool policy_shares(const struct policy *p);
+/* The units a reservation for a job the policy placed on NODES[0..N) of
+ * an empty machine must hold whole, so that no job outside it can ever
+ * make that placement wait: -1 the nodes alone, 0 their switches, 1
+ * their groups (fat-tree pods, dragonfly groups), 2 and above larger
+ * units (a caller rounding only to switches and groups must refuse).
+ * -1 for a policy whose own placement already refuses partial units
+ * where it must (fattree-pods' paper rules). */
+int policy_resv_level(const struct policy *p, const uint32_t *nodes,
+		      uint32_t n);
 /* Names of the registered policies, NULL-terminated. */
 const char *const *policy_names(void);
 

@@ -1280,6 +1280,28 @@ static int count_place(const struct policy *p, const struct policy_view *v,
 	return st;
 }
 
+/* rule=links: a job spanning level j (its leaves' lowest common unit)
+ * crosses its units of levels 0..j-1, which another job with a node in
+ * one of them would cross too; a reservation holding the job's level-(j-1)
+ * units whole keeps every such job out.  A single-leaf job crosses
+ * nothing: its nodes alone.  The paper's rules place only on whole units,
+ * which the plugin's rounding finds by asking the policy: -1. */
+static int resv_level(const struct policy *p, const uint32_t *nodes, uint32_t n)
+{
+	const struct ft *f = p->state;
+	uint32_t lo = UINT32_MAX, hi = 0;
+
+	if (!f->links || !n)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t w = f->nleaf[nodes[i]];
+
+		lo = w < lo ? w : lo;
+		hi = w > hi ? w : hi;
+	}
+	return (int)lca_level(f, lo, hi) - 1;
+}
+
 const struct policy_ops policy_fattree_pods = {
 	.name = "fattree-pods",
 	.anonymous = true,
@@ -1289,4 +1311,5 @@ const struct policy_ops policy_fattree_pods = {
 	.create = create,
 	.destroy = destroy,
 	.search = count_place,
+	.resv_level = resv_level,
 };

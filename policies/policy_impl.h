@@ -78,6 +78,9 @@ struct policy_ops {
 	 * scans, never an answer of its own) to view V; NULL: it keeps
 	 * nothing.  See policy_sync. */
 	void (*sync)(const struct policy *p, const struct policy_view *v);
+	/* See policy_resv_level; NULL: -1. */
+	int (*resv_level)(const struct policy *p, const uint32_t *nodes,
+			  uint32_t n);
 };
 
 struct policy {

@@ -1034,6 +1034,53 @@ Test(policy, placements)
 	}
 }
 
+/* policy_resv_level: the units a reservation must hold whole.  Under
+ * rule=links a job spanning level j (its leaves' lowest common unit)
+ * needs its level-(j-1) units: on fattree:k=4,n=3 (leaves of 4 nodes,
+ * pods of 16) nodes 0-2 (one leaf) -1, 0-5 (leaves 0-1 of pod 0) 0, 0-19
+ * and 3+60 (pods 0-1, 0 and 3) 1; on fattree:k=3,n=4 (leaves of 3, pods
+ * of 9, subtrees of 27) nodes 0 and 80 (subtrees 0 and 2) 2.  The
+ * paper's rules and policies without the hook: -1. */
+Test(policy, resv_level)
+{
+	static const struct {
+		const char *topo, *policy;
+		uint32_t nodes[20], n;
+		int want;
+	} rows[] = {
+		{ FT, "fattree-pods:rule=links", { 0, 1, 2 }, 3, -1 },
+		{ FT, "fattree-pods:rule=links", { 0, 1, 2, 3, 4, 5 }, 6, 0 },
+		{ FT,
+		  "fattree-pods:rule=links",
+		  { 0,	1,  2,	3,  4,	5,  6,	7,  8,	9,
+		    10, 11, 12, 13, 14, 15, 16, 17, 18, 19 },
+		  20,
+		  1 },
+		{ FT, "fattree-pods:rule=links", { 3, 60 }, 2, 1 },
+		{ "fattree:k=3,n=4",
+		  "fattree-pods:rule=links",
+		  { 0, 80 },
+		  2,
+		  2 },
+		{ FT, "fattree-pods:rule=paper", { 3, 60 }, 2, -1 },
+		{ FT, "linear", { 3, 60 }, 2, -1 },
+		{ DF, "dragonfly-groups", { 0, 17 }, 2, -1 },
+	};
+	struct err e = { "" };
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct fx_net n = fx_net(rows[i].topo, NULL);
+		struct policy *p = policy_create(rows[i].policy, n.t, n.r, &e);
+
+		cr_assert(p, "%s %s: %s", rows[i].topo, rows[i].policy, e.msg);
+		cr_expect_eq(policy_resv_level(p, rows[i].nodes, rows[i].n),
+			     rows[i].want, "row %zu: %s %s", i, rows[i].topo,
+			     rows[i].policy);
+		policy_destroy(p);
+		fx_net_free(&n);
+	}
+}
+
 /* "default": each family's policy under the routing, linear where the
  * family's own refuses the routing (mesh-blocks and shortest). */
 Test(policy, family_default)
