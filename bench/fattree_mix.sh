@@ -33,7 +33,8 @@ row() { # NAME ROUTING TOPO WORKLOAD [--scale auto]
 		"$([ $# -gt 0 ] && echo auto || echo 1)" >"$tmp/rounded.csv"
 	"$stopo" whatif --quiet --no-rates --topo "$t" --routing "$r" \
 		--workload "$w" "$@" \
-		--policy linear,fattree-pods,fattree-pods:rule=links >"$tmp/out"
+		--policy linear,fattree-pods:rule=paper,fattree-pods:rule=links \
+		>"$tmp/out"
 	"$stopo" whatif --quiet --no-rates --json --topo "$t" --routing "$r" \
 		--workload "$tmp/rounded.csv" --policy linear >"$tmp/rounded"
 	awk -v name="$name" -v r="$r" '

@@ -267,7 +267,7 @@ struct pcase {
 };
 
 static const struct pcase pass_cases[] = {
-	{ "Topology=fattree k=22 n=3", "fattree-pods", 10648 },
+	{ "Topology=fattree k=22 n=3", "fattree-pods:rule=paper", 10648 },
 	{ "Topology=fattree k=22 n=3", "fattree-pods:rule=links", 10648 },
 	{ "Topology=dragonfly p=7 a=15 h=8 g=106", "dragonfly-groups", 11130 },
 	{ "Topology=dragonfly p=7 a=15 h=8 g=106", "dragonfly-balanced",

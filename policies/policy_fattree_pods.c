@@ -44,8 +44,9 @@
  * job then crosses those pods, so they are closed to other multi-pod jobs
  * until it ends.  large=pods (default) is the paper's practical rule iv.
  *
- * Option rule=links drops the rounding to whole units, keeping only what
- * isolation needs (the invariant above, for units of every level 0..n-2,
+ * Option rule=links (the default; rule=paper is the rounding above, and
+ * large=leaves without a rule= of its own selects it) drops the rounding
+ * to whole units, keeping only what isolation needs (the invariant above, for units of every level 0..n-2,
  * a leaf included): a job whose nodes span level j (their lowest common
  * unit is a level-j unit) crosses every unit below level j holding one of
  * its nodes, so it may take any free nodes of leaves whose units at levels
@@ -70,7 +71,7 @@ static const struct spec_opt opts[] = {
 	  .def = "pods",
 	  .help = "jobs above a pod: whole pods, or leaves (rule iii)" },
 	{ .key = "rule",
-	  .def = "paper",
+	  .def = "links",
 	  .help = "paper: whole units (rules i-iv); links: any nodes whose "
 		  "links stay private" },
 	{ 0 },
@@ -476,10 +477,23 @@ static int create(struct policy *p, struct err *err)
 	if (policy_opt_choice(p, "large", large_choices, &large, err) ||
 	    policy_opt_choice(p, "rule", rule_choices, &rule, err))
 		return -1;
-	if (rule == 1 && large == 1)
-		return err_set(err, "policy fattree-pods: large=leaves is a "
-				    "rule=paper option (rule=links takes any "
-				    "private leaves already)");
+	if (rule == 1 && large == 1) {
+		/* large=leaves is the paper's rule iii: without a rule=
+		 * of its own it asks for the paper's rules */
+		bool given = false;
+
+		for (size_t i = 0; i < p->args.n; i++)
+			given |= !strcmp(p->args.item[i].key, "rule");
+		if (given)
+			return err_set(err,
+				       "policy fattree-pods: large=leaves is "
+				       "a rule=paper option (rule=links takes "
+				       "any private leaves already)");
+		rule = 0;
+		if (policy_opt_show(p, "rule", "paper"))
+			return err_set(err, "policy fattree-pods: too many "
+					    "options");
+	}
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return err_set(err, "policy fattree-pods: out of memory");

@@ -97,7 +97,7 @@ fi
 run --topo report_policy.conf squeue_broken.json
 if [ $st -eq 0 ] &&
    grep -q '^isolation broken: 1 job placed isolated shares links$' "$tmp/out" &&
-   grep -q '^  job 102 (batch, fattree-pods:large=pods,rule=paper): 64 of its 80 links used by 103 (clus, clustered:seed=1,scatter=10)$' "$tmp/out"; then
+   grep -q '^  job 102 (batch, fattree-pods:large=pods,rule=links): 64 of its 80 links used by 103 (clus, clustered:seed=1,scatter=10)$' "$tmp/out"; then
 	pass broken_by
 else
 	flunk broken_by "job 102 broken by 103" "$tmp/out"

@@ -22,10 +22,10 @@ golden small.txt -- --topo $FT3 --workload "whatif_small.swf" \
 golden small_jobs.csv -- --topo $FT3 --workload "whatif_small.swf" \
 	--policy linear --no-rates --jobs-out - --json
 golden hold.json -- --topo $FT2 --workload "whatif_hold.swf" \
-	--policy fattree-pods,linear --no-rates --json
+	--policy fattree-pods:rule=paper,linear --no-rates --json
 golden hold_jobs.csv -- --topo $FT2 --workload "whatif_hold.swf" \
-	--policy fattree-pods,linear --no-rates --jobs-out "$tmp/jobs.csv" \
-	--quiet --json
+	--policy fattree-pods:rule=paper,linear --no-rates \
+	--jobs-out "$tmp/jobs.csv" --quiet --json
 # the --jobs-out file of that run
 compare hold.csv "$tmp/jobs.csv"
 
@@ -56,10 +56,12 @@ fi
 # scaling: --scale 2 doubles every job: 21-24 take 2 whole leaves each
 # (two at a time), job 25 (8 nodes) gets leaves 0-1 at t=200, job 27 (34
 # nodes) is still dropped
-run --topo $FT2 --workload "whatif_hold.swf" --policy fattree-pods \
-	--no-rates --scale 2 --jobs-out "$tmp/s.csv"
-if grep -q '^fattree-pods,25,10,200,250,"0-7",yes,yes,,$' "$tmp/s.csv" &&
-   grep -q '^fattree-pods,27,30,,,,,,,"34 nodes requested, the machine has 16"$' \
+run --topo $FT2 --workload "whatif_hold.swf" \
+	--policy fattree-pods:rule=paper --no-rates --scale 2 \
+	--jobs-out "$tmp/s.csv"
+ftp=fattree-pods:rule=paper
+if grep -q "^$ftp,25,10,200,250,\"0-7\",yes,yes,,\$" "$tmp/s.csv" &&
+   grep -q "^$ftp,27,30,,,,,,,\"34 nodes requested, the machine has 16\"\$" \
 	"$tmp/s.csv"; then
 	pass scale
 else

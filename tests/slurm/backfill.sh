@@ -10,7 +10,7 @@ require_cluster
 cat > "$TDIR/topo.conf" <<'CONF'
 Topology=fattree k=4 n=3
 NodeName=n[0-63]
-PartitionPolicy=batch:fattree-pods
+PartitionPolicy=batch:fattree-pods:rule=paper
 CONF
 cluster_start topo "$TDIR/topo.conf"
 

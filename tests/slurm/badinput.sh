@@ -9,8 +9,8 @@ require_cluster
 cat > "$TDIR/topo.conf" <<'CONF'
 Topology=fattree k=4 n=3
 NodeName=n[0-63]
-PartitionPolicy=batch:fattree-pods
-PartitionPolicy=small:fattree-pods
+PartitionPolicy=batch:fattree-pods:rule=paper
+PartitionPolicy=small:fattree-pods:rule=paper
 CONF
 # Partition "small" = one leaf switch and half of another: 5 nodes fit
 # Slurm's limits but no isolated placement (fattree-pods gives a job of

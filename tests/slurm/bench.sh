@@ -31,7 +31,7 @@ command -v sdiag >/dev/null || skip "sdiag not installed"
 cat > "$TDIR/topo.conf" <<CONF
 Topology=fattree k=4 n=3
 NodeName=n[0-63]
-PartitionPolicy=batch:fattree-pods
+PartitionPolicy=batch:fattree-pods:rule=paper
 ${TOPO_EXTRA:-}
 CONF
 

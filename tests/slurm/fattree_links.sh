@@ -1,5 +1,5 @@
 #!/bin/bash
-# fattree-pods:rule=links in real daemons (issue 15): on
+# fattree-pods' default rule (rule=links) in real daemons (issue 15): on
 # fattree:k=4,n=3 (64 nodes, leaves n[4w..4w+3], pods of 16), with a
 # 3-node job A on leaf 0 (n[0-2]), a 5-node job B is placed beside it:
 # its pod is pod 0 (the fewest free nodes, best fit), where it takes the
@@ -9,9 +9,9 @@
 # do (they hand B two whole leaves and its first 5 nodes: n[4-8]).  A
 # 6-node job C must then avoid leaves 0 and 1 (B crosses them) and D, a
 # 1-node job, may still take any leftover.  slurmctld logs the spec it
-# ran B under.  stopo report on squeue --json: MLS = TLS = 0 throughout.
-# Then a 6-node reservation takes two whole leaves under either rule
-# (resv6).
+# ran B under (a bare fattree-pods is rule=links).  stopo report on
+# squeue --json: MLS = TLS = 0 throughout.  Then a 6-node reservation
+# takes two whole leaves under either rule (resv6).
 . "$(dirname "$0")/lib.sh"
 require_cluster
 have_report || skip "stopo report not built"
@@ -79,17 +79,17 @@ resv6() {
 	scontrol delete reservationname=r6
 }
 
-run fattree-pods:rule=links fattree-pods:large=pods,rule=links
-[ "$na" = "n[0-2]" ] || fail "rule=links: A on $na, want n[0-2]"
+run fattree-pods fattree-pods:large=pods,rule=links
+[ "$na" = "n[0-2]" ] || fail "default: A on $na, want n[0-2]"
 [ "$nb" = "n[3-7]" ] ||
-	fail "rule=links: B on $nb, want n[3-7] (leaf 0's last node, leaf 1)"
+	fail "default: B on $nb, want n[3-7] (leaf 0's last node, leaf 1)"
 # C crosses leaves of its own: none of B's (0, 1)
-[ "$lb" = "0 1 " ] || fail "rule=links: B on leaves $lb, want 0 1"
+[ "$lb" = "0 1 " ] || fail "default: B on leaves $lb, want 0 1"
 case " $lc" in
-*" 0 "* | *" 1 "*) fail "rule=links: C on $nc shares a leaf with B ($nb)" ;;
+*" 0 "* | *" 1 "*) fail "default: C on $nc shares a leaf with B ($nb)" ;;
 esac
 
-run fattree-pods fattree-pods:large=pods,rule=paper
+run fattree-pods:rule=paper fattree-pods:large=pods,rule=paper
 # two whole leaves, the lowest ids of the fullest pod: n[4-8]
 [ "$nb" = "n[4-8]" ] || fail "paper rules: B on $nb, want n[4-8]"
 note "paper rules: B on $nb (whole leaves; rule=links put it on n[3-7])"

@@ -31,7 +31,7 @@ SwitchName=top Switches=m[0-1]
 TREE
 "$STOPO" import slurm-topology "$TDIR/topology.conf" -o "$TDIR/topo.conf" ||
 	fail "stopo import slurm-topology failed"
-printf 'Routing=ecmp\nPartitionPolicy=batch:fattree-pods\n' >> "$TDIR/topo.conf"
+printf 'Routing=ecmp\nPartitionPolicy=batch:fattree-pods:rule=paper\n' >> "$TDIR/topo.conf"
 "$STOPO" topo --topo "$TDIR/topo.conf" > "$TDIR/topo.txt" ||
 	fail "stopo topo refused the imported topo.conf"
 grep -q '^recognised: *fat-tree: 3 levels, 2 pods (leaves 4 4), 8 leaves$' \

@@ -14,7 +14,7 @@ have_report || skip "stopo report not built"
 cat > "$TDIR/topo.conf" <<'CONF'
 Topology=fattree k=4 n=3
 NodeName=n[0-63]
-PartitionPolicy=batch:fattree-pods
+PartitionPolicy=batch:fattree-pods:rule=paper
 Wrap=linear
 CONF
 

@@ -18,7 +18,7 @@ cat > "$TDIR/topo.conf" <<'CONF'
 # fat-tree k=4, n=3: 64 nodes, 4 per leaf switch, 16 per pod
 Topology=fattree k=4 n=3
 NodeName=n[0-63]
-PartitionPolicy=batch:fattree-pods
+PartitionPolicy=batch:fattree-pods:rule=paper
 PartitionPolicy=clus:clustered
 PartitionPolicy=shared:clustered
 CONF

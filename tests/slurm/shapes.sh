@@ -17,7 +17,7 @@ cat > "$TDIR/topo.conf" <<'CONF'
 # fat-tree k=4, n=3: 64 nodes, 4 per leaf switch, 16 per pod
 Topology=fattree k=4 n=3
 NodeName=n[0-63]
-PartitionPolicy=batch:fattree-pods
+PartitionPolicy=batch:fattree-pods:rule=paper
 PartitionPolicy=shared:clustered
 CONF
 SLURM_EXTRA='PartitionName=shared Nodes=n[0-7] MaxTime=INFINITE State=UP OverSubscribe=FORCE:2' \

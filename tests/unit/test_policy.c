@@ -374,6 +374,44 @@ Test(policy, bad_specs)
 	}
 }
 
+/* fattree-pods' rule: links by default; large=leaves (the paper's rule
+ * iii) selects rule=paper unless a rule= is given, and with rule=links
+ * it is refused. */
+Test(policy, fattree_default_rule)
+{
+	static const struct {
+		const char *spec, *want; /* want NULL: refused */
+	} rows[] = {
+		{ "fattree-pods", "fattree-pods:large=pods,rule=links" },
+		{ "fattree-pods:rule=paper",
+		  "fattree-pods:large=pods,rule=paper" },
+		{ "fattree-pods:large=leaves",
+		  "fattree-pods:large=leaves,rule=paper" },
+		{ "fattree-pods:rule=paper,large=leaves",
+		  "fattree-pods:large=leaves,rule=paper" },
+		{ "fattree-pods:large=leaves,rule=links", NULL },
+	};
+	struct fx_net n = fx_net("fattree:k=4,n=3", NULL);
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct err e = { "" };
+		struct policy *p = policy_create(rows[i].spec, n.t, n.r, &e);
+
+		if (!rows[i].want) {
+			cr_expect_null(p, "%s", rows[i].spec);
+			cr_expect(strstr(e.msg, "large=leaves is a rule=paper "
+						"option"),
+				  "%s: %s", rows[i].spec, e.msg);
+			policy_destroy(p);
+			continue;
+		}
+		cr_assert(p, "%s: %s", rows[i].spec, e.msg);
+		cr_expect_str_eq(policy_spec(p), rows[i].want);
+		policy_destroy(p);
+	}
+	fx_net_free(&n);
+}
+
 /* policy_check sees what needs no topology: grammar, name and option
  * keys, with policy_create's own messages; values and fit to the
  * topology are policy_create's. */
@@ -659,32 +697,35 @@ struct pcase {
 
 static struct pcase pcases[] = {
 	/* fattree-pods, rule i: one leaf, best fit */
-	{ FT, "ecmp", "fattree-pods", "", "", 3, 0, POLICY_PLACED, "0-2", 1 },
-	{ FT, "ecmp", "fattree-pods", "0-2", "", 1, 0, POLICY_PLACED, "3", 1 },
-	{ FT, "ecmp", "fattree-pods", "0-2,4-5", "", 2, 0, POLICY_PLACED, "6-7",
-	  1 },
-	{ FT, "ecmp", "fattree-pods", "0-2,4-5", "", 2, 1, POLICY_PLACED, "8-9",
-	  1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "", "", 3, 0, POLICY_PLACED,
+	  "0-2", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "0-2", "", 1, 0, POLICY_PLACED,
+	  "3", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "0-2,4-5", "", 2, 0,
+	  POLICY_PLACED, "6-7", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "0-2,4-5", "", 2, 1,
+	  POLICY_PLACED, "8-9", 1 },
 	/* every leaf has a busy node: 4-node jobs wait for a leaf */
-	{ FT, "ecmp", "fattree-pods",
+	{ FT, "ecmp", "fattree-pods:rule=paper",
 	  "0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60", "", 4, 0, POLICY_WAIT,
 	  "waiting for a leaf switch with 4 free nodes (most "
 	  "free on a leaf: 3)",
 	  0 },
 	/* rule ii: whole leaves in one pod; best-fit pod */
-	{ FT, "ecmp", "fattree-pods", "", "", 6, 0, POLICY_PLACED, "0-5", 1 },
-	{ FT, "ecmp", "fattree-pods", "0-2", "", 6, 0, POLICY_PLACED, "4-9",
-	  1 },
-	{ FT, "ecmp", "fattree-pods", "0-2", "", 6, 1, POLICY_PLACED, "8-13",
-	  1 },
-	{ FT, "ecmp", "fattree-pods", "0-2", "", 6, 2, POLICY_PLACED, "16-21",
-	  1 },
-	{ FT, "ecmp", "fattree-pods", "0-2,20", "", 8, 0, POLICY_PLACED, "4-11",
-	  1 },
-	{ FT, "ecmp", "fattree-pods", "0-2,20,24", "", 12, 0, POLICY_PLACED,
-	  "4-15", 1 },
-	{ FT, "ecmp", "fattree-pods", "0-2,20,24", "", 13, 0, POLICY_PLACED,
-	  "32-44", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "", "", 6, 0, POLICY_PLACED,
+	  "0-5", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "0-2", "", 6, 0, POLICY_PLACED,
+	  "4-9", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "0-2", "", 6, 1, POLICY_PLACED,
+	  "8-13", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "0-2", "", 6, 2, POLICY_PLACED,
+	  "16-21", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "0-2,20", "", 8, 0,
+	  POLICY_PLACED, "4-11", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "0-2,20,24", "", 12, 0,
+	  POLICY_PLACED, "4-15", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "0-2,20,24", "", 13, 0,
+	  POLICY_PLACED, "32-44", 1 },
 	/* rule=links, by hand: in the best-fit pod, the leaves with the
 	 * most free nodes first, until one holds the rest: the smallest
 	 * that does (the leftover beside a single-leaf job) */
@@ -721,28 +762,30 @@ static struct pcase pcases[] = {
 	 * rule ii: whole leaves in the best-fit pod (pod 0, 4 nodes, before
 	 * pod 1, 5) from the first whole leaf on; rule i: fewest free, then
 	 * lowest leaf (l1 before l4); rule iv: whole pods */
-	{ IRREG, "ecmp", "fattree-pods", "", "", 3, 0, POLICY_PLACED, "0-2",
-	  1 },
-	{ IRREG, "ecmp", "fattree-pods", "0-2", "", 1, 0, POLICY_PLACED, "3",
-	  1 },
-	{ IRREG, "ecmp", "fattree-pods", "0-2,3", "", 4, 0, POLICY_PLACED,
-	  "4-7", 1 },
-	{ IRREG, "ecmp", "fattree-pods", "0-2,3", "", 5, 0, POLICY_PLACED,
-	  "4-8", 1 },
+	{ IRREG, "ecmp", "fattree-pods:rule=paper", "", "", 3, 0, POLICY_PLACED,
+	  "0-2", 1 },
+	{ IRREG, "ecmp", "fattree-pods:rule=paper", "0-2", "", 1, 0,
+	  POLICY_PLACED, "3", 1 },
+	{ IRREG, "ecmp", "fattree-pods:rule=paper", "0-2,3", "", 4, 0,
+	  POLICY_PLACED, "4-7", 1 },
+	{ IRREG, "ecmp", "fattree-pods:rule=paper", "0-2,3", "", 5, 0,
+	  POLICY_PLACED, "4-8", 1 },
 	/* a run from l3 (2 + 1 nodes) cannot hold 4: one candidate */
-	{ IRREG, "ecmp", "fattree-pods", "0-2,3", "", 4, 1, POLICY_NEVER,
-	  "no candidate #1 (1 candidates)", 0 },
-	{ IRREG, "ecmp", "fattree-pods", "0-2,3,4-7", "", 2, 0, POLICY_WAIT,
+	{ IRREG, "ecmp", "fattree-pods:rule=paper", "0-2,3", "", 4, 1,
+	  POLICY_NEVER, "no candidate #1 (1 candidates)", 0 },
+	{ IRREG, "ecmp", "fattree-pods:rule=paper", "0-2,3,4-7", "", 2, 0,
+	  POLICY_WAIT,
 	  "waiting for a leaf switch with 2 free nodes (most free on a leaf: "
 	  "1)",
 	  0 },
-	{ IRREG, "ecmp", "fattree-pods", "", "", 6, 0, POLICY_PLACED, "0-5",
-	  1 },
-	{ IRREG, "ecmp", "fattree-pods", "8", "", 6, 0, POLICY_WAIT,
+	{ IRREG, "ecmp", "fattree-pods:rule=paper", "", "", 6, 0, POLICY_PLACED,
+	  "0-5", 1 },
+	{ IRREG, "ecmp", "fattree-pods:rule=paper", "8", "", 6, 0, POLICY_WAIT,
 	  "waiting for whole pods with 6 nodes (4 nodes in whole ones)", 0 },
-	{ IRREG, "ecmp", "fattree-pods", "8", "", 4, 0, POLICY_PLACED, "0-3",
-	  1 },
-	{ IRREG, "ecmp", "fattree-pods", "0,4,6", "", 3, 0, POLICY_WAIT,
+	{ IRREG, "ecmp", "fattree-pods:rule=paper", "8", "", 4, 0,
+	  POLICY_PLACED, "0-3", 1 },
+	{ IRREG, "ecmp", "fattree-pods:rule=paper", "0,4,6", "", 3, 0,
+	  POLICY_WAIT,
 	  "waiting for whole leaf switches with 3 nodes in one pod (at most "
 	  "2 nodes of whole ones in one)",
 	  0 },
@@ -758,32 +801,35 @@ static struct pcase pcases[] = {
 	{ IRREG, "ecmp", "fattree-pods:large=leaves", "0-1", "", 6, 0,
 	  POLICY_PLACED, "2,4-8", 1 },
 	/* rule iv: whole pods */
-	{ FT, "ecmp", "fattree-pods", "", "", 20, 0, POLICY_PLACED, "0-19", 1 },
-	{ FT, "ecmp", "fattree-pods", "0", "", 20, 0, POLICY_PLACED, "16-35",
-	  1 },
-	{ FT, "dmodk", "fattree-pods", "0", "", 20, 1, POLICY_PLACED, "32-51",
-	  1 },
-	{ FT, "ecmp", "fattree-pods", "0", "", 20, 2, POLICY_NEVER,
+	{ FT, "ecmp", "fattree-pods:rule=paper", "", "", 20, 0, POLICY_PLACED,
+	  "0-19", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "0", "", 20, 0, POLICY_PLACED,
+	  "16-35", 1 },
+	{ FT, "dmodk", "fattree-pods:rule=paper", "0", "", 20, 1, POLICY_PLACED,
+	  "32-51", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "0", "", 20, 2, POLICY_NEVER,
 	  "no candidate #2 (2 candidates)", 0 },
-	{ FT, "ecmp", "fattree-pods", "0,16", "", 20, 0, POLICY_PLACED, "32-51",
-	  1 },
-	{ FT, "ecmp", "fattree-pods", "0,16,32", "", 20, 0, POLICY_WAIT,
-	  "waiting for 2 whole pods (1 whole)", 0 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "0,16", "", 20, 0,
+	  POLICY_PLACED, "32-51", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "0,16,32", "", 20, 0,
+	  POLICY_WAIT, "waiting for 2 whole pods (1 whole)", 0 },
 	/* each leaf of pods 0 and 1 has a busy node, pods 2, 3: two each */
-	{ FT, "ecmp", "fattree-pods", "0,4,8,20,24,36,40,44,48,52,56,60", "", 9,
-	  0, POLICY_WAIT,
+	{ FT, "ecmp", "fattree-pods:rule=paper",
+	  "0,4,8,20,24,36,40,44,48,52,56,60", "", 9, 0, POLICY_WAIT,
 	  "waiting for 3 whole leaf switches in one "
 	  "pod (at most 2 in one)",
 	  0 },
 	/* never: not enough usable whole pods even when empty */
-	{ FT, "ecmp", "fattree-pods", "", "48-63,40", 40, 0, POLICY_NEVER,
-	  "can never run isolated: needs 3 whole pods (2 whole)", 0 },
-	{ FT, "ecmp", "fattree-pods", "", "", 64, 0, POLICY_PLACED, "0-63", 1 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "", "48-63,40", 40, 0,
+	  POLICY_NEVER, "can never run isolated: needs 3 whole pods (2 whole)",
+	  0 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "", "", 64, 0, POLICY_PLACED,
+	  "0-63", 1 },
 	/* large=leaves (rule iii): whole leaves in pods nobody crosses */
 	{ FT, "ecmp", "fattree-pods:large=leaves", "0", "", 20, 0,
 	  POLICY_PLACED, "16-35", 1 },
-	{ FT, "ecmp", "fattree-pods", "0,16,32,48", "", 20, 0, POLICY_WAIT,
-	  "waiting for 2 whole pods (0 whole)", 0 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", "0,16,32,48", "", 20, 0,
+	  POLICY_WAIT, "waiting for 2 whole pods (0 whole)", 0 },
 	{ FT, "ecmp", "fattree-pods:large=leaves", "0,16,32,48", "", 20, 0,
 	  POLICY_PLACED, "4-15,20-27", 1 },
 	/* job 104 crosses pods 0 and 1 */
@@ -1242,11 +1288,11 @@ struct gcase {
 #define IMPERFECT "ibnet:fattree:k=4,n=3/drop=5+13+14+31+40/half=6"
 
 static struct gcase gcases[] = {
-	{ FT, "ecmp", "fattree-pods", 4, 16, 1, 0 },
-	{ FT, "dmodk", "fattree-pods", 4, 16, 1, 0 },
+	{ FT, "ecmp", "fattree-pods:rule=paper", 4, 16, 1, 0 },
+	{ FT, "dmodk", "fattree-pods:rule=paper", 4, 16, 1, 0 },
 	{ FT, "ecmp", "fattree-pods:large=leaves", 4, 16, 1, 0 },
 	{ FT, "dmodk", "fattree-pods:large=leaves", 4, 16, 1, 0 },
-	{ "fattree:k=3,n=4", "ecmp", "fattree-pods", 3, 9, 1, 0 },
+	{ "fattree:k=3,n=4", "ecmp", "fattree-pods:rule=paper", 3, 9, 1, 0 },
 	{ "fattree:k=3,n=4", "ecmp", "fattree-pods:large=leaves", 3, 9, 1, 0 },
 	{ "fattree:k=2,n=5", "dmodk", "fattree-pods:large=leaves", 2, 4, 1, 0 },
 	/* rule=links: any nodes whose units no other job crosses */
@@ -1254,13 +1300,14 @@ static struct gcase gcases[] = {
 	 * spine (40), with unequal pods (pod 1 without leaf 5, pod 3 without
 	 * leaves 13, 14 and aggregation switch 31) and a leaf (6) with half
 	 * its nodes */
-	{ "ibnet:" FT, "ecmp", "fattree-pods", 4, 16, 1, 0 },
+	{ "ibnet:" FT, "ecmp", "fattree-pods:rule=paper", 4, 16, 1, 0 },
 	{ "ibnet:" FT, "ecmp", "fattree-pods:large=leaves", 4, 16, 1, 0 },
 	{ "ibnet:" FT, "ecmp", "fattree-pods:rule=links", 4, 16, 1, 0 },
-	{ "ibnet:fattree:k=3,n=4", "ecmp", "fattree-pods", 3, 9, 1, 0 },
+	{ "ibnet:fattree:k=3,n=4", "ecmp", "fattree-pods:rule=paper", 3, 9, 1,
+	  0 },
 	{ "ibnet:fattree:k=6,n=2", "ecmp", "fattree-pods:rule=links", 6, 36, 1,
 	  0 },
-	{ IMPERFECT, "ecmp", "fattree-pods", 4, 16, 1, 0 },
+	{ IMPERFECT, "ecmp", "fattree-pods:rule=paper", 4, 16, 1, 0 },
 	{ IMPERFECT, "ecmp", "fattree-pods:large=leaves", 4, 16, 1, 0 },
 	{ IMPERFECT, "ecmp", "fattree-pods:rule=links", 4, 16, 1, 0 },
 	{ FT, "ecmp", "fattree-pods:rule=links", 4, 16, 1, 0 },

@@ -148,8 +148,8 @@ Test(whatif, held_for_isolation)
 {
 	struct run x;
 
-	simulate(&x, "fattree:k=4,n=2", "whatif_hold.swf", "fattree-pods",
-		 false);
+	simulate(&x, "fattree:k=4,n=2", "whatif_hold.swf",
+		 "fattree-pods:rule=paper", false);
 	EXPECT(&x, 21, 0, 100, { 0, 2 });
 	EXPECT(&x, 22, 0, 100, { 4, 6 });
 	EXPECT(&x, 23, 0, 100, { 8, 10 });
@@ -168,6 +168,36 @@ Test(whatif, held_for_isolation)
 	/* waits 0,0,0,0,90,0; makespan 150 */
 	cr_assert_float_eq(x.res.mean_wait, 15, 1e-9);
 	cr_assert_float_eq(x.res.makespan, 150, 1e-9);
+	release(&x);
+}
+
+/* The same workload under fattree-pods' default rule (rule=links): job
+ * 25 (4 nodes) may span leaves, since none of 21-24 crosses one, so it
+ * starts at t=10 on the four free nodes 3, 7, 11, 15 (one per leaf; it
+ * is the only multi-leaf job).  Job 26 (1 node) finds no free node until
+ * 25 ends at t=60, then takes leaf 0's node 3 (four leaves with one free
+ * node each: the lowest id).  Nothing is backfilled; waits 0,0,0,0,0,40. */
+Test(whatif, relaxed_rule_spans_leaves)
+{
+	struct run x;
+
+	simulate(&x, "fattree:k=4,n=2", "whatif_hold.swf", "fattree-pods",
+		 false);
+	EXPECT(&x, 21, 0, 100, { 0, 2 });
+	EXPECT(&x, 24, 0, 100, { 12, 14 });
+	cr_assert_eq(job(&x, 25)->start, 10);
+	cr_assert_eq(job(&x, 25)->n, 4);
+	for (uint32_t q = 0; q < 4; q++)
+		cr_assert_eq(job(&x, 25)->nodes[q] % 4, 3, "node %u",
+			     job(&x, 25)->nodes[q]);
+	EXPECT(&x, 26, 60, 70, { 3, 3 });
+	cr_assert(job(&x, 27)->dropped);
+	cr_assert_eq(x.res.backfilled, 0);
+	cr_assert_float_eq(x.res.mls_max, 0, 1e-9);
+	cr_assert_float_eq(x.res.tls_max, 0, 1e-9);
+	cr_assert_eq(x.res.isolated_jobs, 6);
+	cr_assert_float_eq(x.res.mean_wait, 40.0 / 6, 1e-9);
+	cr_assert_float_eq(x.res.makespan, 100, 1e-9);
 	release(&x);
 }
 
@@ -477,7 +507,7 @@ Test(whatif, equal_ends_released_together)
 				  "7,20,4,300,300\n"; /* X */
 	struct run x;
 
-	simulate_text(&x, "fattree:k=4,n=3", csv, "fattree-pods");
+	simulate_text(&x, "fattree:k=4,n=3", csv, "fattree-pods:rule=paper");
 	EXPECT(&x, 1, 0, 100, { 0, 15 });
 	EXPECT(&x, 2, 0, 5, { 16, 19 });
 	EXPECT(&x, 3, 0, 100, { 20, 23 });
