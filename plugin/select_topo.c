@@ -2329,6 +2329,7 @@ static bitstr_t *_resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 	uint32_t *empty;
 	uint8_t *usable;
 	bitstr_t *ret = NULL;
+	int from = -1; /* policy_resv_level of the placement */
 	bool none = false;
 	char *names;
 
@@ -2352,7 +2353,7 @@ static bitstr_t *_resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 		struct policy_view v = { .owner = empty, .usable = usable };
 		uint8_t *unit = xcalloc(n + 1, 1);
 		uint32_t *placed = xcalloc(n + 1, sizeof(uint32_t)), np, t;
-		int level, from;
+		int level;
 
 		if (policy_place(p, &v, &req, &res) == POLICY_PLACED) {
 			/* The placement, else it rounded up to whole switches,
@@ -2360,11 +2361,14 @@ static bitstr_t *_resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 			 * which the policy places the job alone, from the
 			 * units the policy needs whole (policy_resv_level:
 			 * fattree-pods' rule=links shares partial leaves and
-			 * pods with jobs that cross nothing of the job's). */
+			 * pods with jobs that cross nothing of the job's;
+			 * above groups, none keeps out every job that could
+			 * make it wait: groups, and an error in the log). */
 			np = res.n;
 			memcpy(placed, res.nodes, np * sizeof(uint32_t));
 			from = policy_resv_level(p, placed, np);
-			for (level = from; !ret && level <= 1; level++) {
+			for (level = from > 1 ? 1 : from; !ret && level <= 1;
+			     level++) {
 				struct policy_view in = { .owner = empty,
 							  .usable = unit };
 
@@ -2386,12 +2390,7 @@ static bitstr_t *_resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 						res.nodes[res.n++] = t;
 				ret = _bitmap_from_result(&res);
 			}
-			if (!ret && from > 1)
-				snprintf(res.reason, sizeof(res.reason),
-					 "its placement crosses units above "
-					 "pods, which a reservation does not "
-					 "round to");
-			else if (!ret)
+			if (!ret)
 				snprintf(
 					res.reason, sizeof(res.reason),
 					"no whole switches or groups around its placement hold it");
@@ -2404,6 +2403,11 @@ static bitstr_t *_resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 		info("%s: reservation %s: %u nodes placed as %s places a job of that size: %s (%u nodes)",
 		     plugin_type, resv->name ? resv->name : "(new)", node_cnt,
 		     policy_spec(p), names, bit_set_count(ret));
+		if (from > 1)
+			error("%s: reservation %s: under %s and %s an isolated job in it may still wait for jobs outside it (Valiant detours through its groups, or units above pods): no whole switches or groups keep them out",
+			      plugin_type, resv->name ? resv->name : "(new)",
+			      policy_spec(p),
+			      routing_spec(tstate_routing(tstate)));
 		xfree(names);
 	} else {
 		info("%s: reservation %s: %s cannot place %u nodes among those available (%s): %s chooses them",

@@ -222,6 +222,37 @@ static bool shares(const void *state)
 	return d->balanced || (d->large_shared && d->mode != MODE_MIN);
 }
 
+/* policy_resv_level.  A job on one router uses no link: its nodes.
+ * Under the router rule (min on full-mesh groups) a multi-router job
+ * conflicts only with multi-router jobs on its own routers: whole
+ * routers.  Under the group rule (min on Cascade; Valiant with large=
+ * shared, where only group-contained jobs make it wait): its group.  A
+ * job spanning groups gets whole groups, which under min keep every other
+ * job's paths out.  Under Valiant routing with large=wait a job outside
+ * the reservation that spans groups (or, with intra=global, any
+ * multi-router job) detours through the reserved group: no rounding keeps
+ * it out (2).  dragonfly-balanced places shared instead of waiting on
+ * links: at most its groups. */
+static int resv_level(const struct policy *p, const uint32_t *nodes, uint32_t n)
+{
+	const struct dfg *d = p->state;
+	bool one_router = true, one_group = true;
+
+	for (uint32_t i = 1; i < n; i++) {
+		one_router &= d->nsw[nodes[i]] == d->nsw[nodes[0]];
+		one_group &= d->ngrp[nodes[i]] == d->ngrp[nodes[0]];
+	}
+	if (!n || one_router)
+		return -1;
+	if (one_group && d->router_rule)
+		return 0;
+	if (d->balanced || d->mode == MODE_MIN ||
+	    (d->large_shared && d->mode == MODE_VLB_LOCAL) ||
+	    (d->large_shared && !one_group))
+		return 1;
+	return 2;
+}
+
 static void cache_free(struct st_cache *c);
 
 static void destroy(void *state)
@@ -1330,6 +1361,7 @@ const struct policy_ops policy_dragonfly_groups = {
 	.destroy = destroy,
 	.search = scan_search,
 	.sync = sync_view,
+	.resv_level = resv_level,
 };
 
 const struct policy_ops policy_dragonfly_balanced = {
@@ -1343,4 +1375,5 @@ const struct policy_ops policy_dragonfly_balanced = {
 	.destroy = destroy,
 	.search = scan_search,
 	.sync = sync_view,
+	.resv_level = resv_level,
 };

@@ -5,7 +5,9 @@
 # routing (ugal): every job of a mixed workload completes and every
 # sampled moment has MLS = TLS = 0; on the dragonfly every job of 2 or
 # more nodes is predicted with the default UGAL-G model, ugal5.  (fattree.sh shows the same check
-# failing under plain cons_tres.)
+# failing under plain cons_tres.)  Then a 3-node reservation on the
+# dragonfly gets its whole group, with an error in slurmctld's log that
+# jobs outside it may still make an isolated job in it wait.
 . "$(dirname "$0")/lib.sh"
 require_cluster
 have_report || skip "stopo report not built"
@@ -76,4 +78,23 @@ WORKLOAD='0 8 2
 0 7 2
 0 24 2
 0 2 2' want_model=ugal5 check_run dragonfly "$TDIR/dfly.conf" 72
+
+# A 3-node reservation under dragonfly-groups (ugal, large=wait): the
+# job's routers (0 and 1 of group 0) are not enough, and no whole
+# group keeps out the Valiant detours of jobs outside that span groups:
+# it gets its group, n[0-7], and slurmctld logs an error saying so.
+cluster_start topo "$TDIR/dfly.conf" 72
+scontrol create reservation reservationname=r3 nodecnt=3 starttime=now \
+	duration=10 users=root flags=ignore_jobs >/dev/null ||
+	fail "create reservation r3"
+rn=$(scontrol show reservation r3 | tr ' ' '\n' | sed -n 's/^Nodes=//p')
+said=r3 # 24.11 asks for a new reservation's nodes without its name
+[ "$SLURM_SERIES" = 22.05 ] || said="(new)"
+log=$TDIR/c/log/slurmctld.log
+grep -qF "select/topo: reservation $said: 3 nodes placed as dragonfly-groups:large=wait places a job of that size: n[0-7] (8 nodes)" "$log" ||
+	fail "reservation r3 on $rn: $(grep reservation "$log")"
+grep -qF "error: select/topo: reservation $said: under dragonfly-groups:large=wait and ugal:intra=local an isolated job in it may still wait for jobs outside it" "$log" ||
+	fail "reservation r3: no error about jobs outside it: $(grep reservation "$log")"
+note "dragonfly: reservation r3 (3 nodes) on $rn"
+cluster_reset
 echo "PASS"

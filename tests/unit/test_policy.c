@@ -1086,42 +1086,85 @@ Test(policy, placements)
  * pods of 16) nodes 0-2 (one leaf) -1, 0-5 (leaves 0-1 of pod 0) 0, 0-19
  * and 3+60 (pods 0-1, 0 and 3) 1; on fattree:k=3,n=4 (leaves of 3, pods
  * of 9, subtrees of 27) nodes 0 and 80 (subtrees 0 and 2) 2.  The
- * paper's rules and policies without the hook: -1. */
+ * paper's rules and policies without the hook: -1.  On DF (routers of 2
+ * nodes, groups of 8): one router -1; nodes 0-2 (routers 0-1 of group
+ * 0): min's router rule 0, Cascade min's group rule 1, Valiant with
+ * large=shared 1, with large=wait 2 (detours of jobs outside); nodes 0
+ * and 17 (groups 0 and 2): min 1, Valiant large=wait 2, large=shared 1;
+ * dragonfly-balanced at most 1. */
 Test(policy, resv_level)
 {
 	static const struct {
-		const char *topo, *policy;
+		const char *topo, *routing, *policy;
 		uint32_t nodes[20], n;
 		int want;
 	} rows[] = {
-		{ FT, "fattree-pods:rule=links", { 0, 1, 2 }, 3, -1 },
-		{ FT, "fattree-pods:rule=links", { 0, 1, 2, 3, 4, 5 }, 6, 0 },
+		{ FT, "ecmp", "fattree-pods:rule=links", { 0, 1, 2 }, 3, -1 },
 		{ FT,
+		  "ecmp",
+		  "fattree-pods:rule=links",
+		  { 0, 1, 2, 3, 4, 5 },
+		  6,
+		  0 },
+		{ FT,
+		  "ecmp",
 		  "fattree-pods:rule=links",
 		  { 0,	1,  2,	3,  4,	5,  6,	7,  8,	9,
 		    10, 11, 12, 13, 14, 15, 16, 17, 18, 19 },
 		  20,
 		  1 },
-		{ FT, "fattree-pods:rule=links", { 3, 60 }, 2, 1 },
+		{ FT, "dmodk", "fattree-pods:rule=links", { 3, 60 }, 2, 1 },
 		{ "fattree:k=3,n=4",
+		  "ecmp",
 		  "fattree-pods:rule=links",
 		  { 0, 80 },
 		  2,
 		  2 },
-		{ FT, "fattree-pods:rule=paper", { 3, 60 }, 2, -1 },
-		{ FT, "linear", { 3, 60 }, 2, -1 },
-		{ DF, "dragonfly-groups", { 0, 17 }, 2, -1 },
+		{ FT, "ecmp", "fattree-pods:rule=paper", { 3, 60 }, 2, -1 },
+		{ FT, "ecmp", "linear", { 3, 60 }, 2, -1 },
+		{ DF, "ugal", "dragonfly-groups", { 0, 1 }, 2, -1 },
+		{ DF, "min", "dragonfly-groups", { 0, 1, 2 }, 3, 0 },
+		{ DF, "min", "dragonfly-balanced", { 0, 1, 2 }, 3, 0 },
+		{ "cascade:groups=3,pair=8",
+		  "min",
+		  "dragonfly-groups",
+		  { 0, 4 },
+		  2,
+		  1 },
+		{ DF,
+		  "ugal",
+		  "dragonfly-groups:large=shared",
+		  { 0, 1, 2 },
+		  3,
+		  1 },
+		{ DF, "ugal", "dragonfly-groups", { 0, 1, 2 }, 3, 2 },
+		{ DF,
+		  "vlb:intra=global",
+		  "dragonfly-groups:large=shared",
+		  { 0, 1, 2 },
+		  3,
+		  2 },
+		{ DF,
+		  "vlb:intra=global",
+		  "dragonfly-balanced",
+		  { 0, 1, 2 },
+		  3,
+		  1 },
+		{ DF, "min", "dragonfly-groups", { 0, 17 }, 2, 1 },
+		{ DF, "ugal", "dragonfly-groups", { 0, 17 }, 2, 2 },
+		{ DF, "ugal", "dragonfly-groups:large=shared", { 0, 17 }, 2, 1 },
+		{ DF, "ugal", "dragonfly-balanced", { 0, 17 }, 2, 1 },
 	};
 	struct err e = { "" };
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		struct fx_net n = fx_net(rows[i].topo, NULL);
+		struct fx_net n = fx_net(rows[i].topo, rows[i].routing);
 		struct policy *p = policy_create(rows[i].policy, n.t, n.r, &e);
 
 		cr_assert(p, "%s %s: %s", rows[i].topo, rows[i].policy, e.msg);
 		cr_expect_eq(policy_resv_level(p, rows[i].nodes, rows[i].n),
-			     rows[i].want, "row %zu: %s %s", i, rows[i].topo,
-			     rows[i].policy);
+			     rows[i].want, "row %zu: %s %s %s", i, rows[i].topo,
+			     rows[i].routing, rows[i].policy);
 		policy_destroy(p);
 		fx_net_free(&n);
 	}
