@@ -380,20 +380,35 @@ static void print_table(const struct whatif_result *res, int n,
 	}
 }
 
-/* S as a CSV field and the end of the line: "" when empty, else quoted
- * with its quotes doubled. */
+/* S in double quotes, a quote doubled. */
+static void csv_escaped(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* The last field of a row, then the newline: nothing when S is empty,
+ * else S quoted. */
 static void csv_quoted(FILE *f, const char *s)
 {
-	if (*s) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	}
+	if (*s)
+		csv_escaped(f, s);
 	fputc('\n', f);
+}
+
+/* S as a CSV field: as it is, or quoted when it holds a comma, a quote
+ * or a line break (a policy label with several options). */
+static void csv_field(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n"))
+		csv_escaped(f, s);
+	else
+		fputs(s, f);
 }
 
 static int write_jobs(FILE *f, const struct whatif_result *r, const char *label)
@@ -402,8 +417,9 @@ static int write_jobs(FILE *f, const struct whatif_result *r, const char *label)
 		const struct whatif_job *j = &r->jobs[i];
 		char *ranges;
 
+		csv_field(f, label);
 		if (j->dropped) {
-			fprintf(f, "%s,%u,%lld,,,,,,,", label, j->id,
+			fprintf(f, ",%u,%lld,,,,,,,", j->id,
 				(long long)j->submit);
 			csv_quoted(f, j->reason);
 			continue;
@@ -411,7 +427,7 @@ static int write_jobs(FILE *f, const struct whatif_result *r, const char *label)
 		ranges = cli_format_ranges(j->nodes, j->n);
 		if (!ranges)
 			return -1;
-		fprintf(f, "%s,%u,%lld,%lld,%lld,\"%s\",%s,%s,", label, j->id,
+		fprintf(f, ",%u,%lld,%lld,%lld,\"%s\",%s,%s,", j->id,
 			(long long)j->submit, (long long)j->start,
 			(long long)j->end, ranges,
 			j->claimed_isolated ? "yes" : "no",

@@ -43,6 +43,21 @@ for f in whatif_jobs.csv whatif_jobs.json; do
 	fi
 done
 
+# a policy label with several options is one quoted CSV field
+run --topo $FT3 --workload "whatif_small.swf" --no-rates \
+	--policy fattree-pods:rule=paper,large=leaves,linear \
+	--jobs-out "$tmp/q.csv"
+if python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert all(len(r) == 10 for r in rows), [r for r in rows if len(r) != 10]
+assert {r[0] for r in rows[1:]} == {"fattree-pods:rule=paper,large=leaves", "linear"}
+' "$tmp/q.csv" 2>"$tmp/err"; then
+	pass quoted_label
+else
+	flunk quoted_label "the label split the CSV row" "$tmp/err" "$tmp/q.csv"
+fi
+
 # rates are predicted unless --no-rates
 run --topo $FT2 --workload "whatif_hold.swf" --policy linear --json \
 	--jobs-out "$tmp/r.csv"
