@@ -68,10 +68,16 @@ static int cmp_dbl(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* A key's segment shares are sorted (once per set added) and searched
- * when it has over HM_SORT_MIN segments and at least HM_SORT_USE stems of
- * the set use it; otherwise each stem sums over them directly. */
+/* A key's segment shares are sorted (at most once per set added, when a
+ * stem's share first falls between the least and the largest of them)
+ * and searched when it has over HM_SORT_MIN segments and at least
+ * HM_SORT_USE stems of the set use it; otherwise each stem sums over
+ * them directly. */
 #define HM_SORT_MIN 16
+/* sorted[k]: SORT_NO, each stem sums over the key's shares; SORT_WANTED,
+ * sorted when a stem first needs the search; SORT_DONE, srt and pre hold
+ * them. */
+enum { SORT_NO, SORT_WANTED, SORT_DONE };
 
 /* Stem links hm_add keeps per set (128 MiB); the stems of the flows
  * beyond are built again when rated.  The tests lower it. */
@@ -92,7 +98,7 @@ struct model_hm_state {
 	uint32_t *kseg;	 /* [nkeys] first segment, UINT32_MAX: not fetched */
 	uint32_t *knseg; /* [nkeys] its segments */
 	uint32_t *use;	 /* [nkeys] stems of this set with the key */
-	uint8_t *sorted; /* [nkeys] srt and pre hold its shares */
+	uint8_t *sorted; /* [nkeys] SORT_NO, SORT_WANTED, SORT_DONE */
 	double *kmin, *kmax, *ksum; /* [nkeys] its segment shares' least,
 				     * largest and sum (this set's keys) */
 	uint32_t *ukeys;	    /* keys with use > 0 */
@@ -250,6 +256,21 @@ static inline void count(struct model_hm_state *h, uint32_t l, double n)
 	hm_count(&c, l, n);
 }
 
+/* Key K's segment shares sorted into srt with prefix sums into pre. */
+static void key_sort(struct model_hm_state *h, uint32_t k)
+{
+	uint32_t a = h->kseg[k], b = a + h->knseg[k];
+	double sum = 0;
+
+	memcpy(h->srt + a, h->v + a, (b - a) * sizeof(*h->srt));
+	qsort(h->srt + a, b - a, sizeof(*h->srt), cmp_dbl);
+	for (uint32_t g = a; g < b; g++) {
+		h->pre[g] = sum;
+		sum += h->srt[g];
+	}
+	h->sorted[k] = SORT_DONE;
+}
+
 /* The rate of the stem of N links LINKS with middle key K (or
  * ROUTING_NO_MIDDLE) from the shares h->sh and its key's segments' (and,
  * when LOAD, the stem's rate added to its links and its segments'
@@ -283,7 +304,7 @@ static double stem_rate(struct model_hm_state *h, const uint32_t *links,
 		} else if (c >= h->kmax[k]) {
 			/* every segment's share at most c */
 			sr = h->ksum[k];
-		} else if (!h->sorted[k]) {
+		} else if (h->sorted[k] == SORT_NO) {
 			/* four sums: no chain of dependent adds */
 			double s4[4] = { 0, 0, 0, 0 };
 			uint32_t g = a;
@@ -299,6 +320,9 @@ static double stem_rate(struct model_hm_state *h, const uint32_t *links,
 			/* the shares below c (srt[a .. lo)) give
 				 * themselves, the rest c each */
 			uint32_t lo = a, hi = b;
+
+			if (h->sorted[k] == SORT_WANTED)
+				key_sort(h, k);
 
 			while (lo < hi) {
 				uint32_t mid = lo + (hi - lo) / 2;
@@ -442,8 +466,10 @@ commit:
 		hm_dfly_rates(h->dfly, f, h->sh, rates);
 		goto done;
 	}
-	/* the shares of this set's keys' segments: sorted with prefix sums
-	 * for the large keys */
+	/* the shares of this set's keys' segments, their least, largest and
+	 * sum; a large key used by many stems is sorted with prefix sums
+	 * when a stem first needs it (most stems' share is below all or
+	 * above all of their key's) */
 	for (uint32_t q = 0; q < h->nukeys; q++) {
 		uint32_t k = h->ukeys[q], a = h->kseg[k], b = a + h->knseg[k];
 		double sum = 0, lo = INFINITY, hi = 0;
@@ -468,17 +494,11 @@ commit:
 		h->kmin[k] = lo;
 		h->kmax[k] = hi;
 		h->ksum[k] = sum;
-		sum = 0;
+		/* sorted on the first stem that needs it (key_sort) */
 		h->sorted[k] = !load && b - a > HM_SORT_MIN &&
-			       h->use[k] >= HM_SORT_USE;
-		if (!h->sorted[k])
-			continue;
-		memcpy(h->srt + a, h->v + a, (b - a) * sizeof(*h->srt));
-		qsort(h->srt + a, b - a, sizeof(*h->srt), cmp_dbl);
-		for (uint32_t g = a; g < b; g++) {
-			h->pre[g] = sum;
-			sum += h->srt[g];
-		}
+					       h->use[k] >= HM_SORT_USE ?
+				       SORT_WANTED :
+				       SORT_NO;
 	}
 	memset(rates, 0, (size_t)f->n * sizeof(*rates));
 	for (size_t s = 0; s < h->nst; s++)
