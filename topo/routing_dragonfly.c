@@ -814,7 +814,9 @@ static int emit_stems(const struct topo *t, uint32_t src, uint32_t dst,
 /* The VLB stems of s -> d through group G (neither s's nor d's group):
  * per global link k1 (s's group -> G), k2 (G -> d's group) and local
  * paths s -> from(k1), to(k2) -> d: inject, the local path, k1, k2, the
- * local path, eject; key (to(k1), from(k2)). */
+ * local path, eject; key (to(k1), from(k2)).  The local paths to(k2) -> d
+ * depend on k2 alone: walked once each into T2 when first needed, not
+ * once per k1. */
 static int vlb_stems(const struct df *df, const struct topo *t, uint32_t src,
 		     uint32_t dst, uint32_t g, struct pathset *t1,
 		     struct pathset *t2, struct stemset *out)
@@ -824,7 +826,25 @@ static int vlb_stems(const struct df *df, const struct topo *t, uint32_t src,
 	const uint32_t *gl1 = glinks(df, t, gs, g, &n1);
 	const uint32_t *gl2 = glinks(df, t, g, gd, &n2);
 	uint32_t buf[2 * ROUTING_MAX_HOPS + 4];
+	/* per k2: when to(k2) -> d is a single path of n2h <= 1 links, that
+	 * link h2 (n2h 2: not so); its paths in T2, o2[2 k2] ..
+	 * o2[2 k2 + 1], once a stem needed them (UINT32_MAX: not yet) */
+	uint32_t small[4 * 64];
+	uint32_t *h2 = n2 <= 64 ? small : malloc((size_t)n2 * 4 * sizeof(*h2));
+	uint32_t *n2h = h2 ? h2 + n2 : NULL, *o2 = n2h ? n2h + n2 : NULL;
+	int rc = -1;
 
+	if (!h2)
+		return -1;
+	pathset_clear(t2);
+	for (uint32_t k2 = 0; k2 < n2; k2++) {
+		const struct topo_link *l2 = LINK(t, gl2[k2]);
+
+		h2[k2] = UINT32_MAX;
+		if (!one_hop(df, gd, l2->to, d, &h2[k2], &n2h[k2]))
+			n2h[k2] = 2; /* a walk */
+		o2[2 * k2] = UINT32_MAX;
+	}
 	for (uint32_t k1 = 0; k1 < n1; k1++) {
 		const struct topo_link *l1 = LINK(t, gl1[k1]);
 		uint32_t h1 = UINT32_MAX, n1h;
@@ -832,13 +852,13 @@ static int vlb_stems(const struct df *df, const struct topo *t, uint32_t src,
 
 		pathset_clear(t1);
 		if (!f1 && local_walk(df, t, gs, s, l1->from, buf, 0, t1))
-			return -1;
+			goto out;
 		for (uint32_t k2 = 0; k2 < n2; k2++) {
 			const struct topo_link *l2 = LINK(t, gl2[k2]);
 			uint32_t key = l1->to * df->maxa + df->idx[l2->from];
-			uint32_t h2 = UINT32_MAX, n2h, m = 0;
+			uint32_t m = 0;
 
-			if (f1 && one_hop(df, gd, l2->to, d, &h2, &n2h)) {
+			if (f1 && n2h[k2] <= 1) {
 				/* both local parts single paths of at most
 				 * one link: the stem straight away */
 				buf[m++] = topo_inject_link(t, src);
@@ -846,21 +866,26 @@ static int vlb_stems(const struct df *df, const struct topo *t, uint32_t src,
 					buf[m++] = h1;
 				buf[m++] = gl1[k1];
 				buf[m++] = gl2[k2];
-				if (n2h)
-					buf[m++] = h2;
+				if (n2h[k2])
+					buf[m++] = h2[k2];
 				buf[m++] = topo_eject_link(t, dst);
 				if (stemset_add(out, buf, m, PATH_VLB, key))
-					return -1;
+					goto out;
 				continue;
 			}
 			if (f1 && !t1->n &&
 			    local_walk(df, t, gs, s, l1->from, buf, 0, t1))
-				return -1;
-			pathset_clear(t2);
-			if (local_walk(df, t, gd, l2->to, d, buf, 0, t2))
-				return -1;
+				goto out;
+			if (o2[2 * k2] == UINT32_MAX) {
+				o2[2 * k2] = t2->n;
+				if (local_walk(df, t, gd, l2->to, d, buf, 0,
+					       t2))
+					goto out;
+				o2[2 * k2 + 1] = t2->n;
+			}
 			for (uint32_t i = 0; i < t1->n; i++)
-				for (uint32_t j = 0; j < t2->n; j++) {
+				for (uint32_t j = o2[2 * k2];
+				     j < o2[2 * k2 + 1]; j++) {
 					uint32_t len = 0;
 
 					buf[len++] = topo_inject_link(t, src);
@@ -871,11 +896,15 @@ static int vlb_stems(const struct df *df, const struct topo *t, uint32_t src,
 					buf[len++] = topo_eject_link(t, dst);
 					if (stemset_add(out, buf, len, PATH_VLB,
 							key))
-						return -1;
+						goto out;
 				}
 		}
 	}
-	return 0;
+	rc = 0;
+out:
+	if (h2 != small)
+		free(h2);
+	return rc;
 }
 
 /* The stems of paths(): the same paths, the VLB ones through another
