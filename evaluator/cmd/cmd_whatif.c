@@ -47,7 +47,8 @@ static const struct cli_opt options[] = {
 	{ .id = 'p',
 	  .name = "policy",
 	  .arg = "P[,P...]",
-	  .help = "policies to compare (name[:key=value,...])" },
+	  .help = "policies to compare (name[:key=value,...]; default:\n"
+		  "the topology family's default policy)" },
 	{ .id = 'c',
 	  .name = "cores-per-node",
 	  .arg = "N",
@@ -551,10 +552,14 @@ static int parse(int argc, char **argv, struct cmd_whatif_args *a)
 	if (optind < argc)
 		return cli_error(CMD, CLI_USAGE, "unexpected argument '%s'",
 				 argv[optind]);
-	if (!a->spec || !a->workload || !a->policies)
-		return cli_error(CMD, CLI_USAGE,
-				 "--topo, --workload and --policy are required "
-				 "(see --help)");
+	if (!a->spec || !a->workload)
+		return cli_error(CMD, CLI_USAGE, "%s required (see --help)",
+				 !a->spec && !a->workload ?
+					 "--topo and --workload are" :
+				 !a->spec ? "--topo is" :
+					    "--workload is");
+	if (!a->policies)
+		a->policies = "default";
 	a->npol = split_policies(a->policies, a->pol, MAX_POLICIES);
 	if (a->npol <= 0)
 		return cli_error(CMD, CLI_USAGE,

@@ -130,7 +130,11 @@ expect_fail bad_policy 2 "nosuch" \
 expect_fail wrong_family 2 "fattree-pods" \
 	-- --topo dragonfly:p=2,a=4,h=2,g=5 --workload "whatif_hold.swf" \
 	--policy fattree-pods
-expect_fail missing 2 "are required" -- --topo $FT2
+expect_fail missing 2 "--workload is required" -- --topo $FT2
+expect_fail missing_topo 2 "--topo is required" \
+	-- --workload "whatif_hold.swf" --policy linear
+expect_fail missing_both 2 "--topo and --workload are required" \
+	-- --policy linear
 expect_fail bad_scale 2 "--scale" \
 	-- --topo $FT2 --workload "whatif_hold.swf" --policy linear --scale -3
 expect_fail bad_topo 2 "" \
@@ -155,6 +159,19 @@ if grep -q '^dragonfly-balanced (default),5,0,0,100,"0-19",yes,no,,$' "$tmp/df.c
 else
 	flunk default_balanced_why "jobs 5, 9 not as worked out" "$tmp/df.csv" \
 		"$tmp/err"
+fi
+# without --policy: the default policy alone, the same two rows
+run --topo dragonfly:p=4,a=8,h=4,g=8 --workload "$tmp/df.swf" \
+	--no-rates --jobs-out "$tmp/df_nopol.csv"
+if [ "$(cut -d, -f1 "$tmp/df_nopol.csv" | sort -u | tr '\n' ' ')" = \
+	'dragonfly-balanced (default) policy ' ] &&
+   [ "$(grep -c '^dragonfly-balanced (default),' "$tmp/df_nopol.csv")" = 2 ] &&
+   grep -q '^dragonfly-balanced (default),9,5,5,105,"32-71",no,no,,"shared: spans' \
+	"$tmp/df_nopol.csv"; then
+	pass no_policy_default
+else
+	flunk no_policy_default "not the default policy alone" \
+		"$tmp/df_nopol.csv" "$tmp/err"
 fi
 # Job 5's claim was true at its start (no violation); job 9, placed
 # shared later, joined its links by design: 1 isolated, later shared.
