@@ -108,6 +108,32 @@ else
 		"$tmp/ru2.csv" "$tmp/err"
 fi
 
+# bench/isolation_bound.sh (make bench's "bound" column), worked by hand
+# on fattree:k=2,n=3 (leaves of 2 nodes, pods of 4, 8 nodes): jobs 1, 2
+# of 5 nodes and 3 of 2 at time 0, jobs 4, 5 of 6 nodes at 100, each
+# running 10 s; node-time 240.  Nodes: from 100, 120 node-s / 8 = 15, so
+# the last end is >= 115 (26.09 %).  Leaves (a job above 2 nodes holds
+# ceil(n/2) * 2): 6+6+0 and 6+6 -> from 100, 115 again.  Pods (above 4
+# nodes: ceil(n/4) * 4): 8+8+0+8+8 -> from 0, 40; from 100, 160 / 8 = 20,
+# so >= 120: 240 / (8 * 120) = 25 %.  The schedule meets it: jobs 1 and
+# 2 each cross both pods (1 and 3 at 0, 2 at 10), 4 and 5 too (100,
+# 110), so fattree-pods reports 25 % exactly (as linear, with 8 nodes).
+printf 'id,submit,nodes,runtime,limit\n1,0,5,10,10\n2,0,5,10,10\n3,0,2,10,10\n4,100,6,10,10\n5,100,6,10,10\n' \
+	>"$tmp/hb.csv"
+sh "$top_srcdir/bench/isolation_bound.sh" "$tmp/hb.csv" 2 3 \
+	>"$tmp/hb.out" 2>"$tmp/err"
+"$STOPO" whatif --quiet --no-rates --json --topo fattree:k=2,n=3 \
+	--workload "$tmp/hb.csv" --policy fattree-pods >"$tmp/hb.json" \
+	2>>"$tmp/err"
+if [ "$(tr -s ' ' <"$tmp/hb.out" | tr '\n' '|')" = \
+	"nodes 115.0 26.09|level 0 115.0 26.09|level 1 120.0 25.00|bound 25.00|" ] &&
+   grep -q '"utilization": *0.25,' "$tmp/hb.json"; then
+	pass isolation_bound
+else
+	flunk isolation_bound "bounds not as worked out" "$tmp/hb.out" \
+		"$tmp/hb.json" "$tmp/err"
+fi
+
 # bad records: file:line errors, or skipped and counted
 expect_fail bad_record 2 "whatif_bad.swf:4: field 4: run time unknown" \
 	-- --topo $FT2 --workload "whatif_bad.swf" --policy linear
