@@ -101,8 +101,9 @@ static const struct cli_opt options[] = {
 	{ .id = OPT_THREADS,
 	  .name = "threads",
 	  .arg = "N",
-	  .help = "policies simulated at once (default: the online\n"
-		  "CPUs, at most the number of policies)" },
+	  .help = "threads (default: the online CPUs): one per\n"
+		  "policy simulated at once; the rest share their\n"
+		  "predicted rates (dragonfly, Cascade)" },
 	{ .id = 'q', .name = "quiet", .help = "no progress on stderr" },
 	CLI_OPT_JSON,
 	CLI_OPT_HELP,
@@ -607,6 +608,27 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 	return CLI_OK;
 }
 
+/* The threads of the run (--threads, or the online CPUs) and how many
+ * policies run at once (never more than the policies or MAX_POLICIES);
+ * each policy's predicted rates share the rest (whatif_opts.
+ * rate_threads: THREADS / AT_ONCE, at least 1). */
+static void thread_plan(const struct cmd_whatif_args *a, int *at_once,
+			uint32_t *rate_threads)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	uint32_t total = a->threads ? a->threads :
+			 ncpu < 1   ? 1 :
+				      (uint32_t)ncpu;
+	int n = total > MAX_POLICIES ? MAX_POLICIES : (int)total;
+
+	if (n > a->npol)
+		n = a->npol;
+	if (n < 1)
+		n = 1;
+	*at_once = n;
+	*rate_threads = total / (uint32_t)n ? total / (uint32_t)n : 1;
+}
+
 /* Simulate R->w under policy I of A into R->res[I], with progress on
  * stderr for long workloads, giving up once STOP is set.  Returns 0, or
  * -1 with ERR set. */
@@ -616,8 +638,10 @@ static int simulate(const struct cmd_whatif_args *a,
 {
 	struct whatif_opts so = a->sim;
 	struct progress pg = { a->pol[i].label, !a->quiet, a->every, 0, 0 };
+	int at_once;
 
 	so.stop = stop;
+	thread_plan(a, &at_once, &so.rate_threads);
 
 	pg.t0 = pg.last = wall_now();
 	so.progress = progress;
@@ -669,13 +693,8 @@ static int simulate_all(const struct cmd_whatif_args *a,
 {
 	struct pool *p = calloc(1, sizeof(*p));
 	pthread_t th[MAX_POLICIES];
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int nth = a->threads ? (int)(a->threads > MAX_POLICIES ? MAX_POLICIES :
-								 a->threads) :
-		  ncpu < 1   ? 1 :
-		  ncpu > MAX_POLICIES ? MAX_POLICIES :
-					(int)ncpu;
-	int started = 0, rc = CLI_OK;
+	uint32_t rate_threads;
+	int nth, started = 0, rc = CLI_OK;
 
 	if (!p)
 		return cli_error(CMD, CLI_FAIL, "out of memory");
@@ -683,8 +702,7 @@ static int simulate_all(const struct cmd_whatif_args *a,
 	p->r = r;
 	atomic_init(&p->next, 0);
 	atomic_init(&p->stop, false);
-	if (nth > a->npol)
-		nth = a->npol;
+	thread_plan(a, &nth, &rate_threads);
 	for (int t = 1; t < nth; t++)
 		if (!pthread_create(&th[started], NULL, pool_worker, p))
 			started++;

@@ -1,6 +1,7 @@
 /* whatif.c - FCFS + EASY backfill simulation of a workload under an
  * allocation policy (see whatif.h for the scheduling rules). */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,15 @@ struct sim {
 	 * current at each start and end (none of the above is used) */
 	struct model_hm_state *hm;
 	struct model_hm_set *hmset; /* [njobs] */
+	/* deferred rates (whatif_opts.rate_threads > 1, flow models): the
+	 * flows of every job kept to the end, and per start a task: the
+	 * job and its sharing component (itself first), comp. entries
+	 * tk_off[k] .. tk_off[k + 1] of tk_comp */
+	bool defer;
+	uint32_t ntk, tk_cap;
+	uint32_t *tk_off; /* [tk_cap + 1] */
+	uint32_t *tk_comp;
+	size_t tk_ccap;
 };
 
 void whatif_opts_init(struct whatif_opts *o)
@@ -209,7 +219,8 @@ static enum policy_status place(struct sim *s, uint32_t i,
  * reports too. */
 static void report(const struct sim *s)
 {
-	if (s->o->progress)
+	/* deferred rates: progress counts the rates done (rate_tasks) */
+	if (s->o->progress && !s->defer)
 		s->o->progress(s->o->progress_arg,
 			       s->res->started + s->res->dropped, s->w->n);
 }
@@ -383,18 +394,42 @@ static int assemble(struct sim *s, uint32_t nc)
 	return 0;
 }
 
-/* The flows of the NC jobs of s->comp one after the other into ALL (for
- * the models built from the routing's structure, which take flows). */
-static int concat_flows(struct sim *s, uint32_t nc, struct flows *all)
+/* The rate of job COMP[0] under the flow model MODEL: its flows and
+ * those of the other NC - 1 jobs of COMP one after the other (for the
+ * models built from the routing's structure, which take flows), the
+ * model stopped once the first job's rates are final.  Reads S's
+ * routing and job flows only, so threads may run it at once (each with
+ * its own ERR).  Returns 0 or -1 with err set. */
+static int flows_rate(const struct sim *s, const char *model,
+		      const uint32_t *comp, uint32_t nc, double *rate,
+		      struct err *err)
 {
-	for (uint32_t c = 0; c < nc; c++) {
-		const struct flows *f = &s->jflows[s->comp[c]];
+	uint32_t nmine = s->jflows[comp[0]].n;
+	struct model_result mr;
+	struct model_opts mo;
+	struct flows all;
+	int rc = 0;
 
-		for (uint32_t k = 0; k < f->n; k++)
-			if (flows_add(all, f->src[k], f->dst[k], f->demand[k]))
-				return err_set(s->err, "out of memory");
+	*rate = 0;
+	model_opts_init(&mo);
+	mo.top_links = 0;
+	mo.need_flows = nmine;
+	memset(&mr, 0, sizeof(mr));
+	flows_init(&all);
+	for (uint32_t c = 0; c < nc && !rc; c++) {
+		const struct flows *f = &s->jflows[comp[c]];
+
+		for (uint32_t k = 0; k < f->n && !rc; k++)
+			if (flows_add(&all, f->src[k], f->dst[k], f->demand[k]))
+				rc = err_set(err, "out of memory");
 	}
-	return 0;
+	if (!rc)
+		rc = model_run(model, s->r, &all, &mo, &mr, err);
+	for (uint32_t f = 0; !rc && f < nmine; f++)
+		*rate += mr.rates[f];
+	flows_free(&all);
+	model_result_free(&mr);
+	return rc ? -1 : 0;
 }
 
 /* Predicted rate of job I at its start: the model over the flows of I and
@@ -415,32 +450,62 @@ static int job_rate(struct sim *s, uint32_t i, double *rate)
 	if (s->res->jobs[i].n < 2 || !nmine)
 		return 0;
 	nc = component(s, i);
-	model_opts_init(&mo);
-	mo.top_links = 0;
-	mo.need_flows = nmine;
-	memset(&mr, 0, sizeof(mr));
-	if (s->paths) {
+	if (!s->paths)
+		rc = flows_rate(s, model, s->comp, nc, rate, s->err);
+	else {
+		model_opts_init(&mo);
+		mo.top_links = 0;
+		mo.need_flows = nmine;
+		memset(&mr, 0, sizeof(mr));
 		rc = assemble(s, nc);
 		if (!rc)
 			rc = model_solve(model, &s->cin, &mo, &mr, s->err);
-	} else {
-		struct flows all;
-
-		flows_init(&all);
-		rc = concat_flows(s, nc, &all);
-		if (!rc)
-			rc = model_run(model, s->r, &all, &mo, &mr, s->err);
-		flows_free(&all);
+		for (uint32_t f = 0; !rc && f < nmine; f++)
+			*rate += mr.rates[f];
+		model_result_free(&mr);
 	}
 	if (rc) {
 		err_prefix(s->err, "rate");
 		workload_job_where(s->w, i, s->err);
-	} else {
-		for (uint32_t f = 0; f < nmine; f++)
-			*rate += mr.rates[f];
 	}
-	model_result_free(&mr);
 	return rc ? -1 : 0;
+}
+
+/* Deferred rates: record job I's task, its sharing component now (the
+ * rate itself comes from rate_tasks after the simulation).  Returns 0
+ * or -1 with s->err set. */
+static int defer_rate(struct sim *s, uint32_t i)
+{
+	uint32_t nc;
+	size_t at;
+
+	if (s->res->jobs[i].n < 2 || !s->jflows[i].n)
+		return 0;
+	nc = component(s, i);
+	at = s->ntk ? s->tk_off[s->ntk] : 0;
+	if (at + nc >= UINT32_MAX)
+		return err_set(s->err, "rate: more than 2^32 jobs in the "
+				       "recorded sharing components");
+	if (s->ntk + 1 >= s->tk_cap) {
+		uint32_t n = s->tk_cap ? 2 * s->tk_cap : 64;
+
+		if (resize_u32(&s->tk_off, (size_t)n + 1))
+			return err_set(s->err, "out of memory");
+		s->tk_cap = n;
+	}
+	if (at + nc > s->tk_ccap) {
+		size_t n = 2 * (at + nc);
+		uint32_t *q = realloc(s->tk_comp, n * sizeof(*q));
+
+		if (!q)
+			return err_set(s->err, "out of memory");
+		s->tk_comp = q;
+		s->tk_ccap = n;
+	}
+	memcpy(s->tk_comp + at, s->comp, nc * sizeof(*s->comp));
+	s->tk_off[s->ntk] = (uint32_t)at;
+	s->tk_off[++s->ntk] = (uint32_t)(at + nc);
+	return 0;
 }
 
 /* Predicted rate of job I at its start under hm: its flows' counts added
@@ -553,7 +618,8 @@ static void job_uncache(struct sim *s, uint32_t i)
 	free(s->links[i]);
 	s->links[i] = NULL;
 	s->nlinks[i] = 0;
-	flows_free(&s->jflows[i]);
+	if (!s->defer) /* deferred rates read them after the simulation */
+		flows_free(&s->jflows[i]);
 	if (s->jin[i].path_off)
 		s->cached -= s->jin[i].path_off[s->jin[i].npaths];
 	model_input_free(&s->jin[i]);
@@ -619,8 +685,9 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 	s->run[s->nrun++] = i;
 	heap_push(s, end, i);
 	if (s->hm ? job_hm(s, i, &o->rate) :
-		    s->o->rates &&
-			    (job_cache(s, i) || job_rate(s, i, &o->rate)))
+		    s->o->rates && (job_cache(s, i) ||
+				    (s->defer ? defer_rate(s, i) :
+						job_rate(s, i, &o->rate))))
 		return -1;
 	s->res->started++;
 	report(s);
@@ -996,6 +1063,7 @@ static int setup(struct sim *s)
 	} else if (s->o->rates) {
 		s->paths = model_uses_paths(s->o->model ? s->o->model : "jm",
 					    s->r);
+		s->defer = !s->paths && s->o->rate_threads > 1;
 		s->links = calloc(nj ? nj : 1, sizeof(*s->links));
 		s->nlinks = calloc(nj ? nj : 1, sizeof(*s->nlinks));
 		s->jflows = calloc(nj ? nj : 1, sizeof(*s->jflows));
@@ -1033,6 +1101,8 @@ static void teardown(struct sim *s)
 		free(s->onlink[l].job);
 	free(s->links);
 	free(s->nlinks);
+	free(s->tk_off);
+	free(s->tk_comp);
 	free(s->jflows);
 	free(s->jin);
 	free(s->onlink);
@@ -1135,6 +1205,105 @@ static void summarise(struct sim *s)
 	res->rate_mean = res->started ? res->rate_sum / res->started : 0;
 }
 
+/* Deferred rates: the recorded tasks shared out among
+ * o->rate_threads threads (the caller one of them), each taking the
+ * next one not yet taken; the caller reports progress as the rates
+ * done (every job without a task counted done).  The first failure
+ * stops the others; its error, of the lowest task that failed, is
+ * s->err. */
+struct rate_pool {
+	const struct sim *s;
+	const char *model;
+	atomic_uint next, done;
+	atomic_bool stop;
+	uint32_t fail; /* lowest failed task, UINT32_MAX: none */
+	struct err err;
+	pthread_mutex_t mu;
+};
+
+static void rate_worker(struct rate_pool *p, bool report)
+{
+	const struct sim *s = p->s;
+	uint32_t base = s->w->n - s->ntk, k;
+
+	while ((k = atomic_fetch_add(&p->next, 1)) < s->ntk &&
+	       !atomic_load(&p->stop)) {
+		const uint32_t *comp = s->tk_comp + s->tk_off[k];
+		uint32_t nc = s->tk_off[k + 1] - s->tk_off[k];
+		struct err e;
+		double rate;
+
+		memset(&e, 0, sizeof(e));
+		if (s->o->stop && atomic_load(s->o->stop))
+			err_set(&e, WHATIF_STOPPED);
+		else if (!flows_rate(s, p->model, comp, nc, &rate, &e)) {
+			s->res->jobs[comp[0]].rate = rate;
+			atomic_fetch_add(&p->done, 1);
+			if (report && s->o->progress)
+				s->o->progress(s->o->progress_arg,
+					       base + atomic_load(&p->done),
+					       s->w->n);
+			continue;
+		} else {
+			err_prefix(&e, "rate");
+			workload_job_where(s->w, comp[0], &e);
+		}
+		pthread_mutex_lock(&p->mu);
+		if (k < p->fail) {
+			p->fail = k;
+			p->err = e;
+		}
+		pthread_mutex_unlock(&p->mu);
+		atomic_store(&p->stop, true);
+	}
+}
+
+static void *rate_thread(void *arg)
+{
+	rate_worker(arg, false);
+	model_thread_done(); /* GLPK's environment, if the model used it */
+	return NULL;
+}
+
+static int rate_tasks(struct sim *s)
+{
+	struct rate_pool p = { .s = s,
+			       .model = s->o->model ? s->o->model : "jm",
+			       .fail = UINT32_MAX };
+	uint32_t nth = s->o->rate_threads, started = 0;
+	uint32_t base = s->w->n - s->ntk;
+	pthread_t *th;
+
+	if (!s->ntk)
+		return 0;
+	if (nth > s->ntk)
+		nth = s->ntk;
+	th = malloc(nth * sizeof(*th));
+	if (!th)
+		return err_set(s->err, "out of memory");
+	atomic_init(&p.next, 0);
+	atomic_init(&p.done, 0);
+	atomic_init(&p.stop, false);
+	pthread_mutex_init(&p.mu, NULL);
+	for (uint32_t t = 1; t < nth; t++)
+		if (!pthread_create(&th[started], NULL, rate_thread, &p))
+			started++;
+	/* the caller takes tasks too, and reports progress after each */
+	rate_worker(&p, true);
+	for (uint32_t t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	free(th);
+	pthread_mutex_destroy(&p.mu);
+	if (s->o->progress)
+		s->o->progress(s->o->progress_arg, base + atomic_load(&p.done),
+			       s->w->n);
+	if (p.fail != UINT32_MAX) {
+		*s->err = p.err;
+		return -1;
+	}
+	return 0;
+}
+
 static int simulate(struct sim *s)
 {
 	const struct workload *w = s->w;
@@ -1191,6 +1360,8 @@ static int simulate(struct sim *s)
 	for (uint32_t q = 0; q < s->nq; q++)
 		drop(s, s->queue[q], "never placed");
 	s->nq = 0;
+	if (s->defer && rate_tasks(s))
+		return -1;
 	summarise(s);
 	return 0;
 }

@@ -52,6 +52,15 @@ struct whatif_opts {
 	/* May be NULL; once set (by another thread), whatif_run gives up at
 	 * its next event and fails with err WHATIF_STOPPED */
 	const atomic_bool *stop;
+	/* Threads for the predicted rates (0 or 1: none besides the
+	 * caller's).  With more, and a model that takes flows (not paths,
+	 * not hm's running counts: dragonfly and Cascade under vlb or
+	 * ugal), the schedule is simulated first, each start recording
+	 * the jobs its rate depends on (its sharing component), and the
+	 * rates are computed afterwards on that many threads: the same
+	 * numbers, since a rate never changes the schedule.  Progress then
+	 * counts the rates done. */
+	uint32_t rate_threads;
 };
 
 #define WHATIF_STOPPED "stopped"

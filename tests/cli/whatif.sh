@@ -337,6 +337,23 @@ for m in jm hm; do
 			"$tmp/th_${m}3.json" "$tmp/err"
 	fi
 done
+# one policy on 4 threads: jm's rates computed after the simulation on
+# the 4 (from the sharing components recorded at each start), the same
+# numbers as on one
+for t in 1 4; do
+	"$STOPO" whatif --topo dragonfly:p=2,a=4,h=2,g=9 --routing ugal \
+		--workload whatif_small.swf --threads $t --policy random \
+		--json --jobs-out "$tmp/thj$t.csv" 2>"$tmp/err" |
+		steady >"$tmp/thr$t.json"
+done
+if grep -q '"rate_sum":[1-9]' "$tmp/thr1.json" &&
+	cmp -s "$tmp/thr1.json" "$tmp/thr4.json" &&
+	cmp -s "$tmp/thj1.csv" "$tmp/thj4.csv"; then
+	pass threads_deferred_rates
+else
+	flunk threads_deferred_rates "4 threads differ from 1" \
+		"$tmp/thr4.json" "$tmp/thj4.csv" "$tmp/err"
+fi
 expect_fail threads_first_error 2 "policy mesh-blocks: topology fattree" \
 	-- --topo fattree:k=4,n=3 --workload "$tmp/gdf.csv" --threads 3 \
 	--policy linear,mesh-blocks,fattree-pods,dragonfly-groups

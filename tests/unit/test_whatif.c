@@ -374,26 +374,35 @@ static double rate_from_scratch(const struct run *x, uint32_t i,
  * whose Valiant paths join most running jobs into one component; a
  * fat-tree under D-mod-k; a torus), under a packing and a scattering
  * policy, on 60 random jobs with overlapping runs; under JM (the
- * component's flows and paths cached) and under hm (the running jobs'
+ * component's flows and paths cached; on the dragonfly also deferred,
+ * the rates computed after the simulation on 3 threads from the
+ * components recorded at each start) and under hm (the running jobs'
  * sub-flow counts kept current, model_hm_state), whose from-scratch
  * value is hm on every path of the component. */
 Test(whatif, rates_from_scratch)
 {
 	static const struct {
 		const char *topo, *routing, *policy, *model, *check;
+		uint32_t threads;
 	} cases[] = {
-		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "linear", NULL, "jm" },
-		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "random", NULL, "jm" },
-		{ "fattree:k=4,n=3", "dmodk", "random", NULL, "jm" },
-		{ "torus:dims=4x4", NULL, "clustered", NULL, "jm" },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "linear", NULL, "jm",
+		  1 },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "random", NULL, "jm",
+		  1 },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "linear", NULL, "jm",
+		  3 },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "random", NULL, "jm",
+		  3 },
+		{ "fattree:k=4,n=3", "dmodk", "random", NULL, "jm", 1 },
+		{ "torus:dims=4x4", NULL, "clustered", NULL, "jm", 1 },
 		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "linear", "hm",
-		  "hm:method=paths" },
+		  "hm:method=paths", 1 },
 		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "random", "hm",
-		  "hm:method=paths" },
-		{ "fattree:k=4,n=3", "dmodk", "random", "hm",
-		  "hm:method=paths" },
-		{ "torus:dims=4x4", NULL, "clustered", "hm",
-		  "hm:method=paths" },
+		  "hm:method=paths", 1 },
+		{ "fattree:k=4,n=3", "dmodk", "random", "hm", "hm:method=paths",
+		  1 },
+		{ "torus:dims=4x4", NULL, "clustered", "hm", "hm:method=paths",
+		  1 },
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
@@ -428,6 +437,7 @@ Test(whatif, rates_from_scratch)
 		so.rates = true;
 		so.seed = 1;
 		so.model = cases[c].model;
+		so.rate_threads = cases[c].threads;
 		cr_assert_eq(whatif_run(x.t, x.r, cases[c].policy, &x.w, &so,
 					&x.res, &err),
 			     0, "%s", err.msg);
@@ -440,10 +450,11 @@ Test(whatif, rates_from_scratch)
 			want = rate_from_scratch(&x, i, cases[c].check);
 			cr_expect(fabs(o->rate - want) <=
 					  1e-9 * fmax(fabs(want), 1e-300),
-				  "%s %s %s job %u: rate %.17g, from scratch "
-				  "%.17g",
+				  "%s %s %s (%u threads) job %u: rate %.17g, "
+				  "from scratch %.17g",
 				  cases[c].topo, cases[c].policy,
-				  cases[c].check, o->id, o->rate, want);
+				  cases[c].check, cases[c].threads, o->id,
+				  o->rate, want);
 			shared += !o->ran_isolated;
 		}
 		/* the case exercises components of several jobs */
