@@ -12,7 +12,9 @@
  * dragonfly:p=4,a=8,h=4,g=8 under ugal:intra=local, linear and
  * dragonfly-balanced (before the rate caches: about 65 s each on a slow
  * 2-core machine), the first 20 jobs of issue 10's 11,130-node run
- * (its target: 4 policies x 10,000 jobs with rates in 60 s), and its
+ * (its target: 4 policies x 10,000 jobs with rates in 60 s), its first
+ * 100 jobs under dragonfly-balanced on one thread and with the rates
+ * on every CPU (whatif_opts.rate_threads), and its
  * four policies on the first 1,000 jobs with rates under hm (counts
  * kept current, in closed form on the dragonfly; bench/run.sh times the
  * whole run).
@@ -96,7 +98,7 @@ static int bench_linkshare(const struct routing *r, uint32_t N)
 static int run_policies(const char *path, const struct topo *t,
 			const struct routing *r, const char *const *pols,
 			int npol, uint32_t limit, bool rates, const char *model,
-			double target)
+			uint32_t threads, double target)
 {
 	struct err err = { "" };
 	struct workload w;
@@ -119,6 +121,7 @@ static int run_policies(const char *path, const struct topo *t,
 	whatif_opts_init(&so);
 	so.rates = rates;
 	so.model = model;
+	so.rate_threads = threads;
 	for (int p = 0; p < npol; p++) {
 		struct whatif_result res;
 		double c0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID), c1;
@@ -129,19 +132,21 @@ static int run_policies(const char *path, const struct topo *t,
 			break;
 		}
 		c1 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
-		printf("whatif %s on %s %s: %u jobs on %u nodes%s: %.1f s "
-		       "wall, %.1f s CPU ",
-		       res.policy, topo_spec(t), routing_spec(r), w.n,
-		       topo_num_nodes(t),
+		printf("whatif %s on %s %s: %u jobs on %u nodes%s", res.policy,
+		       topo_spec(t), routing_spec(r), w.n, topo_num_nodes(t),
 		       !rates ? "" :
 		       model  ? ", rates (hm)" :
-				", rates (jm)",
-		       res.seconds, c1 - c0);
+				", rates (jm)");
+		if (threads > 1)
+			printf(" on %u threads", threads);
+		printf(": %.1f s wall, %.1f s CPU ", res.seconds, c1 - c0);
 		if (target > 0)
 			printf("(target %.3g s: %s)", target,
 			       res.seconds < target ? "met" : "MISSED");
-		else
+		else if (target == 0)
 			printf("(no target: bench/run.sh times the whole run)");
+		else
+			printf("(no target)");
 		printf("; utilization "
 		       "%.3f, mean wait %.0f s, MLS max %.1f %%, TLS avg "
 		       "%.1f %%, isolated %u",
@@ -171,7 +176,7 @@ static int bench_rates(const char *path)
 		topo_destroy(t);
 		return 1;
 	}
-	rc = run_policies(path, t, r, pols, 2, 3000, true, NULL,
+	rc = run_policies(path, t, r, pols, 2, 3000, true, NULL, 0,
 			  TARGET_RATES256_S);
 	routing_destroy(r);
 	topo_destroy(t);
@@ -218,7 +223,7 @@ int main(int argc, char **argv)
 	}
 	if (bench_linkshare(r, topo_num_nodes(t)))
 		return 1;
-	rc = run_policies(path, t, r, pols, npol, 0, false, NULL, TARGET_S);
+	rc = run_policies(path, t, r, pols, npol, 0, false, NULL, 0, TARGET_S);
 	routing_destroy(r);
 	topo_destroy(t);
 	if (rc || argc > 2)
@@ -230,15 +235,27 @@ int main(int argc, char **argv)
 		topo_destroy(t);
 		return 1;
 	}
-	rc = run_policies(path, t, r, dfpol, 4, 0, false, NULL, TARGET_DF_S);
+	rc = run_policies(path, t, r, dfpol, 4, 0, false, NULL, 0, TARGET_DF_S);
 	if (!rc)
-		rc = run_policies(path, t, r, dfpol + 3, 1, 20, true, NULL,
+		rc = run_policies(path, t, r, dfpol + 3, 1, 20, true, NULL, 0,
 				  TARGET_RATES_S * 20 / 10000 / 4);
+	/* jm rates after the simulation on every CPU (whatif_opts.
+	 * rate_threads), beside one thread: the first 100 jobs */
+	if (!rc) {
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+		rc = run_policies(path, t, r, dfpol + 3, 1, 100, true, NULL, 0,
+				  -1);
+		if (!rc && ncpu > 1)
+			rc = run_policies(path, t, r, dfpol + 3, 1, 100, true,
+					  NULL, (uint32_t)ncpu, -1);
+	}
 	/* the issue's four policies with rates under hm (counts kept
 	 * current), the first 1,000 jobs one after another; its target is
 	 * the whole run's, policies side by side (bench/run.sh) */
 	if (!rc)
-		rc = run_policies(path, t, r, ratepol, 4, 1000, true, "hm", 0);
+		rc = run_policies(path, t, r, ratepol, 4, 1000, true, "hm", 0,
+				  0);
 	routing_destroy(r);
 	topo_destroy(t);
 	if (rc)
