@@ -161,8 +161,10 @@ struct cmd_whatif_result {
 struct progress {
 	const char *policy;
 	bool on;
-	double every;	 /* seconds between lines */
-	double t0, last; /* wall clock at the start, at the last line */
+	double every;	  /* seconds between lines */
+	double t0, last;  /* wall clock at the start, at the last line */
+	const char *what; /* what is counted ("jobs", "rates") */
+	double w0;	  /* since when (the estimate's start) */
 };
 
 static double wall_now(void)
@@ -177,18 +179,24 @@ static double wall_now(void)
  * workload's size (predicted rates on a large dragonfly take seconds per
  * job): jobs placed, time so far, and the time left at the pace so far.
  * The last job's line is left to "done in". */
-static void progress(void *arg, uint32_t done, uint32_t total)
+static void progress(void *arg, uint32_t done, uint32_t total, const char *what)
 {
 	struct progress *p = arg;
-	double now = wall_now(), el = now - p->t0;
+	double now = wall_now(), el;
 
+	if (!p->what || strcmp(p->what, what)) { /* a new count */
+		p->what = what;
+		p->w0 = now;
+	}
+	el = now - p->w0;
 	if (!p->on || now - p->last < p->every || !done || done >= total)
 		return;
 	p->last = now;
 	fprintf(stderr,
-		"stopo whatif: %s: %u/%u jobs after %.0f s (about %.0f s "
+		"stopo whatif: %s: %u/%u %s after %.0f s (about %.0f s "
 		"left)\n",
-		p->policy, done, total, el, el * (total - done) / done);
+		p->policy, done, total, what, now - p->t0,
+		el * (total - done) / done);
 }
 
 /* Split "a:k=v,k=v,b" into policies: a comma token with '=' and no ':'
@@ -637,7 +645,9 @@ static int simulate(const struct cmd_whatif_args *a,
 		    struct err *err)
 {
 	struct whatif_opts so = a->sim;
-	struct progress pg = { a->pol[i].label, !a->quiet, a->every, 0, 0 };
+	struct progress pg = {
+		a->pol[i].label, !a->quiet, a->every, 0, 0, NULL, 0
+	};
 	int at_once;
 
 	so.stop = stop;

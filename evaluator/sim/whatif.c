@@ -222,7 +222,8 @@ static void report(const struct sim *s)
 	/* deferred rates: progress counts the rates done (rate_tasks) */
 	if (s->o->progress && !s->defer)
 		s->o->progress(s->o->progress_arg,
-			       s->res->started + s->res->dropped, s->w->n);
+			       s->res->started + s->res->dropped, s->w->n,
+			       "jobs");
 }
 
 static void drop(struct sim *s, uint32_t i, const char *why)
@@ -1207,24 +1208,25 @@ static void summarise(struct sim *s)
 
 /* Deferred rates: the recorded tasks shared out among
  * o->rate_threads threads (the caller one of them), each taking the
- * next one not yet taken; the caller reports progress as the rates
- * done (every job without a task counted done).  The first failure
+ * next one not yet taken; progress counts the rates done, reported by
+ * whichever thread computed one (one at a time).  The first failure
  * stops the others; its error, of the lowest task that failed, is
  * s->err. */
 struct rate_pool {
 	const struct sim *s;
 	const char *model;
-	atomic_uint next, done;
+	atomic_uint next;
+	uint32_t done; /* rates done (under mu) */
 	atomic_bool stop;
 	uint32_t fail; /* lowest failed task, UINT32_MAX: none */
 	struct err err;
 	pthread_mutex_t mu;
 };
 
-static void rate_worker(struct rate_pool *p, bool report)
+static void rate_worker(struct rate_pool *p)
 {
 	const struct sim *s = p->s;
-	uint32_t base = s->w->n - s->ntk, k;
+	uint32_t k;
 
 	while ((k = atomic_fetch_add(&p->next, 1)) < s->ntk &&
 	       !atomic_load(&p->stop)) {
@@ -1238,11 +1240,12 @@ static void rate_worker(struct rate_pool *p, bool report)
 			err_set(&e, WHATIF_STOPPED);
 		else if (!flows_rate(s, p->model, comp, nc, &rate, &e)) {
 			s->res->jobs[comp[0]].rate = rate;
-			atomic_fetch_add(&p->done, 1);
-			if (report && s->o->progress)
-				s->o->progress(s->o->progress_arg,
-					       base + atomic_load(&p->done),
-					       s->w->n);
+			if (s->o->progress) { /* one thread at a time */
+				pthread_mutex_lock(&p->mu);
+				s->o->progress(s->o->progress_arg, ++p->done,
+					       s->ntk, "rates");
+				pthread_mutex_unlock(&p->mu);
+			}
 			continue;
 		} else {
 			err_prefix(&e, "rate");
@@ -1260,7 +1263,7 @@ static void rate_worker(struct rate_pool *p, bool report)
 
 static void *rate_thread(void *arg)
 {
-	rate_worker(arg, false);
+	rate_worker(arg);
 	model_thread_done(); /* GLPK's environment, if the model used it */
 	return NULL;
 }
@@ -1271,7 +1274,6 @@ static int rate_tasks(struct sim *s)
 			       .model = s->o->model ? s->o->model : "jm",
 			       .fail = UINT32_MAX };
 	uint32_t nth = s->o->rate_threads, started = 0;
-	uint32_t base = s->w->n - s->ntk;
 	pthread_t *th;
 
 	if (!s->ntk)
@@ -1282,21 +1284,21 @@ static int rate_tasks(struct sim *s)
 	if (!th)
 		return err_set(s->err, "out of memory");
 	atomic_init(&p.next, 0);
-	atomic_init(&p.done, 0);
 	atomic_init(&p.stop, false);
 	pthread_mutex_init(&p.mu, NULL);
 	for (uint32_t t = 1; t < nth; t++)
 		if (!pthread_create(&th[started], NULL, rate_thread, &p))
 			started++;
-	/* the caller takes tasks too, and reports progress after each */
-	rate_worker(&p, true);
+	/* the caller takes tasks too; progress after every rate */
+	if (s->o->progress)
+		s->o->progress(s->o->progress_arg, 0, s->ntk, "rates");
+	rate_worker(&p);
 	for (uint32_t t = 0; t < started; t++)
 		pthread_join(th[t], NULL);
 	free(th);
 	pthread_mutex_destroy(&p.mu);
 	if (s->o->progress)
-		s->o->progress(s->o->progress_arg, base + atomic_load(&p.done),
-			       s->w->n);
+		s->o->progress(s->o->progress_arg, p.done, s->ntk, "rates");
 	if (p.fail != UINT32_MAX) {
 		*s->err = p.err;
 		return -1;

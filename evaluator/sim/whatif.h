@@ -35,7 +35,10 @@
 /* Bounded slowdown threshold (s): max(1, (wait + run) / max(run, 10)). */
 #define WHATIF_BSLD_TAU 10.0
 
-typedef void (*whatif_progress_fn)(void *arg, uint32_t done, uint32_t total);
+/* DONE of TOTAL WHAT ("jobs": placed or dropped; "rates": deferred rates
+ * computed, see rate_threads) */
+typedef void (*whatif_progress_fn)(void *arg, uint32_t done, uint32_t total,
+				   const char *what);
 
 struct whatif_opts {
 	bool rates;	     /* predict each job's communication rate */
@@ -46,8 +49,9 @@ struct whatif_opts {
 				 * 500, Slurm's bf_max_job_test) */
 	uint64_t seed;	     /* seeds random patterns (job id + seed) */
 	whatif_progress_fn progress; /* called after every job started or
-				      * dropped, with their count (the
-				      * callback throttles); may be NULL */
+				      * dropped, with their count, or
+				      * every rate computed (the callback
+				      * throttles); may be NULL */
 	void *progress_arg;
 	/* May be NULL; once set (by another thread), whatif_run gives up at
 	 * its next event and fails with err WHATIF_STOPPED */

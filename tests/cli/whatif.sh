@@ -346,6 +346,17 @@ for t in 1 4; do
 		--json --jobs-out "$tmp/thj$t.csv" 2>"$tmp/err" |
 		steady >"$tmp/thr$t.json"
 done
+# and its progress counts the rates: with --progress 0 a line after
+# every one but the last (6 jobs of whatif_small.swf span routers)
+"$STOPO" whatif --topo dragonfly:p=2,a=4,h=2,g=9 --routing ugal \
+	--workload whatif_small.swf --threads 4 --policy random \
+	--progress 0 >/dev/null 2>"$tmp/thp.err"
+if [ "$(grep -c '^stopo whatif: random: [1-5]/6 rates after' "$tmp/thp.err")" = 5 ] &&
+	! grep -q 'jobs after' "$tmp/thp.err"; then
+	pass threads_rates_progress
+else
+	flunk threads_rates_progress "not 5 lines of rates" "$tmp/thp.err"
+fi
 if grep -q '"rate_sum":[1-9]' "$tmp/thr1.json" &&
 	cmp -s "$tmp/thr1.json" "$tmp/thr4.json" &&
 	cmp -s "$tmp/thj1.csv" "$tmp/thj4.csv"; then
