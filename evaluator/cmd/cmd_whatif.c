@@ -19,6 +19,7 @@
 
 #define CMD "whatif"
 #define MAX_POLICIES 16
+#define MAX_THREADS 1024u /* --threads */
 
 enum {
 	OPT_SKIP = CLI_LONG_ONLY,
@@ -177,8 +178,9 @@ static double wall_now(void)
 
 /* A line every --progress seconds of a long run, whatever the
  * workload's size (predicted rates on a large dragonfly take seconds per
- * job): jobs placed, time so far, and the time left at the pace so far.
- * The last job's line is left to "done in". */
+ * job): jobs placed (or, when the rates are computed after the
+ * simulation, rates done), time so far, and the time left at the pace of
+ * that count so far.  The last one's line is left to "done in". */
 static void progress(void *arg, uint32_t done, uint32_t total, const char *what)
 {
 	struct progress *p = arg;
@@ -527,6 +529,10 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 		if (!a->threads)
 			return cli_error(CMD, CLI_USAGE,
 					 "--threads must be positive");
+		if (a->threads > MAX_THREADS)
+			return cli_error(CMD, CLI_USAGE,
+					 "--threads %u: at most %u", a->threads,
+					 MAX_THREADS);
 		break;
 	case 'q':
 		a->quiet = true;
@@ -624,9 +630,10 @@ static void thread_plan(const struct cmd_whatif_args *a, int *at_once,
 			uint32_t *rate_threads)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	uint32_t total = a->threads ? a->threads :
-			 ncpu < 1   ? 1 :
-				      (uint32_t)ncpu;
+	uint32_t total = a->threads	    ? a->threads :
+			 ncpu < 1	    ? 1 :
+			 ncpu > MAX_THREADS ? MAX_THREADS :
+					      (uint32_t)ncpu;
 	int n = total > MAX_POLICIES ? MAX_POLICIES : (int)total;
 
 	if (n > a->npol)

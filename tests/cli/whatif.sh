@@ -371,6 +371,9 @@ expect_fail threads_first_error 2 "policy mesh-blocks: topology fattree" \
 expect_fail threads_zero 2 "--threads must be positive" -- \
 	--topo fattree:k=4,n=3 --workload "$tmp/gdf.csv" --policy linear \
 	--threads 0
+expect_fail threads_many 2 "--threads 1025: at most 1024" -- \
+	--topo fattree:k=4,n=3 --workload "$tmp/gdf.csv" --policy linear \
+	--threads 1025
 expect_fail progress_bad 2 "--progress: 'x' is not a non-negative integer" \
 	-- --topo fattree:k=4,n=3 --workload "$tmp/gdf.csv" --policy linear \
 	--progress x
