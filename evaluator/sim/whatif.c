@@ -496,11 +496,9 @@ static int defer_rate(struct sim *s, uint32_t i)
 	}
 	if (at + nc > s->tk_ccap) {
 		size_t n = 2 * (at + nc);
-		uint32_t *q = realloc(s->tk_comp, n * sizeof(*q));
 
-		if (!q)
+		if (resize_u32(&s->tk_comp, n))
 			return err_set(s->err, "out of memory");
-		s->tk_comp = q;
 		s->tk_ccap = n;
 	}
 	memcpy(s->tk_comp + at, s->comp, nc * sizeof(*s->comp));
