@@ -644,21 +644,21 @@ static void thread_plan(const struct cmd_whatif_args *a, int *at_once,
 	*rate_threads = total / (uint32_t)n ? total / (uint32_t)n : 1;
 }
 
-/* Simulate R->w under policy I of A into R->res[I], with progress on
- * stderr for long workloads, giving up once STOP is set.  Returns 0, or
- * -1 with ERR set. */
+/* Simulate R->w under policy I of A into R->res[I], its rates on
+ * RATE_THREADS threads (thread_plan), with progress on stderr for long
+ * workloads, giving up once STOP is set.  Returns 0, or -1 with ERR
+ * set. */
 static int simulate(const struct cmd_whatif_args *a,
-		    struct cmd_whatif_result *r, int i, const atomic_bool *stop,
-		    struct err *err)
+		    struct cmd_whatif_result *r, int i, uint32_t rate_threads,
+		    const atomic_bool *stop, struct err *err)
 {
 	struct whatif_opts so = a->sim;
 	struct progress pg = {
 		a->pol[i].label, !a->quiet, a->every, 0, 0, NULL, 0
 	};
-	int at_once;
 
 	so.stop = stop;
-	thread_plan(a, &at_once, &so.rate_threads);
+	so.rate_threads = rate_threads;
 
 	pg.t0 = pg.last = wall_now();
 	so.progress = progress;
@@ -680,6 +680,7 @@ static int simulate(const struct cmd_whatif_args *a,
 struct pool {
 	const struct cmd_whatif_args *a;
 	struct cmd_whatif_result *r;
+	uint32_t rate_threads; /* thread_plan's, for every policy */
 	atomic_int next;
 	atomic_bool stop; /* a policy failed: the others give up */
 	int failed[MAX_POLICIES];
@@ -693,7 +694,8 @@ static void *pool_worker(void *arg)
 
 	while ((i = atomic_fetch_add(&p->next, 1)) < p->a->npol &&
 	       !atomic_load(&p->stop))
-		if (simulate(p->a, p->r, i, &p->stop, &p->err[i])) {
+		if (simulate(p->a, p->r, i, p->rate_threads, &p->stop,
+			     &p->err[i])) {
 			p->failed[i] = 1;
 			atomic_store(&p->stop, true);
 		}
@@ -710,7 +712,6 @@ static int simulate_all(const struct cmd_whatif_args *a,
 {
 	struct pool *p = calloc(1, sizeof(*p));
 	pthread_t th[MAX_POLICIES];
-	uint32_t rate_threads;
 	int nth, started = 0, rc = CLI_OK;
 
 	if (!p)
@@ -719,7 +720,7 @@ static int simulate_all(const struct cmd_whatif_args *a,
 	p->r = r;
 	atomic_init(&p->next, 0);
 	atomic_init(&p->stop, false);
-	thread_plan(a, &nth, &rate_threads);
+	thread_plan(a, &nth, &p->rate_threads);
 	for (int t = 1; t < nth; t++)
 		if (!pthread_create(&th[started], NULL, pool_worker, p))
 			started++;
