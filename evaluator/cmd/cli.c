@@ -56,15 +56,31 @@ void cli_usage(const struct cli_spec *spec, FILE *f)
 		fprintf(f, "\n%s\n", spec->footer);
 }
 
+/* The option of SPEC whose id is C, or NULL. */
+static const struct cli_opt *opt_by_id(const struct cli_spec *spec, int c)
+{
+	for (const struct cli_opt *o = spec->opts; o->name; o++)
+		if (o->id == c)
+			return o;
+	return NULL;
+}
+
 int cli_getopt(const struct cli_spec *spec, int argc, char **argv,
 	       const char **arg)
 {
+	/* options with a value seen in this loop (a loop starts at optind
+	 * 1: every option taken moves optind past 1 but a flag inside a
+	 * cluster at argv[1], which is not recorded) */
+	static bool seen[64];
 	struct option lo[64];
-	char so[3 * 64 + 2];
-	size_t n = 0, k = 0;
+	char so[3 * 64 + 3] = ":";
+	size_t n = 0, k = 1;
+	const struct cli_opt *o;
 	int c;
 
-	for (const struct cli_opt *o = spec->opts; o->name && n < 63; o++) {
+	if (optind <= 1)
+		memset(seen, 0, sizeof(seen));
+	for (o = spec->opts; o->name && n < 63; o++) {
 		lo[n++] =
 			(struct option){ .name = o->name,
 					 .has_arg = o->arg ? required_argument :
@@ -78,10 +94,54 @@ int cli_getopt(const struct cli_spec *spec, int argc, char **argv,
 	}
 	lo[n] = (struct option){ 0 };
 	so[k] = '\0';
+	opterr = 0; /* the messages below say "stopo NAME:" */
 	c = getopt_long(argc, argv, so, lo, NULL);
 	*arg = c == -1 ? NULL : optarg;
+	if (c == '?') {
+		if (optopt && optopt < CLI_LONG_ONLY &&
+		    !opt_by_id(spec, optopt))
+			cli_error(spec->name, CLI_USAGE,
+				  "unknown option '-%c'; see 'stopo %s --help'",
+				  optopt, spec->name);
+		else
+			cli_error(spec->name, CLI_USAGE,
+				  "unknown or ambiguous option '%s'; see "
+				  "'stopo %s --help'",
+				  optind > 0 && optind <= argc ?
+					  argv[optind - 1] :
+					  "?",
+				  spec->name);
+		return '?';
+	}
+	if (c == ':') {
+		o = opt_by_id(spec, optopt);
+		if (o)
+			cli_error(spec->name, CLI_USAGE,
+				  "--%s needs a value (%s)", o->name, o->arg);
+		else
+			cli_error(spec->name, CLI_USAGE, "'%s' needs a value",
+				  optind > 0 && optind <= argc ?
+					  argv[optind - 1] :
+					  "?");
+		return '?';
+	}
 	if (c == 'h')
 		cli_usage(spec, stdout);
+	o = c == -1 ? NULL : opt_by_id(spec, c);
+	if (o && o->arg) {
+		size_t i = (size_t)(o - spec->opts);
+
+		if (i < 64 && seen[i]) {
+			cli_error(spec->name, CLI_USAGE,
+				  "--%s given twice: give it once%s", o->name,
+				  strstr(o->arg, "[,") ?
+					  ", with a comma-separated list" :
+					  "");
+			return '?';
+		}
+		if (i < 64)
+			seen[i] = true;
+	}
 	return c;
 }
 
@@ -89,7 +149,8 @@ int cli_opt_end(const struct cli_spec *spec, int c)
 {
 	if (c == 'h')
 		return CLI_OK;
-	cli_usage(spec, stderr);
+	if (c != '?') /* cli_getopt said what is wrong */
+		cli_usage(spec, stderr);
 	return CLI_USAGE;
 }
 

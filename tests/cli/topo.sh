@@ -148,5 +148,14 @@ fi
 printf 'Topology=dragonfly p=1 a=2 h=1 g=3\nRouting=min\nDefaultPolicy=default:large=wait\n' >dflt2.conf
 expect_fail default_options 2 "./dflt2.conf:3: policy 'default:large=wait': policy default takes no options (it stands for the family's default policy)" \
 	-- --topo ./dflt2.conf
+# option errors: one line naming the option, no usage dump
+expect_fail -x unknown_option 2 \
+	"unknown or ambiguous option '--bogus'; see 'stopo topo --help'" \
+	-- --topo fattree --bogus
+expect_fail -x unknown_short 2 \
+	"unknown option '-Z'; see 'stopo topo --help'" -- --topo fattree -Z
+expect_fail -x missing_value 2 "--topo needs a value (SPEC)" -- --topo
+expect_fail -x option_twice 2 "--topo given twice: give it once" \
+	-- --topo fattree:k=4 --topo fattree:k=2
 cd - >/dev/null || exit 99
 finish

@@ -156,6 +156,10 @@ expect_fail bad_policy 2 "nosuch" \
 expect_fail wrong_family 2 "fattree-pods" \
 	-- --topo dragonfly:p=2,a=4,h=2,g=5 --workload "whatif_hold.swf" \
 	--policy fattree-pods
+expect_fail -x policy_twice 2 \
+	"--policy given twice: give it once, with a comma-separated list" \
+	-- --topo $FT2 --workload "whatif_hold.swf" --policy linear \
+	--policy clustered
 expect_fail missing 2 "--workload is required" -- --topo $FT2
 expect_fail missing_topo 2 "--topo is required" \
 	-- --workload "whatif_hold.swf" --policy linear
