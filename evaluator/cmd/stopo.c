@@ -1,5 +1,6 @@
 /* stopo.c - the administrators' command: subcommands in the style of git,
  * one file each (cmd_<name>.c), resolved through this table. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -91,6 +92,21 @@ static int take_limits(int argc, char **argv)
 	return out;
 }
 
+/* RC, or 1 when what went to standard output could not all be written
+ * (a full disk, a closed file): a script reading it must not take a cut
+ * result for a whole one. */
+static int out_checked(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		if (rc == CLI_OK)
+			cli_error(NULL, CLI_FAIL, "standard output: %s",
+				  errno ? strerror(errno) : "write error");
+		return rc == CLI_OK ? CLI_FAIL : rc;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	argc = take_limits(argc, argv);
@@ -103,15 +119,18 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return CLI_OK;
+		return out_checked(CLI_OK);
 	}
 	if (!strcmp(argv[1], "--version")) {
+		if (argc > 2)
+			return cli_error(NULL, CLI_USAGE,
+					 "--version takes no arguments");
 		printf("stopo %s\n", PACKAGE_VERSION);
-		return CLI_OK;
+		return out_checked(CLI_OK);
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+			return out_checked(commands[i].run(argc - 1, argv + 1));
 	cli_error(NULL, CLI_USAGE, "'%s' is not a command; see 'stopo --help'",
 		  argv[1]);
 	return CLI_USAGE;

@@ -157,5 +157,18 @@ expect_fail -x unknown_short 2 \
 expect_fail -x missing_value 2 "--topo needs a value (SPEC)" -- --topo
 expect_fail -x option_twice 2 "--topo given twice: give it once" \
 	-- --topo fattree:k=4 --topo fattree:k=2
+# a failed write to standard output is a failure, not a cut result
+if [ -w /dev/full ]; then
+	"$STOPO" topo --topo fattree --json >/dev/full 2>"$tmp/err"
+	st=$?
+	if [ $st -eq 1 ] &&
+	   grep -q -F "stopo: standard output: No space left on device" \
+		"$tmp/err"; then
+		pass stdout_full
+	else
+		flunk stdout_full "exit $st, want 1 and the write error:" \
+			"$tmp/err"
+	fi
+fi
 cd - >/dev/null || exit 99
 finish
