@@ -156,13 +156,18 @@ int cli_opt_end(const struct cli_spec *spec, int c)
 
 int cli_error(const char *cmd, int code, const char *fmt, ...)
 {
+	char msg[4096];
 	va_list ap;
 
-	fprintf(stderr, "stopo%s%s: ", cmd ? " " : "", cmd ? cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "stopo%s%s: %s\n", cmd ? " " : "", cmd ? cmd : "", msg);
+	/* running out of memory is the work failing, whatever the input
+	 * (readers and builders report it through the same err as bad
+	 * input) */
+	if (code == CLI_USAGE && strstr(msg, "out of memory"))
+		return CLI_FAIL;
 	return code;
 }
 

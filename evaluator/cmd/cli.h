@@ -80,7 +80,8 @@ int cli_getopt(const struct cli_spec *spec, int argc, char **argv,
  * anything else -> usage on stderr and CLI_USAGE. */
 int cli_opt_end(const struct cli_spec *spec, int c);
 
-/* Print "stopo NAME: message" to stderr; returns CODE. */
+/* Print "stopo NAME: message" to stderr; returns CODE, but CLI_FAIL for
+ * a CLI_USAGE message that says "out of memory". */
 int cli_error(const char *cmd, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

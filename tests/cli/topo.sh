@@ -170,5 +170,14 @@ if [ -w /dev/full ]; then
 			"$tmp/err"
 	fi
 fi
+# running out of memory is the work failing (1), not bad input (2)
+(ulimit -v 300000 && exec "$STOPO" topo --topo torus:dims=1000x1000) \
+	>/dev/null 2>"$tmp/err"
+st=$?
+if [ $st -eq 1 ] && grep -q -F "out of memory" "$tmp/err"; then
+	pass out_of_memory
+else
+	flunk out_of_memory "exit $st, want 1 and out of memory:" "$tmp/err"
+fi
 cd - >/dev/null || exit 99
 finish
