@@ -1,5 +1,6 @@
 /* cmd_whatif.c - stopo whatif: simulate a workload under one or more
  * allocation policies and compare them side by side. */
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -11,6 +12,7 @@
 
 #include "evaluator/cmd/cli.h"
 #include "evaluator/models/model.h"
+#include "evaluator/traffic/flows.h"
 #include "evaluator/sim/whatif.h"
 #include "evaluator/sim/workload.h"
 #include "policies/machine/machine.h"
@@ -137,6 +139,7 @@ struct cmd_whatif_args {
 	const char *policies;	    /* --policy as given */
 	const char *scale;	    /* --scale as given (run checks it) */
 	const char *jobs_out;	    /* --jobs-out FILE ("-" = stdout) */
+	FILE *jobs_f;		    /* it, opened before the run */
 	uint32_t limit;		    /* --limit-jobs (0 = all) */
 	uint32_t every;		    /* --progress seconds */
 	uint32_t threads;	    /* --threads (0 = the online CPUs) */
@@ -495,6 +498,9 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 	case 'n':
 		if (cli_parse_u32(CMD, "--limit-jobs", arg, &a->limit))
 			return CLI_USAGE;
+		if (!a->limit)
+			return cli_error(CMD, CLI_USAGE,
+					 "--limit-jobs 0: want 1 or more jobs");
 		break;
 	case 'S':
 		if (cli_parse_u64(CMD, "--seed", arg, &a->sim.seed))
@@ -506,9 +512,15 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 	case OPT_NORATES:
 		a->sim.rates = false;
 		break;
-	case OPT_PATTERN:
+	case OPT_PATTERN: {
+		struct err perr = { "" };
+
+		if (flows_pattern_check(arg, &perr))
+			return cli_error(CMD, CLI_USAGE, "--pattern: %s",
+					 perr.msg);
 		a->sim.pattern = arg;
 		break;
+	}
 	case OPT_MODEL:
 		a->sim.model = arg;
 		break;
@@ -573,6 +585,10 @@ static int parse(int argc, char **argv, struct cmd_whatif_args *a)
 					 "--topo and --workload are" :
 				 !a->spec ? "--topo is" :
 					    "--workload is");
+	if (a->json && a->jobs_out && !strcmp(a->jobs_out, "-"))
+		return cli_error(CMD, CLI_USAGE,
+				 "--json prints to stdout: give --jobs-out a "
+				 "file");
 	if (!a->policies)
 		a->policies = "default";
 	a->npol = split_policies(a->policies, a->pol, MAX_POLICIES);
@@ -766,26 +782,23 @@ static int run(struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 
 /* The per-job CSV of every policy into --jobs-out ("-" = stdout).
  * Returns an exit status. */
-static int write_jobs_out(const struct cmd_whatif_args *a,
+static int write_jobs_out(struct cmd_whatif_args *a,
 			  const struct cmd_whatif_result *r)
 {
-	FILE *f = strcmp(a->jobs_out, "-") ? fopen(a->jobs_out, "w") : stdout;
+	FILE *f = a->jobs_f;
 
-	if (!f)
-		return cli_error(CMD, CLI_FAIL, "%s: cannot write",
-				 a->jobs_out);
 	fprintf(f, "policy,id,submit,start,end,nodes,isolated,ran_isolated,"
 		   "rate,why\n");
 	for (int i = 0; i < r->nres; i++)
-		if (write_jobs(f, &r->res[i], a->pol[i].label)) {
-			int rc = cli_error(CMD, CLI_FAIL, "out of memory");
-
-			if (f != stdout)
-				fclose(f);
-			return rc;
-		}
-	if (f != stdout && fclose(f))
-		return cli_error(CMD, CLI_FAIL, "%s: write error", a->jobs_out);
+		if (write_jobs(f, &r->res[i], a->pol[i].label))
+			return cli_error(CMD, CLI_FAIL, "out of memory");
+	if (f == stdout)
+		return CLI_OK;
+	errno = 0;
+	a->jobs_f = NULL;
+	if ((fflush(f) == EOF || ferror(f)) | (fclose(f) == EOF))
+		return cli_error(CMD, CLI_FAIL, "%s: %s", a->jobs_out,
+				 errno ? strerror(errno) : "write error");
 	return CLI_OK;
 }
 
@@ -831,8 +844,7 @@ static void print_text(const struct cmd_whatif_args *a,
 
 /* With --jobs-out the per-job CSV, then R on stdout: text or JSON.
  * Returns an exit status. */
-static int emit(const struct cmd_whatif_args *a,
-		const struct cmd_whatif_result *r)
+static int emit(struct cmd_whatif_args *a, const struct cmd_whatif_result *r)
 {
 	if (a->jobs_out) {
 		int rc = write_jobs_out(a, r);
@@ -863,9 +875,19 @@ int cmd_whatif(int argc, char **argv)
 
 	if (rc != CLI_GO)
 		return rc;
+	/* a file that cannot be written fails now, not after the run */
+	if (a.jobs_out) {
+		a.jobs_f = strcmp(a.jobs_out, "-") ? fopen(a.jobs_out, "w") :
+						     stdout;
+		if (!a.jobs_f)
+			return cli_error(CMD, CLI_FAIL, "--jobs-out %s: %s",
+					 a.jobs_out, strerror(errno));
+	}
 	rc = run(&a, &r);
 	if (rc == CLI_OK)
 		rc = emit(&a, &r);
+	if (a.jobs_f && a.jobs_f != stdout)
+		fclose(a.jobs_f);
 	result_free(&r);
 	return rc;
 }

@@ -20,7 +20,7 @@ FT2=fattree:k=4,n=2
 golden small.txt -- --topo $FT3 --workload "whatif_small.swf" \
 	--policy linear --no-rates
 golden small_jobs.csv -- --topo $FT3 --workload "whatif_small.swf" \
-	--policy linear --no-rates --jobs-out - --json
+	--policy linear --no-rates --jobs-out -
 golden hold.json -- --topo $FT2 --workload "whatif_hold.swf" \
 	--policy fattree-pods:rule=paper,linear --no-rates --json
 golden hold_jobs.csv -- --topo $FT2 --workload "whatif_hold.swf" \
@@ -160,6 +160,19 @@ expect_fail -x policy_twice 2 \
 	"--policy given twice: give it once, with a comma-separated list" \
 	-- --topo $FT2 --workload "whatif_hold.swf" --policy linear \
 	--policy clustered
+expect_fail -x json_jobs_out_stdout 2 \
+	"--json prints to stdout: give --jobs-out a file" \
+	-- --topo $FT2 --workload "whatif_hold.swf" --policy linear --json \
+	--jobs-out -
+expect_fail -x limit_zero 2 "--limit-jobs 0: want 1 or more jobs" \
+	-- --topo $FT2 --workload "whatif_hold.swf" --limit-jobs 0
+expect_fail bad_pattern_option 2 "stopo whatif: --pattern: pattern 'bogus'" \
+	-- --topo $FT2 --workload "whatif_hold.swf" --no-rates --pattern bogus
+# an unwritable --jobs-out fails before the run (no progress, no output)
+expect_fail -x jobs_out_unwritable 1 \
+	"--jobs-out $tmp/no/such/dir.csv: No such file or directory" \
+	-- --topo $FT2 --workload "whatif_hold.swf" --jobs-out \
+	"$tmp/no/such/dir.csv"
 expect_fail missing 2 "--workload is required" -- --topo $FT2
 expect_fail missing_topo 2 "--topo is required" \
 	-- --workload "whatif_hold.swf" --policy linear
