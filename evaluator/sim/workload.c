@@ -100,12 +100,15 @@ static int int_token(const char *s, size_t len, int64_t *out)
 	return 0;
 }
 
-/* Numeric SWF field that may be written "12.0" (some archive logs). */
-static int swf_token(const char *s, size_t len, int64_t *out)
+/* Numeric SWF field that may be written "12.0" (some archive logs);
+ * *WHOLE false when it has a fraction (fields 6 and 7, CPU time and
+ * memory averages, may; the ones read may not). */
+static int swf_token(const char *s, size_t len, int64_t *out, bool *whole)
 {
 	char buf[40], *end;
 	double v;
 
+	*whole = true;
 	if (!int_token(s, len, out))
 		return 0;
 	if (!len || len >= sizeof(buf))
@@ -117,6 +120,7 @@ static int swf_token(const char *s, size_t len, int64_t *out)
 	if (errno || *end || v != v || v > 9e15 || v < -9e15)
 		return -1;
 	*out = (int64_t)v;
+	*whole = (double)*out == v;
 	return 0;
 }
 
@@ -149,14 +153,18 @@ static int jbad(struct workload *w, const struct wl_opts *o, struct err *err,
 	return err_set(err, "%s: jobs[%u]: %s", name, i, what);
 }
 
-static void swf_header(struct workload *w, const char *s, size_t len,
-		       uint32_t cpn)
+/* A header comment; MaxNodes: and MaxProcs: (what --scale auto scales
+ * to) must start with a positive whole number (-1: unknown, ignored;
+ * text may follow it).  Returns 0 or -1 with ERR. */
+static int swf_header(struct workload *w, const char *s, size_t len,
+		      uint32_t cpn, const char *name, uint32_t line,
+		      struct err *err)
 {
 	static const char *const keys[] = { "MaxNodes:", "MaxProcs:" };
 
 	for (int k = 0; k < 2; k++) {
 		const char *p = memmem(s, len, keys[k], strlen(keys[k]));
-		char num[32];
+		char num[32], *end;
 		size_t nl;
 		long long v;
 
@@ -168,14 +176,25 @@ static void swf_header(struct workload *w, const char *s, size_t len,
 		nl = nl < sizeof(num) - 1 ? nl : sizeof(num) - 1;
 		memcpy(num, p, nl);
 		num[nl] = '\0';
-		v = strtoll(num, NULL, 10);
-		if (v <= 0 || v >= UINT32_MAX)
+		errno = 0;
+		v = strtoll(num, &end, 10);
+		if (v == -1 && !errno)
 			continue;
+		if (end == num || errno || v <= 0 || v >= UINT32_MAX ||
+		    (*end && !isspace((unsigned char)*end)))
+			return err_set(err,
+				       "%s:%u: %s '%.*s' is not a positive "
+				       "whole number below 2^32",
+				       name, line, keys[k],
+				       (int)strcspn(num + strspn(num, " \t"),
+						    "\r"),
+				       num + strspn(num, " \t"));
 		if (k == 0)
 			w->max_nodes = (uint32_t)v;
 		else if (!w->max_nodes)
 			w->max_nodes = procs_to_nodes(v, cpn);
 	}
+	return 0;
 }
 
 /* The SWF time fields (0-based) bounded by WL_TIME_MAX. */
@@ -191,6 +210,7 @@ static int parse_swf_line(struct workload *w, const struct wl_opts *o,
 			  size_t len, struct err *err)
 {
 	int64_t f[18];
+	bool whole[18];
 	uint32_t nf = 0;
 	size_t i = 0;
 	struct wl_job *j;
@@ -206,7 +226,7 @@ static int parse_swf_line(struct workload *w, const struct wl_opts *o,
 		b = i;
 		while (i < len && !isspace((unsigned char)s[i]))
 			i++;
-		if (swf_token(s + b, i - b, &f[nf])) {
+		if (swf_token(s + b, i - b, &f[nf], &whole[nf])) {
 			snprintf(msg, sizeof(msg),
 				 "field %u: '%.*s' is not a "
 				 "number",
@@ -223,6 +243,19 @@ static int parse_swf_line(struct workload *w, const struct wl_opts *o,
 			 "(18 in full)",
 			 nf);
 		return bad(w, o, err, name, line, msg);
+	}
+	/* the fields read: id, submit, run time, processors (allocated,
+	 * requested), requested time */
+	for (int k = 0; k < 6; k++) {
+		static const int used[] = { 0, 1, 3, 4, 7, 8 };
+
+		if (!whole[used[k]]) {
+			snprintf(msg, sizeof(msg),
+				 "field %d: not a whole number (SWF counts "
+				 "seconds and processors in integers)",
+				 used[k] + 1);
+			return bad(w, o, err, name, line, msg);
+		}
 	}
 	if (f[0] <= 0 || f[0] >= UINT32_MAX)
 		return bad(w, o, err, name, line,
@@ -288,7 +321,9 @@ static int parse_swf(const char *name, const char *text, size_t len,
 		if (!l)
 			continue;
 		if (*s == ';') {
-			swf_header(w, s, l, o->cores_per_node);
+			if (swf_header(w, s, l, o->cores_per_node, name, line,
+				       err))
+				return -1;
 			continue;
 		}
 		if (parse_swf_line(w, o, name, line, s, l, err))

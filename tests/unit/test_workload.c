@@ -266,11 +266,62 @@ Test(workload, swf_header_within_text)
 		     0, "%s", err.msg);
 	cr_expect_eq(w.max_nodes, 64);
 	workload_free(&w);
-	cr_assert_eq(workload_parse("t", next, strlen(next), NULL, &w, &err), 0,
-		     "%s", err.msg);
-	cr_expect_eq(w.max_nodes, 0, "a number on the next line");
-	workload_free(&w);
+	/* a number on the next line is not MaxNodes': its line is bad */
+	cr_assert_eq(workload_parse("t", next, strlen(next), NULL, &w, &err),
+		     -1);
+	cr_expect_str_eq(err.msg, "t:1: MaxNodes: '' is not a positive whole "
+				  "number below 2^32");
 	free(text);
+}
+
+/* SWF: the fields read are whole numbers (stopo(1): nothing silently
+ * clamped); the averages of fields 6 and 7 may have fractions; MaxNodes
+ * may be followed by text, and -1 is unknown. */
+Test(workload, swf_whole_numbers)
+{
+	static const struct {
+		const char *text;
+		const char *err; /* NULL: parses */
+	} cases[] = {
+		{ "1 0 -1 1.5 2 -1 -1 2 10\n",
+		  "t:1: field 4: not a whole number (SWF counts seconds and "
+		  "processors in integers)" },
+		{ "1 0.7 -1 1 2 -1 -1 2 10\n", "t:1: field 2: not a whole" },
+		{ "1 0 -1 1 2.5 -1 -1 2 10\n", "t:1: field 5: not a whole" },
+		{ "1 0 -1 1 2 -1 -1 2 10.25\n", "t:1: field 9: not a whole" },
+		{ "1 0 -1 100.0 2 2.5 3.75 2 200\n", NULL },
+		{ "; MaxNodes: 64 (the machine)\n1 0 -1 1 2 -1 -1 2 10\n",
+		  NULL },
+		{ "; MaxProcs: -1\n1 0 -1 1 2 -1 -1 2 10\n", NULL },
+		{ "; MaxNodes: abc\n", "t:1: MaxNodes: 'abc' is not" },
+		{ "\n; MaxProcs: 0\n", "t:2: MaxProcs: '0' is not" },
+		{ "; MaxNodes: 4294967296\n", "t:1: MaxNodes: '4294967296'" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct workload w;
+		struct err err = { "" };
+		int rc = workload_parse("t", cases[i].text,
+					strlen(cases[i].text), NULL, &w, &err);
+
+		if (!cases[i].err) {
+			cr_expect_eq(rc, 0, "case %zu: %s", i, err.msg);
+			if (!rc && i == 4)
+				cr_expect(w.n == 1 &&
+						  w.jobs[0].runtime == 100 &&
+						  w.jobs[0].nodes == 2,
+					  "100.0 s on 2 processors");
+			if (!rc && i == 5)
+				cr_expect_eq(w.max_nodes, 64);
+			if (!rc)
+				workload_free(&w);
+			continue;
+		}
+		cr_expect_eq(rc, -1, "case %zu parsed", i);
+		cr_expect(!strncmp(err.msg, cases[i].err, strlen(cases[i].err)),
+			  "case %zu: '%s', want '%s...'", i, err.msg,
+			  cases[i].err);
+	}
 }
 
 Test(workload, csv_and_json_lists)
