@@ -298,8 +298,11 @@ static struct json_object *policy_json(const struct whatif_result *r,
 	json_object_object_add(o, "dropped", json_object_new_int64(r->dropped));
 	json_object_object_add(o, "utilization", jdouble(r->utilization));
 	json_object_object_add(o, "makespan", jdouble(r->makespan));
-	json_object_object_add(o, "mean_wait", jdouble(r->mean_wait));
-	json_object_object_add(o, "mean_bsld", jdouble(r->mean_bsld));
+	/* means over the started jobs: none when no job started */
+	json_object_object_add(o, "mean_wait",
+			       r->started ? jdouble(r->mean_wait) : NULL);
+	json_object_object_add(o, "mean_bsld",
+			       r->started ? jdouble(r->mean_bsld) : NULL);
 	json_object_object_add(o, "isolated_jobs",
 			       json_object_new_int64(r->isolated_jobs));
 	json_object_object_add(o, "isolation_violations",
@@ -315,7 +318,8 @@ static struct json_object *policy_json(const struct whatif_result *r,
 	json_object_object_add(o, "rate_sum",
 			       r->rates ? jdouble(r->rate_sum) : NULL);
 	json_object_object_add(o, "rate_mean",
-			       r->rates ? jdouble(r->rate_mean) : NULL);
+			       r->rates && r->started ? jdouble(r->rate_mean) :
+							NULL);
 	json_object_object_add(o, "seconds", jdouble(r->seconds));
 	return o;
 }
@@ -337,8 +341,12 @@ static void row(const char *label, const struct whatif_result *res, int n,
 	printf("%-24s", label);
 	for (int i = 0; i < n; i++) {
 		char cell[64];
+		double v = get(&res[i]);
 
-		snprintf(cell, sizeof(cell), "%.*f", prec, get(&res[i]));
+		if (isnan(v)) /* a mean over no job */
+			snprintf(cell, sizeof(cell), "n/a");
+		else
+			snprintf(cell, sizeof(cell), "%.*f", prec, v);
 		printf("  %*s", w, cell);
 	}
 	putchar('\n');
@@ -354,8 +362,8 @@ GETTER(g_dropped, r->dropped)
 GETTER(g_backfilled, r->backfilled)
 GETTER(g_util, r->utilization * 100)
 GETTER(g_makespan, r->makespan)
-GETTER(g_wait, r->mean_wait)
-GETTER(g_bsld, r->mean_bsld)
+GETTER(g_wait, r->started ? r->mean_wait : NAN)
+GETTER(g_bsld, r->started ? r->mean_bsld : NAN)
 GETTER(g_iso, r->isolated_jobs)
 GETTER(g_viol, r->violations)
 GETTER(g_later, r->later_shared)
@@ -364,7 +372,7 @@ GETTER(g_mlsmean, r->mls_mean)
 GETTER(g_tlsmax, r->tls_max)
 GETTER(g_tlsmean, r->tls_mean)
 GETTER(g_ratesum, r->rate_sum)
-GETTER(g_ratemean, r->rate_mean)
+GETTER(g_ratemean, r->started ? r->rate_mean : NAN)
 
 static void print_table(const struct whatif_result *res, int n,
 			const struct policy_arg *pol)
@@ -620,6 +628,10 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 	wo.nnodes = topo_num_nodes(machine_topo(r->m));
 	if (workload_load(a->workload, &wo, w, &err))
 		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+	if (!w->n) /* an empty file, or a failed squeue --json upstream */
+		return cli_error(
+			CMD, CLI_USAGE, "%s: no jobs%s", a->workload,
+			w->skipped ? " (every record bad and skipped)" : "");
 	if (a->limit && a->limit < w->n) {
 		for (uint32_t i = a->limit; i < w->n; i++) {
 			free(w->jobs[i].pattern);

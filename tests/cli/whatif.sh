@@ -173,6 +173,25 @@ expect_fail -x jobs_out_unwritable 1 \
 	"--jobs-out $tmp/no/such/dir.csv: No such file or directory" \
 	-- --topo $FT2 --workload "whatif_hold.swf" --jobs-out \
 	"$tmp/no/such/dir.csv"
+expect_fail -x empty_workload 2 "-: no jobs" \
+	-- --topo $FT2 --workload - --policy linear </dev/null
+# every job dropped: the means over started jobs are n/a (null)
+printf '1 0 -1 10 65 -1 -1 65 10\n' >"$tmp/big.swf"
+run --topo fattree:k=4,n=3 --workload "$tmp/big.swf" --policy linear -q
+grep -q '^mean bounded slowdown  *n/a$' "$tmp/out" &&
+	grep -q '^comm. rate per job  *n/a$' "$tmp/out" && st1=0 || st1=1
+run --topo fattree:k=4,n=3 --workload "$tmp/big.swf" --policy linear -q \
+	--json
+if [ $st1 = 0 ] && python3 -c '
+import json, sys
+p = json.load(sys.stdin)["policies"][0]
+assert p["started"] == 0 and p["dropped"] == 1
+assert p["mean_wait"] is None and p["mean_bsld"] is None
+assert p["rate_mean"] is None and p["rate_sum"] == 0' <"$tmp/out"; then
+	pass no_job_started
+else
+	flunk no_job_started "want n/a and null means" "$tmp/out"
+fi
 expect_fail missing 2 "--workload is required" -- --topo $FT2
 expect_fail missing_topo 2 "--topo is required" \
 	-- --workload "whatif_hold.swf" --policy linear
