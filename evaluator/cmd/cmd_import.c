@@ -22,7 +22,8 @@ static const struct cli_opt options[] = {
 	{ .id = 'o',
 	  .name = "output",
 	  .arg = "OUT",
-	  .help = "write the topo.conf to OUT (default: standard output)" },
+	  .help = "write the topo.conf to OUT (default or -: standard "
+		  "output)" },
 	CLI_OPT_HELP,
 	CLI_OPT_END,
 };
@@ -107,6 +108,18 @@ static bool is_yaml(const char *path)
 
 	if (dot && (!strcasecmp(dot, ".yaml") || !strcasecmp(dot, ".yml")))
 		return true;
+	if (!strcmp(path, "-")) { /* seekable (stdin_seekable) */
+		while (fgets(line, sizeof(line), stdin)) {
+			const char *c = line + strspn(line, " \t\r\n");
+
+			if (!*c || *c == '#')
+				continue;
+			yaml = *c == '-' || *c == '%';
+			break;
+		}
+		rewind(stdin);
+		return yaml;
+	}
 	fp = fopen(path, "r");
 	if (!fp)
 		return false;
@@ -122,6 +135,31 @@ static bool is_yaml(const char *path)
 	return yaml;
 }
 
+/* Standard input copied to a temporary file that becomes standard
+ * input, so that is_yaml can read its start and rewind.  Returns 0 or
+ * -1 with errno. */
+static int stdin_seekable(void)
+{
+	FILE *tmp = tmpfile();
+	char buf[65536];
+	size_t n;
+
+	if (!tmp)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
+		if (fwrite(buf, 1, n, tmp) != n)
+			goto fail;
+	if (ferror(stdin) || fflush(tmp) || dup2(fileno(tmp), 0) < 0)
+		goto fail;
+	fclose(tmp);
+	clearerr(stdin);
+	rewind(stdin);
+	return 0;
+fail:
+	fclose(tmp);
+	return -1;
+}
+
 static int run(const struct cmd_import_args *a)
 {
 	struct err err = { "" };
@@ -129,6 +167,11 @@ static int run(const struct cmd_import_args *a)
 	FILE *out = stdout;
 	int rc = CLI_OK;
 
+	if (!strcmp(a->file, "-") && strcmp(a->format, "ibnetdiscover") &&
+	    stdin_seekable())
+		return cli_error("import", CLI_FAIL,
+				 "standard input: cannot copy it: %s",
+				 strerror(errno));
 	if (!strcmp(a->format, "ibnetdiscover"))
 		f = import_ibnetdiscover(a->file, a->guids, &err);
 	else if (is_yaml(a->file))
@@ -145,7 +188,7 @@ static int run(const struct cmd_import_args *a)
 	for (size_t i = 0; i < import_num_warnings(f); i++)
 		fprintf(stderr, "stopo import: warning: %s\n",
 			import_warning(f, i));
-	if (a->out) {
+	if (a->out && strcmp(a->out, "-")) {
 		out = fopen(a->out, "w");
 		if (!out) {
 			rc = cli_error("import", CLI_FAIL, "%s: %s", a->out,
@@ -156,8 +199,9 @@ static int run(const struct cmd_import_args *a)
 	}
 	if (import_write_conf(f, out, &err))
 		rc = cli_error("import", CLI_FAIL, "%s: %s",
-			       a->out ? a->out : "standard output", err.msg);
-	if (a->out) {
+			       out != stdout ? a->out : "standard output",
+			       err.msg);
+	if (out != stdout) {
 		if (fclose(out) && rc == CLI_OK)
 			rc = cli_error("import", CLI_FAIL, "%s: %s", a->out,
 				       strerror(errno));

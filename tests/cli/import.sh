@@ -198,4 +198,23 @@ expect_fail -x topology_ibnet 2 "--topology applies to slurm-topology only" \
 	-- ibnetdiscover "$in/small.ibnet" --topology fabric
 expect_fail -x guids_slurm 2 "--guids applies to ibnetdiscover only" \
 	-- slurm-topology "$in/tree.conf" --guids "$in/small.map"
+
+# '-': standard input (the same topo.conf but the header line naming the
+# input; a YAML file found by its first line, since stdin has no
+# suffix), and -o - standard output, creating no file named '-'
+for c in "ibnetdiscover fabric.ibnet" "slurm-topology tree.conf" \
+	"slurm-topology tree.yaml"; do
+	set -- $c
+	"$STOPO" import "$1" "$in/$2" | sed 1d >"$tmp/file.conf"
+	(cd "$tmp" && "$STOPO" import "$1" - -o - <"$in/$2") 2>"$tmp/err" |
+		sed 1d >"$tmp/stdin.conf"
+	if [ -s "$tmp/file.conf" ] && [ ! -e "$tmp/-" ] &&
+	   cmp -s "$tmp/file.conf" "$tmp/stdin.conf"; then
+		pass "stdin_$2"
+	else
+		flunk "stdin_$2" "stdin output differs from the file's" \
+			"$tmp/err"
+		diff "$tmp/file.conf" "$tmp/stdin.conf"
+	fi
+done
 finish

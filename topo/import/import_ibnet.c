@@ -875,7 +875,7 @@ struct import_fabric *import_ibnetdiscover(const char *path, const char *map,
 
 	if (map && read_map(&st, map))
 		goto fail;
-	fp = fopen(path, "r");
+	fp = strcmp(path, "-") ? fopen(path, "r") : stdin; /* - : stdin */
 	if (!fp) {
 		err_set(err, "%s: cannot open: %s", path, strerror(errno));
 		goto fail;
@@ -888,7 +888,8 @@ struct import_fabric *import_ibnetdiscover(const char *path, const char *map,
 			rc = parse_line(&st, line, lineno);
 	}
 	free(line);
-	fclose(fp);
+	if (fp != stdin)
+		fclose(fp);
 	if (rc || check_links(&st))
 		goto fail;
 	for (uint32_t i = 0; i < st.nn; i++)

@@ -342,7 +342,7 @@ struct import_fabric *import_slurm_topology(const char *path, struct err *err)
 				 .ks_err = "Switches=:",
 				 .no_nodes = "no Nodes= on any line" };
 	struct import_fabric *f = NULL;
-	FILE *fp = fopen(path, "r");
+	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	char *line = NULL;
 	size_t cap = 0;
 	uint32_t lineno = 0;
@@ -367,7 +367,8 @@ struct import_fabric *import_slurm_topology(const char *path, struct err *err)
 			rc = parse_words(&st, line, lineno);
 	}
 	free(line);
-	fclose(fp);
+	if (fp != stdin)
+		fclose(fp);
 	if (!rc && !st.nl)
 		rc = slurm_err(&st, lineno ? lineno : 1,
 			       "no SwitchName= or BlockName= lines");

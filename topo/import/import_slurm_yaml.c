@@ -405,7 +405,7 @@ struct import_fabric *import_slurm_yaml(const char *path, const char *name,
 	yaml_document_t doc;
 	const char *format = NULL;
 	uint32_t line = 1;
-	FILE *fp = fopen(path, "r");
+	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
 
 	if (!fp) {
 		err_set(err, "%s: cannot open: %s", path, strerror(errno));
@@ -417,7 +417,8 @@ struct import_fabric *import_slurm_yaml(const char *path, const char *name,
 			f = slurm_build(&y.st, format, line);
 		yaml_document_delete(&doc);
 	}
-	fclose(fp);
+	if (fp != stdin)
+		fclose(fp);
 	free(y.t);
 	slurm_clear(&y.st);
 	return f;
