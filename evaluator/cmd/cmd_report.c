@@ -40,7 +40,8 @@ static const struct cli_opt options[] = {
 	  .help = "most shared links to list (10; 0 = all shared)" },
 	{ .id = 'c',
 	  .name = "check",
-	  .help = "exit 1 when any link is shared (MLS > 0)" },
+	  .help = "exit 1 when any link or node is shared (MLS > 0,\n"
+		  "or a node held by two jobs)" },
 	CLI_OPT_JSON,
 	CLI_OPT_HELP,
 	CLI_OPT_END,
