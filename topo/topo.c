@@ -901,8 +901,10 @@ int topo_stats_opt(const struct topo *t, const struct topo_stats_opts *o,
 		st->radix_min = 0;
 	st->unconnected_ports = t->unconnected_ports;
 	st->connected = true;
-	if (S < 2)
+	if (S < 2) { /* no pair of switches: exact, trivially */
+		st->sources = S;
 		return 0;
+	}
 	g.off = malloc(((size_t)S + 1) * sizeof(uint32_t));
 	g.adj = malloc(((size_t)t->nlinks - 2 * N + 1) * sizeof(uint32_t));
 	src = malloc((size_t)S * sizeof(uint32_t));
@@ -921,7 +923,9 @@ int topo_stats_opt(const struct topo *t, const struct topo_stats_opts *o,
 			src[n] = rep[n];
 			wt[n] = wrep[n];
 		}
-	} else if (o->exact || (!o->samples && (uint64_t)S * work <= budget)) {
+	} else if (o->exact || (!o->samples && (uint64_t)S * work <= budget) ||
+		   (o->samples && o->samples >= S)) {
+		/* (as many samples as switches: every switch, exactly) */
 		st->method = TOPO_STATS_EXACT;
 		for (n = 0; n < S; n++) {
 			src[n] = n;

@@ -193,9 +193,9 @@ struct topo_stats {
  * defaults (topo_stats). */
 struct topo_stats_opts {
 	uint64_t budget;  /* 0: 10^9 */
-	uint32_t samples; /* sample this many sources (at least 64, at most
-			   * all); 0: sample only beyond the budget, as many
-			   * sources as it allows */
+	uint32_t samples; /* sample this many sources (at least 64; the
+			   * switches or more: exact); 0: sample only beyond
+			   * the budget, as many sources as it allows */
 	bool exact;	  /* a BFS from every switch whatever it costs */
 	uint64_t seed;	  /* of the sampled sources (0: 1) */
 	/* Called now and then during long work (may be NULL). */

@@ -337,8 +337,8 @@ static void print_text(const struct machine *m, const struct topo_stats *st)
 		printf("average hops:      %.4f\n", st->avg_hops);
 	if (st->method == TOPO_STATS_EXACT)
 		printf("distances:         exact (BFS from all %u "
-		       "switches)\n",
-		       st->sources);
+		       "switch%s)\n",
+		       st->sources, st->sources == 1 ? "" : "es");
 	else if (st->method == TOPO_STATS_SYMMETRY)
 		printf("distances:         exact by symmetry (BFS from %u "
 		       "switch%s, one per orbit)\n",
@@ -401,12 +401,12 @@ static int parse(int argc, char **argv, struct cmd_topo_args *a)
 
 			errno = 0;
 			v = strtoul(arg, &end, 10);
-			if (errno || *end || !*arg || *arg == '-' || !v ||
+			if (errno || *end || !*arg || *arg == '-' || v < 64 ||
 			    v > UINT32_MAX)
 				return cli_error(
 					"topo", CLI_USAGE,
-					"--samples %s: want a positive "
-					"integer",
+					"--samples %s: want a whole number "
+					"from 64 to 4294967295",
 					arg);
 			a->samples = (uint32_t)v;
 			break;

@@ -108,8 +108,12 @@ else
 fi
 expect_fail -x exact_and_samples 2 "give --exact or --samples, not both" \
 	-- --topo torus --exact --samples 100
-expect_fail -x samples_zero 2 "--samples 0: want a positive integer" \
+expect_fail -x samples_zero 2 \
+	"--samples 0: want a whole number from 64 to 4294967295" \
 	-- --topo torus --samples 0
+expect_fail -x samples_few 2 \
+	"--samples 63: want a whole number from 64 to 4294967295" \
+	-- --topo torus --samples 63
 expect_fail -x limit_nodes 2 \
 	"fattree: nodes: 256 exceeds the limit nodes=100 (raise it with stopo --limit nodes=N)" \
 	-- --topo fattree:k=4,n=4 --limit nodes=100

@@ -729,6 +729,9 @@ Test(topo, stats_sampled)
 	cr_expect(fabs(sa.avg_hops - ex.avg_hops) < 5 * sa.avg_hops_se,
 		  "%f vs %f (se %f)", sa.avg_hops, ex.avg_hops, sa.avg_hops_se);
 	cr_assert_eq(topo_stats_opt(t, &oa, &all, NULL), 0);
+	/* as many samples as switches: exact, and said so */
+	cr_expect_eq(all.method, TOPO_STATS_EXACT);
+	cr_expect_eq(all.diameter, diam);
 	cr_expect_eq(all.sources, 600);
 	cr_expect_float_eq(all.avg_hops, ex.avg_hops, 1e-12);
 	cr_expect_float_eq(all.avg_hops_se, 0, 1e-15);
