@@ -1,6 +1,7 @@
 /* cmd_adapters.c - stopo adapters: this host's network adapters as hwloc
  * sees them (stopo-adapters(1)), and the "HOST GUID" lines that
  * `stopo import ibnetdiscover --guids` reads. */
+#include <errno.h>
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,13 @@ static int parse(int argc, char **argv, struct cmd_adapters_args *a)
 	if (a->hostname && !a->map)
 		return cli_error("adapters", CLI_USAGE,
 				 "--hostname applies to --map only");
+	/* stopo import --guids reads "HOST GUID" words, # comments */
+	if (a->hostname && (!*a->hostname || strlen(a->hostname) > 255 ||
+			    a->hostname[strcspn(a->hostname, " \t\r\n#")]))
+		return cli_error("adapters", CLI_USAGE,
+				 "--hostname '%s': want a name of 1 to 255 "
+				 "characters without blanks or '#'",
+				 a->hostname);
 	return CLI_GO;
 }
 
@@ -157,6 +165,7 @@ static void emit(hwloc_topology_t topo, const struct cmd_adapters_args *a,
 		 const char *host)
 {
 	struct json_object *arr = a->json ? json_object_new_array() : NULL;
+	unsigned shown = 0;
 
 	for (hwloc_obj_t o = hwloc_get_next_osdev(topo, NULL); o;
 	     o = hwloc_get_next_osdev(topo, o)) {
@@ -174,9 +183,11 @@ static void emit(hwloc_topology_t topo, const struct cmd_adapters_args *a,
 			if (ib && guid) {
 				guid_hex(guid, hex, sizeof(hex));
 				printf("%s %s\n", host, hex);
+				shown++;
 			}
 			continue;
 		}
+		shown++;
 		pci_busid(o, pci, sizeof(pci));
 		if (anc && anc->nodeset &&
 		    hwloc_bitmap_list_asprintf(&numa, anc->nodeset) < 0)
@@ -233,6 +244,12 @@ static void emit(hwloc_topology_t topo, const struct cmd_adapters_args *a,
 	}
 	if (arr)
 		cli_print_json(arr);
+	/* an empty answer is a finding, not a silent success */
+	if (!shown)
+		fprintf(stderr, "stopo adapters: %s\n",
+			a->map ? "no InfiniBand adapter with a NodeGUID: "
+				 "nothing to map" :
+				 "no network adapter found");
 }
 
 /* HOST for --map: --hostname, else hwloc's HostName (or gethostname)
@@ -267,6 +284,11 @@ int cmd_adapters(int argc, char **argv)
 				 "hwloc: cannot initialise");
 	hwloc_topology_set_io_types_filter(topo,
 					   HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+	if (a.input && access(a.input, R_OK)) {
+		hwloc_topology_destroy(topo);
+		return cli_error("adapters", CLI_USAGE, "%s: %s", a.input,
+				 strerror(errno));
+	}
 	if (a.input && hwloc_topology_set_xml(topo, a.input) < 0) {
 		hwloc_topology_destroy(topo);
 		return cli_error("adapters", CLI_USAGE,
@@ -274,9 +296,13 @@ int cmd_adapters(int argc, char **argv)
 	}
 	if (hwloc_topology_load(topo) < 0) {
 		hwloc_topology_destroy(topo);
-		return cli_error("adapters", a.input ? CLI_USAGE : CLI_FAIL,
-				 "%s: hwloc cannot load the topology",
-				 a.input ? a.input : "this machine");
+		if (a.input)
+			return cli_error("adapters", CLI_USAGE,
+					 "%s: not an hwloc XML topology",
+					 a.input);
+		return cli_error("adapters", CLI_FAIL,
+				 "this machine: hwloc cannot load the "
+				 "topology");
 	}
 	host_name(topo, a.hostname, host, sizeof(host));
 	emit(topo, &a, host);

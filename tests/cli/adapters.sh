@@ -42,9 +42,29 @@ fi
 run
 if [ "$st" -eq 0 ]; then pass live; else flunk live "exit $st" "$tmp/err"; fi
 
-expect_fail -x bad_xml 2 "$data/adapters/none.xml: not an hwloc XML topology" \
-	-- --input "$data/adapters/none.xml"
+echo "not xml" >"$tmp/bad.xml"
+expect_fail -x bad_xml 2 "$tmp/bad.xml: not an hwloc XML topology" \
+	-- --input "$tmp/bad.xml"
 expect_fail -x json_map 2 "give --json or --map, not both" -- --json --map
 expect_fail -x hostname_alone 2 "--hostname applies to --map only" \
 	-- --hostname x
+# names stopo import --guids could not read back
+for h in "" "a b" "x#1"; do
+	expect_fail -x "hostname_bad_$h" 2 \
+		"--hostname '$h': want a name of 1 to 255 characters without blanks or '#'" \
+		-- --input "$xml" --map --hostname "$h"
+done
+expect_fail -x input_missing 2 \
+	"$tmp/none.xml: No such file or directory" -- --input "$tmp/none.xml"
+# no InfiniBand adapter (the host without mlx5_0): an empty map, said
+sed '/gp_index="33"/,/<\/object>/d' "$xml" >"$tmp/noib.xml"
+run --input "$tmp/noib.xml" --map
+if [ "$st" -eq 0 ] && [ ! -s "$tmp/out" ] &&
+   grep -q -F "no InfiniBand adapter with a NodeGUID: nothing to map" \
+	"$tmp/err"; then
+	pass map_empty_said
+else
+	flunk map_empty_said "exit $st, want 0, no map and a note" \
+		"$tmp/out" "$tmp/err"
+fi
 finish
