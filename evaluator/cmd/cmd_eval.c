@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "evaluator/cmd/cli.h"
+#include "evaluator/sim/workload.h"
 #include "evaluator/traffic/flows.h"
 #include "evaluator/models/model.h"
 #include "policies/machine/machine.h"
@@ -44,7 +45,7 @@ static const struct cli_opt options[] = {
 	{ .id = 'f',
 	  .name = "flows",
 	  .arg = "FILE",
-	  .help = "flows file: 'src dst [demand]' per line" },
+	  .help = "flows file: 'src dst [demand]' per line ('-': stdin)" },
 	{ .id = 'm',
 	  .name = "model",
 	  .arg = "M",
@@ -53,8 +54,9 @@ static const struct cli_opt options[] = {
 	{ .id = 'n',
 	  .name = "nodes",
 	  .arg = "LIST",
-	  .help = "run the pattern on these nodes, in rank order\n"
-		  "(with --flows: ids in FILE are ranks in LIST)" },
+	  .help = "run the pattern on these nodes (ids or a hostlist),\n"
+		  "in rank order (with --flows: ids in FILE are ranks\n"
+		  "in LIST)" },
 	{ .id = 's',
 	  .name = "seed",
 	  .arg = "S",
@@ -62,7 +64,8 @@ static const struct cli_opt options[] = {
 	{ .id = 'R',
 	  .name = "repeat",
 	  .arg = "N",
-	  .help = "average over seeds S..S+N-1, 95% confidence" },
+	  .help = "average over seeds S..S+N-1 (N <= 1000000), 95%\n"
+		  "confidence" },
 	{ .id = O_TIME,
 	  .name = "time-limit",
 	  .arg = "MS",
@@ -848,9 +851,11 @@ int cmd_eval(int argc, char **argv)
 		case 'R':
 			if (cli_parse_u32("eval", "--repeat", arg, &e.repeat))
 				return CLI_USAGE;
-			if (e.repeat == 0)
+			if (e.repeat == 0 || e.repeat > 1000000)
 				return cli_error("eval", CLI_USAGE,
-						 "--repeat: must be >= 1");
+						 "--repeat %s: want 1 to "
+						 "1000000",
+						 arg);
 			break;
 		case O_TIME:
 			if (cli_parse_u32("eval", "--time-limit", arg,
@@ -927,8 +932,9 @@ int cmd_eval(int argc, char **argv)
 		goto out;
 	}
 	if (e.nodes_arg) {
-		e.nodes = cli_parse_ranges(e.nodes_arg, topo_num_nodes(e.t),
-					   &e.nnodes, &err);
+		/* a hostlist through the topo.conf's names, or ids */
+		e.nodes = workload_nodes(e.nodes_arg, e.m, topo_num_nodes(e.t),
+					 &e.nnodes, &err);
 		if (!e.nodes) {
 			rc = cli_error("eval", CLI_USAGE, "--nodes: %s",
 				       err.msg);

@@ -33,5 +33,5 @@ tests_unit_test_eval_models_SOURCES = tests/unit/test_eval_models.c \
 	evaluator/cmd/cmd_eval.c evaluator/cmd/cli.c
 tests_unit_test_eval_models_CFLAGS = $(UNIT_CFLAGS) $(JSONC_CFLAGS) \
 	$(HWLOC_CFLAGS)
-tests_unit_test_eval_models_LDADD = $(L_MACHINE) $(L_MODELS) $(EXT_MODELS) \
-	$(JSONC_LIBS) $(HWLOC_LIBS) $(UNIT_LIBS)
+tests_unit_test_eval_models_LDADD = $(L_SIM) $(L_MACHINE) $(L_MODELS) \
+	$(EXT_MODELS) $(JSONC_LIBS) $(HWLOC_LIBS) $(UNIT_LIBS)

@@ -204,12 +204,13 @@ int flows_read(FILE *fp, const char *path, uint32_t nnodes, struct flows *out,
 int flows_load(const char *path, uint32_t nnodes, struct flows *out,
 	       struct err *err)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	int rc;
 
 	if (!fp)
 		return err_set(err, "%s: %s", path, strerror(errno));
 	rc = flows_read(fp, path, nnodes, out, err);
-	fclose(fp);
+	if (fp != stdin)
+		fclose(fp);
 	return rc;
 }

@@ -195,4 +195,30 @@ expect_fail bad_bw 2 "--bw 1,x,1: want three positive" -- --topo $D \
 run --topo $D --routing min --flows "$data/flows_shared.txt" --model nne \
 	--bw 1,4,4 --json
 count bw_global 1 '"alpha":1.0'
+
+# --flows - reads standard input: the same rates as the file's
+run --topo $D --routing min --flows "$data/flows_shared.txt" --csv
+cp "$tmp/out" "$tmp/file.csv"
+run --topo $D --routing min --flows - --csv <"$data/flows_shared.txt"
+if [ "$st" -eq 0 ] && [ -s "$tmp/out" ] && cmp -s "$tmp/file.csv" "$tmp/out"
+then
+	pass flows_stdin
+else
+	flunk flows_stdin "exit $st; stdin's output differs" "$tmp/err"
+fi
+# --nodes takes a hostlist of the topo.conf's names, as paths, report
+# and place do: n[00-03] is nodes 0-3
+T="$data/report_topo.conf"
+run --topo "$T" --pattern shift:1 --model hm --nodes 0-3 --json
+grep -v '"seconds"' "$tmp/out" >"$tmp/ids.json"
+run --topo "$T" --pattern shift:1 --model hm --nodes 'n[00-03]' --json
+grep -v '"seconds"' "$tmp/out" >"$tmp/names.json"
+if [ "$st" -eq 0 ] && [ -s "$tmp/names.json" ] &&
+   cmp -s "$tmp/ids.json" "$tmp/names.json"; then
+	pass nodes_hostlist
+else
+	flunk nodes_hostlist "exit $st; hostlist output differs" "$tmp/err"
+fi
+expect_fail -x repeat_cap 2 "--repeat 2000000000: want 1 to 1000000" \
+	-- --topo $D --pattern perm:1 --model hm --repeat 2000000000
 finish
