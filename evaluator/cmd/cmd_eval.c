@@ -603,6 +603,14 @@ static int nne_spec(struct eval *e)
 		}
 		if (cli_parse_bw("eval", e->bw, "bandwidth", v))
 			return -1;
+		if (strstr(base, "inject=") || strstr(base, "local=") ||
+		    strstr(base, "global=")) {
+			cli_error("eval", CLI_USAGE,
+				  "--bw and --model %s both set bandwidths: "
+				  "give them once",
+				  base);
+			return -1;
+		}
 		len = snprintf(extra, sizeof(extra),
 			       "inject=%.17g,local=%.17g,global=%.17g", v[0],
 			       v[1], v[2]);

@@ -219,6 +219,9 @@ if [ "$st" -eq 0 ] && [ -s "$tmp/names.json" ] &&
 else
 	flunk nodes_hostlist "exit $st; hostlist output differs" "$tmp/err"
 fi
+expect_fail -x bw_twice 2 \
+	"--bw and --model nne:inject=2 both set bandwidths: give them once" \
+	-- --topo $D --pattern perm:1 --model nne:inject=2 --bw 1,1,1
 expect_fail -x repeat_cap 2 "--repeat 2000000000: want 1 to 1000000" \
 	-- --topo $D --pattern perm:1 --model hm --repeat 2000000000
 finish
