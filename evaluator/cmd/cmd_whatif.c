@@ -137,6 +137,8 @@ struct cmd_whatif_args {
 	const char *spec, *routing; /* --topo, --routing (NULL: default) */
 	const char *workload;	    /* --workload FILE ("-" = stdin) */
 	const char *policies;	    /* --policy as given */
+	bool policy_given;	    /* --policy given (else the topo.conf's
+				     * DefaultPolicy=, or the family's) */
 	const char *scale;	    /* --scale as given (run checks it) */
 	const char *jobs_out;	    /* --jobs-out FILE ("-" = stdout) */
 	FILE *jobs_f;		    /* it, opened before the run */
@@ -597,6 +599,7 @@ static int parse(int argc, char **argv, struct cmd_whatif_args *a)
 		return cli_error(CMD, CLI_USAGE,
 				 "--json prints to stdout: give --jobs-out a "
 				 "file");
+	a->policy_given = a->policies != NULL;
 	if (!a->policies)
 		a->policies = "default";
 	a->npol = split_policies(a->policies, a->pol, MAX_POLICIES);
@@ -774,7 +777,19 @@ static int simulate_all(const struct cmd_whatif_args *a,
 static int run(struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 {
 	int rc = load(a, r);
+	const char *text = NULL;
+	uint32_t line = 0;
 
+	/* no --policy: the topo.conf's DefaultPolicy=, what the plugin runs
+	 * for partitions without a line of their own */
+	if (rc == CLI_OK && !a->policy_given &&
+	    machine_policy(r->m, NULL, &text, &line) && text &&
+	    strcmp(text, POLICY_DEFAULT)) {
+		seeded(text, a->sim.seed, a->pol[0].spec,
+		       sizeof(a->pol[0].spec));
+		snprintf(a->pol[0].label, sizeof(a->pol[0].label),
+			 "%s (DefaultPolicy)", text);
+	}
 	/* --policy default: the family's, named in its column */
 	for (int i = 0; rc == CLI_OK && i < a->npol; i++)
 		if (!strcmp(a->pol[i].spec, POLICY_DEFAULT)) {

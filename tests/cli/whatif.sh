@@ -192,6 +192,21 @@ assert p["rate_mean"] is None and p["rate_sum"] == 0' <"$tmp/out"; then
 else
 	flunk no_job_started "want n/a and null means" "$tmp/out"
 fi
+# no --policy: the topo.conf's DefaultPolicy= (what the plugin runs for
+# a partition without a line of its own), the same schedule as naming it
+run --topo report_topo.conf --workload "whatif_small.swf" --no-rates -q \
+	--jobs-out "$tmp/dp.csv"
+grep -q '^policy  *linear (DefaultPolicy)$' "$tmp/out" && st1=0 || st1=1
+run --topo report_topo.conf --workload "whatif_small.swf" --no-rates -q \
+	--policy linear --jobs-out "$tmp/lin.csv"
+if [ $st1 = 0 ] &&
+   [ "$(cut -d, -f2- "$tmp/dp.csv")" = "$(cut -d, -f2- "$tmp/lin.csv")" ] &&
+   grep -q '^linear (DefaultPolicy),1,' "$tmp/dp.csv"; then
+	pass default_policy_line
+else
+	flunk default_policy_line "want linear (DefaultPolicy)" "$tmp/out" \
+		"$tmp/dp.csv"
+fi
 expect_fail missing 2 "--workload is required" -- --topo $FT2
 expect_fail missing_topo 2 "--topo is required" \
 	-- --workload "whatif_hold.swf" --policy linear
