@@ -84,7 +84,11 @@ static int take_limits(int argc, char **argv)
 			continue;
 		}
 		if (lim_set(v, &err)) {
-			cli_error(NULL, CLI_USAGE, "%s", err.msg);
+			/* whatif's job count is --limit-jobs (-n) */
+			cli_error(NULL, CLI_USAGE, "%s%s", err.msg,
+				  strchr(v, '=') ? "" :
+						   " (the first N jobs of "
+						   "whatif: --limit-jobs N)");
 			return -1;
 		}
 	}

@@ -120,6 +120,8 @@ expect_fail -x limit_nodes 2 \
 expect_fail limit_syntax 2 \
 	"stopo: --limit nodes=1x: the value must be a positive integer" \
 	-- --limit nodes=1x --topo torus
+expect_fail limit_no_name 2 \
+	"(the first N jobs of whatif: --limit-jobs N)" -- --topo torus --limit 5
 run --limit=nodes=256 --topo fattree:k=4,n=4
 if [ "$st" = 0 ] && grep -q '^nodes: *256$' "$tmp/out"; then
 	pass limit_raised
