@@ -51,7 +51,8 @@ static const struct cli_opt options[] = {
 	  .name = "policy",
 	  .arg = "P[,P...]",
 	  .help = "policies to compare (name[:key=value,...]; default:\n"
-		  "the topology family's default policy)" },
+		  "the topo.conf's DefaultPolicy=, else the topology\n"
+		  "family's default policy)" },
 	{ .id = 'c',
 	  .name = "cores-per-node",
 	  .arg = "N",
@@ -116,7 +117,7 @@ static const struct cli_opt options[] = {
 static const struct cli_spec cli = {
 	.name = "whatif",
 	.synopsis = "--topo SPEC [--routing R] --workload FILE\n"
-		    "--policy P[,P...] [options]",
+		    "[--policy P[,P...]] [options]",
 	.about =
 		"Dry-run a job queue: FCFS + EASY backfill (Slurm's default, using each\n"
 		"job's time limit), every job placed by the policy; compare policies\n"
