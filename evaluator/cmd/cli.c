@@ -128,6 +128,13 @@ int cli_getopt(const struct cli_spec *spec, int argc, char **argv,
 	if (c == 'h')
 		cli_usage(spec, stdout);
 	o = c == -1 ? NULL : opt_by_id(spec, c);
+	if (o && o->arg && optarg && !*optarg) {
+		/* no option takes an empty value ('stopo eval: : No such
+		 * file' said nothing) */
+		cli_error(spec->name, CLI_USAGE, "--%s: empty %s", o->name,
+			  o->arg);
+		return '?';
+	}
 	if (o && o->arg) {
 		size_t i = (size_t)(o - spec->opts);
 

@@ -49,7 +49,9 @@ expect_fail -x json_map 2 "give --json or --map, not both" -- --json --map
 expect_fail -x hostname_alone 2 "--hostname applies to --map only" \
 	-- --hostname x
 # names stopo import --guids could not read back
-for h in "" "a b" "x#1"; do
+expect_fail -x hostname_empty 2 "--hostname: empty NAME" \
+	-- --input "$xml" --map --hostname ""
+for h in "a b" "x#1"; do
 	expect_fail -x "hostname_bad_$h" 2 \
 		"--hostname '$h': want a name of 1 to 255 characters without blanks or '#'" \
 		-- --input "$xml" --map --hostname "$h"

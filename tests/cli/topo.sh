@@ -185,5 +185,8 @@ if [ $st -eq 1 ] && grep -q -F "out of memory" "$tmp/err"; then
 else
 	flunk out_of_memory "exit $st, want 1 and out of memory:" "$tmp/err"
 fi
+# an empty option value, and a directory where a file belongs
+expect_fail -x empty_value 2 "--topo: empty SPEC" -- --topo ""
+expect_fail -x directory 2 "$tmp: Is a directory" -- --topo "$tmp"
 cd - >/dev/null || exit 99
 finish

@@ -112,6 +112,7 @@ char *lim_read(FILE *f, const char *name, int lines, size_t *len,
 
 	if (!buf)
 		goto nomem;
+	errno = 0;
 	for (;;) {
 		size_t got;
 
@@ -158,8 +159,10 @@ char *lim_read(FILE *f, const char *name, int lines, size_t *len,
 			break;
 	}
 	if (ferror(f)) {
+		int e = errno; /* fread's: EISDIR for a directory */
+
 		free(buf);
-		err_set(err, "%s: read error", name);
+		err_set(err, "%s: %s", name, e ? strerror(e) : "read error");
 		return NULL;
 	}
 	buf[n] = '\0';
