@@ -212,28 +212,33 @@ static void progress(void *arg, uint32_t done, uint32_t total, const char *what)
 static int split_policies(const char *list, struct policy_arg *pol, int max)
 {
 	int n = 0;
-	char *tok, *save = NULL, *s = strdup(list);
+	const char *p = list;
 
-	if (!s)
-		return -1;
-	for (tok = strtok_r(s, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char tok[sizeof(pol[0].label)];
+
+		if (!len || len >= sizeof(tok))
+			return -2; /* "a,,b", "a,", ",a", or too long */
+		memcpy(tok, p, len);
+		tok[len] = '\0';
 		if (n && strchr(tok, '=') && !strchr(tok, ':')) {
 			size_t l = strlen(pol[n - 1].label);
 
-			snprintf(pol[n - 1].label + l, sizeof(pol[0].label) - l,
-				 ",%s", tok);
-			continue;
+			if (l + 1 + len >= sizeof(pol[0].label))
+				return -2;
+			pol[n - 1].label[l] = ',';
+			memcpy(pol[n - 1].label + l + 1, tok, len + 1);
+		} else {
+			if (n == max)
+				return -1;
+			memcpy(pol[n].label, tok, len + 1);
+			n++;
 		}
-		if (n == max) {
-			n = -1;
-			break;
-		}
-		snprintf(pol[n].label, sizeof(pol[0].label), "%s", tok);
-		n++;
+		if (!p[len])
+			return n;
+		p += len + 1;
 	}
-	free(s);
-	return n;
 }
 
 /* "random" without a seed gets --seed. */
@@ -604,6 +609,11 @@ static int parse(int argc, char **argv, struct cmd_whatif_args *a)
 	if (!a->policies)
 		a->policies = "default";
 	a->npol = split_policies(a->policies, a->pol, MAX_POLICIES);
+	if (a->npol == -2)
+		return cli_error(CMD, CLI_USAGE,
+				 "--policy %s: an empty policy between commas, "
+				 "or one longer than %zu characters",
+				 a->policies, sizeof(a->pol[0].label) - 1);
 	if (a->npol <= 0)
 		return cli_error(CMD, CLI_USAGE,
 				 "--policy: give 1 to %d policies",

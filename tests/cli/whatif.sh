@@ -207,6 +207,11 @@ else
 	flunk default_policy_line "want linear (DefaultPolicy)" "$tmp/out" \
 		"$tmp/dp.csv"
 fi
+for p in "linear," ",linear" "linear,,clustered"; do
+	expect_fail -x "policy_empty_item_$p" 2 \
+		"--policy $p: an empty policy between commas, or one longer than 255 characters" \
+		-- --topo $FT2 --workload "whatif_hold.swf" --policy "$p"
+done
 expect_fail missing 2 "--workload is required" -- --topo $FT2
 expect_fail missing_topo 2 "--topo is required" \
 	-- --workload "whatif_hold.swf" --policy linear
