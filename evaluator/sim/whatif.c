@@ -673,9 +673,18 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 			memcpy(s->links[i], links, nl * sizeof(uint32_t));
 		s->nlinks[i] = nl;
 	}
-	if (ls_state_add(s->ls, i + 1, links, nl, s->err))
+	if (end == st) {
+		/* run time 0: no moment of sharing for it or anyone (it
+		 * ends in this same second's next pass); a claim of
+		 * isolation is still checked against the jobs running */
+		for (uint32_t k = 0; claimed && k < nl; k++)
+			if (ls_state_link_jobs(s->ls, links[k]))
+				o->shared_at_start = true;
+		free(links);
+		o->ran_isolated = true;
+	} else if (ls_state_add(s->ls, i + 1, links, nl, s->err)) {
 		return -1;
-	if (claimed) {
+	} else if (claimed) {
 		struct ls_job_now jn;
 
 		o->shared_at_start = !ls_state_job(s->ls, i + 1, &jn) &&

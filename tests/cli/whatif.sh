@@ -212,6 +212,23 @@ for p in "linear," ",linear" "linear,,clustered"; do
 		"--policy $p: an empty policy between commas, or one longer than 255 characters" \
 		-- --topo $FT2 --workload "whatif_hold.swf" --policy "$p"
 done
+# a job of run time 0 shares no link at any moment: job 2 (0-39, 0 s)
+# starts at t=100 beside job 4 (40-49, 100-110) and ends in the same
+# second; by hand nothing ever runs beside anything else, so MLS and TLS
+# max are 0 and all four jobs ran isolated
+printf 'id,submit,nodes,runtime,limit\n1,0,64,100,100\n2,1,40,0,1000\n3,2,60,50,50\n4,3,10,10,10\n' \
+	>"$tmp/zero.csv"
+run --topo $FT3 --workload "$tmp/zero.csv" --policy linear --no-rates -q \
+	--json
+if python3 -c '
+import json, sys
+p = json.load(sys.stdin)["policies"][0]
+assert p["mls_max"] == 0 and p["tls_max"] == 0, p
+assert p["isolated_jobs"] == 4 and p["started"] == 4, p' <"$tmp/out"; then
+	pass zero_runtime
+else
+	flunk zero_runtime "a 0 s job counted as sharing" "$tmp/out"
+fi
 expect_fail missing 2 "--workload is required" -- --topo $FT2
 expect_fail missing_topo 2 "--topo is required" \
 	-- --workload "whatif_hold.swf" --policy linear
