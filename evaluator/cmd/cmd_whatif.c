@@ -815,6 +815,13 @@ static int run(struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 
 	if (rc == CLI_OK)
 		rc = simulate_all(a, r);
+	if (rc == CLI_OK && r->nres && r->res[0].snapshot_shared_nodes)
+		fprintf(stderr,
+			"stopo whatif: %s: warning: %u node%s held by two or "
+			"more running jobs (nodes shared in Slurm): each stays "
+			"busy until the last of them ends\n",
+			a->workload, r->res[0].snapshot_shared_nodes,
+			r->res[0].snapshot_shared_nodes == 1 ? "" : "s");
 	return rc;
 }
 

@@ -35,6 +35,9 @@ struct sim {
 	struct err *err;
 	uint32_t N;
 	uint32_t *owner; /* [N] job index + 1, POLICY_FREE when free */
+	/* [N] running snapshot jobs holding the node besides its owner
+	 * (NULL until a snapshot shares a node) */
+	uint32_t *extra;
 	uint32_t nfree;
 	uint32_t *tmp;		/* [N] owner copy for reservations */
 	uint8_t *usable;	/* [N] backfill mask (0 on reserved nodes) */
@@ -650,14 +653,23 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 	s->gen = policy_gen_next(); /* owner[] changes below */
 	s->over++;
 	for (uint32_t k = 0; k < n; k++) {
-		if (s->owner[nodes[k]] == POLICY_FREE)
+		if (s->owner[nodes[k]] == POLICY_FREE) {
 			s->nfree--;
-		else if (!j->running)
+		} else if (!j->running) {
 			return err_set(s->err,
 				       "policy %s placed job %u on node "
 				       "%u, busy with job %u",
 				       policy_spec(s->pol), j->id, nodes[k],
 				       s->w->jobs[s->owner[nodes[k]] - 1].id);
+		} else {
+			/* a node two snapshot jobs share: busy until the last
+			 * ends (start_running lists each node once per job) */
+			if (!s->extra &&
+			    !(s->extra = calloc(s->N, sizeof(*s->extra))))
+				return err_set(s->err, "out of memory");
+			s->res->snapshot_shared_nodes += !s->extra[nodes[k]]++;
+			continue;
+		}
 		s->owner[nodes[k]] = i + 1;
 	}
 	if (linkshare_linkset(s->r, &lj, s->scratch, &links, &nl, s->err))
@@ -702,6 +714,22 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 	return 0;
 }
 
+/* A running job other than I whose nodes hold X (index + 1): the node's
+ * owner once I ends, for a node snapshot jobs share (rare: a scan). */
+static uint32_t other_holder(const struct sim *s, uint32_t i, uint32_t x)
+{
+	for (uint32_t r = 0; r < s->nrun; r++) {
+		const struct whatif_job *o = &s->res->jobs[s->run[r]];
+
+		if (s->run[r] == i)
+			continue;
+		for (uint32_t k = 0; k < o->n; k++)
+			if (o->nodes[k] == x)
+				return s->run[r] + 1;
+	}
+	return POLICY_FREE; /* not reached: extra[x] counts a holder */
+}
+
 static void finish(struct sim *s, uint32_t i)
 {
 	struct whatif_job *o = &s->res->jobs[i];
@@ -711,11 +739,18 @@ static void finish(struct sim *s, uint32_t i)
 		s->tend = o->end;
 	s->gen = policy_gen_next(); /* owner[] changes below */
 	s->over++;
-	for (uint32_t k = 0; k < o->n; k++)
-		if (s->owner[o->nodes[k]] == i + 1) {
-			s->owner[o->nodes[k]] = POLICY_FREE;
+	for (uint32_t k = 0; k < o->n; k++) {
+		uint32_t x = o->nodes[k];
+
+		if (s->extra && s->extra[x]) { /* another job still holds it */
+			s->extra[x]--;
+			if (s->owner[x] == i + 1)
+				s->owner[x] = other_holder(s, i, x);
+		} else if (s->owner[x] == i + 1) {
+			s->owner[x] = POLICY_FREE;
 			s->nfree++;
 		}
+	}
 	if (!ls_state_job(s->ls, i + 1, &jn))
 		o->ran_isolated = !jn.ever_shared;
 	ls_state_remove(s->ls, i + 1);
@@ -1128,6 +1163,7 @@ static void teardown(struct sim *s)
 	free(s->cin.links);
 	ls_state_destroy(s->ls);
 	free(s->owner);
+	free(s->extra);
 	free(s->tmp);
 	free(s->usable);
 	free(s->buf);
@@ -1149,6 +1185,10 @@ static void teardown(struct sim *s)
 /* Jobs already running (squeue): they keep their nodes from s->now. */
 static int start_running(struct sim *s)
 {
+	uint32_t n;
+
+	for (uint32_t k = 0; k < s->N; k++)
+		s->tmp[k] = POLICY_FREE;
 	for (uint32_t i = 0; i < s->w->n; i++) {
 		const struct wl_job *j = &s->w->jobs[i];
 		int64_t end = j->start + j->limit;
@@ -1164,7 +1204,15 @@ static int start_running(struct sim *s)
 		if (end < s->now)
 			end = s->now;
 		s->res->jobs[i].was_running = true;
-		if (start(s, i, j->alloc, j->nodes, false, j->start, end))
+		/* each node once, in the job's order (a snapshot may list
+		 * one twice) */
+		n = 0;
+		for (uint32_t k = 0; k < j->nodes; k++)
+			if (s->tmp[j->alloc[k]] != i + 1) {
+				s->tmp[j->alloc[k]] = i + 1;
+				s->buf[n++] = j->alloc[k];
+			}
+		if (start(s, i, s->buf, n, false, j->start, end))
 			return -1;
 	}
 	return 0;

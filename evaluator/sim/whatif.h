@@ -117,7 +117,11 @@ struct whatif_result {
 	double rate_sum;     /* sum of the jobs' predicted rates */
 	double rate_mean;    /* per started job */
 	uint32_t backfilled; /* jobs started ahead of an earlier job */
-	double seconds;	     /* wall time of the simulation */
+	/* nodes held by two or more running jobs of an squeue snapshot
+	 * (Slurm shares nodes under OverSubscribe): each stays busy until
+	 * the last of them ends */
+	uint32_t snapshot_shared_nodes;
+	double seconds; /* wall time of the simulation */
 	uint32_t njob_out;
 	struct whatif_job *jobs; /* [njobs], workload order */
 };

@@ -229,6 +229,29 @@ assert p["isolated_jobs"] == 4 and p["started"] == 4, p' <"$tmp/out"; then
 else
 	flunk zero_runtime "a 0 s job counted as sharing" "$tmp/out"
 fi
+# an squeue snapshot whose running jobs share nodes (OverSubscribe): job
+# 1 holds n[00-31] to t=400, job 2 n[16-40] to t=160 and n[16-31] are
+# both's; by hand job 5 (30 nodes) starts at 160 on the 30 nodes free
+# then (n[32-61]) and job 3 (40) at 400 when job 1 ends: no pending job
+# lands on a node a running job still holds (before: job 3 took n16-31
+# at 160 beside job 1)
+cat >"$tmp/shared.json" <<'EOF2'
+{"jobs":[{"job_id":1,"job_state":"RUNNING","nodes":"n[00-31]","start_time":100,"submit_time":50,"time_limit":5},
+{"job_id":2,"job_state":"RUNNING","nodes":"n[16-40],n20","start_time":100,"submit_time":50,"time_limit":1},
+{"job_id":3,"job_state":"PENDING","node_count":40,"submit_time":60,"time_limit":2},
+{"job_id":5,"job_state":"PENDING","node_count":30,"submit_time":60,"time_limit":2}]}
+EOF2
+run --topo report_topo.conf --workload "$tmp/shared.json" --policy linear \
+	--no-rates -q --jobs-out "$tmp/shared.csv"
+if grep -q -F "warning: 16 nodes held by two or more running jobs" \
+	"$tmp/err" && grep -q '^linear,3,60,400,' "$tmp/shared.csv" &&
+   grep -q '^linear,5,60,160,280,"32-61",' "$tmp/shared.csv" &&
+   grep -q '^isolation violations  *0$' "$tmp/out"; then
+	pass snapshot_shared_nodes
+else
+	flunk snapshot_shared_nodes "want job 5 at 160, job 3 at 400" \
+		"$tmp/shared.csv" "$tmp/err"
+fi
 expect_fail missing 2 "--workload is required" -- --topo $FT2
 expect_fail missing_topo 2 "--topo is required" \
 	-- --workload "whatif_hold.swf" --policy linear
