@@ -217,4 +217,18 @@ for c in "ibnetdiscover fabric.ibnet" "slurm-topology tree.conf" \
 		diff "$tmp/file.conf" "$tmp/stdin.conf"
 	fi
 done
+
+# a description with the form of another switch's GUID name
+# (name_collision.ibnet: switch 1 is described "S-000000000000000a", and
+# switches 0xa and 3 share the description "dup", so 0xa takes that GUID
+# name): every switch gets its GUID name, and the topo.conf loads
+run ibnetdiscover "$in/name_collision.ibnet" -o "$tmp/nc.conf"
+if [ "$st" -eq 0 ] && grep -q -F 'switch description "S-000000000000000a" is not a usable name: named S-0000000000000001' "$tmp/err" &&
+   "$STOPO" topo --topo "$tmp/nc.conf" >"$tmp/nc.txt" 2>&1 &&
+   grep -q '^switches: *3$' "$tmp/nc.txt"; then
+	pass name_collision
+else
+	flunk name_collision "exit $st or the topo.conf does not load" \
+		"$tmp/err" "$tmp/nc.txt"
+fi
 finish

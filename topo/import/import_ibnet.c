@@ -495,27 +495,69 @@ static char *desc_name(const char *desc)
 	return s;
 }
 
+/* Whether NAME has the form of a GUID name, "S-" and 16 hex digits: such
+ * names are kept for the switches named by their GUID, so that no
+ * description can take one of theirs. */
+static bool guid_like(const char *name)
+{
+	if (strncmp(name, "S-", 2) || strlen(name) != 18)
+		return false;
+	for (int k = 2; k < 18; k++)
+		if (!isxdigit((unsigned char)name[k]))
+			return false;
+	return true;
+}
+
+static const char *const *sort_names; /* qsort context (one thread) */
+
+static int cmp_by_name(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(sort_names[x], sort_names[y]);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* Each switch's name: its description's name when no other switch's
+ * description gives the same one (O(S log S): sorted by name), else its
+ * GUID name, with a warning. */
 static int name_switches(struct st *st, struct import_fabric *f)
 {
 	char **cand = calloc(st->nn ? st->nn : 1, sizeof(*cand));
+	uint32_t *ord = malloc((st->nn ? st->nn : 1) * sizeof(*ord));
+	bool *dup = calloc(st->nn ? st->nn : 1, sizeof(*dup));
+	uint32_t no = 0;
 	int rc = 0;
 
-	if (!cand)
+	if (!cand || !ord || !dup) {
+		free(cand);
+		free(ord);
+		free(dup);
 		return err_set(st->err, "out of memory");
+	}
 	for (uint32_t i = 0; i < st->nn; i++)
-		if (st->n[i].kind == 'S')
+		if (st->n[i].kind == 'S') {
 			cand[i] = desc_name(st->n[i].desc);
+			if (cand[i] && guid_like(cand[i])) {
+				free(cand[i]);
+				cand[i] = NULL;
+			}
+			if (cand[i])
+				ord[no++] = i;
+		}
+	sort_names = (const char *const *)cand;
+	qsort(ord, no, sizeof(*ord), cmp_by_name);
+	for (uint32_t k = 1; k < no; k++)
+		if (!strcmp(cand[ord[k - 1]], cand[ord[k]]))
+			dup[ord[k - 1]] = dup[ord[k]] = true;
 	for (uint32_t i = 0; i < st->nn && !rc; i++) {
 		struct inode *nd = &st->n[i];
 		char guid[24], note[300];
-		bool uniq = cand[i] != NULL;
+		bool uniq = cand[i] != NULL && !dup[i];
 		int64_t sw;
 
 		if (nd->kind != 'S')
 			continue;
-		for (uint32_t j = 0; j < st->nn && uniq; j++)
-			if (j != i && cand[j] && !strcmp(cand[i], cand[j]))
-				uniq = false;
 		snprintf(guid, sizeof(guid), "S-%016llx",
 			 (unsigned long long)nd->guid);
 		if (uniq) {
@@ -540,6 +582,8 @@ static int name_switches(struct st *st, struct import_fabric *f)
 	for (uint32_t i = 0; i < st->nn; i++)
 		free(cand[i]);
 	free(cand);
+	free(ord);
+	free(dup);
 	return rc;
 }
 
