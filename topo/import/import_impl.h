@@ -70,6 +70,8 @@ struct slurm_topo {
 	struct err *err;
 	struct slurm_sw *l;
 	uint32_t nl, lcap;
+	uint32_t *ht, hcap; /* names -> index + 1 (open addressing; hcap a
+			     * power of two above 2 nl, 0 before any) */
 	bool blocks, tree;
 	uint32_t first_form_line;
 	const char *kn, *ks, *ks_err, *no_nodes;
