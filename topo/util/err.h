@@ -8,7 +8,7 @@
 #define STOPO_ERR_H
 
 struct err {
-	char msg[256];
+	char msg[1024];
 };
 
 /* Format a message into err (no-op when err is NULL).  Always returns -1 so
