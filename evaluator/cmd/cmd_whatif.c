@@ -265,13 +265,18 @@ static int scale_jobs(struct workload *w, const char *scale, uint32_t nodes)
 					maxn = w->jobs[i].nodes;
 		if (!maxn)
 			return 0;
-		for (uint32_t i = 0; i < w->n; i++)
+		for (uint32_t i = 0; i < w->n; i++) {
+			uint64_t v = ((uint64_t)w->jobs[i].nodes * nodes +
+				      maxn - 1) /
+				     maxn;
+
+			/* beyond 32 bits (a job far above MaxNodes): the
+			 * most a count holds, dropped as larger than the
+			 * machine like the job it stands for */
 			if (!w->jobs[i].running)
-				w->jobs[i].nodes =
-					(uint32_t)(((uint64_t)w->jobs[i].nodes *
-							    nodes +
-						    maxn - 1) /
-						   maxn);
+				w->jobs[i].nodes = v > UINT32_MAX ? UINT32_MAX :
+								    (uint32_t)v;
+		}
 		return 0;
 	}
 	f = strtod(scale, &end);

@@ -252,6 +252,19 @@ else
 	flunk snapshot_shared_nodes "want job 5 at 160, job 3 at 400" \
 		"$tmp/shared.csv" "$tmp/err"
 fi
+# --scale auto past 32 bits: 67,108,865 x 64 / MaxNodes 1 is 2^32 + 64
+# nodes, not 64 (the count wrapped): dropped as larger than the machine
+printf '; MaxNodes: 1\n1 0 -1 10 67108865 -1 -1 67108865 20\n2 0 -1 10 1 -1 -1 1 20\n' \
+	>"$tmp/wrap.swf"
+run --topo $FT3 --workload "$tmp/wrap.swf" --scale auto --policy linear \
+	--no-rates -q --jobs-out "$tmp/wrap.csv"
+if grep -q '^linear,1,0,,,,,,,"4294967295 nodes requested' "$tmp/wrap.csv" &&
+   grep -q '^linear,2,0,0,10,"0-63",' "$tmp/wrap.csv"; then
+	pass scale_auto_wrap
+else
+	flunk scale_auto_wrap "job 1 must be dropped" "$tmp/wrap.csv" \
+		"$tmp/err"
+fi
 expect_fail missing 2 "--workload is required" -- --topo $FT2
 expect_fail missing_topo 2 "--topo is required" \
 	-- --workload "whatif_hold.swf" --policy linear
