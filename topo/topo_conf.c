@@ -506,8 +506,11 @@ static int parse_links(struct pstate *st, uint32_t line, struct sw_decl *d,
 			char cap[64];
 			size_t cl = len - nl - 1;
 
-			if (cl >= sizeof(cap))
-				cl = sizeof(cap) - 1;
+			if (cl >= sizeof(cap)) /* no number is that long */
+				return perr(st, line,
+					    "bad capacity '%.20s...' in Links= "
+					    "(more than %zu characters)",
+					    colon + 1, sizeof(cap) - 1);
 			memcpy(cap, colon + 1, cl);
 			cap[cl] = '\0';
 			if (parse_cap(cap, &lk->cap))

@@ -188,5 +188,12 @@ fi
 # an empty option value, and a directory where a file belongs
 expect_fail -x empty_value 2 "--topo: empty SPEC" -- --topo ""
 expect_fail -x directory 2 "$tmp: Is a directory" -- --topo "$tmp"
+# a capacity longer than any number is refused, not cut to 63 characters
+# (0.5 followed by 64 zeros and e1 is 5, its cut 0.5)
+printf 'Topology=graph\nSwitchName=a Nodes=1 Links=b:0.5%s\nSwitchName=b Nodes=1\n' \
+	"$(printf '0%.0s' $(seq 1 64))e1" >longcap.conf
+expect_fail -x long_capacity 2 \
+	"./longcap.conf:2: bad capacity '0.500000000000000000...' in Links= (more than 63 characters)" \
+	-- --topo ./longcap.conf
 cd - >/dev/null || exit 99
 finish
