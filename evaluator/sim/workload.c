@@ -1059,6 +1059,13 @@ static int duplicate_keys(const char *name, const char *text, size_t len,
 			top--;
 		} else if (c == ',' && top >= 0 && st[top].object) {
 			st[top].want_key = true;
+		} else if (c == '/') {
+			/* json-c takes comments; this scan would read the
+			 * keys in them as keys, and JSON has none */
+			rc = err_set(err,
+				     "%s:%u: bad JSON: a comment (JSON has "
+				     "none)",
+				     name, offset_line(text, i));
 		} else if (c == '"' || c == '\'') {
 			/* json-c also takes 'single-quoted' strings */
 			size_t e = i + 1;

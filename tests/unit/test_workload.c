@@ -163,6 +163,11 @@ ParameterizedTestParameters(workload, bad_records)
 		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,"
 		  "\"runtime\":5}]}\n\n garbage",
 		  "bad JSON: text after the end of the document", 3 },
+		/* json-c reads comments; a key repeated across one (the
+		 * job would run on 8 nodes) is caught as a comment */
+		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":4,"
+		  "\"runtime\":10\n/* \" */ ,\"nodes\":8 /* \" */ }]}",
+		  "bad JSON: a comment (JSON has none)", 2 },
 		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,"
 		  "\"runtime\":5,\"colour\":7}]}",
 		  "jobs[0]: unknown key \"colour\" (id, submit, nodes, runtime, "
