@@ -231,4 +231,19 @@ else
 	flunk name_collision "exit $st or the topo.conf does not load" \
 		"$tmp/err" "$tmp/nc.txt"
 fi
+
+# a directory where a file belongs, and an empty --guids map (every HCA
+# would be named from its description without the promised warning)
+mkdir "$tmp/dir" "$tmp/dir.yaml"
+expect_fail -x dir_ibnet 2 "$tmp/dir: Is a directory" \
+	-- ibnetdiscover "$tmp/dir"
+expect_fail -x dir_conf 2 "$tmp/dir: Is a directory" \
+	-- slurm-topology "$tmp/dir"
+expect_fail -x dir_yaml 2 "$tmp/dir.yaml: Is a directory" \
+	-- slurm-topology "$tmp/dir.yaml"
+expect_fail -x dir_map 2 "$tmp/dir: Is a directory" \
+	-- ibnetdiscover "$in/small.ibnet" --guids "$tmp/dir"
+: >"$tmp/empty.map"
+expect_fail -x empty_map 2 "$tmp/empty.map: no 'HOST GUID' lines" \
+	-- ibnetdiscover "$in/small.ibnet" --guids "$tmp/empty.map"
 finish

@@ -878,9 +878,13 @@ static int read_map(struct st *st, const char *path)
 			rc = err_set(st->err, "out of memory");
 	}
 	free(line);
+	if (!rc && ferror(fp)) /* a directory: EISDIR */
+		rc = err_set(st->err, "%s: %s", path, strerror(errno));
 	fclose(fp);
-	if (rc || !st->nmap)
+	if (rc)
 		return rc;
+	if (!st->nmap) /* every HCA would be named from its description */
+		return err_set(st->err, "%s: no 'HOST GUID' lines", path);
 	qsort(st->map, st->nmap, sizeof(*st->map), cmp_gent);
 	for (uint32_t i = 1; i < st->nmap; i++)
 		if (st->map[i].guid == st->map[i - 1].guid)
@@ -932,6 +936,12 @@ struct import_fabric *import_ibnetdiscover(const char *path, const char *map,
 			rc = parse_line(&st, line, lineno);
 	}
 	free(line);
+	if (!rc && ferror(fp)) {
+		rc = err_set(err, "%s: %s", path, strerror(errno));
+		if (fp != stdin)
+			fclose(fp);
+		goto fail;
+	}
 	if (fp != stdin)
 		fclose(fp);
 	if (rc || check_links(&st))

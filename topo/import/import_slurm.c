@@ -413,6 +413,8 @@ struct import_fabric *import_slurm_topology(const char *path, struct err *err)
 			rc = parse_words(&st, line, lineno);
 	}
 	free(line);
+	if (!rc && ferror(fp)) /* a directory: EISDIR */
+		rc = err_set(err, "%s: %s", path, strerror(errno));
 	if (fp != stdin)
 		fclose(fp);
 	if (!rc && !st.nl)

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 #include <yaml.h>
 
@@ -406,9 +407,15 @@ struct import_fabric *import_slurm_yaml(const char *path, const char *name,
 	const char *format = NULL;
 	uint32_t line = 1;
 	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct stat sb;
 
 	if (!fp) {
 		err_set(err, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (!fstat(fileno(fp), &sb) && S_ISDIR(sb.st_mode)) {
+		err_set(err, "%s: %s", path, strerror(EISDIR));
+		fclose(fp);
 		return NULL;
 	}
 	if (!load(&y, fp, &doc)) {
