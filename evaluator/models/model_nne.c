@@ -271,9 +271,26 @@ out:
 	return rc;
 }
 
+/* The options' values, when the spec is read (not first at a run). */
+static int check_nne(const struct spec *s, struct err *err)
+{
+	const char *route = spec_value(s, opts, "route");
+	double v = 1;
+
+	if (bw_opt(s, "inject", &v, err) || bw_opt(s, "local", &v, err) ||
+	    bw_opt(s, "global", &v, err))
+		return -1;
+	if (strcmp(route, "direct") && strcmp(route, "indirect") &&
+	    strcmp(route, "auto"))
+		return err_set(err, "route=%s: want direct, indirect or auto",
+			       route);
+	return 0;
+}
+
 const struct model_ops model_nne = {
 	.name = "nne",
 	.opts = opts,
+	.check = check_nne,
 	.run = run_nne,
 	.applies = applies,
 };

@@ -122,6 +122,21 @@ static int run_model(unsigned model, const struct spec *s,
 	return rc;
 }
 
+/* The options' values, when the spec is read (not first at a run). */
+static int check_ugal(const struct spec *s, struct err *err)
+{
+	const char *form = spec_value(s, opts, "form");
+	uint64_t limit;
+
+	if (parse_limit(s, &limit, err))
+		return -1;
+	if (strcmp(form, "auto") && strcmp(form, "explicit") &&
+	    strcmp(form, "factored"))
+		return err_set(err, "form=%s: want explicit, factored or auto",
+			       form);
+	return 0;
+}
+
 /* One ops table per model: the model number is all that differs. */
 #define UGAL_MODEL(k)                                                         \
 	static int run_ugal##k(const struct spec *s, const struct routing *r, \
@@ -136,6 +151,7 @@ static int run_model(unsigned model, const struct spec *s,
 	const struct model_ops model_ugal##k = {                              \
 		.name = "ugal" #k,                                            \
 		.opts = opts,                                                 \
+		.check = check_ugal,                                          \
 		.run = run_ugal##k,                                           \
 		.applies = ugal_check,                                        \
 	};

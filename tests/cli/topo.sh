@@ -195,5 +195,16 @@ printf 'Topology=graph\nSwitchName=a Nodes=1 Links=b:0.5%s\nSwitchName=b Nodes=1
 expect_fail -x long_capacity 2 \
 	"./longcap.conf:2: bad capacity '0.500000000000000000...' in Links= (more than 63 characters)" \
 	-- --topo ./longcap.conf
+# a Predict= model's option values are checked when the file is read
+printf 'Topology=dragonfly p=2 a=4 h=2 g=9\nPredict=nne:route=bogus\n' \
+	>predict_nne.conf
+expect_fail -x predict_nne_option 2 \
+	"./predict_nne.conf:2: Predict=nne:route=bogus: model 'nne': route=bogus: want direct, indirect or auto" \
+	-- --topo ./predict_nne.conf
+printf 'Topology=dragonfly p=2 a=4 h=2 g=9\nRouting=ugal\nPredict=ugal3:form=bogus\n' \
+	>predict_ugal.conf
+expect_fail -x predict_ugal_option 2 \
+	"./predict_ugal.conf:3: Predict=ugal3:form=bogus: model 'ugal3': form=bogus: want explicit, factored or auto" \
+	-- --topo ./predict_ugal.conf
 cd - >/dev/null || exit 99
 finish

@@ -936,7 +936,8 @@ Test(ugal_lp, limit)
 	cr_expect_eq(res.paths_total, 33);
 	model_result_free(&res);
 	cr_expect_eq(model_run("ugal0:limit=x", net.r, &f, NULL, &res, &e), -1);
-	cr_expect_str_eq(e.msg, "limit=x: want a number of variables");
+	cr_expect_str_eq(e.msg,
+			 "model 'ugal0': limit=x: want a number of variables");
 	flows_free(&f);
 	fx_net_free(&net);
 }
@@ -1069,8 +1070,9 @@ Test(ugal_lp, factored_form_through_model_run)
 			cr_expect_eq(model_run("ugal3:form=x", net.r, &f, NULL,
 					       &res, &e),
 				     -1);
-			cr_expect_str_eq(e.msg, "form=x: want explicit, "
-						"factored or auto");
+			/* checked when the spec is read */
+			cr_expect_str_eq(e.msg, "model 'ugal3': form=x: want "
+						"explicit, factored or auto");
 		}
 		flows_free(&f);
 		fx_net_free(&net);
