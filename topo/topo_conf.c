@@ -334,7 +334,8 @@ static int d_nodename(struct pstate *st, uint32_t line, char **tok,
 	if (only_one(st, line, tok, ntok, "NodeName"))
 		return -1;
 	if ((why = hl_error(v)))
-		return perr(st, line, "NodeName=%s: %s", v, why);
+		return perr(st, line, "NodeName=%.80s%s: %s", v,
+			    strlen(v) > 80 ? "..." : "", why);
 	if (push((void **)&st->names, &st->nnames, sizeof(*st->names)))
 		return perr(st, line, "out of memory");
 	st->names[st->nnames - 1].line = line;
@@ -574,7 +575,8 @@ static int d_switch(struct pstate *st, uint32_t line, char **tok, size_t ntok)
 			if (strspn(v, "0123456789") != strlen(v))
 				why = hl_error(v);
 			if (why)
-				return perr(st, line, "Nodes=%s: %s", v, why);
+				return perr(st, line, "Nodes=%.80s%s: %s", v,
+					    strlen(v) > 80 ? "..." : "", why);
 			d->nodes = strdup(v);
 			if (!d->nodes)
 				return perr(st, line, "out of memory");
@@ -888,8 +890,11 @@ static struct topo *build_graph(struct pstate *st,
 			if (!hl) {
 				const char *why = hl_error(d->nodes);
 
-				perr(st, d->line, "Nodes=%s: bad hostlist: %s",
-				     d->nodes, why ? why : "out of memory");
+				perr(st, d->line,
+				     "Nodes=%.80s%s: bad hostlist: %s",
+				     d->nodes,
+				     strlen(d->nodes) > 80 ? "..." : "",
+				     why ? why : "out of memory");
 				goto fail;
 			}
 			if (hl_count(hl) > lim_get(LIM_NODES)) {

@@ -663,6 +663,29 @@ Test(topo_conf, hostlist_checked)
 	}
 }
 
+/* libslurm counts a hostlist's names in an int: 16,385 ranges of 65,536
+ * names (2^30 + 65,536) are refused; 16,384 (2^30) are read whole. */
+Test(topo_conf, hostlist_total_names)
+{
+	const char *unit = "a[0-65535],";
+	size_t ul = strlen(unit);
+	char *s = malloc(16385 * ul + 1);
+	struct hl *h;
+
+	cr_assert_not_null(s);
+	for (size_t i = 0; i < 16385; i++)
+		memcpy(s + i * ul, unit, ul);
+	s[16385 * ul - 1] = '\0'; /* no trailing comma */
+	cr_expect_str_eq(hl_error(s), "more than 2^30 names in one hostlist");
+	s[16384 * ul - 1] = '\0';
+	cr_expect_null(hl_error(s));
+	h = hl_parse(s);
+	cr_assert_not_null(h);
+	cr_expect_eq(hl_count(h), (uint64_t)1 << 30);
+	hl_destroy(h);
+	free(s);
+}
+
 /* /dev/zero is a NUL byte on line 1, found in the first buffer. */
 Test(topo_conf, dev_zero)
 {

@@ -46,7 +46,8 @@ struct name_state {
 /* The checks of a whole name N; *MULTI sums the names of the names with
  * several brackets, which libslurm expands one range per combination of
  * all but the last bracket. */
-static const char *name_end(const struct name_state *n, double *multi)
+static const char *name_end(const struct name_state *n, double *multi,
+			    double *total)
 {
 	if (!n->atom)
 		return "empty name in hostlist";
@@ -57,6 +58,9 @@ static const char *name_end(const struct name_state *n, double *multi)
 	if (n->brackets > 1 && (*multi += n->names) > HL_RANGE_MAX)
 		return "names with several brackets give more than 65536 "
 		       "names";
+	/* libslurm counts in an int: beyond, its count wraps */
+	if ((*total += n->names) > HL_NAMES_MAX)
+		return "more than 2^30 names in one hostlist";
 	return NULL;
 }
 
@@ -73,14 +77,14 @@ static const char *name_end(const struct name_state *n, double *multi)
 const char *hl_error(const char *s)
 {
 	struct name_state n = { .names = 1 };
-	double multi = 0;
+	double multi = 0, total = 0;
 	const char *why;
 
 	if (!s || !*s)
 		return "empty hostlist";
 	while (*s) {
 		if (*s == ',') {
-			if ((why = name_end(&n, &multi)))
+			if ((why = name_end(&n, &multi, &total)))
 				return why;
 			n = (struct name_state){ .names = 1 };
 			s++;
@@ -129,7 +133,7 @@ const char *hl_error(const char *s)
 			return "bad character in hostlist";
 		}
 	}
-	return name_end(&n, &multi);
+	return name_end(&n, &multi, &total);
 }
 
 struct hl *hl_parse(const char *expr)

@@ -23,6 +23,7 @@ struct hl;
  * (static text). */
 #define HL_DIGITS 9
 #define HL_RANGE_MAX 65536u
+#define HL_NAMES_MAX (1u << 30) /* names in one hostlist */
 const char *hl_error(const char *expr);
 /* Parse hostlist expression EXPR ("a[1-3],b").  Returns a new list or NULL
  * when the expression is malformed (hl_error says why; libslurm never
