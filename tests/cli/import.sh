@@ -68,6 +68,8 @@ bad bad_width "2: port 1: bad link width 3x (want 1x, 2x, 4x, 8x or 12x)"
 bad unknown_node "3: port 2: link to S-0000000000000099, which the file does not describe"
 bad one_sided "2: port 1: link to H-0000000000000011 port 1, which its record (line 4) does not list"
 bad disagree "3: port 2: link to H-0000000000000011 port 1 disagrees with line 6"
+# one end 4xEDR (4 x 25 Gb/s), the other 1xSDR (2.5 Gb/s)
+bad rate_disagree "3: port 2: link to S-0000000000000002 port 2 at 100 Gb/s, but line 7 gives 2.5 Gb/s"
 bad bad_name "4: HCA H-0000000000000011: description \"(none)\" gives no usable node name (give --guids MAP)"
 bad no_switch "1: no Switch records (is this ibnetdiscover output?)"
 bad no_nodes "1: no compute nodes: no HCA is cabled to a switch"

@@ -471,6 +471,16 @@ static int check_links(struct st *st)
 					    e->port, e->rkind,
 					    (unsigned long long)e->rguid,
 					    e->rport, r->line);
+			/* one cable, one rate (when both ends give one) */
+			if (e->rate > 0 && r->rate > 0 && e->rate != r->rate)
+				return perr(st, e->line,
+					    "port %u: link to %c-%016llx "
+					    "port %u at %g Gb/s, but line %u "
+					    "gives %g Gb/s",
+					    e->port, e->rkind,
+					    (unsigned long long)e->rguid,
+					    e->rport, e->rate, r->line,
+					    r->rate);
 		}
 	}
 	return 0;
