@@ -248,4 +248,26 @@ expect_fail -x dir_map 2 "$tmp/dir: Is a directory" \
 : >"$tmp/empty.map"
 expect_fail -x empty_map 2 "$tmp/empty.map: no 'HOST GUID' lines" \
 	-- ibnetdiscover "$in/small.ibnet" --guids "$tmp/empty.map"
+
+# a cable listed twice (two switches naming each other, one named twice)
+# is refused, where it was written as two cables; many parents are fine
+printf 'SwitchName=s0 Nodes=n[0-3] Switches=s1\nSwitchName=s1 Nodes=n[4-7] Switches=s0\n' \
+	>"$tmp/cycle.conf"
+expect_fail -x cable_twice 2 \
+	"$tmp/cycle.conf:2: Switches=: switches 's1' and 's0' are joined already (line 1): list a cable once" \
+	-- slurm-topology "$tmp/cycle.conf"
+printf 'SwitchName=s0 Nodes=n[0-3]\nSwitchName=s1 Nodes=n[4-7]\nSwitchName=s2 Switches=s0,s0,s1\n' \
+	>"$tmp/twice.conf"
+expect_fail -x child_twice 2 \
+	"$tmp/twice.conf:3: Switches=: switches 's2' and 's0' are joined already (line 3): list a cable once" \
+	-- slurm-topology "$tmp/twice.conf"
+printf 'SwitchName=l1 Nodes=n[0-3]\nSwitchName=l2 Nodes=n[4-7]\nSwitchName=sp1 Switches=l[1-2]\nSwitchName=sp2 Switches=l[1-2]\n' \
+	>"$tmp/two_spines.conf"
+run slurm-topology "$tmp/two_spines.conf"
+if [ "$st" -eq 0 ] &&
+   grep -q '^SwitchName=l1 Nodes=n\[0-3\] Links=sp1,sp2$' "$tmp/out"; then
+	pass two_parents
+else
+	flunk two_parents "exit $st" "$tmp/out" "$tmp/err"
+fi
 finish

@@ -301,40 +301,106 @@ static int add_nodes(struct slurm_topo *st, struct import_fabric *f)
 	return rc;
 }
 
+/* The cables of the tree form: each switch to the switches it lists.  A
+ * pair listed twice (two switches naming each other, or one switch named
+ * twice in a list) is an error: it would be written as two cables. */
 static int add_tree_cables(struct slurm_topo *st, struct import_fabric *f)
 {
-	for (uint32_t i = 0; i < st->nl; i++) {
+	uint64_t cap = 64, used = 0, *set = calloc(cap, sizeof(*set));
+	uint32_t *lines = calloc(cap, sizeof(*lines));
+	int rc = 0;
+
+	if (!set || !lines) {
+		free(set);
+		free(lines);
+		return err_set(st->err, "out of memory");
+	}
+	for (uint32_t i = 0; !rc && i < st->nl; i++) {
 		struct hl *h;
 		char *name;
-		int rc = 0;
 
 		if (!st->l[i].switches)
 			continue;
 		h = expand(st, st->ks, st->l[i].switches,
 			   st->l[i].switches_line);
-		if (!h)
-			return -1;
+		if (!h) {
+			rc = -1;
+			break;
+		}
 		while (!rc && (name = hl_shift(h))) {
 			int64_t j = slurm_find(st, name);
+			uint64_t key, x;
 
-			if (j < 0)
+			if (j < 0) {
 				rc = slurm_err(st, st->l[i].switches_line,
 					       "%s unknown switch '%s'",
 					       st->ks_err, name);
-			else if ((uint32_t)j == i)
+			} else if ((uint32_t)j == i) {
 				rc = slurm_err(
 					st, st->l[i].switches_line,
 					"%s switch '%s' linked to itself",
 					st->ks_err, name);
-			else if (fabric_add_cable(f, i, (uint32_t)j, 1))
-				rc = err_set(st->err, "out of memory");
+			} else {
+				key = (uint64_t)(i < j ? i : j) << 32 |
+				      (uint32_t)(i < j ? j : i);
+				key++; /* 0: an empty slot */
+				if (2 * (used + 1) > cap) { /* grow, rehash */
+					uint64_t nc = 2 * cap, *ns;
+					uint32_t *nl;
+
+					ns = calloc(nc, sizeof(*ns));
+					nl = calloc(nc, sizeof(*nl));
+					if (!ns || !nl) {
+						free(ns);
+						free(nl);
+						free(name);
+						rc = err_set(st->err,
+							     "out of memory");
+						break;
+					}
+					for (uint64_t q = 0; q < cap; q++) {
+						if (!set[q])
+							continue;
+						x = (set[q] *
+						     0x9e3779b97f4a7c15u) &
+						    (nc - 1);
+						while (ns[x])
+							x = (x + 1) & (nc - 1);
+						ns[x] = set[q];
+						nl[x] = lines[q];
+					}
+					free(set);
+					free(lines);
+					set = ns;
+					lines = nl;
+					cap = nc;
+				}
+				x = (key * 0x9e3779b97f4a7c15u) & (cap - 1);
+				while (set[x] && set[x] != key)
+					x = (x + 1) & (cap - 1);
+				if (set[x])
+					rc = slurm_err(
+						st, st->l[i].switches_line,
+						"%s switches '%s' and '%s' are "
+						"joined already (line %u): "
+						"list a cable once",
+						st->ks_err, st->l[i].name, name,
+						lines[x]);
+				else if (fabric_add_cable(f, i, (uint32_t)j, 1))
+					rc = err_set(st->err, "out of memory");
+				else {
+					set[x] = key;
+					lines[x] = st->l[i].switches_line;
+					used++;
+				}
+			}
 			free(name);
 		}
 		hl_destroy(h);
-		if (rc)
-			return rc;
 	}
-	return 0;
+	free(set);
+	free(lines);
+	return rc;
 }
 
 static int add_block_top(struct slurm_topo *st, struct import_fabric *f)
