@@ -270,4 +270,11 @@ if [ "$st" -eq 0 ] &&
 else
 	flunk two_parents "exit $st" "$tmp/out" "$tmp/err"
 fi
+
+# YAML nested past 64 levels is refused at once (libyaml's loader is
+# quadratic in the depth: 200,000 levels ran for minutes)
+python3 -c "import sys; sys.stdout.write('- topology: x\\n  tree:\\n    switches: ' + '[' * 200000 + ']' * 200000 + '\\n')" \
+	>"$tmp/deep.yaml"
+expect_fail -x yaml_deep 2 "$tmp/deep.yaml:3: YAML nested deeper than 64" \
+	-- slurm-topology "$tmp/deep.yaml"
 finish

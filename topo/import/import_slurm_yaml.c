@@ -323,6 +323,51 @@ static int syntax_err(struct yst *y, const yaml_parser_t *p)
 			 p->context ? ")" : "");
 }
 
+/* A first pass over FP's tokens: collections nested deeper than
+ * YAML_DEPTH are an error (libyaml's loader takes time quadratic in the
+ * depth: 200,000 '[' ran for minutes).  FP is rewound.  0 or -1. */
+#define YAML_DEPTH 64
+static int depth_ok(struct yst *y, FILE *fp)
+{
+	yaml_parser_t p;
+	yaml_token_t t;
+	int depth = 0, rc = 0;
+	bool end = false;
+
+	if (!yaml_parser_initialize(&p))
+		return err_set(y->st.err, "out of memory");
+	yaml_parser_set_input_file(&p, fp);
+	while (!rc && !end && yaml_parser_scan(&p, &t)) {
+		switch (t.type) {
+		case YAML_FLOW_SEQUENCE_START_TOKEN:
+		case YAML_FLOW_MAPPING_START_TOKEN:
+		case YAML_BLOCK_SEQUENCE_START_TOKEN:
+		case YAML_BLOCK_MAPPING_START_TOKEN:
+			if (++depth > YAML_DEPTH)
+				rc = slurm_err(&y->st,
+					       (uint32_t)t.start_mark.line + 1,
+					       "YAML nested deeper than %d",
+					       YAML_DEPTH);
+			break;
+		case YAML_FLOW_SEQUENCE_END_TOKEN:
+		case YAML_FLOW_MAPPING_END_TOKEN:
+		case YAML_BLOCK_END_TOKEN:
+			depth--;
+			break;
+		case YAML_STREAM_END_TOKEN:
+			end = true;
+			break;
+		default:
+			break;
+		}
+		yaml_token_delete(&t);
+	}
+	/* a scan error: the loader below reports it */
+	yaml_parser_delete(&p);
+	rewind(fp);
+	return rc;
+}
+
 static int load(struct yst *y, FILE *fp, yaml_document_t *doc)
 {
 	yaml_parser_t p;
@@ -330,6 +375,8 @@ static int load(struct yst *y, FILE *fp, yaml_document_t *doc)
 	yaml_node_t *more;
 	int rc = 0;
 
+	if (depth_ok(y, fp))
+		return -1;
 	if (!yaml_parser_initialize(&p))
 		return err_set(y->st.err, "out of memory");
 	yaml_parser_set_input_file(&p, fp);
