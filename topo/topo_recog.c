@@ -16,8 +16,9 @@
  * group: all-to-all local links) found greedily, each switch taking first
  * the neighbours it shares most neighbours with; cables between groups are
  * the global links.  The graph is a dragonfly when it has at
- * least two groups and every group has the same number (at least 3) of
- * switches.
+ * least two groups, every group has the same number (at least 3) of
+ * switches, and global links join every group to every other (directly
+ * or through others).
  *
  * Both run in O(S + L) plus, for the fat-tree's common-ancestor check,
  * O(leaves x (switches + tops x leaves / 64)) and, for the cliques, the
@@ -359,10 +360,36 @@ static int try_dragonfly(struct topo *t, uint32_t *grp, struct topo_recog *rc,
 	rc->groups = G;
 	rc->group_size = size[0];
 	rc->global_links = 0;
+	/* the groups joined by global links (size[] reused as the
+	 * union-find parents: the sizes are checked above) */
+	for (uint32_t g = 0; g < G; g++)
+		size[g] = g;
 	for (uint32_t l = topo_first_switch_link(t); l < t->nlinks; l++)
 		if (t->links[l].from < t->links[l].to &&
-		    grp[t->links[l].from] != grp[t->links[l].to])
+		    grp[t->links[l].from] != grp[t->links[l].to]) {
+			uint32_t a = grp[t->links[l].from];
+			uint32_t b = grp[t->links[l].to];
+
 			rc->global_links++;
+			while (size[a] != a)
+				a = size[a] = size[size[a]];
+			while (size[b] != b)
+				b = size[b] = size[size[b]];
+			if (a != b)
+				size[a > b ? a : b] = a < b ? a : b;
+		}
+	for (uint32_t g = 1; g < G; g++) {
+		uint32_t a = g;
+
+		while (size[a] != a)
+			a = size[a];
+		if (a != 0) {
+			snprintf(why, whylen,
+				 "no global links join group 0 and group %u",
+				 g);
+			goto out;
+		}
+	}
 	rc->levels = 1;
 	rc->family = "dragonfly";
 	r = 0;

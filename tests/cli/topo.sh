@@ -206,5 +206,16 @@ printf 'Topology=dragonfly p=2 a=4 h=2 g=9\nRouting=ugal\nPredict=ugal3:form=bog
 expect_fail -x predict_ugal_option 2 \
 	"./predict_ugal.conf:3: Predict=ugal3:form=bogus: model 'ugal3': form=bogus: want explicit, factored or auto" \
 	-- --topo ./predict_ugal.conf
+# two 3-switch cliques with no cable between them are no dragonfly (its
+# routings found no path only later, in eval and whatif)
+printf 'Topology=graph\nSwitchName=a0 Nodes=1 Links=a1,a2\nSwitchName=a1 Nodes=1 Links=a2\nSwitchName=a2 Nodes=1\nSwitchName=b0 Nodes=1 Links=b1,b2\nSwitchName=b1 Nodes=1 Links=b2\nSwitchName=b2 Nodes=1\n' \
+	>two_cliques.conf
+run --topo ./two_cliques.conf
+if [ "$st" -eq 0 ] && grep -q -F "not a dragonfly: no global links join group 0 and group 1)" "$tmp/out"
+then
+	pass disconnected_groups
+else
+	flunk disconnected_groups "exit $st" "$tmp/out" "$tmp/err"
+fi
 cd - >/dev/null || exit 99
 finish
