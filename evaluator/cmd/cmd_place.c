@@ -285,8 +285,7 @@ static int read_free(const char *path, struct cmd_place_result *r)
 		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
 	memset(r->usable, 0, N);
 	for (p = text; *p;) {
-		char tok[4096];
-		size_t k = 0;
+		char *tok, save;
 		uint32_t *nodes, n;
 
 		if (*p == '\n') {
@@ -303,22 +302,18 @@ static int read_free(const char *path, struct cmd_place_result *r)
 				p++;
 			continue;
 		}
-		/* a token: up to blank; commas inside brackets belong to it */
+		/* a token: up to blank; commas inside brackets belong to it
+		 * (read in place, however long) */
+		tok = p;
 		for (int depth = 0;
 		     *p && *p != '\n' && *p != ' ' && *p != '\t' &&
 		     *p != '\r' && *p != '#' && (depth || *p != ',');
-		     p++) {
+		     p++)
 			depth += *p == '[' ? 1 : *p == ']' ? -1 : 0;
-			if (k + 1 >= sizeof(tok)) {
-				free(text);
-				return cli_error(CMD, CLI_USAGE,
-						 "%s:%u: node list too long",
-						 name, line);
-			}
-			tok[k++] = *p;
-		}
-		tok[k] = 0;
+		save = *p;
+		*p = '\0';
 		nodes = workload_nodes(tok, r->m, N, &n, &err);
+		*p = save;
 		if (!nodes) {
 			free(text);
 			return cli_error(CMD, CLI_USAGE, "%s:%u: %s", name,

@@ -208,4 +208,17 @@ expect_fail bad_free 2 "badfree:2:" -- --topo good_dragonfly.conf \
 expect_fail free_missing 2 "nosuch" -- --topo $DF --grid 4x4 \
 	--free "$tmp/nosuch"
 
+# a --free hostlist longer than 4 KiB (sinfo -o %N prints such lines):
+# 1,056 names one by one in one bracket, 5,286 characters
+printf 'Topology=dragonfly p=4 a=8 h=4 g=33\nNodeName=nid[0000-1055]\n' \
+	>"$tmp/df33.conf"
+python3 -c "print('nid[' + ','.join('%04d' % i for i in range(1056)) + ']')" \
+	>"$tmp/longfree"
+run --topo "$tmp/df33.conf" --grid 4x4 --free "$tmp/longfree" --json
+if [ "$st" -eq 0 ] && grep -q '"tasks":16' "$tmp/out"; then
+	pass free_long_line
+else
+	flunk free_long_line "exit $st" "$tmp/err"
+fi
+
 finish
