@@ -160,6 +160,10 @@ static int parse_pos(const char *opt, const char *s, double *v)
 	if (errno || end == s || *end || !(*v > 0) || !isfinite(*v))
 		return cli_error(CMD, CLI_USAGE,
 				 "%s %s: want a positive number", opt, s);
+	/* sizes and rates past 1e15 (a petabyte per element, a petabyte
+	 * per second) only give inf or 0 ms */
+	if (*v > 1e15)
+		return cli_error(CMD, CLI_USAGE, "%s %s: at most 1e15", opt, s);
 	return 0;
 }
 

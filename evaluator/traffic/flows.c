@@ -128,8 +128,10 @@ static int parse_line(const char *line, uint32_t nnodes, uint32_t *src,
 			*why = "trailing text after the demand";
 			return -1;
 		}
-		if (!isfinite(*demand) || *demand <= 0) {
-			*why = "demand must be a positive finite number";
+		/* relative weights: beyond 1e12 (or below 1e-12) the LP
+		 * models' tolerances lose the small flows */
+		if (!isfinite(*demand) || *demand < 1e-12 || *demand > 1e12) {
+			*why = "demand must be a number from 1e-12 to 1e12";
 			return -1;
 		}
 	}

@@ -222,6 +222,10 @@ fi
 expect_fail -x bw_twice 2 \
 	"--bw and --model nne:inject=2 both set bandwidths: give them once" \
 	-- --topo $D --pattern perm:1 --model nne:inject=2 --bw 1,1,1
+printf '0 1\n2 3 1e100\n' >"$tmp/huge.flows"
+expect_fail -x demand_huge 2 \
+	"$tmp/huge.flows:2: demand must be a number from 1e-12 to 1e12" \
+	-- --topo $D --flows "$tmp/huge.flows" --model mcf
 expect_fail -x repeat_cap 2 "--repeat 2000000000: want 1 to 1000000" \
 	-- --topo $D --pattern perm:1 --model hm --repeat 2000000000
 finish

@@ -208,6 +208,8 @@ expect_fail bad_free 2 "badfree:2:" -- --topo good_dragonfly.conf \
 expect_fail free_missing 2 "nosuch" -- --topo $DF --grid 4x4 \
 	--free "$tmp/nosuch"
 
+expect_fail -x elem_bytes_huge 2 "--elem-bytes 1e308: at most 1e15" \
+	-- --topo $DF --grid 4x4 --elem-bytes 1e308
 # a --free hostlist longer than 4 KiB (sinfo -o %N prints such lines):
 # 1,056 names one by one in one bracket, 5,286 characters
 printf 'Topology=dragonfly p=4 a=8 h=4 g=33\nNodeName=nid[0000-1055]\n' \

@@ -572,7 +572,9 @@ Test(flows, load_errors)
 		const char *file, *msg;
 	} cases[] = {
 		{ "flows_bad_range.txt", ":3: node 99 out of range" },
-		{ "flows_bad_demand.txt", ":2: demand must be a positive" },
+		{ "flows_bad_demand.txt",
+		  ":2: demand must be a number from 1e-12 "
+		  "to 1e12" },
 		{ "flows_self.txt", ":3: self-flow" },
 		{ "flows_syntax.txt", ":2: expected a destination" },
 		{ "flows_trailing.txt", ":1: trailing text" },
