@@ -828,6 +828,13 @@ static int squeue_job(struct workload *w, const struct wl_opts *o,
 			return jbad(w, o, err, name, idx, m);
 		}
 		nodes = jstr(jo, "nodes");
+		if (!nodes) { /* missing, or not a string */
+			snprintf(m, sizeof(m),
+				 "job %" PRId64 ": %s, but no \"nodes\" "
+				 "string",
+				 id, state);
+			return jbad(w, o, err, name, idx, m);
+		}
 		v = workload_nodes(nodes, o->machine, o->nnodes, &n, &e);
 		if (!v) {
 			snprintf(m, sizeof(m), "job %" PRId64 ": %.160s", id,

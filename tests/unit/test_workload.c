@@ -103,6 +103,13 @@ ParameterizedTestParameters(workload, bad_records)
 		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"PENDING\","
 		  "\"time_limit\":5}]}",
 		  "pending with no node_count", -1 },
+		/* nodes missing, or a number: not an "empty node list" */
+		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"RUNNING\","
+		  "\"time_limit\":5}]}",
+		  "job 5: RUNNING, but no \"nodes\" string", -1 },
+		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"RUNNING\","
+		  "\"nodes\":7,\"time_limit\":5}]}",
+		  "job 5: RUNNING, but no \"nodes\" string", -1 },
 		/* 24.11: job_state a list whose first entry is the state */
 		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":[],"
 		  "\"node_count\":2,\"time_limit\":5}]}",
