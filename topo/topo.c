@@ -372,7 +372,9 @@ int targ_double(const struct topo_args *a, const char *key, double *out,
 	errno = 0;
 	x = strtod(v, &end);
 	if (errno || end == v || *end || !(x > 0) || x > 1e12)
-		return err_set(err, "parameter %s=%s: not a positive number",
+		return err_set(err,
+			       "parameter %s=%s: want a number above 0, at "
+			       "most 1e12",
 			       key, v);
 	*out = x;
 	return 0;

@@ -360,8 +360,8 @@ static int d_capacity(struct pstate *st, uint32_t line, char **tok,
 			    v);
 	if (parse_cap(colon + 1, &cap))
 		return perr(st, line,
-			    "bad capacity '%s' (want a positive "
-			    "number)",
+			    "bad capacity '%s' (want a number above 0, at "
+			    "most 1e12)",
 			    colon + 1);
 	if (push((void **)&st->caps, &st->ncaps, sizeof(*st->caps)))
 		return perr(st, line, "out of memory");
@@ -517,7 +517,8 @@ static int parse_links(struct pstate *st, uint32_t line, struct sw_decl *d,
 			if (parse_cap(cap, &lk->cap))
 				return perr(st, line,
 					    "bad capacity '%s' in "
-					    "Links= (want a positive number)",
+					    "Links= (want a number above 0, at "
+					    "most 1e12)",
 					    cap);
 		}
 		v += len;

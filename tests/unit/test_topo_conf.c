@@ -486,7 +486,7 @@ static const struct bad_case bad[] = {
 	{ "bad_node_dup.conf", 3, "node name 'n1' given twice" },
 	{ "bad_capacity_syntax.conf", 2, "bad Capacity=global (want KIND:CAP" },
 	{ "bad_capacity_value.conf", 2,
-	  "bad capacity '-2' (want a positive number)" },
+	  "bad capacity '-2' (want a number above 0, at most 1e12)" },
 	{ "bad_capacity_target.conf", 2, "Capacity=spine: not a link kind" },
 	{ "bad_capacity_nolink.conf", 3,
 	  "Capacity=0-1: no link between switches 0 and 1" },
