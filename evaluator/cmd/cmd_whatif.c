@@ -660,8 +660,8 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 	}
 	if (a->scale && scale_jobs(w, a->scale, wo.nnodes))
 		return cli_error(CMD, CLI_USAGE,
-				 "--scale: '%s' is not a positive number or "
-				 "'auto'",
+				 "--scale: '%s': want a number above 0, at "
+				 "most 1e6, or 'auto'",
 				 a->scale);
 	if (w->skipped)
 		fprintf(stderr, "stopo whatif: %s: skipped %u bad record%s\n",

@@ -272,6 +272,9 @@ expect_fail missing_both 2 "--topo and --workload are required" \
 	-- --policy linear
 expect_fail bad_scale 2 "--scale" \
 	-- --topo $FT2 --workload "whatif_hold.swf" --policy linear --scale -3
+expect_fail -x scale_huge 2 "--scale: '1e308': want a number above 0, at most 1e6, or 'auto'" \
+	-- --topo $FT2 --workload "whatif_hold.swf" --policy linear \
+	--scale 1e308
 expect_fail bad_topo 2 "" \
 	-- --topo nosuchfamily --workload "whatif_hold.swf" --policy linear
 if "$STOPO" whatif --help | grep -q -- "--jobs-out"; then
