@@ -99,38 +99,38 @@ static int parse(int argc, char **argv, struct cmd_import_args *a)
 /* Whether PATH is a topology.yaml: by its extension, else by its first
  * line that is not blank or a comment ("---", "%YAML" or a list item "-";
  * a topology.conf line starts with a key). */
+/* Whether FP's first line that is not blank or a comment starts YAML. */
+static bool starts_yaml(FILE *fp)
+{
+	char line[256];
+
+	while (fgets(line, sizeof(line), fp)) {
+		const char *c = line + strspn(line, " \t\r\n");
+
+		if (!*c || *c == '#')
+			continue;
+		return *c == '-' || *c == '%';
+	}
+	return false;
+}
+
 static bool is_yaml(const char *path)
 {
 	const char *dot = strrchr(path, '.');
-	char line[256];
-	bool yaml = false;
+	bool yaml;
 	FILE *fp;
 
 	if (dot && (!strcasecmp(dot, ".yaml") || !strcasecmp(dot, ".yml")))
 		return true;
 	if (!strcmp(path, "-")) { /* seekable (stdin_seekable) */
-		while (fgets(line, sizeof(line), stdin)) {
-			const char *c = line + strspn(line, " \t\r\n");
-
-			if (!*c || *c == '#')
-				continue;
-			yaml = *c == '-' || *c == '%';
-			break;
-		}
+		yaml = starts_yaml(stdin);
 		rewind(stdin);
 		return yaml;
 	}
 	fp = fopen(path, "r");
 	if (!fp)
 		return false;
-	while (fgets(line, sizeof(line), fp)) {
-		const char *c = line + strspn(line, " \t\r\n");
-
-		if (!*c || *c == '#')
-			continue;
-		yaml = *c == '-' || *c == '%';
-		break;
-	}
+	yaml = starts_yaml(fp);
 	fclose(fp);
 	return yaml;
 }
