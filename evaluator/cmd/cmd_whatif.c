@@ -884,8 +884,8 @@ static void print_text(const struct cmd_whatif_args *a,
 
 	printf("topology: %s (%u nodes), routing %s\n", topo_spec(t),
 	       topo_num_nodes(t), routing_spec(machine_routing(r->m)));
-	printf("workload: %s (%u jobs%s)\n\n", a->workload, r->w.n,
-	       r->w.squeue ? ", squeue snapshot" : "");
+	printf("workload: %s (%u job%s%s)\n\n", a->workload, r->w.n,
+	       r->w.n == 1 ? "" : "s", r->w.squeue ? ", squeue snapshot" : "");
 	print_table(r->res, r->nres, a->pol);
 	printf("\nbounded slowdown threshold %.0f s; MLS/TLS "
 	       "time-averaged over the makespan\n",
