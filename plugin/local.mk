@@ -12,7 +12,7 @@
 EXTRA_DIST += plugin/slurm_config/config.h \
 	plugin/select_topo.map \
 	plugin/spank_topo.map plugin/job_submit_topo.map
-noinst_HEADERS += plugin/topo_adapter.h plugin/slurm_compat.h
+noinst_HEADERS += plugin/topo_adapter.h plugin/slurm_compat.h plugin/select_topo.h
 # What the select plugin's adapter links: every layer but the simulator and
 # the command (the machine included).
 L_PLUGIN = policies/machine/libmachine.la policies/libpolicies.la \
@@ -35,7 +35,9 @@ PLUGIN_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 # version script exports nothing else (tests/exports.sh checks the .so).
 PLUGIN_LDFLAGS = -module -avoid-version -shared
 
-plugin_select_topo_la_SOURCES = plugin/select_topo.c plugin/topo_adapter.c
+plugin_select_topo_la_SOURCES = plugin/select_topo.c plugin/conf.c \
+	plugin/owner.c plugin/reason.c plugin/job_test.c plugin/resv.c \
+	plugin/submit.c plugin/record.c plugin/topo_adapter.c
 plugin_select_topo_la_CPPFLAGS = $(PLUGIN_CPPFLAGS)
 plugin_select_topo_la_CFLAGS = $(PLUGIN_CFLAGS) $(JSONC_CFLAGS)
 plugin_select_topo_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
