@@ -97,21 +97,21 @@ TREE_CHECKS += tests/exports.sh
 endif
 
 # What the plugin adds per job_test / job_begin at 10k nodes (make bench).
-BENCH_PROGS += plugin/bench_adapter
-plugin_bench_adapter_SOURCES = plugin/bench_adapter.c plugin/topo_adapter.c
-plugin_bench_adapter_CFLAGS = $(AM_CFLAGS)
-plugin_bench_adapter_LDADD = $(L_PLUGIN) $(GLPK_LIBS) $(EXT_UTIL)
+BENCH_PROGS += bench/bench_adapter
+bench_bench_adapter_SOURCES = bench/bench_adapter.c plugin/topo_adapter.c
+bench_bench_adapter_CFLAGS = $(AM_CFLAGS)
+bench_bench_adapter_LDADD = $(L_PLUGIN) $(GLPK_LIBS) $(EXT_UTIL)
 
 # Unit tests of the Slurm-free adapter (no Slurm tree needed).
-UNIT_TESTS += plugin/test_adapter
-plugin_test_adapter_SOURCES = plugin/test_adapter.c plugin/topo_adapter.c
-plugin_test_adapter_CFLAGS = $(UNIT_CFLAGS)
-plugin_test_adapter_LDADD = $(L_PLUGIN) $(GLPK_LIBS) $(UNIT_LIBS)
+UNIT_TESTS += tests/unit/test_adapter
+tests_unit_test_adapter_SOURCES = tests/unit/test_adapter.c plugin/topo_adapter.c
+tests_unit_test_adapter_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_adapter_LDADD = $(L_PLUGIN) $(GLPK_LIBS) $(UNIT_LIBS)
 
 # The randomized stress test of the adapter (issue 13): STRESS_SEED,
 # STRESS_STEPS.
-UNIT_TESTS += plugin/test_adapter_stress
-plugin_test_adapter_stress_SOURCES = plugin/test_adapter_stress.c \
+UNIT_TESTS += tests/unit/test_adapter_stress
+tests_unit_test_adapter_stress_SOURCES = tests/unit/test_adapter_stress.c \
 	plugin/topo_adapter.c
-plugin_test_adapter_stress_CFLAGS = $(UNIT_CFLAGS)
-plugin_test_adapter_stress_LDADD = $(L_PLUGIN) $(GLPK_LIBS) $(UNIT_LIBS)
+tests_unit_test_adapter_stress_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_adapter_stress_LDADD = $(L_PLUGIN) $(GLPK_LIBS) $(UNIT_LIBS)
