@@ -1,15 +1,19 @@
 #!/bin/sh
 # setup.sh - install what select/topo needs on Debian 12 and build it.
 #
-#   scripts/setup.sh            install packages, fetch Slurm's source, build
-#   scripts/setup.sh --deps     only install packages and fetch the source
+#   scripts/setup.sh            install packages, fetch Slurm's sources, build
+#   scripts/setup.sh --deps     only install packages and fetch 22.05's source
 #
-# Builds twice: against Debian 12's Slurm 22.05.8 in _build, and against
-# Debian 13's 24.11.5 (scripts/setup-slurm24.sh builds it into _deps/) in
-# _build24, whose real-daemon tests make check in _build runs as well.
+# Builds select/topo against each supported Slurm series: Debian 12's
+# 22.05.8 in _build, and in a build tree each (the peers, whose
+# tests/slurm make check in _build runs as well) Debian 13's 24.11.5 in
+# _build24, SchedMD's 25.11.7 in _build2511 and 26.05.3 in _build2605,
+# each Slurm built into _deps/ by scripts/setup-slurm.sh (reused once
+# built; the two tarballs come from ../shared/slurm/).
 # Needs root (apt-get).  Idempotent: a second run only rebuilds.
-# Environment: BUILD_DIR (default ./_build), BUILD24_DIR (./_build24),
-# SLURM_SRC_PARENT (default ./_deps), SLURM24=no (22.05 only).
+# Environment: BUILD_DIR (default ./_build), SLURM_SRC_PARENT (./_deps),
+# SLURM_PEERS (default "24.11.5 25.11.7 26.05.3"; empty: 22.05 only;
+# SLURM24=no, the old switch, means empty too).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/_build}
@@ -76,25 +80,40 @@ if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; th
 	(cd "$top" && autoreconf -fi >/dev/null 2>&1)
 fi
 
-# Slurm 24.11.5 (Debian 13's) beside 22.05: built into
-# $deps/slurm-24.11.5 by setup-slurm24.sh (reused when there), the
-# plugins built against it in $build24, whose tests/slurm make check in
-# $build runs too (--with-peer-build).  SLURM24=no leaves it out.
+# The other series beside 22.05: Slurm built into $deps by
+# setup-slurm.sh, select/topo configured against it in a build tree of
+# its own (_build24, _build2511, _build2605), whose tests/slurm make
+# check in $build runs too (--with-peer-build).  A tarball missing from
+# ../shared/slurm leaves its series out, loudly.
+peers=${SLURM_PEERS-24.11.5 25.11.7 26.05.3}
+[ "${SLURM24:-yes}" != no ] || peers=
 peer=
-if [ "${SLURM24:-yes}" != no ]; then
-	"$top/scripts/setup-slurm24.sh"
-	build24=${BUILD24_DIR:-$top/_build24}
-	mkdir -p "$build24"
-	if [ ! -f "$build24/Makefile" ]; then
-		say "configure against Slurm 24.11.5 (build directory $build24)"
-		(cd "$build24" && "$top/configure" -q \
-			--with-slurm-source="$deps/slurm-wlm-24.11.5" \
-			--with-slurm-build="$deps/slurm-24.11.5-build")
+for v in $peers; do
+	case $v in
+	24.11.5) srcdir=$deps/slurm-wlm-$v ;;
+	*) srcdir=$deps/slurm-$v-src ;;
+	esac
+	series=$(echo "$v" | cut -d. -f1-2 | tr -d .)
+	[ "$series" = 2411 ] && series=24
+	pb=$top/_build$series
+	rc=0
+	"$top/scripts/setup-slurm.sh" "$v" || rc=$?
+	if [ $rc = 3 ]; then
+		say "Slurm $v LEFT OUT: its tarball is missing (see above)"
+		continue
 	fi
-	say "make (Slurm 24.11.5)"
-	make -s -C "$build24" -j"$(nproc)" >/dev/null
-	peer=$(cd "$build24" && pwd)
-fi
+	[ $rc = 0 ] || exit $rc
+	mkdir -p "$pb"
+	if [ ! -f "$pb/Makefile" ]; then
+		say "configure against Slurm $v (build directory $pb)"
+		(cd "$pb" && "$top/configure" -q \
+			--with-slurm-source="$srcdir" \
+			--with-slurm-build="$deps/slurm-$v-build")
+	fi
+	say "make (Slurm $v)"
+	make -s -C "$pb" -j"$(nproc)" >/dev/null
+	peer=${peer:+$peer:}$pb
+done
 
 mkdir -p "$build"
 if [ ! -f "$build/Makefile" ] ||

@@ -1,27 +1,62 @@
 #!/bin/sh
-# peer.sh - make check's second pass of tests/slurm: `make check-slurm` in
-# the peer build tree (configure --with-peer-build), configured against
-# another Slurm version (scripts/setup.sh: _build24, Slurm 24.11.5).
-# Passes when every test there passes; a skip there is a failure here,
-# as in CI.  Environment (make check): PEER_BUILD, MAKE.
+# peer.sh - make check's pass of tests/slurm against the other Slurm
+# series: `make check-slurm` in each peer build tree (configure
+# --with-peer-build=DIR:DIR..., scripts/setup.sh: _build24 for 24.11.5,
+# _build2511, _build2605), all at once: tests/slurm/lib.sh lets
+# STOPO_CLUSTERS (2) emulated clusters run together, and a peer's tests
+# wait for a free one.  Passes when every test of every peer passes; a
+# skip there is a failure here, as in CI.  Each peer's daemons must say
+# they are its series (the version check below).
+# Environment (make check): PEER_BUILD, MAKE.
 [ -n "${PEER_BUILD:-}" ] || { echo "PEER_BUILD not set (configure --with-peer-build)"; exit 99; }
-version=$(sed -n 's/^SLURM_VERSION = //p' "$PEER_BUILD/Makefile")
-echo "# tests/slurm against Slurm $version ($PEER_BUILD)"
-start=$(date +%s)
-# a make of its own (not make check's jobserver): the tests take turns anyway
+# a make of its own per peer (not make check's jobserver)
 unset MAKEFLAGS MFLAGS MAKELEVEL
-${MAKE:-make} -C "$PEER_BUILD" check-slurm >"$PEER_BUILD/check-slurm.out" 2>&1
-st=$?
-grep -E '^(PASS|FAIL|SKIP|ERROR|XFAIL|XPASS):' "$PEER_BUILD/check-slurm.out"
-echo "# $(( $(date +%s) - start )) s"
-log=$PEER_BUILD/test-suite.log
-if [ $st -ne 0 ]; then
-	tail -n 80 "$log" 2>/dev/null || tail -n 40 "$PEER_BUILD/check-slurm.out"
-	exit 1
-fi
-skip=$(sed -n 's/^# SKIP: *//p' "$log")
-if [ "${skip:-0}" != 0 ]; then
-	echo "skipped against Slurm $version: $skip (a missing tool or build)"
-	exit 1
-fi
-exit 0
+start=$(date +%s)
+pids=
+old_ifs=$IFS
+IFS=:
+for peer in $PEER_BUILD; do
+	IFS=$old_ifs
+	(
+		version=$(sed -n 's/^SLURM_VERSION = //p' "$peer/Makefile")
+		prefix=$(sed -n 's/^SLURM_PREFIX = //p' "$peer/Makefile")
+		t0=$(date +%s)
+		# the daemons the tests will start are this series'
+		for d in slurmctld slurmd; do
+			got=$("$prefix/sbin/$d" -V 2>&1)
+			[ "$got" = "slurm $version" ] || {
+				echo "$peer: $prefix/sbin/$d -V says '$got', want slurm $version" >"$peer/check-slurm.out"
+				exit 1
+			}
+		done
+		${MAKE:-make} -C "$peer" check-slurm >"$peer/check-slurm.out" 2>&1
+		st=$?
+		echo "# Slurm $version: $(( $(date +%s) - t0 )) s" >>"$peer/check-slurm.out"
+		exit $st
+	) &
+	pids="$pids $!:$peer"
+	IFS=:
+done
+IFS=$old_ifs
+status=0
+for p in $pids; do
+	pid=${p%%:*} peer=${p#*:}
+	wait "$pid"
+	st=$?
+	version=$(sed -n 's/^SLURM_VERSION = //p' "$peer/Makefile")
+	echo "# tests/slurm against Slurm $version ($peer)"
+	grep -E '^(PASS|FAIL|SKIP|ERROR|XFAIL|XPASS):|^# Slurm|want slurm' "$peer/check-slurm.out"
+	log=$peer/test-suite.log
+	if [ $st -ne 0 ]; then
+		tail -n 80 "$log" 2>/dev/null || tail -n 40 "$peer/check-slurm.out"
+		status=1
+		continue
+	fi
+	skip=$(sed -n 's/^# SKIP: *//p' "$log")
+	if [ "${skip:-0}" != 0 ]; then
+		echo "skipped against Slurm $version: $skip (a missing tool or build)"
+		status=1
+	fi
+done
+echo "# all peers: $(( $(date +%s) - start )) s"
+exit $status

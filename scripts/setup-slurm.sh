@@ -1,34 +1,43 @@
 #!/bin/sh
-# setup-slurm24.sh - fetch Debian 13's Slurm 24.11.5 source and build it into
-# a prefix, so that select/topo can be built and tested against 24.11 beside
-# the system's 22.05 (scripts/setup.sh).
+# setup-slurm.sh - build a Slurm release into a prefix under _deps/, so
+# that select/topo can be built and tested against it beside the system's
+# 22.05 (scripts/setup.sh).
 #
-#   scripts/setup-slurm24.sh          fetch, build, install into the prefix
+#   scripts/setup-slurm.sh 24.11.5    Debian 13's slurm-wlm source package
+#   scripts/setup-slurm.sh 25.11.7    SchedMD's release tarball
+#   scripts/setup-slurm.sh 26.05.3    (from ../shared/slurm/, or $SLURM_TARBALLS)
 #
-# Needs root only to install libmunge-dev.  Idempotent: when the prefix holds
-# a slurmctld of this version the script only prints where things are.
-# Environment: SLURM_SRC_PARENT (default ./_deps): the source goes to
-# $SLURM_SRC_PARENT/slurm-wlm-24.11.5, the build tree to .../slurm-24.11.5-build,
-# the installation to .../slurm-24.11.5 (SLURM24_PREFIX overrides that).
+# Each goes to $SLURM_SRC_PARENT (default ./_deps): the source tree
+# (slurm-wlm-24.11.5 for Debian's, slurm-VERSION-src for a tarball), the
+# build tree slurm-VERSION-build (configure --with-slurm-build takes it)
+# and the installation slurm-VERSION (daemons, commands, stock plugins).
+# Idempotent: when the prefix holds a slurmctld of this version the script
+# only says where things are.  Needs root only to install libmunge-dev.
+# Exit status 3: the tarball is not there (the series is then left out).
 #
-# Debian 12 has no deb-src line for trixie: a private sources list (apt's own
-# configuration untouched) gives the Sources index and so each file's SHA-256;
-# the files come from the pool (the .orig.tar.gz from the main archive, the
-# .debian.tar.xz of the +deb13u1 security update from trixie-security; the
-# .dsc is served by neither, so the package is unpacked by hand and
-# debian/patches/series applied with patch(1)).
+# Debian 12 has no deb-src line for trixie: for 24.11.5 a private sources
+# list (apt's own configuration untouched) gives the Sources index and so
+# each file's SHA-256; the files come from the pool (the .orig.tar.gz from
+# the main archive, the .debian.tar.xz of the +deb13u1 security update
+# from trixie-security; the .dsc is served by neither, so the package is
+# unpacked by hand and debian/patches/series applied with patch(1)).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 deps=${SLURM_SRC_PARENT:-$top/_deps}
-version=24.11.5
-debrev=4+deb13u1
-src=$deps/slurm-wlm-$version
+version=${1:?usage: setup-slurm.sh VERSION (24.11.5, 25.11.7 or 26.05.3)}
+tarballs=${SLURM_TARBALLS:-$top/../shared/slurm}
 bld=$deps/slurm-$version-build
-prefix=${SLURM24_PREFIX:-$deps/slurm-$version}
+prefix=$deps/slurm-$version
 
 say() { printf '== %s\n' "$*" >&2; }
-die() { printf 'setup-slurm24.sh: %s\n' "$*" >&2; exit 1; }
+die() { printf 'setup-slurm.sh: %s\n' "$*" >&2; exit 1; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+case $version in
+24.11.5) src=$deps/slurm-wlm-$version debrev=4+deb13u1 ;;
+25.11.7 | 26.05.3) src=$deps/slurm-$version-src ;;
+*) die "$version: not a series select/topo supports (24.11.5, 25.11.7, 26.05.3; 22.05.8 is Debian 12's packages)" ;;
+esac
 
 if [ -x "$prefix/sbin/slurmctld" ] &&
    "$prefix/sbin/slurmctld" -V 2>/dev/null | grep -qx "slurm $version" &&
@@ -44,7 +53,7 @@ dpkg-query -W -f='${Status}' libmunge-dev 2>/dev/null | grep -q 'ok installed' |
 }
 
 mkdir -p "$deps"
-if [ ! -f "$src/debian/.applied" ]; then
+fetch_debian() {
 	apt=$deps/apt-trixie
 	mkdir -p "$apt/lists/partial" "$apt/archives/partial"
 	cat >"$apt/sources.list" <<EOF
@@ -95,10 +104,31 @@ EOF
 			die "debian/patches/$p does not apply"
 	done <"$src/debian/patches/series"
 	: >"$src/debian/.applied"
-fi
+}
+fetch_tarball() {
+	tgz=$tarballs/slurm-$version.tar.gz
+	if [ ! -f "$tgz" ]; then
+		printf 'setup-slurm.sh: %s not found: Slurm %s is left out (set SLURM_TARBALLS to the directory holding it)\n' \
+			"$tgz" "$version" >&2
+		exit 3
+	fi
+	say "unpacking $tgz into $src"
+	rm -rf "$src"
+	mkdir -p "$src"
+	tar -xzf "$tgz" -C "$src" --strip-components=1 ||
+		die "$tgz: cannot unpack"
+	grep -q "^ *Version:[[:space:]]*${version%.*}" "$src/META" ||
+		die "$tgz: META says $(sed -n 's/^ *Version:[[:space:]]*//p' "$src/META"), not $version"
+	: >"$src/.unpacked"
+}
+case $version in
+24.11.5) [ -f "$src/debian/.applied" ] || fetch_debian ;;
+*) [ -f "$src/.unpacked" ] || fetch_tarball ;;
+esac
 
-# Out-of-tree build of src/ only (the man-page patch breaks doc/ out of tree).
-# --disable-static halves the time; --enable-multiple-slurmd for slurmd -N.
+# Out-of-tree build of src/ only (Debian's man-page patch breaks doc/ out
+# of tree; the tests need no documentation).  --disable-static halves the
+# time; --enable-multiple-slurmd for slurmd -N.
 mkdir -p "$bld"
 if [ ! -f "$bld/config.status" ]; then
 	say "configure Slurm $version (build tree $bld, prefix $prefix)"
