@@ -105,8 +105,8 @@ static struct tstate *load(const char *conf_line, const char *policy,
 		snprintf(buf, sizeof(buf), "n%u", i);
 		(*names)[i] = strdup(buf);
 	}
-	s = tstate_load(path, (const char *const *)*names, nodes, parts, 1,
-			&err);
+	s = tstate_load(path, (const char *const *)*names, NULL, nodes, parts,
+			1, &err);
 	unlink(path);
 	if (s && !(*p = tstate_policy(s, "batch", NULL, &none, &err))) {
 		tstate_destroy(s);

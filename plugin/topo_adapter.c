@@ -44,8 +44,9 @@ struct tstate {
 	struct shared_machine *sm;
 	struct machine *m;	       /* sm->m */
 	const struct routing *routing; /* the machine's */
-	uint32_t n;
-	uint32_t *s2t; /* [n] Slurm node index -> topology node */
+	uint32_t n;		       /* topology nodes */
+	uint32_t ns;   /* Slurm node slots (node_record_count) */
+	uint32_t *s2t; /* [ns] Slurm node index -> topology node */
 	uint32_t *t2s; /* [n] topology node -> Slurm node index */
 	struct cached_policy cache[MAX_CACHED_POLICIES]; /* --topo-policy */
 	uint32_t ncache;
@@ -93,12 +94,84 @@ static int check_partitions(const struct machine *m, const char *path,
 	return 0;
 }
 
+/* Slurm's static nodes (not DYNAMIC), the empty slots left out. */
+static uint32_t count_static(const char *const *names, const uint8_t *dynamic,
+			     uint32_t nslurm)
+{
+	uint32_t i, k = 0;
+
+	for (i = 0; i < nslurm; i++)
+		k += names[i] && !(dynamic && dynamic[i]);
+	return k;
+}
+
+int tstate_map(struct tstate *s, const char *const *names,
+	       const uint8_t *dynamic, uint32_t nslurm, struct err *err)
+{
+	const char *path = machine_source(s->m) ? machine_source(s->m) :
+						  "topo.conf";
+	uint32_t i, line = machine_line(s->m, TOPO_CONF_NODENAME);
+	uint32_t nstatic = count_static(names, dynamic, nslurm);
+	uint32_t *s2t, *t2s;
+
+	if (nstatic > s->n)
+		return err_set(err,
+			       "%s:%u: topology has %u nodes but slurm.conf "
+			       "has %u",
+			       path, machine_line(s->m, TOPO_CONF_TOPOLOGY),
+			       s->n, nstatic);
+	s2t = malloc(sizeof(uint32_t) * (nslurm ? nslurm : 1));
+	t2s = malloc(sizeof(uint32_t) * (s->n ? s->n : 1));
+	if (!s2t || !t2s) {
+		free(s2t);
+		free(t2s);
+		return err_set(err, "%s: out of memory", path);
+	}
+	for (i = 0; i < s->n; i++)
+		t2s[i] = TOPO_NONE;
+	for (i = 0; i < nslurm; i++) {
+		uint32_t t = names[i] ? machine_node_index(s->m, names[i]) :
+					TOPO_NONE;
+
+		s2t[i] = TOPO_NONE;
+		if (!names[i])
+			continue;
+		if (t == TOPO_NONE || t >= s->n) {
+			/* a node created at run time may be outside */
+			if (dynamic && dynamic[i])
+				continue;
+			free(s2t);
+			free(t2s);
+			return err_set(err,
+				       "%s:%u: slurm.conf node %s is not in "
+				       "NodeName=",
+				       path, line, names[i]);
+		}
+		if (t2s[t] != TOPO_NONE) {
+			free(s2t);
+			free(t2s);
+			return err_set(err,
+				       "%s:%u: slurm.conf node %s appears "
+				       "twice",
+				       path, line, names[i]);
+		}
+		s2t[i] = t;
+		t2s[t] = i;
+	}
+	free(s->s2t);
+	free(s->t2s);
+	s->s2t = s2t;
+	s->t2s = t2s;
+	s->ns = nslurm;
+	return 0;
+}
+
 struct tstate *tstate_load(const char *path, const char *const *names,
-			   uint32_t nslurm, const char *const *parts,
-			   uint32_t nparts, struct err *err)
+			   const uint8_t *dynamic, uint32_t nslurm,
+			   const char *const *parts, uint32_t nparts,
+			   struct err *err)
 {
 	struct tstate *s = calloc(1, sizeof(*s));
-	uint32_t i, line;
 
 	if (!s) {
 		err_set(err, "%s: out of memory", path);
@@ -123,44 +196,8 @@ struct tstate *tstate_load(const char *path, const char *const *names,
 			path);
 		goto fail;
 	}
-	if (s->n != nslurm) {
-		err_set(err,
-			"%s:%u: topology has %u nodes but slurm.conf "
-			"has %u",
-			path, machine_line(s->m, TOPO_CONF_TOPOLOGY), s->n,
-			nslurm);
+	if (tstate_map(s, names, dynamic, nslurm, err))
 		goto fail;
-	}
-	s->s2t = malloc(sizeof(uint32_t) * (s->n ? s->n : 1));
-	s->t2s = malloc(sizeof(uint32_t) * (s->n ? s->n : 1));
-	if (!s->s2t || !s->t2s) {
-		err_set(err, "%s: out of memory", path);
-		goto fail;
-	}
-	line = machine_line(s->m, TOPO_CONF_NODENAME);
-	for (i = 0; i < s->n; i++)
-		s->t2s[i] = TOPO_NONE;
-	for (i = 0; i < nslurm; i++) {
-		uint32_t t = names[i] ? machine_node_index(s->m, names[i]) :
-					TOPO_NONE;
-
-		if (t == TOPO_NONE || t >= s->n) {
-			err_set(err,
-				"%s:%u: slurm.conf node %s is not in "
-				"NodeName=",
-				path, line, names[i] ? names[i] : "?");
-			goto fail;
-		}
-		if (s->t2s[t] != TOPO_NONE) {
-			err_set(err,
-				"%s:%u: slurm.conf node %s appears "
-				"twice",
-				path, line, names[i]);
-			goto fail;
-		}
-		s->s2t[i] = t;
-		s->t2s[t] = i;
-	}
 	return s;
 fail:
 	tstate_destroy(s);
@@ -317,7 +354,45 @@ uint32_t tstate_expand_units(const struct tstate *s, const uint8_t *avail,
 
 uint32_t tstate_s2t(const struct tstate *s, uint32_t i)
 {
-	return i < s->n ? s->s2t[i] : TOPO_NONE;
+	return i < s->ns ? s->s2t[i] : TOPO_NONE;
+}
+
+uint32_t tstate_slurm_nodes(const struct tstate *s)
+{
+	return s->ns;
+}
+
+uint32_t tstate_unmapped(const struct tstate *s, const char *const *names,
+			 uint32_t nslurm, char *buf, size_t len)
+{
+	uint32_t i, k = 0;
+	size_t o = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (names) {
+		for (i = 0; i < nslurm && i < s->ns; i++) {
+			if (!names[i] || s->s2t[i] != TOPO_NONE)
+				continue;
+			if (o < len)
+				o += (size_t)snprintf(buf + o, len - o, "%s%s",
+						      k ? "," : "", names[i]);
+			k++;
+		}
+	} else {
+		for (i = 0; i < s->n; i++) {
+			if (s->t2s[i] != TOPO_NONE)
+				continue;
+			if (o < len)
+				o += (size_t)snprintf(
+					buf + o, len - o, "%s%s", k ? "," : "",
+					machine_node_name(s->m, i));
+			k++;
+		}
+	}
+	if (o >= len && len > 4)
+		strcpy(buf + len - 4, "...");
+	return k;
 }
 
 uint32_t tstate_t2s(const struct tstate *s, uint32_t t)

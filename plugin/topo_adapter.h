@@ -34,17 +34,40 @@ struct tstate;
 /* Load the machine of topo.conf PATH (machine_load: every PartitionPolicy=
  * and DefaultPolicy= is created, unknown or inapplicable policies are
  * errors; the Predict= model is checked with model_check_routing,
- * "PATH:LINE: Predict=SPEC: why") and check it against Slurm's nodes
- * NAMES[0..NSLURM): every Slurm node must be named in topo.conf and every
- * topo.conf node must be a Slurm node; and, when PARTS is not NULL,
+ * "PATH:LINE: Predict=SPEC: why") and map it onto Slurm's nodes
+ * NAMES[0..NSLURM) as tstate_map does (every node of slurm.conf named in
+ * topo.conf, a node created at run time, DYNAMIC, may be outside; a
+ * topology node without a Slurm node is left unused); and, when PARTS is
+ * not NULL,
  * against slurm.conf's partitions PARTS[0..NPARTS): a PartitionPolicy= of
  * a partition slurm.conf lacks (a typo would leave the real partition
  * without isolation) is an error naming the partitions there are.
  * Returns a new state or NULL with err set to "PATH:LINE: what", the
  * line from the parser. */
 struct tstate *tstate_load(const char *path, const char *const *names,
-			   uint32_t nslurm, const char *const *parts,
-			   uint32_t nparts, struct err *err);
+			   const uint8_t *dynamic, uint32_t nslurm,
+			   const char *const *parts, uint32_t nparts,
+			   struct err *err);
+/* The Slurm nodes of S again, from NAMES[0..NSLURM) (Slurm's node table
+ * after nodes were created or deleted at run time): NAMES[i] NULL is an
+ * empty slot; a node with DYNAMIC[i] set (created at run time; DYNAMIC
+ * NULL: none) may be missing from topo.conf (it is then outside the
+ * topology: tstate_s2t gives TOPO_NONE), every other node must be named
+ * there, once.  Topology nodes without a Slurm node are never offered
+ * (tstate_t2s gives TOPO_NONE).  Returns 0, or -1 with err set ("PATH:LINE:
+ * slurm.conf node X is not in NodeName=", "... appears twice", "topology
+ * has N nodes but slurm.conf has M": more static nodes than the
+ * topology) and the mapping unchanged.  tstate_load does this first. */
+int tstate_map(struct tstate *s, const char *const *names,
+	       const uint8_t *dynamic, uint32_t nslurm, struct err *err);
+/* The Slurm node slots of the mapping (NSLURM of the last tstate_map). */
+uint32_t tstate_slurm_nodes(const struct tstate *s);
+/* NAMES given (the NSLURM names of the last tstate_map): the Slurm nodes
+ * outside the topology; NAMES NULL: the topology nodes without a Slurm
+ * node.  Their names, ","-separated, into BUF (LEN bytes, "..." when cut);
+ * returns how many there are. */
+uint32_t tstate_unmapped(const struct tstate *s, const char *const *names,
+			 uint32_t nslurm, char *buf, size_t len);
 /* Free; NULL is a no-op. */
 void tstate_destroy(struct tstate *s);
 
@@ -63,7 +86,7 @@ const char *tstate_predict(const struct tstate *s);
 uint32_t tstate_unpoliced(const struct tstate *s, const char *const *parts,
 			  uint32_t nparts, char *buf, size_t len);
 uint32_t tstate_predict_budget(const struct tstate *s);
-/* Number of topology nodes (= Slurm nodes). */
+/* Number of topology nodes. */
 uint32_t tstate_nodes(const struct tstate *s);
 /* The distinct switches the nodes NODES[0..N) (topology ids) attach to:
  * Slurm's leaf switches, for --switches. */

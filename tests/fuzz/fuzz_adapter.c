@@ -93,8 +93,8 @@ static struct tstate *machine(int i)
 		snprintf(names[k], 16, "%s%u", machines[i].prefix,
 			 machines[i].n - 1 - k);
 	}
-	states[i] = tstate_load(path, (const char *const *)names, machines[i].n,
-				parts, 2, &err);
+	states[i] = tstate_load(path, (const char *const *)names, NULL,
+				machines[i].n, parts, 2, &err);
 	unlink(path);
 	for (uint32_t k = 0; k < machines[i].n; k++)
 		free(names[k]);

@@ -58,8 +58,8 @@ static void cleanup(void)
 static struct tstate *load(const char *text, struct err *err)
 {
 	write_conf(text);
-	return tstate_load(conf_path, (const char *const *)names, N, parts, 2,
-			   err);
+	return tstate_load(conf_path, (const char *const *)names, NULL, N,
+			   parts, 2, err);
 }
 
 /* A budget that valgrind's slowdown does not exhaust (the default is
@@ -135,6 +135,80 @@ Test(adapter, size_mismatch_names_the_line)
 	cr_assert(strstr(err.msg,
 			 ":1: topology has 16 nodes but slurm.conf has 64"),
 		  "%s", err.msg);
+}
+
+/* A topology larger than Slurm's node table (empty ports, nodes yet to
+ * register): the nodes without a Slurm node are left out, by name. */
+Test(adapter, topology_nodes_without_slurm_node)
+{
+	struct err err = { { 0 } };
+	struct tstate *s;
+	char buf[64];
+
+	write_conf("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n");
+	s = tstate_load(conf_path, (const char *const *)names, NULL, 60, parts,
+			2, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_expect_eq(tstate_nodes(s), 64);
+	cr_expect_eq(tstate_slurm_nodes(s), 60);
+	cr_expect_eq(tstate_t2s(s, 59), 59);
+	cr_expect_eq(tstate_t2s(s, 60), TOPO_NONE);
+	cr_expect_eq(tstate_s2t(s, 60), TOPO_NONE);
+	cr_expect_eq(tstate_unmapped(s, NULL, 0, buf, sizeof(buf)), 4);
+	cr_expect_str_eq(buf, "n60,n61,n62,n63");
+	cr_expect_eq(tstate_unmapped(s, (const char *const *)names, 60, buf,
+				     sizeof(buf)),
+		     0);
+	tstate_destroy(s);
+}
+
+/* Nodes created at run time: one outside topo.conf is left out of the
+ * topology (only when it is dynamic), an empty slot (a deleted node) maps
+ * nowhere, and tstate_map follows the table as it changes. */
+Test(adapter, dynamic_nodes)
+{
+	struct err err = { { 0 } };
+	const char *tab[66];
+	uint8_t dyn[66] = { 0 };
+	struct tstate *s;
+	char buf[64];
+	uint32_t i;
+
+	for (i = 0; i < 62; i++)
+		tab[i] = names[i];
+	write_conf("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n");
+	s = tstate_load(conf_path, tab, dyn, 62, parts, 2, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	/* created: n62 (in topo.conf) and x1 (not), then n5 deleted */
+	tab[62] = names[62];
+	tab[63] = "x1";
+	dyn[62] = dyn[63] = 1;
+	tab[5] = NULL;
+	cr_assert_eq(tstate_map(s, tab, dyn, 64, &err), 0, "%s", err.msg);
+	cr_expect_eq(tstate_slurm_nodes(s), 64);
+	cr_expect_eq(tstate_s2t(s, 62), 62);
+	cr_expect_eq(tstate_t2s(s, 62), 62);
+	cr_expect_eq(tstate_s2t(s, 63), TOPO_NONE);
+	cr_expect_eq(tstate_s2t(s, 5), TOPO_NONE);
+	cr_expect_eq(tstate_t2s(s, 5), TOPO_NONE);
+	cr_expect_eq(tstate_unmapped(s, tab, 64, buf, sizeof(buf)), 1);
+	cr_expect_str_eq(buf, "x1");
+	cr_expect_eq(tstate_unmapped(s, NULL, 0, buf, sizeof(buf)), 2);
+	cr_expect_str_eq(buf, "n5,n63");
+	/* the same unknown node in slurm.conf (not dynamic): refused, and
+	 * the mapping kept */
+	dyn[63] = 0;
+	cr_expect_eq(tstate_map(s, tab, dyn, 64, &err), -1);
+	cr_expect(strstr(err.msg, ":2: slurm.conf node x1 is not in NodeName="),
+		  "%s", err.msg);
+	cr_expect_eq(tstate_s2t(s, 62), 62);
+	/* a name twice */
+	dyn[63] = 1;
+	tab[63] = names[7];
+	cr_expect_eq(tstate_map(s, tab, dyn, 64, &err), -1);
+	cr_expect(strstr(err.msg, ":2: slurm.conf node n7 appears twice"), "%s",
+		  err.msg);
+	tstate_destroy(s);
 }
 
 Test(adapter, unknown_policy_names_the_line)

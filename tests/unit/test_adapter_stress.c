@@ -372,7 +372,7 @@ static struct tstate *load(struct world *w)
 	char bare[64];
 
 	write_conf(w, w->d->conf[w->conf]);
-	s = tstate_load(w->path, (const char *const *)w->names, w->n,
+	s = tstate_load(w->path, (const char *const *)w->names, NULL, w->n,
 			part_names, NPARTS, &err);
 	CHECK(w, s, "tstate_load of text %d: %s", w->conf, err.msg);
 	CHECK(w, tstate_nodes(s) == w->n, "tstate_nodes %u, want %u",
@@ -912,8 +912,8 @@ static void reconfigure(struct world *w)
 	if (!rng_below(&w->g, 4)) {
 		write_conf(w, "Topology=fattree k=4 n=3\n"
 			      "PartitionPolicy=nosuch:linear\n");
-		s = tstate_load(w->path, (const char *const *)w->names, w->n,
-				part_names, NPARTS, &err);
+		s = tstate_load(w->path, (const char *const *)w->names, NULL,
+				w->n, part_names, NPARTS, &err);
 		CHECK(w, !s && err.msg[0], "a broken topo.conf loaded");
 		w->st.bad_reconfigs++;
 	}
