@@ -46,9 +46,9 @@ static char *_topo_conf_path(void)
 }
 
 /*
- * Whether this process is slurmctld with SelectType=select/topo (slurmctld
- * loads every select plugin of PluginDir, this one too when another is
- * the SelectType).
+ * Whether this process is slurmctld with SelectType=select/topo_cons_tres
+ * (up to 24.11 slurmctld loads every select plugin of PluginDir, this one
+ * too when another is the SelectType).
  */
 bool conf_ctld_selected(void)
 {
@@ -97,7 +97,7 @@ static void _save_last_good(const char *path)
 	if (out && fclose(out))
 		ok = false;
 	if (!ok || rename(tmp, dst)) {
-		error("%s: cannot save %s as %s: %m", plugin_type, path, dst);
+		error("%s: cannot save %s as %s: %m", TOPO_NAME, path, dst);
 		(void)unlink(tmp);
 	}
 	xfree(tmp);
@@ -106,9 +106,9 @@ static void _save_last_good(const char *path)
 
 /*
  * The plugin to wrap, from topo.conf's Wrap= (read without building the
- * topology: every client command loads this plugin).  In slurmctld with
- * SelectType=select/topo a topo.conf that cannot be read is fatal, as it
- * would be in node_init.
+ * topology: up to 24.11 every client command loads this plugin).  In
+ * slurmctld with SelectType=select/topo_cons_tres a topo.conf that cannot
+ * be read is fatal, as it would be in node_init.
  * Elsewhere (slurmd, slurmstepd, the commands) topo.conf may be absent
  * (configless nodes): cons_tres is wrapped then, which is safe because
  * the only data these processes exchange through the select plugin, node
@@ -130,9 +130,8 @@ const char *conf_choose_wrap(void)
 		w = topo_conf_peek_wrap(path, &err);
 	if (!w) {
 		if (conf_ctld_selected())
-			fatal("%s: %s", plugin_type, err.msg);
-		debug("%s: %s: wrapping select/cons_tres", plugin_type,
-		      err.msg);
+			fatal("%s: %s", TOPO_NAME, err.msg);
+		debug("%s: %s: wrapping select/cons_tres", TOPO_NAME, err.msg);
 		w = "select/cons_tres";
 	}
 	xfree(path);
@@ -140,19 +139,31 @@ const char *conf_choose_wrap(void)
 }
 
 /*
- * select/linear refuses CR_CPU, CR_Core and CR_Socket (common/select.c,
- * select_g_init), but only when it is the SelectType itself: Slurm tests
- * the default plugin's id, which is select/topo's.  Do the same check.
+ * Wrap=linear under a SelectType that names cons_tres: what Slurm
+ * decides by that name would be cons_tres's, and select/linear cannot
+ * honour it, so such a configuration stops slurmctld with what to set.
+ * select/linear refuses CR_CPU, CR_Core and CR_Socket (select_g_init),
+ * but up to 24.11 only when it is the SelectType itself (Slurm tests the
+ * plugin id, select/topo's); Slurm gives a SelectType naming cons_tres
+ * CR_Core_Memory when SelectTypeParameters is absent (24.11 on), accepts
+ * MaxNodeCount (and so dynamic nodes) and, from 25.11,
+ * TaskPluginParam=SlurmdSpecOverride, all of them cons_tres's.
  */
 void conf_check_params(void)
 {
 	uint16_t cr = slurm_conf.select_type_param;
 
-	if (!conf_ctld_selected() || xstrcmp(wrap_type, "select/linear") ||
-	    !(cr & (CR_CPU | CR_CORE | CR_SOCKET)))
+	if (!conf_ctld_selected() || xstrcmp(wrap_type, "select/linear"))
 		return;
-	fatal("%s: Wrap=linear: invalid SelectTypeParameters=%s (%u): select/linear can't use CR_CPU, CR_Core or CR_Socket (use CR_Memory or none)",
-	      plugin_type, select_type_param_string(cr), cr);
+	if (cr & (TOPO_CR_CPU | TOPO_CR_CORE | TOPO_CR_SOCKET))
+		fatal("%s: Wrap=linear: invalid SelectTypeParameters=%s (%u): select/linear can't use CR_CPU, CR_Core or CR_Socket: set SelectTypeParameters=CR_Memory (without the line Slurm gives %s cons_tres's default, CR_Core_Memory)",
+		      TOPO_NAME, select_type_param_string(cr), cr, plugin_type);
+	if (TOPO_MAX_NODE_CNT_SET())
+		fatal("%s: Wrap=linear: MaxNodeCount=%u is for select/cons_tres (Slurm accepts it from a SelectType naming cons_tres, %s): remove it, or wrap cons_tres",
+		      TOPO_NAME, slurm_conf.max_node_cnt, plugin_type);
+	if (TOPO_SPEC_OVERRIDE_SET())
+		fatal("%s: Wrap=linear: TaskPluginParam=SlurmdSpecOverride is for select/cons_tres (Slurm accepts it from a SelectType naming cons_tres, %s): remove it, or wrap cons_tres",
+		      TOPO_NAME, plugin_type);
 }
 
 /* Whether partition PART runs under an isolating policy. */
@@ -188,14 +199,84 @@ static void _say_overlaps(struct tstate *s)
 				continue;
 			if (tstate_respect_isolation(s))
 				info("%s: %s: partition %s (no isolating policy) shares nodes with isolating partition %s: its jobs keep off the links of isolated jobs (RespectIsolation=yes)",
-				     plugin_type, conf_path, q->name, p->name);
+				     TOPO_NAME, conf_path, q->name, p->name);
 			else
 				error("%s: %s: partition %s (no isolating policy) shares nodes with isolating partition %s: ITS JOBS CAN SHARE LINKS WITH ISOLATED JOBS; set RespectIsolation=yes in topo.conf to prevent it",
-				      plugin_type, conf_path, q->name, p->name);
+				      TOPO_NAME, conf_path, q->name, p->name);
 		}
 		list_iterator_destroy(b);
 	}
 	list_iterator_destroy(a);
+}
+
+/* Slurm's node table: every slot's name (NULL: empty), and into
+ * *DYNAMIC whether it was created at run time (both xfree). */
+static const char **_node_names(uint8_t **dynamic)
+{
+	const char **names = xcalloc(node_record_count + 1, sizeof(char *));
+	int i;
+
+	*dynamic = xcalloc(node_record_count + 1, 1);
+	for (i = 0; i < node_record_count; i++) {
+		node_record_t *node = node_record_table_ptr[i];
+
+		if (!node)
+			continue;
+		names[i] = node->name;
+		(*dynamic)[i] = IS_NODE_DYNAMIC_NORM(node) ||
+				IS_NODE_DYNAMIC_FUTURE(node);
+	}
+	return names;
+}
+
+/* How many nodes were outside the topology and topology nodes without a
+ * Slurm node when last said. */
+static uint32_t unmapped[2];
+
+/* Say which Slurm nodes (NAMES, as mapped) are outside the topology (an
+ * error: isolated jobs never get them) and which topology nodes have no
+ * Slurm node (info), when that changed. */
+static void _say_unmapped_locked(const char *const *names)
+{
+	char buf[512];
+	uint32_t k;
+
+	k = tstate_unmapped(tstate, names, tstate_slurm_nodes(tstate), buf,
+			    sizeof(buf));
+	if (k && k != unmapped[0])
+		error("%s: %s: node%s %s, created at run time, %s not in topo.conf's NodeName=: jobs of isolating partitions are never placed there, and jobs there are placed without regard to links; name %s in topo.conf and run scontrol reconfigure",
+		      TOPO_NAME, conf_path, k == 1 ? "" : "s", buf,
+		      k == 1 ? "is" : "are", k == 1 ? "it" : "them");
+	unmapped[0] = k;
+	k = tstate_unmapped(tstate, NULL, 0, buf, sizeof(buf));
+	if (k && k != unmapped[1])
+		info("%s: %s: %u topology node%s without a Slurm node (%s): no job is placed there until %s",
+		     TOPO_NAME, conf_path, k, k == 1 ? "" : "s", buf,
+		     k == 1 ? "it registers" : "they register");
+	unmapped[1] = k;
+}
+
+/*
+ * The Slurm nodes mapped onto the topology again (select_p_reconfigure:
+ * Slurm calls it after creating or deleting nodes at run time).  A node
+ * table topo.conf no longer fits is logged; jobs are then placed by the
+ * wrapped plugin alone until it does (owner_usable_locked).
+ */
+void conf_remap_locked(void)
+{
+	struct err err = { { 0 } };
+	const char **names;
+	uint8_t *dynamic;
+
+	if (!tstate)
+		return;
+	names = _node_names(&dynamic);
+	if (tstate_map(tstate, names, dynamic, node_record_count, &err))
+		error("%s: %s", TOPO_NAME, err.msg);
+	else
+		_say_unmapped_locked(names);
+	xfree(names);
+	xfree(dynamic);
 }
 
 /*
@@ -207,18 +288,14 @@ void conf_load(void)
 {
 	struct err err = { { 0 } };
 	const char **names, **parts;
+	uint8_t *dynamic;
 	uint32_t nparts = 0, unpoliced = 0;
 	char bare[512];
 	struct tstate *s;
 	char *path = _topo_conf_path();
 	bool reconfig, kept = false;
-	int i;
 
-	names = xcalloc(node_record_count + 1, sizeof(char *));
-	for (i = 0; i < node_record_count; i++)
-		names[i] = node_record_table_ptr[i] ?
-				   node_record_table_ptr[i]->name :
-				   NULL;
+	names = _node_names(&dynamic);
 	parts = xcalloc((part_list ? list_count(part_list) : 0) + 1,
 			sizeof(char *));
 	if (part_list) {
@@ -231,7 +308,7 @@ void conf_load(void)
 	}
 	/* without a partition list (none built yet) partitions are not
 	 * checked */
-	s = tstate_load(path, names, node_record_count,
+	s = tstate_load(path, names, dynamic, node_record_count,
 			part_list ? parts : NULL, nparts, &err);
 
 	/* 24.11: a slurmctld started by reconfigure has no previous state
@@ -240,35 +317,36 @@ void conf_load(void)
 		struct err lerr = { { 0 } };
 		char *last = _last_good_path();
 
-		error("%s: %s", plugin_type, err.msg);
-		s = last ? tstate_load(last, names, node_record_count,
+		error("%s: %s", TOPO_NAME, err.msg);
+		s = last ? tstate_load(last, names, dynamic, node_record_count,
 				       part_list ? parts : NULL, nparts,
 				       &lerr) :
 			   NULL;
 		if (!s)
 			fatal("%s: reconfiguration: %s is broken and the previous one cannot be loaded either (%s)",
-			      plugin_type, path,
+			      TOPO_NAME, path,
 			      last ? lerr.msg : "no StateSaveLocation");
 		error("%s: reconfiguration: KEEPING THE PREVIOUS topo.conf (%s, as loaded before: %s); fix the file and run scontrol reconfigure again",
-		      plugin_type, path, last);
+		      TOPO_NAME, path, last);
 		xfree(last);
 		kept = true;
 	}
 	if (s)
 		unpoliced =
 			tstate_unpoliced(s, parts, nparts, bare, sizeof(bare));
-	xfree(names);
 	xfree(parts);
 
 	slurm_mutex_lock(&topo_lock);
 	reconfig = (tstate != NULL) || TOPO_RECONF_RESTART();
 	if (!s) {
 		slurm_mutex_unlock(&topo_lock);
+		xfree(names);
+		xfree(dynamic);
 		if (!reconfig)
-			fatal("%s: %s", plugin_type, err.msg);
-		error("%s: %s", plugin_type, err.msg);
+			fatal("%s: %s", TOPO_NAME, err.msg);
+		error("%s: %s", TOPO_NAME, err.msg);
 		error("%s: reconfiguration: KEEPING THE PREVIOUS topo.conf (%s); fix the file and run scontrol reconfigure again",
-		      plugin_type, conf_path);
+		      TOPO_NAME, conf_path);
 		xfree(path);
 		return;
 	}
@@ -279,16 +357,20 @@ void conf_load(void)
 	conf_path = path;
 	xfree(owner);
 	owner = xcalloc(tstate_nodes(s) + 1, sizeof(uint32_t));
+	unmapped[0] = unmapped[1] = 0;
+	_say_unmapped_locked(names);
 	owner_rebuild_locked(job_list);
 	slurm_mutex_unlock(&topo_lock);
+	xfree(names);
+	xfree(dynamic);
 	info("%s: %s: topology %s, %u nodes, routing %s, wrapping %s, predicting with %s within %u ms",
-	     plugin_type, conf_path, topo_spec(tstate_topo(s)), tstate_nodes(s),
+	     TOPO_NAME, conf_path, topo_spec(tstate_topo(s)), tstate_nodes(s),
 	     routing_spec(tstate_routing(s)), wrap_type, tstate_predict(s),
 	     tstate_predict_budget(s));
 	if (unpoliced)
 		info("%s: %s: %u partition%s without a policy (no PartitionPolicy= and no DefaultPolicy=): %s; %s places their jobs without regard to links",
-		     plugin_type, conf_path, unpoliced,
-		     unpoliced == 1 ? "" : "s", bare, wrap_type);
+		     TOPO_NAME, conf_path, unpoliced, unpoliced == 1 ? "" : "s",
+		     bare, wrap_type);
 	slurm_mutex_lock(&topo_lock);
 	if (tstate == s)
 		_say_overlaps(s);
@@ -302,11 +384,11 @@ void conf_load(void)
 	 * swapped under a running slurmctld. */
 	if (strcmp(tstate_wrap(s), wrap_type)) {
 		error("%s: %s: Wrap=%s, but %s is loaded and CANNOT CHANGE WHILE slurmctld RUNS: KEEPING %s; restart slurmctld to wrap %s",
-		      plugin_type, conf_path, tstate_wrap(s), wrap_type,
+		      TOPO_NAME, conf_path, tstate_wrap(s), wrap_type,
 		      wrap_type, tstate_wrap(s));
 		if (reconfig)
 			error("%s: reconfiguration: the rest of %s is in force",
-			      plugin_type, conf_path);
+			      TOPO_NAME, conf_path);
 	}
 }
 

@@ -47,7 +47,7 @@ typedef int (*check_fn)(job_desc_msg_t *, char **);
 static void *handle;
 static check_fn check;
 
-/* select_topo.so as slurmctld loaded it: PluginDir's directories in
+/* select_topo_cons_tres.so as slurmctld loaded it: PluginDir's directories in
  * turn (RTLD_NOLOAD: never a second copy). */
 static check_fn _find(void)
 {
@@ -60,7 +60,7 @@ static check_fn _find(void)
 	     dir = strtok_r(NULL, ":", &save)) {
 		char *path = NULL;
 
-		xstrfmtcat(path, "%s/select_topo.so", dir);
+		xstrfmtcat(path, "%s/select_topo_cons_tres.so", dir);
 		handle = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
 		xfree(path);
 	}
@@ -92,7 +92,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 
 	if (!f) {
 		if (!warned)
-			error("%s: select/topo is not loaded (SelectType=select/topo): submissions are not checked",
+			error("%s: select/topo is not loaded (SelectType=select/topo_cons_tres): submissions are not checked",
 			      plugin_type);
 		warned = true;
 		return SLURM_SUCCESS;

@@ -222,6 +222,33 @@ static bool _wait_for_unavailable(job_record_t *job_ptr, const uint8_t *usable,
 	return waits;
 }
 
+/*
+ * The wrapped plugin's job_test on NARROW, the NODES whole nodes the
+ * policy chose.  An isolated job gets whole nodes; one that overcommits
+ * (-O) with more tasks than those nodes have CPUs is refused by
+ * cons_tres from 24.11 (dist_tasks.c: the whole-node path lays out at
+ * most a task per CPU, ESLURM_BAD_TASK_COUNT; 22.05 spread the rest), so
+ * for the call its task count is taken from the CPUs allocated
+ * (JOB_NTASKS_SET cleared, as for a job given no -n): the job gets its
+ * node count and every CPU of its nodes, its tasks are as many as asked.
+ */
+static int _wrap_whole(job_record_t *job_ptr, bitstr_t *narrow, uint32_t nodes,
+		       uint16_t mode, const struct topo_jt_tail *tail)
+{
+	bool lift = job_ptr->details->overcommit &&
+		    (job_ptr->details->overcommit != NO_VAL8) &&
+		    (job_ptr->bit_flags & JOB_NTASKS_SET);
+	int rc;
+
+	if (lift)
+		job_ptr->bit_flags &= ~JOB_NTASKS_SET;
+	rc = (*(wrap.job_test))(job_ptr, narrow, nodes, nodes, nodes, mode,
+				TOPO_JT_ARGS(tail));
+	if (lift)
+		job_ptr->bit_flags |= JOB_NTASKS_SET;
+	return rc;
+}
+
 /* Running jobs and their end times, for the will-run search. */
 typedef struct {
 	struct policy_running *jobs;
@@ -331,7 +358,7 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 	wr.status = tsize_place(z, tstate_nodes(tstate), usable, false, req,
 				res, _will_run_fn, &c);
 	if (c.failed) {
-		error("%s: will_run %pJ: %s", plugin_type, job_ptr, err.msg);
+		error("%s: will_run %pJ: %s", TOPO_NAME, job_ptr, err.msg);
 		goto out;
 	}
 	/* "Never" among the nodes of one backfill window is not never (test-
@@ -352,17 +379,16 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 	if (wr.status == POLICY_PLACED) {
 		bitstr_t *narrow = bitmap_from_result(res);
 
-		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes, req->nodes,
-					req->nodes, mode, TOPO_JT_ARGS(tail));
+		rc = _wrap_whole(job_ptr, narrow, req->nodes, mode, tail);
 		if (rc == SLURM_SUCCESS)
 			bit_copybits(bitmap, narrow);
 		FREE_NULL_BITMAP(narrow);
 		log_flag(SELECT_TYPE,
 			 "%s: will_run %pJ: after %u job ends: %s (rc=%d)",
-			 plugin_type, job_ptr, wr.jobs,
+			 TOPO_NAME, job_ptr, wr.jobs,
 			 rc == SLURM_SUCCESS ? "placed" : "refused", rc);
 	} else {
-		log_flag(SELECT_TYPE, "%s: will_run %pJ: %s", plugin_type,
+		log_flag(SELECT_TYPE, "%s: will_run %pJ: %s", TOPO_NAME,
 			 job_ptr, res->reason);
 	}
 out:
@@ -388,8 +414,7 @@ static int _test_only(job_record_t *job_ptr, bitstr_t *bitmap,
 	if (st == POLICY_PLACED) {
 		bitstr_t *narrow = bitmap_from_result(res);
 
-		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes, req->nodes,
-					req->nodes, mode, TOPO_JT_ARGS(tail));
+		rc = _wrap_whole(job_ptr, narrow, req->nodes, mode, tail);
 		if (rc == SLURM_SUCCESS)
 			bit_copybits(bitmap, narrow);
 		FREE_NULL_BITMAP(narrow);
@@ -399,7 +424,7 @@ static int _test_only(job_record_t *job_ptr, bitstr_t *bitmap,
 		/* Slurm probes several node sets; say it once per job. */
 		if (last_job_logged != job_ptr->job_id)
 			info("%s: %pJ cannot run isolated under %s on the nodes offered: %s",
-			     plugin_type, job_ptr, policy_spec(p), res->reason);
+			     TOPO_NAME, job_ptr, policy_spec(p), res->reason);
 		last_job_logged = job_ptr->job_id;
 	}
 	xfree(empty);
@@ -430,7 +455,7 @@ static bool _switches_ok(job_record_t *job_ptr, const struct policy_result *res,
 		log_flag(
 			SELECT_TYPE,
 			"%s: %pJ waited %ld s for %u leaf switches: placed on %u",
-			plugin_type, job_ptr,
+			TOPO_NAME, job_ptr,
 			(long)(now - job_ptr->wait4switch_start),
 			job_ptr->req_switch, k);
 		return true;
@@ -450,7 +475,7 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 	struct tsize_policy c = { .p = p, .owner = owner };
 	enum policy_status st = POLICY_WAIT;
 	int rc = SLURM_ERROR;
-	uint32_t i, n = tstate_nodes(tstate), fewest = 0;
+	uint32_t i, n = tstate_nodes(tstate), fewest = 0, refused = 0;
 
 	/* Slurm offers only the nodes free now; busy nodes are part of the
 	 * machine too (owned), so that the policy answers "wait for ..."
@@ -471,21 +496,32 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 			log_flag(
 				SELECT_TYPE,
 				"%s: %pJ: candidate %u on more than %u leaf switches",
-				plugin_type, job_ptr, req->attempt,
+				TOPO_NAME, job_ptr, req->attempt,
 				job_ptr->req_switch);
 			continue;
 		}
 		narrow = bitmap_from_result(res);
-		rc = (*(wrap.job_test))(job_ptr, narrow, req->nodes, req->nodes,
-					req->nodes, mode, TOPO_JT_ARGS(tail));
+		rc = _wrap_whole(job_ptr, narrow, req->nodes, mode, tail);
 		if (rc == SLURM_SUCCESS) {
 			bit_copybits(bitmap, narrow);
 			FREE_NULL_BITMAP(narrow);
 			break;
 		}
 		FREE_NULL_BITMAP(narrow);
+		refused++;
 		log_flag(SELECT_TYPE, "%s: %pJ: %s refused candidate %u",
-			 plugin_type, job_ptr, wrap_type, req->attempt);
+			 TOPO_NAME, job_ptr, wrap_type, req->attempt);
+	}
+	/* The wrapped plugin refused every placement the policy offered:
+	 * the job waits for what it asks of the nodes, not for the policy,
+	 * and says so (never a pending job without a reason). */
+	if ((rc != SLURM_SUCCESS) && refused && !fewest) {
+		st = POLICY_WAIT;
+		snprintf(
+			res->reason, sizeof(res->reason),
+			"waiting: %s refused the %u placement%s of %u nodes the policy offered (the CPUs, memory or GRES the job asks of each node are not free there)",
+			wrap_type, refused, refused == 1 ? "" : "s",
+			req->nodes);
 	}
 	/* Every candidate placed but on too many leaf switches. */
 	if ((rc != SLURM_SUCCESS) && fewest &&
@@ -523,9 +559,12 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 			claim.nranks = res->nranks;
 		}
 	} else if (st == POLICY_WAIT || st == POLICY_NEVER) {
+		if (st == POLICY_NEVER)
+			resv_explain(job_ptr->resv_ptr, res->reason,
+				     sizeof(res->reason));
 		reason_set(job_ptr, res->reason);
-		log_flag(SELECT_TYPE, "%s: %pJ pending: %s", plugin_type,
-			 job_ptr, res->reason);
+		log_flag(SELECT_TYPE, "%s: %pJ pending: %s", TOPO_NAME, job_ptr,
+			 res->reason);
 	} else {
 		reason_clear(job_ptr);
 	}
@@ -561,7 +600,7 @@ static int _try_wrapped(job_record_t *job_ptr, bitstr_t *offer,
 			chosen[(*k)++] = tstate_s2t(tstate, b);
 	c = tstate_conflicts(tstate, chosen, *k, &err);
 	if (c < 0)
-		error("%s: %pJ: RespectIsolation: %s", plugin_type, job_ptr,
+		error("%s: %pJ: RespectIsolation: %s", TOPO_NAME, job_ptr,
 		      err.msg);
 	*conflict = (c > 0);
 	return rc;
@@ -585,9 +624,12 @@ static void _clear_isolated_groups(bitstr_t *offer)
 					nodes[k++] = t;
 	list_iterator_destroy(it);
 	tstate_expand_units(tstate, NULL, nodes, k, 1, in);
-	for (t = 0; t < n; t++)
-		if (in[t])
-			bit_clear(offer, tstate_t2s(tstate, t));
+	for (t = 0; t < n; t++) {
+		uint32_t s = tstate_t2s(tstate, t);
+
+		if (in[t] && (s < (uint32_t)node_record_count))
+			bit_clear(offer, s);
+	}
 	xfree(in);
 	xfree(nodes);
 }
@@ -657,7 +699,7 @@ out:
 			log_flag(
 				SELECT_TYPE,
 				"%s: %pJ: placed off the links of isolated jobs (RespectIsolation=yes)",
-				plugin_type, job_ptr);
+				TOPO_NAME, job_ptr);
 	} else if (refused) {
 		rc = SLURM_ERROR;
 		reason_set(
@@ -694,9 +736,9 @@ int job_test(job_record_t *job_ptr, bitstr_t *bitmap, uint32_t min_nodes,
 		static bool warned = false;
 
 		if (!warned)
-			error("%s: slurm.conf has %d nodes but %s has %u: jobs are placed by %s alone until topo.conf matches",
-			      plugin_type, node_record_count, conf_path,
-			      tstate_nodes(tstate), wrap_type);
+			error("%s: Slurm's node table has %d slots, but %s was mapped onto %u: jobs are placed by %s alone until topo.conf matches it",
+			      TOPO_NAME, node_record_count, conf_path,
+			      tstate_slurm_nodes(tstate), wrap_type);
 		warned = true;
 	}
 	if (!owner_usable_locked() || !job_ptr->details)
@@ -707,13 +749,13 @@ int job_test(job_record_t *job_ptr, bitstr_t *bitmap, uint32_t min_nodes,
 	if (!p && none)
 		goto delegate;
 	if (!p) {
-		error("%s: %pJ: %s", plugin_type, job_ptr, err.msg);
+		error("%s: %pJ: %s", TOPO_NAME, job_ptr, err.msg);
 		if (mode == SELECT_MODE_RUN_NOW)
 			reason_set(job_ptr, err.msg);
 		slurm_mutex_unlock(&topo_lock);
 		return SLURM_ERROR;
 	}
-	log_flag(SELECT_TYPE, "%s: %pJ mode=%u policy=%s%s%s", plugin_type,
+	log_flag(SELECT_TYPE, "%s: %pJ mode=%u policy=%s%s%s", TOPO_NAME,
 		 job_ptr, mode, policy_spec(p), override ? " override=" : "",
 		 override ? override : "");
 	if (!policy_isolating(p))
@@ -725,7 +767,7 @@ int job_test(job_record_t *job_ptr, bitstr_t *bitmap, uint32_t min_nodes,
 	    (bit_set_count(job_ptr->details->req_node_bitmap) > 0)) {
 		if (mode == SELECT_MODE_TEST_ONLY)
 			info("%s: %pJ: explicit node lists (-w) are not supported under policy %s",
-			     plugin_type, job_ptr, policy_spec(p));
+			     TOPO_NAME, job_ptr, policy_spec(p));
 		else if (mode == SELECT_MODE_RUN_NOW)
 			reason_set(
 				job_ptr,
@@ -747,7 +789,7 @@ int job_test(job_record_t *job_ptr, bitstr_t *bitmap, uint32_t min_nodes,
 	if (grid && *grid && (policy_grid_parse(grid, &req, &err) < 0)) {
 		/* The SPANK plugin refuses it at submission (same parser):
 		 * a job submitted around it is held with the reason. */
-		error("%s: %pJ: --topo-%s", plugin_type, job_ptr, err.msg);
+		error("%s: %pJ: --topo-%s", TOPO_NAME, job_ptr, err.msg);
 		if (mode == SELECT_MODE_RUN_NOW)
 			reason_set(job_ptr, err.msg);
 		xfree(cap);

@@ -1,4 +1,4 @@
-# plugin/: the Slurm select plugin (select_topo.so) and the SPANK plugin
+# plugin/: the Slurm select plugin (select_topo_cons_tres.so) and the SPANK plugin
 # (spank_topo.so).  Built only when configure was given --with-slurm-source.
 #
 # Slurm's internal headers include "config.h".  Against 22.05 (source tree
@@ -12,14 +12,16 @@
 EXTRA_DIST += plugin/slurm_config/config.h \
 	plugin/select_topo.map \
 	plugin/spank_topo.map plugin/job_submit_topo.map
-noinst_HEADERS += plugin/topo_adapter.h plugin/slurm_compat.h plugin/select_topo.h
+noinst_HEADERS += plugin/topo_adapter.h plugin/slurm_compat.h plugin/select_topo.h \
+	plugin/ops_2205.h plugin/ops_2411.h plugin/ops_2511.h \
+	plugin/slurmd_check.h
 # What the select plugin's adapter links: every layer but the simulator and
 # the command (the machine included).
 L_PLUGIN = policies/machine/libmachine.la policies/libpolicies.la \
 	evaluator/sharing/libsharing.la evaluator/nne/libnne.la $(L_MODELS)
 
 if HAVE_SLURM_SRC
-slurmplugin_LTLIBRARIES = plugin/select_topo.la plugin/spank_topo.la \
+slurmplugin_LTLIBRARIES = plugin/select_topo_cons_tres.la plugin/spank_topo.la \
 	plugin/job_submit_topo.la
 
 PLUGIN_CPPFLAGS = $(SLURM_INC_CPPFLAGS) -I$(top_srcdir) -D_GNU_SOURCE
@@ -35,15 +37,20 @@ PLUGIN_CFLAGS = -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 # version script exports nothing else (tests/exports.sh checks the .so).
 PLUGIN_LDFLAGS = -module -avoid-version -shared
 
-plugin_select_topo_la_SOURCES = plugin/select_topo.c plugin/conf.c \
+plugin_select_topo_cons_tres_la_SOURCES = plugin/select_topo.c plugin/conf.c \
 	plugin/owner.c plugin/reason.c plugin/job_test.c plugin/resv.c \
-	plugin/submit.c plugin/record.c plugin/topo_adapter.c
-plugin_select_topo_la_CPPFLAGS = $(PLUGIN_CPPFLAGS)
-plugin_select_topo_la_CFLAGS = $(PLUGIN_CFLAGS) $(JSONC_CFLAGS)
-plugin_select_topo_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
+	plugin/submit.c plugin/record.c plugin/ops_2411.c \
+	plugin/slurmd_check.c plugin/topo_adapter.c
+plugin_select_topo_cons_tres_la_CPPFLAGS = $(PLUGIN_CPPFLAGS)
+plugin_select_topo_cons_tres_la_CFLAGS = $(PLUGIN_CFLAGS) $(JSONC_CFLAGS) \
+	$(HWLOC_CFLAGS)
+plugin_select_topo_cons_tres_la_LDFLAGS = $(PLUGIN_LDFLAGS) \
 	-Wl,--version-script=$(top_srcdir)/plugin/select_topo.map
-plugin_select_topo_la_LIBADD = $(L_PLUGIN) $(GLPK_LIBS) -lm
-plugin_select_topo_la_DEPENDENCIES = $(L_PLUGIN) plugin/select_topo.map
+# hwloc: slurmd_check.c (22.05's slurmd, where the plugin reads the
+# hardware itself)
+plugin_select_topo_cons_tres_la_LIBADD = $(L_PLUGIN) $(GLPK_LIBS) \
+	$(HWLOC_LIBS) -lm
+plugin_select_topo_cons_tres_la_DEPENDENCIES = $(L_PLUGIN) plugin/select_topo.map
 
 # The submission check: select/topo's, found in the loaded select plugin.
 plugin_job_submit_topo_la_SOURCES = plugin/job_submit_topo.c
@@ -88,7 +95,10 @@ SLURM_TESTS += \
 	tests/slurm/shapes.sh \
 	tests/slurm/matrix.sh \
 	tests/slurm/overlap.sh \
-	tests/slurm/nne_ranks.sh
+	tests/slurm/nne_ranks.sh \
+	tests/slurm/parity.sh \
+	tests/slurm/dynamic.sh \
+	tests/slurm/crash.sh
 EXTRA_DIST += tests/slurm/lib.sh tests/slurm/bench.sh tests/exports.sh
 
 if HAVE_SLURM_SRC

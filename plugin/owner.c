@@ -31,7 +31,7 @@
 bool owner_usable_locked(void)
 {
 	return tstate && owner &&
-	       (tstate_nodes(tstate) == (uint32_t)node_record_count);
+	       (tstate_slurm_nodes(tstate) == (uint32_t)node_record_count);
 }
 
 void owner_set_locked(job_record_t *job_ptr, bool set)
@@ -93,7 +93,7 @@ void owner_rebuild_locked(list_t *jobs)
 	if (!tracking || memcmp(old, owner, sizeof(uint32_t) * n)) {
 		tracking = (tstate_track_reset(tstate, owner, &err) == 0);
 		if (!tracking)
-			error("%s: link-sharing tracker: %s", plugin_type,
+			error("%s: link-sharing tracker: %s", TOPO_NAME,
 			      err.msg);
 		else if (jobs)
 			list_for_each(jobs, _protect_one, NULL);
@@ -164,7 +164,7 @@ void owner_protect_locked(job_record_t *job_ptr)
 		return;
 	nodes = owner_nodes_locked(job_ptr->job_id, &n);
 	if (tstate_protect(tstate, job_ptr->job_id, nodes, n, &err) < 0)
-		error("%s: %pJ: protecting its links: %s", plugin_type, job_ptr,
+		error("%s: %pJ: protecting its links: %s", TOPO_NAME, job_ptr,
 		      err.msg);
 	xfree(nodes);
 }

@@ -104,9 +104,9 @@ void reason_set(job_record_t *job_ptr, const char *why)
 	 * at debug (select_topo(8)): backfill tests every pending job every
 	 * pass, and counts of free nodes change with every job's end. */
 	if ((said[k].job_id != job_ptr->job_id) || (said[k].hash != h))
-		info("%s: %pJ pending: %s", plugin_type, job_ptr, why);
+		info("%s: %pJ pending: %s", TOPO_NAME, job_ptr, why);
 	else
-		debug("%s: %pJ pending: %s", plugin_type, job_ptr, why);
+		debug("%s: %pJ pending: %s", TOPO_NAME, job_ptr, why);
 	said[k].job_id = job_ptr->job_id;
 	said[k].hash = h;
 	xfree(job_ptr->state_desc);

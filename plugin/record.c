@@ -40,14 +40,14 @@ static void _log_overrun(uint32_t job_id, const char *model, uint32_t budget,
 		return;
 	if (ev->overran)
 		info("%s: JobId=%u: prediction with %s not done within PredictBudget=%u ms: recorded status=time-limit without rates",
-		     plugin_type, job_id, model, budget);
+		     TOPO_NAME, job_id, model, budget);
 	else if (ev->has_bound)
 		info("%s: JobId=%u: prediction with %s stopped at its time limit (PredictBudget=%u ms): recorded alpha=%.4g, bound=%.4g (gap %.2g)",
-		     plugin_type, job_id, model, budget, ev->alpha, ev->bound,
+		     TOPO_NAME, job_id, model, budget, ev->alpha, ev->bound,
 		     ev->gap);
 	else
 		info("%s: JobId=%u: prediction with %s stopped at its time limit (PredictBudget=%u ms): recorded the best allocation it knew",
-		     plugin_type, job_id, model, budget);
+		     TOPO_NAME, job_id, model, budget);
 }
 
 /* The running jobs other than JOB_PTR holding some of its nodes (two
@@ -100,7 +100,7 @@ static void _jobs_log(time_t when, const char *line)
 		fprintf(f, "%s %s\n", stamp, line);
 		fclose(f);
 	} else {
-		debug("%s: cannot append to %s: %m", plugin_type, path);
+		debug("%s: cannot append to %s: %m", TOPO_NAME, path);
 	}
 	xfree(path);
 }
@@ -140,7 +140,7 @@ static void _placement(job_record_t *job_ptr, const struct teval *ev,
 		len);
 	if (k == POLICY_PLACEMENT_ISOLATED && (ev->job_shared || nshared))
 		error("%s: %pJ placed isolated by %s shares %u links and %u nodes with other jobs",
-		      plugin_type, job_ptr, policy_spec(p), ev->job_shared,
+		      TOPO_NAME, job_ptr, policy_spec(p), ev->job_shared,
 		      nshared);
 }
 
@@ -203,7 +203,7 @@ static void _rec_write(struct topo_rec *r)
 
 		r->pend = NULL;
 		if (rc < 0) {
-			error("%s: JobId=%u: evaluation: %s", plugin_type,
+			error("%s: JobId=%u: evaluation: %s", TOPO_NAME,
 			      r->job_id, err.msg);
 			r->error = xstrdup(err.msg);
 		}
@@ -219,8 +219,8 @@ static void _rec_write(struct topo_rec *r)
 	}
 	_log_overrun(r->job_id, r->model, r->budget, &r->ev);
 	tstate_record(&r->ev, line, sizeof(line));
-	log_flag(SELECT_TYPE, "%s: JobId=%u started on %u nodes: %s",
-		 plugin_type, r->job_id, r->n, line);
+	log_flag(SELECT_TYPE, "%s: JobId=%u started on %u nodes: %s", TOPO_NAME,
+		 r->job_id, r->n, line);
 	job_ptr = job_list ? find_job_record(r->job_id) : NULL;
 	if (job_ptr && !job_ptr->admin_comment &&
 	    (job_ptr->start_time == r->start))
@@ -316,7 +316,7 @@ static void _rec_post(struct topo_rec *r)
 		if (pthread_create(&rec_thread, NULL, _recorder, NULL)) {
 			slurm_mutex_unlock(&rec_lock);
 			error("%s: JobId=%u: cannot start the recorder thread: its prediction is recorded at once",
-			      plugin_type, r->job_id);
+			      TOPO_NAME, r->job_id);
 			_rec_write(r); /* waits for the prediction */
 			_rec_free(r);
 			return;
@@ -376,24 +376,24 @@ void record_evaluate_locked(job_record_t *job_ptr)
 				   job_env(job_ptr, ENV_PATTERN),
 				   MAX_MODEL_NODES, &r->ev, &r->pend,
 				   &err) < 0)) {
-		error("%s: %pJ: evaluation: %s", plugin_type, job_ptr, err.msg);
+		error("%s: %pJ: evaluation: %s", TOPO_NAME, job_ptr, err.msg);
 		info("%s: %pJ started on %s (%u nodes), policy %s: not evaluated: %s",
-		     plugin_type, job_ptr, names, n, policy, err.msg);
+		     TOPO_NAME, job_ptr, names, n, policy, err.msg);
 		r->error = xstrdup(err.msg);
 	} else {
 		_placement(job_ptr, &r->ev, nshared, place, sizeof(place));
 		r->place = xstrdup(place);
 		if (nshared)
 			info("%s: %pJ started on %s (%u nodes), policy %s: shares %u of its nodes with job(s) %s, %u of its %u links with other jobs",
-			     plugin_type, job_ptr, names, n, policy, nshared,
+			     TOPO_NAME, job_ptr, names, n, policy, nshared,
 			     with, r->ev.job_shared, r->ev.job_links);
 		else if (r->ev.job_shared)
 			info("%s: %pJ started on %s (%u nodes), policy %s: not isolated, %u of its %u links used by other jobs;%s",
-			     plugin_type, job_ptr, names, n, policy,
+			     TOPO_NAME, job_ptr, names, n, policy,
 			     r->ev.job_shared, r->ev.job_links, place);
 		else
 			info("%s: %pJ started on %s (%u nodes), policy %s: isolated (%u links);%s",
-			     plugin_type, job_ptr, names, n, policy,
+			     TOPO_NAME, job_ptr, names, n, policy,
 			     r->ev.job_links, place);
 	}
 	xfree(names);
@@ -428,26 +428,26 @@ void record_ranks_locked(job_record_t *job_ptr)
 
 		if ((s >= (uint32_t)node_record_count) || !at[s]) {
 			error("%s: %pJ: the planned rank %u is on a node the job was not given: rank order not recorded",
-			      plugin_type, job_ptr, i);
+			      TOPO_NAME, job_ptr, i);
 			goto out;
 		}
 		pos[i] = at[s] - 1;
 	}
 	if (rankorder_format(pos, claim.nranks, &text) < 0) {
 		error("%s: %pJ: out of memory: rank order not recorded",
-		      plugin_type, job_ptr);
+		      TOPO_NAME, job_ptr);
 		goto out;
 	}
 	xstrfmtcat(job_ptr->system_comment, "%stopo_grid=%s %s%s",
 		   job_ptr->system_comment ? " " : "", grid ? grid : "?",
 		   RANKORDER_KEY, text);
 	info("%s: %pJ: rank order of grid %s recorded (%u ranks on %u nodes): srun --topo-ranks lays the ranks out as planned",
-	     plugin_type, job_ptr, grid ? grid : "?", claim.nranks, k);
+	     TOPO_NAME, job_ptr, grid ? grid : "?", claim.nranks, k);
 	if (job_ptr->details && (job_ptr->details->num_tasks != NO_VAL) &&
 	    job_ptr->details->num_tasks &&
 	    (job_ptr->details->num_tasks != claim.nranks))
 		info("%s: %pJ asks %u tasks, its grid %s has %u ranks: srun --topo-ranks launches %u",
-		     plugin_type, job_ptr, job_ptr->details->num_tasks,
+		     TOPO_NAME, job_ptr, job_ptr->details->num_tasks,
 		     grid ? grid : "?", claim.nranks, claim.nranks);
 out:
 	free(text);

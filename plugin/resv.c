@@ -73,7 +73,7 @@ bitstr_t *resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 	 * (its jobs wait for them to return). */
 	if (resv->name && find_resv_name(resv->name)) {
 		info("%s: reservation %s: not adding %u nodes elsewhere under %s (its jobs need its nodes aligned); it keeps the nodes it has",
-		     plugin_type, resv->name, node_cnt, policy_spec(p));
+		     TOPO_NAME, resv->name, node_cnt, policy_spec(p));
 		*refuse = true;
 		return NULL;
 	}
@@ -132,17 +132,17 @@ bitstr_t *resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 	if (ret) {
 		names = bitmap2node_name(ret);
 		info("%s: reservation %s: %u nodes placed as %s places a job of that size: %s (%u nodes)",
-		     plugin_type, resv->name ? resv->name : "(new)", node_cnt,
+		     TOPO_NAME, resv->name ? resv->name : "(new)", node_cnt,
 		     policy_spec(p), names, bit_set_count(ret));
 		if (from > 1)
 			error("%s: reservation %s: under %s and %s an isolated job in it may still wait for jobs outside it (Valiant detours through its groups, or units above pods): no whole switches or groups keep them out",
-			      plugin_type, resv->name ? resv->name : "(new)",
+			      TOPO_NAME, resv->name ? resv->name : "(new)",
 			      policy_spec(p),
 			      routing_spec(tstate_routing(tstate)));
 		xfree(names);
 	} else {
 		info("%s: reservation %s: %s cannot place %u nodes among those available (%s): %s chooses them",
-		     plugin_type, resv->name ? resv->name : "(new)",
+		     TOPO_NAME, resv->name ? resv->name : "(new)",
 		     policy_spec(p), node_cnt, res.reason, wrap_type);
 	}
 	xfree(res.nodes);
@@ -213,4 +213,39 @@ int resv_job_test(job_record_t *job_ptr, bitstr_t *bitmap, uint32_t node_cnt)
 		return SLURM_SUCCESS;
 	}
 	return refuse ? SLURM_ERROR : 1;
+}
+
+/*
+ * From 25.11 slurmctld chooses the nodes of a whole-node reservation with
+ * Flags=IGNORE_JOBS itself, the first nodes in order, without asking the
+ * select plugin (reservation.c's _resv_select), so its nodes need not be
+ * the whole switches or groups an isolated job of its size needs (given
+ * Nodes=, RESERVE_FLAG_SPEC_NODES, they are the administrator's).
+ */
+bool resv_unasked(const slurmctld_resv_t *resv)
+{
+	return resv && TOPO_RESV_IGN_JOBS_UNASKED &&
+	       (resv->flags & RESERVE_FLAG_IGN_JOBS) &&
+	       !(resv->flags & RESERVE_FLAG_SPEC_NODES) &&
+	       (resv->ctld_flags & RESV_CTLD_FULL_NODE);
+}
+
+void resv_explain(const slurmctld_resv_t *resv, char *reason, size_t len)
+{
+	static uint32_t said[64];
+	size_t o = strlen(reason);
+	uint32_t k;
+
+	if (!resv_unasked(resv) || (o + 1 >= len))
+		return;
+	snprintf(
+		reason + o, len - o,
+		"; reservation %s has Flags=IGNORE_JOBS: slurmctld chose its nodes itself, without the policy: create it without IGNORE_JOBS, or give it whole leaf switches (Nodes=)",
+		resv->name);
+	k = resv->resv_id % (sizeof(said) / sizeof(said[0]));
+	if (said[k] == resv->resv_id + 1)
+		return;
+	said[k] = resv->resv_id + 1;
+	error("%s: reservation %s (Flags=IGNORE_JOBS): its nodes %s were chosen by slurmctld alone (Slurm 25.11 on asks no select plugin for them) and do not hold every isolated job of its size: create it without IGNORE_JOBS, or with Nodes= of whole leaf switches or groups",
+	      TOPO_NAME, resv->name, resv->node_list);
 }

@@ -38,6 +38,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "plugin/select_topo.h"
+#include "plugin/slurmd_check.h"
 
 static const char *wrap_syms[] = { TOPO_SELECT_SYMS };
 static plugin_context_t *wrap_context = NULL;
@@ -77,8 +78,19 @@ int node_record_count;
 time_t last_job_update;
 
 const char plugin_name[] = "Topology-aware interference-free selection";
-const char plugin_type[] = "select/topo";
-const uint32_t plugin_id = 177;
+/* SelectType=select/topo_cons_tres: Slurm tests the SelectType for
+ * "cons_tres" where it tests no plugin id (default SelectTypeParameters,
+ * MaxNodeCount, dynamic nodes, heterogeneous GRES): the name gives
+ * select/topo cons_tres's behaviour there (select_topo(8), SLURM
+ * VERSIONS).  Messages say select/topo (TOPO_NAME). */
+const char plugin_type[] = "select/topo_cons_tres";
+/* Up to 24.11 an id of its own; from 25.05 the wrapped plugin's, set in
+ * init(): slurmctld tests the id alone for cons_tres (slurm_compat.h). */
+#if TOPO_ID_OF_WRAPPED
+uint32_t plugin_id = TOPO_PLUGIN_ID;
+#else
+const uint32_t plugin_id = TOPO_PLUGIN_ID;
+#endif
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 extern int init(void)
@@ -87,16 +99,20 @@ extern int init(void)
 		return SLURM_SUCCESS;
 	wrap_type = conf_choose_wrap();
 	conf_check_params();
+	slurmd_check_cores();
 	if (!(wrap_context = plugin_context_create("select", wrap_type,
 						   (void **)&wrap, wrap_syms,
 						   sizeof(wrap_syms)))) {
-		error("%s: cannot load %s", plugin_type, wrap_type);
+		error("%s: cannot load %s", TOPO_NAME, wrap_type);
 		return SLURM_ERROR;
 	}
+#if TOPO_ID_OF_WRAPPED
+	plugin_id = *wrap.plugin_id;
+#endif
 	if (conf_ctld_selected())
-		info("%s: loaded, wrapping %s", plugin_type, wrap_type);
+		info("%s: loaded, wrapping %s", TOPO_NAME, wrap_type);
 	else
-		debug("%s: loaded, wrapping %s", plugin_type, wrap_type);
+		debug("%s: loaded, wrapping %s", TOPO_NAME, wrap_type);
 	return SLURM_SUCCESS;
 }
 
@@ -135,26 +151,6 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 extern int select_p_topo_submit_check(job_desc_msg_t *d, char **err_msg)
 {
 	return submit_check(d, err_msg);
-}
-
-extern int select_p_state_save(char *dir_name)
-{
-	return (*(wrap.state_save))(dir_name);
-}
-
-extern int select_p_state_restore(char *dir_name)
-{
-	return (*(wrap.state_restore))(dir_name);
-}
-
-extern int select_p_job_init(list_t *jobs)
-{
-	int rc = (*(wrap.job_init))(jobs);
-
-	slurm_mutex_lock(&topo_lock);
-	owner_rebuild_locked(jobs);
-	slurm_mutex_unlock(&topo_lock);
-	return rc;
 }
 
 extern int select_p_node_init(void)
@@ -217,7 +213,7 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 			if (tracking &&
 			    (tstate_track_add(tstate, job_ptr->job_id, nodes, n,
 					      &err) < 0))
-				error("%s: %pJ: %s", plugin_type, job_ptr,
+				error("%s: %pJ: %s", TOPO_NAME, job_ptr,
 				      err.msg);
 			xfree(nodes);
 			owner_protect_locked(job_ptr);
@@ -226,6 +222,14 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 	slurm_mutex_unlock(&topo_lock);
 	return rc;
 }
+
+#if TOPO_SELECT_MEM_REDUCE
+/* 26.05: the job's per-node memory tracking reduced (it shrank). */
+extern void select_p_job_mem_reduce(job_record_t *job_ptr)
+{
+	(*(wrap.job_mem_reduce))(job_ptr);
+}
+#endif
 
 extern int select_p_job_fini(job_record_t *job_ptr)
 {
@@ -256,49 +260,6 @@ extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
 	return (*(wrap.job_resume))(job_ptr, indf_susp);
 }
 
-extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
-					  select_jobinfo_t *jobinfo,
-					  uint32_t node_count,
-					  bitstr_t **avail_nodes)
-{
-	return (*(wrap.step_pick_nodes))(job_ptr, jobinfo, node_count,
-					 avail_nodes);
-}
-
-extern int select_p_step_start(step_record_t *step_ptr)
-{
-	return (*(wrap.step_start))(step_ptr);
-}
-
-extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
-{
-	return (*(wrap.step_finish))(step_ptr, killing_step);
-}
-
-extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
-					 buf_t *buffer,
-					 uint16_t protocol_version)
-{
-	return (*(wrap.nodeinfo_pack))(nodeinfo, buffer, protocol_version);
-}
-
-extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
-					   buf_t *buffer,
-					   uint16_t protocol_version)
-{
-	return (*(wrap.nodeinfo_unpack))(nodeinfo, buffer, protocol_version);
-}
-
-extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
-{
-	return (*(wrap.nodeinfo_alloc))();
-}
-
-extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
-{
-	return (*(wrap.nodeinfo_free))(nodeinfo);
-}
-
 extern int select_p_select_nodeinfo_set_all(void)
 {
 	return (*(wrap.nodeinfo_set_all))();
@@ -309,134 +270,21 @@ extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
 	return (*(wrap.nodeinfo_set))(job_ptr);
 }
 
-extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
-					enum select_nodedata_type dinfo,
-					enum node_states state, void *data)
-{
-	return (*(wrap.nodeinfo_get))(nodeinfo, dinfo, state, data);
-}
-
-extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
-{
-	return (*(wrap.jobinfo_alloc))();
-}
-
-extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
-{
-	return (*(wrap.jobinfo_free))(jobinfo);
-}
-
-extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
-				       enum select_jobdata_type data_type,
-				       void *data)
-{
-	return (*(wrap.jobinfo_set))(jobinfo, data_type, data);
-}
-
-extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
-				       enum select_jobdata_type data_type,
-				       void *data)
-{
-	return (*(wrap.jobinfo_get))(jobinfo, data_type, data);
-}
-
-extern select_jobinfo_t *select_p_select_jobinfo_copy(select_jobinfo_t *jobinfo)
-{
-	return (*(wrap.jobinfo_copy))(jobinfo);
-}
-
-extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
-					buf_t *buffer,
-					uint16_t protocol_version)
-{
-	return (*(wrap.jobinfo_pack))(jobinfo, buffer, protocol_version);
-}
-
-extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
-					  buf_t *buffer,
-					  uint16_t protocol_version)
-{
-	return (*(wrap.jobinfo_unpack))(jobinfo, buffer, protocol_version);
-}
-
-extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
-					 job_record_t *job_ptr, void *data)
-{
-	return (*(wrap.get_info_from_plugin))(dinfo, job_ptr, data);
-}
-
 extern int select_p_reconfigure(void)
 {
 	int rc = (*(wrap.reconfigure))();
 
 	slurm_mutex_lock(&topo_lock);
+	conf_remap_locked();
 	owner_rebuild_locked(job_list);
 	slurm_mutex_unlock(&topo_lock);
 	return rc;
 }
 
-/*
- * Slurm 22.05 only (slurm_compat.h): the calls 24.11 dropped.  24.11 has
- * no select_p_resv_test: it asks job_test for a reservation's nodes, with
- * a stand-in job (_resv_job_test above).
- */
-#if TOPO_SELECT_LEGACY
-extern int select_p_job_signal(job_record_t *job_ptr, int signal)
-{
-	return (*(wrap.job_signal))(job_ptr, signal);
-}
-
-extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
-					    char *buf, size_t size, int mode)
-{
-	return (*(wrap.jobinfo_sprint))(jobinfo, buf, size, mode);
-}
-
-extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
-					     int mode)
-{
-	return (*(wrap.jobinfo_xstrdup))(jobinfo, mode);
-}
-
-extern int select_p_update_node_config(int index)
-{
-	return (*(wrap.update_node_config))(index);
-}
-
-extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
-				    uint32_t node_cnt, bitstr_t *avail_bitmap,
-				    bitstr_t **core_bitmap)
-{
-	bitstr_t *ret = NULL;
-
-	/* Core reservations (CoreCnt=) are the wrapped plugin's. */
-	if (node_cnt && avail_bitmap && !resv_desc_ptr->core_cnt &&
-	    !(core_bitmap && *core_bitmap)) {
-		bool refuse = false;
-
-		slurm_mutex_lock(&topo_lock);
-		if (owner_usable_locked())
-			ret = resv_place_locked(resv_desc_ptr, node_cnt,
-						avail_bitmap, &refuse);
-		slurm_mutex_unlock(&topo_lock);
-		if (ret) {
-			bit_and(avail_bitmap, ret);
-			return ret;
-		}
-		if (refuse)
-			return NULL;
-	}
-	return (*(wrap.resv_test))(resv_desc_ptr, node_cnt, avail_bitmap,
-				   core_bitmap);
-}
-#endif
-
 /* Every select_p_* against the ops table entry it fills (Slurm's own
- * slurm_select_ops_t in 22.05), and job_test against Slurm's declaration
- * of select_g_job_test, which has the same arguments. */
-TOPO_CHECK_SELECT_P(state_save, state_save);
-TOPO_CHECK_SELECT_P(state_restore, state_restore);
-TOPO_CHECK_SELECT_P(job_init, job_init);
+ * slurm_select_ops_t in 22.05, a copy of select.c's from 24.11), and
+ * job_test against Slurm's declaration of select_g_job_test, which has
+ * the same arguments.  ops_2411.c checks the ops 25.05 removed. */
 TOPO_CHECK_SELECT_P(node_init, node_init);
 TOPO_CHECK_SELECT_P(job_test, job_test);
 TOPO_CHECK_SELECT_P(job_begin, job_begin);
@@ -446,31 +294,11 @@ TOPO_CHECK_SELECT_P(job_resized, job_resized);
 TOPO_CHECK_SELECT_P(job_fini, job_fini);
 TOPO_CHECK_SELECT_P(job_suspend, job_suspend);
 TOPO_CHECK_SELECT_P(job_resume, job_resume);
-TOPO_CHECK_SELECT_P(step_pick_nodes, step_pick_nodes);
-TOPO_CHECK_SELECT_P(step_start, step_start);
-TOPO_CHECK_SELECT_P(step_finish, step_finish);
-TOPO_CHECK_SELECT_P(nodeinfo_pack, select_nodeinfo_pack);
-TOPO_CHECK_SELECT_P(nodeinfo_unpack, select_nodeinfo_unpack);
-TOPO_CHECK_SELECT_P(nodeinfo_alloc, select_nodeinfo_alloc);
-TOPO_CHECK_SELECT_P(nodeinfo_free, select_nodeinfo_free);
 TOPO_CHECK_SELECT_P(nodeinfo_set_all, select_nodeinfo_set_all);
 TOPO_CHECK_SELECT_P(nodeinfo_set, select_nodeinfo_set);
-TOPO_CHECK_SELECT_P(nodeinfo_get, select_nodeinfo_get);
-TOPO_CHECK_SELECT_P(jobinfo_alloc, select_jobinfo_alloc);
-TOPO_CHECK_SELECT_P(jobinfo_free, select_jobinfo_free);
-TOPO_CHECK_SELECT_P(jobinfo_set, select_jobinfo_set);
-TOPO_CHECK_SELECT_P(jobinfo_get, select_jobinfo_get);
-TOPO_CHECK_SELECT_P(jobinfo_copy, select_jobinfo_copy);
-TOPO_CHECK_SELECT_P(jobinfo_pack, select_jobinfo_pack);
-TOPO_CHECK_SELECT_P(jobinfo_unpack, select_jobinfo_unpack);
-TOPO_CHECK_SELECT_P(get_info_from_plugin, get_info_from_plugin);
 TOPO_CHECK_SELECT_P(reconfigure, reconfigure);
-#if TOPO_SELECT_LEGACY
-TOPO_CHECK_SELECT_P(job_signal, job_signal);
-TOPO_CHECK_SELECT_P(jobinfo_sprint, select_jobinfo_sprint);
-TOPO_CHECK_SELECT_P(jobinfo_xstrdup, select_jobinfo_xstrdup);
-TOPO_CHECK_SELECT_P(update_node_config, update_node_config);
-TOPO_CHECK_SELECT_P(resv_test, resv_test);
+#if TOPO_SELECT_MEM_REDUCE
+TOPO_CHECK_SELECT_P(job_mem_reduce, job_mem_reduce);
 #endif
 _Static_assert(__builtin_types_compatible_p(__typeof__(&select_g_job_test),
 					    __typeof__(&select_p_job_test)),

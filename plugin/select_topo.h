@@ -32,8 +32,10 @@
 #include "plugin/slurm_compat.h"
 #include "plugin/topo_adapter.h"
 
-/* Slurm's plugin_type of this plugin ("select/topo"), for messages. */
+/* Slurm's plugin_type of this plugin, the SelectType that loads it. */
 extern const char plugin_type[];
+/* The name messages give it. */
+#define TOPO_NAME "select/topo"
 
 /* How often job_test asks the policy again when the wrapped plugin
  * refuses. */
@@ -91,6 +93,9 @@ void conf_check_params(void);
 /* Load topo.conf and check it against the node table (node_init): fatal
  * at start-up, logged and the old one kept on reconfiguration. */
 void conf_load(void);
+/* Map Slurm's node table onto the topology again (nodes created or
+ * deleted at run time). */
+void conf_remap_locked(void);
 /* The partition named NAME, or the default partition (NAME NULL). */
 part_record_t *conf_part_named(const char *name);
 
@@ -148,6 +153,13 @@ bitstr_t *resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 /* 24.11 on: a reservation's stand-in job (TOPO_RESV_STANDIN) placed into
  * BITMAP; SLURM_SUCCESS or SLURM_ERROR, or 1 to delegate. */
 int resv_job_test(job_record_t *job_ptr, bitstr_t *bitmap, uint32_t node_cnt);
+
+/* Whether slurmctld chose RESV's nodes without asking the select plugin
+ * (25.11 on: a whole-node reservation with Flags=IGNORE_JOBS). */
+bool resv_unasked(const slurmctld_resv_t *resv);
+/* REASON (of LEN bytes) gains why RESV's nodes may not hold an isolated
+ * job, when resv_unasked; logged once per reservation. */
+void resv_explain(const slurmctld_resv_t *resv, char *reason, size_t len);
 
 /* submit.c */
 /* Whether job D can ever run isolated in one of its partitions:

@@ -40,6 +40,9 @@
 #include <slurm/slurm.h>
 #include <slurm/spank.h>
 
+#define TOPO_COMPAT_PUBLIC
+#include "plugin/slurm_compat.h"
+
 #include "evaluator/traffic/flows.h"
 #include "policies/policy.h"
 #include "policies/rankorder.h"
@@ -49,6 +52,13 @@
 #pragma GCC visibility push(default)
 
 SPANK_PLUGIN(topo, 1);
+
+#if TOPO_SPANK_FAILURE_MODE
+/* Option registration failing is a fault of the plugin stack, the same
+ * on every node: fail the job that meets it, not drain the node (Slurm's
+ * default, ESPANK_NODE_FAILURE, would drain every node in turn). */
+int slurm_spank_init_failure_mode = ESPANK_JOB_FAILURE;
+#endif
 
 #define VALUE_MAX 256
 
@@ -144,7 +154,7 @@ static int write_hostfile(uint32_t job)
 	int fd = -1, rc = -1;
 	FILE *f = NULL;
 
-	if (slurm_load_job(&msg, job, SHOW_DETAIL) != SLURM_SUCCESS) {
+	if (TOPO_LOAD_JOB(&msg, job, SHOW_DETAIL) != SLURM_SUCCESS) {
 		slurm_error("--topo-ranks: cannot load job %u: %s", job,
 			    slurm_strerror(errno));
 		return -1;

@@ -117,6 +117,7 @@ static int _submit_check_part(job_desc_msg_t *d, part_record_t *part,
 	c.owner = empty;
 	if (tsize_place(&z, n, usable, false, &req, &res, tsize_policy_place,
 			&c) == POLICY_NEVER) {
+		resv_explain(resv, res.reason, sizeof(res.reason));
 		xstrfmtcat(
 			*why,
 			"select/topo: this job can never run isolated under %s in partition %s%s%s: %s",
@@ -173,7 +174,7 @@ int submit_check(job_desc_msg_t *d, char **err_msg)
 		xfree(why);
 		return SLURM_SUCCESS;
 	}
-	info("%s: submission refused: %s", plugin_type, why);
+	info("%s: submission refused: %s", TOPO_NAME, why);
 	if (err_msg) {
 		xfree(*err_msg);
 		*err_msg = why;

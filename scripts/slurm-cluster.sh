@@ -11,9 +11,10 @@
 #
 # Settings for start (environment):
 #   NODES=64              node count (n0 .. n{NODES-1})
-#   SELECT=topo           topo | cons_tres (SelectType=select/$SELECT)
+#   SELECT=topo           topo (SelectType=select/topo_cons_tres) | cons_tres |
+#                         linear (SelectType=select/$SELECT)
 #   TOPO_CONF=FILE        topo.conf to install next to slurm.conf (topo)
-#   PLUGIN_BUILDDIR=DIR   build tree holding plugin/.libs/select_topo.so
+#   PLUGIN_BUILDDIR=DIR   build tree holding plugin/.libs/select_topo_cons_tres.so
 #   PORT_BASE=N           slurmctld port; slurmd ports N+1 .. N+NODES
 #                         (default: a free range picked at random)
 #   NODE_CPUS=4,8         CPUs per node: one value for every node, or
@@ -21,6 +22,15 @@
 #                         nodes with the first, the rest with the second,
 #                         each with 1000 MB of RealMemory per CPU)
 #   BATCH_NODES=ALL       nodes of the default partition, batch
+#   BATCH_OPTS="OverSubscribe=EXCLUSIVE"  its other options
+#   SELECT_PARAMS=CR_Core SelectTypeParameters (empty: no such line, the
+#                         SelectType's default)
+#   NODE_GRES=NAME:COUNT  a count-only GRES on every node (GresTypes=,
+#                         Gres= and a gres.conf line)
+#   NODE_SPEC="..."       the nodes' CPUs=... Sockets=... part instead of
+#                         NODE_CPUS's (one kind)
+#   CONFIG_OVERRIDES=1    0: no SlurmdParameters=config_overrides (slurmd
+#                         then registers what the hardware has)
 #   SLURM_EXTRA="..."     extra slurm.conf lines
 #   CTLD_CPUS=LIST        run slurmctld on these CPUs only (taskset -c
 #                         LIST, e.g. 0), and with NODE_CPUSET=LIST every
@@ -114,7 +124,8 @@ wait_ctld() {
 node_line() { # FIRST LAST CPUS
 	local s=1 c=$3
 	[ $(( $3 % 2 )) = 0 ] && [ "$3" -gt 4 ] && { s=2; c=$(( $3 / 2 )); }
-	echo "NodeName=n[$1-$2] NodeHostname=localhost NodeAddr=127.0.0.1 Port=$(( PORT_BASE + 1 + $1 ))-$(( PORT_BASE + 1 + $2 )) CPUs=$3 Sockets=$s CoresPerSocket=$c ThreadsPerCore=1 RealMemory=$(( 1000 * $3 )) Feature=cpus$3 State=UNKNOWN"
+	local spec="CPUs=$3 Sockets=$s CoresPerSocket=$c ThreadsPerCore=1 RealMemory=$(( 1000 * $3 ))"
+	echo "NodeName=n[$1-$2] NodeHostname=localhost NodeAddr=127.0.0.1 Port=$(( PORT_BASE + 1 + $1 ))-$(( PORT_BASE + 1 + $2 )) ${NODE_SPEC:-$spec} Feature=cpus$3${NODE_GRES:+ Gres=$NODE_GRES} State=UNKNOWN"
 }
 
 node_lines() {
@@ -165,7 +176,7 @@ cmd_start() {
 	# PluginDir: Debian's plugins plus ours.
 	ln -sf "$SYS_PLUGINDIR"/*.so "$DIR/plugins/"
 	if [ -n "${PLUGIN_BUILDDIR:-}" ]; then
-		for so in select_topo spank_topo job_submit_topo; do
+		for so in select_topo_cons_tres spank_topo job_submit_topo; do
 			[ -f "$PLUGIN_BUILDDIR/plugin/.libs/$so.so" ] ||
 				die "$PLUGIN_BUILDDIR/plugin/.libs/$so.so not built"
 			rm -f "$DIR/plugins/$so.so"
@@ -175,8 +186,9 @@ cmd_start() {
 	else
 		: > "$DIR/etc/plugstack.conf"
 	fi
-	[ "$SELECT" = cons_tres ] || [ -f "$DIR/plugins/select_$SELECT.so" ] ||
-		die "select_$SELECT.so not in the plugin directory (set PLUGIN_BUILDDIR)"
+	case $SELECT in topo) select_type=topo_cons_tres ;; *) select_type=$SELECT ;; esac
+	[ -f "$DIR/plugins/select_$select_type.so" ] ||
+		die "select_$select_type.so not in the plugin directory (set PLUGIN_BUILDDIR)"
 
 	PORT_BASE=${PORT_BASE:-$(pick_ports)} || die "no free port range"
 	echo "$PORT_BASE" > "$DIR/port_base"
@@ -203,10 +215,11 @@ PluginDir=$DIR/plugins
 PlugStackConfig=$DIR/etc/plugstack.conf
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
-SlurmdParameters=config_overrides
-SelectType=select/$SELECT
+$([ "${CONFIG_OVERRIDES:-1}" = 1 ] && echo "SlurmdParameters=config_overrides")
+SelectType=select/$select_type
 $([ "$SELECT" = topo ] && echo "JobSubmitPlugins=topo")
-SelectTypeParameters=CR_Core
+$([ -n "${SELECT_PARAMS-CR_Core}" ] && echo "SelectTypeParameters=${SELECT_PARAMS-CR_Core}")
+$([ -n "${NODE_GRES:-}" ] && echo "GresTypes=${NODE_GRES%%:*}")
 SchedulerType=sched/backfill
 SchedulerParameters=bf_interval=1,bf_resolution=1,sched_min_interval=100000,bf_continue
 MpiDefault=none
@@ -222,9 +235,12 @@ MessageTimeout=20
 SlurmdTimeout=300
 SlurmctldTimeout=60
 $(node_lines)
-PartitionName=batch Nodes=${BATCH_NODES:-ALL} Default=YES MaxTime=INFINITE State=UP OverSubscribe=EXCLUSIVE
+PartitionName=batch Nodes=${BATCH_NODES:-ALL} Default=YES MaxTime=INFINITE State=UP ${BATCH_OPTS-OverSubscribe=EXCLUSIVE}
 ${SLURM_EXTRA:-}
 EOF
+	if [ -n "${NODE_GRES:-}" ]; then
+		echo "Name=${NODE_GRES%%:*} Count=${NODE_GRES#*:}" > "$DIR/etc/gres.conf"
+	fi
 	if [ -n "${TOPO_CONF:-}" ]; then
 		cp "$TOPO_CONF" "$DIR/etc/topo.conf" || die "cannot copy $TOPO_CONF"
 	fi

@@ -17,7 +17,7 @@
 #   5     evaluator/models     evaluator/models/libmodels
 #   6     evaluator/sim        evaluator/sim/libsim
 #   7     evaluator/cmd        (stopo)
-#   8     plugin               (select_topo.so, spank_topo.so)
+#   8     plugin               (select_topo_cons_tres.so, spank_topo.so)
 set -eu
 src=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 build=${top_builddir:-$src/_build}
