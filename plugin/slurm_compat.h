@@ -94,6 +94,9 @@
 /* 24.11's slurmd reads slurm.conf's node and the hardware before it
  * loads the select plugin, 22.05's after. */
 #define TOPO_SLURMD_READS_FIRST (TOPO_SLURM_GEN == 2411)
+/* 24.11's slurmd keeps slurm.conf's split when only CPUs= describes the
+ * node, before it looks at cr_flag; 22.05's has no such case. */
+#define TOPO_SLURMD_ONLY_CPUS (TOPO_SLURM_GEN == 2411)
 #if TOPO_SLURM_GEN == 2205
 #define TOPO_CONF_FLAG_OR CTL_CONF_OR
 #else

@@ -118,11 +118,11 @@ void slurmd_check_cores(void)
 		xfree(name);
 		return;
 	}
-	/* _read_config's cases before cr_flag's, in its order: only CPUs=
-	 * configured; fewer CPUs than configured (the hardware's in any
-	 * case); then cr_flag's own. */
-	if (!((cf[2] == hw[0]) && (cf[0] == hw[0]) && (cf[3] == 1) &&
-	      (cf[4] == 1)) &&
+	/* _read_config's cases before cr_flag's, in its order: (24.11) only
+	 * CPUs= configured; fewer CPUs than configured (the hardware's in
+	 * any case); then cr_flag's own. */
+	if (!(TOPO_SLURMD_ONLY_CPUS && (cf[2] == hw[0]) && (cf[0] == hw[0]) &&
+	      (cf[3] == 1) && (cf[4] == 1)) &&
 	    !(hw[0] < cf[0]) && !gang && (hw[2] != cf[2]) && (hw[3] != cf[3]) &&
 	    (hw[2] * hw[3] == cf[2] * cf[3]))
 		fatal("%s: node %s: the hardware has %u sockets of %u cores, slurm.conf says Sockets=%u CoresPerSocket=%u: under select/cons_tres slurmd would register the hardware's split, but slurmd %d.%02d tests SelectType for the very string select/cons_tres, so under %s it would register slurm.conf's; set Sockets=%u CoresPerSocket=%u for %s (slurmd -C) or SlurmdParameters=config_overrides (select_topo(8), SLURM VERSIONS)",
