@@ -98,8 +98,10 @@ SLURM_TESTS += \
 	tests/slurm/nne_ranks.sh \
 	tests/slurm/parity.sh \
 	tests/slurm/dynamic.sh \
-	tests/slurm/crash.sh
-EXTRA_DIST += tests/slurm/lib.sh tests/slurm/bench.sh tests/exports.sh
+	tests/slurm/crash.sh \
+	tests/slurm/slurmd_cores.sh
+EXTRA_DIST += tests/slurm/lib.sh tests/slurm/bench.sh tests/exports.sh \
+	tests/slurm/schedmd.sh
 
 if HAVE_SLURM_SRC
 # The .so files export Slurm's plugin interface and nothing else.

@@ -36,13 +36,23 @@ require_cluster() {
 	for c in slurmctld slurmd munged sbatch squeue scontrol sinfo ss; do
 		command -v "$c" >/dev/null || skip "$c not installed"
 	done
-	[ -f "$top_builddir/plugin/.libs/select_topo.so" ] ||
-		skip "select_topo.so not built (configure --with-slurm-source)"
-	# One emulated cluster at a time on this host (65 daemons each: two
-	# at once on 2 cores starve each other's slurmd under make -j).
+	[ -f "$top_builddir/plugin/.libs/select_topo_cons_tres.so" ] ||
+		skip "select_topo_cons_tres.so not built (configure --with-slurm-source)"
+	# At most STOPO_CLUSTERS emulated clusters at once on this host
+	# (default 2: a suite spends most of its time waiting for jobs and
+	# scheduler passes, about a sixth of a CPU; more at once starve each
+	# other's slurmd on 2 cores).  A slot is a lock file held for the
+	# test's life: take the first free one, polling once a second.
 	if command -v flock >/dev/null; then
-		exec 9>/tmp/stopo-slurm-cluster.lock
-		flock 9
+		local slot slots=${STOPO_CLUSTERS:-2}
+		while :; do
+			for slot in $(seq 0 $((slots - 1))); do
+				exec 9>"/tmp/stopo-slurm-cluster.$slot.lock"
+				flock -n 9 && break 2
+				exec 9>&-
+			done
+			sleep 1
+		done
 	fi
 	TDIR=$(mktemp -d /tmp/stopo-slurm-test.XXXXXX) || fail "mktemp"
 	chmod 755 "$TDIR"
@@ -81,12 +91,22 @@ ctld_cpu_split() {
 	export CTLD_CPUS=${all%%,*} NODE_CPUSET=${all#*,}
 }
 
-# cluster_start SELECT TOPO_CONF_FILE [NODES]
+# cluster_start SELECT TOPO_CONF_FILE [NODES]: the cluster up, its
+# slurmctld and slurmd of the release the build tree was configured
+# with (SLURM_VERSION, from make check).
 cluster_start() {
+	local v
 	SELECT=$1 TOPO_CONF=$2 NODES=${3:-64} PLUGIN_BUILDDIR=$top_builddir \
 		"$CLUSTER" start "$TDIR/c" >"$TDIR/start.log" 2>&1 ||
 		{ cat "$TDIR/start.log" >&2; fail "cluster did not start"; }
 	export SLURM_CONF="$TDIR/c/etc/slurm.conf"
+	[ -n "${SLURM_VERSION:-}" ] || return 0
+	v=$(scontrol show config | sed -n 's/^SLURM_VERSION *= *//p')
+	[ "$v" = "$SLURM_VERSION" ] ||
+		fail "slurmctld is Slurm '$v', the build is $SLURM_VERSION's"
+	v=$(scontrol show node n0 | tr ' ' '\n' | sed -n 's/^Version=//p')
+	[ "$v" = "$SLURM_VERSION" ] ||
+		fail "slurmd n0 is Slurm '$v', the build is $SLURM_VERSION's"
 }
 
 # cluster_stop: stop the cluster (if any); 1, naming them on stderr, when

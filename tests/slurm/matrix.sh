@@ -78,8 +78,10 @@ for i in $(seq 1 40); do
 	sleep 0.5
 done
 scontrol requeue "$rq" || fail "requeue $rq"
-# a reservation and a job in it
-scontrol create reservation reservationname=mres nodecnt=4 starttime=now \
+# a reservation of a whole leaf (IGNORE_JOBS: jobs run now) and a job in
+# it (with nodecnt= and IGNORE_JOBS, 25.11 on choose the nodes without
+# the policy: shapes.sh)
+scontrol create reservation reservationname=mres nodes=n[44-47] starttime=now \
 	duration=10 users=root flags=ignore_jobs partitionname=batch >/dev/null ||
 	fail "reservation"
 job COMPLETED -N 4 --reservation=mres "$(w 1)" >/dev/null

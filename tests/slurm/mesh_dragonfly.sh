@@ -85,7 +85,7 @@ WORKLOAD='0 8 2
 # it gets its group, n[0-7], and slurmctld logs an error saying so.
 cluster_start topo "$TDIR/dfly.conf" 72
 scontrol create reservation reservationname=r3 nodecnt=3 starttime=now \
-	duration=10 users=root flags=ignore_jobs >/dev/null ||
+	duration=10 users=root >/dev/null ||
 	fail "create reservation r3"
 rn=$(scontrol show reservation r3 | tr ' ' '\n' | sed -n 's/^Nodes=//p')
 said=r3 # 24.11 asks for a new reservation's nodes without its name

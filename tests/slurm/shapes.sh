@@ -79,6 +79,43 @@ for j in $a $b $c $d; do
 	[ "$(field "$j" JobState)" = COMPLETED ] || fail "job $j: $(field "$j" JobState)"
 done
 
+# 4b. Overcommit (-O, --overcommit, SLURM_OVERCOMMIT=1) with more tasks
+# than its nodes have CPUs gets its node count, as under cons_tres,
+# every CPU of those whole nodes, and runs all its tasks (SchedMD's
+# test_..._overcommit cases; cons_tres from 24.11 lays out at most a
+# task per CPU on whole nodes: select_topo(8), Job size).
+oc() { # WANT_NODES WANT_TASKS sbatch-options...: the job's srun runs them
+	local want_n=$1 want_t=$2 id n
+	shift 2
+	id=$(sbatch --parsable -o "$TDIR/oc.%j" "$@" --wrap 'srun hostname | wc -l') ||
+		fail "sbatch $*"
+	for i in $(seq 1 60); do
+		[ "$(field "$id" JobState)" = COMPLETED ] && break
+		sleep 0.5
+	done
+	[ "$(field "$id" JobState)" = COMPLETED ] ||
+		fail "$*: $(field "$id" JobState) $(field "$id" Reason) $(topo_reason "$id")"
+	n=$(field "$id" NodeList)
+	[ "$(field "$id" NumNodes)" = "$want_n" ] || fail "$*: on $n, want $want_n nodes"
+	[ "$(field "$id" NumCPUs)" = "$(cpus_of "$n")" ] ||
+		fail "$*: $(field "$id" NumCPUs) CPUs of $n's $(cpus_of "$n")"
+	[ "$(tr -d ' ' < "$TDIR/oc.$id")" = "$want_t" ] ||
+		fail "$*: srun ran $(cat "$TDIR/oc.$id") tasks, want $want_t"
+}
+oc 1 6 -O -n 6
+oc 1 10 --overcommit -N 1 -n 10
+oc 1 30 -O --mem-per-cpu=100 -n 30
+SBATCH_OVERCOMMIT=1 oc 2 21 -N 2 -n 21
+# srun allocating itself, one line per task; SLURM_OVERCOMMIT is srun's
+for o in -O SLURM_OVERCOMMIT=1; do
+	case $o in -O) set -- srun -O ;; *) set -- env "$o" srun ;; esac
+	"$@" -N 1 -n 10 -o "$TDIR/srun-oc.out" hostname 2>"$TDIR/srun.err" ||
+		fail "$o srun -N 1 -n 10: $(cat "$TDIR/srun.err")"
+	[ "$(wc -l < "$TDIR/srun-oc.out")" = 10 ] ||
+		fail "$o srun -N1 -n10: $(cat "$TDIR/srun-oc.out")"
+done
+note "overcommit: -O -n 6, -N 1 -n 10, -n 30 --mem-per-cpu, SBATCH_OVERCOMMIT -N 2 -n 21, srun -O and SLURM_OVERCOMMIT -N 1 -n 10 ran"
+
 # 5. -N 2-8 starts on what places now.  Three pods and three leaves of
 # the fourth pod busy, one node of its last leaf too: 3 nodes free in
 # one leaf switch.
@@ -199,7 +236,7 @@ wait_all 60 || fail "jobs did not finish"
 resv6() { # NAME: create, check, run a 6-node job in it, delete
 	local rn v said
 	scontrol create reservation reservationname=$1 nodecnt=6 starttime=now \
-		duration=10 users=root flags=ignore_jobs >/dev/null ||
+		duration=10 users=root >/dev/null ||
 		fail "create reservation $1"
 	rn=$(scontrol show reservation "$1" | tr ' ' '\n' | sed -n 's/^Nodes=//p')
 	# 24.11 asks for a new reservation's nodes without its name
@@ -271,11 +308,42 @@ refused "sbatch --test-only -w" "select/topo: explicit node lists (-w)" \
 	sbatch --test-only -N 2 -w n0,n9 --wrap true
 # A reservation that cannot hold the job isolated: one leaf, 8 nodes.
 scontrol create reservation reservationname=r4 nodecnt=4 starttime=now \
-	duration=10 users=root flags=ignore_jobs >/dev/null || fail "create r4"
+	duration=10 users=root >/dev/null || fail "create r4"
 refused "8 nodes in a 4-node reservation" \
 	"error: select/topo: this job can never run isolated under fattree-pods:large=pods,rule=paper in partition batch, reservation r4: " \
 	sbatch -N 8 --reservation=r4 -o /dev/null --wrap true
 scontrol delete reservationname=r4
+# Flags=IGNORE_JOBS with n1 drained: up to 24.11 slurmctld asks the
+# select plugin (a whole leaf other than leaf 0: a 4-node job runs in
+# it); from 25.11 it takes the first 4 nodes it may, n[0,2-4], itself,
+# and the submission says so (select_topo(8), SLURM VERSIONS).
+scontrol update nodename=n1 state=drain reason=test || fail "drain n1"
+scontrol create reservation reservationname=ri nodecnt=4 starttime=now \
+	duration=10 users=root flags=ignore_jobs >/dev/null || fail "create ri"
+rin=$(scontrol show reservation ri | tr ' ' '\n' | sed -n 's/^Nodes=//p')
+case $SLURM_SERIES in
+22.05 | 24.11)
+	case "$rin" in
+	n\[[0-9]*-[0-9]*\]) ;;
+	*) fail "IGNORE_JOBS reservation on $rin, want a whole leaf" ;;
+	esac
+	v=$(sbatch --parsable -N 4 --reservation=ri -o /dev/null --wrap "sleep 1") ||
+		fail "sbatch --reservation=ri ($rin)"
+	started "$v" || fail "4-node job in ri ($rin): $(squeue -h -j "$v" -o '%r')"
+	;;
+*)
+	[ "$rin" = "n[0,2-4]" ] || fail "IGNORE_JOBS reservation on $rin, want Slurm's own n[0,2-4]"
+	refused "4 nodes in the IGNORE_JOBS reservation $rin" \
+		"reservation ri has Flags=IGNORE_JOBS: slurmctld chose its nodes itself, without the policy: create it without IGNORE_JOBS, or give it whole leaf switches (Nodes=)" \
+		sbatch -N 4 --reservation=ri -o /dev/null --wrap true
+	grep -qF "error: select/topo: reservation ri (Flags=IGNORE_JOBS): its nodes n[0,2-4] were chosen by slurmctld alone" "$log" ||
+		fail "no error logged about reservation ri"
+	;;
+esac
+wait_all 60 || fail "jobs did not finish"
+scontrol delete reservationname=ri
+scontrol update nodename=n1 state=resume
+note "IGNORE_JOBS reservation on $rin (Slurm $SLURM_SERIES)"
 # Several partitions: refused only if every one refuses.
 p2=$(sbatch --parsable -p shared,batch -N 2 -w n0,n1 -o /dev/null --wrap true) ||
 	fail "-p shared,batch -w refused though 'shared' takes -w"
