@@ -99,7 +99,8 @@ SLURM_TESTS += \
 	tests/slurm/parity.sh \
 	tests/slurm/dynamic.sh \
 	tests/slurm/crash.sh \
-	tests/slurm/slurmd_cores.sh
+	tests/slurm/slurmd_cores.sh \
+	tests/slurm/squeue_json.sh
 EXTRA_DIST += tests/slurm/lib.sh tests/slurm/bench.sh tests/exports.sh \
 	tests/slurm/schedmd.sh
 

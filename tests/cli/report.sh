@@ -39,6 +39,23 @@ else
 	flunk squeue_2411 "differs from report_golden_squeue.txt" "$tmp/s2411"
 fi
 
+# squeue --json as each Slurm release writes it, captured from its real
+# daemons (tests/slurm/squeue_json.sh: data_parser v0.0.38 in 22.05,
+# v0.0.42 in 24.11, v0.0.44 in 25.11, v0.0.45 in 26.05): the queue above
+# with job ids 1-5, so the same report, figures worked out above.
+for v in 2205 2411 2511 2605; do
+	"$STOPO" report --topo captured_topo.conf squeue_captured_$v.json \
+		>"$tmp/c$v" 2>&1
+	if grep -qx "MLS: 80.00 %" "$tmp/c$v" &&
+		grep -qx "TLS: 38.10 % (64 of 168 used links shared)" "$tmp/c$v" &&
+		grep -qx "jobs: 4 running" "$tmp/c$v" &&
+		{ [ $v = 2205 ] || cmp -s "$tmp/c2205" "$tmp/c$v"; }; then
+		pass captured_$v
+	else
+		flunk captured_$v "report of Slurm $v's squeue --json" "$tmp/c$v"
+	fi
+done
+
 # --check: exit 1 when links are shared, 0 when every job is isolated
 run --topo $CONF squeue_running.json --check
 if [ $st -eq 1 ]; then

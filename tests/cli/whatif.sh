@@ -366,6 +366,25 @@ else
 	flunk squeue_2411 "24.11 squeue --json differs from 22.05's" \
 		"$tmp/squeue_running_2411.out" "$tmp/err"
 fi
+# squeue --json captured from each release's daemons (the same queue,
+# tests/slurm/squeue_json.sh): 5 jobs read (4 running, big pending), the
+# same run from every release's format.
+for v in 2205 2411 2511 2605; do
+	"$STOPO" whatif --quiet --no-rates --json --topo captured_topo.conf \
+		--workload squeue_captured_$v.json --policy linear,fattree-pods \
+		2>"$tmp/err" | grep -e '"jobs"' -e '"skipped"' -e '"started"' \
+		-e '"dropped"' -e '"mls_max"' -e '"isolat' >"$tmp/c$v.out"
+	# (the captures were taken seconds apart: waits, means and the later
+	# sharing differ by a second's order; what was read, and the sharing
+	# at the start, may not)
+	if grep -q '"jobs":5,' "$tmp/c$v.out" && grep -q '"skipped":0,' "$tmp/c$v.out" &&
+		grep -q '"mls_max":80.0' "$tmp/c$v.out" &&
+		{ [ $v = 2205 ] || cmp -s "$tmp/c2205.out" "$tmp/c$v.out"; }; then
+		pass captured_$v
+	else
+		flunk captured_$v "Slurm $v's squeue --json" "$tmp/c$v.out" "$tmp/err"
+	fi
+done
 # A fat-tree graph (good_graph_fattree.conf: pod 0 = l0 n0-1, l1 n2-3;
 # pod 1 = l2 n4-5, l3 n6-7, l4 n8) under ecmp: default is fattree-pods.
 # Worked by hand: the 1-node job takes the leaf with fewest free nodes
