@@ -4,7 +4,7 @@
 #
 # Starts an emulated 64-node cluster (fat-tree k=4, n=3; munged, slurmctld
 # and 64 slurmd on loopback, see scripts/slurm-cluster.sh) with
-# SelectType=select/topo and the fattree-pods policy, runs a built-in mix
+# SelectType=select/topo_cons_tres and the fattree-pods policy, runs a built-in mix
 # of 24 jobs of 1 to 32 nodes, samples `squeue --json` every half second
 # and measures link sharing with `stopo report`; then the same workload
 # under SelectType=select/cons_tres.  Prints both, and the report of the
@@ -12,7 +12,7 @@
 #
 # Usage: scripts/demo-slurm.sh [BUILDDIR]
 #   BUILDDIR: the configured build tree (default: the current directory,
-#   or the source tree) holding stopo and plugin/.libs/select_topo.so.
+#   or the source tree) holding stopo and plugin/.libs/select_topo_cons_tres.so.
 # Needs root and Debian's slurmctld, slurmd, slurm-client and munge.
 # Takes about a minute.
 set -u

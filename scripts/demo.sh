@@ -8,7 +8,7 @@
 #   5. dry-runs a queue under the network-oblivious "clustered" policy and
 #      the interference-free fattree-pods policy     (stopo whatif)
 #   6. runs the same kind of workload inside real Slurm daemons with
-#      SelectType=select/topo and with plain cons_tres and prints the
+#      SelectType=select/topo_cons_tres and with plain cons_tres and prints the
 #      link-sharing report of both                    (scripts/demo-slurm.sh)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

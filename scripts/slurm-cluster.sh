@@ -37,7 +37,7 @@
 #                         slurmd, with the jobs it starts, on those (e.g.
 #                         1-3): a controller host apart from the compute
 #                         nodes, as on a real cluster (bench.sh)
-#   SLURM_PREFIX=DIR      a Slurm installed under DIR (scripts/setup-slurm24.sh)
+#   SLURM_PREFIX=DIR      a Slurm installed under DIR (scripts/setup-slurm.sh)
 #                         instead of Debian's: its sbin/ and bin/ first in
 #                         PATH, its lib/slurm as the stock plugins
 #

@@ -4,8 +4,10 @@
 #
 # Environment (set by make check): top_srcdir, top_builddir, STOPO, and
 # SLURM_PREFIX when the build tree was configured against a Slurm built
-# into a prefix (24.11, scripts/setup-slurm24.sh): its daemons and
-# commands then come first in PATH.
+# into a prefix (24.11, 25.11, 26.05: scripts/setup-slurm.sh): its
+# daemons and commands then come first in PATH; SLURM_VERSION, the
+# release the build tree was configured with (cluster_start checks the
+# daemons are it).
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"

@@ -6,7 +6,8 @@
 # (MLS = TLS = 0); a Wrap= changed under `scontrol reconfigure` is refused
 # loudly and the running plugin stays; the same workload under plain
 # select/linear does share links; SelectTypeParameters=CR_Core, which
-# select/linear cannot use, stops slurmctld at start-up.
+# select/linear cannot use, stops slurmctld at start-up, and so do (from
+# 24.11) no SelectTypeParameters line and MaxNodeCount (cons_tres's).
 . "$(dirname "$0")/lib.sh"
 require_cluster
 have_report || skip "stopo report not built"
@@ -27,7 +28,8 @@ grep -q "select/topo: loaded, wrapping select/linear" "$log" ||
 	fail "slurmctld does not say it wraps select/linear: $(grep 'select/topo' "$log" | head -3)"
 grep -q "select/topo: .*topology fattree.*wrapping select/linear" "$log" ||
 	fail "topo.conf not loaded with Wrap=linear"
-# The clients see select/topo's plugin id (177), decoded by select_topo.so.
+# Up to 24.11 the clients see select/topo's plugin id (177), decoded by
+# select_topo_cons_tres.so (from 25.05 they load no select plugin).
 sinfo -h -o '%D %t' | grep -q "^64 idle" || fail "sinfo: $(sinfo 2>&1)"
 scontrol show config | grep -q "SelectType *= select/topo" ||
 	fail "scontrol show config: $(scontrol show config | grep -i select)"
@@ -82,6 +84,32 @@ if SELECT=topo TOPO_CONF="$TDIR/topo.conf" PLUGIN_BUILDDIR=$top_builddir \
 	"$CLUSTER" start "$TDIR/c" >"$TDIR/start.log" 2>&1; then
 	fail "slurmctld started with Wrap=linear and SelectTypeParameters=CR_Core"
 fi
-grep -q "fatal: select/topo: Wrap=linear: invalid SelectTypeParameters=CR_CORE" "$log" ||
+grep -q "fatal: select/topo: Wrap=linear: invalid SelectTypeParameters=CR_CORE (4): select/linear can't use CR_CPU, CR_Core or CR_Socket: set SelectTypeParameters=CR_Memory" "$log" ||
 	fail "no clear message for CR_Core: $(grep fatal "$log")"
+cluster_reset
+# No SelectTypeParameters line: from 24.11 Slurm gives the name
+# select/topo_cons_tres cons_tres's default, CR_Core_Memory, which
+# select/linear cannot take (refused, saying what to set); 22.05 gives 0.
+# MaxNodeCount, which Slurm allows a name holding cons_tres: refused.
+for what in params maxnodes; do
+	case $what in
+	params) set -- env SELECT_PARAMS= ;;
+	maxnodes) set -- env SLURM_EXTRA='SelectTypeParameters=CR_Memory
+MaxNodeCount=80' ;;
+	esac
+	if "$@" SELECT=topo TOPO_CONF="$TDIR/topo.conf" PLUGIN_BUILDDIR=$top_builddir \
+		"$CLUSTER" start "$TDIR/c" >"$TDIR/start.log" 2>&1; then
+		[ $what = params ] && [ "$SLURM_SERIES" = 22.05 ] ||
+			fail "slurmctld $SLURM_SERIES started with Wrap=linear and $what"
+	else
+		case $what in
+		params) want="fatal: select/topo: Wrap=linear: invalid SelectTypeParameters=CR_CORE_MEMORY (20): select/linear can't use CR_CPU, CR_Core or CR_Socket: set SelectTypeParameters=CR_Memory (without the line Slurm gives select/topo_cons_tres cons_tres's default, CR_Core_Memory)" ;;
+		maxnodes) want="fatal: select/topo: Wrap=linear: MaxNodeCount=80 is for select/cons_tres (Slurm accepts it from a SelectType naming cons_tres, select/topo_cons_tres): remove it, or wrap cons_tres" ;;
+		esac
+		[ $what = params ] && [ "$SLURM_SERIES" = 22.05 ] &&
+			fail "slurmctld 22.05 refused Wrap=linear without SelectTypeParameters"
+		grep -qF "$want" "$log" || fail "$what: $(grep fatal "$log")"
+	fi
+	cluster_reset
+done
 echo "PASS"

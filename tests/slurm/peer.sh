@@ -6,12 +6,15 @@
 # STOPO_CLUSTERS (2) emulated clusters run together, and a peer's tests
 # wait for a free one.  Passes when every test of every peer passes; a
 # skip there is a failure here, as in CI.  Each peer's daemons must say
-# they are its series (the version check below).
-# Environment (make check): PEER_BUILD, MAKE.
+# they are its series (the version check below).  SchedMD's python suite
+# (make check-schedmd) runs against the last peer, the newest series;
+# SCHEDMD=yes runs it against every peer, SCHEDMD=no against none.
+# Environment (make check): PEER_BUILD, MAKE, SCHEDMD.
 [ -n "${PEER_BUILD:-}" ] || { echo "PEER_BUILD not set (configure --with-peer-build)"; exit 99; }
 # a make of its own per peer (not make check's jobserver)
 unset MAKEFLAGS MFLAGS MAKELEVEL
 start=$(date +%s)
+newest=${PEER_BUILD##*:}
 pids=
 old_ifs=$IFS
 IFS=:
@@ -29,7 +32,14 @@ for peer in $PEER_BUILD; do
 				exit 1
 			}
 		done
-		${MAKE:-make} -C "$peer" check-slurm >"$peer/check-slurm.out" 2>&1
+		# SchedMD's suite on the newest series (the last peer), unless
+		# SCHEDMD says otherwise (yes: every peer, no: none)
+		sm=no
+		case ${SCHEDMD:-newest} in
+		yes) sm=yes ;;
+		newest) [ "$peer" = "$newest" ] && sm=yes ;;
+		esac
+		${MAKE:-make} -C "$peer" check-slurm SCHEDMD=$sm >"$peer/check-slurm.out" 2>&1
 		st=$?
 		echo "# Slurm $version: $(( $(date +%s) - t0 )) s" >>"$peer/check-slurm.out"
 		exit $st
@@ -45,7 +55,7 @@ for p in $pids; do
 	st=$?
 	version=$(sed -n 's/^SLURM_VERSION = //p' "$peer/Makefile")
 	echo "# tests/slurm against Slurm $version ($peer)"
-	grep -E '^(PASS|FAIL|SKIP|ERROR|XFAIL|XPASS):|^# Slurm|want slurm' "$peer/check-slurm.out"
+	grep -E '^(PASS|FAIL|SKIP|ERROR|XFAIL|XPASS):|^# Slurm|want slurm|^# (suite|cons_tres|linear|fattree-pods|[0-9]+ tests)' "$peer/check-slurm.out"
 	log=$peer/test-suite.log
 	if [ $st -ne 0 ]; then
 		tail -n 80 "$log" 2>/dev/null || tail -n 40 "$peer/check-slurm.out"

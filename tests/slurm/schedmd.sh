@@ -16,8 +16,8 @@
 . "$(dirname "$0")/lib.sh"
 require_cluster
 py=/usr/bin/python3
-$py -c 'import pytest, requests' 2>/dev/null ||
-	skip "python3-pytest and python3-requests (Debian) are needed"
+$py -c 'import pytest, requests, pexpect' 2>/dev/null ||
+	skip "python3-pytest, python3-requests and python3-pexpect (Debian) are needed"
 suite=${SCHEDMD_SUITE:-}
 if [ -z "$suite" ]; then
 	src=$(sed -n 's/^SLURM_SRC = //p' "$top_builddir/Makefile" 2>/dev/null)
