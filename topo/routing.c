@@ -402,6 +402,16 @@ int routing_middles(const struct routing *r, uint32_t key, struct pathset *out,
 	return 0;
 }
 
+int routing_unreachable(const struct topo *t, const char *who, uint32_t a,
+			uint32_t b, struct err *err)
+{
+	char la[80], lb[80];
+
+	return err_set(err, "%s: %s cannot reach %s", who,
+		       topo_switch_label(t, a, la, sizeof(la)),
+		       topo_switch_label(t, b, lb, sizeof(lb)));
+}
+
 void routing_count_add(struct routing_count *c, enum path_class cls,
 		       uint32_t hops, uint64_t n)
 {

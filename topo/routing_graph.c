@@ -132,8 +132,7 @@ static int shortest_count_sw(const struct routing *r, uint32_t sa, uint32_t sb,
 	}
 	bfs_to(t, sb, NULL, NULL, sa, &s);
 	if (s.dist[sa] == UINT32_MAX) {
-		rc = err_set(err, "shortest: switch %u cannot reach switch %u",
-			     sa, sb);
+		rc = routing_unreachable(t, "shortest", sa, sb, err);
 		goto out;
 	}
 	for (uint32_t i = 0; i < S; i++)
@@ -281,10 +280,8 @@ static int shortest_linkset(const struct routing *r, const uint32_t *nodes,
 		}
 		for (uint32_t y = 0; y < ns; y++)
 			if (s.dist[w[y]] == UINT32_MAX) {
-				rc = err_set(err,
-					     "shortest: switch %u cannot "
-					     "reach switch %u",
-					     w[y], d);
+				rc = routing_unreachable(t, "shortest", w[y], d,
+							 err);
 				goto out;
 			}
 	}
@@ -479,8 +476,7 @@ static int ksp_paths(const struct routing *r, uint32_t src, uint32_t dst,
 	int rc = yen_run(&y, sa, sb, (uint32_t)r->opt[0]);
 
 	if (rc > 0) {
-		rc = err_set(err, "ksp: switch %u cannot reach switch %u", sa,
-			     sb);
+		rc = routing_unreachable(t, "ksp", sa, sb, err);
 		goto out;
 	}
 	if (rc < 0)

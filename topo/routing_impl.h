@@ -68,6 +68,11 @@ struct routing {
 void routing_count_add(struct routing_count *c, enum path_class cls,
 		       uint32_t hops, uint64_t n);
 
+/* "WHO: A cannot reach B" in ERR, the switches by name where the
+ * topo.conf names them.  Returns -1. */
+int routing_unreachable(const struct topo *t, const char *who, uint32_t a,
+			uint32_t b, struct err *err);
+
 /* ecmp on a Topology=graph recognised as a fat-tree: append every
  * shortest up/down path from node SRC to node DST (distinct switches) to
  * OUT (routing_updown.c).  Returns 0 or -1 with err set. */

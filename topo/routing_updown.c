@@ -92,8 +92,11 @@ int updown_paths(const struct routing *r, uint32_t src, uint32_t dst,
 		if ((m[s] & 3) == 3 && topo_switch_level(t, s) < L)
 			L = topo_switch_level(t, s);
 	if (L == UINT32_MAX || L > ROUTING_MAX_HOPS) {
-		err_set(err, "ecmp: switches %u and %u have no common ancestor",
-			ssw, dsw);
+		char la[80], lb[80];
+
+		err_set(err, "ecmp: %s and %s have no common ancestor",
+			topo_switch_label(t, ssw, la, sizeof(la)),
+			topo_switch_label(t, dsw, lb, sizeof(lb)));
 		goto out;
 	}
 	/* below a lowest common ancestor, on src's side */
@@ -360,6 +363,13 @@ int updown_linkset(const struct routing *r, const uint32_t *nodes, uint32_t n,
 		err_set(err, "out of memory");
 		goto out;
 	}
+	for (uint32_t i = 0; i < n; i++)
+		if (u->lev[topo_node_switch(t, nodes[i])] > 0) {
+			/* a node hosted above the leaves (storage on a
+			 * spine): its pairs by their paths */
+			rc = routing_linkset_enum(r, nodes, n, used, err);
+			goto out;
+		}
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t s = topo_node_switch(t, nodes[i]), c = u->cls[s];
 

@@ -150,7 +150,35 @@ void topo_destroy(struct topo *t)
 	free(t->in_links);
 	free(t->sw_group);
 	free(t->sw_level);
+	free(t->sw_names);
+	free(t->sw_name_off);
+	free(t->sw_idle);
 	free(t);
+}
+
+int topo_set_switch_names(struct topo *t, const char *const *names)
+{
+	size_t len = 0;
+
+	for (uint32_t s = 0; s < t->nswitches; s++)
+		len += strlen(names[s]) + 1;
+	if (len > UINT32_MAX)
+		return -1;
+	free(t->sw_names);
+	free(t->sw_name_off);
+	t->sw_names = malloc(len ? len : 1);
+	t->sw_name_off = malloc(((size_t)t->nswitches + 1) * sizeof(uint32_t));
+	if (!t->sw_names || !t->sw_name_off)
+		return -1;
+	len = 0;
+	for (uint32_t s = 0; s < t->nswitches; s++) {
+		size_t n = strlen(names[s]) + 1;
+
+		t->sw_name_off[s] = (uint32_t)len;
+		memcpy(t->sw_names + len, names[s], n);
+		len += n;
+	}
+	return 0;
 }
 
 static int fill_nodes(struct topo *t, const struct topo_builder *b)
@@ -600,6 +628,25 @@ uint32_t topo_first_switch_link(const struct topo *t)
 	return 2 * t->nnodes;
 }
 
+const char *topo_switch_name(const struct topo *t, uint32_t sw)
+{
+	if (!t->sw_names || sw >= t->nswitches)
+		return NULL;
+	return t->sw_names + t->sw_name_off[sw];
+}
+
+const char *topo_switch_label(const struct topo *t, uint32_t sw, char *buf,
+			      size_t len)
+{
+	const char *n = topo_switch_name(t, sw);
+
+	if (n)
+		snprintf(buf, len, "%s", n);
+	else
+		snprintf(buf, len, "switch %u", sw);
+	return buf;
+}
+
 uint32_t topo_node_switch(const struct topo *t, uint32_t node)
 {
 	return t->node_sw[node];
@@ -867,6 +914,45 @@ static uint32_t orbits(const struct topo *t, uint32_t *rep, uint64_t *w)
 	return 0;
 }
 
+/* T's switch graph as adjacency lists into G, without the idle switches
+ * of a recognised fat-tree (on no route: they would only lengthen the
+ * diameter).  Returns 0 or -1 (memory). */
+static int build_sgraph(const struct topo *t, struct sgraph *g)
+{
+	uint32_t S = t->nswitches, N = t->nnodes, n = 0, *id = NULL;
+
+	g->off = malloc(((size_t)S + 1) * sizeof(uint32_t));
+	g->adj = malloc(((size_t)t->nlinks - 2 * N + 1) * sizeof(uint32_t));
+	if (!g->off || !g->adj)
+		return -1;
+	if (!t->sw_idle) {
+		g->S = S;
+		for (uint32_t s = 0; s <= S; s++)
+			g->off[s] = t->out_off[s] - 2 * N;
+		for (uint32_t l = 2 * N; l < t->nlinks; l++)
+			g->adj[l - 2 * N] = t->links[l].to;
+		return 0;
+	}
+	id = malloc(((size_t)S + 1) * sizeof(*id));
+	if (!id)
+		return -1;
+	for (uint32_t s = 0; s < S; s++)
+		id[s] = t->sw_idle[s] ? TOPO_NONE : n++;
+	g->S = n;
+	g->off[0] = 0;
+	for (uint32_t s = 0; s < S; s++) {
+		if (id[s] == TOPO_NONE)
+			continue;
+		g->off[id[s] + 1] = g->off[id[s]];
+		for (uint32_t l = t->out_off[s]; l < t->out_off[s + 1]; l++)
+			if (id[t->links[l].to] != TOPO_NONE)
+				g->adj[g->off[id[s] + 1]++] =
+					id[t->links[l].to];
+	}
+	free(id);
+	return 0;
+}
+
 int topo_stats(const struct topo *t, struct topo_stats *st, struct err *err)
 {
 	struct topo_stats_opts o = { 0 };
@@ -877,7 +963,7 @@ int topo_stats(const struct topo *t, struct topo_stats *st, struct err *err)
 int topo_stats_opt(const struct topo *t, const struct topo_stats_opts *o,
 		   struct topo_stats *st, struct err *err)
 {
-	uint32_t S = t->nswitches, n = 0, N = t->nnodes;
+	uint32_t S = t->nswitches, n = 0;
 	uint64_t budget = o->budget ? o->budget : 1000000000ULL;
 	uint64_t wrep[TOPO_MAX_LEVELS], work;
 	uint32_t rep[TOPO_MAX_LEVELS], norb;
@@ -907,17 +993,14 @@ int topo_stats_opt(const struct topo *t, const struct topo_stats_opts *o,
 		st->sources = S;
 		return 0;
 	}
-	g.off = malloc(((size_t)S + 1) * sizeof(uint32_t));
-	g.adj = malloc(((size_t)t->nlinks - 2 * N + 1) * sizeof(uint32_t));
+	if (build_sgraph(t, &g))
+		goto nomem;
+	S = g.S;
 	src = malloc((size_t)S * sizeof(uint32_t));
 	wt = malloc((size_t)S * sizeof(uint64_t));
-	if (!g.off || !g.adj || !src || !wt)
+	if (!src || !wt)
 		goto nomem;
-	for (uint32_t s = 0; s <= S; s++)
-		g.off[s] = t->out_off[s] - 2 * N;
-	for (uint32_t l = 2 * N; l < t->nlinks; l++)
-		g.adj[l - 2 * N] = t->links[l].to;
-	work = (uint64_t)S + (t->nlinks - 2 * N);
+	work = (uint64_t)S + g.off[S];
 	norb = orbits(t, rep, wrep);
 	if (!o->exact && !o->samples && norb && norb * work <= budget) {
 		st->method = TOPO_STATS_SYMMETRY;

@@ -116,6 +116,14 @@ uint32_t topo_eject_link(const struct topo *t, uint32_t node);
 /* First switch-to-switch link id (= 2N). */
 uint32_t topo_first_switch_link(const struct topo *t);
 
+/* The name the topo.conf gives switch SW (Topology=graph), or NULL for
+ * the generated families (borrowed). */
+const char *topo_switch_name(const struct topo *t, uint32_t sw);
+/* Switch SW as messages name it: its name, else "switch SW", in BUF (LEN
+ * bytes).  Returns BUF. */
+const char *topo_switch_label(const struct topo *t, uint32_t sw, char *buf,
+			      size_t len);
+
 /* Switch of node NODE. */
 uint32_t topo_node_switch(const struct topo *t, uint32_t node);
 /* Nodes attached to switch SW, ascending; *count set.  Borrowed. */
@@ -142,10 +150,13 @@ uint32_t topo_switch_group(const struct topo *t, uint32_t sw);
 uint32_t topo_switch_level(const struct topo *t, uint32_t sw);
 
 /* Family recognition of an explicit graph (Topology=graph, see
- * topo.conf(5)): "fattree" (levels = BFS distance from the switches with
- * nodes; pods = components of levels 0 and 1, as topo_switch_group) or
- * "dragonfly" (groups = all-to-all cliques of equal size), else NULL
- * (also for every generated family).  Static storage. */
+ * topo.conf(5) RECOGNITION): "fattree" (leaves: the switches with nodes
+ * but for storage or login hosts on a spine; levels up to the roots that
+ * join every two leaves; pods = components of levels 0 and 1, as
+ * topo_switch_group), "cascade" (groups of rows x columns, each row and
+ * each column all-to-all) or "dragonfly" (groups = all-to-all cliques of
+ * equal size), else NULL (also for every generated family, and for a
+ * graph that is not connected).  Static storage. */
 const char *topo_graph_family(const struct topo *t);
 /* Why an explicit graph was not recognised (borrowed), or NULL when it
  * was. */
@@ -154,6 +165,32 @@ const char *topo_graph_why(const struct topo *t);
 uint32_t topo_graph_levels(const struct topo *t);
 /* Cables between the groups of a recognised dragonfly graph (else 0). */
 uint32_t topo_graph_global_links(const struct topo *t);
+
+/* Everything recognition found, for describing it. */
+struct topo_graph_info {
+	const char *family; /* as topo_graph_family */
+	const char *why;    /* as topo_graph_why */
+	uint32_t parts;	    /* connected parts of the switch graph */
+	uint32_t levels, groups, group_size;
+	uint32_t rows, cols;	     /* Cascade: a group's rows x columns */
+	uint32_t global_links;	     /* dragonfly, Cascade */
+	uint32_t pair_min, pair_max; /* global links between two groups */
+	uint32_t idle;		     /* fat-tree: switches on no up/down
+				      * route between two leaves */
+	uint32_t hosting;	     /* fat-tree: switches above level 0
+				      * with compute nodes */
+};
+/* Fill GI for graph T.  Returns 0, or -1 (GI zeroed) when T is not a
+ * Topology=graph. */
+int topo_graph_info(const struct topo *t, struct topo_graph_info *gi);
+/* Whether switch SW of a recognised fat-tree graph is idle: higher than
+ * the roots, on no up/down route between two leaves (it has a level, from
+ * the roots, and no pod).  False elsewhere. */
+bool topo_switch_idle(const struct topo *t, uint32_t sw);
+/* The kind T behaves as: its own, or for a graph recognised as a family
+ * that family's (TOPO_FATTREE, TOPO_DRAGONFLY, TOPO_CASCADE); TOPO_GRAPH
+ * for a graph recognised as nothing. */
+enum topo_kind topo_behaves_as(const struct topo *t);
 
 /* Mesh-like families (expressmesh, hyperx, torus): number of dimensions and
  * their sizes (router grid); 0 for others.  dims must hold TOPO_MAX_DIMS. */

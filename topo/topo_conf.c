@@ -808,6 +808,21 @@ static const struct spec_opt graph_opts[] = {
 	{ 0 },
 };
 
+/* The SwitchName= names of T's switches (switch i is line i's). */
+static int name_switches(const struct pstate *st, struct topo *t)
+{
+	const char **names = malloc((st->nsws + 1) * sizeof(*names));
+	int rc;
+
+	if (!names)
+		return -1;
+	for (size_t i = 0; i < st->nsws; i++)
+		names[i] = st->sws[i].name;
+	rc = topo_set_switch_names(t, names);
+	free(names);
+	return rc;
+}
+
 /* Node names given in graph Nodes= hostlists become NodeName entries. */
 static struct topo *build_graph(struct pstate *st,
 				const struct topo_param *params, size_t nparams)
@@ -1004,8 +1019,15 @@ static struct topo *build_graph(struct pstate *st,
 	}
 	t->neff = 2;
 	snprintf(t->spec, sizeof(t->spec), "graph:switches=%zu", st->nsws);
-	if (topo_recognise(t)) {
+	if (name_switches(st, t) || topo_recognise(t)) {
 		perr(st, st->topo_line, "out of memory");
+		topo_destroy(t);
+		return NULL;
+	}
+	if (t->recog.parts > 1) {
+		/* no routing joins the parts: a job spanning two would fail
+		 * later, blamed on the job */
+		perr(st, st->topo_line, "Topology=graph: %s", t->recog.why);
 		topo_destroy(t);
 		return NULL;
 	}
@@ -1091,11 +1113,15 @@ static int apply_cap(struct pstate *st, struct topo *t,
 		if (a == TOPO_NONE || b == TOPO_NONE)
 			continue;
 		first = topo_link_between(t, a, b, &cnt);
-		if (first == TOPO_NONE)
+		if (first == TOPO_NONE) {
+			char la[80], lb[80];
+
 			return perr(st, r->line,
-				    "Capacity=%s: no link between "
-				    "switches %u and %u",
-				    r->target, a, b);
+				    "Capacity=%s: no link between %s and %s",
+				    r->target,
+				    topo_switch_label(t, a, la, sizeof(la)),
+				    topo_switch_label(t, b, lb, sizeof(lb)));
+		}
 		for (uint32_t l = first; l < first + cnt; l++) {
 			t->links[l].capacity = r->cap;
 			t->links[t->links[l].reverse].capacity = r->cap;

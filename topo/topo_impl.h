@@ -12,12 +12,18 @@
 
 /* What topo_recognise found in an explicit graph (topo_recog.c). */
 struct topo_recog {
-	const char *family;    /* "fattree", "dragonfly" or NULL */
-	uint32_t levels;       /* fat-tree levels (dragonfly: 1) */
-	uint32_t groups;       /* pods or dragonfly groups */
-	uint32_t group_size;   /* switches per dragonfly group */
-	uint32_t global_links; /* dragonfly cables between groups */
-	char why[256];	       /* NULL family: why neither applies */
+	const char *family;    /* "fattree", "dragonfly", "cascade" or NULL */
+	uint32_t levels;       /* fat-tree levels (dragonfly, Cascade: 1) */
+	uint32_t groups;       /* pods or dragonfly / Cascade groups */
+	uint32_t group_size;   /* switches per dragonfly / Cascade group */
+	uint32_t rows, cols;   /* Cascade: a group's rows x columns */
+	uint32_t global_links; /* dragonfly / Cascade links between groups */
+	uint32_t pair_min;     /* the fewest and most global links */
+	uint32_t pair_max;     /* between two groups */
+	uint32_t parts;	       /* connected parts of the switch graph */
+	uint32_t idle;	       /* fat-tree switches on no up/down route */
+	uint32_t hosting;      /* fat-tree switches above level 0 with nodes */
+	char why[320];	       /* NULL family: why no family applies */
 };
 
 struct topo {
@@ -46,6 +52,11 @@ struct topo {
 	uint32_t dims[TOPO_MAX_DIMS];
 	uint32_t unconnected_ports;
 	struct topo_recog recog; /* TOPO_GRAPH only */
+	/* TOPO_GRAPH: the file's switch names, NUL-separated in sw_names,
+	 * switch s at sw_name_off[s]; NULL for the generated families */
+	char *sw_names;
+	uint32_t *sw_name_off;
+	uint8_t *sw_idle; /* [S] recognised fat-tree: on no up/down route */
 };
 
 struct tb_cable {
@@ -130,6 +141,10 @@ int tb_levels(struct topo_builder *b);
 /* Lay out the numbering contract and free the builder.  Returns the
  * topology (kind/family/spec still to be set by the caller) or NULL. */
 struct topo *tb_finish(struct topo_builder *b, struct err *err);
+
+/* Give T the names NAMES[0..S) of its switches (copied).  Returns 0 or
+ * -1 (memory). */
+int topo_set_switch_names(struct topo *t, const char *const *names);
 
 /* Recognise graph T (TOPO_GRAPH) as a fat-tree or a dragonfly: on
  * success set its levels, groups and t->recog, else t->recog.why.

@@ -220,9 +220,9 @@ Test(recog, ring_not_recognised)
 	cr_expect_eq(topo_switch_group(t, 0), TOPO_NONE);
 	cr_assert_not_null(topo_graph_why(t));
 	cr_expect_str_eq(topo_graph_why(t),
-			 "not a fat-tree: every switch has compute nodes; not "
-			 "a dragonfly: no all-to-all groups of 3 switches or "
-			 "more");
+			 "not a fat-tree: cable s0-s1 joins two switches with "
+			 "1 compute node each; not a dragonfly: no all-to-all "
+			 "groups of 3 switches or more");
 	topo_conf_destroy(c);
 }
 
@@ -257,9 +257,128 @@ Test(recog, no_common_ancestor)
 
 	cr_expect_null(topo_graph_family(t));
 	cr_expect(strstr(topo_graph_why(t),
-			 "leaves 0 and 2 have no common ancestor") != NULL,
+			 "leaves l0 and l2 have no common ancestor") != NULL,
 		  "%s", topo_graph_why(t));
 	topo_conf_destroy(c);
+}
+
+/* Storage hosts on a spine (the shared stage-sx6036 fabric's tank1 and
+ * tank2 on ib7): l1 and l2 with 4 nodes each, spines sp1 (1 node, fewer
+ * than each leaf it is cabled to: it hosts, it is no leaf) and sp2.  By
+ * hand: 2 levels, sp1 at level 1 with its node, one pod of both leaves;
+ * ecmp from sp1's node to l1's first node is the one cable sp1-l1. */
+Test(recog, hosts_on_spine)
+{
+	struct topo_conf *c = parse("Topology=graph\n"
+				    "SwitchName=l1 Nodes=4 Links=sp1,sp2\n"
+				    "SwitchName=l2 Nodes=4 Links=sp1,sp2\n"
+				    "SwitchName=sp1 Nodes=1\n"
+				    "SwitchName=sp2\n");
+	const struct topo *t = topo_conf_topo(c);
+	struct topo_graph_info gi;
+	struct err err = { "" };
+	struct routing *r;
+	struct pathset ps;
+	uint32_t first, cnt;
+
+	cr_assert_str_eq(topo_graph_family(t), "fattree", "%s",
+			 topo_graph_why(t));
+	topo_graph_info(t, &gi);
+	cr_expect_eq(gi.levels, 2);
+	cr_expect_eq(gi.hosting, 1);
+	cr_expect_eq(gi.idle, 0);
+	cr_expect_eq(topo_switch_level(t, 2), 1);
+	cr_expect_eq(topo_num_groups(t), 1);
+	r = routing_create(t, "ecmp", &err);
+	cr_assert_not_null(r, "%s", err.msg);
+	pathset_init(&ps);
+	cr_assert_eq(routing_paths(r, 8, 0, &ps, &err), 0, "%s", err.msg);
+	cr_assert_eq(ps.n, 1);
+	first = topo_link_between(t, 2, 0, &cnt);
+	cr_expect_eq(ps.off[1], 3);
+	cr_expect_eq(ps.links[1], first);
+	pathset_free(&ps);
+	{
+		/* the storage node with a node of each leaf: structural
+		 * link set = the union of the paths */
+		static const uint32_t job[] = { 0, 4, 8 };
+
+		fx_linkset_vs_enum(r, job, 3, "storage and two leaves");
+	}
+	routing_destroy(r);
+	topo_conf_destroy(c);
+}
+
+/* A director fat-tree: edge switches e0..e3 (2 nodes each) cabled into
+ * three chassis x of leaf chips xL1 (e0, e1) and xL2 (e2, e3), each cabled
+ * to both spine chips xS1, xS2 of its chassis; chassis a also has a leaf
+ * chip aL3 with no edge switch (cabled to its spines only).  By hand: 3
+ * levels (edges, leaf chips, spines), not 4 (aL3 is 3 hops from the
+ * edges, but on no up/down route: idle, level 1 from the roots); pods
+ * {e0, e1, xL1} and {e2, e3, xL2}; the diameter without aL3 is 4 (aS1 ->
+ * aL1 -> e0 -> bL1 -> bS1), with it it would be 5 (aL3 -> aS1 -> aL1 ->
+ * e0 -> bL1 -> bS1). */
+static const char director[] =
+	"Topology=graph\n"
+	"SwitchName=e0 Nodes=n[0-1] Links=aL1,bL1,cL1\n"
+	"SwitchName=e1 Nodes=n[2-3] Links=aL1,bL1,cL1\n"
+	"SwitchName=e2 Nodes=n[4-5] Links=aL2,bL2,cL2\n"
+	"SwitchName=e3 Nodes=n[6-7] Links=aL2,bL2,cL2\n"
+	"SwitchName=aL1 Links=aS1,aS2\nSwitchName=aL2 Links=aS1,aS2\n"
+	"SwitchName=aL3 Links=aS1,aS2\n"
+	"SwitchName=bL1 Links=bS1,bS2\nSwitchName=bL2 Links=bS1,bS2\n"
+	"SwitchName=cL1 Links=cS1,cS2\nSwitchName=cL2 Links=cS1,cS2\n"
+	"SwitchName=aS1\nSwitchName=aS2\nSwitchName=bS1\n"
+	"SwitchName=bS2\nSwitchName=cS1\nSwitchName=cS2\n";
+
+Test(recog, director_idle_chip)
+{
+	struct topo_conf *c = parse(director);
+	const struct topo *t = topo_conf_topo(c);
+	struct topo_graph_info gi;
+	struct topo_stats st;
+	struct err err = { "" };
+
+	cr_assert_str_eq(topo_graph_family(t), "fattree", "%s",
+			 topo_graph_why(t));
+	topo_graph_info(t, &gi);
+	cr_expect_eq(gi.levels, 3);
+	cr_expect_eq(gi.idle, 1);
+	cr_expect(topo_switch_idle(t, 6));
+	cr_expect_eq(topo_switch_level(t, 6), 1);
+	cr_expect_eq(topo_switch_group(t, 6), TOPO_NONE);
+	cr_expect_eq(topo_num_groups(t), 2);
+	cr_expect_eq(topo_switch_group(t, 0), topo_switch_group(t, 4));
+	cr_expect_eq(topo_switch_group(t, 2), topo_switch_group(t, 5));
+	cr_expect_neq(topo_switch_group(t, 0), topo_switch_group(t, 2));
+	for (uint32_t s = 11; s < 17; s++)
+		cr_expect_eq(topo_switch_level(t, s), 2, "switch %u", s);
+	cr_assert_eq(topo_stats(t, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(st.diameter, 4);
+	topo_conf_destroy(c);
+}
+
+/* The Cray Cascade written out as a graph is a Cascade with its groups:
+ * 6 x 16 routers, 3 groups, 24 global cables between every two. */
+Test(recog, cascade_as_generated)
+{
+	struct err err = { "" };
+	struct topo *g = topo_create("cascade:groups=3", &err);
+	char *text = fx_graph_conf(g, NULL, NULL);
+	struct topo_conf *c = parse(text);
+	struct topo_graph_info gi;
+
+	same_as_generated("cascade:groups=3", "cascade");
+	topo_graph_info(topo_conf_topo(c), &gi);
+	cr_expect_eq(gi.rows, 6);
+	cr_expect_eq(gi.cols, 16);
+	cr_expect_eq(gi.group_size, 96);
+	cr_expect_eq(gi.global_links, 3 * 24);
+	cr_expect_eq(gi.pair_min, 24);
+	cr_expect_eq(gi.pair_max, 24);
+	free(text);
+	topo_conf_destroy(c);
+	topo_destroy(g);
 }
 
 /* Paths of routing R from SRC to DST as sorted text lines, into BUF. */

@@ -489,7 +489,7 @@ static const struct bad_case bad[] = {
 	  "bad capacity '-2' (want a number above 0, at most 1e12)" },
 	{ "bad_capacity_target.conf", 2, "Capacity=spine: not a link kind" },
 	{ "bad_capacity_nolink.conf", 3,
-	  "Capacity=0-1: no link between switches 0 and 1" },
+	  "Capacity=0-1: no link between switch 0 and switch 1" },
 	{ "bad_capacity_kind.conf", 2,
 	  "this fattree topology has no global links" },
 	{ "bad_partpolicy.conf", 2,
