@@ -6,8 +6,10 @@
  * why names its parts (topo_conf refuses such a file at load).
  *
  * Fat-tree (folded Clos): the leaves are the switches with compute nodes,
- * but for a switch cabled to another switch with more nodes (storage or
- * login hosts on a spine: it "hosts" nodes above level 0).  A switch's
+ * but for those that host storage or login nodes on a spine: a switch
+ * cabled to another switch with more nodes, or one with fewer nodes than
+ * the median whose neighbours are those of a switch without nodes (the
+ * spine beside it).  A switch's
  * height is its BFS distance from the leaves; every cable must join
  * adjacent heights.  The roots are the lowest switches above every leaf
  * through which up/down routing joins every two leaves (a leaf's
@@ -214,20 +216,93 @@ static void ft_free(struct ft *f)
 	free(f->acc);
 }
 
-/* The leaves: switches with nodes, but for one cabled to a switch with
- * more nodes (it hosts nodes above the leaves).  Returns 0, 1 (not a
- * fat-tree, why set) or -1. */
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median node count of the switches with nodes (0 when memory runs
+ * out: then no switch is below it). */
+static uint32_t median_nodes(const struct topo *t)
+{
+	uint32_t *v = malloc(((size_t)t->nswitches + 1) * sizeof(*v)), n = 0;
+	uint32_t m;
+
+	if (!v)
+		return 0;
+	for (uint32_t s = 0; s < t->nswitches; s++)
+		if (nnodes(t, s))
+			v[n++] = nnodes(t, s);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_u32);
+	m = n ? v[n / 2] : 0;
+	free(v);
+	return m;
+}
+
+/* Whether switches X and Y have the same distinct switch neighbours
+ * (NB, NB2: degree room). */
+static bool twins(const struct topo *t, uint32_t x, uint32_t y, uint32_t *nb,
+		  uint32_t *nb2)
+{
+	uint32_t n = neighbours(t, x, nb);
+
+	return n == neighbours(t, y, nb2) && !memcmp(nb, nb2, n * sizeof(*nb));
+}
+
+/* Whether switch X, with fewer nodes than the median, has a twin without
+ * nodes (a spine beside the spine that carries storage hosts). */
+static int twin_of_empty(const struct topo *t, uint32_t x, uint32_t median,
+			 uint32_t *nb, uint32_t *nb2)
+{
+	uint32_t cnt, first = topo_switch_out(t, x, &cnt);
+
+	if (nnodes(t, x) >= median || !cnt)
+		return 0;
+	/* a twin shares every neighbour: look among those of the first */
+	{
+		uint32_t v = t->links[first].to, vc;
+		uint32_t vf = topo_switch_out(t, v, &vc);
+
+		for (uint32_t i = 0; i < vc; i++) {
+			uint32_t y = t->links[vf + i].to;
+
+			if (y != x && !nnodes(t, y) && twins(t, x, y, nb, nb2))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The leaves: switches with nodes, but for those that host nodes above
+ * the leaves (storage, login): a switch cabled to a switch with more
+ * nodes, or with fewer nodes than the median and the same neighbours as
+ * a switch without nodes.  Returns 0, 1 (not a fat-tree, why set) or -1. */
 static int find_leaves(struct ft *f)
 {
 	const struct topo *t = f->t;
+	uint32_t D = max_degree(t), median = median_nodes(t);
+	uint32_t *nb = malloc(((size_t)D + 1) * sizeof(*nb));
+	uint32_t *nb2 = malloc(((size_t)D + 1) * sizeof(*nb2));
 	char a[80], b[80];
+	int r = 1;
 
+	if (!nb || !nb2) {
+		r = -1;
+		goto out;
+	}
 	for (uint32_t s = 0; s < f->S; s++)
-		f->leaf_id[s] = nnodes(t, s) ? 0 : TOPO_NONE;
+		f->leaf_id[s] =
+			nnodes(t, s) && !twin_of_empty(t, s, median, nb, nb2) ?
+				0 :
+				TOPO_NONE;
 	for (uint32_t l = topo_first_switch_link(t); l < t->nlinks; l++) {
 		uint32_t x = t->links[l].from, y = t->links[l].to;
 
-		if (x > y || !nnodes(t, x) || !nnodes(t, y))
+		if (x > y || f->leaf_id[x] == TOPO_NONE ||
+		    f->leaf_id[y] == TOPO_NONE)
 			continue;
 		if (nnodes(t, x) == nnodes(t, y)) {
 			snprintf(f->why, f->whylen,
@@ -236,7 +311,7 @@ static int find_leaves(struct ft *f)
 				 label(t, x, a, sizeof(a)),
 				 label(t, y, b, sizeof(b)), nnodes(t, x),
 				 nnodes(t, x) == 1 ? "" : "s");
-			return 1;
+			goto out;
 		}
 		f->leaf_id[nnodes(t, x) < nnodes(t, y) ? x : y] = TOPO_NONE;
 	}
@@ -245,9 +320,13 @@ static int find_leaves(struct ft *f)
 			f->leaf_id[s] = f->nleaves++;
 	if (f->nleaves == f->S) {
 		snprintf(f->why, f->whylen, "every switch has compute nodes");
-		return 1;
+		goto out;
 	}
-	return 0;
+	r = 0;
+out:
+	free(nb);
+	free(nb2);
+	return r;
 }
 
 /* Heights from the leaves; every cable joins adjacent heights.  0, 1. */

@@ -72,89 +72,172 @@ static const char *groups_key(const struct topo *t)
 	return fattree_like(t) ? "pods" : "groups";
 }
 
-/* Leaves per pod of a recognised fat-tree graph, and the leaf count.
- * Returns a malloc'ed array of topo_num_groups entries (NULL when out of
- * memory or no pods). */
+/* Leaves per pod of a recognised fat-tree graph, and the leaf count (the
+ * level-0 switches with nodes).  Returns a malloc'ed array of
+ * topo_num_groups entries (NULL when out of memory or no pods). */
 static uint32_t *pod_leaves(const struct topo *t, uint32_t *leaves)
 {
 	uint32_t G = topo_num_groups(t);
 	uint32_t *n = G ? calloc(G, sizeof(*n)) : NULL;
 
 	*leaves = 0;
-	for (uint32_t s = 0; s < topo_num_switches(t); s++)
-		if (topo_switch_level(t, s) == 0) {
-			(*leaves)++;
-			if (n && topo_switch_group(t, s) < G)
-				n[topo_switch_group(t, s)]++;
-		}
+	for (uint32_t s = 0; s < topo_num_switches(t); s++) {
+		uint32_t cnt;
+
+		topo_switch_nodes(t, s, &cnt);
+		if (topo_switch_level(t, s) != 0 || !cnt)
+			continue;
+		(*leaves)++;
+		if (n && topo_switch_group(t, s) < G)
+			n[topo_switch_group(t, s)]++;
+	}
 	return n;
+}
+
+/* Whether switch S is idle (IDLE) or hosts nodes above level 0. */
+static bool special(const struct topo *t, uint32_t s, bool idle)
+{
+	uint32_t cnt;
+
+	if (idle)
+		return topo_switch_idle(t, s);
+	topo_switch_nodes(t, s, &cnt);
+	return cnt && topo_switch_level(t, s) > 0;
+}
+
+/* The names of the idle (IDLE) or hosting switches, as a JSON array. */
+static struct json_object *special_json(const struct topo *t, bool idle)
+{
+	struct json_object *a = json_object_new_array();
+	char b[80];
+
+	for (uint32_t s = 0; s < topo_num_switches(t); s++)
+		if (special(t, s, idle))
+			json_object_array_add(
+				a, json_object_new_string(topo_switch_label(
+					   t, s, b, sizeof(b))));
+	return a;
+}
+
+/* The first few idle or hosting switches, comma-separated, on stdout. */
+static void special_text(const struct topo *t, bool idle, uint32_t n)
+{
+	uint32_t shown = 0;
+	char b[80];
+
+	for (uint32_t s = 0; s < topo_num_switches(t) && shown < 4; s++)
+		if (special(t, s, idle))
+			printf("%s%s", shown++ ? ", " : "",
+			       topo_switch_label(t, s, b, sizeof(b)));
+	if (n > shown)
+		printf(", ...");
 }
 
 /* What the recognition of an explicit graph found (topo.conf(5)). */
 static struct json_object *recog_json(const struct topo *t)
 {
 	struct json_object *o = json_object_new_object();
-	const char *fam = topo_graph_family(t);
+	struct topo_graph_info gi;
 
+	topo_graph_info(t, &gi);
 	json_object_object_add(o, "family",
-			       fam ? json_object_new_string(fam) : NULL);
-	if (!fam) {
-		json_object_object_add(
-			o, "why", json_object_new_string(topo_graph_why(t)));
-	} else if (!strcmp(fam, "fattree")) {
+			       gi.family ? json_object_new_string(gi.family) :
+					   NULL);
+	if (!gi.family) {
+		json_object_object_add(o, "why",
+				       json_object_new_string(gi.why));
+	} else if (!strcmp(gi.family, "fattree")) {
 		uint32_t leaves, *n = pod_leaves(t, &leaves);
 		struct json_object *a = json_object_new_array();
 
-		json_object_object_add(
-			o, "levels",
-			json_object_new_int64(topo_graph_levels(t)));
-		json_object_object_add(
-			o, "pods", json_object_new_int64(topo_num_groups(t)));
-		for (uint32_t g = 0; n && g < topo_num_groups(t); g++)
+		json_object_object_add(o, "levels",
+				       json_object_new_int64(gi.levels));
+		json_object_object_add(o, "pods",
+				       json_object_new_int64(gi.groups));
+		for (uint32_t g = 0; n && g < gi.groups; g++)
 			json_object_array_add(a, json_object_new_int64(n[g]));
 		json_object_object_add(o, "pod_leaves", a);
 		json_object_object_add(o, "leaves",
 				       json_object_new_int64(leaves));
+		json_object_object_add(o, "idle_switches",
+				       special_json(t, true));
+		json_object_object_add(o, "hosting_switches",
+				       special_json(t, false));
 		free(n);
 	} else {
-		json_object_object_add(
-			o, "groups", json_object_new_int64(topo_num_groups(t)));
-		json_object_object_add(
-			o, "group_switches",
-			json_object_new_int64(topo_num_switches(t) /
-					      topo_num_groups(t)));
-		json_object_object_add(
-			o, "global_links",
-			json_object_new_int64(topo_graph_global_links(t)));
+		json_object_object_add(o, "groups",
+				       json_object_new_int64(gi.groups));
+		json_object_object_add(o, "group_switches",
+				       json_object_new_int64(gi.group_size));
+		if (!strcmp(gi.family, "cascade")) {
+			json_object_object_add(o, "rows",
+					       json_object_new_int64(gi.rows));
+			json_object_object_add(o, "columns",
+					       json_object_new_int64(gi.cols));
+		}
+		json_object_object_add(o, "global_links",
+				       json_object_new_int64(gi.global_links));
+		json_object_object_add(o, "pair_links_min",
+				       json_object_new_int64(gi.pair_min));
+		json_object_object_add(o, "pair_links_max",
+				       json_object_new_int64(gi.pair_max));
 	}
 	return o;
 }
 
+/* "24" or "20..24": global links between two groups. */
+static void print_pair(const struct topo_graph_info *gi)
+{
+	if (gi->pair_min == gi->pair_max)
+		printf("%u", gi->pair_min);
+	else
+		printf("%u..%u", gi->pair_min, gi->pair_max);
+}
+
+static void recog_fattree(const struct topo *t,
+			  const struct topo_graph_info *gi)
+{
+	uint32_t leaves, *n = pod_leaves(t, &leaves);
+
+	printf("recognised:        fat-tree: %u levels, %u pod%s (leaves",
+	       gi->levels, gi->groups, gi->groups == 1 ? "" : "s");
+	for (uint32_t g = 0; n && g < gi->groups; g++)
+		printf(" %u", n[g]);
+	printf("), %u leaves\n", leaves);
+	free(n);
+	if (gi->hosting) {
+		printf("hosting switches:  %u (", gi->hosting);
+		special_text(t, false, gi->hosting);
+		printf("; storage, login: in no pod)\n");
+	}
+	if (gi->idle) {
+		printf("idle switches:     %u (", gi->idle);
+		special_text(t, true, gi->idle);
+		printf("; on no up/down route between two leaves)\n");
+	}
+}
+
 static void recog_text(const struct topo *t)
 {
-	const char *fam = topo_graph_family(t);
+	struct topo_graph_info gi;
 
-	if (!fam) {
+	topo_graph_info(t, &gi);
+	if (!gi.family) {
 		printf("recognised:        no, only linear, clustered, random "
 		       "apply (%s)\n",
-		       topo_graph_why(t));
-	} else if (!strcmp(fam, "fattree")) {
-		uint32_t leaves, *n = pod_leaves(t, &leaves);
-
-		printf("recognised:        fat-tree: %u levels, %u pod%s "
-		       "(leaves",
-		       topo_graph_levels(t), topo_num_groups(t),
-		       topo_num_groups(t) == 1 ? "" : "s");
-		for (uint32_t g = 0; n && g < topo_num_groups(t); g++)
-			printf(" %u", n[g]);
-		printf("), %u leaves\n", leaves);
-		free(n);
+		       gi.why);
+	} else if (!strcmp(gi.family, "fattree")) {
+		recog_fattree(t, &gi);
+	} else if (!strcmp(gi.family, "cascade")) {
+		printf("recognised:        Cascade: %u groups of %u x %u "
+		       "switches, %u global links (",
+		       gi.groups, gi.rows, gi.cols, gi.global_links);
+		print_pair(&gi);
+		printf(" per group pair)\n");
 	} else {
 		printf("recognised:        dragonfly: %u groups of %u "
 		       "switches, %u global links\n",
-		       topo_num_groups(t),
-		       topo_num_switches(t) / topo_num_groups(t),
-		       topo_graph_global_links(t));
+		       gi.groups, gi.group_size, gi.global_links);
 	}
 }
 
@@ -337,8 +420,11 @@ static void print_text(const struct machine *m, const struct topo_stats *st)
 		printf("average hops:      %.4f\n", st->avg_hops);
 	if (st->method == TOPO_STATS_EXACT)
 		printf("distances:         exact (BFS from all %u "
-		       "switch%s)\n",
-		       st->sources, st->sources == 1 ? "" : "es");
+		       "switch%s%s)\n",
+		       st->sources, st->sources == 1 ? "" : "es",
+		       st->sources < topo_num_switches(t) ?
+			       " on routes; the idle ones left out" :
+			       "");
 	else if (st->method == TOPO_STATS_SYMMETRY)
 		printf("distances:         exact by symmetry (BFS from %u "
 		       "switch%s, one per orbit)\n",

@@ -28,6 +28,14 @@ expect_fail -x graph_disconnected 2 \
 # 3 leaves under 2 spines; 4 groups of 3 with C(4,2) = 6 global cables)
 golden graph_fattree.txt -- --topo "$data/good_graph_fattree.conf"
 golden graph_fattree.json -- --topo "$data/good_graph_fattree.conf" --json
+# a director fat-tree (good_graph_director.conf; pinned output, its
+# values worked by hand): edges at level 0, leaf chips at 1, spine chips
+# at 2 (3 levels, not 4: the chip aL3 with no edge switch is idle, level
+# 1 from the roots, and out of the distances: diameter 4, aS1 -> aL1 ->
+# e0 -> bL1 -> bS1, not 5 through aL3); pods {e0, e1, xL1}, {e2, e3,
+# xL2}; the storage hosts on spine aS2 make it a hosting switch
+golden graph_director.txt -- --topo "$data/good_graph_director.conf"
+golden graph_director.json -- --topo "$data/good_graph_director.conf" --json
 golden graph_dragonfly.txt -- --topo "$data/good_graph_dragonfly.conf"
 golden graph_dragonfly.json -- --topo "$data/good_graph_dragonfly.conf" \
 	--json
