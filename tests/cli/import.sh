@@ -249,13 +249,30 @@ expect_fail -x dir_map 2 "$tmp/dir: Is a directory" \
 expect_fail -x empty_map 2 "$tmp/empty.map: no 'HOST GUID' lines" \
 	-- ibnetdiscover "$in/small.ibnet" --guids "$tmp/empty.map"
 
-# a cable listed twice (two switches naming each other, one named twice)
-# is refused, where it was written as two cables; many parents are fine
+# two switches naming each other are one cable (GUID-generated files list
+# every switch's neighbours); one switch naming a child twice is refused,
+# where it was written as two cables; many parents are fine
 printf 'SwitchName=s0 Nodes=n[0-3] Switches=s1\nSwitchName=s1 Nodes=n[4-7] Switches=s0\n' \
 	>"$tmp/cycle.conf"
-expect_fail -x cable_twice 2 \
-	"$tmp/cycle.conf:2: Switches=: switches 's1' and 's0' are joined already (line 1): list a cable once" \
-	-- slurm-topology "$tmp/cycle.conf"
+run slurm-topology "$tmp/cycle.conf"
+if [ "$st" -eq 0 ] && grep -q -x 'SwitchName=s0 Nodes=n\[0-3\] Links=s1' "$tmp/out" &&
+   grep -q -x 'SwitchName=s1 Nodes=n\[4-7\]' "$tmp/out"; then
+	pass listed_both_ways
+else
+	flunk listed_both_ways "exit $st" "$tmp/out" "$tmp/err"
+fi
+# slurm_guids.conf: GUID switch names (S-0002c90200417670: 11 digits at
+# the end, no hostlist) listing each other: 3 switches, 8 nodes, 2 cables
+run slurm-topology "$in/slurm_guids.conf" -o "$tmp/guids.out"
+if [ "$st" -eq 0 ] &&
+   grep -q -x -F "$tmp/guids.out: 3 switches, 8 nodes, 2 cables" "$tmp/out" &&
+   grep -q -x -F 'SwitchName=S-0002c90200417670 Nodes=node[01-04] Links=S-0002c902004176a0' "$tmp/guids.out" &&
+   "$STOPO" topo --topo "$tmp/guids.out" >"$tmp/guids.txt" 2>&1 &&
+   grep -q '^recognised: *fat-tree: 2 levels' "$tmp/guids.txt"; then
+	pass guid_names
+else
+	flunk guid_names "exit $st" "$tmp/out" "$tmp/err" "$tmp/guids.out" "$tmp/guids.txt"
+fi
 printf 'SwitchName=s0 Nodes=n[0-3]\nSwitchName=s1 Nodes=n[4-7]\nSwitchName=s2 Switches=s0,s0,s1\n' \
 	>"$tmp/twice.conf"
 expect_fail -x child_twice 2 \

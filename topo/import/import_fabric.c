@@ -127,7 +127,7 @@ int fabric_warn(struct import_fabric *f, const char *fmt, ...)
 	return 0;
 }
 
-bool import_name_ok(const char *s)
+bool import_switch_name_ok(const char *s)
 {
 	if (!*s)
 		return false;
@@ -136,7 +136,12 @@ bool import_name_ok(const char *s)
 		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' ||
 		      *p == '-'))
 			return false;
-	return hl_error(s) == NULL;
+	return true;
+}
+
+bool import_name_ok(const char *s)
+{
+	return import_switch_name_ok(s) && hl_error(s) == NULL;
 }
 
 size_t import_num_warnings(const struct import_fabric *f)

@@ -93,8 +93,12 @@ struct import_fabric *slurm_build(struct slurm_topo *st, const char *format,
 /* Free ST's entries (not ST). */
 void slurm_clear(struct slurm_topo *st);
 
-/* Whether S is usable as a topo.conf switch or node name: letters, digits,
- * '.', '_', '-' (and, for a node, a name libslurm keeps as it is). */
+/* Whether S is usable as a topo.conf node name: letters, digits, '.', '_',
+ * '-', and a name libslurm keeps as it is (hl_error: no more than 9
+ * trailing digits). */
 bool import_name_ok(const char *s);
+/* Whether S is usable as a topo.conf switch name: letters, digits, '.',
+ * '_', '-' (switch names are no hostlists: S-0002c90200417670 is one). */
+bool import_switch_name_ok(const char *s);
 
 #endif

@@ -146,7 +146,7 @@ static int parse_words(struct slurm_topo *st, char *s, uint32_t line)
 				break;
 			}
 			block = !strcasecmp(w, "BlockName");
-			if (!import_name_ok(eq + 1)) {
+			if (!import_switch_name_ok(eq + 1)) {
 				rc = slurm_err(st, line, "bad %s name '%s'",
 					       block ? "block" : "switch",
 					       eq + 1);
@@ -301,105 +301,176 @@ static int add_nodes(struct slurm_topo *st, struct import_fabric *f)
 	return rc;
 }
 
-/* The cables of the tree form: each switch to the switches it lists.  A
- * pair listed twice (two switches naming each other, or one switch named
- * twice in a list) is an error: it would be written as two cables. */
+/* The switch names of a Switches= list EXPR: a hostlist when it has
+ * brackets, else plain comma-separated names (switch names are no node
+ * names: S-0002c90200417670 ends in more digits than a hostlist keeps).
+ * A new NULL-terminated array of new strings, or NULL with ST's error
+ * set. */
+static char **switch_names(struct slurm_topo *st, const char *expr,
+			   uint32_t line)
+{
+	size_t n = 1, k = 0;
+	char **v;
+
+	if (strchr(expr, '[')) {
+		struct hl *h = expand(st, st->ks, expr, line);
+		char *name;
+
+		if (!h)
+			return NULL;
+		v = calloc(hl_count(h) + 1, sizeof(*v));
+		while (v && (name = hl_shift(h)))
+			v[k++] = name;
+		hl_destroy(h);
+		if (!v)
+			err_set(st->err, "out of memory");
+		return v;
+	}
+	for (const char *p = expr; *p; p++)
+		n += *p == ',';
+	v = calloc(n + 1, sizeof(*v));
+	if (!v) {
+		err_set(st->err, "out of memory");
+		return NULL;
+	}
+	for (const char *p = expr; k < n; k++) {
+		size_t len = strcspn(p, ",");
+
+		v[k] = strndup(p, len);
+		if (!v[k] || !import_switch_name_ok(v[k])) {
+			if (v[k])
+				slurm_err(st, line, "%s bad switch name '%s'",
+					  st->ks_err, v[k]);
+			else
+				err_set(st->err, "out of memory");
+			for (size_t i = 0; i <= k; i++)
+				free(v[i]);
+			free(v);
+			return NULL;
+		}
+		p += len + (p[len] == ',');
+	}
+	return v;
+}
+
+/* The listings of the tree form's cables, by switch pair: open
+ * addressing over the pair keys (0: empty), with the line and the
+ * switch of the first listing. */
+struct cableset {
+	uint64_t *key;
+	uint32_t *line, *from;
+	uint64_t cap, used;
+};
+
+static uint64_t cs_slot(const struct cableset *c, uint64_t key)
+{
+	uint64_t x = (key * 0x9e3779b97f4a7c15u) & (c->cap - 1);
+
+	while (c->key[x] && c->key[x] != key)
+		x = (x + 1) & (c->cap - 1);
+	return x;
+}
+
+static int cs_grow(struct cableset *c)
+{
+	struct cableset n = { .cap = c->cap ? 2 * c->cap : 64 };
+
+	if (2 * (c->used + 1) <= c->cap)
+		return 0;
+	n.key = calloc(n.cap, sizeof(*n.key));
+	n.line = calloc(n.cap, sizeof(*n.line));
+	n.from = calloc(n.cap, sizeof(*n.from));
+	if (!n.key || !n.line || !n.from) {
+		free(n.key);
+		free(n.line);
+		free(n.from);
+		return -1;
+	}
+	for (uint64_t q = 0; q < c->cap; q++)
+		if (c->key[q]) {
+			uint64_t x = cs_slot(&n, c->key[q]);
+
+			n.key[x] = c->key[q];
+			n.line[x] = c->line[q];
+			n.from[x] = c->from[q];
+		}
+	n.used = c->used;
+	free(c->key);
+	free(c->line);
+	free(c->from);
+	*c = n;
+	return 0;
+}
+
+/* Switch I lists switch J: a cable, unless J listed I already (the same
+ * cable seen from its other end, as GUID-generated files write every
+ * switch's neighbours).  Listing J twice is an error. */
+static int tree_cable(struct slurm_topo *st, struct import_fabric *f,
+		      struct cableset *c, uint32_t i, uint32_t j)
+{
+	uint64_t key = ((uint64_t)(i < j ? i : j) << 32 | (i < j ? j : i)) + 1;
+	uint64_t x;
+
+	if (cs_grow(c))
+		return err_set(st->err, "out of memory");
+	x = cs_slot(c, key);
+	if (c->key[x] && c->from[x] == i)
+		return slurm_err(st, st->l[i].switches_line,
+				 "%s switches '%s' and '%s' are joined "
+				 "already (line %u): list a cable once",
+				 st->ks_err, st->l[i].name, st->l[j].name,
+				 c->line[x]);
+	if (c->key[x])
+		return 0;
+	if (fabric_add_cable(f, i, j, 1))
+		return err_set(st->err, "out of memory");
+	c->key[x] = key;
+	c->line[x] = st->l[i].switches_line;
+	c->from[x] = i;
+	c->used++;
+	return 0;
+}
+
+/* The cables of the tree form: each switch to the switches it lists; two
+ * switches listing each other are one cable. */
 static int add_tree_cables(struct slurm_topo *st, struct import_fabric *f)
 {
-	uint64_t cap = 64, used = 0, *set = calloc(cap, sizeof(*set));
-	uint32_t *lines = calloc(cap, sizeof(*lines));
+	struct cableset c = { 0 };
 	int rc = 0;
 
-	if (!set || !lines) {
-		free(set);
-		free(lines);
-		return err_set(st->err, "out of memory");
-	}
 	for (uint32_t i = 0; !rc && i < st->nl; i++) {
-		struct hl *h;
-		char *name;
+		char **v;
 
 		if (!st->l[i].switches)
 			continue;
-		h = expand(st, st->ks, st->l[i].switches,
-			   st->l[i].switches_line);
-		if (!h) {
+		v = switch_names(st, st->l[i].switches, st->l[i].switches_line);
+		if (!v) {
 			rc = -1;
 			break;
 		}
-		while (!rc && (name = hl_shift(h))) {
-			int64_t j = slurm_find(st, name);
-			uint64_t key, x;
+		for (size_t k = 0; v[k]; k++) {
+			int64_t j = slurm_find(st, v[k]);
 
-			if (j < 0) {
+			if (rc)
+				;
+			else if (j < 0)
 				rc = slurm_err(st, st->l[i].switches_line,
 					       "%s unknown switch '%s'",
-					       st->ks_err, name);
-			} else if ((uint32_t)j == i) {
+					       st->ks_err, v[k]);
+			else if ((uint32_t)j == i)
 				rc = slurm_err(
 					st, st->l[i].switches_line,
 					"%s switch '%s' linked to itself",
-					st->ks_err, name);
-			} else {
-				key = (uint64_t)(i < j ? i : j) << 32 |
-				      (uint32_t)(i < j ? j : i);
-				key++; /* 0: an empty slot */
-				if (2 * (used + 1) > cap) { /* grow, rehash */
-					uint64_t nc = 2 * cap, *ns;
-					uint32_t *nl;
-
-					ns = calloc(nc, sizeof(*ns));
-					nl = calloc(nc, sizeof(*nl));
-					if (!ns || !nl) {
-						free(ns);
-						free(nl);
-						free(name);
-						rc = err_set(st->err,
-							     "out of memory");
-						break;
-					}
-					for (uint64_t q = 0; q < cap; q++) {
-						if (!set[q])
-							continue;
-						x = (set[q] *
-						     0x9e3779b97f4a7c15u) &
-						    (nc - 1);
-						while (ns[x])
-							x = (x + 1) & (nc - 1);
-						ns[x] = set[q];
-						nl[x] = lines[q];
-					}
-					free(set);
-					free(lines);
-					set = ns;
-					lines = nl;
-					cap = nc;
-				}
-				x = (key * 0x9e3779b97f4a7c15u) & (cap - 1);
-				while (set[x] && set[x] != key)
-					x = (x + 1) & (cap - 1);
-				if (set[x])
-					rc = slurm_err(
-						st, st->l[i].switches_line,
-						"%s switches '%s' and '%s' are "
-						"joined already (line %u): "
-						"list a cable once",
-						st->ks_err, st->l[i].name, name,
-						lines[x]);
-				else if (fabric_add_cable(f, i, (uint32_t)j, 1))
-					rc = err_set(st->err, "out of memory");
-				else {
-					set[x] = key;
-					lines[x] = st->l[i].switches_line;
-					used++;
-				}
-			}
-			free(name);
+					st->ks_err, v[k]);
+			else
+				rc = tree_cable(st, f, &c, i, (uint32_t)j);
+			free(v[k]);
 		}
-		hl_destroy(h);
+		free(v);
 	}
-	free(set);
-	free(lines);
+	free(c.key);
+	free(c.line);
+	free(c.from);
 	return rc;
 }
 

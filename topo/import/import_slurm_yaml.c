@@ -169,7 +169,7 @@ static int entry(struct yst *y, const yaml_node_t *n, const char *kind)
 	name = scalar(y, v[0], kind, "a name");
 	if (!name)
 		return -1;
-	if (!import_name_ok(name))
+	if (!import_switch_name_ok(name))
 		return slurm_err(&y->st, line_of(v[0]), "bad %s name '%s'",
 				 kind, name);
 	j = slurm_find(&y->st, name);
