@@ -15,6 +15,7 @@ topo_libtopo_la_SOURCES = \
 	topo/routing_dragonfly.c \
 	topo/routing_fattree.c \
 	topo/routing_updown.c \
+	topo/routing_lft.c \
 	topo/routing_mesh.c \
 	topo/routing_graph.c
 noinst_HEADERS += topo/topo.h topo/topo_impl.h topo/routing.h \

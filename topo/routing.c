@@ -24,6 +24,7 @@
 	X(minimal)  \
 	X(ksp)      \
 	X(shortest) \
+	X(lft)      \
 	/* new routings above this line */
 
 #define DECLARE(n) extern const struct routing_ops routing_##n;
@@ -198,6 +199,9 @@ struct routing *routing_create(const struct topo *t, const char *spec,
 			topo_kind(t) == TOPO_GRAPH && !strcmp(s.name, "ecmp") ?
 				" (not recognised as a fat-tree, see "
 				"topo.conf(5))" :
+			!strcmp(s.name, "lft") ?
+				" (no forwarding tables: Forward= lines, "
+				"see topo.conf(5))" :
 				"",
 			list[0] ? list : "another topology");
 		return NULL;

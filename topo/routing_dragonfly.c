@@ -77,15 +77,14 @@ static const struct spec_opt opts[] = {
 	{ 0 },
 };
 
-/* Generated dragonflies and Cascades, and Topology=graph recognised as a
- * dragonfly (topo_recog.c: all-to-all groups, global links between). */
+/* Generated dragonflies and Cascades, and Topology=graph recognised as
+ * either (topo_recog.c: all-to-all groups or Cascade groups, global links
+ * between). */
 static bool applies(const struct topo *t)
 {
-	const char *g = topo_graph_family(t);
+	enum topo_kind k = topo_behaves_as(t);
 
-	return (topo_kind(t) == TOPO_DRAGONFLY ||
-		topo_kind(t) == TOPO_CASCADE ||
-		(topo_kind(t) == TOPO_GRAPH && g && !strcmp(g, "dragonfly"))) &&
+	return (k == TOPO_DRAGONFLY || k == TOPO_CASCADE) &&
 	       topo_num_groups(t) > 0;
 }
 

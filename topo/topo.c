@@ -153,6 +153,7 @@ void topo_destroy(struct topo *t)
 	free(t->sw_names);
 	free(t->sw_name_off);
 	free(t->sw_idle);
+	free(t->fwd);
 	free(t);
 }
 

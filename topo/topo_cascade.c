@@ -16,7 +16,18 @@
  * (groups-1), and lands on port c*(groups-1) + (i < j ? i : i-1) of group
  * j.  Every port is used; the pair's cables sit on distinct routers when
  * pair <= 96.  An Aries router has 10 global ports, so (groups-1)*pair may
- * not exceed 960. */
+ * not exceed 960.
+ *
+ * Real machines wire the global cables by blocks instead (block=W,
+ * bundle=B; the Aries link lists of NERSC's Edison and ALCF's Theta): in
+ * every chassis (row), the other groups take blocks of W consecutive
+ * slots in turn, group i's k-th other group (k = j, or j-1 when j > i)
+ * the block k mod (16/W), so a router serves ceil((groups-1)/(16/W))
+ * groups; router (i, row, bW + p) is cabled to router (j, row, b'W + p),
+ * b' the block group j gives group i, by B parallel cables, one link of
+ * capacity B x global.  pair is then 6 W B: Edison is
+ * cascade:groups=15,block=2,bundle=2 (24 cables per group pair), Theta
+ * cascade:groups=9,block=4,bundle=2 (48). */
 #include "topo/topo_impl.h"
 
 enum {
@@ -29,7 +40,16 @@ enum {
 
 static const struct spec_opt opts[] = {
 	{ .key = "groups", .def = "6", .help = "groups of 96 routers" },
-	{ .key = "pair", .def = "24", .help = "cables between two groups" },
+	{ .key = "pair",
+	  .help = "cables between two groups (default 24; 6 x block x "
+		  "bundle with block=)" },
+	{ .key = "block",
+	  .help = "wire each other group to a block of this many slots "
+		  "in every chassis (1, 2, 4, 8 or 16; default: round "
+		  "robin over the routers)" },
+	{ .key = "bundle",
+	  .help = "with block=: parallel cables per router pair, one link "
+		  "of bundle x global capacity (default 1)" },
 	{ .key = "inject", .def = "1", .help = "node link capacity" },
 	{ .key = "local", .def = "1", .help = "chassis (row) link capacity" },
 	{ .key = "column", .def = "3", .help = "column link capacity" },
@@ -58,20 +78,90 @@ static int intra_group(struct topo_builder *b, uint32_t base, double cloc,
 	return 0;
 }
 
+/* The global links of the block wiring (see above): G groups, blocks of
+ * W slots, B cables a router pair. */
+static int block_wiring(struct topo_builder *b, uint32_t G, uint32_t W,
+			uint32_t B, double cglob)
+{
+	uint32_t nb = SLOTS / W;
+
+	for (uint32_t i = 0; i < G; i++)
+		for (uint32_t j = i + 1; j < G; j++) {
+			uint32_t bi = (j - 1) % nb; /* i's block for j */
+			uint32_t bj = i % nb;	    /* j's block for i */
+
+			for (uint32_t r = 0; r < CHASSIS; r++)
+				for (uint32_t p = 0; p < W; p++)
+					if (tb_cable(b,
+						     i * ROUTERS + r * SLOTS +
+							     bi * W + p,
+						     j * ROUTERS + r * SLOTS +
+							     bj * W + p,
+						     B * cglob,
+						     TOPO_LINK_GLOBAL,
+						     TOPO_LINK_GLOBAL))
+						return -1;
+		}
+	return 0;
+}
+
+/* block= and bundle= (both absent: round robin, *W = 0), checked: W
+ * divides the 16 slots, a router's global ports hold its groups' cables,
+ * PAIR (when given) is 6 W B. */
+static int block_args(const struct topo_args *args, long g, long *w, long *bn,
+		      struct err *err)
+{
+	long per;
+
+	*w = *bn = 0;
+	if (!targ_str(args, "block")) {
+		if (targ_str(args, "bundle"))
+			return err_set(err, "bundle= needs block= (the "
+					    "round-robin wiring has one "
+					    "cable a router pair)");
+		return 0;
+	}
+	if (targ_int(args, "block", 1, SLOTS, w, err) ||
+	    targ_int_computed(args, "bundle", 1, 1, GLOBAL_PORTS, bn, err))
+		return -1;
+	if (SLOTS % *w)
+		return err_set(err,
+			       "block=%ld: must divide the %d slots of "
+			       "a chassis (1, 2, 4, 8, 16)",
+			       *w, SLOTS);
+	per = (g - 1 + SLOTS / *w - 1) / (SLOTS / *w);
+	if (per * *bn > GLOBAL_PORTS)
+		return err_set(err,
+			       "block=%ld,bundle=%ld: a router serves %ld "
+			       "groups, %ld cable%s each: more than its %d "
+			       "global ports",
+			       *w, *bn, per, *bn, *bn == 1 ? "" : "s",
+			       GLOBAL_PORTS);
+	return 0;
+}
+
 static int build(struct topo_builder *b, const struct topo_args *args,
 		 struct err *err)
 {
-	long g, pair;
+	long g, pair, w, bn;
 	double cinj, cloc, ccol, cglob;
 	uint32_t ports;
 
 	if (targ_int(args, "groups", 1, 4096, &g, err) ||
-	    targ_int(args, "pair", 1, ROUTERS * GLOBAL_PORTS, &pair, err) ||
+	    block_args(args, g, &w, &bn, err) ||
+	    targ_int_computed(args, "pair", w ? CHASSIS * w * bn : 24, 1,
+			      ROUTERS * GLOBAL_PORTS, &pair, err) ||
 	    targ_double(args, "inject", &cinj, err) ||
 	    targ_double(args, "local", &cloc, err) ||
 	    targ_double(args, "column", &ccol, err) ||
 	    targ_double(args, "global", &cglob, err))
 		return -1;
+	if (w && pair != CHASSIS * w * bn)
+		return err_set(err,
+			       "pair=%ld, but block=%ld,bundle=%ld wire %ld "
+			       "cables between two groups (6 x block x "
+			       "bundle)",
+			       pair, w, bn, CHASSIS * w * bn);
 	if ((g - 1) * pair > ROUTERS * GLOBAL_PORTS)
 		return err_set(err,
 			       "(groups-1)*pair = %ld global ports per "
@@ -90,6 +180,11 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 	for (uint32_t grp = 0; grp < (uint32_t)g; grp++)
 		if (intra_group(b, grp * ROUTERS, cloc, ccol))
 			return err_set(err, "out of memory");
+	if (w)
+		return block_wiring(b, (uint32_t)g, (uint32_t)w, (uint32_t)bn,
+				    cglob) ?
+			       err_set(err, "out of memory") :
+			       0;
 	ports = (uint32_t)((g - 1) * pair);
 	for (uint32_t i = 0; g > 1 && i < (uint32_t)g; i++) {
 		for (uint32_t t = 0; t < ports; t++) {

@@ -56,6 +56,14 @@ struct sw_decl {
 	size_t nlinks;
 };
 
+/* One Forward=SWITCH line: its routes, "HOSTLIST:NEXT[@K]" each. */
+struct fwd_decl {
+	uint32_t line;
+	char *sw;
+	char **route;
+	size_t nroute;
+};
+
 /* Everything read in the first pass. */
 struct pstate {
 	const char *file;
@@ -85,6 +93,8 @@ struct pstate {
 	size_t nsws;
 	uint32_t *swh; /* open addressing over sws by name; TOPO_NONE empty */
 	size_t swh_size;
+	struct fwd_decl *fwds; /* Forward= lines, file order */
+	size_t nfwds;
 };
 
 struct topo_conf {
@@ -596,6 +606,46 @@ static int d_switch(struct pstate *st, uint32_t line, char **tok, size_t ntok)
 	return 0;
 }
 
+/* Forward=SWITCH HOSTLIST:NEXT[@K] ...: a switch's forwarding table
+ * (resolved once the nodes are named: apply_forward). */
+static int d_forward(struct pstate *st, uint32_t line, char **tok,
+		     const char *v, size_t ntok)
+{
+	struct fwd_decl *d;
+
+	if (!valid_name(v))
+		return perr(st, line,
+			    "bad switch name '%s' in Forward= (letters, "
+			    "digits, '.', '_', '-')",
+			    v);
+	if (ntok < 2)
+		return perr(st, line,
+			    "Forward=%s gives no route (want Forward=SWITCH "
+			    "HOSTLIST:NEXT[@K] ...)",
+			    v);
+	if (push((void **)&st->fwds, &st->nfwds, sizeof(*st->fwds)))
+		return perr(st, line, "out of memory");
+	d = &st->fwds[st->nfwds - 1];
+	d->line = line;
+	d->sw = strdup(v);
+	d->route = calloc(ntok, sizeof(*d->route));
+	if (!d->sw || !d->route)
+		return perr(st, line, "out of memory");
+	for (size_t i = 1; i < ntok; i++) {
+		const char *colon = strrchr(tok[i], ':');
+
+		if (!colon || colon == tok[i] || !colon[1])
+			return perr(st, line,
+				    "bad route '%s' in Forward=%s (want "
+				    "HOSTLIST:NEXT or HOSTLIST:NEXT@K)",
+				    tok[i], v);
+		d->route[d->nroute] = strdup(tok[i]);
+		if (!d->route[d->nroute++])
+			return perr(st, line, "out of memory");
+	}
+	return 0;
+}
+
 static int directive(struct pstate *st, uint32_t line, char *text)
 {
 	char *tok[4096];
@@ -637,10 +687,13 @@ static int directive(struct pstate *st, uint32_t line, char *text)
 		return d_budget(st, line, tok, v, ntok);
 	if (!strcasecmp(tok[0], "RespectIsolation"))
 		return d_respect(st, line, tok, v, ntok);
+	if (!strcasecmp(tok[0], "Forward"))
+		return d_forward(st, line, tok, v, ntok);
 	return perr(st, line,
 		    "unknown key '%s' (Topology, Routing, NodeName, "
 		    "Capacity, PartitionPolicy, DefaultPolicy, SwitchName, "
-		    "Wrap, Predict, PredictBudget, RespectIsolation)",
+		    "Forward, Wrap, Predict, PredictBudget, "
+		    "RespectIsolation)",
 		    tok[0]);
 }
 
@@ -737,6 +790,13 @@ static void pstate_free(struct pstate *st)
 	}
 	free(st->sws);
 	free(st->swh);
+	for (size_t i = 0; i < st->nfwds; i++) {
+		for (size_t k = 0; k < st->fwds[i].nroute; k++)
+			free(st->fwds[i].route[k]);
+		free(st->fwds[i].route);
+		free(st->fwds[i].sw);
+	}
+	free(st->fwds);
 }
 
 /* ---- pass 2: the graph family ---- */
@@ -1233,6 +1293,139 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 	return 0;
 }
 
+/* ---- pass 2: forwarding tables ---- */
+
+/* Route R ("HOSTLIST:NEXT[@K]") of switch SW into FWD ([S x N] link ids):
+ * the K-th cable (1-based, as the parallel links are numbered) from SW to
+ * NEXT for every node of HOSTLIST. */
+static int forward_route(struct pstate *st, struct topo_conf *c,
+			 const struct fwd_decl *d, uint32_t sw, const char *r,
+			 uint32_t *fwd)
+{
+	const struct topo *t = c->topo;
+	uint32_t N = topo_num_nodes(t), cnt, first, k = 1;
+	const char *colon = strrchr(r, ':'), *at = strchr(colon, '@');
+	char *hlx = dupn(r, (size_t)(colon - r)), *next, *name;
+	struct hl *h = NULL;
+	int nx, rc = -1;
+
+	next = dupn(colon + 1,
+		    at ? (size_t)(at - colon - 1) : strlen(colon + 1));
+	if (!hlx || !next) {
+		perr(st, d->line, "out of memory");
+		goto out;
+	}
+	if (at && (sscanf(at + 1, "%u", &k) != 1 || !k ||
+		   strspn(at + 1, "0123456789") != strlen(at + 1))) {
+		perr(st, d->line, "Forward=%s: bad cable number in '%s'", d->sw,
+		     r);
+		goto out;
+	}
+	nx = sw_find(st, next);
+	first = nx < 0 ? TOPO_NONE :
+			 topo_link_between(t, sw, (uint32_t)nx, &cnt);
+	if (first == TOPO_NONE || k > cnt) {
+		perr(st, d->line, "Forward=%s: '%s': %s", d->sw, r,
+		     nx < 0		? "no such switch" :
+		     first == TOPO_NONE ? "no cable to that switch" :
+					  "fewer cables to that switch");
+		goto out;
+	}
+	h = hl_parse(hlx);
+	if (!h) {
+		const char *why = hl_error(hlx);
+
+		perr(st, d->line, "Forward=%s: bad hostlist '%s': %s", d->sw,
+		     hlx, why ? why : "out of memory");
+		goto out;
+	}
+	while ((name = hl_shift(h))) {
+		uint32_t i = topo_conf_node_index(c, name);
+
+		if (i == TOPO_NONE) {
+			perr(st, d->line, "Forward=%s: no node named '%s'",
+			     d->sw, name);
+			free(name);
+			goto out;
+		}
+		if (fwd[(size_t)sw * N + i] != TOPO_NONE) {
+			perr(st, d->line, "Forward=%s: node '%s' given twice",
+			     d->sw, name);
+			free(name);
+			goto out;
+		}
+		fwd[(size_t)sw * N + i] = first + k - 1;
+		free(name);
+	}
+	rc = 0;
+out:
+	hl_destroy(h);
+	free(hlx);
+	free(next);
+	return rc;
+}
+
+/* Every Forward= line into the topology's table, checked: every route
+ * between two nodes reaches its destination. */
+static int apply_forward(struct pstate *st, struct topo_conf *c)
+{
+	struct topo *t = c->topo;
+	uint32_t S = topo_num_switches(t), N = topo_num_nodes(t);
+	uint32_t *fwd, *first_line;
+	uint32_t bad, node, from;
+	char lb[80], lf[80];
+	int r;
+
+	if (!st->nfwds)
+		return 0;
+	if (t->kind != TOPO_GRAPH || !c->nnames)
+		return perr(st, st->fwds[0].line,
+			    "Forward= needs Topology=graph with node names");
+	fwd = malloc(((size_t)S * N + 1) * sizeof(*fwd));
+	first_line = calloc((size_t)S + 1, sizeof(*first_line));
+	if (!fwd || !first_line) {
+		free(fwd);
+		free(first_line);
+		return perr(st, st->fwds[0].line, "out of memory");
+	}
+	memset(fwd, 0xff, ((size_t)S * N + 1) * sizeof(*fwd));
+	for (size_t i = 0; i < st->nfwds; i++) {
+		const struct fwd_decl *d = &st->fwds[i];
+		int sw = sw_find(st, d->sw);
+
+		if (sw < 0) {
+			perr(st, d->line, "Forward=%s: no such switch", d->sw);
+			goto fail;
+		}
+		if (!first_line[sw])
+			first_line[sw] = d->line;
+		for (size_t q = 0; q < d->nroute; q++)
+			if (forward_route(st, c, d, (uint32_t)sw, d->route[q],
+					  fwd))
+				goto fail;
+	}
+	topo_set_forwarding(t, fwd);
+	fwd = NULL;
+	r = topo_check_forwarding(t, &bad, &node, &from);
+	if (r) {
+		perr(st, first_line[bad] ? first_line[bad] : st->fwds[0].line,
+		     r == 1 ? "Forward=%s: no route to node %s (traffic from "
+			      "%s to it passes here)" :
+			      "Forward=%s: the routes to node %s loop "
+			      "through it (from %s)",
+		     topo_switch_label(t, bad, lb, sizeof(lb)),
+		     topo_conf_node_name(c, node),
+		     topo_switch_label(t, from, lf, sizeof(lf)));
+		goto fail;
+	}
+	free(first_line);
+	return 0;
+fail:
+	free(fwd);
+	free(first_line);
+	return -1;
+}
+
 /* ---- the whole file ---- */
 
 static struct topo *build_topo(struct pstate *st)
@@ -1286,7 +1479,7 @@ struct topo_conf *topo_conf_parse(const char *name, const char *text,
 	for (size_t i = 0; i < st.ncaps; i++)
 		if (apply_cap(&st, c->topo, &st.caps[i]))
 			goto fail;
-	if (build_names(&st, c))
+	if (build_names(&st, c) || apply_forward(&st, c))
 		goto fail;
 	c->lines[TOPO_CONF_TOPOLOGY] = st.topo_line;
 	c->lines[TOPO_CONF_ROUTING] = st.routing_line;

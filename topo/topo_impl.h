@@ -57,6 +57,10 @@ struct topo {
 	char *sw_names;
 	uint32_t *sw_name_off;
 	uint8_t *sw_idle; /* [S] recognised fat-tree: on no up/down route */
+	/* the subnet manager's forwarding tables (topo.conf Forward=):
+	 * [S x N], the link switch s sends node n's traffic on at
+	 * fwd[s N + n], TOPO_NONE for none; NULL without tables */
+	uint32_t *fwd;
 };
 
 struct tb_cable {
@@ -145,6 +149,16 @@ struct topo *tb_finish(struct topo_builder *b, struct err *err);
 /* Give T the names NAMES[0..S) of its switches (copied).  Returns 0 or
  * -1 (memory). */
 int topo_set_switch_names(struct topo *t, const char *const *names);
+
+/* Give T the forwarding tables FWD ([S x N] switch link ids, TOPO_NONE
+ * for none; taken over). */
+void topo_set_forwarding(struct topo *t, uint32_t *fwd);
+/* Check T's forwarding tables: every route from a switch with nodes to
+ * every node of another switch reaches it.  Returns 0; 1 when switch
+ * *SW has no entry for node *NODE that traffic from switch *FROM needs;
+ * 2 when the route from *FROM to *NODE comes back to *SW (a loop). */
+int topo_check_forwarding(const struct topo *t, uint32_t *sw, uint32_t *node,
+			  uint32_t *from);
 
 /* Recognise graph T (TOPO_GRAPH) as a fat-tree or a dragonfly: on
  * success set its levels, groups and t->recog, else t->recog.why.

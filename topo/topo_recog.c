@@ -752,8 +752,9 @@ static int try_cascade(const struct topo *t, const uint32_t *row, uint32_t nr,
 	r = 1;
 	for (uint32_t i = 0; i < nr; i++)
 		rg[i] = TOPO_NONE;
-	/* each new group: its first row gives the columns; every other row
-	 * matched to it joins, its switches in the matched columns */
+	/* each new group: its first row gives the columns; a later row
+	 * joins when the links to every row already in are perfect
+	 * matchings, slot to slot (the columns all-to-all) */
 	for (uint32_t a = 0; a < nr; a++) {
 		uint32_t n = 0;
 
@@ -764,32 +765,28 @@ static int try_cascade(const struct topo *t, const uint32_t *row, uint32_t nr,
 		for (uint32_t i = 0; i < k; i++)
 			col[mem[off[a] + i]] = i;
 		for (uint32_t b = a + 1; b < nr; b++) {
-			if (rg[b] != TOPO_NONE ||
-			    !matched(t, mem + off[a], row, b, k, idx, m, seen))
+			bool all = rg[b] == TOPO_NONE;
+
+			for (uint32_t x = 0; x < n && all; x++) {
+				const uint32_t *mx = mem + off[first[x]];
+
+				all = matched(t, mx, row, b, k, idx, m, seen);
+				for (uint32_t i = 0; i < k && all; i++)
+					all = x ? col[mem[off[b] + m[i]]] ==
+							      col[mx[i]] :
+						  true;
+				for (uint32_t i = 0; i < k && all && !x; i++)
+					col[mem[off[b] + m[i]]] = col[mx[i]];
+			}
+			if (!all)
 				continue;
 			rg[b] = G;
 			first[n++] = b;
-			for (uint32_t i = 0; i < k; i++)
-				col[mem[off[b] + m[i]]] = i;
 		}
 		if (G == 0)
 			R = n;
 		if (n != R || n < 2)
 			goto out;
-		/* columns all-to-all: every two rows of the group matched,
-		 * switch to switch of the same column */
-		for (uint32_t x = 0; x < n; x++)
-			for (uint32_t y = x + 1; y < n; y++) {
-				const uint32_t *ma = mem + off[first[x]];
-
-				if (!matched(t, ma, row, first[y], k, idx, m,
-					     seen))
-					goto out;
-				for (uint32_t i = 0; i < k; i++)
-					if (col[mem[off[first[y]] + m[i]]] !=
-					    col[ma[i]])
-						goto out;
-			}
 		G++;
 	}
 	if (G < 2)

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixtures.h"
 #include "topo/routing.h"
+#include "topo/topo_conf.h"
 #include "topo/topo_impl.h"
 
 /* A graph topology from a cable list, one node per switch (node i on
@@ -449,4 +451,139 @@ Test(ksp, unreachable)
 	routing_destroy(k);
 	routing_destroy(s);
 	topo_destroy(t);
+}
+
+/* lft: the forwarding tables of Forward= lines.  Two leaves l1 (a1, a2)
+ * and l2 (b1, b2) under spines s1, s2; by hand, the tables send a1 and
+ * b1's traffic one way and a2 and b2's the other:
+ *   a1 -> b1: l1 -> s1 -> l2    a2 -> b2: l1 -> s2 -> l2
+ *   b1 -> a1: l2 -> s2 -> l1    b2 -> a2: l2 -> s1 -> l1
+ * (routes depend on the destination node, not only on its switch). */
+static const char lft_conf[] = "Topology=graph\n"
+			       "Routing=lft\n"
+			       "SwitchName=l1 Nodes=a[1-2] Links=s1,s2\n"
+			       "SwitchName=l2 Nodes=b[1-2] Links=s1,s2\n"
+			       "SwitchName=s1\n"
+			       "SwitchName=s2\n"
+			       "Forward=l1 b1:s1 b2:s2\n"
+			       "Forward=l2 a1:s2 a2:s1\n"
+			       "Forward=s1 b1:l2 a2:l1\n"
+			       "Forward=s2 b2:l2 a1:l1\n";
+
+/* The switch sequence of the only path from SRC to DST, as "l1 s1 l2". */
+static void lft_route(const struct routing *r, struct topo_conf *c,
+		      const char *src, const char *dst, const char *want)
+{
+	const struct topo *t = topo_conf_topo(c);
+	struct pathset ps;
+	struct err err = { "" };
+	char buf[128] = "", b[32];
+	uint32_t s = topo_conf_node_index(c, src),
+		 d = topo_conf_node_index(c, dst);
+
+	pathset_init(&ps);
+	cr_assert_eq(routing_paths(r, s, d, &ps, &err), 0, "%s", err.msg);
+	cr_assert_eq(ps.n, 1);
+	strcat(buf, topo_switch_label(t, topo_node_switch(t, s), b, sizeof(b)));
+	for (uint32_t k = ps.off[0] + 1; k + 1 < ps.off[1]; k++) {
+		strcat(buf, " ");
+		strcat(buf, topo_switch_label(t, topo_link(t, ps.links[k])->to,
+					      b, sizeof(b)));
+	}
+	cr_expect_str_eq(buf, want, "%s -> %s", src, dst);
+	pathset_free(&ps);
+}
+
+Test(lft, paths_and_linkset)
+{
+	struct err err = { "" };
+	struct topo_conf *c = topo_conf_parse("lft.conf", lft_conf, &err);
+	const struct topo *t;
+	struct routing *r;
+	uint8_t used[64] = { 0 };
+	uint32_t job[2], n = 0;
+
+	cr_assert_not_null(c, "%s", err.msg);
+	t = topo_conf_topo(c);
+	r = routing_create(t, "lft", &err);
+	cr_assert_not_null(r, "%s", err.msg);
+	cr_expect_str_eq(topo_conf_routing(c), "lft");
+	lft_route(r, c, "a1", "b1", "l1 s1 l2");
+	lft_route(r, c, "a2", "b2", "l1 s2 l2");
+	lft_route(r, c, "b1", "a1", "l2 s2 l1");
+	lft_route(r, c, "b2", "a2", "l2 s1 l1");
+	lft_route(r, c, "a1", "b2", "l1 s2 l2");
+	lft_route(r, c, "a1", "a2", "l1");
+	/* the job a1, b1: l1->s1, s1->l2 (to b1), l2->s2, s2->l1 (to a1) */
+	job[0] = topo_conf_node_index(c, "a1");
+	job[1] = topo_conf_node_index(c, "b1");
+	cr_assert_eq(routing_linkset(r, job, 2, used, &err), 0, "%s", err.msg);
+	for (uint32_t l = 0; l < topo_num_links(t); l++)
+		n += used[l];
+	cr_expect_eq(n, 4);
+	cr_expect(used[topo_link_between(t, 0, 2, &n)]);
+	cr_expect(used[topo_link_between(t, 2, 1, &n)]);
+	cr_expect(used[topo_link_between(t, 1, 3, &n)]);
+	cr_expect(used[topo_link_between(t, 3, 0, &n)]);
+	fx_linkset_vs_enum(r, job, 2, "a1, b1");
+	routing_destroy(r);
+	topo_conf_destroy(c);
+}
+
+/* Tables that are wrong: "lft.conf:LINE: what", naming switches and
+ * nodes; and lft without tables. */
+Test(lft, bad_tables)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "Forward=s2 b2:l2\n",
+		  "lft.conf:10: Forward=s2: no route to node a1 (traffic from "
+		  "l2 to it passes here)" },
+		{ "Forward=s2 b2:l2 a1:l2\n",
+		  "lft.conf:8: Forward=l2: the routes to node a1 loop through "
+		  "it (from l2)" },
+		{ "Forward=s2 b2:l2 a1:x9\n",
+		  "lft.conf:10: Forward=s2: 'a1:x9': no such switch" },
+		{ "Forward=s2 b2:l2 a1:s1\n",
+		  "lft.conf:10: Forward=s2: 'a1:s1': no cable to that switch" },
+		{ "Forward=s2 b2:l2 a1:l1@2\n",
+		  "lft.conf:10: Forward=s2: 'a1:l1@2': fewer cables to that "
+		  "switch" },
+		{ "Forward=s2 b2:l2 a9:l1\n",
+		  "lft.conf:10: Forward=s2: no node named 'a9'" },
+		{ "Forward=s2 b2:l2 b2:l1\n",
+		  "lft.conf:10: Forward=s2: node 'b2' given twice" },
+		{ "Forward=s2 b2\n",
+		  "lft.conf:10: bad route 'b2' in Forward=s2 (want "
+		  "HOSTLIST:NEXT or HOSTLIST:NEXT@K)" },
+		{ "Forward=s3 b2:l2\n",
+		  "lft.conf:10: Forward=s3: no such switch" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct err err = { "" };
+		char text[1024];
+		char *cut;
+		struct topo_conf *c;
+
+		/* the tables above but s2's line, replaced */
+		snprintf(text, sizeof(text), "%s", lft_conf);
+		cut = strstr(text, "Forward=s2");
+		*cut = '\0';
+		strcat(text, cases[i].text);
+		c = topo_conf_parse("lft.conf", text, &err);
+		cr_expect_null(c, "case %zu accepted", i);
+		cr_expect_str_eq(err.msg, cases[i].msg, "case %zu", i);
+		topo_conf_destroy(c);
+	}
+	{
+		struct err err = { "" };
+		struct topo *t = mk("fattree:k=2,n=2");
+
+		cr_expect_null(routing_create(t, "lft", &err));
+		cr_expect(strstr(err.msg, "no forwarding tables") != NULL, "%s",
+			  err.msg);
+		topo_destroy(t);
+	}
 }

@@ -424,7 +424,7 @@ static const struct bad_case bad[] = {
 	{ NULL, "", NULL, "empty topology spec" },
 	{ NULL, "dragonfly:p=2,a=4,h=2,g=9", "bogus",
 	  "unknown routing 'bogus' (known: min, vlb, ugal, ecmp, dmodk, dor, "
-	  "minimal, ksp, shortest)" },
+	  "minimal, ksp, shortest, lft)" },
 	{ NULL, "dragonfly:p=2,a=4,h=2,g=9", "ecmp",
 	  "routing 'ecmp' does not apply to dragonfly; use min, vlb, ugal, "
 	  "ksp or shortest" },

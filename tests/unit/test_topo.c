@@ -330,6 +330,45 @@ Test(topo, cascade_structure)
 	topo_destroy(t);
 }
 
+/* The block wiring worked by hand for cascade:groups=3,block=8,bundle=2:
+ * two blocks a chassis (slots 0-7, 8-15); group i's k-th other group (k =
+ * j, or j-1 above i) takes block k mod 2, so in every row r and slot p of
+ * a block: (0, r, p) - (1, r, p), (0, r, 8+p) - (2, r, p), (1, r, 8+p) -
+ * (2, r, 8+p), each one link of capacity 2 (the bundle); 6 x 8 x 2 = 96
+ * cables (48 links) between two groups, one global link per router. */
+Test(topo, cascade_block_wiring)
+{
+	struct topo *t = fx_topo("cascade:groups=3,block=8,bundle=2");
+	static const uint32_t ends[3][2] = { { 0, 1 }, { 0, 2 }, { 1, 2 } };
+	static const uint32_t slot[3][2] = { { 0, 0 }, { 8, 0 }, { 8, 8 } };
+
+	cr_expect_eq(topo_param_int(t, "pair"), 96);
+	for (uint32_t s = 0; s < 288; s++) {
+		uint32_t cnt, first = topo_switch_out(t, s, &cnt), glob = 0;
+
+		for (uint32_t l = first; l < first + cnt; l++)
+			glob += topo_link(t, l)->kind == TOPO_LINK_GLOBAL;
+		cr_expect_eq(glob, 1, "switch %u", s);
+	}
+	for (int e = 0; e < 3; e++)
+		for (uint32_t r = 0; r < 6; r++)
+			for (uint32_t p = 0; p < 8; p++) {
+				uint32_t a = ends[e][0] * 96 + r * 16 +
+					     slot[e][0] + p;
+				uint32_t b = ends[e][1] * 96 + r * 16 +
+					     slot[e][1] + p;
+				uint32_t cnt,
+					l = topo_link_between(t, a, b, &cnt);
+
+				cr_assert_neq(l, TOPO_NONE, "%u-%u", a, b);
+				cr_expect_eq(cnt, 1);
+				cr_expect_eq(topo_link(t, l)->capacity, 2.0);
+				cr_expect_eq(topo_link(t, l)->kind,
+					     TOPO_LINK_GLOBAL);
+			}
+	topo_destroy(t);
+}
+
 Test(topo, cascade_capacities)
 {
 	struct topo *t = fx_topo("cascade:groups=2,pair=2,local=2,column=5,"
@@ -479,6 +518,13 @@ static const struct bad_case bad[] = {
 	{ "cascade:pair=0", "parameter pair=0: must be in" },
 	{ "cascade:column=x",
 	  "parameter column=x: want a number above 0, at most 1e12" },
+	{ "cascade:block=3", "block=3: must divide the 16 slots of a chassis" },
+	{ "cascade:bundle=2", "bundle= needs block=" },
+	{ "cascade:groups=15,block=2,bundle=2,pair=48",
+	  "pair=48, but block=2,bundle=2 wire 24 cables between two groups" },
+	{ "cascade:groups=30,block=16",
+	  "a router serves 29 groups, 1 cable each: more than its 10 global "
+	  "ports" },
 	{ "jellyfish:n=5,r=4,p=1", "is odd" },
 	{ "jellyfish:n=4,r=5,p=1", "need n > 4 switches" },
 	{ "jellyfish:r=4,p=4", "p=4 leaves no switch ports" },

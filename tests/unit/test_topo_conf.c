@@ -541,8 +541,8 @@ static const struct bad_case bad[] = {
 static const struct bad_case exact[] = {
 	{ "bad_unknown_key.conf", 2,
 	  "unknown key 'Foo' (Topology, Routing, NodeName, Capacity, "
-	  "PartitionPolicy, DefaultPolicy, SwitchName, Wrap, Predict, "
-	  "PredictBudget, RespectIsolation)" },
+	  "PartitionPolicy, DefaultPolicy, SwitchName, Forward, Wrap, "
+	  "Predict, PredictBudget, RespectIsolation)" },
 	{ "bad_predict_twice.conf", 3,
 	  "Predict= given twice (first on line 2)" },
 	{ "bad_predict_words.conf", 2,
