@@ -86,8 +86,9 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 	struct dfg *d;
 	int large = 0;
 
-	bool gdf = k == TOPO_GRAPH && topo_graph_family(p->t) &&
-		   !strcmp(topo_graph_family(p->t), "dragonfly");
+	bool gdf = k == TOPO_GRAPH &&
+		   (topo_behaves_as(p->t) == TOPO_DRAGONFLY ||
+		    topo_behaves_as(p->t) == TOPO_CASCADE);
 
 	if (k == TOPO_GRAPH && !gdf)
 		return err_set(
@@ -125,8 +126,9 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 			       "not supported (min, vlb, ugal)",
 			       me, rs);
 	}
-	/* full-mesh groups: generated dragonflies and recognised graphs */
-	d->router_rule = d->mode == MODE_MIN && (k == TOPO_DRAGONFLY || gdf);
+	/* full-mesh groups: generated and recognised dragonflies */
+	d->router_rule = d->mode == MODE_MIN &&
+			 topo_behaves_as(p->t) == TOPO_DRAGONFLY;
 	d->large_shared = large == 1;
 	d->S = topo_num_switches(p->t);
 	d->G = topo_num_groups(p->t);

@@ -137,7 +137,7 @@ static int make_routings(struct machine *m, const char *routing,
 const char *machine_predict_default(const struct topo *t,
 				    const struct routing *r)
 {
-	enum topo_kind k = topo_kind(t);
+	enum topo_kind k = topo_behaves_as(t);
 
 	if ((k == TOPO_DRAGONFLY || k == TOPO_CASCADE) && r &&
 	    !strcmp(routing_name(r), "ugal"))
