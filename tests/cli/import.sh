@@ -28,7 +28,7 @@ golden help.txt -- --help
 run ibnetdiscover "$in/fabric.ibnet" -o "$tmp/fabric.conf"
 if [ "$st" -ne 0 ]; then
 	flunk fabric_out "exit $st" "$tmp/err"
-elif ! grep -q -F "fabric.ibnet:44: switch description \"Quantum Mellanox Technologies\" is not a usable name: named S-0002c90300000b02" "$tmp/err" ||
+elif ! grep -q -F "fabric.ibnet:44: 1 switch named by GUID (S-0002c90300000b02, ...): descriptions not unique or not names (\"Quantum Mellanox Technologies\")" "$tmp/err" ||
 	! grep -q -F "fabric.ibnet:77: node3: HCA port 2 is also cabled (to leaf1 port 12); a node has one switch in topo.conf: kept port 1's switch leaf2" "$tmp/err" ||
 	[ "$(grep -c warning "$tmp/err")" -ne 2 ]; then
 	flunk fabric_warnings "want two warnings" "$tmp/err"
@@ -52,7 +52,7 @@ fi
 bad() {
 	expect_fail -x "$1" 2 "$in/$1.ibnet:$2" -- ibnetdiscover "$in/$1.ibnet"
 }
-bad bad_line "1: unrecognised line (want Switch, Ca or Rt, a [PORT] line, KEY=VALUE or a # comment)"
+bad bad_line "1: unrecognised line (want Switch, Ca or Rt, a [PORT] line, a ports-report line (ibnetdiscover -p), KEY=VALUE or a # comment)"
 bad bad_key "1: unknown key 'vendorid'"
 bad bad_keyval "1: bad number in sysimgguid="
 bad bad_record "1: bad Switch line (want Switch PORTS \"S-GUID\" # \"description\")"
@@ -70,22 +70,21 @@ bad one_sided "2: port 1: link to H-0000000000000011 port 1, which its record (l
 bad disagree "3: port 2: link to H-0000000000000011 port 1 disagrees with line 6"
 # one end 4xEDR (4 x 25 Gb/s), the other 1xSDR (2.5 Gb/s)
 bad rate_disagree "3: port 2: link to S-0000000000000002 port 2 at 100 Gb/s, but line 7 gives 2.5 Gb/s"
-bad bad_name "4: HCA H-0000000000000011: description \"(none)\" gives no usable node name (give --guids MAP)"
 bad no_switch "1: no Switch records (is this ibnetdiscover output?)"
 bad no_nodes "1: no compute nodes: no HCA is cabled to a switch"
 badmap() {
 	expect_fail -x "$1" 2 "$in/$1.map:$2" -- \
 		ibnetdiscover "$in/small.ibnet" --guids "$in/$1.map"
 }
-badmap bad_map_words "2: expected 'HOST GUID'"
+badmap bad_map_words "2: expected 'HOST GUID' or 'GUID HOST'"
 badmap bad_map_host "1: bad host name 'node/1'"
-badmap bad_map_guid "2: bad GUID '0xXYZ' (want up to 16 hexadecimal digits, 0x optional)"
+badmap bad_map_guid "2: bad GUID '0xXYZ' (want up to 16 hexadecimal digits, 0x or H- optional)"
 badmap bad_map_dup "3: GUID 0x0000000000000011 given twice (first on line 1)"
 expect_fail -x no_file 2 "$in/none.ibnet: cannot open: No such file or directory" \
 	-- ibnetdiscover "$in/none.ibnet"
-expect_fail -x bad_format 2 "unknown format 'xml' (ibnetdiscover, slurm-topology)" \
+expect_fail -x bad_format 2 "unknown format 'xml' (ibnetdiscover, slurm-topology, aries)" \
 	-- xml "$in/small.ibnet"
-expect_fail -x no_operand 2 "want FORMAT FILE (FORMAT: ibnetdiscover or slurm-topology)" \
+expect_fail -x no_operand 2 "want FORMAT FILE (FORMAT: ibnetdiscover, slurm-topology or aries)" \
 	-- ibnetdiscover
 
 # Slurm's topology.conf.  tree.conf: s0 (n0..n3), s1 (n4..n6; its n3 is
@@ -225,7 +224,7 @@ done
 # switches 0xa and 3 share the description "dup", so 0xa takes that GUID
 # name): every switch gets its GUID name, and the topo.conf loads
 run ibnetdiscover "$in/name_collision.ibnet" -o "$tmp/nc.conf"
-if [ "$st" -eq 0 ] && grep -q -F 'switch description "S-000000000000000a" is not a usable name: named S-0000000000000001' "$tmp/err" &&
+if [ "$st" -eq 0 ] && grep -q -F 'name_collision.ibnet:1: 3 switches named by GUID (S-0000000000000001, ...): descriptions not unique or not names ("S-000000000000000a")' "$tmp/err" &&
    "$STOPO" topo --topo "$tmp/nc.conf" >"$tmp/nc.txt" 2>&1 &&
    grep -q '^switches: *3$' "$tmp/nc.txt"; then
 	pass name_collision
@@ -234,10 +233,47 @@ else
 		"$tmp/err" "$tmp/nc.txt"
 fi
 
+# HCAs named by their vendor's default description are kept, one node
+# each (vendor_default.ibnet: four "MT25408 ConnectX ..." and login1;
+# they were one node, with a warning per HCA): named by GUID, split so
+# that no name ends in more digits than a hostlist keeps, with one
+# warning; the map (GUID HOST lines, H- and 0x, a quoted host, a port
+# GUID, a HOST GUID line) names them
+run ibnetdiscover "$in/vendor_default.ibnet"
+if [ "$st" -eq 0 ] &&
+   grep -q -x 'SwitchName=sw1 Nodes=H-00000000-\[00000011-00000014\],login1 # S-0000000000000001' "$tmp/out" &&
+   grep -q -x -F "stopo import: warning: $in/vendor_default.ibnet: 4 HCAs named by GUID (H-00000000-00000011, ...): their descriptions do not name hosts (\"MT25408 ConnectX Mellanox Technologies\" on 4); give --guids MAP" "$tmp/err" &&
+   [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+	pass vendor_default
+else
+	flunk vendor_default "exit $st" "$tmp/out" "$tmp/err"
+fi
+run ibnetdiscover "$in/vendor_default.ibnet" --guids "$in/vendor_default.map"
+if [ "$st" -eq 0 ] &&
+   grep -q -x 'SwitchName=sw1 Nodes=cn\[01-04\],login1 # S-0000000000000001' "$tmp/out" &&
+   grep -q -F 'warning: '"$in"'/vendor_default.ibnet: 1 HCA not in '"$in"'/vendor_default.map: named from their descriptions ("login1 mlx4_0", ...)' "$tmp/err"; then
+	pass guids_both_orders
+else
+	flunk guids_both_orders "exit $st" "$tmp/out" "$tmp/err"
+fi
+# a description that names nothing ("(none)") gives the GUID name
+run ibnetdiscover "$in/none_desc.ibnet"
+if [ "$st" -eq 0 ] && grep -q '^SwitchName=sw1 Nodes=H-00000000-00000011 ' "$tmp/out"; then
+	pass none_desc
+else
+	flunk none_desc "exit $st" "$tmp/out" "$tmp/err"
+fi
+# the ports report (ibnetdiscover -s -p, as netloc collected it; ports.ibnet
+# derived from the shared avakas dump): "DR path" lines skipped, director
+# chips named by their chip with chassis and role; by hand: 3 switches,
+# 2 nodes, 4 cables (two from each leaf chip to S201A), a 2-level
+# fat-tree, so Routing=ecmp (pinned golden)
+golden ports.conf -- ibnetdiscover "$in/ports.ibnet"
+
 # a directory where a file belongs, and an empty --guids map (every HCA
 # would be named from its description without the promised warning)
 mkdir "$tmp/dir" "$tmp/dir.yaml"
-expect_fail -x dir_ibnet 2 "$tmp/dir: Is a directory" \
+expect_fail -x dir_ibnet 2 "$tmp/dir: no ib-subnet-ID.txt files in the directory" \
 	-- ibnetdiscover "$tmp/dir"
 expect_fail -x dir_conf 2 "$tmp/dir: Is a directory" \
 	-- slurm-topology "$tmp/dir"

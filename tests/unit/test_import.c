@@ -121,6 +121,165 @@ Test(import, dragonfly_round_trip)
 	round_trip("dragonfly:p=2,a=4,h=2,g=9");
 }
 
+/* FAB's topo.conf, parsed (free with topo_conf_destroy). */
+static struct topo_conf *fabric_conf(const struct import_fabric *fab)
+{
+	struct err err = { "" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct topo_conf *c;
+
+	cr_assert(f);
+	cr_assert_eq(import_write_conf(fab, f, &err), 0, "%s", err.msg);
+	fclose(f);
+	c = topo_conf_parse("imported.conf", text, &err);
+	free(text);
+	cr_assert(c, "%s", err.msg);
+	return c;
+}
+
+/* G has T's switches, nodes and links: the same switch of every node, and
+ * from every switch links to the same switches with the same capacities
+ * (in link order, parallel links included). */
+static void same_machine(const struct topo *t, const struct topo *g,
+			 const char *what)
+{
+	cr_assert_eq(topo_num_switches(g), topo_num_switches(t), "%s", what);
+	cr_assert_eq(topo_num_nodes(g), topo_num_nodes(t), "%s", what);
+	cr_assert_eq(topo_num_links(g), topo_num_links(t), "%s", what);
+	for (uint32_t n = 0; n < topo_num_nodes(t); n++)
+		cr_assert_eq(topo_node_switch(g, n), topo_node_switch(t, n),
+			     "%s node %u", what, n);
+	for (uint32_t l = topo_first_switch_link(t); l < topo_num_links(t);
+	     l++) {
+		const struct topo_link *a = topo_link(t, l),
+				       *b = topo_link(g, l);
+
+		cr_assert_eq(b->from, a->from, "%s link %u", what, l);
+		cr_assert_eq(b->to, a->to, "%s link %u", what, l);
+		cr_assert_float_eq(b->capacity, a->capacity, 1e-9,
+				   "%s link %u: capacity %g, want %g", what, l,
+				   b->capacity, a->capacity);
+	}
+}
+
+/* A Cascade as an Aries link list and back: the same machine, recognised
+ * as a Cascade with its groups. */
+Test(import, aries_round_trip)
+{
+	static const char *const specs[] = {
+		"cascade:groups=3,block=4,bundle=2", "cascade:groups=2"
+	};
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(*specs); i++) {
+		struct err err = { "" };
+		struct topo *t = topo_create(specs[i], &err);
+		char path[] = "/tmp/test_import_XXXXXX";
+		int fd = mkstemp(path);
+		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		struct import_fabric *fab;
+		struct topo_conf *c;
+		const struct topo *g;
+
+		cr_assert(t && f, "%s", err.msg);
+		cr_assert_eq(import_export_aries(t, f, &err), 0, "%s", err.msg);
+		fclose(f);
+		fab = import_aries(path, &err);
+		unlink(path);
+		cr_assert(fab, "%s: %s", specs[i], err.msg);
+		c = fabric_conf(fab);
+		g = topo_conf_topo(c);
+		same_machine(t, g, specs[i]);
+		cr_assert_str_eq(topo_graph_family(g), "cascade", "%s: %s",
+				 specs[i], topo_graph_why(g));
+		for (uint32_t s = 0; s < topo_num_switches(t); s++)
+			cr_expect_eq(topo_switch_group(g, s),
+				     topo_switch_group(t, s), "%s switch %u",
+				     specs[i], s);
+		topo_conf_destroy(c);
+		import_destroy(fab);
+		topo_destroy(t);
+	}
+}
+
+/* NERSC's Edison as its Aries link list (../shared/fabrics, when present)
+ * is exactly cascade:groups=15,block=2,bundle=2: its groups 0-11 and
+ * 13-15 in order, every router's links to the same routers with the same
+ * capacities (3 column cables, 2 global ones a router pair). */
+Test(import, edison_from_spec)
+{
+	const char *path = SRCDIR "/../shared/fabrics/aries/edison.links";
+	struct err err = { "" };
+	struct import_fabric *fab;
+	struct topo_conf *c;
+	struct topo *t;
+	struct topo_graph_info gi;
+
+	if (access(path, R_OK)) {
+		cr_skip_test("%s not found", path);
+		return;
+	}
+	fab = import_aries(path, &err);
+	cr_assert(fab, "%s", err.msg);
+	c = fabric_conf(fab);
+	t = topo_create("cascade:groups=15,block=2,bundle=2", &err);
+	cr_assert(t, "%s", err.msg);
+	same_machine(t, topo_conf_topo(c), "Edison");
+	topo_graph_info(topo_conf_topo(c), &gi);
+	cr_expect_str_eq(gi.family, "cascade");
+	cr_expect_eq(gi.groups, 15);
+	cr_expect_eq(gi.rows, 6);
+	cr_expect_eq(gi.cols, 16);
+	/* 24 cables a group pair, merged two by two */
+	cr_expect_eq(gi.pair_min, 12);
+	cr_expect_eq(gi.pair_max, 12);
+	topo_conf_destroy(c);
+	topo_destroy(t);
+	import_destroy(fab);
+}
+
+/* The sampled Theta cables (tests/data/import/theta_sample.links, from the
+ * public interconnect file) are links of cascade:groups=9,block=4,
+ * bundle=2: router (g:r:c) is switch 96 g + 16 r + c, each router pair
+ * listed twice (two cables: capacity 2). */
+Test(import, theta_sample)
+{
+	struct err err = { "" };
+	struct topo *t = topo_create("cascade:groups=9,block=4,bundle=2", &err);
+	FILE *f = fopen(SRCDIR "/tests/data/import/theta_sample.links", "r");
+	char line[256];
+	uint32_t n = 0, seen[864] = { 0 };
+
+	cr_assert(t && f, "%s", err.msg);
+	cr_expect_eq(topo_param_int(t, "pair"), 48);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned g1, r1, c1, g2, r2, c2;
+		uint32_t a, b, cnt, l;
+		const char *q = strchr(line, '(');
+
+		if (line[0] == '#' || !q)
+			continue;
+		cr_assert_eq(sscanf(q, "(%u:%u:%u) blue -> %*[^(](%u:%u:%u)",
+				    &g1, &r1, &c1, &g2, &r2, &c2),
+			     6, "%s", line);
+		a = 96 * g1 + 16 * r1 + c1;
+		b = 96 * g2 + 16 * r2 + c2;
+		l = topo_link_between(t, a, b, &cnt);
+		cr_assert_neq(l, TOPO_NONE, "no link for %s", line);
+		cr_expect_eq(cnt, 1);
+		cr_expect_eq(topo_link(t, l)->capacity, 2.0, "%s", line);
+		seen[b]++;
+		n++;
+	}
+	fclose(f);
+	cr_expect_eq(n, 28);
+	for (uint32_t s = 0; s < 864; s++)
+		cr_expect(seen[s] == 0 || seen[s] == 2, "switch %u: %u cables",
+			  s, seen[s]);
+	topo_destroy(t);
+}
+
 /* TEXT in a new temporary file; its path in PATH (unlink it after). */
 static void temp_file(char *path, const char *text)
 {

@@ -16,10 +16,29 @@
 struct import_fabric;
 struct topo;
 
-/* Read ibnetdiscover's output from PATH; with MAP (NULL for none) the node
- * names come from its "HOST GUID" lines, else from the first word of each
- * HCA's node description.  Returns a new fabric, or NULL with err set to
+/* What import_ibnet reads beside the discovery (all optional). */
+struct import_ib_opts {
+	const char *guids;	/* a map of "HOST GUID" or "GUID HOST"
+				  * lines: node names by HCA GUID */
+	const char *subnet;	/* keep only this subnet: the ID of an
+				  * ib-subnet-ID.txt file, or a position */
+	const char *const *lft; /* NULL-terminated: files or directories
+				  * of forwarding tables as ibroute and
+				  * dump_lfts.sh print them */
+};
+
+/* Read ibnetdiscover's output (classic or ports-report, -p) from PATHS[0
+ * .. N), each a subnet (a directory: its ib-subnet-*.txt files); the
+ * subnets must join into one fabric (else --subnet).  Node names come
+ * from the map, else from an HCA's description when it names a host,
+ * else from its GUID (H-0002c903-00001000); with O->lft the switches'
+ * forwarding tables become the fabric's (written as Routing=lft and
+ * Forward= lines).  Returns a new fabric, or NULL with err set to
  * "PATH:LINE: what" (or "MAP:LINE: what").  Free with import_destroy. */
+struct import_fabric *import_ibnet(const char *const *paths, size_t n,
+				   const struct import_ib_opts *o,
+				   struct err *err);
+/* import_ibnet of one PATH with map MAP (NULL: none). */
 struct import_fabric *import_ibnetdiscover(const char *path, const char *map,
 					   struct err *err);
 
@@ -37,6 +56,14 @@ struct import_fabric *import_slurm_topology(const char *path, struct err *err);
  * to "PATH:LINE: what". */
 struct import_fabric *import_slurm_yaml(const char *path, const char *name,
 					struct err *err);
+
+/* Read a Cray XC (Aries) link list from PATH ("ROUTERlPORT(G:R:C) COLOUR
+ * -> ROUTERlPORT(G:R:C)" lines, as the CODES simulator reads them): the
+ * routers in (group, row, column) order, four nodes on a router with 8
+ * processor tiles (its cname with n0 .. n3 for a0), parallel cables
+ * merged into one link of capacity their number.  Returns a new fabric or
+ * NULL with err set to "PATH:LINE: what". */
+struct import_fabric *import_aries(const char *path, struct err *err);
 
 /* Free F; NULL is a no-op. */
 void import_destroy(struct import_fabric *f);
@@ -69,5 +96,11 @@ int import_switch_degree(const struct import_fabric *f, uint32_t sw,
  * err set. */
 int import_export_ibnetdiscover(const struct topo *t, FILE *out,
 				struct err *err);
+
+/* Cascade T (96-router groups, switch g*96 + row*16 + column) as an Aries
+ * link list on OUT: a cname per router, a link of capacity C as C
+ * cables, two processor tiles a node.  The inverse of import_aries, for
+ * round trips.  0 or -1 with err set. */
+int import_export_aries(const struct topo *t, FILE *out, struct err *err);
 
 #endif

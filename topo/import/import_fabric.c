@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "topo/import/import_impl.h"
+#include "topo/topo.h"
+#include "topo/topo_conf.h"
 #include "topo/util/hl.h"
 
 /* Grow *V (of *CAP elements of SIZE bytes) to hold N+1.  0 or -1. */
@@ -58,6 +60,8 @@ void import_destroy(struct import_fabric *f)
 	free(f->cab);
 	free(f->inject);
 	free(f->source);
+	free(f->fwd);
+	free(f->lft_source);
 	free(f);
 }
 
@@ -274,35 +278,19 @@ static int write_nodes(const struct isw *s, FILE *out)
 	return 0;
 }
 
-int import_write_conf(const struct import_fabric *f, FILE *out, struct err *err)
+/* The SwitchName= lines of F (capacities in UNIT) on OUT.  0 or -1. */
+static int write_switches(const struct import_fabric *f, double unit, FILE *out)
 {
-	double unit = unit_rate(f);
-	double inject =
-		f->rated && f->ninject ? mode(f->inject, f->ninject) / unit : 1;
 	uint32_t *ord = NULL, c = 0;
 
 	if (f->ncab) {
 		ord = malloc((size_t)f->ncab * sizeof(*ord));
 		if (!ord)
-			return err_set(err, "out of memory");
+			return -1;
 		for (uint32_t i = 0; i < f->ncab; i++)
 			ord[i] = i;
 		qsort_r(ord, f->ncab, sizeof(*ord), cmp_cable, f->cab);
 	}
-	fprintf(out, "# Topology=graph from %s %s (stopo import)\n", f->format,
-		f->source);
-	if (f->rated)
-		fprintf(out,
-			"# Capacities: 1 = %g Gb/s, the most common %s "
-			"rate\n",
-			unit, f->ncab ? "switch-to-switch link" : "node link");
-	else
-		fprintf(out, "# Capacities: every cable 1 (the input gives "
-			     "no link rates)\n");
-	fprintf(out, "Topology=graph");
-	if (!is_one(inject))
-		fprintf(out, " inject=%.6g", inject);
-	fprintf(out, "\n");
 	for (uint32_t i = 0; i < f->nsw; i++) {
 		const struct isw *s = &f->sw[i];
 		const char *sep = " Links=";
@@ -310,7 +298,7 @@ int import_write_conf(const struct import_fabric *f, FILE *out, struct err *err)
 		fprintf(out, "SwitchName=%s", s->name);
 		if (s->nnodes && write_nodes(s, out)) {
 			free(ord);
-			return err_set(err, "out of memory");
+			return -1;
 		}
 		for (; c < f->ncab && lo(&f->cab[ord[c]]) == i; c++) {
 			const struct icable *k = &f->cab[ord[c]];
@@ -326,9 +314,228 @@ int import_write_conf(const struct import_fabric *f, FILE *out, struct err *err)
 		fprintf(out, "\n");
 	}
 	free(ord);
-	if (fflush(out) || ferror(out))
-		return err_set(err, "write error");
 	return 0;
+}
+
+static int cmp_fwd(const void *x, const void *y)
+{
+	const struct ifwd *a = x, *b = y;
+
+	if (a->sw != b->sw)
+		return a->sw < b->sw ? -1 : 1;
+	if (a->cable != b->cable)
+		return a->cable < b->cable ? -1 : 1;
+	return (a->node > b->node) - (a->node < b->node);
+}
+
+/* The position of cable C among the cables of its switch pair as
+ * topo.conf numbers parallel links (by capacity, then order), 1-based;
+ * 0 when it is the pair's only cable. */
+static uint32_t cable_rank(const struct import_fabric *f, uint32_t c)
+{
+	const struct icable *k = &f->cab[c];
+	uint32_t rank = 1, n = 0;
+
+	for (uint32_t i = 0; i < f->ncab; i++) {
+		const struct icable *o = &f->cab[i];
+
+		if (lo(o) != lo(k) || hi(o) != hi(k))
+			continue;
+		n++;
+		if (o->rate < k->rate || (o->rate == k->rate && i < c))
+			rank++;
+	}
+	return n > 1 ? rank : 0;
+}
+
+/* One "HOSTLIST:NEXT[@K]" of switch SW: the nodes E[0..n) sent on one
+ * cable.  0 or -1. */
+static int write_route(const struct import_fabric *f, const struct ifwd *e,
+		       uint32_t n, FILE *out)
+{
+	const struct icable *k = &f->cab[e[0].cable];
+	uint32_t next = k->a == e[0].sw ? k->b : k->a;
+	uint32_t rank = cable_rank(f, e[0].cable);
+	struct hl *h = hl_new();
+	char *txt;
+
+	for (uint32_t i = 0; h && i < n; i++)
+		if (hl_push(h, fabric_node_name(f, e[i].node))) {
+			hl_destroy(h);
+			h = NULL;
+		}
+	txt = h ? hl_ranged(h) : NULL;
+	hl_destroy(h);
+	if (!txt)
+		return -1;
+	fprintf(out, " %s:%s", txt, f->sw[next].name);
+	if (rank)
+		fprintf(out, "@%u", rank);
+	free(txt);
+	return 0;
+}
+
+/* The Forward= lines of F's tables (one entry per switch and node: the
+ * reader keeps the first), a switch's entries grouped by cable, at most 8
+ * groups a line. */
+static int write_forward(const struct import_fabric *f, FILE *out)
+{
+	struct ifwd *e = malloc(((size_t)f->nfwd + 1) * sizeof(*e));
+	uint32_t n = f->nfwd;
+	int rc = 0;
+
+	if (!e)
+		return -1;
+	memcpy(e, f->fwd, (size_t)n * sizeof(*e));
+	if (n)
+		qsort(e, n, sizeof(*e), cmp_fwd);
+	for (uint32_t i = 0, j, groups = 0; i < n && !rc; i = j) {
+		if (!i || e[i].sw != e[i - 1].sw || groups == 8) {
+			fprintf(out, "%sForward=%s", i ? "\n" : "",
+				f->sw[e[i].sw].name);
+			groups = 0;
+		}
+		for (j = i;
+		     j < n && e[j].sw == e[i].sw && e[j].cable == e[i].cable;
+		     j++)
+			;
+		rc = write_route(f, e + i, j - i, out);
+		groups++;
+	}
+	if (n)
+		fprintf(out, "\n");
+	free(e);
+	return rc;
+}
+
+/* The routing F's topo.conf should name: lft with tables, else the one
+ * its recognition implies (ecmp for a fat-tree, ugal for a dragonfly or
+ * Cascade; NULL: the default).  HEAD and BODY are the topo.conf
+ * without Routing=; it must load (a disconnected fabric, bad tables:
+ * err set, -1).  *WHAT gets a comment's text. */
+static int choose_routing(const struct import_fabric *f, const char *head,
+			  const char *body, const char **routing, char *what,
+			  size_t len, struct err *err)
+{
+	char *text = NULL;
+	struct topo_conf *c;
+	const char *fam;
+	struct topo_graph_info gi;
+	struct err sub = { "" };
+
+	if (asprintf(&text, "%s%s%s", head, f->nfwd ? "Routing=lft\n" : "",
+		     body) < 0)
+		return err_set(err, "out of memory");
+	c = topo_conf_parse("the topo.conf written", text, &sub);
+	free(text);
+	if (!c)
+		return err_set(err, "%s: %s", f->source, sub.msg);
+	fam = topo_graph_family(topo_conf_topo(c));
+	*routing = f->nfwd		   ? "lft" :
+		   !fam			   ? NULL :
+		   !strcmp(fam, "fattree") ? "ecmp" :
+					     "ugal";
+	topo_graph_info(topo_conf_topo(c), &gi);
+	if (!fam)
+		snprintf(what, len, "no family (%s): the default routing",
+			 gi.why);
+	else if (!strcmp(fam, "fattree"))
+		snprintf(what, len, "fat-tree, %u levels, %u pod%s", gi.levels,
+			 gi.groups, gi.groups == 1 ? "" : "s");
+	else if (!strcmp(fam, "cascade"))
+		snprintf(what, len, "Cascade, %u groups of %u x %u", gi.groups,
+			 gi.rows, gi.cols);
+	else
+		snprintf(what, len, "dragonfly, %u groups of %u", gi.groups,
+			 gi.group_size);
+	if (f->nfwd)
+		snprintf(what + strlen(what), len - strlen(what),
+			 "; the routes of the subnet manager's forwarding "
+			 "tables");
+	topo_conf_destroy(c);
+	return 0;
+}
+
+int import_write_conf(const struct import_fabric *f, FILE *out, struct err *err)
+{
+	double unit = unit_rate(f);
+	double inject =
+		f->rated && f->ninject ? mode(f->inject, f->ninject) / unit : 1;
+	char *head = NULL, *body = NULL, what[400];
+	size_t hl = 0, bl = 0;
+	const char *routing = NULL;
+	FILE *h = open_memstream(&head, &hl), *b = open_memstream(&body, &bl);
+	int rc = -1;
+
+	if (!h || !b) {
+		if (h)
+			fclose(h);
+		if (b)
+			fclose(b);
+		free(head);
+		free(body);
+		return err_set(err, "out of memory");
+	}
+	fprintf(h, "Topology=graph");
+	if (!is_one(inject))
+		fprintf(h, " inject=%.6g", inject);
+	fprintf(h, "\n");
+	if (write_switches(f, unit, b) || (f->nfwd && write_forward(f, b))) {
+		fclose(h);
+		fclose(b);
+		err_set(err, "out of memory");
+		goto out;
+	}
+	if (fclose(h) | fclose(b)) {
+		err_set(err, "out of memory");
+		goto out;
+	}
+	if (choose_routing(f, head, body, &routing, what, sizeof(what), err))
+		goto out;
+	fprintf(out, "# Topology=graph from %s %s (stopo import)\n", f->format,
+		f->source);
+	if (f->cap_note)
+		fprintf(out, "# Capacities: %s\n", f->cap_note);
+	else if (f->rated)
+		fprintf(out,
+			"# Capacities: 1 = %g Gb/s, the most common %s "
+			"rate\n",
+			unit, f->ncab ? "switch-to-switch link" : "node link");
+	else
+		fprintf(out, "# Capacities: every cable 1 (the input gives "
+			     "no link rates)\n");
+	fprintf(out, "# Recognised: %s\n", what);
+	if (f->lft_source)
+		fprintf(out, "# Forward=: the forwarding tables of %s\n",
+			f->lft_source);
+	fputs(head, out);
+	if (routing)
+		fprintf(out, "Routing=%s\n", routing);
+	fputs(body, out);
+	rc = fflush(out) || ferror(out) ? err_set(err, "write error") : 0;
+out:
+	free(head);
+	free(body);
+	return rc;
+}
+
+int fabric_add_fwd(struct import_fabric *f, uint32_t sw, uint32_t node,
+		   uint32_t cable)
+{
+	if (grow((void **)&f->fwd, f->nfwd, &f->fwdcap, sizeof(*f->fwd)))
+		return -1;
+	f->fwd[f->nfwd++] = (struct ifwd){ sw, node, cable };
+	return 0;
+}
+
+const char *fabric_node_name(const struct import_fabric *f, uint32_t i)
+{
+	for (uint32_t s = 0; s < f->nsw; s++) {
+		if (i < f->sw[s].nnodes)
+			return f->sw[s].nodes[i];
+		i -= f->sw[s].nnodes;
+	}
+	return NULL;
 }
 
 int import_perr(struct err *err, const char *path, uint32_t line,

@@ -19,6 +19,12 @@ struct icable {
 	double rate;   /* Gb/s, or 1 where the source gives no rates */
 };
 
+/* One forwarding entry of a switch's table: toward node NODE (fabric
+ * order), switch SW sends on cable CABLE (an index of f->cab). */
+struct ifwd {
+	uint32_t sw, node, cable;
+};
+
 struct import_fabric {
 	const char *format; /* "ibnetdiscover", "slurm topology.conf" */
 	char *source;	    /* the input path */
@@ -32,6 +38,10 @@ struct import_fabric {
 	bool rated; /* rates are Gb/s (else every capacity is 1) */
 	char **warn;
 	size_t nwarn, warncap;
+	struct ifwd *fwd; /* the subnet manager's tables (--lft), or NULL */
+	uint32_t nfwd, fwdcap;
+	char *lft_source;     /* what the tables were read from (a comment) */
+	const char *cap_note; /* the capacities' comment, NULL: by rate */
 };
 
 /* ERR := "PATH:LINE: " and the message; returns -1 (err_set). */
@@ -47,6 +57,11 @@ int fabric_add_node(struct import_fabric *f, uint32_t sw, const char *name,
 		    double rate);
 int fabric_add_cable(struct import_fabric *f, uint32_t a, uint32_t b,
 		     double rate);
+/* Append forwarding entry (SW, NODE, CABLE).  0 or -1 on memory. */
+int fabric_add_fwd(struct import_fabric *f, uint32_t sw, uint32_t node,
+		   uint32_t cable);
+/* The name of node I (fabric order: switch by switch; borrowed). */
+const char *fabric_node_name(const struct import_fabric *f, uint32_t i);
 /* Append a warning (printf format).  Returns 0 or -1 on memory. */
 int fabric_warn(struct import_fabric *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -92,6 +107,27 @@ struct import_fabric *slurm_build(struct slurm_topo *st, const char *format,
 				  uint32_t last_line);
 /* Free ST's entries (not ST). */
 void slurm_clear(struct slurm_topo *st);
+
+/* The discovery the forwarding tables are read against (import_ibnet.c;
+ * opaque). */
+struct ib_view;
+/* The fabric switch of switch GUID, or -1. */
+int64_t ib_switch(const struct ib_view *v, uint64_t guid);
+/* The fabric node of an HCA by a port GUID (or its node GUID), or -1
+ * (not in the discovery, or no node: unattached, a duplicate name). */
+int64_t ib_node(const struct ib_view *v, uint64_t pguid);
+/* What port PORT of fabric switch SW leads to: *CABLE (an index of f->cab)
+ * for a switch, *NODE for an HCA that is a node, else UINT32_MAX in both.
+ * 0, or -1 when the switch has no such cabled port. */
+int ib_port(const struct ib_view *v, uint32_t sw, uint32_t port,
+	    uint32_t *cable, uint32_t *node);
+/* The description of fabric switch SW (borrowed). */
+const char *ib_switch_desc(const struct ib_view *v, uint32_t sw);
+/* Read the forwarding tables of PATHS (NULL-terminated; a directory
+ * stands for its files) against V into F's fwd.  0 or -1 with err set to
+ * "PATH:LINE: what". */
+int import_lft_read(struct import_fabric *f, const struct ib_view *v,
+		    const char *const *paths, struct err *err);
 
 /* Whether S is usable as a topo.conf node name: letters, digits, '.', '_',
  * '-', and a name libslurm keeps as it is (hl_error: no more than 9

@@ -6,6 +6,8 @@ noinst_LTLIBRARIES += topo/import/libimport.la
 topo_import_libimport_la_SOURCES = \
 	topo/import/import_fabric.c \
 	topo/import/import_ibnet.c \
+	topo/import/import_lft.c \
+	topo/import/import_aries.c \
 	topo/import/import_slurm.c \
 	topo/import/import_slurm_yaml.c \
 	topo/import/import_export.c
@@ -15,6 +17,7 @@ noinst_HEADERS += topo/import/import.h topo/import/import_impl.h
 # Round trip: generated topologies -> ibnetdiscover text -> import.
 UNIT_TESTS += tests/unit/test_import
 tests_unit_test_import_SOURCES = tests/unit/test_import.c
+tests_unit_test_import_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_unit_test_import_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_import_LDADD = $(L_IMPORT) $(EXT_IMPORT) $(UNIT_LIBS)
 
