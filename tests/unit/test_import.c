@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "topo/import/import.h"
+#include "topo/routing.h"
 #include "topo/topo.h"
 #include "topo/topo_conf.h"
 
@@ -363,4 +364,333 @@ Test(import, slurm_yaml_as_conf)
 		import_destroy(fc);
 		import_destroy(fy);
 	}
+}
+
+/* A temporary file (its name in PATH: unlink it after) with T as
+ * ibnetdiscover text, or with R's forwarding tables when R is given. */
+static void write_temp(char *path, const struct topo *t,
+		       const struct routing *r)
+{
+	struct err err = { "" };
+	int fd;
+	FILE *f;
+
+	strcpy(path, "/tmp/test_import_XXXXXX");
+	fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	cr_assert(f);
+	if (r)
+		cr_assert_eq(import_export_lft(r, f, &err), 0, "%s", err.msg);
+	else
+		cr_assert_eq(import_export_ibnetdiscover(t, f, &err), 0, "%s",
+			     err.msg);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/* The links of job NODES[0..n) under R (a new array of L flags). */
+static uint8_t *job_links(const struct routing *r, const uint32_t *nodes,
+			  uint32_t n)
+{
+	struct err err = { "" };
+	uint8_t *u = calloc(topo_num_links(routing_topo(r)), 1);
+
+	cr_assert(u);
+	cr_assert_eq(routing_linkset(r, nodes, n, u, &err), 0, "%s", err.msg);
+	return u;
+}
+
+/* A fat-tree under dmodk written as ibnetdiscover text and ibroute
+ * tables, imported with --lft: the same machine, Routing=lft, and for
+ * every pair of nodes the one lft path is dmodk's (destination based);
+ * random jobs have the same link sets. */
+Test(import, lft_round_trip)
+{
+	static const char *const specs[] = { "fattree:k=4,n=3",
+					     "fattree:k=3,n=2" };
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(*specs); i++) {
+		struct err err = { "" };
+		struct topo *t = topo_create(specs[i], &err);
+		struct routing *dk, *lft;
+		char ib[64], tab[64];
+		const char *lfts[] = { tab, NULL };
+		struct import_ib_opts o = { .lft = lfts };
+		const char *paths[1] = { ib };
+		struct import_fabric *fab;
+		struct topo_conf *c;
+		const struct topo *g;
+		struct pathset a, b;
+		uint32_t N;
+
+		cr_assert(t, "%s", err.msg);
+		dk = routing_create(t, "dmodk", &err);
+		cr_assert(dk, "%s", err.msg);
+		write_temp(ib, t, NULL);
+		write_temp(tab, t, dk);
+		fab = import_ibnet(paths, 1, &o, &err);
+		unlink(ib);
+		unlink(tab);
+		cr_assert(fab, "%s: %s", specs[i], err.msg);
+		c = fabric_conf(fab);
+		g = topo_conf_topo(c);
+		same_machine(t, g, specs[i]);
+		cr_expect_str_eq(topo_conf_routing(c), "lft");
+		lft = routing_create(g, "lft", &err);
+		cr_assert(lft, "%s", err.msg);
+		N = topo_num_nodes(t);
+		pathset_init(&a);
+		pathset_init(&b);
+		for (uint32_t s = 0; s < N; s++)
+			for (uint32_t d = 0; d < N; d++) {
+				if (s == d)
+					continue;
+				cr_assert_eq(routing_paths(dk, s, d, &a, &err),
+					     0);
+				cr_assert_eq(routing_paths(lft, s, d, &b, &err),
+					     0, "%s", err.msg);
+				cr_assert_eq(a.n, 1);
+				cr_assert_eq(b.n, 1);
+				cr_assert_eq(a.off[1], b.off[1]);
+				cr_assert(!memcmp(a.links, b.links,
+						  a.off[1] * sizeof(*a.links)),
+					  "%s: %u -> %u", specs[i], s, d);
+			}
+		for (uint32_t j = 0; j < 20; j++) {
+			uint32_t nodes[8], n = 2 + j % 6;
+			uint8_t *ua, *ub;
+
+			for (uint32_t q = 0; q < n; q++)
+				nodes[q] = (j * 7 + q * 5 + q * q) % N;
+			ua = job_links(dk, nodes, n);
+			ub = job_links(lft, nodes, n);
+			cr_assert(!memcmp(ua, ub, topo_num_links(t)),
+				  "%s job %u", specs[i], j);
+			free(ua);
+			free(ub);
+		}
+		pathset_free(&a);
+		pathset_free(&b);
+		routing_destroy(lft);
+		routing_destroy(dk);
+		topo_conf_destroy(c);
+		import_destroy(fab);
+		topo_destroy(t);
+	}
+}
+
+/* ---- the shared avakas tables, walked independently ---- */
+
+#define AV_DIR SRCDIR "/../shared/fabrics/ibnetdiscover/avakas"
+#define AV_SUB "fe80:0000:0000:0000"
+
+/* What the test reads of the ports report itself: for every switch
+ * (GUID), where each port leads; every HCA's GUID and host name. */
+struct av_sw {
+	uint64_t guid;
+	char name[16];		/* its chip: the description's last word */
+	uint64_t to[256];	/* the GUID a port leads to, 0: none */
+	uint64_t lft_pg[512];	/* destinations (CA port GUIDs) ... */
+	uint32_t lft_port[512]; /* ... and their out ports */
+	uint32_t nlft;
+};
+
+struct av {
+	struct av_sw sw[32];
+	uint32_t nsw;
+	uint64_t ca[512];
+	char host[512][32];
+	uint64_t ca_sw[512]; /* the switch each HCA is cabled to */
+	uint32_t nca;
+};
+
+static struct av_sw *av_switch(struct av *v, uint64_t guid)
+{
+	for (uint32_t i = 0; i < v->nsw; i++)
+		if (v->sw[i].guid == guid)
+			return &v->sw[i];
+	cr_assert_lt(v->nsw, 32);
+	v->sw[v->nsw].guid = guid;
+	return &v->sw[v->nsw++];
+}
+
+static int av_ca(const struct av *v, uint64_t guid)
+{
+	for (uint32_t i = 0; i < v->nca; i++)
+		if (v->ca[i] == guid)
+			return (int)i;
+	return -1;
+}
+
+/* "SW lid port 0xGUID 4x QDR - KIND lid port 0xGUID ( 'a' - 'b' )" */
+static void av_ports(struct av *v, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+
+	cr_assert(f, "%s", path);
+	while (fgets(line, sizeof(line), f)) {
+		char k1[4], k2[4], d1[128], d2[128];
+		unsigned lid1, p1, lid2, p2;
+		unsigned long long g1, g2;
+
+		if (sscanf(line,
+			   "%3s %u %u %llx %*s %*s - %3s %u %u %llx ( '%127[^']' "
+			   "- '%127[^']' )",
+			   k1, &lid1, &p1, &g1, k2, &lid2, &p2, &g2, d1,
+			   d2) != 10)
+			continue;
+		if (!strcmp(k1, "SW")) {
+			struct av_sw *s = av_switch(v, g1);
+
+			snprintf(s->name, sizeof(s->name), "%s",
+				 strrchr(d1, ' ') + 1);
+			s->to[p1] = g2;
+		} else if (!strcmp(k1, "CA") && av_ca(v, g1) < 0) {
+			cr_assert_lt(v->nca, 512);
+			v->ca[v->nca] = g1;
+			v->ca_sw[v->nca] = g2;
+			snprintf(v->host[v->nca++], 32, "%.*s",
+				 (int)strcspn(d1, " "), d1);
+		}
+	}
+	fclose(f);
+}
+
+/* ibroute's "Unicast lids ... guid 0xG (...):" then "0xLID PORT : (Channel
+ * Adapter portguid 0xP: ...)" lines, one file per switch. */
+static void av_tables(struct av *v, const char *dir)
+{
+	for (uint32_t lid = 1; lid <= 25; lid++) {
+		char path[1024], line[512];
+		FILE *f;
+		struct av_sw *s = NULL;
+
+		snprintf(path, sizeof(path), "%s/ibroute-" AV_SUB "-%u.txt",
+			 dir, lid);
+		f = fopen(path, "r");
+		cr_assert(f, "%s", path);
+		while (fgets(line, sizeof(line), f)) {
+			unsigned long long g;
+			unsigned l, port;
+			const char *p = strstr(line, " guid 0x");
+
+			if (!strncmp(line, "Unicast", 7) && p &&
+			    sscanf(p, " guid %llx", &g) == 1)
+				s = av_switch(v, g);
+			else if (s &&
+				 sscanf(line,
+					"%x %u : (Channel Adapter portguid "
+					"%llx",
+					&l, &port, &g) == 3) {
+				cr_assert_lt(s->nlft, 512);
+				s->lft_pg[s->nlft] = g;
+				s->lft_port[s->nlft++] = port;
+			}
+		}
+		fclose(f);
+	}
+}
+
+/* The out port of switch S toward CA port GUID PG (LMC 0: one LID). */
+static uint32_t av_out(const struct av_sw *s, uint64_t pg)
+{
+	for (uint32_t i = 0; i < s->nlft; i++)
+		if (s->lft_pg[i] == pg)
+			return s->lft_port[i];
+	cr_assert_fail("switch %s: no entry for 0x%016llx", s->name,
+		       (unsigned long long)pg);
+	return 0;
+}
+
+/* On the shared avakas dump and its 25 tables, every path of Routing=lft
+ * (stopo import ibnetdiscover --lft) is the one a walk of the tables,
+ * read here apart from the importer, gives: the same switches, and each
+ * (switch, out port) always the same link, distinct ports distinct links
+ * (the parallel cables kept apart). */
+Test(import, avakas_lft_walk)
+{
+	static struct av v;
+	static uint32_t port_link[32][256];
+	struct err err = { "" };
+	const char *paths[] = { AV_DIR },
+		   *lfts[] = { AV_DIR "/ibroutes-" AV_SUB, NULL };
+	struct import_ib_opts o = { .lft = lfts };
+	struct import_fabric *fab;
+	struct topo_conf *c;
+	const struct topo *t;
+	struct routing *r;
+	struct pathset ps;
+	uint32_t npairs = 0;
+
+	if (access(AV_DIR, R_OK)) {
+		cr_skip_test("%s not found", AV_DIR);
+		return;
+	}
+	memset(&v, 0, sizeof(v));
+	av_ports(&v, AV_DIR "/ib-subnet-" AV_SUB ".txt");
+	av_tables(&v, AV_DIR "/ibroutes-" AV_SUB);
+	cr_assert_eq(v.nsw, 25);
+	cr_assert_eq(v.nca, 281);
+	fab = import_ibnet(paths, 1, &o, &err);
+	cr_assert(fab, "%s", err.msg);
+	c = fabric_conf(fab);
+	t = topo_conf_topo(c);
+	r = routing_create(t, "lft", &err);
+	cr_assert(r, "%s", err.msg);
+	memset(port_link, 0xff, sizeof(port_link));
+	pathset_init(&ps);
+	for (uint32_t a = 0; a < v.nca; a++)
+		for (uint32_t b = 0; b < v.nca; b++) {
+			uint32_t s = topo_conf_node_index(c, v.host[a]);
+			uint32_t d = topo_conf_node_index(c, v.host[b]);
+			struct av_sw *cur = av_switch(&v, v.ca_sw[a]);
+			uint32_t k;
+
+			if (a == b)
+				continue;
+			cr_assert_neq(s, TOPO_NONE, "%s", v.host[a]);
+			cr_assert_neq(d, TOPO_NONE, "%s", v.host[b]);
+			cr_assert_eq(routing_paths(r, s, d, &ps, &err), 0, "%s",
+				     err.msg);
+			cr_assert_eq(ps.n, 1);
+			for (k = 1;; k++) {
+				uint32_t out = av_out(cur, v.ca[b]);
+				uint32_t l = ps.links[k];
+				const struct topo_link *lk = topo_link(t, l);
+				uint32_t ci = (uint32_t)(cur - v.sw);
+
+				cr_assert_str_eq(topo_switch_name(t, lk->from),
+						 cur->name, "%s -> %s hop %u",
+						 v.host[a], v.host[b], k);
+				if (cur->to[out] == v.ca[b]) {
+					cr_assert_eq(lk->kind, TOPO_LINK_EJECT,
+						     "%s -> %s ends early",
+						     v.host[a], v.host[b]);
+					break;
+				}
+				if (port_link[ci][out] == UINT32_MAX)
+					port_link[ci][out] = l;
+				cr_assert_eq(port_link[ci][out], l,
+					     "switch %s port %u: two links",
+					     cur->name, out);
+				cur = av_switch(&v, cur->to[out]);
+			}
+			cr_assert_eq(k + 1, ps.off[1]);
+			npairs++;
+		}
+	/* distinct ports of a switch: distinct links */
+	for (uint32_t i = 0; i < v.nsw; i++)
+		for (uint32_t p = 0; p < 256; p++)
+			for (uint32_t q = p + 1; q < 256; q++)
+				cr_assert(port_link[i][p] == UINT32_MAX ||
+						  port_link[i][p] !=
+							  port_link[i][q],
+					  "switch %s ports %u and %u: one link",
+					  v.sw[i].name, p, q);
+	cr_expect_eq(npairs, 281 * 280);
+	pathset_free(&ps);
+	routing_destroy(r);
+	topo_conf_destroy(c);
+	import_destroy(fab);
 }

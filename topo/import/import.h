@@ -97,6 +97,15 @@ int import_switch_degree(const struct import_fabric *f, uint32_t sw,
 int import_export_ibnetdiscover(const struct topo *t, FILE *out,
 				struct err *err);
 
+/* The unicast forwarding tables of routing R (over the topology of
+ * import_export_ibnetdiscover) as ibroute prints them, on OUT: toward
+ * every node, every switch a path of R from another switch with nodes
+ * passes sends it on the link the first such path takes (R's first path
+ * when R is destination based, as dmodk is).  For round trips of
+ * import_ibnet --lft.  0 or -1 with err set. */
+struct routing;
+int import_export_lft(const struct routing *r, FILE *out, struct err *err);
+
 /* Cascade T (96-router groups, switch g*96 + row*16 + column) as an Aries
  * link list on OUT: a cname per router, a link of capacity C as C
  * cables, two processor tiles a node.  The inverse of import_aries, for
