@@ -18,6 +18,7 @@ noinst_HEADERS += policies/policy.h policies/policy_impl.h \
 
 UNIT_TESTS += tests/unit/test_policy
 tests_unit_test_policy_SOURCES = tests/unit/test_policy.c
+tests_unit_test_policy_CPPFLAGS = $(AM_CPPFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_unit_test_policy_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_policy_LDADD = $(L_POLICIES) $(L_IMPORT_ONLY) $(EXT_IMPORT) \
 	$(UNIT_LIBS)

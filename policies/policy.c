@@ -96,8 +96,10 @@ int policy_check(const char *spec, struct err *err)
 }
 
 /* Each family's default, first to last: the first that applies to the
- * routing (every family has one that does: linear). */
-static const char *const *defaults_of(enum topo_kind k, const char *rn)
+ * routing (every family has one that does: linear).  A graph recognised
+ * as a family has that family's list (its own policy refuses a routing
+ * it cannot isolate under, and says why). */
+static const char *const *defaults_of(const struct topo *t, const char *rn)
 {
 	static const char *const ft[] = { "fattree-pods", "linear", NULL };
 	static const char *const mesh[] = { "mesh-blocks", "linear", NULL };
@@ -106,29 +108,17 @@ static const char *const *defaults_of(enum topo_kind k, const char *rn)
 	static const char *const dfval[] = { "dragonfly-balanced", "linear",
 					     NULL };
 	static const char *const other[] = { "linear", NULL };
-	/* a graph recognised as a fat-tree (ecmp) or a dragonfly */
-	static const char *const gmin[] = { "dragonfly-groups", "linear",
-					    NULL };
-	static const char *const gval[] = { "dragonfly-balanced", "linear",
-					    NULL };
 
-	switch (k) {
+	switch (topo_behaves_as(t)) {
 	case TOPO_FATTREE:
 		return ft;
-	case TOPO_GRAPH:
-		return !strcmp(rn, "ecmp")			 ? ft :
-		       !strcmp(rn, "min")			 ? gmin :
-		       !strcmp(rn, "vlb") || !strcmp(rn, "ugal") ? gval :
-								   other;
 	case TOPO_EXPRESSMESH:
 	case TOPO_HYPERX:
 	case TOPO_TORUS:
 		return mesh;
 	case TOPO_DRAGONFLY:
 	case TOPO_CASCADE:
-		return !strcmp(rn, "min")			 ? dfmin :
-		       !strcmp(rn, "vlb") || !strcmp(rn, "ugal") ? dfval :
-								   other;
+		return !strcmp(rn, "min") ? dfmin : dfval;
 	default:
 		return other;
 	}
@@ -139,7 +129,7 @@ static const char *const *defaults_of(enum topo_kind k, const char *rn)
 static struct policy *create_default(const struct topo *t,
 				     const struct routing *r, struct err *err)
 {
-	const char *const *c = defaults_of(topo_kind(t), routing_name(r));
+	const char *const *c = defaults_of(t, routing_name(r));
 	struct policy *p = NULL;
 
 	for (; !p && c[1]; c++) {
@@ -148,6 +138,23 @@ static struct policy *create_default(const struct topo *t,
 		p = policy_create(*c, t, r, &e);
 	}
 	return p ? p : policy_create(*c, t, r, err);
+}
+
+const char *policy_default_why(const struct topo *t, const struct routing *r,
+			       char *buf, size_t len)
+{
+	const char *const *c = defaults_of(t, routing_name(r));
+	struct err e = { "" };
+	struct policy *p;
+
+	if (!c[1])
+		return NULL; /* the family's own is linear */
+	p = policy_create(c[0], t, r, &e);
+	policy_destroy(p);
+	if (p)
+		return NULL;
+	snprintf(buf, len, "%s", e.msg);
+	return buf;
 }
 
 const char *policy_default_spec(const struct topo *t, const struct routing *r)

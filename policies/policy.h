@@ -101,6 +101,12 @@ struct policy *policy_create(const char *spec, const struct topo *t,
  * ugal, linear otherwise and wherever the family's own does not apply to
  * the routing.  A static string. */
 const char *policy_default_spec(const struct topo *t, const struct routing *r);
+/* Why the family's own policy (the first of its list) does not apply to T
+ * under R, so that the default fell back: its policy_create message in
+ * BUF (LEN bytes), returned; NULL when it applies or the family has none
+ * but linear. */
+const char *policy_default_why(const struct topo *t, const struct routing *r,
+			       char *buf, size_t len);
 /* Free; NULL is a no-op. */
 void policy_destroy(struct policy *p);
 

@@ -92,12 +92,13 @@ struct ft {
 	bool rule3;	  /* large=leaves: rule iii for jobs above a pod */
 	bool regular;	  /* every leaf kmax nodes, every unit the same
 			    * number of children (reasons count units) */
+	bool by_links;	  /* a graph's units checked by link sets */
 	uint32_t n;	  /* levels; level n-1 is the whole machine */
 	uint32_t leaves;  /* nu[0] */
 	uint32_t kmax;	  /* most nodes on a leaf */
 	uint32_t *sw;	  /* [leaves] switch of leaf w */
 	uint32_t *cap;	  /* [leaves] nodes on leaf w */
-	uint32_t *nleaf;  /* [N] leaf of each node */
+	uint32_t *nleaf;  /* [N] leaf of each node (NO_LEAF: hosted above) */
 	uint32_t nu[16];  /* units of each level */
 	uint32_t *lf[16]; /* [nu[l]+1] unit u's leaves: lf[l][u]..lf[l][u+1] */
 	uint32_t *cf[16]; /* l >= 1: [nu[l]+1] children cf[l][u]..cf[l][u+1] */
@@ -105,6 +106,8 @@ struct ft {
 	uint64_t *ucap[16];  /* [nu[l]] nodes of each unit */
 	uint64_t maxcap[16]; /* nodes of the largest level-l unit */
 };
+
+#define NO_LEAF UINT32_MAX
 
 static void destroy(void *state)
 {
@@ -140,6 +143,10 @@ static void ft_finish(struct ft *f, const struct topo *t)
 	uint32_t N = topo_num_nodes(t);
 
 	f->regular = true;
+	/* nodes on no leaf (hosted above level 0: storage on a spine) are
+	 * never placed; a running job holding one spans the whole tree */
+	for (uint32_t i = 0; i < N; i++)
+		f->nleaf[i] = NO_LEAF;
 	for (uint32_t w = 0; w < f->leaves; w++) {
 		uint32_t cnt;
 		const uint32_t *nodes = topo_switch_nodes(t, f->sw[w], &cnt);
@@ -204,6 +211,16 @@ static int ft_generated(struct ft *f, const struct topo *t, uint32_t k)
 
 static const char *unit_name(uint32_t l, bool plural);
 
+/* A leaf of a fat-tree graph: a level-0 switch with nodes (nodes hosted
+ * higher up, storage on a spine, are in no unit: never placed). */
+static bool graph_leaf(const struct topo *t, uint32_t s)
+{
+	uint32_t cnt;
+
+	topo_switch_nodes(t, s, &cnt);
+	return cnt > 0 && topo_switch_level(t, s) == 0;
+}
+
 static uint32_t uf_root(uint32_t *par, uint32_t x)
 {
 	while (par[x] != x)
@@ -212,9 +229,12 @@ static uint32_t uf_root(uint32_t *par, uint32_t x)
 }
 
 /* The unit tree of a graph recognised as a fat-tree (levels from
- * topo_switch_level).  Returns 0, -1 (memory) or 1 with ERR set when up/down
- * routing between two leaves of one unit would leave it. */
-static int ft_graph(struct ft *f, const struct topo *t, struct err *err)
+ * topo_switch_level): a level-l unit is a component of levels 0..l, but
+ * with LEV1 (not NULL) the pods are the leaves of equal LEV1[s].  Returns
+ * 0 (f->by_links when up/down routing between two leaves of one unit
+ * would leave it: ft_links decides), -1 (memory) or 1 with ERR set. */
+static int ft_graph(struct ft *f, const struct topo *t, const uint32_t *lev1,
+		    struct err *err)
 {
 	uint32_t S = topo_num_switches(t), *par = NULL, *comp = NULL;
 	uint32_t *order = NULL, *stack = NULL, *key = NULL;
@@ -230,12 +250,8 @@ static int ft_graph(struct ft *f, const struct topo *t, struct err *err)
 			f->n);
 		return 1;
 	}
-	for (uint32_t s = 0; s < S; s++) {
-		uint32_t cnt;
-
-		topo_switch_nodes(t, s, &cnt);
-		f->leaves += cnt > 0;
-	}
+	for (uint32_t s = 0; s < S; s++)
+		f->leaves += graph_leaf(t, s);
 	words = (f->leaves + 63) / 64;
 	f->sw = calloc((size_t)f->leaves + 1, sizeof(uint32_t));
 	f->cap = calloc((size_t)f->leaves + 1, sizeof(uint32_t));
@@ -268,32 +284,40 @@ static int ft_graph(struct ft *f, const struct topo *t, struct err *err)
 		for (uint32_t s = 0; s < S; s++)
 			comp[(size_t)l * S + s] = uf_root(par, s);
 	}
+	if (lev1 && f->n >= 3) {
+		/* the pods a chassis' leaf chips make (director fat-trees):
+		 * each within one level-2 unit */
+		for (uint32_t s = 0; s < S; s++)
+			if (graph_leaf(t, s))
+				comp[(size_t)S + s] = lev1[s];
+		for (uint32_t s = 0; s < S; s++)
+			for (uint32_t o = 0; o < S; o++)
+				if (graph_leaf(t, s) && graph_leaf(t, o) &&
+				    lev1[s] == lev1[o] &&
+				    comp[(size_t)2 * S + s] !=
+					    comp[(size_t)2 * S + o]) {
+					rc = 1;
+					goto out;
+				}
+	}
 	/* leaves in depth-first order of the component tree, children by
 	 * their lowest leaf switch: sort leaves by (top-down component keys),
 	 * the key of a component being its lowest leaf switch */
 	for (uint32_t l = 0; l < f->n; l++) {
 		for (uint32_t s = 0; s < S; s++)
 			key[s] = UINT32_MAX;
-		for (uint32_t s = S; s-- > 0;) {
-			uint32_t cnt;
-
-			topo_switch_nodes(t, s, &cnt);
-			if (cnt)
+		for (uint32_t s = S; s-- > 0;)
+			if (graph_leaf(t, s))
 				key[comp[(size_t)l * S + s]] = s;
-		}
 		for (uint32_t s = 0; s < S; s++)
 			comp[(size_t)l * S + s] = key[comp[(size_t)l * S + s]];
 	}
 	{
 		uint32_t nl = 0;
 
-		for (uint32_t s = 0; s < S; s++) {
-			uint32_t cnt;
-
-			topo_switch_nodes(t, s, &cnt);
-			if (cnt)
+		for (uint32_t s = 0; s < S; s++)
+			if (graph_leaf(t, s))
 				order[nl++] = s;
-		}
 		/* insertion sort by the key vector, top level first (leaves
 		 * are few: thousands) */
 		for (uint32_t i = 1; i < nl; i++) {
@@ -365,7 +389,7 @@ static int ft_graph(struct ft *f, const struct topo *t, struct err *err)
 
 			if (topo_switch_level(t, s) != l)
 				continue;
-			if (l == 0)
+			if (l == 0 && graph_leaf(t, s))
 				desc[(size_t)s * words + key[s] / 64] |=
 					1ull << (key[s] % 64);
 			first = topo_switch_out(t, s, &cnt);
@@ -404,14 +428,12 @@ static int ft_graph(struct ft *f, const struct topo *t, struct err *err)
 				while (o < f->lf[l][u + 1] &&
 				       acc[o / 64] >> (o % 64) & 1)
 					o++;
-				err_set(err,
-					"policy fattree-pods: leaf "
-					"switches %u and %u share a %s "
-					"but no ancestor in it (their "
-					"up/down routes leave it)",
-					f->sw[w], f->sw[o],
-					unit_name(l, false));
-				rc = 1;
+				/* their up/down routes leave the unit:
+				 * whether it still isolates is for the
+				 * link sets to say (ft_links) */
+				(void)o;
+				f->by_links = true;
+				rc = 0;
 				goto out;
 			}
 			for (uint32_t i = h; i < end; i++) {
@@ -444,6 +466,255 @@ out:
 	return rc;
 }
 
+/* ---- units checked by link sets ----
+ *
+ * The isolation argument needs, for every switch-to-switch link some job
+ * may use, a unit that every pair of leaves using the link crosses (one
+ * leaf inside, the other outside): then a job using the link crosses
+ * that unit, and two jobs never cross one unit.  On a k-ary n-tree, and a
+ * graph whose up/down routes stay in their units, each link has one (the
+ * unit below its upper end).  Elsewhere (a director whose edge switches
+ * meet the chassis in other groupings, routes from the subnet manager's
+ * tables) the link sets of every pair of leaves under the routing in
+ * force decide: each link keeps, per level, the units that split every
+ * pair seen on it (at most two: the units of the first pair's leaves). */
+
+/* Per link and level: the two candidate units, LS_NONE both before any
+ * pair, LS_FAIL when none is left. */
+#define LS_NONE UINT32_MAX
+#define LS_FAIL (UINT32_MAX - 1)
+
+struct ownstate {
+	uint32_t (*cand)[2]; /* [levels x links] */
+	uint32_t *pair;	     /* [links x 2] the first pair using it */
+	uint32_t *bad;	     /* [links x 2] a pair no level-0 unit split */
+	uint32_t L;
+};
+
+/* Leaf pair (A, B) uses link X: keep the units that split it. */
+static void own_pair(struct ownstate *ls, const struct ft *f, uint32_t x,
+		     uint32_t a, uint32_t b)
+{
+	if (ls->pair[2 * x] == LS_NONE) {
+		ls->pair[2 * x] = a;
+		ls->pair[2 * x + 1] = b;
+	}
+	for (uint32_t l = 0; l + 1 < f->n; l++) {
+		uint32_t *c = ls->cand[(size_t)l * ls->L + x];
+		uint32_t ua = f->up[l][a], ub = f->up[l][b];
+
+		if (c[0] == LS_FAIL)
+			continue;
+		if (ua == ub) {
+			c[0] = c[1] = LS_FAIL;
+		} else if (c[0] == LS_NONE) {
+			c[0] = ua;
+			c[1] = ub;
+		} else {
+			uint32_t k0 = c[0] == ua || c[0] == ub ? c[0] : LS_FAIL;
+			uint32_t k1 = c[1] == ua || c[1] == ub ? c[1] : LS_FAIL;
+
+			c[0] = k0 != LS_FAIL ? k0 : k1;
+			c[1] = k0 != LS_FAIL ? k1 : LS_FAIL;
+		}
+		if (l == 0 && c[0] == LS_FAIL && ls->bad[2 * x] == LS_NONE) {
+			ls->bad[2 * x] = a;
+			ls->bad[2 * x + 1] = b;
+		}
+	}
+}
+
+/* ERR: link X's pairs that no unit splits. */
+static int own_fail(const struct ownstate *ls, const struct ft *f,
+		    const struct topo *t, uint32_t x, struct err *err)
+{
+	const struct topo_link *k = topo_link(t, x);
+	char a[80], b[80], p0[80], p1[80], q0[80], q1[80];
+	uint32_t q = 2 * x;
+
+	return err_set(
+		err,
+		"policy fattree-pods: no isolating unit above the "
+		"leaf switches: cable %s-%s carries the traffic of "
+		"leaves %s and %s and of %s and %s, which no unit "
+		"separates",
+		topo_switch_label(t, k->from, a, sizeof(a)),
+		topo_switch_label(t, k->to, b, sizeof(b)),
+		topo_switch_label(t, f->sw[ls->pair[2 * x]], p0, sizeof(p0)),
+		topo_switch_label(t, f->sw[ls->pair[2 * x + 1]], p1,
+				  sizeof(p1)),
+		topo_switch_label(t, f->sw[ls->bad[q]], q0, sizeof(q0)),
+		topo_switch_label(t, f->sw[ls->bad[q + 1]], q1, sizeof(q1)));
+}
+
+/* Check F's units against the link sets of every two leaves under R.
+ * 0, -1 (memory) or 1 with ERR set. */
+static int ft_links(const struct ft *f, const struct topo *t,
+		    const struct routing *r, struct err *err)
+{
+	uint32_t L = topo_num_links(t), first = topo_first_switch_link(t);
+	uint32_t lv = f->n > 1 ? f->n - 1 : 1, *nodes = NULL, na;
+	struct ownstate ls = { .L = L };
+	uint8_t *used = malloc((size_t)L + 1);
+	int rc = -1;
+
+	ls.cand = malloc(((size_t)lv * L + 1) * sizeof(*ls.cand));
+	ls.pair = malloc(((size_t)2 * L + 1) * sizeof(*ls.pair));
+	ls.bad = malloc(((size_t)2 * L + 1) * sizeof(*ls.bad));
+	nodes = malloc(((size_t)topo_num_nodes(t) + 1) * sizeof(*nodes));
+	if (!used || !ls.cand || !ls.pair || !ls.bad || !nodes)
+		goto out;
+	memset(ls.cand, 0xff, ((size_t)lv * L + 1) * sizeof(*ls.cand));
+	memset(ls.pair, 0xff, ((size_t)2 * L + 1) * sizeof(*ls.pair));
+	memset(ls.bad, 0xff, ((size_t)2 * L + 1) * sizeof(*ls.bad));
+	for (uint32_t a = 0; a < f->leaves; a++)
+		for (uint32_t b = a + 1; b < f->leaves; b++) {
+			uint32_t c1, c2;
+			const uint32_t *n1 =
+				topo_switch_nodes(t, f->sw[a], &c1);
+			const uint32_t *n2 =
+				topo_switch_nodes(t, f->sw[b], &c2);
+
+			/* every node: routes may depend on the node (lft) */
+			memcpy(nodes, n1, c1 * sizeof(*nodes));
+			memcpy(nodes + c1, n2, c2 * sizeof(*nodes));
+			na = c1 + c2;
+			memset(used, 0, L);
+			if (routing_linkset(r, nodes, na, used, err)) {
+				rc = 1;
+				goto out;
+			}
+			for (uint32_t x = first; x < L; x++)
+				if (used[x])
+					own_pair(&ls, f, x, a, b);
+		}
+	rc = 0;
+	for (uint32_t x = first; x < L && !rc; x++) {
+		bool owned = ls.pair[2 * x] == LS_NONE;
+
+		for (uint32_t l = 0; l + 1 < f->n && !owned; l++)
+			owned = ls.cand[(size_t)l * L + x][0] != LS_FAIL;
+		if (!owned) {
+			own_fail(&ls, f, t, x, err);
+			rc = 1;
+		}
+	}
+out:
+	if (rc < 0)
+		err_set(err, "policy fattree-pods: out of memory");
+	free(used);
+	free(ls.cand);
+	free(ls.pair);
+	free(ls.bad);
+	free(nodes);
+	return rc;
+}
+
+/* The leaf groupings of every chassis of a director fat-tree: the
+ * components of the non-idle switches above level 0, each grouping the
+ * leaves by their level-1 neighbour in it (the lowest when several).
+ * Returns their count, their keys in *PARTS ([count x S], UINT32_MAX for
+ * no leaf), or UINT32_MAX when out of memory. */
+static uint32_t chassis_parts(const struct topo *t, uint32_t **parts)
+{
+	uint32_t S = topo_num_switches(t), n = 0;
+	uint32_t *par = malloc(((size_t)S + 1) * sizeof(*par));
+	uint32_t *id = malloc(((size_t)S + 1) * sizeof(*id));
+	uint32_t *v = NULL;
+
+	*parts = NULL;
+	if (!par || !id)
+		goto nomem;
+	for (uint32_t s = 0; s < S; s++)
+		par[s] = s;
+	for (uint32_t x = topo_first_switch_link(t); x < topo_num_links(t);
+	     x++) {
+		const struct topo_link *k = topo_link(t, x);
+
+		if (topo_switch_level(t, k->from) &&
+		    topo_switch_level(t, k->to))
+			par[uf_root(par, k->from)] = uf_root(par, k->to);
+	}
+	for (uint32_t s = 0; s < S; s++)
+		id[s] = UINT32_MAX;
+	for (uint32_t s = 0; s < S; s++)
+		if (topo_switch_level(t, s) == 1 && !topo_switch_idle(t, s) &&
+		    id[uf_root(par, s)] == UINT32_MAX)
+			id[uf_root(par, s)] = n++;
+	v = malloc(((size_t)n * S + 1) * sizeof(*v));
+	if (!v)
+		goto nomem;
+	memset(v, 0xff, ((size_t)n * S + 1) * sizeof(*v));
+	for (uint32_t x = topo_first_switch_link(t); x < topo_num_links(t);
+	     x++) {
+		const struct topo_link *k = topo_link(t, x);
+		uint32_t c = id[uf_root(par, k->to)];
+
+		if (graph_leaf(t, k->from) &&
+		    topo_switch_level(t, k->to) == 1 && c != UINT32_MAX &&
+		    k->to < v[(size_t)c * S + k->from])
+			v[(size_t)c * S + k->from] = k->to;
+	}
+	free(par);
+	free(id);
+	*parts = v;
+	return n;
+nomem:
+	free(par);
+	free(id);
+	return UINT32_MAX;
+}
+
+/* The units of fattree-pods on a graph into *F (replaced): the
+ * components of each level, checked by the link sets of the routing in
+ * force unless they are ecmp's by construction; failing that, on a
+ * director, the pods one chassis' leaf chips make.  0, -1 or 1 with ERR
+ * set (the components' reason). */
+static int graph_units(struct ft **f, const struct policy *p, struct err *err)
+{
+	bool ecmp = !strcmp(routing_name(p->r), "ecmp");
+	uint32_t *parts = NULL, np, S = topo_num_switches(p->t);
+	int rc = ft_graph(*f, p->t, NULL, err);
+
+	if (!rc && ((*f)->by_links || !ecmp))
+		rc = ft_links(*f, p->t, p->r, err);
+	if (rc <= 0 || topo_graph_levels(p->t) < 3)
+		return rc;
+	np = chassis_parts(p->t, &parts);
+	if (np == UINT32_MAX)
+		return -1;
+	for (uint32_t c = 0; c < np && rc > 0; c++) {
+		struct ft *g = calloc(1, sizeof(*g));
+		struct err sub = { "" };
+		bool all = true;
+		int r;
+
+		for (uint32_t s = 0; s < S; s++)
+			all = all && (!graph_leaf(p->t, s) ||
+				      parts[(size_t)c * S + s] != UINT32_MAX);
+		if (g) {
+			g->rule3 = (*f)->rule3;
+			g->links = (*f)->links;
+		}
+		r = !g	? -1 :
+		    all ? ft_graph(g, p->t, parts + (size_t)c * S, &sub) :
+			  1;
+		if (!r)
+			r = ft_links(g, p->t, p->r, &sub);
+		if (r == 0) {
+			destroy(*f);
+			*f = g;
+			rc = 0;
+		} else {
+			destroy(g);
+			if (r < 0)
+				rc = -1;
+		}
+	}
+	free(parts);
+	return rc;
+}
+
 static int create(struct policy *p, struct err *err)
 {
 	struct ft *f;
@@ -463,11 +734,12 @@ static int create(struct policy *p, struct err *err)
 						  ": ",
 			topo_graph_family(p->t) ? "" : topo_graph_why(p->t));
 	if (topo_kind(p->t) == TOPO_GRAPH &&
-	    strcmp(routing_name(p->r), "ecmp") != 0)
+	    strcmp(routing_name(p->r), "ecmp") != 0 &&
+	    strcmp(routing_name(p->r), "lft") != 0)
 		return err_set(err,
 			       "policy fattree-pods: routing %s on a fat-tree "
-			       "graph (isolation needs up/down routing: "
-			       "ecmp)",
+			       "graph (isolation needs up/down routing, ecmp, "
+			       "or the subnet manager's tables, lft)",
 			       routing_name(p->r));
 	if (topo_kind(p->t) != TOPO_FATTREE && topo_kind(p->t) != TOPO_GRAPH)
 		return err_set(err,
@@ -500,7 +772,7 @@ static int create(struct policy *p, struct err *err)
 	f->rule3 = large == 1;
 	f->links = rule == 1;
 	if (topo_kind(p->t) == TOPO_GRAPH) {
-		rc = ft_graph(f, p->t, err);
+		rc = graph_units(&f, p, err);
 	} else {
 		long k = topo_param_int(p->t, "k"),
 		     n = topo_param_int(p->t, "n");
@@ -605,7 +877,9 @@ static int mark_crossed(const struct policy *p, const struct ft *f,
 
 		if (j == UINT32_MAX)
 			continue;
-		if (first[j] == UINT32_MAX)
+		if (w == NO_LEAF)
+			span[j] = f->n - 1;
+		else if (first[j] == UINT32_MAX)
 			first[j] = w;
 		else if ((l = lca_level(f, w, first[j])) > span[j])
 			span[j] = l;
@@ -613,7 +887,7 @@ static int mark_crossed(const struct policy *p, const struct ft *f,
 	for (uint32_t i = 0; i < N; i++) {
 		uint32_t j = jobs.idx[i], w = f->nleaf[i];
 
-		if (j == UINT32_MAX)
+		if (j == UINT32_MAX || w == NO_LEAF)
 			continue;
 		for (uint32_t l = 1; l < span[j] && l + 1 < f->n; l++)
 			c->crossed[l][f->up[l][w]] = 1;
@@ -1087,7 +1361,9 @@ static int lstate_build(const struct policy *p, const struct ft *f,
 	for (uint32_t i = 0; i < N; i++) {
 		uint32_t j = jobs.idx[i], w = f->nleaf[i];
 
-		if (j != UINT32_MAX) {
+		if (j != UINT32_MAX && w == NO_LEAF)
+			span[j] = f->n - 1; /* a hosted node: marked below */
+		else if (j != UINT32_MAX) {
 			if (w < lo[j])
 				lo[j] = w;
 			if (w > hi[j])
@@ -1095,11 +1371,12 @@ static int lstate_build(const struct policy *p, const struct ft *f,
 		}
 	}
 	for (uint32_t j = 0; j < jobs.n; j++)
-		span[j] = lca_level(f, lo[j], hi[j]);
+		if (!span[j] && lo[j] != UINT32_MAX)
+			span[j] = lca_level(f, lo[j], hi[j]);
 	for (uint32_t i = 0; i < N; i++) {
 		uint32_t j = jobs.idx[i], w = f->nleaf[i];
 
-		if (j != UINT32_MAX && span[j] > m[w])
+		if (j != UINT32_MAX && w != NO_LEAF && span[j] > m[w])
 			m[w] = span[j];
 	}
 	/* level by level, m[u] = the largest span on unit u's leaves */
@@ -1310,6 +1587,8 @@ static int resv_level(const struct policy *p, const uint32_t *nodes, uint32_t n)
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t w = f->nleaf[nodes[i]];
 
+		if (w == NO_LEAF)
+			return f->n - 1; /* not this policy's: the top */
 		lo = w < lo ? w : lo;
 		hi = w > hi ? w : hi;
 	}

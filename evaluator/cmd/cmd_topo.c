@@ -286,6 +286,48 @@ static const char *default_note(const struct machine *m)
 		      " (the family's: the file names no policy)";
 }
 
+/* Why the family's own policy does not apply (the default fell back to
+ * the next of its list), or NULL. */
+static const char *fallback_why(const struct machine *m, char *buf, size_t len)
+{
+	const char *w = policy_default_why(machine_topo(m), machine_routing(m),
+					   buf, len);
+	const char *pfx = "policy ";
+
+	/* "policy fattree-pods: why" reads "fattree-pods: why" here */
+	return w && !strncmp(w, pfx, strlen(pfx)) ? w + strlen(pfx) : w;
+}
+
+/* Whether fattree-pods isolates on a recognised fat-tree graph, under the
+ * machine's routing when it is ecmp or lft, else under ecmp: *ROUT gets
+ * that routing's name; NULL when it does, else why not (in BUF). */
+static const char *isolation(const struct machine *m, const char **rout,
+			     char *buf, size_t len)
+{
+	const struct topo *t = machine_topo(m);
+	const struct routing *r = machine_routing(m);
+	struct routing *own = NULL;
+	struct policy *p;
+	struct err e = { "" };
+	const char *w = NULL;
+
+	if (strcmp(routing_name(r), "ecmp") && strcmp(routing_name(r), "lft"))
+		r = own = routing_create(t, "ecmp", &e);
+	*rout = r ? routing_name(r) : "ecmp";
+	p = r ? policy_create("fattree-pods", t, r, &e) : NULL;
+	if (!p) {
+		const char *msg = strncmp(e.msg, "policy fattree-pods: ", 21) ?
+					  e.msg :
+					  e.msg + 21;
+
+		snprintf(buf, len, "%.*s", (int)len - 1, msg);
+		w = buf;
+	}
+	policy_destroy(p);
+	routing_destroy(own);
+	return w;
+}
+
 static void print_json(const struct machine *m, const struct topo_stats *st)
 {
 	const struct topo *t = machine_topo(m);
@@ -300,6 +342,13 @@ static void print_json(const struct machine *m, const struct topo_stats *st)
 	json_object_object_add(o, "family_default_policy",
 			       json_object_new_string(policy_default_spec(
 				       t, machine_routing(m))));
+	{
+		char why[400];
+
+		json_object_object_add(
+			o, "default_policy_fell_back",
+			str_or_null(fallback_why(m, why, sizeof(why))));
+	}
 	for (size_t i = 0; i < np; i++)
 		json_object_object_add(po, ps[i].key, param_json(ps[i].value));
 	json_object_object_add(o, "parameters", po);
@@ -343,8 +392,24 @@ static void print_json(const struct machine *m, const struct topo_stats *st)
 			json_object_new_int64(topo_num_groups(t)));
 	json_object_object_add(o, "unconnected_ports",
 			       json_object_new_int64(st->unconnected_ports));
-	if (topo_kind(t) == TOPO_GRAPH)
-		json_object_object_add(o, "recognised", recog_json(t));
+	if (topo_kind(t) == TOPO_GRAPH) {
+		struct json_object *rj = recog_json(t);
+
+		if (topo_behaves_as(t) == TOPO_FATTREE) {
+			char why[400];
+			const char *rout;
+			const char *w = isolation(m, &rout, why, sizeof(why));
+			struct json_object *io = json_object_new_object();
+
+			json_object_object_add(io, "routing",
+					       json_object_new_string(rout));
+			json_object_object_add(io, "fattree_pods",
+					       json_object_new_boolean(!w));
+			json_object_object_add(io, "why", str_or_null(w));
+			json_object_object_add(rj, "isolation", io);
+		}
+		json_object_object_add(o, "recognised", rj);
+	}
 	if (machine_source(m)) {
 		struct json_object *pp = json_object_new_object();
 		uint32_t n = topo_num_nodes(t);
@@ -439,10 +504,27 @@ static void print_text(const struct machine *m, const struct topo_stats *st)
 	printf("unconnected ports: %u\n", st->unconnected_ports);
 	if (topo_kind(t) == TOPO_GRAPH)
 		recog_text(t);
+	if (topo_behaves_as(t) == TOPO_FATTREE && topo_kind(t) == TOPO_GRAPH) {
+		char why[400];
+		const char *rout, *w = isolation(m, &rout, why, sizeof(why));
+
+		if (w)
+			printf("isolation:         none (fattree-pods under "
+			       "%s: %s)\n",
+			       rout, w);
+		else
+			printf("isolation:         fattree-pods under %s\n",
+			       rout);
+	}
 	if (!machine_source(m)) {
+		char why[400];
+		const char *w = fallback_why(m, why, sizeof(why));
+
 		printf("default policy:    %s (the family's under %s)\n",
 		       policy_default_spec(t, machine_routing(m)),
 		       routing_spec(machine_routing(m)));
+		if (w)
+			printf("fell back:         %s\n", w);
 		return;
 	}
 	if (machine_has_names(m) && topo_num_nodes(t))
@@ -456,9 +538,17 @@ static void print_text(const struct machine *m, const struct topo_stats *st)
 		machine_partition(m, i, &part, &pol, NULL);
 		printf("policy:            %s: %s\n", part, pol);
 	}
-	if (default_policy(m))
+	if (default_policy(m)) {
+		char why[400];
+		const char *w = default_note(m)[0] ?
+					fallback_why(m, why, sizeof(why)) :
+					NULL;
+
 		printf("default policy:    %s%s\n", default_policy(m),
 		       default_note(m));
+		if (w)
+			printf("fell back:         %s\n", w);
+	}
 	print_predict(m);
 }
 

@@ -36,6 +36,19 @@ golden graph_fattree.json -- --topo "$data/good_graph_fattree.conf" --json
 # xL2}; the storage hosts on spine aS2 make it a hosting switch
 golden graph_director.txt -- --topo "$data/good_graph_director.conf"
 golden graph_director.json -- --topo "$data/good_graph_director.conf" --json
+# forwarding tables that detour through a leaf (good_lft_detour.conf): no
+# unit isolates, which stopo topo says, and the default policy says why
+# it fell back to linear
+run --topo "$data/good_lft_detour.conf"
+why="no isolating unit above the leaf switches: cable l3-s2 carries the traffic of leaves l1 and l2 and of l2 and l3, which no unit separates"
+if [ "$st" -eq 0 ] &&
+   grep -q -x -F "isolation:         none (fattree-pods under lft: $why)" "$tmp/out" &&
+   grep -q -x -F "default policy:    linear (the family's: the file names no policy)" "$tmp/out" &&
+   grep -q -x -F "fell back:         fattree-pods: $why" "$tmp/out"; then
+	pass lft_detour
+else
+	flunk lft_detour "exit $st" "$tmp/out" "$tmp/err"
+fi
 golden graph_dragonfly.txt -- --topo "$data/good_graph_dragonfly.conf"
 golden graph_dragonfly.json -- --topo "$data/good_graph_dragonfly.conf" \
 	--json
@@ -71,11 +84,18 @@ expect_fail -x bad_policy_topology 2 \
 # fattree-pods on a fat-tree graph: up/down routing, and pods whose
 # leaves have a common ancestor inside them
 expect_fail -x bad_policy_graph 2 \
-	"$data/bad_policy_graph_fattree.conf:15: policy 'fattree-pods': policy fattree-pods: routing shortest on a fat-tree graph (isolation needs up/down routing: ecmp)" \
+	"$data/bad_policy_graph_fattree.conf:15: policy 'fattree-pods': policy fattree-pods: routing shortest on a fat-tree graph (isolation needs up/down routing, ecmp, or the subnet manager's tables, lft)" \
 	-- --topo "$data/bad_policy_graph_fattree.conf"
-expect_fail -x bad_policy_graph_lca 2 \
-	"$data/bad_policy_graph_lca.conf:12: policy 'fattree-pods': policy fattree-pods: leaf switches 0 and 2 share a pod but no ancestor in it (their up/down routes leave it)" \
-	-- --topo "$data/bad_policy_graph_lca.conf"
+# a pod that up/down routes leave: its units checked by link sets (which
+# the leaves own); it was refused
+run --topo "$data/good_policy_graph_lca.conf"
+if [ "$st" -eq 0 ] &&
+   grep -q -x 'isolation: *fattree-pods under ecmp' "$tmp/out" &&
+   grep -q -x 'default policy: *fattree-pods' "$tmp/out"; then
+	pass policy_graph_lca
+else
+	flunk policy_graph_lca "exit $st" "$tmp/out" "$tmp/err"
+fi
 # Predict= names a registered model with valid options (the list of
 # models grows with the registry: its start only)
 expect_fail bad_predict 2 \

@@ -54,11 +54,12 @@ static __attribute__((noinline)) void odd_first(char *text)
 	free(copy);
 }
 
-/* An imported fabric, "ibnet:SPEC[/drop=S+S..][/half=S+S..][/shuffle]":
- * the generated SPEC written out as a graph without switches DROP, with
- * half the nodes on leaf switches HALF (fx_graph_conf), its switches odd
- * ones first when shuffled, exported as ibnetdiscover text, read back by
- * import_ibnetdiscover and loaded from the topo.conf written from it:
+/* An imported fabric, "ibnet:SPEC[/drop=S+S..][/half=S+S..][/shuffle]
+ * [/lft]": the generated SPEC written out as a graph without switches
+ * DROP, with half the nodes on leaf switches HALF (fx_graph_conf), its
+ * switches odd ones first when shuffled, exported as ibnetdiscover text
+ * (with lft, and dmodk's forwarding tables as ibroute prints them), read
+ * back by import_ibnet and loaded from the topo.conf written from it:
  * what an administrator's import gives, recognised as SPEC's family. */
 static struct topo *fx_imported(const char *what)
 {
@@ -73,7 +74,11 @@ static struct topo *fx_imported(const char *what)
 	size_t len = 0;
 	FILE *f;
 	int fd;
-	bool shuffle = false;
+	bool shuffle = false, lft = false;
+	char tab[] = "/tmp/test_policy_XXXXXX";
+	const char *lfts[] = { tab, NULL };
+	struct import_ib_opts io = { .lft = NULL };
+	const char *paths[] = { path };
 
 	snprintf(spec, sizeof(spec), "%s", what + strlen("ibnet:"));
 	opt = strchr(spec, '/');
@@ -92,6 +97,12 @@ static struct topo *fx_imported(const char *what)
 		if (strncmp(opt, "shuffle", 7) == 0) {
 			shuffle = true;
 			opt += 7;
+			opt += *opt == '/';
+			continue;
+		}
+		if (strncmp(opt, "lft", 3) == 0) {
+			lft = true;
+			opt += 3;
 			opt += *opt == '/';
 			continue;
 		}
@@ -126,8 +137,22 @@ static struct topo *fx_imported(const char *what)
 		     "%s", e.msg);
 	cr_assert_eq(fclose(f), 0);
 	topo_conf_destroy(c);
-	fab = import_ibnetdiscover(path, NULL, &e);
+	if (lft) { /* the generated numbering is the graph's */
+		struct routing *dk = fx_routing(g, "dmodk");
+
+		fd = mkstemp(tab);
+		cr_assert(fd >= 0);
+		f = fdopen(fd, "w");
+		cr_assert(f);
+		cr_assert_eq(import_export_lft(dk, f, &e), 0, "%s", e.msg);
+		cr_assert_eq(fclose(f), 0);
+		routing_destroy(dk);
+		io.lft = lfts;
+	}
+	fab = import_ibnet(paths, 1, &io, &e);
 	unlink(path);
+	if (lft)
+		unlink(tab);
 	cr_assert(fab, "%s: %s", what, e.msg);
 	text = NULL;
 	f = open_memstream(&text, &len);
@@ -175,6 +200,24 @@ static const char irreg_conf[] = "Topology=graph\n"
 				 "SwitchName=c0\n"
 				 "SwitchName=c1\n";
 
+/* "conf:director": edge switches e0..e3 (4 nodes each) cabled into two
+ * chassis whose leaf chips pair them differently (chassis a: {e0, e1},
+ * {e2, e3}; chassis b: {e0, e2}, {e1, e3}), every leaf chip to both
+ * spine chips of its chassis; storage st1, st2 on spine aS2, and an idle
+ * leaf chip aL3.  The components of levels 0 and 1 join every edge (one
+ * pod), so up/down routes leave no unit: only link sets can say. */
+static const char director_conf[] =
+	"Topology=graph\n"
+	"SwitchName=e0 Nodes=n[0-3] Links=aL1,bL1\n"
+	"SwitchName=e1 Nodes=n[4-7] Links=aL1,bL2\n"
+	"SwitchName=e2 Nodes=n[8-11] Links=aL2,bL1\n"
+	"SwitchName=e3 Nodes=n[12-15] Links=aL2,bL2\n"
+	"SwitchName=aL1 Links=aS1,aS2\nSwitchName=aL2 Links=aS1,aS2\n"
+	"SwitchName=aL3 Links=aS1,aS2\n"
+	"SwitchName=bL1 Links=bS1,bS2\nSwitchName=bL2 Links=bS1,bS2\n"
+	"SwitchName=aS1\nSwitchName=aS2 Nodes=st[1-2]\nSwitchName=bS1\n"
+	"SwitchName=bS2\n";
+
 static struct topo *fx_conf(const char *text)
 {
 	struct err e = { "" };
@@ -195,6 +238,8 @@ static void fx_open(struct fx *f, const char *topo, const char *routing,
 	memset(f, 0, sizeof(*f));
 	if (strcmp(topo, "conf:irreg") == 0)
 		f->t = fx_conf(irreg_conf);
+	else if (strcmp(topo, "conf:director") == 0)
+		f->t = fx_conf(director_conf);
 	else if (strncmp(topo, "ibnet:", 6) == 0)
 		f->t = fx_imported(topo);
 	else
@@ -1350,6 +1395,16 @@ static struct gcase gcases[] = {
 	  0 },
 	{ "ibnet:fattree:k=6,n=2", "ecmp", "fattree-pods:rule=links", 6, 36, 1,
 	  0 },
+	/* the 4-ary 3-tree and 3-ary 4-tree imported with dmodk's
+	 * forwarding tables (--lft): units checked by the tables' link
+	 * sets, isolation checked by them below */
+	{ "ibnet:" FT "/lft", "lft", "fattree-pods:rule=paper", 4, 16, 1, 0 },
+	{ "ibnet:" FT "/lft", "lft", "fattree-pods:rule=links", 4, 16, 1, 0 },
+	{ "ibnet:fattree:k=3,n=4/lft", "lft", "fattree-pods:large=leaves", 3, 9,
+	  1, 0 },
+	/* a director fat-tree (conf:director): units by link sets */
+	{ "conf:director", "ecmp", "fattree-pods:rule=links", 4, 8, 1, 0 },
+	{ "conf:director", "ecmp", "fattree-pods:rule=paper", 4, 8, 1, 0 },
 	{ IMPERFECT, "ecmp", "fattree-pods:rule=paper", 4, 16, 1, 0 },
 	{ IMPERFECT, "ecmp", "fattree-pods:large=leaves", 4, 16, 1, 0 },
 	{ IMPERFECT, "ecmp", "fattree-pods:rule=links", 4, 16, 1, 0 },
@@ -1578,6 +1633,53 @@ static void run_seq(const struct gcase *c, const char *policy,
 	fx_close(&f);
 }
 
+/* conf:director's edge switches meet its chassis in two groupings, so
+ * its components make one pod; fattree-pods takes chassis a's leaf chips
+ * as the pods, {e0, e1} and {e2, e3}, which the link sets show isolate
+ * (worked by hand: cables through a spine carry e0-e3 and e1-e2, split by
+ * {e0, e1}); the storage nodes st1, st2 (16, 17) are never placed. */
+Test(policy, director_pods)
+{
+	struct fx f;
+	struct policy_result res;
+
+	fx_open(&f, "conf:director", "ecmp", "fattree-pods:rule=paper");
+	cr_assert_eq(ask(&f, 1, 8, 0, &res), POLICY_PLACED, "%s", f.got);
+	cr_expect_str_eq(f.got, "0-7");
+	cr_expect(res.isolated);
+	own(&f, 1, 0, 7);
+	cr_assert_eq(ask(&f, 2, 8, 0, &res), POLICY_PLACED, "%s", f.got);
+	cr_expect_str_eq(f.got, "8-15");
+	own(&f, 2, 8, 15);
+	cr_expect_eq(ask(&f, 3, 1, 0, &res), POLICY_WAIT, "%s", f.got);
+	fx_close(&f);
+}
+
+/* Tables that detour through a leaf (tests/data/good_lft_detour.conf):
+ * no unit isolates, and fattree-pods says which cable and pairs. */
+Test(policy, lft_no_unit)
+{
+	struct err e = { "" };
+	char path[1024];
+	struct topo_conf *c;
+	struct routing *r;
+
+	snprintf(path, sizeof(path), "%s/tests/data/good_lft_detour.conf",
+		 SRCDIR);
+	c = topo_conf_load(path, &e);
+	cr_assert(c, "%s", e.msg);
+	r = routing_create(topo_conf_topo(c), "lft", &e);
+	cr_assert(r, "%s", e.msg);
+	cr_expect_null(policy_create("fattree-pods", topo_conf_topo(c), r, &e));
+	cr_expect_str_eq(e.msg,
+			 "policy fattree-pods: no isolating unit above the "
+			 "leaf switches: cable l3-s2 carries the traffic of "
+			 "leaves l1 and l2 and of l2 and l3, which no unit "
+			 "separates");
+	routing_destroy(r);
+	topo_conf_destroy(c);
+}
+
 /* Issue 17: a k-ary n-tree or a dragonfly imported from ibnetdiscover
  * text is recognised with the generated numbering (test_import), so
  * fattree-pods and the dragonfly policies, in every mode, must give the
@@ -1632,6 +1734,41 @@ Test(policy, imported_as_generated)
 					     (unsigned long long)seed);
 			}
 	}
+}
+
+/* Allocations under the subnet manager's tables: a k-ary n-tree under
+ * dmodk and the same tree imported with dmodk's tables (ibnet:.../lft,
+ * Routing=lft) give fattree-pods the same units (checked by the tables'
+ * link sets), so every job of a random sequence the same nodes. */
+Test(policy, lft_as_generated)
+{
+	static const char *const specs[] = { FT, "fattree:k=3,n=4" };
+	static const char *const policies[] = { "fattree-pods:rule=paper",
+						"fattree-pods:rule=links" };
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(*specs); i++)
+		for (size_t k = 0; k < 2; k++) {
+			struct gcase gen = { .strict = 0 }, imp;
+			struct seqstat a, b;
+
+			gen.small = i ? 3 : 4;
+			gen.group = i ? 9 : 16;
+			snprintf(gen.topo, sizeof(gen.topo), "%s", specs[i]);
+			snprintf(gen.routing, sizeof(gen.routing), "dmodk");
+			snprintf(gen.policy, sizeof(gen.policy), "%s",
+				 policies[k]);
+			imp = gen;
+			snprintf(imp.topo, sizeof(imp.topo), "ibnet:%s/lft",
+				 specs[i]);
+			snprintf(imp.routing, sizeof(imp.routing), "lft");
+			run_seq(&gen, gen.policy, NULL, 1, 150, &a);
+			run_seq(&imp, imp.policy, NULL, 1, 150, &b);
+			cr_assert_gt(a.multi, 0);
+			cr_expect_eq(a.placed, b.placed, "%s", imp.topo);
+			cr_expect_eq(a.isolated, b.isolated, "%s", imp.topo);
+			cr_expect_eq(a.hash, b.hash, "%s %s: other nodes",
+				     imp.topo, imp.policy);
+		}
 }
 
 ParameterizedTestParameters(policy, guarantee)
