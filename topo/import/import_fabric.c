@@ -408,6 +408,33 @@ static int write_forward(const struct import_fabric *f, FILE *out)
 	return rc;
 }
 
+/* The idle (IDLE) or hosting switches of recognised fat-tree T, "a, b,
+ * ..." in BUF. */
+static const char *special(const struct topo *t, bool idle, char *buf,
+			   size_t len)
+{
+	size_t off = 0;
+	uint32_t shown = 0;
+
+	buf[0] = '\0';
+	for (uint32_t s = 0; s < topo_num_switches(t) && off < len; s++) {
+		uint32_t cnt;
+		const char *sep = shown ? ", " : "";
+
+		topo_switch_nodes(t, s, &cnt);
+		if (idle ? !topo_switch_idle(t, s) :
+			   !cnt || !topo_switch_level(t, s))
+			continue;
+		shown++;
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", sep,
+					shown < 4 ? topo_switch_name(t, s) :
+						    "...");
+		if (shown == 4)
+			break;
+	}
+	return buf;
+}
+
 /* The routing F's topo.conf should name: lft with tables, else the one
  * its recognition implies (ecmp for a fat-tree, ugal for a dragonfly or
  * Cascade; NULL: the default).  HEAD and BODY are the topo.conf
@@ -422,6 +449,7 @@ static int choose_routing(const struct import_fabric *f, const char *head,
 	const char *fam;
 	struct topo_graph_info gi;
 	struct err sub = { "" };
+	char b1[160], b2[160];
 
 	if (asprintf(&text, "%s%s%s", head, f->nfwd ? "Routing=lft\n" : "",
 		     body) < 0)
@@ -440,8 +468,19 @@ static int choose_routing(const struct import_fabric *f, const char *head,
 		snprintf(what, len, "no family (%s): the default routing",
 			 gi.why);
 	else if (!strcmp(fam, "fattree"))
-		snprintf(what, len, "fat-tree, %u levels, %u pod%s", gi.levels,
-			 gi.groups, gi.groups == 1 ? "" : "s");
+		snprintf(what, len, "fat-tree, %u levels, %u pod%s%s%s%s%s",
+			 gi.levels, gi.groups, gi.groups == 1 ? "" : "s",
+			 gi.idle ? "; idle (on no route between two leaves): " :
+				   "",
+			 gi.idle ? special(topo_conf_topo(c), true, b1,
+					   sizeof(b1)) :
+				   "",
+			 gi.hosting ? "; nodes above the leaves (in no pod) "
+				      "on " :
+				      "",
+			 gi.hosting ? special(topo_conf_topo(c), false, b2,
+					      sizeof(b2)) :
+				      "");
 	else if (!strcmp(fam, "cascade"))
 		snprintf(what, len, "Cascade, %u groups of %u x %u", gi.groups,
 			 gi.rows, gi.cols);
