@@ -1,4 +1,11 @@
-/* bench_import.c - issue 17's imported fat-tree at 10,000 nodes: the
+/* bench_import.c - issue 46's imported Cray Edison beside the generated
+ * Cascade: the Aries link list (../shared/fabrics/aries/edison.links)
+ * imported, stopo topo on it, and a 1,000-job stopo whatif under ugal
+ * (link sets only: --no-rates) on the imported machine and on
+ * cascade:groups=15,block=2,bundle=2 in the same run (target: within 2x
+ * of the generated, under 30 s; the results must be equal).
+ *
+ * Issue 17's imported fat-tree at 10,000 nodes: the
  * 10,648-node fattree:k=22,n=3 written as ibnetdiscover text, imported
  * (import_ibnetdiscover, import_write_conf) into a topo.conf, loaded and
  * recognised, then `stopo whatif` with fattree-pods (both rule sets) on the
@@ -8,6 +15,7 @@
  * is reported as an error (exit 1).  Run from the build directory (make
  * bench), with BENCH_DIR the source's bench/ (the workload is
  * BENCH_DIR/../../shared/workloads/lublin_256.swf, or WORKLOAD). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +80,81 @@ static int import_conf(const char *ibnet, const char *conf)
 	return 0;
 }
 
+/* Seconds of shell command CMD (0 when it fails: *OK false). */
+static double timed(const char *cmd, bool *ok)
+{
+	double t0 = bench_wall();
+
+	*ok = system(cmd) == 0;
+	return bench_wall() - t0;
+}
+
+/* Edison imported and the generated Cascade: import, stopo topo, 1,000
+ * jobs under ugal; the what-if outputs must agree.  Returns 0 or 1. */
+static int edison(const char *dir, const char *swf, const char *tmp)
+{
+	char links[4096], cmd[8192];
+	double ti, tt, wi, wg;
+	bool ok1, ok2, ok3, ok4;
+	static const char *const gen = "cascade:groups=15,block=2,bundle=2";
+
+	snprintf(links, sizeof(links),
+		 "%s/../../shared/fabrics/aries/edison.links",
+		 dir ? dir : "bench");
+	if (access(links, R_OK) != 0) {
+		printf("bench_import: %s not found, Edison skipped\n", links);
+		return 0;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "./stopo import aries '%s' -o %s/edison.conf >/dev/null",
+		 links, tmp);
+	ti = timed(cmd, &ok1);
+	snprintf(cmd, sizeof(cmd),
+		 "./stopo topo --topo %s/edison.conf >/dev/null", tmp);
+	tt = timed(cmd, &ok2);
+	snprintf(cmd, sizeof(cmd),
+		 "./stopo whatif -q --topo %s/edison.conf --routing ugal "
+		 "--workload '%s' --limit-jobs 1000 --scale auto --no-rates "
+		 "--json >%s/ed.json",
+		 tmp, swf, tmp);
+	wi = timed(cmd, &ok3);
+	snprintf(cmd, sizeof(cmd),
+		 "./stopo whatif -q --topo %s --routing ugal --workload '%s' "
+		 "--limit-jobs 1000 --scale auto --no-rates --json "
+		 ">%s/gen.json && grep -v '\"\\(topology\\|seconds\\)\"' "
+		 "%s/ed.json >%s/a && grep -v "
+		 "'\"\\(topology\\|seconds\\)\"' %s/gen.json >%s/b && "
+		 "cmp -s %s/a %s/b",
+		 gen, swf, tmp, tmp, tmp, tmp, tmp, tmp, tmp);
+	wg = timed(cmd, &ok4);
+	snprintf(cmd, sizeof(cmd), "%s/edison.conf", tmp);
+	unlink(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/ed.json", tmp);
+	unlink(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/gen.json", tmp);
+	unlink(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/a", tmp);
+	unlink(cmd);
+	snprintf(cmd, sizeof(cmd), "%s/b", tmp);
+	unlink(cmd);
+	if (!ok1 || !ok2 || !ok3 || !ok4) {
+		fprintf(stderr,
+			"bench_import: Edison failed (import %d, topo "
+			"%d, whatif %d, generated or results differ "
+			"%d)\n",
+			ok1, ok2, ok3, ok4);
+		return 1;
+	}
+	printf("Edison (1440 routers, 5760 nodes): stopo import aries "
+	       "%.2f s, stopo topo %.2f s, whatif 1,000 jobs ugal %.2f s "
+	       "(import + topo + whatif %.2f s); generated %s whatif %.2f s: "
+	       "%.2fx (target within 2x, under 30 s: %s), same results\n",
+	       ti, tt, wi, ti + tt + wi, gen, wg, (ti + tt + wi) / wg,
+	       (ti + tt + wi) <= 2 * wg && ti + tt + wi < 30 ? "met" :
+							       "MISSED");
+	return 0;
+}
+
 /* stopo whatif of POLICY on TOPO: utilisation (from --json) and wall
  * seconds.  Returns 0 or 1. */
 static int whatif(const char *topo, const char *policy, const char *swf,
@@ -126,7 +209,9 @@ int main(void)
 	}
 	snprintf(ibnet, sizeof(ibnet), "%s/fabric.ibnet", tmp);
 	snprintf(conf, sizeof(conf), "%s/imported.conf", tmp);
-	if (import_conf(ibnet, conf))
+	if (edison(dir, swf, tmp))
+		rc = 1;
+	if (!rc && import_conf(ibnet, conf))
 		rc = 1;
 	for (size_t i = 0; !rc && i < sizeof(policies) / sizeof(*policies);
 	     i++) {
