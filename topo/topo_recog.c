@@ -329,45 +329,67 @@ out:
 	return r;
 }
 
+/* BFS from QUEUE[0..TL) (their levels in LEV set): every switch without
+ * a level (TOPO_NONE) gets its BFS parent's plus STEP (no lower than 0).
+ * The queue ends with every switch reached, in BFS order. */
+static void spread(const struct topo *t, uint32_t *lev, uint32_t *queue,
+		   uint32_t tl, int step)
+{
+	for (uint32_t hd = 0; hd < tl;) {
+		uint32_t u = queue[hd++], cnt;
+		uint32_t first = topo_switch_out(t, u, &cnt);
+
+		for (uint32_t i = 0; i < cnt; i++) {
+			uint32_t v = t->links[first + i].to;
+
+			if (lev[v] == TOPO_NONE) {
+				lev[v] = step < 0 && !lev[u] ?
+						 0 :
+						 lev[u] + (uint32_t)step;
+				queue[tl++] = v;
+			}
+		}
+	}
+}
+
+/* Whether every cable joins adjacent levels of LEV; WHY (with NOTE) names
+ * the first that does not.  0 or 1. */
+static int adjacent(struct ft *f, const uint32_t *lev, const char *note)
+{
+	const struct topo *t = f->t;
+	char a[80], b[80];
+
+	for (uint32_t l = topo_first_switch_link(t); l < t->nlinks; l++) {
+		uint32_t x = t->links[l].from, y = t->links[l].to;
+
+		if (lev[x] + 1 != lev[y] && lev[y] + 1 != lev[x]) {
+			snprintf(f->why, f->whylen,
+				 "cable %s-%s joins levels %u and %u (not "
+				 "adjacent)%s",
+				 label(t, x, a, sizeof(a)),
+				 label(t, y, b, sizeof(b)), lev[x], lev[y],
+				 note);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Heights from the leaves; every cable joins adjacent heights.  0, 1. */
 static int heights(struct ft *f)
 {
-	const struct topo *t = f->t;
-	uint32_t hd = 0, tl = 0;
-	char a[80], b[80];
+	uint32_t tl = 0;
 
 	for (uint32_t s = 0; s < f->S; s++) {
 		f->h[s] = f->leaf_id[s] != TOPO_NONE ? 0 : TOPO_NONE;
 		if (!f->h[s])
 			f->queue[tl++] = s;
 	}
-	while (hd < tl) {
-		uint32_t u = f->queue[hd++], cnt;
-		uint32_t first = topo_switch_out(t, u, &cnt);
-
-		for (uint32_t i = 0; i < cnt; i++) {
-			uint32_t v = t->links[first + i].to;
-
-			if (f->h[v] == TOPO_NONE) {
-				f->h[v] = f->h[u] + 1;
-				f->maxh = f->h[v] > f->maxh ? f->h[v] : f->maxh;
-				f->queue[tl++] = v;
-			}
-		}
-	}
-	for (uint32_t l = topo_first_switch_link(t); l < t->nlinks; l++) {
-		uint32_t x = t->links[l].from, y = t->links[l].to;
-
-		if (f->h[x] + 1 != f->h[y] && f->h[y] + 1 != f->h[x]) {
-			snprintf(f->why, f->whylen,
-				 "cable %s-%s joins levels %u and %u (not "
-				 "adjacent)",
-				 label(t, x, a, sizeof(a)),
-				 label(t, y, b, sizeof(b)), f->h[x], f->h[y]);
-			return 1;
-		}
-	}
-	return 0;
+	spread(f->t, f->h, f->queue, tl, 1);
+	for (uint32_t s = 0; s < f->S; s++)
+		if (f->h[s] != TOPO_NONE && f->h[s] > f->maxh)
+			f->maxh = f->h[s];
+	return adjacent(f, f->h, "");
 }
 
 /* The leaves below every switch (switches in the BFS order of heights,
@@ -451,42 +473,17 @@ static int leaf_top(struct ft *f, uint32_t s, uint32_t *top)
  * levels that are not adjacent. */
 static int idle_levels(struct ft *f, uint32_t top, uint32_t *lev)
 {
-	const struct topo *t = f->t;
-	uint32_t hd = 0, tl = 0;
-	char a[80], b[80];
+	uint32_t tl = 0;
 
 	for (uint32_t s = 0; s < f->S; s++) {
 		lev[s] = f->h[s] <= top ? f->h[s] : TOPO_NONE;
 		if (f->h[s] == top)
 			f->queue[tl++] = s;
 	}
-	while (hd < tl) {
-		uint32_t u = f->queue[hd++], cnt;
-		uint32_t first = topo_switch_out(t, u, &cnt);
-
-		for (uint32_t i = 0; i < cnt; i++) {
-			uint32_t v = t->links[first + i].to;
-
-			if (lev[v] == TOPO_NONE) {
-				lev[v] = lev[u] ? lev[u] - 1 : 0;
-				f->queue[tl++] = v;
-			}
-		}
-	}
-	for (uint32_t l = topo_first_switch_link(t); l < t->nlinks; l++) {
-		uint32_t x = t->links[l].from, y = t->links[l].to;
-
-		if (lev[x] + 1 != lev[y] && lev[y] + 1 != lev[x]) {
-			snprintf(f->why, f->whylen,
-				 "cable %s-%s joins levels %u and %u (not "
-				 "adjacent) once the switches on no up/down "
-				 "route take their level from the roots",
-				 label(t, x, a, sizeof(a)),
-				 label(t, y, b, sizeof(b)), lev[x], lev[y]);
-			return 1;
-		}
-	}
-	return 0;
+	spread(f->t, lev, f->queue, tl, -1);
+	return adjacent(f, lev,
+			" once the switches on no up/down route take their "
+			"level from the roots");
 }
 
 /* Fat-tree test.  Returns 0 (recognised: LEV, GRP, IDLE, counts set), 1

@@ -18,7 +18,6 @@
  * merged into one link whose capacity is their number (the cascade
  * family's column=3 and bundle=). */
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,33 +340,20 @@ static int add_links(struct ast *st, struct import_fabric *f)
 	return 0;
 }
 
+static int aries_line_cb(void *ctx, char *line, uint32_t lineno)
+{
+	return aries_line(ctx, line, lineno);
+}
+
 struct import_fabric *import_aries(const char *path, struct err *err)
 {
 	struct ast st = { .path = path, .err = err };
 	struct import_fabric *f = NULL;
-	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char *line = NULL;
-	size_t cap = 0;
-	uint32_t lineno = 0;
-	int rc = 0;
+	uint32_t lineno = 1;
+	int rc = import_each_line(path, aries_line_cb, &st, &lineno, err);
 
-	if (!fp) {
-		err_set(err, "%s: cannot open: %s", path, strerror(errno));
-		return NULL;
-	}
-	for (ssize_t len; !rc && (len = getline(&line, &cap, fp)) >= 0;) {
-		lineno++;
-		rc = (size_t)len != strlen(line) ?
-			     aerr(&st, lineno, "NUL byte") :
-			     aries_line(&st, line, lineno);
-	}
-	free(line);
-	if (!rc && ferror(fp))
-		rc = err_set(err, "%s: %s", path, strerror(errno));
-	if (fp != stdin)
-		fclose(fp);
 	if (!rc && !st.nr)
-		rc = aerr(&st, lineno ? lineno : 1, "no routers");
+		rc = aerr(&st, lineno, "no routers");
 	if (!rc && !(f = fabric_new("Aries link list", path)))
 		rc = err_set(err, "out of memory");
 	if (!rc) {

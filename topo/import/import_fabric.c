@@ -1,4 +1,6 @@
 /* import_fabric.c - the fabric the importers fill, and its topo.conf. */
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -575,6 +577,56 @@ const char *fabric_node_name(const struct import_fabric *f, uint32_t i)
 		i -= f->sw[s].nnodes;
 	}
 	return NULL;
+}
+
+int import_get_hex(const char **s, uint64_t *v)
+{
+	const char *p = *s;
+	uint64_t x = 0;
+	int n = 0;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (; isxdigit((unsigned char)*p); p++, n++) {
+		int d = isdigit((unsigned char)*p) ?
+				*p - '0' :
+				tolower((unsigned char)*p) - 'a' + 10;
+		x = x << 4 | (uint64_t)d;
+	}
+	if (!n || n > 16)
+		return -1;
+	*v = x;
+	*s = p;
+	return 0;
+}
+
+int import_each_line(const char *path,
+		     int (*fn)(void *ctx, char *line, uint32_t lineno),
+		     void *ctx, uint32_t *last, struct err *err)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char *line = NULL;
+	size_t cap = 0;
+	uint32_t lineno = 0;
+	int rc = 0;
+
+	if (!fp)
+		return err_set(err, "%s: cannot open: %s", path,
+			       strerror(errno));
+	for (ssize_t len; !rc && (len = getline(&line, &cap, fp)) >= 0;) {
+		lineno++;
+		rc = (size_t)len != strlen(line) ?
+			     import_perr(err, path, lineno, "NUL byte") :
+			     fn(ctx, line, lineno);
+	}
+	free(line);
+	if (last)
+		*last = lineno ? lineno : 1;
+	if (!rc && ferror(fp))
+		rc = err_set(err, "%s: %s", path, strerror(errno));
+	if (fp != stdin)
+		fclose(fp);
+	return rc;
 }
 
 int import_perr(struct err *err, const char *path, uint32_t line,

@@ -127,28 +127,6 @@ static int get_u32(const char **s, uint32_t *v)
 	return 0;
 }
 
-/* Hexadecimal GUID at *S (optional 0x, 1 to 16 digits); advances *S. */
-static int get_hex(const char **s, uint64_t *v)
-{
-	const char *p = *s;
-	uint64_t x = 0;
-	int n = 0;
-
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	for (; isxdigit((unsigned char)*p); p++, n++) {
-		int d = isdigit((unsigned char)*p) ?
-				*p - '0' :
-				tolower((unsigned char)*p) - 'a' + 10;
-		x = x << 4 | (uint64_t)d;
-	}
-	if (!n || n > 16)
-		return -1;
-	*v = x;
-	*s = p;
-	return 0;
-}
-
 /* "K-GUID" in quotes at *S: the kind letter in *KIND. */
 static int get_qguid(const char **s, char *kind, uint64_t *guid)
 {
@@ -158,7 +136,7 @@ static int get_qguid(const char **s, char *kind, uint64_t *guid)
 		return -1;
 	*kind = p[1];
 	p += 3;
-	if (get_hex(&p, guid) || *p != '"')
+	if (import_get_hex(&p, guid) || *p != '"')
 		return -1;
 	*s = p + 1;
 	return 0;
@@ -402,7 +380,7 @@ static int parse_port(struct st *st, const char *line, uint32_t lineno)
 			    "Rt line");
 	if (*s == '(') {
 		s++;
-		if (get_hex(&s, &pt.pguid) || *s != ')')
+		if (import_get_hex(&s, &pt.pguid) || *s != ')')
 			return perr(st, lineno, "bad port GUID");
 		s++;
 	}
@@ -460,7 +438,7 @@ static int get_pend(const char **s, struct pend *e)
 	if (get_u32(&p, &e->port))
 		return -1;
 	p = skipb(p);
-	if (get_hex(&p, &e->guid))
+	if (import_get_hex(&p, &e->guid))
 		return -1;
 	*s = p;
 	return 0;
@@ -583,7 +561,7 @@ static int parse_key(struct st *st, const char *s, uint32_t lineno)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		if (strlen(keys[i]) != klen || strncmp(s, keys[i], klen))
 			continue;
-		if (get_hex(&v, &x))
+		if (import_get_hex(&v, &x))
 			return perr(st, lineno,
 				    "bad number in %.*s=", (int)klen, s);
 		if (i == 2)
@@ -1310,7 +1288,7 @@ static int map_guid(const char *w, uint64_t *guid)
 {
 	const char *p = w + (!strncmp(w, "H-", 2) ? 2 : 0);
 
-	return get_hex(&p, guid) || *p || !*guid ? -1 : 0;
+	return import_get_hex(&p, guid) || *p || !*guid ? -1 : 0;
 }
 
 /* Whether W is a GUID at first sight: "0x" or "H-" before it, or 16 hex
@@ -1440,33 +1418,16 @@ static void st_free(struct st *st)
 
 /* ---- files and subnets ---- */
 
+static int ibnet_line(void *ctx, char *line, uint32_t lineno)
+{
+	return parse_line(ctx, line, lineno);
+}
+
 /* Read the file st->path (index st->file).  0 or -1. */
 static int read_file(struct st *st)
 {
-	const char *path = st->path;
-	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin; /* - */
-	char *line = NULL;
-	size_t cap = 0;
-	uint32_t lineno = 0;
-	int rc = 0;
-
-	if (!fp)
-		return err_set(st->err, "%s: cannot open: %s", path,
-			       strerror(errno));
-	for (ssize_t len; !rc && (len = getline(&line, &cap, fp)) >= 0;) {
-		lineno++;
-		if ((size_t)len != strlen(line))
-			rc = perr(st, lineno, "NUL byte");
-		else
-			rc = parse_line(st, line, lineno);
-	}
-	free(line);
-	st->lastline = lineno ? lineno : 1;
-	if (!rc && ferror(fp))
-		rc = err_set(st->err, "%s: %s", path, strerror(errno));
-	if (fp != stdin)
-		fclose(fp);
-	return rc;
+	return import_each_line(st->path, ibnet_line, st, &st->lastline,
+				st->err);
 }
 
 /* The switch graph of F in several parts: "FILES: the switches form N
@@ -1616,6 +1577,24 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Append P (taken; NULL: out of memory) to *V of *N (room *CAP, kept
+ * NULL-terminated).  0 or -1 with err set. */
+static int push_path(struct st *st, char ***v, size_t *n, size_t *cap, char *p)
+{
+	if (*n + 2 > *cap) {
+		char **w = realloc(*v, (*cap = 2 * *cap + 8) * sizeof(*w));
+
+		if (!w) {
+			free(p);
+			return err_set(st->err, "out of memory");
+		}
+		*v = w;
+	}
+	(*v)[(*n)++] = p;
+	(*v)[*n] = NULL;
+	return p ? 0 : err_set(st->err, "out of memory");
+}
+
 /* The input files: each path, a directory standing for its
  * ib-subnet-*.txt files (netloc's layout); with SUBNET only that
  * subnet's (its ID, or its 1-based position among the files).  A new
@@ -1635,18 +1614,7 @@ static int input_files(struct st *st, const char *const *paths, size_t np,
 		while (dlen > 1 && paths[i][dlen - 1] == '/')
 			dlen--;
 		if (!d) {
-			if (n + 2 > cap) {
-				char **w = realloc(v, (cap = 2 * cap + 8) *
-							      sizeof(*w));
-
-				if (!w) {
-					rc = err_set(st->err, "out of memory");
-					break;
-				}
-				v = w;
-			}
-			v[n++] = strdup(paths[i]);
-			v[n] = NULL;
+			rc = push_path(st, &v, &n, &cap, strdup(paths[i]));
 			continue;
 		}
 		while ((e = readdir(d)) && !rc) {
@@ -1654,21 +1622,10 @@ static int input_files(struct st *st, const char *const *paths, size_t np,
 
 			if (!subnet_file(e->d_name, NULL))
 				continue;
-			if (n + 2 > cap) {
-				char **w = realloc(v, (cap = 2 * cap + 8) *
-							      sizeof(*w));
-
-				if (!w) {
-					rc = err_set(st->err, "out of memory");
-					break;
-				}
-				v = w;
-			}
 			if (asprintf(&p, "%.*s/%s", (int)dlen, paths[i],
 				     e->d_name) < 0)
 				p = NULL;
-			v[n++] = p;
-			v[n] = NULL;
+			rc = push_path(st, &v, &n, &cap, p);
 		}
 		closedir(d);
 		if (!rc && n == first)
@@ -1679,9 +1636,6 @@ static int input_files(struct st *st, const char *const *paths, size_t np,
 		else if (n > first + 1)
 			qsort(v + first, n - first, sizeof(*v), cmp_str);
 	}
-	for (size_t i = 0; !rc && i < n; i++)
-		if (!v[i])
-			rc = err_set(st->err, "out of memory");
 	if (!rc && subnet) {
 		char *end;
 		unsigned long k = strtoul(subnet, &end, 10);

@@ -44,6 +44,18 @@ struct import_fabric {
 	const char *cap_note; /* the capacities' comment, NULL: by rate */
 };
 
+/* Hexadecimal number at *S (optional 0x, 1 to 16 digits) into *V;
+ * advances *S.  0 or -1. */
+int import_get_hex(const char **s, uint64_t *v);
+
+/* Call FN(CTX, LINE, LINENO) for every line of PATH ("-": standard
+ * input) until it returns nonzero; a NUL byte is "PATH:LINE: NUL byte".
+ * *LAST gets the number of the last line read (at least 1).  Returns 0,
+ * FN's -1, or -1 with err set when PATH cannot be read. */
+int import_each_line(const char *path,
+		     int (*fn)(void *ctx, char *line, uint32_t lineno),
+		     void *ctx, uint32_t *last, struct err *err);
+
 /* ERR := "PATH:LINE: " and the message; returns -1 (err_set). */
 int import_perr(struct err *err, const char *path, uint32_t line,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -41,26 +41,6 @@ struct lst {
 #define lerr(ls, line, ...) \
 	import_perr((ls)->err, (ls)->path, line, __VA_ARGS__)
 
-static int get_hex(const char **s, uint64_t *v)
-{
-	const char *p = *s;
-	uint64_t x = 0;
-	int n = 0;
-
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	for (; isxdigit((unsigned char)*p); p++, n++)
-		x = x << 4 |
-		    (uint64_t)(isdigit((unsigned char)*p) ?
-				       *p - '0' :
-				       tolower((unsigned char)*p) - 'a' + 10);
-	if (!n || n > 16)
-		return -1;
-	*v = x;
-	*s = p;
-	return 0;
-}
-
 /* "Unicast lids [...] of switch ... guid 0xG (desc):" */
 static int header(struct lst *ls, const char *s, uint32_t line)
 {
@@ -70,7 +50,7 @@ static int header(struct lst *ls, const char *s, uint32_t line)
 	if (!g)
 		return lerr(ls, line, "table header without the switch's guid");
 	g += 6;
-	if (get_hex(&g, &guid))
+	if (import_get_hex(&g, &guid))
 		return lerr(ls, line, "bad switch guid in the table header");
 	ls->sw = ib_switch(ls->v, guid);
 	if (ls->sw < 0)
@@ -92,7 +72,7 @@ static int entry(struct lst *ls, const char *s, uint32_t line)
 	int64_t dst;
 	char *end;
 
-	if (get_hex(&p, &lid) || !isspace((unsigned char)*p))
+	if (import_get_hex(&p, &lid) || !isspace((unsigned char)*p))
 		return 1;
 	errno = 0;
 	port = strtoul(p, &end, 10);
@@ -109,7 +89,7 @@ static int entry(struct lst *ls, const char *s, uint32_t line)
 	if (!ca)
 		return 0; /* a switch or router destination */
 	ca += strlen("(Channel Adapter portguid ");
-	if (get_hex(&ca, &pguid))
+	if (import_get_hex(&ca, &pguid))
 		return lerr(ls, line, "bad portguid");
 	dst = ib_node(ls->v, pguid);
 	if (dst < 0) {
@@ -178,31 +158,16 @@ static int lft_line(struct lst *ls, char *s, uint32_t line)
 		    "(... portguid 0xGUID: ...)')");
 }
 
+static int lft_line_cb(void *ctx, char *line, uint32_t lineno)
+{
+	return lft_line(ctx, line, lineno);
+}
+
 static int read_one(struct lst *ls, const char *path)
 {
-	FILE *fp = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	uint32_t lineno = 0;
-	int rc = 0;
-
-	if (!fp)
-		return err_set(ls->err, "%s: cannot open: %s", path,
-			       strerror(errno));
 	ls->path = path;
 	ls->sw = -1;
-	for (ssize_t len; !rc && (len = getline(&line, &cap, fp)) >= 0;) {
-		lineno++;
-		if ((size_t)len != strlen(line))
-			rc = lerr(ls, lineno, "NUL byte");
-		else
-			rc = lft_line(ls, line, lineno);
-	}
-	free(line);
-	if (!rc && ferror(fp))
-		rc = err_set(ls->err, "%s: %s", path, strerror(errno));
-	fclose(fp);
-	return rc;
+	return import_each_line(path, lft_line_cb, ls, NULL, ls->err);
 }
 
 static int cmp_str(const void *a, const void *b)
