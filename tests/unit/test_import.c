@@ -281,8 +281,9 @@ Test(import, theta_sample)
 	topo_destroy(t);
 }
 
-/* TEXT in a new temporary file; its path in PATH (unlink it after). */
-static void temp_file(char *path, const char *text)
+/* A new temporary file open for writing; its path in PATH (unlink it
+ * after). */
+static FILE *temp_open(char *path)
 {
 	int fd;
 	FILE *f;
@@ -292,6 +293,14 @@ static void temp_file(char *path, const char *text)
 	cr_assert(fd >= 0);
 	f = fdopen(fd, "w");
 	cr_assert(f);
+	return f;
+}
+
+/* TEXT in a new temporary file; its path in PATH (unlink it after). */
+static void temp_file(char *path, const char *text)
+{
+	FILE *f = temp_open(path);
+
 	fputs(text, f);
 	cr_assert_eq(fclose(f), 0);
 }
@@ -372,14 +381,8 @@ static void write_temp(char *path, const struct topo *t,
 		       const struct routing *r)
 {
 	struct err err = { "" };
-	int fd;
-	FILE *f;
+	FILE *f = temp_open(path);
 
-	strcpy(path, "/tmp/test_import_XXXXXX");
-	fd = mkstemp(path);
-	cr_assert(fd >= 0);
-	f = fdopen(fd, "w");
-	cr_assert(f);
 	if (r)
 		cr_assert_eq(import_export_lft(r, f, &err), 0, "%s", err.msg);
 	else

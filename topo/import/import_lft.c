@@ -62,6 +62,17 @@ static int header(struct lst *ls, const char *s, uint32_t line)
 	return 0;
 }
 
+/* "switch S sends node N (lid L) out of port P, which WHAT". */
+static int bad_port(struct lst *ls, uint32_t line, uint32_t dst, uint64_t lid,
+		    unsigned long port, const char *what)
+{
+	return lerr(ls, line,
+		    "switch %s sends node %s (lid 0x%04llx) out of port %lu, "
+		    "which %s",
+		    ls->f->sw[ls->sw].name, fabric_node_name(ls->f, dst),
+		    (unsigned long long)lid, port, what);
+}
+
 /* "0xLID PORT : (Channel Adapter portguid 0xG: 'desc')" */
 static int entry(struct lst *ls, const char *s, uint32_t line)
 {
@@ -97,12 +108,8 @@ static int entry(struct lst *ls, const char *s, uint32_t line)
 		return 0;
 	}
 	if (ib_port(ls->v, (uint32_t)ls->sw, (uint32_t)port, &cable, &node))
-		return lerr(ls, line,
-			    "switch %s sends node %s (lid 0x%04llx) out of "
-			    "port %lu, which is not cabled",
-			    ls->f->sw[ls->sw].name,
-			    fabric_node_name(ls->f, (uint32_t)dst),
-			    (unsigned long long)lid, port);
+		return bad_port(ls, line, (uint32_t)dst, lid, port,
+				"is not cabled");
 	if (node == (uint32_t)dst)
 		return 0; /* delivered here */
 	{
@@ -114,12 +121,8 @@ static int entry(struct lst *ls, const char *s, uint32_t line)
 		ls->have[bit / 8] |= (uint8_t)(1u << (bit % 8));
 	}
 	if (cable == UINT32_MAX)
-		return lerr(ls, line,
-			    "switch %s sends node %s (lid 0x%04llx) out of "
-			    "port %lu, which leads to no switch",
-			    ls->f->sw[ls->sw].name,
-			    fabric_node_name(ls->f, (uint32_t)dst),
-			    (unsigned long long)lid, port);
+		return bad_port(ls, line, (uint32_t)dst, lid, port,
+				"leads to no switch");
 	if (fabric_add_fwd(ls->f, (uint32_t)ls->sw, (uint32_t)dst, cable))
 		return err_set(ls->err, "out of memory");
 	return 0;
