@@ -165,8 +165,39 @@ static void same_machine(const struct topo *t, const struct topo *g,
 	}
 }
 
+/* Random jobs of T and of G (the same machine) have the same link sets
+ * under routing SPEC. */
+static void same_link_sets(const struct topo *t, const struct topo *g,
+			   const char *spec, const char *what)
+{
+	struct err err = { "" };
+	struct routing *a = routing_create(t, spec, &err);
+	struct routing *b = a ? routing_create(g, spec, &err) : NULL;
+	uint32_t N = topo_num_nodes(t), L = topo_num_links(t);
+	uint8_t *ua = malloc(L), *ub = malloc(L);
+
+	cr_assert(a && b && ua && ub, "%s %s: %s", what, spec, err.msg);
+	for (uint32_t j = 0; j < 12; j++) {
+		uint32_t nodes[16], n = 2 + j % 14;
+
+		for (uint32_t q = 0; q < n; q++)
+			nodes[q] = (j * 131 + q * 37 + q * q * 11) % N;
+		memset(ua, 0, L);
+		memset(ub, 0, L);
+		cr_assert_eq(routing_linkset(a, nodes, n, ua, &err), 0, "%s",
+			     err.msg);
+		cr_assert_eq(routing_linkset(b, nodes, n, ub, &err), 0, "%s",
+			     err.msg);
+		cr_assert(!memcmp(ua, ub, L), "%s %s job %u", what, spec, j);
+	}
+	free(ua);
+	free(ub);
+	routing_destroy(a);
+	routing_destroy(b);
+}
+
 /* A Cascade as an Aries link list and back: the same machine, recognised
- * as a Cascade with its groups. */
+ * as a Cascade with its groups, the same link sets under ugal and min. */
 Test(import, aries_round_trip)
 {
 	static const char *const specs[] = {
@@ -198,6 +229,8 @@ Test(import, aries_round_trip)
 			cr_expect_eq(topo_switch_group(g, s),
 				     topo_switch_group(t, s), "%s switch %u",
 				     specs[i], s);
+		same_link_sets(t, g, "ugal", specs[i]);
+		same_link_sets(t, g, "min", specs[i]);
 		topo_conf_destroy(c);
 		import_destroy(fab);
 		topo_destroy(t);
@@ -696,4 +729,48 @@ Test(import, avakas_lft_walk)
 	routing_destroy(r);
 	topo_conf_destroy(c);
 	import_destroy(fab);
+}
+
+/* A director-style fat-tree (edge switches into two chassis whose leaf
+ * chips group them differently, storage on a spine, an idle chip) as
+ * ibnetdiscover text and back: the same machine, the same levels, and
+ * under ecmp the same link sets. */
+Test(import, director_round_trip)
+{
+	static const char director[] =
+		"Topology=graph\n"
+		"SwitchName=e0 Nodes=n[0-3] Links=aL1,bL1\n"
+		"SwitchName=e1 Nodes=n[4-7] Links=aL1,bL2\n"
+		"SwitchName=e2 Nodes=n[8-11] Links=aL2,bL1\n"
+		"SwitchName=e3 Nodes=n[12-15] Links=aL2,bL2\n"
+		"SwitchName=aL1 Links=aS1,aS2\nSwitchName=aL2 Links=aS1,aS2\n"
+		"SwitchName=aL3 Links=aS1,aS2\n"
+		"SwitchName=bL1 Links=bS1,bS2\nSwitchName=bL2 Links=bS1,bS2\n"
+		"SwitchName=aS1\nSwitchName=aS2 Nodes=st[1-2]\n"
+		"SwitchName=bS1\nSwitchName=bS2\n";
+	struct err err = { "" };
+	struct topo_conf *c0 = topo_conf_parse("director.conf", director, &err);
+	struct import_fabric *fab;
+	struct topo_conf *c;
+	const struct topo *t, *g;
+	char ib[64];
+
+	cr_assert(c0, "%s", err.msg);
+	t = topo_conf_topo(c0);
+	write_temp(ib, t, NULL);
+	fab = import_ibnetdiscover(ib, NULL, &err);
+	unlink(ib);
+	cr_assert(fab, "%s", err.msg);
+	c = fabric_conf(fab);
+	g = topo_conf_topo(c);
+	same_machine(t, g, "director");
+	cr_expect_str_eq(topo_conf_routing(c), "ecmp");
+	for (uint32_t s = 0; s < topo_num_switches(t); s++) {
+		cr_expect_eq(topo_switch_level(g, s), topo_switch_level(t, s));
+		cr_expect_eq(topo_switch_idle(g, s), topo_switch_idle(t, s));
+	}
+	same_link_sets(t, g, "ecmp", "director");
+	topo_conf_destroy(c);
+	import_destroy(fab);
+	topo_conf_destroy(c0);
 }

@@ -230,20 +230,66 @@ static struct topo *fx_conf(const char *text)
 	return t;
 }
 
+static struct topo *fx_make(const char *topo);
+
+/* "rt:X" (X written as ibnetdiscover text and imported) or "aries:SPEC"
+ * (the Cascade SPEC written as an Aries link list and imported): the
+ * topology of the topo.conf the import writes. */
+static struct topo *fx_round_trip(const char *topo)
+{
+	struct err e = { "" };
+	bool aries = !strncmp(topo, "aries:", 6);
+	struct topo *t0 = fx_make(strchr(topo, ':') + 1), *t;
+	char path[] = "/tmp/test_policy_XXXXXX", *text = NULL;
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct import_fabric *fab;
+	struct topo_conf *c;
+	size_t len = 0;
+
+	cr_assert(f);
+	cr_assert_eq(aries ? import_export_aries(t0, f, &e) :
+			     import_export_ibnetdiscover(t0, f, &e),
+		     0, "%s", e.msg);
+	cr_assert_eq(fclose(f), 0);
+	fab = aries ? import_aries(path, &e) :
+		      import_ibnetdiscover(path, NULL, &e);
+	unlink(path);
+	cr_assert(fab, "%s: %s", topo, e.msg);
+	f = open_memstream(&text, &len);
+	cr_assert(f);
+	cr_assert_eq(import_write_conf(fab, f, &e), 0, "%s", e.msg);
+	cr_assert_eq(fclose(f), 0);
+	import_destroy(fab);
+	c = topo_conf_parse("imported.conf", text, &e);
+	cr_assert(c, "%s: %s", topo, e.msg);
+	free(text);
+	t = topo_conf_take_topo(c);
+	topo_conf_destroy(c);
+	topo_destroy(t0);
+	return t;
+}
+
+static struct topo *fx_make(const char *topo)
+{
+	if (strcmp(topo, "conf:irreg") == 0)
+		return fx_conf(irreg_conf);
+	if (strcmp(topo, "conf:director") == 0)
+		return fx_conf(director_conf);
+	if (strncmp(topo, "ibnet:", 6) == 0)
+		return fx_imported(topo);
+	if (strncmp(topo, "rt:", 3) == 0 || strncmp(topo, "aries:", 6) == 0)
+		return fx_round_trip(topo);
+	return fx_topo(topo);
+}
+
 static void fx_open(struct fx *f, const char *topo, const char *routing,
 		    const char *policy)
 {
 	struct err e = { "" };
 
 	memset(f, 0, sizeof(*f));
-	if (strcmp(topo, "conf:irreg") == 0)
-		f->t = fx_conf(irreg_conf);
-	else if (strcmp(topo, "conf:director") == 0)
-		f->t = fx_conf(director_conf);
-	else if (strncmp(topo, "ibnet:", 6) == 0)
-		f->t = fx_imported(topo);
-	else
-		f->t = fx_topo(topo);
+	f->t = fx_make(topo);
 	f->r = fx_routing(f->t, routing);
 	f->p = policy_create(policy, f->t, f->r, &e);
 	cr_assert(f->p, "%s: %s", policy, e.msg);
@@ -1733,6 +1779,54 @@ Test(policy, imported_as_generated)
 					     imp.topo, imp.routing, imp.policy,
 					     (unsigned long long)seed);
 			}
+	}
+}
+
+/* Round trips: conf:director written as ibnetdiscover text, a Cascade
+ * (round-robin and block wiring) as an Aries link list, imported: the
+ * same allocations for every job of a random sequence, alone and beside
+ * another policy's jobs (isolation checked on the imported link sets). */
+Test(policy, round_trip_allocations)
+{
+	static const struct {
+		const char *topo, *routing, *policy;
+		uint32_t small, group;
+	} specs[] = {
+		{ "conf:director", "ecmp", "fattree-pods:rule=links", 4, 8 },
+		{ "conf:director", "ecmp", "fattree-pods:rule=paper", 4, 8 },
+		{ "cascade:groups=3,pair=8", "min", "dragonfly-groups", 4,
+		  384 },
+		{ "cascade:groups=3,pair=8", "ugal", "dragonfly-balanced", 4,
+		  384 },
+		{ "cascade:groups=4,block=4,bundle=2", "ugal",
+		  "dragonfly-groups", 4, 384 },
+	};
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct gcase gen = { .strict = 0 }, imp;
+
+		gen.small = specs[i].small;
+		gen.group = specs[i].group;
+		snprintf(gen.topo, sizeof(gen.topo), "%s", specs[i].topo);
+		snprintf(gen.routing, sizeof(gen.routing), "%s",
+			 specs[i].routing);
+		snprintf(gen.policy, sizeof(gen.policy), "%s", specs[i].policy);
+		imp = gen;
+		snprintf(imp.topo, sizeof(imp.topo), "%s:%s",
+			 strncmp(specs[i].topo, "conf:", 5) ? "aries" : "rt",
+			 specs[i].topo);
+		for (int mixed = 0; mixed < 2; mixed++) {
+			struct seqstat a, b;
+			const char *other = mixed ? "random" : NULL;
+
+			run_seq(&gen, gen.policy, other, 1, 120, &a);
+			run_seq(&imp, imp.policy, other, 1, 120, &b);
+			cr_assert_gt(a.multi, 0);
+			cr_expect_eq(a.placed, b.placed, "%s", imp.topo);
+			cr_expect_eq(a.isolated, b.isolated, "%s", imp.topo);
+			cr_expect_eq(a.hash, b.hash, "%s %s %s: other nodes",
+				     imp.topo, imp.routing, imp.policy);
+		}
 	}
 }
 
