@@ -173,17 +173,22 @@ static void print_text(const struct topo *t, const struct routing *r,
 
 	printf("topology:  %s\n", topo_spec(t));
 	printf("routing:   %s\n", routing_spec(r));
-	printf("flow:      node %u (switch %u", src, ss);
-	if (topo_switch_group(t, ss) != TOPO_NONE)
-		printf(", %s %u",
-		       topo_kind(t) == TOPO_FATTREE ? "pod" : "group",
-		       topo_switch_group(t, ss));
-	printf(") -> node %u (switch %u", dst, ds);
-	if (topo_switch_group(t, ds) != TOPO_NONE)
-		printf(", %s %u",
-		       topo_kind(t) == TOPO_FATTREE ? "pod" : "group",
-		       topo_switch_group(t, ds));
-	printf(")\n");
+	for (int k = 0; k < 2; k++) {
+		uint32_t node = k ? dst : src, sw = k ? ds : ss;
+		const char *name = topo_switch_name(t, sw);
+
+		/* a graph's switches by their topo.conf names too */
+		printf("%snode %u (switch %u%s%s",
+		       k ? " -> " : "flow:      ", node, sw, name ? " " : "",
+		       name ? name : "");
+		if (topo_switch_group(t, sw) != TOPO_NONE)
+			printf(", %s %u",
+			       topo_behaves_as(t) == TOPO_FATTREE ? "pod" :
+								    "group",
+			       topo_switch_group(t, sw));
+		printf(")");
+	}
+	printf("\n");
 	printf("paths:     %llu\n", (unsigned long long)c->total);
 	printf("  min:     %llu\n", (unsigned long long)c->by_class[PATH_MIN]);
 	printf("  vlb:     %llu\n", (unsigned long long)c->by_class[PATH_VLB]);

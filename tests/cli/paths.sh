@@ -57,4 +57,12 @@ expect_fail bad_topo 2 "unknown topology family" \
 	-- --topo nosuch:a=1 --src 0 --dst 1
 expect_fail too_many 1 "raise --max" \
 	-- --topo $D --src 0 --dst 71 --list --max 10
+# a graph's switches also by their topo.conf names (e0 and e1 of the
+# director fat-tree, both in its pod 0)
+run --topo "$data/good_graph_director.conf" --routing ecmp --src 0 --dst 4
+if [ "$st" -eq 0 ] && grep -q -x -F "flow:      node 0 (switch 0 e0, pod 0) -> node 4 (switch 1 e1, pod 0)" "$tmp/out"; then
+	pass graph_names
+else
+	flunk graph_names "exit $st" "$tmp/out" "$tmp/err"
+fi
 finish
