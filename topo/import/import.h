@@ -68,8 +68,14 @@ struct import_fabric *import_aries(const char *path, struct err *err);
 /* Free F; NULL is a no-op. */
 void import_destroy(struct import_fabric *f);
 
-/* F as a topo.conf (Topology=graph, one SwitchName= line per switch) on
- * OUT.  Returns 0, or -1 with err set when writing fails. */
+/* F as a topo.conf (Topology=graph, one SwitchName= line per switch, the
+ * tables' Forward= lines) on OUT, with the Routing= its recognition
+ * implies (ecmp for a fat-tree, ugal for a dragonfly or Cascade, lft with
+ * forwarding tables; none when nothing is recognised) and a comment
+ * saying what was recognised.  The text is parsed as topo.conf(5) reads
+ * it first: when it would not load (switches in several parts, tables
+ * whose routes do not arrive), nothing is written.  Returns 0, or -1
+ * with err set (that load's message, or a write error). */
 int import_write_conf(const struct import_fabric *f, FILE *out,
 		      struct err *err);
 
