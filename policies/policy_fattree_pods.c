@@ -547,13 +547,78 @@ static int own_fail(const struct ownstate *ls, const struct ft *f,
 		topo_switch_label(t, f->sw[ls->bad[q + 1]], q1, sizeof(q1)));
 }
 
+/* The pairs of a multipath routing (ecmp) by the link set of every two
+ * leaves.  0, or 1 with ERR set. */
+static int pairs_by_sets(struct ownstate *ls, const struct ft *f,
+			 const struct topo *t, const struct routing *r,
+			 uint32_t *nodes, uint8_t *used, struct err *err)
+{
+	uint32_t L = topo_num_links(t), first = topo_first_switch_link(t);
+
+	for (uint32_t a = 0; a < f->leaves; a++)
+		for (uint32_t b = a + 1; b < f->leaves; b++) {
+			uint32_t c1, c2;
+			const uint32_t *n1 =
+				topo_switch_nodes(t, f->sw[a], &c1);
+			const uint32_t *n2 =
+				topo_switch_nodes(t, f->sw[b], &c2);
+
+			memcpy(nodes, n1, c1 * sizeof(*nodes));
+			memcpy(nodes + c1, n2, c2 * sizeof(*nodes));
+			memset(used, 0, L);
+			if (routing_linkset(r, nodes, c1 + c2, used, err))
+				return 1;
+			for (uint32_t x = first; x < L; x++)
+				if (used[x])
+					own_pair(ls, f, x, a, b);
+		}
+	return 0;
+}
+
+/* The pairs of a one-path routing (lft, whose routes depend on the
+ * destination node): the path from every other leaf to every node of a
+ * leaf, O(leaf nodes x leaves x hops) instead of every pair's link
+ * set.  0, 1 with ERR set, or -1. */
+static int pairs_by_paths(struct ownstate *ls, const struct ft *f,
+			  const struct topo *t, const struct routing *r,
+			  struct err *err)
+{
+	uint32_t first = topo_first_switch_link(t);
+	struct pathset ps;
+	int rc = 0;
+
+	pathset_init(&ps);
+	for (uint32_t d = 0; d < topo_num_nodes(t) && !rc; d++) {
+		uint32_t b = f->nleaf[d];
+
+		for (uint32_t a = 0; b != NO_LEAF && a < f->leaves && !rc;
+		     a++) {
+			uint32_t cnt;
+			const uint32_t *na =
+				topo_switch_nodes(t, f->sw[a], &cnt);
+
+			if (a == b)
+				continue;
+			if (routing_paths(r, na[0], d, &ps, err)) {
+				rc = 1;
+				break;
+			}
+			for (uint32_t k = 0; k < ps.off[ps.n]; k++)
+				if (ps.links[k] >= first)
+					own_pair(ls, f, ps.links[k], a, b);
+		}
+	}
+	pathset_free(&ps);
+	return rc;
+}
+
 /* Check F's units against the link sets of every two leaves under R.
  * 0, -1 (memory) or 1 with ERR set. */
 static int ft_links(const struct ft *f, const struct topo *t,
 		    const struct routing *r, struct err *err)
 {
 	uint32_t L = topo_num_links(t), first = topo_first_switch_link(t);
-	uint32_t lv = f->n > 1 ? f->n - 1 : 1, *nodes = NULL, na;
+	uint32_t lv = f->n > 1 ? f->n - 1 : 1, *nodes = NULL;
 	struct ownstate ls = { .L = L };
 	uint8_t *used = malloc((size_t)L + 1);
 	int rc = -1;
@@ -567,27 +632,11 @@ static int ft_links(const struct ft *f, const struct topo *t,
 	memset(ls.cand, 0xff, ((size_t)lv * L + 1) * sizeof(*ls.cand));
 	memset(ls.pair, 0xff, ((size_t)2 * L + 1) * sizeof(*ls.pair));
 	memset(ls.bad, 0xff, ((size_t)2 * L + 1) * sizeof(*ls.bad));
-	for (uint32_t a = 0; a < f->leaves; a++)
-		for (uint32_t b = a + 1; b < f->leaves; b++) {
-			uint32_t c1, c2;
-			const uint32_t *n1 =
-				topo_switch_nodes(t, f->sw[a], &c1);
-			const uint32_t *n2 =
-				topo_switch_nodes(t, f->sw[b], &c2);
-
-			/* every node: routes may depend on the node (lft) */
-			memcpy(nodes, n1, c1 * sizeof(*nodes));
-			memcpy(nodes + c1, n2, c2 * sizeof(*nodes));
-			na = c1 + c2;
-			memset(used, 0, L);
-			if (routing_linkset(r, nodes, na, used, err)) {
-				rc = 1;
-				goto out;
-			}
-			for (uint32_t x = first; x < L; x++)
-				if (used[x])
-					own_pair(&ls, f, x, a, b);
-		}
+	rc = routing_multipath(r) ?
+		     pairs_by_sets(&ls, f, t, r, nodes, used, err) :
+		     pairs_by_paths(&ls, f, t, r, err);
+	if (rc)
+		goto out;
 	rc = 0;
 	for (uint32_t x = first; x < L && !rc; x++) {
 		bool owned = ls.pair[2 * x] == LS_NONE;

@@ -40,7 +40,7 @@ golden graph_director.json -- --topo "$data/good_graph_director.conf" --json
 # unit isolates, which stopo topo says, and the default policy says why
 # it fell back to linear
 run --topo "$data/good_lft_detour.conf"
-why="no isolating unit above the leaf switches: cable l3-s2 carries the traffic of leaves l1 and l2 and of l2 and l3, which no unit separates"
+why="no isolating unit above the leaf switches: cable l3-s2 carries the traffic of leaves l3 and l1 and of l3 and l2, which no unit separates"
 if [ "$st" -eq 0 ] &&
    grep -q -x -F "isolation:         none (fattree-pods under lft: $why)" "$tmp/out" &&
    grep -q -x -F "default policy:    linear (the family's: the file names no policy)" "$tmp/out" &&

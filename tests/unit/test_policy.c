@@ -1720,7 +1720,7 @@ Test(policy, lft_no_unit)
 	cr_expect_str_eq(e.msg,
 			 "policy fattree-pods: no isolating unit above the "
 			 "leaf switches: cable l3-s2 carries the traffic of "
-			 "leaves l1 and l2 and of l2 and l3, which no unit "
+			 "leaves l3 and l1 and of l3 and l2, which no unit "
 			 "separates");
 	routing_destroy(r);
 	topo_conf_destroy(c);
