@@ -559,12 +559,14 @@ static int _run_now(job_record_t *job_ptr, bitstr_t *bitmap,
 			claim.nranks = res->nranks;
 		}
 	} else if (st == POLICY_WAIT || st == POLICY_NEVER) {
-		if (st == POLICY_NEVER)
-			resv_explain(job_ptr->resv_ptr, res->reason,
-				     sizeof(res->reason));
-		reason_set(job_ptr, res->reason);
+		char note[256], why[sizeof(res->reason) + sizeof(note)];
+
+		resv_explain(st == POLICY_NEVER ? job_ptr->resv_ptr : NULL,
+			     note, sizeof(note));
+		snprintf(why, sizeof(why), "%s%s", res->reason, note);
+		reason_set(job_ptr, why);
 		log_flag(SELECT_TYPE, "%s: %pJ pending: %s", TOPO_NAME, job_ptr,
-			 res->reason);
+			 why);
 	} else {
 		reason_clear(job_ptr);
 	}

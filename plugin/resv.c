@@ -230,16 +230,17 @@ bool resv_unasked(const slurmctld_resv_t *resv)
 	       (resv->ctld_flags & RESV_CTLD_FULL_NODE);
 }
 
-void resv_explain(const slurmctld_resv_t *resv, char *reason, size_t len)
+void resv_explain(const slurmctld_resv_t *resv, char *note, size_t len)
 {
 	static uint32_t said[64];
-	size_t o = strlen(reason);
 	uint32_t k;
 
-	if (!resv_unasked(resv) || (o + 1 >= len))
+	if (len)
+		note[0] = '\0';
+	if (!resv_unasked(resv))
 		return;
 	snprintf(
-		reason + o, len - o,
+		note, len,
 		"; reservation %s has Flags=IGNORE_JOBS: slurmctld chose its nodes itself, without the policy: create it without IGNORE_JOBS, or give it whole leaf switches (Nodes=)",
 		resv->name);
 	k = resv->resv_id % (sizeof(said) / sizeof(said[0]));

@@ -157,9 +157,10 @@ int resv_job_test(job_record_t *job_ptr, bitstr_t *bitmap, uint32_t node_cnt);
 /* Whether slurmctld chose RESV's nodes without asking the select plugin
  * (25.11 on: a whole-node reservation with Flags=IGNORE_JOBS). */
 bool resv_unasked(const slurmctld_resv_t *resv);
-/* REASON (of LEN bytes) gains why RESV's nodes may not hold an isolated
- * job, when resv_unasked; logged once per reservation. */
-void resv_explain(const slurmctld_resv_t *resv, char *reason, size_t len);
+/* Why RESV's nodes may not hold an isolated job, when resv_unasked, into
+ * NOTE (LEN bytes; "" otherwise), to follow a reason; logged once per
+ * reservation. */
+void resv_explain(const slurmctld_resv_t *resv, char *note, size_t len);
 
 /* submit.c */
 /* Whether job D can ever run isolated in one of its partitions:

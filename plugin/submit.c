@@ -117,13 +117,15 @@ static int _submit_check_part(job_desc_msg_t *d, part_record_t *part,
 	c.owner = empty;
 	if (tsize_place(&z, n, usable, false, &req, &res, tsize_policy_place,
 			&c) == POLICY_NEVER) {
-		resv_explain(resv, res.reason, sizeof(res.reason));
+		char note[256];
+
+		resv_explain(resv, note, sizeof(note));
 		xstrfmtcat(
 			*why,
-			"select/topo: this job can never run isolated under %s in partition %s%s%s: %s",
+			"select/topo: this job can never run isolated under %s in partition %s%s%s: %s%s",
 			policy_spec(c.p), part->name,
 			resv ? ", reservation " : "", resv ? resv->name : "",
-			res.reason);
+			res.reason, note);
 		rc = ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE;
 	}
 	xfree(res.nodes);
