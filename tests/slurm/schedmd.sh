@@ -30,8 +30,21 @@ fi
 note "suite: $suite (Slurm $SLURM_SERIES daemons)"
 
 # The tests giving explicit node lists, refused under an isolating
-# policy (the plugin cannot honour -w; srun reads SLURM_HOSTFILE as -w).
-REFUSED='test_hostfile|test_nodelist|SLURM_HOSTFILE|test_--nodelist'
+# policy (the plugin cannot honour -w; srun reads SLURM_HOSTFILE as -w):
+# in 24.11's suite test_116_5 (SLURM_HOSTFILE) and test_116_9 (srun -w
+# N --overcommit).  (test_116_23's --nodelist runs with --no-allocate,
+# which asks no select plugin.)
+REFUSED='test_116_5\.py::test_hostfile$|test_116_9\.py::test_overcommit$'
+
+# Modules whose setup requires auto-config (atf.require_auto_config
+# before their first test) skip whole in local-config mode, some after a
+# minute of setup: left out.
+ignore=
+for f in "$suite"/tests/test_*.py; do
+	awk '/def test_/ { exit } /require_auto_config\(/ { found = 1 } END { exit !found }' "$f" &&
+		ignore="$ignore --ignore=tests/${f##*/}"
+done
+note "left out (auto-config only): $(echo "$ignore" | wc -w) modules"
 
 cat > "$TDIR/linear.conf" <<'CONF'
 Topology=fattree k=4 n=3
@@ -40,11 +53,20 @@ PartitionPolicy=batch:linear
 CONF
 sed 's/batch:linear/batch:fattree-pods/' "$TDIR/linear.conf" > "$TDIR/fattree-pods.conf"
 
-# run NAME SELECT TOPOCONF: the suite against a fresh cluster; outcomes
-# "test outcome" in $TDIR/NAME.res
+# run NAME SELECT TOPOCONF [NODEIDS-FILE]: the suite (or the modules of the
+# tests listed) against a fresh cluster; outcomes "id<TAB>outcome" in
+# $TDIR/NAME.res
 run() {
-	local name=$1 t0
+	local name=$1 t0 sel=()
 	t0=$(date +%s)
+	if [ -n "${4:-}" ]; then
+		# the modules of the tests listed (a test id of pytest's own,
+		# parametrised with blanks, does not select reliably); the
+		# comparison is by the ids the results give
+		mapfile -t sel < <(sed 's/::.*//' "$4" | sort -u)
+	else
+		sel=(${SCHEDMD_TESTS:-tests} $ignore)
+	fi
 	NODE_CPUS=4 BATCH_OPTS= cluster_start "$2" "$3"
 	cat > "$TDIR/testsuite.conf" <<EOF
 SlurmSourceDir=$(cd "$suite/../.." && pwd)
@@ -54,53 +76,106 @@ SlurmConfigDir=$TDIR/c/etc
 EOF
 	( cd "$suite" && SLURM_TESTSUITE_CONF=$TDIR/testsuite.conf timeout 3000 \
 		$py -m pytest -p no:cacheprovider -q --local-config \
-		--junitxml="$TDIR/$name.xml" ${SCHEDMD_TESTS:-tests} \
+		--junitxml="$TDIR/$name.xml" "${sel[@]}" \
 		>"$TDIR/$name.out" 2>&1 )
 	$py - "$TDIR/$name.xml" >"$TDIR/$name.res" <<'EOF' ||
 import sys, xml.etree.ElementTree as ET
 for c in ET.parse(sys.argv[1]).getroot().iter("testcase"):
-    name = c.get("classname", "") + "::" + c.get("name", "")
+    parts = c.get("classname", "").split(".")
+    i = next((k for k, p in enumerate(parts) if p.startswith("test_")),
+             len(parts) - 1)
+    nodeid = "/".join(parts[:i + 1]) + ".py::" + "::".join(
+        parts[i + 1:] + [c.get("name", "")])
     kind = "passed"
     for k in ("failure", "error", "skipped"):
         if c.find(k) is not None:
             kind = k
-    print(name, kind)
+    print(nodeid + "\t" + kind)
 EOF
 		fail "$name: no results: $(tail -n 5 "$TDIR/$name.out")"
 	[ -n "${SCHEDMD_KEEP:-}" ] && mkdir -p "$SCHEDMD_KEEP" &&
 		cp "$TDIR/$name.xml" "$TDIR/$name.out" "$SCHEDMD_KEEP/"
-	note "$name: $(awk '{ n[$2]++ } END { for (k in n) printf "%s %d, ", k, n[k] }' "$TDIR/$name.res")$(( $(date +%s) - t0 )) s"
+	note "$name: $(awk -F '\t' '{ n[$2]++ } END { for (k in n) printf "%s %d, ", k, n[k] }' "$TDIR/$name.res")$(( $(date +%s) - t0 )) s"
 	cluster_reset
 }
+# The baseline, whole; then select/topo on what passes under cons_tres
+# (what fails or skips there cannot be lost).  SCHEDMD_RUNS (default
+# "fattree-pods linear") says which select/topo runs.
 run cons_tres cons_tres "$TDIR/linear.conf"
-run linear topo "$TDIR/linear.conf"
-run fattree-pods topo "$TDIR/fattree-pods.conf"
-
-awk '$2 == "passed" { print $1 }' "$TDIR/cons_tres.res" | sort > "$TDIR/base"
+awk -F '\t' '$2 == "passed" { print $1 }' "$TDIR/cons_tres.res" | sort > "$TDIR/base"
 [ -s "$TDIR/base" ] || fail "no test passed under cons_tres: $(tail -n 20 "$TDIR/cons_tres.out")"
-# outcome NAME TEST
-outcome() { awk -v t="$2" '$1 == t { print $2 }' "$TDIR/$1.res"; }
-bad=
-while read -r t; do
-	o=$(outcome linear "$t")
-	[ "$o" = passed ] || bad="$bad
-linear: $t: ${o:-missing}"
-	o=$(outcome fattree-pods "$t")
-	if echo "$t" | grep -Eq "$REFUSED"; then
-		[ "$o" != passed ] || bad="$bad
-fattree-pods: $t passed, but an explicit node list must be refused"
-		note "fattree-pods: $t refused ($o), as it must be"
-	else
-		[ "$o" = passed ] || bad="$bad
-fattree-pods: $t: ${o:-missing}"
+runs=${SCHEDMD_RUNS:-fattree-pods linear}
+# passed NAME...: the tests that passed in any of the runs NAME
+passed() {
+	local n
+	for n in "$@"; do
+		awk -F '\t' '$2 == "passed" { print $1 }' "$TDIR/$n.res"
+	done | sort -u
+}
+# A test lost under select/topo is run again there (the suite has tests
+# that fail now and then on a loaded host, under cons_tres too); one lost
+# twice is run again under cons_tres, and one that fails there as well is
+# flaky, not lost: said, not counted.
+flaky=
+for r in $runs; do
+	case $r in
+	linear | fattree-pods) ;;
+	*) fail "SCHEDMD_RUNS: $r (want linear, fattree-pods)" ;;
+	esac
+	run "$r" topo "$TDIR/$r.conf" "$TDIR/base"
+	comm -23 "$TDIR/base" <(passed "$r") > "$TDIR/$r.lost"
+	if [ -s "$TDIR/$r.lost" ]; then
+		run "$r.again" topo "$TDIR/$r.conf" "$TDIR/$r.lost"
+		comm -23 "$TDIR/base" <(passed "$r" "$r.again") > "$TDIR/$r.lost"
 	fi
+	if [ -s "$TDIR/$r.lost" ] && [ "$r" = fattree-pods ]; then
+		grep -Ev "$REFUSED" "$TDIR/$r.lost" > "$TDIR/$r.check" || true
+		if [ -s "$TDIR/$r.check" ]; then
+			run "$r.base" cons_tres "$TDIR/linear.conf" "$TDIR/$r.check"
+			comm -23 "$TDIR/$r.check" <(passed "$r.base") > "$TDIR/$r.flaky"
+			flaky="$flaky$(sed "s/^/ /" "$TDIR/$r.flaky")"
+		fi
+	elif [ -s "$TDIR/$r.lost" ]; then
+		run "$r.base" cons_tres "$TDIR/linear.conf" "$TDIR/$r.lost"
+		comm -23 "$TDIR/$r.lost" <(passed "$r.base") > "$TDIR/$r.flaky"
+		flaky="$flaky$(sed "s/^/ /" "$TDIR/$r.flaky")"
+	fi
+done
+# outcome RUN TEST: passed when it passed once
+outcome() {
+	if passed "$1" "$1.again" 2>/dev/null | grep -qxF "$2"; then
+		echo passed
+	else
+		awk -F '\t' -v t="$2" '$1 == t { print $2 }' "$TDIR/$1.res"
+	fi
+}
+bad= refused=0
+while read -r t; do
+	case " $flaky " in *" $t "*) continue ;; esac
+	for r in $runs; do
+		o=$(outcome "$r" "$t")
+		if [ "$r" = fattree-pods ] && echo "$t" | grep -Eq "$REFUSED"; then
+			[ "$o" != passed ] || bad="$bad
+$r: $t passed, but an explicit node list must be refused"
+			note "$r: $t refused ($o), as it must be"
+			refused=$((refused + 1))
+		else
+			[ "$o" = passed ] || bad="$bad
+$r: $t: ${o:-missing}"
+		fi
+	done
 done < "$TDIR/base"
+[ -z "$flaky" ] || note "flaky under cons_tres as well, not counted:$flaky"
 if [ -n "$bad" ]; then
 	echo "tests that pass under cons_tres but not under select/topo:$bad" >&2
-	for n in linear fattree-pods; do
-		grep -E "^(FAILED|ERROR)" "$TDIR/$n.out" | head -n 20 >&2
+	for r in $runs; do
+		grep -E "^(FAILED|ERROR)" "$TDIR/$r.out" | head -n 20 >&2
 	done
 	fail "select/topo lost tests cons_tres passes"
 fi
-note "$(wc -l < "$TDIR/base") tests pass under cons_tres, and under select/topo (linear, fattree-pods but the refused node lists)"
+case " $runs " in *" fattree-pods "*)
+	[ "$refused" = 2 ] ||
+		note "of the 2 explicit node-list tests, $refused passed under cons_tres (and were refused)" ;;
+esac
+note "$(wc -l < "$TDIR/base") tests pass under cons_tres, and under select/topo ($runs; $refused explicit node lists refused under fattree-pods)"
 echo "PASS"
