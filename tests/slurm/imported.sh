@@ -4,8 +4,8 @@
 # .. 8w+7] on lw, l0-l3 under m0, l4-l7 under m1, both under top), as a
 # site migrating from topology/tree has it, goes through `stopo import
 # slurm-topology`; the topo.conf it writes (Topology=graph, recognised as
-# a 3-level fat-tree with pods {l0-l3} and {l4-l7}) plus Routing=ecmp and
-# fattree-pods is slurmctld's.  Worked by hand (rules i-iv on the
+# a 3-level fat-tree with pods {l0-l3} and {l4-l7}, and so Routing=ecmp)
+# plus fattree-pods is slurmctld's.  Worked by hand (rules i-iv on the
 # recognised pods): A (3 nodes) one leaf, the fewest free then lowest:
 # l0, n[0-2]; B (12 nodes) whole leaves of the best-fit pod (pod 0: 24
 # nodes on whole leaves l1-l3, against pod 1's 32), from the first:
@@ -31,7 +31,10 @@ SwitchName=top Switches=m[0-1]
 TREE
 "$STOPO" import slurm-topology "$TDIR/topology.conf" -o "$TDIR/topo.conf" ||
 	fail "stopo import slurm-topology failed"
-printf 'Routing=ecmp\nPartitionPolicy=batch:fattree-pods:rule=paper\n' >> "$TDIR/topo.conf"
+# the import names the routing its recognition implies (ecmp on a tree)
+grep -qx 'Routing=ecmp' "$TDIR/topo.conf" ||
+	fail "the imported topo.conf names no Routing=ecmp: $(grep -i routing "$TDIR/topo.conf")"
+printf 'PartitionPolicy=batch:fattree-pods:rule=paper\n' >> "$TDIR/topo.conf"
 "$STOPO" topo --topo "$TDIR/topo.conf" > "$TDIR/topo.txt" ||
 	fail "stopo topo refused the imported topo.conf"
 grep -q '^recognised: *fat-tree: 3 levels, 2 pods (leaves 4 4), 8 leaves$' \
