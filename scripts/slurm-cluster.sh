@@ -31,6 +31,7 @@
 #                         NODE_CPUS's (one kind)
 #   CONFIG_OVERRIDES=1    0: no SlurmdParameters=config_overrides (slurmd
 #                         then registers what the hardware has)
+#   NODE_WAIT=120         seconds to wait for every node to be idle
 #   SLURM_EXTRA="..."     extra slurm.conf lines
 #   CTLD_CPUS=LIST        run slurmctld on these CPUs only (taskset -c
 #                         LIST, e.g. 0), and with NODE_CPUSET=LIST every
@@ -256,7 +257,7 @@ EOF
 	# Wait until every node is idle.  On a loaded machine a slurmd can die
 	# at start (a registration timeout); restart any that is gone, once a
 	# few seconds have passed, and say which ones did.
-	for i in $(seq 1 600); do
+	for i in $(seq 1 $(( ${NODE_WAIT:-120} * 5 ))); do
 		idle=$(SLURM_CONF="$DIR/etc/slurm.conf" sinfo -h -t idle -o '%D' 2>/dev/null | awk '{s += $1} END {print s + 0}')
 		[ "$idle" -ge "$NODES" ] && return 0
 		[ $(( i % 50 )) -eq 0 ] && restart_dead_slurmds

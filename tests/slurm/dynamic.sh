@@ -56,11 +56,7 @@ note "n63 registered at run time, in pod 3: $(field "$b" NodeList)"
 scontrol create NodeName=x0 NodeHostname=localhost NodeAddr=127.0.0.1 \
 	Port=$((pb + 65)) CPUs=4 RealMemory=4000 State=FUTURE >"$TDIR/create.out" 2>&1 ||
 	fail "scontrol create node: $(cat "$TDIR/create.out")"
-for i in $(seq 1 20); do
-	grep -qF "error: select/topo: $TDIR/c/etc/topo.conf: node x0, created at run time, is not in topo.conf's NodeName=" "$log" && break
-	sleep 0.5
-done
-grep -qF "error: select/topo: $TDIR/c/etc/topo.conf: node x0, created at run time, is not in topo.conf's NodeName=" "$log" ||
+wait_log "error: select/topo: $TDIR/c/etc/topo.conf: node x0, created at run time, is not in topo.conf's NodeName=" ||
 	fail "x0 outside topo.conf not said: $(grep 'select/topo' "$log" | tail -n 3)"
 scancel "$a"
 wait_all 60 || fail "jobs did not end"
@@ -74,11 +70,7 @@ scontrol create NodeName=x1 NodeHostname=localhost NodeAddr=127.0.0.1 \
 	fail "scontrol create node: $(cat "$TDIR/create.out")"
 # (a FUTURE node is hidden from scontrol show node: the plugin's log
 # says it saw it, outside topo.conf like x0)
-for i in $(seq 1 20); do
-	grep -q "error: select/topo: .*nodes x0,x1, created at run time, are not in topo.conf's NodeName=" "$log" && break
-	sleep 0.5
-done
-grep -q "error: select/topo: .*nodes x0,x1, created at run time, are not in topo.conf's NodeName=" "$log" ||
+wait_log "error: select/topo: $TDIR/c/etc/topo.conf: nodes x0,x1, created at run time, are not in topo.conf's NodeName=" ||
 	fail "x1 not seen: $(grep 'select/topo' "$log" | tail -n 2)"
 for n in x1 x0; do
 	ok=

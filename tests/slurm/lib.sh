@@ -196,6 +196,17 @@ snapshot() {
 	squeue --json > "$TDIR/snap.$1.json" 2>/dev/null
 }
 
+# wait_log PATTERN [SECONDS]: until slurmctld's log has a line matching
+# the fixed string PATTERN (default 10 s); 1 if it never comes.
+wait_log() {
+	local i
+	for i in $(seq 1 $(( ${2:-10} * 2 ))); do
+		grep -qF -- "$1" "$TDIR/c/log/slurmctld.log" && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
 # field ID KEY: the value of KEY in scontrol show job ID.
 field() { scontrol show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
 

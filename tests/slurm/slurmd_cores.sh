@@ -29,9 +29,9 @@ NodeName=n[0-1]
 CONF
 
 # start SELECT: a one-node cluster of that node; 0 when every node came up
-start() {
+start() { # (a slurmd that refuses is gone within seconds: NODE_WAIT=20)
 	SELECT=$1 TOPO_CONF=$TDIR/topo.conf NODES=1 NODE_SPEC=$spec \
-		CONFIG_OVERRIDES=0 PLUGIN_BUILDDIR=$top_builddir \
+		CONFIG_OVERRIDES=0 NODE_WAIT=20 PLUGIN_BUILDDIR=$top_builddir \
 		"$CLUSTER" start "$TDIR/c" >"$TDIR/start.log" 2>&1
 }
 slurmd_log() { cat "$TDIR/c/log/slurmd-n0.log" "$TDIR/c/log/slurmd-n0.out" 2>/dev/null; }
