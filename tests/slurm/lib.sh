@@ -41,12 +41,13 @@ require_cluster() {
 	[ -f "$top_builddir/plugin/.libs/select_topo_cons_tres.so" ] ||
 		skip "select_topo_cons_tres.so not built (configure --with-slurm-source)"
 	# At most STOPO_CLUSTERS emulated clusters at once on this host
-	# (default 2: a suite spends most of its time waiting for jobs and
-	# scheduler passes, about a sixth of a CPU; more at once starve each
-	# other's slurmd on 2 cores).  A slot is a lock file held for the
-	# test's life: take the first free one, polling once a second.
+	# (default 3: a suite spends most of its time waiting for jobs and
+	# scheduler passes, about a sixth of a CPU; three suites, 24.11,
+	# 25.11 and 26.05, ran side by side on 2 cores in 15 min, all
+	# passing).  A slot is a lock file held for the test's life: take
+	# the first free one, polling once a second.
 	if command -v flock >/dev/null; then
-		local slot slots=${STOPO_CLUSTERS:-2}
+		local slot slots=${STOPO_CLUSTERS:-3}
 		while :; do
 			for slot in $(seq 0 $((slots - 1))); do
 				exec 9>"/tmp/stopo-slurm-cluster.$slot.lock"

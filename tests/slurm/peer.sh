@@ -3,7 +3,7 @@
 # series: `make check-slurm` in each peer build tree (configure
 # --with-peer-build=DIR:DIR..., scripts/setup.sh: _build24 for 24.11.5,
 # _build2511, _build2605), all at once: tests/slurm/lib.sh lets
-# STOPO_CLUSTERS (2) emulated clusters run together, and a peer's tests
+# STOPO_CLUSTERS (3) emulated clusters run together, and a peer's tests
 # wait for a free one.  Passes when every test of every peer passes; a
 # skip there is a failure here, as in CI.  Each peer's daemons must say
 # they are its series (the version check below).  SchedMD's python suite
