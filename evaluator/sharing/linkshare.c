@@ -33,6 +33,10 @@ struct ls_state {
 	uint32_t njobs;
 	uint32_t used;	 /* links with count >= 1 */
 	uint32_t shared; /* links with count >= 2 */
+	/* ids of the jobs whose shared count went 0 -> 1 or 1 -> 0 in the
+	 * last add or remove (ls_state_flipped) */
+	uint32_t *flip;
+	uint32_t nflip, flip_cap;
 };
 
 /* Collect the set bytes of USED[first, nlinks) into a new ascending array
@@ -174,7 +178,15 @@ void ls_state_destroy(struct ls_state *s)
 	free(s->freelist);
 	free(s->count);
 	free(s->xslot);
+	free(s->flip);
 	free(s);
+}
+
+/* Note that job O's sharing turned over (its slots are never more than
+ * the jobs, so one entry per other job is room enough). */
+static void flipped(struct ls_state *s, const struct slot *o)
+{
+	s->flip[s->nflip++] = o->id;
 }
 
 static int find_slot(const struct ls_state *s, uint32_t id)
@@ -233,6 +245,18 @@ int ls_state_add(struct ls_state *s, uint32_t id, uint32_t *links, uint32_t n,
 		free(links);
 		return err_set(err, "out of memory");
 	}
+	if (s->flip_cap < s->nslots) {
+		uint32_t *f = realloc(s->flip, s->cap * sizeof(*f));
+
+		if (!f) {
+			s->freelist[s->nfree++] = k;
+			free(links);
+			return err_set(err, "out of memory");
+		}
+		s->flip = f;
+		s->flip_cap = s->cap;
+	}
+	s->nflip = 0;
 	j = &s->slots[k];
 	j->id = id;
 	j->links = links;
@@ -250,7 +274,8 @@ int ls_state_add(struct ls_state *s, uint32_t id, uint32_t *links, uint32_t n,
 				struct slot *o = &s->slots[s->xslot[l] - 1];
 
 				s->shared++;
-				o->shared++;
+				if (!o->shared++)
+					flipped(s, o);
 				o->ever_shared = true;
 			}
 			j->shared++;
@@ -281,6 +306,7 @@ int ls_state_remove(struct ls_state *s, uint32_t id)
 	if (k < 0)
 		return -1;
 	j = &s->slots[k];
+	s->nflip = 0;
 	for (uint32_t i = 0; i < j->n; i++) {
 		uint32_t l = j->links[i], c = --s->count[l];
 
@@ -288,8 +314,11 @@ int ls_state_remove(struct ls_state *s, uint32_t id)
 		if (c == 0) {
 			s->used--;
 		} else if (c == 1) {
+			struct slot *o = &s->slots[s->xslot[l] - 1];
+
 			s->shared--;
-			s->slots[s->xslot[l] - 1].shared--;
+			if (!--o->shared)
+				flipped(s, o);
 		}
 	}
 	free(j->links);
@@ -344,6 +373,12 @@ int ls_state_job(const struct ls_state *s, uint32_t id, struct ls_job_now *out)
 uint32_t ls_state_link_jobs(const struct ls_state *s, uint32_t l)
 {
 	return l < s->nlinks ? s->count[l] : 0;
+}
+
+uint32_t ls_state_flipped(const struct ls_state *s, const uint32_t **ids)
+{
+	*ids = s->flip;
+	return s->nflip;
 }
 
 static int cmp_u32(const void *a, const void *b)

@@ -120,5 +120,11 @@ struct ls_job_now {
 int ls_state_job(const struct ls_state *s, uint32_t id, struct ls_job_now *out);
 /* Jobs using link L now (0 for out-of-range ids). */
 uint32_t ls_state_link_jobs(const struct ls_state *s, uint32_t l);
+/* The jobs whose sharing turned over in the last successful
+ * ls_state_add or ls_state_remove: from no shared link to some, or from
+ * some to none (the job added or removed itself not included).  Their
+ * ids in *IDS (borrowed, valid until the next add or remove).  Returns
+ * their number.  Found in the same O(|l_i|) pass. */
+uint32_t ls_state_flipped(const struct ls_state *s, const uint32_t **ids);
 
 #endif

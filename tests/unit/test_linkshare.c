@@ -233,6 +233,63 @@ Test(linkshare, state_incremental)
 	fx_net_free(&n);
 }
 
+/* Jobs whose sharing turns over, worked from the link sets above: A
+ * (leaves 0-1) and B (1-2) share leaf 1's links, B and E (2-3) leaf 2's,
+ * C (leaf 3 only) uses no switch link. */
+static uint32_t flips(const struct ls_state *s, uint32_t *out)
+{
+	const uint32_t *ids;
+	uint32_t n = ls_state_flipped(s, &ids);
+
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = ids[i];
+	/* two at most here: in ascending order */
+	if (n == 2 && out[0] > out[1]) {
+		uint32_t t = out[0];
+
+		out[0] = out[1];
+		out[1] = t;
+	}
+	return n;
+}
+
+Test(linkshare, state_flipped)
+{
+	struct fx_net n = fx_net("fattree:k=4,n=2", "ecmp");
+	struct err err = { "" };
+	struct ls_state *s = ls_state_create(n.r, &err);
+	struct ls_job a = { .id = 10, .nodes = A, .n = 2 };
+	struct ls_job b = { .id = 20, .nodes = B, .n = 2 };
+	struct ls_job c = { .id = 30, .nodes = C, .n = 2 };
+	struct ls_job e = { .id = 50, .nodes = E, .n = 2 };
+	uint32_t f[4];
+
+	cr_assert_not_null(s);
+	cr_assert_eq(ls_state_add_job(s, &a, &err), 0, "%s", err.msg);
+	cr_assert_eq(flips(s, f), 0, "alone: nobody turns");
+	cr_assert_eq(ls_state_add_job(s, &e, &err), 0, "%s", err.msg);
+	cr_assert_eq(flips(s, f), 0, "A and E share nothing");
+	/* B joins A on leaf 1 and E on leaf 2: both turn shared */
+	cr_assert_eq(ls_state_add_job(s, &b, &err), 0, "%s", err.msg);
+	cr_assert_eq(flips(s, f), 2);
+	cr_assert(f[0] == 10 && f[1] == 50, "%u %u", f[0], f[1]);
+	/* C uses no switch link */
+	cr_assert_eq(ls_state_add_job(s, &c, &err), 0, "%s", err.msg);
+	cr_assert_eq(flips(s, f), 0);
+	/* A leaves: B still shares with E, nobody turns */
+	cr_assert_eq(ls_state_remove(s, 10), 0);
+	cr_assert_eq(flips(s, f), 0);
+	/* B leaves: E is alone again */
+	cr_assert_eq(ls_state_remove(s, 20), 0);
+	cr_assert_eq(flips(s, f), 1);
+	cr_assert_eq(f[0], 50);
+	/* a failed add (a repeated id) leaves the last answer alone */
+	cr_assert_eq(ls_state_add_job(s, &e, &err), -1);
+	cr_assert_eq(flips(s, f), 1);
+	ls_state_destroy(s);
+	fx_net_free(&n);
+}
+
 /* Eq. 5-6 by brute force over job pairs with per-job link bitmaps. */
 static void brute(const struct fx_net *n, const struct ls_job *jobs,
 		  uint32_t nj, double *mls, double *tls)
