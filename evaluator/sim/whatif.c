@@ -1,6 +1,7 @@
 /* whatif.c - FCFS + EASY backfill simulation of a workload under an
  * allocation policy (see whatif.h for the scheduling rules). */
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,12 +116,28 @@ struct sim {
 	uint32_t *tk_off; /* [tk_cap + 1] */
 	uint32_t *tk_comp;
 	size_t tk_ccap;
+	/* run-time models (whatif.h): every simulated job's work left and
+	 * pace, its end pushed again at every change of pace; heap entries
+	 * whose job has ended or moved its end are skipped (stale) */
+	bool dyn;
+	uint32_t heap_cap;
+	uint8_t *live;	 /* [njobs] running (dyn) */
+	double *left;	 /* [njobs] trace seconds of work left at tupd */
+	double *pace;	 /* [njobs] trace seconds done per second */
+	int64_t *tupd;	 /* [njobs] when left was brought up to date */
+	uint8_t *shares; /* [njobs] its link set shares a link now */
+	uint8_t *capped; /* [njobs] its end is its time limit, work left */
 };
+
+/* Work below this (trace seconds) is done: sums of paces times whole
+ * seconds carry rounding. */
+#define WORK_EPS 1e-6
 
 void whatif_opts_init(struct whatif_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->bf_depth = 500;
+	o->comm_fraction = -1;
 }
 
 void whatif_result_free(struct whatif_result *res)
@@ -133,9 +150,25 @@ void whatif_result_free(struct whatif_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-static void heap_push(struct sim *s, int64_t t, uint32_t job)
+/* Push end T of JOB.  Returns 0, or -1 out of memory (the heap grows
+ * under a run-time model, whose stale entries wait their turn). */
+static int heap_push(struct sim *s, int64_t t, uint32_t job)
 {
-	uint32_t i = s->nheap++;
+	uint32_t i;
+
+	if (s->nheap == s->heap_cap) {
+		uint32_t cap = s->heap_cap < UINT32_MAX / 2 ? 2 * s->heap_cap :
+							      UINT32_MAX;
+		struct ev *h = cap > s->heap_cap ?
+				       realloc(s->heap, cap * sizeof(*h)) :
+				       NULL;
+
+		if (!h)
+			return -1;
+		s->heap = h;
+		s->heap_cap = cap;
+	}
+	i = s->nheap++;
 
 	while (i) {
 		uint32_t p = (i - 1) / 2;
@@ -148,6 +181,7 @@ static void heap_push(struct sim *s, int64_t t, uint32_t job)
 	}
 	s->heap[i].t = t;
 	s->heap[i].job = job;
+	return 0;
 }
 
 static struct ev heap_pop(struct sim *s)
@@ -627,6 +661,79 @@ static void job_uncache(struct sim *s, uint32_t i)
 	model_input_free(&s->jin[i]);
 }
 
+/* ---- run-time models ---- */
+
+/* Job K's pace now (trace seconds per second): 1 + G while its link set
+ * shares no link. */
+static double pace_of(const struct sim *s, uint32_t k)
+{
+	return s->shares[k] ? 1.0 : 1.0 + s->o->isolation_gain;
+}
+
+/* Job K's end at its pace from now: its work left at that pace, whole
+ * seconds rounded up, at most its time limit (capped: killed there if
+ * nothing changes).  Pushed when it moved, or when FORCE (its start).
+ * Returns 0, or -1 with s->err set. */
+static int set_end(struct sim *s, uint32_t k, bool force)
+{
+	struct whatif_job *o = &s->res->jobs[k];
+	int64_t room = o->start + s->w->jobs[k].limit - s->now, e;
+	double d = s->left[k] <= WORK_EPS ?
+			   0 :
+			   ceil(s->left[k] / s->pace[k] - WORK_EPS);
+
+	s->capped[k] = d > (double)room;
+	e = d >= (double)room ? s->now + room : s->now + (int64_t)d;
+	if (!force && e == o->end)
+		return 0;
+	o->end = e;
+	return heap_push(s, e, k) ? err_set(s->err, "out of memory") : 0;
+}
+
+/* Job K's work brought to now at its old pace, then its new pace and
+ * end. */
+static int repace(struct sim *s, uint32_t k)
+{
+	s->left[k] -= s->pace[k] * (double)(s->now - s->tupd[k]);
+	s->tupd[k] = s->now;
+	s->pace[k] = pace_of(s, k);
+	return set_end(s, k, false);
+}
+
+/* The jobs whose sharing turned over at the last change of s->ls:
+ * their flag flipped, the simulated ones repaced. */
+static int flips(struct sim *s)
+{
+	const uint32_t *ids;
+	uint32_t n = ls_state_flipped(s->ls, &ids);
+
+	for (uint32_t q = 0; q < n; q++) {
+		uint32_t k = ids[q] - 1;
+
+		s->shares[k] ^= 1;
+		if (s->live[k] && !s->w->jobs[k].running && repace(s, k))
+			return -1;
+	}
+	return 0;
+}
+
+/* Simulated job I starts under the model (ADDED: its link set joined
+ * s->ls just now, so the flips are its): its whole trace run time to
+ * do, its pace, its end; then the jobs it turned. */
+static int dyn_start(struct sim *s, uint32_t i, bool added)
+{
+	struct ls_job_now jn;
+
+	s->left[i] = (double)s->w->jobs[i].runtime;
+	s->tupd[i] = s->now;
+	s->shares[i] = added && !ls_state_job(s->ls, i + 1, &jn) &&
+		       jn.shared > 0;
+	s->pace[i] = pace_of(s, i);
+	if (set_end(s, i, true))
+		return -1;
+	return added ? flips(s) : 0;
+}
+
 static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 		 bool claimed, int64_t st, int64_t end)
 {
@@ -703,11 +810,16 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 				     jn.shared > 0;
 	}
 	s->run[s->nrun++] = i;
-	heap_push(s, end, i);
+	if (s->dyn)
+		s->live[i] = 1;
+	if ((!s->dyn || j->running) && heap_push(s, end, i))
+		return err_set(s->err, "out of memory");
 	if (s->hm ? job_hm(s, i, &o->rate) :
 		    s->o->rates && (job_cache(s, i) ||
 				    (s->defer ? defer_rate(s, i) :
 						job_rate(s, i, &o->rate))))
+		return -1;
+	if (s->dyn && !j->running && dyn_start(s, i, end != st))
 		return -1;
 	s->res->started++;
 	report(s);
@@ -730,10 +842,13 @@ static uint32_t other_holder(const struct sim *s, uint32_t i, uint32_t x)
 	return POLICY_FREE; /* not reached: extra[x] counts a holder */
 }
 
-static void finish(struct sim *s, uint32_t i)
+/* Job I ends now.  Returns 0, or -1 with s->err set (a run-time
+ * model's repaced jobs). */
+static int finish(struct sim *s, uint32_t i)
 {
 	struct whatif_job *o = &s->res->jobs[i];
 	struct ls_job_now jn;
+	bool was_in;
 
 	if (o->end > s->tend)
 		s->tend = o->end;
@@ -753,7 +868,7 @@ static void finish(struct sim *s, uint32_t i)
 	}
 	if (!ls_state_job(s->ls, i + 1, &jn))
 		o->ran_isolated = !jn.ever_shared;
-	ls_state_remove(s->ls, i + 1);
+	was_in = !ls_state_remove(s->ls, i + 1);
 	for (uint32_t k = 0; k < s->nrun; k++)
 		if (s->run[k] == i) {
 			s->run[k] = s->run[--s->nrun];
@@ -763,6 +878,11 @@ static void finish(struct sim *s, uint32_t i)
 		model_hm_state_remove(s->hm, &s->hmset[i]);
 	else if (s->o->rates)
 		job_uncache(s, i);
+	if (!s->dyn)
+		return 0;
+	s->live[i] = 0;
+	o->killed = s->capped[i];
+	return was_in ? flips(s) : 0;
 }
 
 static int64_t exp_end(const struct sim *s, uint32_t i)
@@ -1091,6 +1211,18 @@ static int setup(struct sim *s)
 	    !s->arrival || !s->asked || !s->res->jobs)
 		return -1;
 	s->res->njob_out = nj;
+	s->heap_cap = nj ? nj : 1;
+	if (s->dyn) {
+		s->live = calloc(nj ? nj : 1, 1);
+		s->left = calloc(nj ? nj : 1, sizeof(*s->left));
+		s->pace = calloc(nj ? nj : 1, sizeof(*s->pace));
+		s->tupd = calloc(nj ? nj : 1, sizeof(*s->tupd));
+		s->shares = calloc(nj ? nj : 1, 1);
+		s->capped = calloc(nj ? nj : 1, 1);
+		if (!s->live || !s->left || !s->pace || !s->tupd ||
+		    !s->shares || !s->capped)
+			return -1;
+	}
 	memset(s->usable, 1, s->N);
 	s->gen = policy_gen_next();
 	s->nfree = s->N;
@@ -1179,6 +1311,12 @@ static void teardown(struct sim *s)
 	free(s->queue);
 	free(s->arr);
 	free(s->arrival);
+	free(s->live);
+	free(s->left);
+	free(s->pace);
+	free(s->tupd);
+	free(s->shares);
+	free(s->capped);
 	policy_destroy(s->pol);
 }
 
@@ -1259,6 +1397,62 @@ static void summarise(struct sim *s)
 	res->tls_mean = span > 0 ? s->tls_int / span : s->cur_tls;
 	res->rates = s->o->rates;
 	res->rate_mean = res->started ? res->rate_sum / res->started : 0;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Turnaround, throughput, stretch and the killed jobs (whatif_result)
+ * over the simulated jobs that started.  Returns 0, or -1 with s->err
+ * set (memory for the percentile). */
+static int outcomes(struct sim *s)
+{
+	struct whatif_result *res = s->res;
+	double *ta = malloc((s->w->n ? s->w->n : 1) * sizeof(*ta));
+	double tsum = 0, ssum = 0, work = 0, days;
+	uint32_t n = 0, done = 0;
+
+	if (!ta)
+		return err_set(s->err, "out of memory");
+	for (uint32_t i = 0; i < s->w->n; i++) {
+		struct whatif_job *o = &res->jobs[i];
+		const struct wl_job *j = &s->w->jobs[i];
+		double run = (double)(o->end - o->start);
+
+		if (o->dropped)
+			continue;
+		o->stretch = j->runtime > 0 && !o->was_running ?
+				     run / (double)j->runtime :
+				     1;
+		if (o->was_running)
+			continue;
+		ta[n++] = (double)(o->end - j->submit);
+		tsum += ta[n - 1];
+		ssum += o->stretch;
+		if (o->stretch > res->max_stretch)
+			res->max_stretch = o->stretch;
+		if (o->killed) {
+			res->killed++;
+			res->lost_nodeh += (double)o->n * run / 3600;
+			continue;
+		}
+		done++;
+		work += (double)o->n * (double)j->runtime / 3600;
+	}
+	qsort(ta, n, sizeof(*ta), cmp_dbl);
+	res->mean_turnaround = n ? tsum / n : 0;
+	/* nearest rank: the smallest value with 95 % of them at or below */
+	res->p95_turnaround = n ? ta[(uint32_t)ceil(0.95 * n) - 1] : 0;
+	res->mean_stretch = n ? ssum / n : 0;
+	days = res->makespan / 86400;
+	res->jobs_per_day = days > 0 ? done / days : 0;
+	res->nodeh_per_day = days > 0 ? work / days : 0;
+	free(ta);
+	return 0;
 }
 
 /* Deferred rates: the recorded tasks shared out among
@@ -1361,6 +1555,16 @@ static int rate_tasks(struct sim *s)
 	return 0;
 }
 
+/* Run-time models: heap entries of jobs that ended or whose end moved
+ * since they were pushed are dropped from the top. */
+static void drop_stale(struct sim *s)
+{
+	while (s->dyn && s->nheap &&
+	       (!s->live[s->heap[0].job] ||
+		s->res->jobs[s->heap[0].job].end != s->heap[0].t))
+		heap_pop(s);
+}
+
 static int simulate(struct sim *s)
 {
 	const struct workload *w = s->w;
@@ -1390,6 +1594,7 @@ static int simulate(struct sim *s)
 
 		if (s->o->stop && atomic_load(s->o->stop))
 			return err_set(s->err, WHATIF_STOPPED);
+		drop_stale(s);
 		if (s->nheap)
 			t = s->heap[0].t;
 		if (s->next < s->narr && s->arrival[s->arr[s->next]] < t)
@@ -1406,8 +1611,10 @@ static int simulate(struct sim *s)
 			continue;
 		}
 		advance(s, t);
-		while (s->nheap && s->heap[0].t == t)
-			finish(s, heap_pop(s).job);
+		for (drop_stale(s); s->nheap && s->heap[0].t == t;
+		     drop_stale(s))
+			if (finish(s, heap_pop(s).job))
+				return -1;
 		while (s->next < s->narr && s->arrival[s->arr[s->next]] <= t)
 			s->queue[s->nq++] = s->arr[s->next++];
 		if (schedule(s))
@@ -1420,7 +1627,7 @@ static int simulate(struct sim *s)
 	if (s->defer && rate_tasks(s))
 		return -1;
 	summarise(s);
-	return 0;
+	return outcomes(s);
 }
 
 int whatif_run(const struct topo *t, const struct routing *r,
@@ -1447,9 +1654,15 @@ int whatif_run(const struct topo *t, const struct routing *r,
 	s.res = res;
 	s.err = err;
 	s.N = topo_num_nodes(t);
+	if (!(o->isolation_gain >= 0 && o->isolation_gain <= 1e6))
+		return err_set(err, "isolation gain %g: want 0 to 1e6",
+			       o->isolation_gain);
+	s.dyn = o->isolation_gain > 0;
 	s.pol = policy_create(policy, t, r, err);
 	if (!s.pol)
 		return -1;
+	res->isolating = policy_isolating(s.pol);
+	res->runtime_model = s.dyn;
 	snprintf(res->policy, sizeof(res->policy), "%s", policy_spec(s.pol));
 	res->njobs = w->n;
 	if (setup(&s)) {

@@ -19,6 +19,24 @@
  *      same mode of the same pass is not tried again.
  * A job the policy calls NEVER (or that waits on an empty machine) is
  * dropped and reported.  Jobs really end after min(run time, limit).
+ *
+ * Run times as the trace gives them, or moved by interference (a
+ * run-time model; the jobs of an squeue snapshot already running keep
+ * their ends):
+ *   isolation_gain G > 0 (Jigsaw's model): the trace's run times hold
+ *     the interference of the traced machine; a job progresses 1 + G
+ *     times faster in every interval in which its link set shares no
+ *     link with another running job's.
+ *   comm_fraction F (0 to 1, per job from the workload where given):
+ *     the trace's run time is the job's time alone; a fraction F of it
+ *     is communication, progressing at s = (its predicted rate now) /
+ *     (its predicted rate alone on the same nodes), s = 1 while it
+ *     shares no link, so it runs at 1 / (1 - F + F / s) of its pace
+ *     alone; s is computed at its start and again whenever a job
+ *     sharing a link with it starts or ends (the model in force, rates
+ *     required).  A job that reaches its time limit is killed there.
+ * Ends are whole seconds, rounded up.  Reservations and backfill keep
+ * using the time limits; ends that move move the passes.
  */
 #ifndef STOPO_WHATIF_H
 #define STOPO_WHATIF_H
@@ -65,13 +83,19 @@ struct whatif_opts {
 	 * numbers, since a rate never changes the schedule.  Progress then
 	 * counts the rates done. */
 	uint32_t rate_threads;
+	/* Run-time models (see the top): G >= 0 (0: off), F in [0, 1] of
+	 * the jobs without their own (wl_job.comm_fraction), below 0: off.
+	 * At most one of them. */
+	double isolation_gain;
+	double comm_fraction;
 };
 
 #define WHATIF_STOPPED "stopped"
 
 #define WHATIF_DEFAULT_PATTERN "random:1"
 
-/* Set the defaults. */
+/* Set the defaults (no run-time model: isolation_gain 0,
+ * comm_fraction -1). */
 void whatif_opts_init(struct whatif_opts *o);
 
 struct whatif_job {
@@ -91,6 +115,10 @@ struct whatif_job {
 	uint32_t links;	       /* |l_i| */
 	double rate;	       /* predicted communication rate at its start
 				 * (units of link capacity), or 0 */
+	double stretch;	       /* (end - start) / its trace run time (1
+				* for a run time of 0) */
+	bool killed;	       /* a run-time model made it reach its time
+				* limit: ended there, its work lost */
 	char reason[192];      /* why it was dropped; for a job placed
 				* not isolated, what the policy said it
 				* shares ("" from baselines) */
@@ -121,7 +149,20 @@ struct whatif_result {
 	 * (Slurm shares nodes under OverSubscribe): each stays busy until
 	 * the last of them ends */
 	uint32_t snapshot_shared_nodes;
-	double seconds; /* wall time of the simulation */
+	/* over the simulated jobs that started (not those of a snapshot
+	 * already running): turnaround = end - submit, its mean and 95th
+	 * percentile (nearest rank); throughput over the makespan, in jobs
+	 * that completed (not killed) and in node-hours of their trace run
+	 * times, per day; stretch (whatif_job.stretch), mean and largest;
+	 * killed jobs and the node-hours they ran for nothing */
+	double mean_turnaround, p95_turnaround;
+	double jobs_per_day, nodeh_per_day;
+	double mean_stretch, max_stretch;
+	uint32_t killed;
+	double lost_nodeh;
+	bool runtime_model; /* a run-time model was in force */
+	bool isolating;	    /* policy_isolating */
+	double seconds;	    /* wall time of the simulation */
 	uint32_t njob_out;
 	struct whatif_job *jobs; /* [njobs], workload order */
 };

@@ -530,3 +530,261 @@ Test(whatif, equal_ends_released_together)
 	cr_assert_eq(x.res.dropped, 0);
 	release(&x);
 }
+
+/* CSV TEXT on SPEC under POLICY with the options SO (rates off unless
+ * SO says). */
+static void simulate_with(struct run *x, const char *spec, const char *text,
+			  const char *policy, const struct whatif_opts *so)
+{
+	struct err err = { "" };
+	struct wl_opts wo;
+
+	x->t = fx_topo(spec);
+	x->r = fx_routing(x->t, NULL);
+	wl_opts_init(&wo);
+	wo.nnodes = topo_num_nodes(x->t);
+	cr_assert_eq(workload_parse("gain.csv", text, strlen(text), &wo, &x->w,
+				    &err),
+		     0, "%s", err.msg);
+	cr_assert_eq(whatif_run(x->t, x->r, policy, &x->w, so, &x->res, &err),
+		     0, "%s", err.msg);
+}
+
+/* Issue 47's case, by hand: fattree:k=4,n=3 (leaves of 4 nodes, pods
+ * of 16) under ecmp and linear, three jobs at 0: A (24 nodes, 100 s)
+ * gets 0-23 (pod 0 and leaves 4-5 of pod 1), B (24 nodes, 40 s) 24-47
+ * (leaves 6-7 of pod 1 and pod 2), C (4 nodes, 50 s) leaf 12.  A and
+ * B both cross pod 1's boundary, so they share its up-links while both
+ * run; C uses no switch link.  With G = 0.25: B shares for all its 40
+ * s and ends at 40; C runs alone at 1.25: 50 / 1.25 = 40; A has done
+ * 40 of its 100 s by then, the other 60 at 1.25 take 48 s: 88.
+ * Stretch 0.88, 1, 0.8 (mean 2.68 / 3); turnaround 88, 40, 40 (mean
+ * 56, 95th percentile the largest, 88). */
+Test(whatif, gain_by_hand)
+{
+	static const char csv[] = "id,submit,nodes,runtime,limit\n"
+				  "1,0,24,100,100\n"
+				  "2,0,24,40,40\n"
+				  "3,0,4,50,50\n";
+	struct whatif_opts so;
+	struct run x;
+
+	whatif_opts_init(&so);
+	so.isolation_gain = 0.25;
+	simulate_with(&x, "fattree:k=4,n=3", csv, "linear", &so);
+	EXPECT(&x, 1, 0, 88, { 0, 23 });
+	EXPECT(&x, 2, 0, 40, { 24, 47 });
+	EXPECT(&x, 3, 0, 40, { 48, 51 });
+	cr_assert(x.res.runtime_model);
+	cr_assert_float_eq(job(&x, 1)->stretch, 0.88, 1e-12);
+	cr_assert_float_eq(job(&x, 2)->stretch, 1, 1e-12);
+	cr_assert_float_eq(job(&x, 3)->stretch, 0.8, 1e-12);
+	cr_assert_float_eq(x.res.mean_stretch, 2.68 / 3, 1e-12);
+	cr_assert_float_eq(x.res.max_stretch, 1, 1e-12);
+	cr_assert_float_eq(x.res.mean_turnaround, 56, 1e-12);
+	cr_assert_float_eq(x.res.p95_turnaround, 88, 1e-12);
+	/* 3 jobs in a makespan of 88 s; trace work 24*100 + 24*40 + 4*50
+	 * = 3,560 node-s */
+	cr_assert_float_eq(x.res.jobs_per_day, 3 * 86400.0 / 88, 1e-9);
+	cr_assert_float_eq(x.res.nodeh_per_day, 3560 / 3600.0 * 86400 / 88,
+			   1e-9);
+	cr_assert_eq(x.res.killed, 0);
+	cr_assert_float_eq(x.res.makespan, 88, 1e-12);
+	release(&x);
+
+	/* G = 0 is the trace: 100, 40, 50, no model in force */
+	simulate_with(&x, "fattree:k=4,n=3", csv, "linear", NULL);
+	EXPECT(&x, 1, 0, 100, { 0, 23 });
+	EXPECT(&x, 2, 0, 40, { 24, 47 });
+	EXPECT(&x, 3, 0, 50, { 48, 51 });
+	cr_assert_not(x.res.runtime_model);
+	cr_assert_float_eq(x.res.mean_stretch, 1, 1e-12);
+	release(&x);
+}
+
+/* A backfilled job moved by an earlier end, by hand, on the same
+ * fat-tree under linear: A (32 nodes, 100 s) takes pods 0-1, E (16
+ * nodes, 50 s) pod 2, F (12 nodes, 200 s) leaves 12-14 of pod 3; none
+ * crosses another's units, so all run alone.  H (48 nodes, limit 10)
+ * comes at 10 and waits: its reservation is at A's limit, 100 (E's
+ * release at 50 leaves 20 free nodes), on 0-47.  D (16 nodes, limit
+ * 30) comes at 20 with 4 free nodes and waits; when E ends, 20 nodes
+ * are free and D, ending before 100, is backfilled on 32-47 (pod 2:
+ * alone).
+ *   G = 0:    E ends 50, D 50-80, A ends 100, H 100-110, F ends 200.
+ *   G = 0.25: every job alone runs 1.25 times faster: E ends 40, D
+ *             40-64 (30 / 1.25 = 24), A 80, H 80-88, F 160. */
+Test(whatif, gain_moves_backfill)
+{
+	static const char csv[] = "id,submit,nodes,runtime,limit\n"
+				  "1,0,32,100,100\n" /* A */
+				  "2,0,16,50,50\n"   /* E */
+				  "3,0,12,200,200\n" /* F */
+				  "4,10,48,10,10\n"  /* H */
+				  "5,20,16,30,30\n"; /* D */
+	struct whatif_opts so;
+	struct run x;
+
+	simulate_with(&x, "fattree:k=4,n=3", csv, "linear", NULL);
+	EXPECT(&x, 2, 0, 50, { 32, 47 });
+	EXPECT(&x, 5, 50, 80, { 32, 47 });
+	EXPECT(&x, 1, 0, 100, { 0, 31 });
+	EXPECT(&x, 4, 100, 110, { 0, 47 });
+	EXPECT(&x, 3, 0, 200, { 48, 59 });
+	cr_assert_eq(x.res.backfilled, 1);
+	release(&x);
+
+	whatif_opts_init(&so);
+	so.isolation_gain = 0.25;
+	simulate_with(&x, "fattree:k=4,n=3", csv, "linear", &so);
+	EXPECT(&x, 2, 0, 40, { 32, 47 });
+	EXPECT(&x, 5, 40, 64, { 32, 47 });
+	EXPECT(&x, 1, 0, 80, { 0, 31 });
+	EXPECT(&x, 4, 80, 88, { 0, 47 });
+	EXPECT(&x, 3, 0, 160, { 48, 59 });
+	cr_assert_eq(x.res.backfilled, 1);
+	/* waits 0, 0, 0, 70, 20: turnaround 80, 40, 160, 78, 44 */
+	cr_assert_float_eq(x.res.mean_turnaround, 402.0 / 5, 1e-12);
+	cr_assert_float_eq(x.res.mean_wait, 90.0 / 5, 1e-12);
+	release(&x);
+}
+
+/* Work done by job I from its start to T under gain G, recomputed from
+ * the schedule alone: between consecutive starts and ends, the jobs
+ * running (start <= t < end), whether I's link set (linkshare_linkset,
+ * all pairs) meets another's, and the pace 1 or 1 + G. */
+static double work_done(const struct run *x, uint32_t **ls, const uint32_t *nls,
+			uint32_t i, int64_t t, double g)
+{
+	const struct whatif_job *o = &x->res.jobs[i];
+	uint32_t nj = x->res.njob_out;
+	int64_t a = o->start;
+	double work = 0;
+
+	while (a < t) {
+		int64_t b = t;
+		bool shared = false;
+
+		for (uint32_t j = 0; j < nj; j++) {
+			const struct whatif_job *p = &x->res.jobs[j];
+
+			if (p->dropped)
+				continue;
+			if (p->start > a && p->start < b)
+				b = p->start;
+			if (p->end > a && p->end < b)
+				b = p->end;
+		}
+		for (uint32_t j = 0; j < nj && !shared; j++) {
+			const struct whatif_job *p = &x->res.jobs[j];
+
+			if (j == i || p->dropped || p->start > a || p->end <= a)
+				continue;
+			for (uint32_t q = 0, r = 0; q < nls[i] && r < nls[j];) {
+				if (ls[i][q] == ls[j][r]) {
+					shared = true;
+					break;
+				}
+				if (ls[i][q] < ls[j][r])
+					q++;
+				else
+					r++;
+			}
+		}
+		work += (double)(b - a) * (shared ? 1 : 1 + g);
+		a = b;
+	}
+	return work;
+}
+
+/* Every job of random workloads ends at the first whole second at
+ * which the work done, recomputed from the schedule (work_done), covers
+ * its trace run time: on fattree:k=4,n=3 under dmodk (many sharers) and
+ * a torus, under linear and random, G = 0.3.  Jobs that ran partly
+ * alone and partly shared (work strictly between 1 and 1.3 times their
+ * run) occur in every case. */
+Test(whatif, gain_work_from_scratch)
+{
+	static const struct {
+		const char *topo, *routing, *policy;
+	} cases[] = {
+		{ "fattree:k=4,n=3", "dmodk", "linear" },
+		{ "fattree:k=4,n=3", "dmodk", "random" },
+		{ "torus:dims=4x4", NULL, "clustered" },
+	};
+	uint32_t all_turned = 0;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct err err = { "" };
+		struct wl_opts wo;
+		struct whatif_opts so;
+		struct run x;
+		struct rng g;
+		char text[8192];
+		size_t len = 0;
+		uint32_t N, turned = 0, **ls, *nls;
+
+		x.t = fx_topo(cases[c].topo);
+		x.r = fx_routing(x.t, cases[c].routing);
+		N = topo_num_nodes(x.t);
+		rng_seed(&g, 31 + c);
+		len += (size_t)snprintf(text, sizeof(text),
+					"id,submit,nodes,runtime,limit\n");
+		for (uint32_t j = 1; j <= 50; j++)
+			len += (size_t)snprintf(
+				text + len, sizeof(text) - len,
+				"%u,%u,%u,%u,\n", j, 7 * j,
+				1 + (uint32_t)rng_below(&g, N / 3),
+				1 + (uint32_t)rng_below(&g, 300));
+		wl_opts_init(&wo);
+		cr_assert_eq(workload_parse("gen.csv", text, len, &wo, &x.w,
+					    &err),
+			     0, "%s", err.msg);
+		whatif_opts_init(&so);
+		so.isolation_gain = 0.3;
+		cr_assert_eq(whatif_run(x.t, x.r, cases[c].policy, &x.w, &so,
+					&x.res, &err),
+			     0, "%s", err.msg);
+		ls = calloc(x.res.njob_out, sizeof(*ls));
+		nls = calloc(x.res.njob_out, sizeof(*nls));
+		for (uint32_t i = 0; i < x.res.njob_out; i++) {
+			const struct whatif_job *o = &x.res.jobs[i];
+			struct ls_job lj = { .id = i + 1,
+					     .nodes = o->nodes,
+					     .n = o->n };
+
+			if (!o->dropped)
+				cr_assert_eq(linkshare_linkset(x.r, &lj, NULL,
+							       &ls[i], &nls[i],
+							       &err),
+					     0, "%s", err.msg);
+		}
+		for (uint32_t i = 0; i < x.res.njob_out; i++) {
+			const struct whatif_job *o = &x.res.jobs[i];
+			double rt = (double)x.w.jobs[i].runtime, at, before;
+
+			if (o->dropped)
+				continue;
+			at = work_done(&x, ls, nls, i, o->end, 0.3);
+			before = work_done(&x, ls, nls, i, o->end - 1, 0.3);
+			cr_expect(at >= rt - 1e-6 && before < rt - 1e-6,
+				  "%s %s job %u: %lld-%lld, work %.9g at its "
+				  "end, %.9g a second before, run time %.0f",
+				  cases[c].topo, cases[c].policy, o->id,
+				  (long long)o->start, (long long)o->end, at,
+				  before, rt);
+			/* some jobs ran partly alone, partly shared */
+			turned += at > (o->end - o->start) + 1e-6 &&
+				  at < 1.3 * (o->end - o->start) - 1e-6;
+		}
+		cr_expect_gt(turned, 0, "%s %s", cases[c].topo,
+			     cases[c].policy);
+		all_turned += turned;
+		for (uint32_t i = 0; i < x.res.njob_out; i++)
+			free(ls[i]);
+		free(ls);
+		free(nls);
+		release(&x);
+	}
+	cr_expect_gt(all_turned, 10);
+}
