@@ -22,6 +22,7 @@
 #define CMD "whatif"
 #define MAX_POLICIES 16
 #define MAX_THREADS 1024u /* --threads */
+#define MAX_SWEEP 1000u	  /* values of --isolation-gain LO:HI:STEP */
 
 enum {
 	OPT_SKIP = CLI_LONG_ONLY,
@@ -30,7 +31,9 @@ enum {
 	OPT_BFDEPTH,
 	OPT_MODEL,
 	OPT_PROGRESS,
-	OPT_THREADS
+	OPT_THREADS,
+	OPT_GAIN,
+	OPT_FRAC
 };
 
 static const struct cli_opt options[] = {
@@ -88,6 +91,13 @@ static const struct cli_opt options[] = {
 	  .help = "throughput model of the rates (default jm; hm:\n"
 		  "Hoefler's, counts kept current, the fastest; nne:\n"
 		  "paper 004's bound, a grid job's own)" },
+	{ .id = OPT_GAIN,
+	  .name = "isolation-gain",
+	  .arg = "G|LO:HI:STEP",
+	  .help = "run times hold interference: a job runs 1+G\n"
+		  "times faster while it shares no link (0: as\n"
+		  "traced); a sweep LO:HI:STEP gives the G from\n"
+		  "which each isolating policy beats each baseline" },
 	{ .id = OPT_BFDEPTH,
 	  .name = "bf-depth",
 	  .arg = "N",
@@ -96,7 +106,8 @@ static const struct cli_opt options[] = {
 	  .name = "jobs-out",
 	  .arg = "FILE",
 	  .help = "per-job CSV: policy,id,submit,start,end,nodes,\n"
-		  "isolated (claimed at start),ran_isolated,rate,why" },
+		  "isolated (claimed at start),ran_isolated,rate,why\n"
+		  "(with a run-time model also stretch,killed)" },
 	{ .id = OPT_PROGRESS,
 	  .name = "progress",
 	  .arg = "S",
@@ -133,6 +144,19 @@ struct policy_arg {
 	char spec[300];
 };
 
+/* A value or a sweep LO:HI:STEP of a run-time model's parameter:
+ * values LO + k STEP, k < N. */
+struct sweep {
+	const char *arg; /* as given, NULL: not given */
+	double lo, step;
+	uint32_t n;
+};
+
+static double sweep_at(const struct sweep *w, uint32_t k)
+{
+	return w->lo + (double)k * w->step;
+}
+
 /* What `stopo whatif` is asked. */
 struct cmd_whatif_args {
 	const char *spec, *routing; /* --topo, --routing (NULL: default) */
@@ -147,18 +171,22 @@ struct cmd_whatif_args {
 	uint32_t every;		    /* --progress seconds */
 	uint32_t threads;	    /* --threads (0 = the online CPUs) */
 	bool json, quiet;
+	struct sweep gain;	/* --isolation-gain */
+	uint32_t nval;		/* values of the sweep (1: none) */
 	struct wl_opts wl;	/* run sets the machine */
 	struct whatif_opts sim; /* run sets the progress callback */
 	struct policy_arg pol[MAX_POLICIES]; /* [npol] */
 	int npol;
 };
 
-/* What it found: the workload and one simulation per policy (the
- * simulator's struct whatif_result). */
+/* What it found: the workload and one simulation per cell, a value of
+ * the sweep and a policy (the simulator's struct whatif_result). */
 struct cmd_whatif_result {
 	struct machine *m;
 	struct workload w;
-	struct whatif_result res[MAX_POLICIES]; /* [nres], --policy order */
+	/* [nres]: cell v * npol + p, value v of the sweep (one when none),
+	 * policy p in --policy order */
+	struct whatif_result *res;
 	int nres;
 };
 
@@ -299,8 +327,29 @@ static struct json_object *jdouble(double v)
 	return json_object_new_double(v);
 }
 
+/* What a run-time model changes, into O. */
+static void outcomes_json(struct json_object *o, const struct whatif_result *r)
+{
+	bool any = r->started - r->snapshot_running > 0;
+
+	json_object_object_add(o, "mean_turnaround",
+			       any ? jdouble(r->mean_turnaround) : NULL);
+	json_object_object_add(o, "p95_turnaround",
+			       any ? jdouble(r->p95_turnaround) : NULL);
+	json_object_object_add(o, "jobs_per_day", jdouble(r->jobs_per_day));
+	json_object_object_add(o, "nodeh_per_day", jdouble(r->nodeh_per_day));
+	json_object_object_add(o, "mean_stretch",
+			       any ? jdouble(r->mean_stretch) : NULL);
+	json_object_object_add(o, "max_stretch",
+			       any ? jdouble(r->max_stretch) : NULL);
+	json_object_object_add(o, "killed", json_object_new_int64(r->killed));
+	json_object_object_add(o, "lost_nodeh", jdouble(r->lost_nodeh));
+}
+
+/* R as one policy's object; with OUTCOMES what a run-time model
+ * changes (always in a sweep, whose first value may be 0). */
 static struct json_object *policy_json(const struct whatif_result *r,
-				       const char *label)
+				       const char *label, bool outcomes)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -333,6 +382,8 @@ static struct json_object *policy_json(const struct whatif_result *r,
 	json_object_object_add(o, "rate_mean",
 			       r->rates && r->started ? jdouble(r->rate_mean) :
 							NULL);
+	if (outcomes)
+		outcomes_json(o, r);
 	json_object_object_add(o, "seconds", jdouble(r->seconds));
 	return o;
 }
@@ -386,6 +437,30 @@ GETTER(g_tlsmax, r->tls_max)
 GETTER(g_tlsmean, r->tls_mean)
 GETTER(g_ratesum, r->rate_sum)
 GETTER(g_ratemean, r->started ? r->rate_mean : NAN)
+GETTER(g_ta, r->started > r->snapshot_running ? r->mean_turnaround : NAN)
+GETTER(g_ta95, r->started > r->snapshot_running ? r->p95_turnaround : NAN)
+GETTER(g_jobsday, r->jobs_per_day)
+GETTER(g_nodehday, r->nodeh_per_day)
+GETTER(g_stretch, r->started > r->snapshot_running ? r->mean_stretch : NAN)
+GETTER(g_maxstretch, r->started > r->snapshot_running ? r->max_stretch : NAN)
+GETTER(g_killed, r->killed)
+GETTER(g_lost, r->lost_nodeh)
+
+/* The rows a run-time model adds (and a sweep shows per value). */
+static const struct outcome_row {
+	const char *label;
+	int prec;
+	double (*get)(const struct whatif_result *);
+} outcome_rows[] = {
+	{ "mean turnaround s", 1, g_ta },
+	{ "95th pct turnaround s", 1, g_ta95 },
+	{ "throughput jobs/day", 2, g_jobsday },
+	{ "throughput node-h/day", 1, g_nodehday },
+	{ "mean stretch", 4, g_stretch },
+	{ "max stretch", 4, g_maxstretch },
+	{ "jobs killed at limit", 0, g_killed },
+	{ "work lost node-h", 1, g_lost },
+};
 
 static void print_table(const struct whatif_result *res, int n,
 			const struct policy_arg *pol)
@@ -414,6 +489,11 @@ static void print_table(const struct whatif_result *res, int n,
 		row("comm. rate sum", res, n, w, 3, g_ratesum);
 		row("comm. rate per job", res, n, w, 4, g_ratemean);
 	}
+	if (res[0].runtime_model)
+		for (size_t k = 0;
+		     k < sizeof(outcome_rows) / sizeof(outcome_rows[0]); k++)
+			row(outcome_rows[k].label, res, n, w,
+			    outcome_rows[k].prec, outcome_rows[k].get);
 }
 
 /* S in double quotes, a quote doubled. */
@@ -437,6 +517,16 @@ static void csv_quoted(FILE *f, const char *s)
 	fputc('\n', f);
 }
 
+/* The field S (quoted, nothing when empty), then TAIL and the
+ * newline. */
+static void csv_last(FILE *f, const char *s, const char *tail)
+{
+	if (*s)
+		csv_escaped(f, s);
+	fputs(tail, f);
+	fputc('\n', f);
+}
+
 /* S as a CSV field: as it is, or quoted when it holds a comma, a quote
  * or a line break (a policy label with several options). */
 static void csv_field(FILE *f, const char *s)
@@ -447,17 +537,22 @@ static void csv_field(FILE *f, const char *s)
 		fputs(s, f);
 }
 
-static int write_jobs(FILE *f, const struct whatif_result *r, const char *label)
+/* The rows of R's jobs, each starting with PREFIX (the sweep's value
+ * and a comma, or ""), then LABEL; with MODEL the stretch and killed
+ * columns after why. */
+static int write_jobs(FILE *f, const struct whatif_result *r,
+		      const char *prefix, const char *label, bool model)
 {
 	for (uint32_t i = 0; i < r->njob_out; i++) {
 		const struct whatif_job *j = &r->jobs[i];
 		char *ranges;
 
+		fputs(prefix, f);
 		csv_field(f, label);
 		if (j->dropped) {
 			fprintf(f, ",%u,%lld,,,,,,,", j->id,
 				(long long)j->submit);
-			csv_quoted(f, j->reason);
+			csv_last(f, j->reason, model ? ",," : "");
 			continue;
 		}
 		ranges = cli_format_ranges(j->nodes, j->n);
@@ -471,10 +566,72 @@ static int write_jobs(FILE *f, const struct whatif_result *r, const char *label)
 		if (r->rates)
 			fprintf(f, "%.12g", j->rate);
 		fputc(',', f);
-		csv_quoted(f, j->reason);
+		if (model) {
+			char tail[64];
+
+			snprintf(tail, sizeof(tail), ",%.6g,%s", j->stretch,
+				 j->killed ? "yes" : "no");
+			csv_last(f, j->reason, tail);
+		} else {
+			csv_quoted(f, j->reason);
+		}
 		free(ranges);
 	}
 	return 0;
+}
+
+/* --isolation-gain ARG (OPT, values from 0 to MAX): a value, or
+ * LO:HI:STEP (LO <= HI, STEP > 0, at most MAX_SWEEP values).  CLI_GO,
+ * or the exit status. */
+static int parse_sweep(const char *opt, const char *arg, double max,
+		       struct sweep *w)
+{
+	double v[3];
+	int n = 0;
+	const char *p = arg;
+
+	for (;;) {
+		char *end;
+
+		errno = 0;
+		v[n++] = strtod(p, &end);
+		if (end == p || errno || !isfinite(v[n - 1]) ||
+		    (*end && *end != ':') || (*end == ':' && n == 3))
+			return cli_error(CMD, CLI_USAGE,
+					 "--%s '%s': want a number or "
+					 "LO:HI:STEP",
+					 opt, arg);
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	if (n == 2)
+		return cli_error(CMD, CLI_USAGE,
+				 "--%s '%s': a sweep is LO:HI:STEP", opt, arg);
+	for (int k = 0; k < n; k++)
+		if (v[k] < 0 || v[k] > max)
+			return cli_error(CMD, CLI_USAGE,
+					 "--%s '%s': want values from 0 to %g",
+					 opt, arg, max);
+	w->arg = arg;
+	w->lo = v[0];
+	w->step = 0;
+	w->n = 1;
+	if (n == 1)
+		return CLI_GO;
+	if (!(v[2] > 0) || v[1] < v[0])
+		return cli_error(CMD, CLI_USAGE,
+				 "--%s '%s': want LO <= HI and a STEP above 0",
+				 opt, arg);
+	if ((v[1] - v[0]) / v[2] >= MAX_SWEEP - 1 + 1e-9)
+		return cli_error(CMD, CLI_USAGE,
+				 "--%s '%s': more than %u values; take a "
+				 "larger STEP",
+				 opt, arg, MAX_SWEEP);
+	w->step = v[2];
+	/* HI itself when the steps meet it, up to rounding */
+	w->n = (uint32_t)floor((v[1] - v[0]) / v[2] + 1e-9) + 1;
+	return CLI_GO;
 }
 
 /* --cores-per-node: N, or 'host' for this machine's cores (hwloc).
@@ -549,6 +706,8 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 		if (cli_parse_u32(CMD, "--bf-depth", arg, &a->sim.bf_depth))
 			return CLI_USAGE;
 		break;
+	case OPT_GAIN:
+		return parse_sweep("isolation-gain", arg, 1e6, &a->gain);
 	case 'o':
 		a->jobs_out = arg;
 		break;
@@ -626,6 +785,7 @@ static int parse(int argc, char **argv, struct cmd_whatif_args *a)
 	for (int i = 0; i < a->npol; i++)
 		seeded(a->pol[i].label, a->sim.seed, a->pol[i].spec,
 		       sizeof(a->pol[i].spec));
+	a->nval = a->gain.arg ? a->gain.n : 1;
 	return CLI_GO;
 }
 
@@ -670,11 +830,11 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 }
 
 /* The threads of the run (--threads, or the online CPUs) and how many
- * policies run at once (never more than the policies or MAX_POLICIES);
- * each policy's predicted rates share the rest (whatif_opts.
- * rate_threads: THREADS / AT_ONCE, at least 1). */
-static void thread_plan(const struct cmd_whatif_args *a, int *at_once,
-			uint32_t *rate_threads)
+ * of its NCELLS simulations run at once (never more than the cells or
+ * MAX_POLICIES); each one's predicted rates share the rest
+ * (whatif_opts.rate_threads: THREADS / AT_ONCE, at least 1). */
+static void thread_plan(const struct cmd_whatif_args *a, int ncells,
+			int *at_once, uint32_t *rate_threads)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	uint32_t total = a->threads	    ? a->threads :
@@ -683,108 +843,129 @@ static void thread_plan(const struct cmd_whatif_args *a, int *at_once,
 					      (uint32_t)ncpu;
 	int n = total > MAX_POLICIES ? MAX_POLICIES : (int)total;
 
-	if (n > a->npol)
-		n = a->npol;
+	if (n > ncells)
+		n = ncells;
 	if (n < 1)
 		n = 1;
 	*at_once = n;
 	*rate_threads = total / (uint32_t)n ? total / (uint32_t)n : 1;
 }
 
-/* Simulate R->w under policy I of A into R->res[I], its rates on
- * RATE_THREADS threads (thread_plan), with progress on stderr for long
- * workloads, giving up once STOP is set.  Returns 0, or -1 with ERR
- * set. */
+/* The options of cell C (value C / npol of the sweep) into SO. */
+static void cell_opts(const struct cmd_whatif_args *a, int c,
+		      struct whatif_opts *so)
+{
+	*so = a->sim;
+	if (a->gain.arg)
+		so->isolation_gain = sweep_at(&a->gain, (uint32_t)c / a->npol);
+}
+
+/* Simulate R->w in cell C of A (policy C % npol) into R->res[C], its
+ * rates on RATE_THREADS threads (thread_plan), with progress on stderr
+ * for long workloads, giving up once STOP is set.  Returns 0, or -1 with
+ * ERR set. */
 static int simulate(const struct cmd_whatif_args *a,
-		    struct cmd_whatif_result *r, int i, uint32_t rate_threads,
+		    struct cmd_whatif_result *r, int c, uint32_t rate_threads,
 		    const atomic_bool *stop, struct err *err)
 {
-	struct whatif_opts so = a->sim;
-	struct progress pg = {
-		a->pol[i].label, !a->quiet, a->every, 0, 0, NULL, 0
-	};
+	const struct policy_arg *pol = &a->pol[c % a->npol];
+	struct whatif_opts so;
+	char label[sizeof(pol->label) + 64];
+	struct progress pg = { label, !a->quiet, a->every, 0, 0, NULL, 0 };
 
+	cell_opts(a, c, &so);
+	if (a->nval > 1)
+		snprintf(label, sizeof(label), "%s, G %g", pol->label,
+			 so.isolation_gain);
+	else
+		snprintf(label, sizeof(label), "%s", pol->label);
 	so.stop = stop;
 	so.rate_threads = rate_threads;
 
 	pg.t0 = pg.last = wall_now();
 	so.progress = progress;
 	so.progress_arg = &pg;
-	if (whatif_run(machine_topo(r->m), machine_routing(r->m),
-		       a->pol[i].spec, &r->w, &so, &r->res[i], err))
+	if (whatif_run(machine_topo(r->m), machine_routing(r->m), pol->spec,
+		       &r->w, &so, &r->res[c], err))
 		return -1;
 	/* large workloads, or runs long enough to have shown progress */
 	if (pg.on && (r->w.n >= 2000 || pg.last > pg.t0))
-		fprintf(stderr, "stopo whatif: %s: done in %.1f s\n",
-			a->pol[i].label, r->res[i].seconds);
+		fprintf(stderr, "stopo whatif: %s: done in %.1f s\n", label,
+			r->res[c].seconds);
 	return 0;
 }
 
-/* The policies shared out among threads: each takes the next one not
- * yet taken.  The simulations share the machine and the workload read
- * only (routings may be shared between threads); each has its own
- * policy instance and result. */
+/* The cells shared out among threads: each takes the next one not yet
+ * taken.  The simulations share the machine and the workload read only
+ * (routings may be shared between threads); each has its own policy
+ * instance and result. */
 struct pool {
 	const struct cmd_whatif_args *a;
 	struct cmd_whatif_result *r;
-	uint32_t rate_threads; /* thread_plan's, for every policy */
+	int ncells;
+	uint32_t rate_threads; /* thread_plan's, for every cell */
 	atomic_int next;
-	atomic_bool stop; /* a policy failed: the others give up */
-	int failed[MAX_POLICIES];
-	struct err err[MAX_POLICIES];
+	atomic_bool stop; /* a cell failed: the others give up */
+	int *failed;	  /* [ncells] */
+	struct err *err;  /* [ncells] */
 };
 
 static void *pool_worker(void *arg)
 {
 	struct pool *p = arg;
-	int i;
+	int c;
 
-	while ((i = atomic_fetch_add(&p->next, 1)) < p->a->npol &&
+	while ((c = atomic_fetch_add(&p->next, 1)) < p->ncells &&
 	       !atomic_load(&p->stop))
-		if (simulate(p->a, p->r, i, p->rate_threads, &p->stop,
-			     &p->err[i])) {
-			p->failed[i] = 1;
+		if (simulate(p->a, p->r, c, p->rate_threads, &p->stop,
+			     &p->err[c])) {
+			p->failed[c] = 1;
 			atomic_store(&p->stop, true);
 		}
 	model_thread_done(); /* GLPK's environment, if a model used it */
 	return NULL;
 }
 
-/* Every policy of A, on --threads threads (the online CPUs by default,
- * never more than the policies); R->res in --policy order whatever the
- * order they finish in.  The first policy (in that order) that failed
- * gives the error.  Returns an exit status. */
+/* Every cell of A, on --threads threads (the online CPUs by default,
+ * never more than the cells); R->res in cell order whatever the order
+ * they finish in.  The first cell (in that order) that failed gives the
+ * error.  Returns an exit status. */
 static int simulate_all(const struct cmd_whatif_args *a,
 			struct cmd_whatif_result *r)
 {
-	struct pool *p = calloc(1, sizeof(*p));
+	struct pool p = { .a = a, .r = r, .ncells = (int)a->nval * a->npol };
 	pthread_t th[MAX_POLICIES];
 	int nth, started = 0, rc = CLI_OK;
 
-	if (!p)
+	r->res = calloc((size_t)p.ncells, sizeof(*r->res));
+	p.failed = calloc((size_t)p.ncells, sizeof(*p.failed));
+	p.err = calloc((size_t)p.ncells, sizeof(*p.err));
+	if (!r->res || !p.failed || !p.err) {
+		free(p.failed);
+		free(p.err);
 		return cli_error(CMD, CLI_FAIL, "out of memory");
-	p->a = a;
-	p->r = r;
-	atomic_init(&p->next, 0);
-	atomic_init(&p->stop, false);
-	thread_plan(a, &nth, &p->rate_threads);
+	}
+	atomic_init(&p.next, 0);
+	atomic_init(&p.stop, false);
+	thread_plan(a, p.ncells, &nth, &p.rate_threads);
 	for (int t = 1; t < nth; t++)
-		if (!pthread_create(&th[started], NULL, pool_worker, p))
+		if (!pthread_create(&th[started], NULL, pool_worker, &p))
 			started++;
-	pool_worker(p);
+	pool_worker(&p);
 	for (int t = 0; t < started; t++)
 		pthread_join(th[t], NULL);
-	r->nres = a->npol; /* failed ones are left empty */
-	for (int i = 0; i < a->npol; i++)
-		if (p->failed[i] && strcmp(p->err[i].msg, WHATIF_STOPPED)) {
+	r->nres = p.ncells; /* failed ones are left empty */
+	for (int c = 0; c < p.ncells; c++)
+		if (p.failed[c] && strcmp(p.err[c].msg, WHATIF_STOPPED)) {
 			rc = cli_error(CMD,
-				       strstr(p->err[i].msg, "out of memory") ?
+				       strstr(p.err[c].msg, "out of memory") ?
 					       CLI_FAIL :
 					       CLI_USAGE,
-				       "%s", p->err[i].msg);
+				       "%s", p.err[c].msg);
 			break;
 		}
-	free(p);
+	free(p.failed);
+	free(p.err);
 	return rc;
 }
 
@@ -837,11 +1018,22 @@ static int write_jobs_out(struct cmd_whatif_args *a,
 {
 	FILE *f = a->jobs_f;
 
-	fprintf(f, "policy,id,submit,start,end,nodes,isolated,ran_isolated,"
-		   "rate,why\n");
-	for (int i = 0; i < r->nres; i++)
-		if (write_jobs(f, &r->res[i], a->pol[i].label))
+	bool sweep = a->nval > 1, model = sweep || r->res[0].runtime_model;
+
+	fprintf(f,
+		"%spolicy,id,submit,start,end,nodes,isolated,ran_isolated,"
+		"rate,why%s\n",
+		sweep ? "isolation_gain," : "", model ? ",stretch,killed" : "");
+	for (int c = 0; c < r->nres; c++) {
+		char pre[64] = "";
+
+		if (sweep)
+			snprintf(pre, sizeof(pre), "%g,",
+				 sweep_at(&a->gain, (uint32_t)c / a->npol));
+		if (write_jobs(f, &r->res[c], pre, a->pol[c % a->npol].label,
+			       model))
 			return cli_error(CMD, CLI_FAIL, "out of memory");
+	}
 	if (f == stdout)
 		return CLI_OK;
 	errno = 0;
@@ -852,12 +1044,10 @@ static int write_jobs_out(struct cmd_whatif_args *a,
 	return CLI_OK;
 }
 
-static void print_json(const struct cmd_whatif_args *a,
-		       const struct cmd_whatif_result *r)
+/* The header every form of the report shares (topology, workload). */
+static void head_json(const struct cmd_whatif_args *a,
+		      const struct cmd_whatif_result *r, struct json_object *o)
 {
-	struct json_object *o = json_object_new_object();
-	struct json_object *pa = json_object_new_array();
-
 	json_object_object_add(
 		o, "topology",
 		json_object_new_string(topo_spec(machine_topo(r->m))));
@@ -870,26 +1060,225 @@ static void print_json(const struct cmd_whatif_args *a,
 	json_object_object_add(o, "skipped",
 			       json_object_new_int64(r->w.skipped));
 	json_object_object_add(o, "bsld_threshold", jdouble(WHATIF_BSLD_TAU));
-	for (int i = 0; i < r->nres; i++)
-		json_object_array_add(pa,
-				      policy_json(&r->res[i], a->pol[i].label));
-	json_object_object_add(o, "policies", pa);
+}
+
+/* The policies of value V of the sweep, in --policy order. */
+static struct json_object *policies_json(const struct cmd_whatif_args *a,
+					 const struct cmd_whatif_result *r,
+					 uint32_t v)
+{
+	struct json_object *pa = json_object_new_array();
+
+	for (int p = 0; p < a->npol; p++) {
+		const struct whatif_result *x =
+			&r->res[v * (uint32_t)a->npol + (uint32_t)p];
+
+		json_object_array_add(
+			pa, policy_json(x, a->pol[p].label,
+					a->nval > 1 || x->runtime_model));
+	}
+	return pa;
+}
+
+/* Where isolating policy P beats baseline B on mean turnaround over
+ * the sweep: FROM, the first value from which it does at every larger
+ * value (-1: not at the last), and CROSSING, where the difference
+ * crosses 0 between the value before FROM and FROM, linearly (NAN when
+ * FROM is the first value or none). */
+struct break_even {
+	int from;
+	double crossing;
+};
+
+static struct break_even break_even(const struct cmd_whatif_args *a,
+				    const struct cmd_whatif_result *r, int p,
+				    int b)
+{
+	struct break_even e = { -1, NAN };
+	double prev = NAN;
+
+	for (uint32_t v = a->nval; v-- > 0;) {
+		const struct whatif_result *x =
+			&r->res[v * (uint32_t)a->npol + (uint32_t)p];
+		const struct whatif_result *y =
+			&r->res[v * (uint32_t)a->npol + (uint32_t)b];
+		double d = g_ta(x) - g_ta(y);
+
+		if (!(d < 0)) { /* NAN (no job started) does not beat */
+			if (e.from >= 0 && !isnan(d))
+				e.crossing = sweep_at(&a->gain, v) +
+					     a->gain.step * d / (d - prev);
+			break;
+		}
+		e.from = (int)v;
+		prev = d;
+	}
+	return e;
+}
+
+static void print_json(const struct cmd_whatif_args *a,
+		       const struct cmd_whatif_result *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	head_json(a, r, o);
+	if (r->res[0].runtime_model)
+		json_object_object_add(o, "isolation_gain",
+				       jdouble(sweep_at(&a->gain, 0)));
+	json_object_object_add(o, "policies", policies_json(a, r, 0));
 	cli_print_json(o);
 }
 
-static void print_text(const struct cmd_whatif_args *a,
+static void print_sweep_json(const struct cmd_whatif_args *a,
+			     const struct cmd_whatif_result *r)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *vals = json_object_new_array();
+	struct json_object *cells = json_object_new_array();
+	struct json_object *be = json_object_new_array();
+	struct json_object *sw = json_object_new_object();
+
+	head_json(a, r, o);
+	for (uint32_t v = 0; v < a->nval; v++) {
+		struct json_object *c = json_object_new_object();
+
+		json_object_array_add(vals, jdouble(sweep_at(&a->gain, v)));
+		json_object_object_add(c, "isolation_gain",
+				       jdouble(sweep_at(&a->gain, v)));
+		json_object_object_add(c, "policies", policies_json(a, r, v));
+		json_object_array_add(cells, c);
+	}
+	json_object_object_add(sw, "parameter",
+			       json_object_new_string("isolation_gain"));
+	json_object_object_add(sw, "values", vals);
+	json_object_object_add(o, "sweep", sw);
+	json_object_object_add(o, "cells", cells);
+	for (int p = 0; p < a->npol; p++)
+		for (int b = 0; b < a->npol; b++) {
+			struct json_object *e;
+			struct break_even x;
+
+			if (!r->res[p].isolating || r->res[b].isolating)
+				continue;
+			x = break_even(a, r, p, b);
+			e = json_object_new_object();
+			json_object_object_add(
+				e, "policy",
+				json_object_new_string(a->pol[p].label));
+			json_object_object_add(
+				e, "baseline",
+				json_object_new_string(a->pol[b].label));
+			json_object_object_add(
+				e, "from",
+				x.from < 0 ?
+					NULL :
+					jdouble(sweep_at(&a->gain,
+							 (uint32_t)x.from)));
+			json_object_object_add(
+				e, "crossing",
+				isnan(x.crossing) ? NULL : jdouble(x.crossing));
+			json_object_array_add(be, e);
+		}
+	json_object_object_add(o, "break_even", be);
+	cli_print_json(o);
+}
+
+static void print_head(const struct cmd_whatif_args *a,
 		       const struct cmd_whatif_result *r)
 {
 	const struct topo *t = machine_topo(r->m);
 
 	printf("topology: %s (%u nodes), routing %s\n", topo_spec(t),
 	       topo_num_nodes(t), routing_spec(machine_routing(r->m)));
-	printf("workload: %s (%u job%s%s)\n\n", a->workload, r->w.n,
+	printf("workload: %s (%u job%s%s)\n", a->workload, r->w.n,
 	       r->w.n == 1 ? "" : "s", r->w.squeue ? ", squeue snapshot" : "");
+}
+
+static void print_text(const struct cmd_whatif_args *a,
+		       const struct cmd_whatif_result *r)
+{
+	print_head(a, r);
+	putchar('\n');
 	print_table(r->res, r->nres, a->pol);
 	printf("\nbounded slowdown threshold %.0f s; MLS/TLS "
 	       "time-averaged over the makespan\n",
 	       WHATIF_BSLD_TAU);
+	if (r->res[0].runtime_model)
+		printf("isolation gain %g: a job runs %g times faster while "
+		       "it shares no link\n",
+		       sweep_at(&a->gain, 0), 1 + sweep_at(&a->gain, 0));
+}
+
+/* A sweep: per metric a block, a row per value, a column per policy;
+ * then each isolating policy's break-even against each baseline. */
+static void print_sweep(const struct cmd_whatif_args *a,
+			const struct cmd_whatif_result *r)
+{
+	static const struct outcome_row more[] = {
+		{ "mean wait s", 1, g_wait },
+		{ "utilization %", 2, g_util },
+	};
+	static const struct outcome_row *const rows[] = {
+		&outcome_rows[0], &outcome_rows[1], &outcome_rows[2],
+		&outcome_rows[3], &more[0],	    &more[1],
+		&outcome_rows[4], &outcome_rows[5],
+	};
+	int w = width(a->pol, a->npol), nb = 0, ni = 0;
+
+	print_head(a, r);
+	printf("isolation gain G from %g to %g by %g: a job runs 1 + G times "
+	       "faster while\nit shares no link\n\n",
+	       a->gain.lo, sweep_at(&a->gain, a->nval - 1), a->gain.step);
+	printf("%-24s", "policy");
+	for (int p = 0; p < a->npol; p++)
+		printf("  %*s", w, a->pol[p].label);
+	putchar('\n');
+	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		const struct outcome_row *m = rows[k];
+
+		printf("%s\n", m->label);
+		for (uint32_t v = 0; v < a->nval; v++) {
+			char lab[64];
+
+			snprintf(lab, sizeof(lab), "  G %g",
+				 sweep_at(&a->gain, v));
+			row(lab, r->res + v * (uint32_t)a->npol, a->npol, w,
+			    m->prec, m->get);
+		}
+	}
+	for (int p = 0; p < a->npol; p++) {
+		nb += !r->res[p].isolating;
+		ni += r->res[p].isolating;
+	}
+	if (!nb || !ni) {
+		printf("\nbreak-even: give an isolating policy and a baseline "
+		       "(one that does not isolate, e.g. linear) in "
+		       "--policy\n");
+		return;
+	}
+	printf("\nbreak-even on mean turnaround (the least G of the sweep "
+	       "from which the\npolicy does better than the baseline at "
+	       "every larger G of the sweep):\n");
+	for (int p = 0; p < a->npol; p++)
+		for (int b = 0; b < a->npol; b++) {
+			struct break_even x;
+
+			if (!r->res[p].isolating || r->res[b].isolating)
+				continue;
+			x = break_even(a, r, p, b);
+			printf("  %s against %s: ", a->pol[p].label,
+			       a->pol[b].label);
+			if (x.from < 0)
+				printf("not at G %g\n",
+				       sweep_at(&a->gain, a->nval - 1));
+			else if (isnan(x.crossing))
+				printf("at every G of the sweep\n");
+			else
+				printf("from G %g (the difference crosses 0 "
+				       "near G %.3f)\n",
+				       sweep_at(&a->gain, (uint32_t)x.from),
+				       x.crossing);
+		}
 }
 
 /* With --jobs-out the per-job CSV, then R on stdout: text or JSON.
@@ -903,9 +1292,9 @@ static int emit(struct cmd_whatif_args *a, const struct cmd_whatif_result *r)
 			return rc;
 	}
 	if (a->json)
-		print_json(a, r);
+		(a->nval > 1 ? print_sweep_json : print_json)(a, r);
 	else
-		print_text(a, r);
+		(a->nval > 1 ? print_sweep : print_text)(a, r);
 	return CLI_OK;
 }
 
@@ -913,6 +1302,7 @@ static void result_free(struct cmd_whatif_result *r)
 {
 	for (int i = 0; i < r->nres; i++)
 		whatif_result_free(&r->res[i]);
+	free(r->res);
 	workload_free(&r->w);
 	machine_destroy(r->m);
 }

@@ -1379,8 +1379,10 @@ static void summarise(struct sim *s)
 		else if (o->claimed_isolated && !o->ran_isolated)
 			res->later_shared++;
 		res->rate_sum += o->rate;
-		if (o->was_running)
+		if (o->was_running) {
+			res->snapshot_running++;
 			continue;
+		}
 		wait = (double)(o->start - j->submit);
 		run = (double)(o->end - o->start);
 		b = (wait + run) /

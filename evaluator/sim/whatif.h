@@ -149,6 +149,9 @@ struct whatif_result {
 	 * (Slurm shares nodes under OverSubscribe): each stays busy until
 	 * the last of them ends */
 	uint32_t snapshot_shared_nodes;
+	/* of the started jobs, those of the snapshot already running (the
+	 * means of waits, turnaround and stretch leave them out) */
+	uint32_t snapshot_running;
 	/* over the simulated jobs that started (not those of a snapshot
 	 * already running): turnaround = end - submit, its mean and 95th
 	 * percentile (nearest rank); throughput over the makespan, in jobs
