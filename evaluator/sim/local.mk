@@ -3,9 +3,16 @@
 noinst_LTLIBRARIES += evaluator/sim/libsim.la
 evaluator_sim_libsim_la_SOURCES = \
 	evaluator/sim/workload.c \
+	evaluator/sim/wl_swf.c \
+	evaluator/sim/wl_csv.c \
+	evaluator/sim/wl_json.c \
+	evaluator/sim/wl_squeue.c \
+	evaluator/sim/wl_jsonscan.c \
+	evaluator/sim/wl_running.c \
 	evaluator/sim/whatif.c
 evaluator_sim_libsim_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
-noinst_HEADERS += evaluator/sim/workload.h evaluator/sim/whatif.h
+noinst_HEADERS += evaluator/sim/workload.h evaluator/sim/whatif.h \
+	evaluator/sim/wl_impl.h
 
 UNIT_TESTS += tests/unit/test_workload tests/unit/test_whatif
 tests_unit_test_workload_SOURCES = tests/unit/test_workload.c
