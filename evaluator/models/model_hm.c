@@ -356,10 +356,12 @@ static int flow_stems(struct model_hm_state *h, const struct flows *f,
 /* Add flows F: their stems counted into h->u (what they added into SET
  * when not NULL), then RATES[F->n] and, when not NULL, LOAD[L] (topology
  * ids; added to) from the counts of every set present; *NPATHS the paths
- * stood for.  Returns 0, or -1 with err set and the state unchanged. */
+ * stood for.  With COUNT_IN false F is already present (added before):
+ * its links' shares are brought up to date from h->u, nothing is
+ * counted.  Returns 0, or -1 with err set and the state unchanged. */
 static int hm_add(struct model_hm_state *h, const struct flows *f,
 		  double *rates, double *load, struct model_hm_set *set,
-		  uint64_t *npaths, struct err *err)
+		  uint64_t *npaths, bool count_in, struct err *err)
 {
 	struct pathset mp;
 	uint64_t np = 0;
@@ -453,8 +455,11 @@ commit:
 	for (uint32_t q = 0; q < h->ntouch; q++) {
 		uint32_t l = h->touch[q];
 
-		h->u[l] += h->add[l];
-		h->sh[l] = h->cap[l] / h->u[l]; /* u > 0: this set's */
+		if (count_in)
+			h->u[l] += h->add[l];
+		/* u > 0: this set's (present ones keep theirs in u; one
+		 * that is not, asked anyway, is rated alone) */
+		h->sh[l] = h->cap[l] / (h->u[l] > 0 ? h->u[l] : h->add[l]);
 		if (set) {
 			set->link[q] = l;
 			set->cnt[q] = h->add[l];
@@ -553,7 +558,13 @@ int model_hm_state_add(struct model_hm_state *h, const struct flows *f,
 		       double *rates, struct model_hm_set *set, struct err *err)
 {
 	memset(set, 0, sizeof(*set));
-	return hm_add(h, f, rates, NULL, set, NULL, err);
+	return hm_add(h, f, rates, NULL, set, NULL, true, err);
+}
+
+int model_hm_state_rate(struct model_hm_state *h, const struct flows *f,
+			double *rates, struct err *err)
+{
+	return hm_add(h, f, rates, NULL, NULL, NULL, false, err);
 }
 
 void model_hm_state_remove(struct model_hm_state *h, struct model_hm_set *set)
@@ -602,7 +613,7 @@ static int hm_run(const struct spec *s, const struct routing *r,
 	if (!h)
 		return -1;
 	rc = hm_add(h, f, res->rates, o->top_links ? load : NULL, NULL, &np,
-		    err);
+		    true, err);
 	if (!rc) {
 		res->status = MODEL_OPTIMAL;
 		res->iterations = 1;

@@ -1313,10 +1313,59 @@ Test(model, hm_sorted_middles_equal_paths)
 	topo_destroy(t);
 }
 
+/* model_hm_state_rate of every set present in H (IN[0..5)) against hm
+ * on every path of all of them, the set's flows last (after any add or
+ * remove: the rates of the sets that stay move with the others). */
+static void rates_again(const struct fx_net *n, struct model_hm_state *h,
+			const struct flows *f, const bool *in, const char *what,
+			size_t step)
+{
+	struct err err = { "" };
+
+	for (int k = 0; k < 5; k++) {
+		struct model_result r;
+		struct flows all;
+		double *got;
+
+		if (!in[k])
+			continue;
+		got = malloc((f[k].n + 1) * sizeof(*got));
+		cr_assert_not_null(got);
+		cr_assert_eq(model_hm_state_rate(h, &f[k], got, &err), 0, "%s",
+			     err.msg);
+		flows_init(&all);
+		for (int x = 0; x < 5; x++)
+			for (uint32_t i = 0; in[x] && x != k && i < f[x].n; i++)
+				cr_assert_eq(flows_add(&all, f[x].src[i],
+						       f[x].dst[i], 1),
+					     0);
+		for (uint32_t i = 0; i < f[k].n; i++)
+			cr_assert_eq(flows_add(&all, f[k].src[i], f[k].dst[i],
+					       1),
+				     0);
+		cr_assert_eq(model_run("hm:method=paths", n->r, &all, NULL, &r,
+				       &err),
+			     0, "%s", err.msg);
+		for (uint32_t i = 0; i < f[k].n; i++) {
+			double want = r.rates[all.n - f[k].n + i];
+
+			cr_expect(fabs(got[i] - want) <= 1e-9 * fmax(1, want),
+				  "%s step %zu: set %d again, flow %u: %.17g, "
+				  "want %.17g",
+				  what, step, k, i, got[i], want);
+		}
+		model_result_free(&r);
+		flows_free(&all);
+		free(got);
+	}
+}
+
 /* The incremental form: sets added and removed in turn; after each add,
  * the new set's rates equal path-level hm's over the union of the sets
- * present (the new set's flows last), to 1e-9 relative.  Removing every
- * set leaves the state as new: a set added then gets hm's rates alone. */
+ * present (the new set's flows last), to 1e-9 relative, and after every
+ * add and remove so do the rates of every set present asked again
+ * (model_hm_state_rate).  Removing every set leaves the state as new: a
+ * set added then gets hm's rates alone. */
 Test(model, hm_state_equals_paths_over_the_sets_present)
 {
 	/* topology, routing, hm spec, stem links kept per set (0: the
@@ -1375,6 +1424,7 @@ Test(model, hm_state_equals_paths_over_the_sets_present)
 				cr_assert(in[k]);
 				model_hm_state_remove(h, &set[k]);
 				in[k] = false;
+				rates_again(&n, h, f, in, nets[q].topo, o);
 				continue;
 			}
 			if (o == sizeof(ops) / sizeof(ops[0]))
@@ -1413,6 +1463,7 @@ Test(model, hm_state_equals_paths_over_the_sets_present)
 			model_result_free(&r);
 			flows_free(&all);
 			free(got);
+			rates_again(&n, h, f, in, nets[q].topo, o);
 		}
 		for (int k = 0; k < 5; k++) {
 			model_hm_state_remove(in[k] ? h : NULL, &set[k]);
