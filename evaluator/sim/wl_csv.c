@@ -1,6 +1,8 @@
 /* wl_csv.c - CSV job lists: "id,submit,nodes,runtime,limit[,pattern]"
  * (see workload.h). */
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +64,9 @@ static int csv_int(const char *s, int64_t *v)
 int wl_parse_csv(const char *name, const char *text, size_t len,
 		 const struct wl_opts *o, struct workload *w, struct err *err)
 {
-	static const char *const cols[] = { "id",      "submit", "nodes",
-					    "runtime", "limit",	 "pattern" };
+	static const char *const cols[] = { "id",	    "submit", "nodes",
+					    "runtime",	    "limit",  "pattern",
+					    "comm_fraction" };
 	uint32_t line = 0, ncols = 0;
 	char *buf = NULL;
 	size_t bcap = 0;
@@ -74,6 +77,7 @@ int wl_parse_csv(const char *name, const char *text, size_t len,
 		char *f[8];
 		uint32_t nf;
 		int64_t v[5];
+		double frac = NAN;
 		const char *msg = NULL;
 		char m[256];
 
@@ -105,7 +109,7 @@ int wl_parse_csv(const char *name, const char *text, size_t len,
 			/* nf is UINT32_MAX for a broken line: F is not
 			 * filled then */
 			for (ncols = 0;
-			     nf != UINT32_MAX && ncols < nf && ncols < 6;
+			     nf != UINT32_MAX && ncols < nf && ncols < 7;
 			     ncols++)
 				if (strcmp(f[ncols], cols[ncols]))
 					break;
@@ -114,7 +118,7 @@ int wl_parse_csv(const char *name, const char *text, size_t len,
 				return err_set(err,
 					       "%s:%u: header must be "
 					       "id,submit,nodes,runtime,limit"
-					       "[,pattern]",
+					       "[,pattern[,comm_fraction]]",
 					       name, line);
 			}
 			continue;
@@ -141,6 +145,19 @@ int wl_parse_csv(const char *name, const char *text, size_t len,
 				msg = m;
 			}
 		}
+		if (!msg && nf > 6 && *f[6]) {
+			char *end;
+
+			errno = 0;
+			frac = strtod(f[6], &end);
+			if (end == f[6] || *end || errno || !isfinite(frac)) {
+				snprintf(m, sizeof(m),
+					 "comm_fraction: '%.32s' is not a "
+					 "number",
+					 f[6]);
+				msg = m;
+			}
+		}
 		if (!msg) {
 			struct wl_job *j = wl_push(w);
 
@@ -150,7 +167,8 @@ int wl_parse_csv(const char *name, const char *text, size_t len,
 					       name, line);
 			}
 			msg = wl_fill_job(j, v[0], v[1], v[2], v[3], v[4],
-					  nf > 5 ? f[5] : NULL, m, sizeof(m));
+					  nf > 5 ? f[5] : NULL, frac, m,
+					  sizeof(m));
 			j->line = line;
 			if (msg)
 				wl_drop_last(w);

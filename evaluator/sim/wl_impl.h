@@ -13,7 +13,8 @@
 
 struct json_object;
 
-/* A new zeroed job at the end of W (NULL out of memory). */
+/* A new job at the end of W, zeroed but for comm_fraction -1 (NULL
+ * out of memory). */
 struct wl_job *wl_push(struct workload *w);
 /* Take W's last job back (its pattern and nodes freed). */
 void wl_drop_last(struct workload *w);
@@ -31,11 +32,11 @@ int wl_jbad(struct workload *w, const struct wl_opts *o, struct err *err,
 	    const char *name, uint32_t i, const char *what);
 
 /* Fill J from a job list's fields (CSV or JSON; LIMIT -1: the run time,
- * PATTERN NULL or "": none; M, MLEN room for a message).  Returns NULL
- * when fine, else what is wrong. */
+ * PATTERN NULL or "": none, FRAC NAN: none; M, MLEN room for a
+ * message).  Returns NULL when fine, else what is wrong. */
 const char *wl_fill_job(struct wl_job *j, int64_t id, int64_t submit,
 			int64_t nodes, int64_t runtime, int64_t limit,
-			const char *pattern, char *m, size_t mlen);
+			const char *pattern, double frac, char *m, size_t mlen);
 
 /* The line (from 1) of byte OFF of TEXT. */
 uint32_t wl_offset_line(const char *text, size_t off);

@@ -2,6 +2,7 @@
  * array) read here, squeue --json handed job by job to wl_squeue.c; the
  * checks json-c does not make are wl_jsonscan.c's (see workload.h). */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -69,11 +70,13 @@ static int list_job(struct workload *w, const struct wl_opts *o,
 	const char *pattern = NULL, *msg;
 	struct json_object *x;
 	struct wl_job *j;
+	double frac = NAN;
 	char m[256];
 
 	json_object_object_foreach(jo, key, val)
 	{
-		int known = !strcmp(key, "pattern");
+		int known = !strcmp(key, "pattern") ||
+			    !strcmp(key, "comm_fraction");
 
 		(void)val;
 		for (int k = 0; k < 5 && !known; k++)
@@ -81,7 +84,7 @@ static int list_job(struct workload *w, const struct wl_opts *o,
 		if (!known) {
 			snprintf(m, sizeof(m),
 				 "unknown key \"%.40s\" (id, submit, nodes, "
-				 "runtime, limit, pattern)",
+				 "runtime, limit, pattern, comm_fraction)",
 				 key);
 			return wl_jbad(w, o, err, name, idx, m);
 		}
@@ -102,10 +105,17 @@ static int list_job(struct workload *w, const struct wl_opts *o,
 				       "string");
 		pattern = json_object_get_string(x);
 	}
+	if (json_object_object_get_ex(jo, "comm_fraction", &x) && x) {
+		if (!json_object_is_type(x, json_type_double) &&
+		    !json_object_is_type(x, json_type_int))
+			return wl_jbad(w, o, err, name, idx,
+				       "\"comm_fraction\" is not a number");
+		frac = json_object_get_double(x);
+	}
 	j = wl_push(w);
 	if (!j)
 		return err_set(err, "%s: out of memory", name);
-	msg = wl_fill_job(j, v[0], v[1], v[2], v[3], v[4], pattern, m,
+	msg = wl_fill_job(j, v[0], v[1], v[2], v[3], v[4], pattern, frac, m,
 			  sizeof(m));
 	j->line = idx + 1;
 	if (msg) {

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,7 @@ struct wl_job *wl_push(struct workload *w)
 		w->cap = cap;
 	}
 	memset(&w->jobs[w->n], 0, sizeof(w->jobs[0]));
+	w->jobs[w->n].comm_fraction = -1;
 	return &w->jobs[w->n++];
 }
 
@@ -126,7 +128,7 @@ int wl_jbad(struct workload *w, const struct wl_opts *o, struct err *err,
  * message. */
 const char *wl_fill_job(struct wl_job *j, int64_t id, int64_t submit,
 			int64_t nodes, int64_t runtime, int64_t limit,
-			const char *pattern, char *m, size_t mlen)
+			const char *pattern, double frac, char *m, size_t mlen)
 {
 	struct err e = { "" };
 
@@ -146,11 +148,14 @@ const char *wl_fill_job(struct wl_job *j, int64_t id, int64_t submit,
 		return "runtime: out of range (at most 1000000000000 s)";
 	if (limit > WL_TIME_MAX)
 		return "limit: out of range (at most 1000000000000 s)";
+	if (!isnan(frac) && !(frac >= 0 && frac <= 1))
+		return "comm_fraction must be from 0 to 1";
 	j->id = (uint32_t)id;
 	j->submit = submit;
 	j->nodes = (uint32_t)nodes;
 	j->limit = limit > 0 ? limit : (runtime > 0 ? runtime : 1);
 	j->runtime = runtime < j->limit ? runtime : j->limit;
+	j->comm_fraction = isnan(frac) ? -1 : frac;
 	if (pattern && *pattern) {
 		if (flows_pattern_check(pattern, &e)) {
 			snprintf(m, mlen, "job %" PRId64 ": %s", id, e.msg);

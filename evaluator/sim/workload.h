@@ -9,10 +9,11 @@
  *         time (-1: the run time).  Processors become nodes with
  *         cores_per_node, rounded up.  "; MaxNodes:" (or "; MaxProcs:"
  *         divided by cores_per_node) gives the machine size.
- *   CSV   header "id,submit,nodes,runtime,limit[,pattern]"; limit empty or
- *         -1 means the run time; '#' comment lines.
- *   JSON  {"jobs":[{"id","submit","nodes","runtime","limit","pattern"}]}
- *         or a bare array of such objects.
+ *   CSV   header "id,submit,nodes,runtime,limit[,pattern[,comm_fraction]]";
+ *         limit empty or -1 means the run time, comm_fraction empty
+ *         none; '#' comment lines.
+ *   JSON  {"jobs":[{"id","submit","nodes","runtime","limit","pattern",
+ *         "comm_fraction"}]} or a bare array of such objects.
  *   squeue --json output (Slurm 22.05: objects with "job_id",
  *         "job_state", "nodes" hostlist, "node_count", "submit_time",
  *         "start_time", "time_limit" in minutes or null; 24.11: the same
@@ -59,6 +60,9 @@ struct wl_job {
 	char *partition; /* squeue: its partition, or NULL */
 	char *comment;	 /* squeue: its admin_comment, or NULL */
 	uint32_t line;	 /* source line (JSON: index in "jobs" + 1) */
+	/* its communication fraction (CSV column and JSON key
+	 * comm_fraction, 0 to 1), or -1 when not given */
+	double comm_fraction;
 	/* squeue: a job holding nodes now */
 	bool running;
 	int64_t start;	 /* s, when running */

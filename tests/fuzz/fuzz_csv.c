@@ -1,4 +1,4 @@
-/* fuzz_csv.c - CSV job lists (id,submit,nodes,runtime,limit[,pattern]) through the workload reader; the checks are
+/* fuzz_csv.c - CSV job lists (id,submit,nodes,runtime,limit[,pattern[,comm_fraction]]) through the workload reader; the checks are
  * fuzz_workload.c's. */
 #include "tests/fuzz/fuzz.h"
 #include "tests/fuzz/fuzz_workload.h"

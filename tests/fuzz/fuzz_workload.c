@@ -6,7 +6,8 @@
  * LINE a line of the text, or "fuzz.wl: what" (JSON: "fuzz.wl: jobs[I]:
  * what"), and leave the workload empty; every job read has an id, at
  * least one node, times in 0..WL_TIME_MAX, a positive limit and a run
- * time within it, and its source line; a running job holds distinct
+ * time within it, a communication fraction from 0 to 1 or -1 (none),
+ * and its source line; a running job holds distinct
  * nodes of the machine (no node held twice in a running-jobs file) since
  * its start, which is not before its submission (when squeue gives it). */
 #include <stdlib.h>
@@ -44,6 +45,9 @@ static void check_job(const struct wl_job *j, const struct workload *w,
 			   j->runtime >= 0 && j->runtime <= j->limit,
 		   "job %u: runtime %lld, limit %lld", j->id,
 		   (long long)j->runtime, (long long)j->limit);
+	FUZZ_CHECK(j->comm_fraction == -1 ||
+			   (j->comm_fraction >= 0 && j->comm_fraction <= 1),
+		   "job %u: comm_fraction %g", j->id, j->comm_fraction);
 	FUZZ_CHECK(j->line >= 1 && (w->format == WL_JSON || j->line <= lines),
 		   "job %u: line %u of %u", j->id, j->line, lines);
 	FUZZ_CHECK(!w->squeue || (j->submit <= w->now &&

@@ -61,7 +61,7 @@ Test(workload, swf_fields)
 
 struct bad_case {
 	char text[200];
-	char want[80]; /* substring of the message, after "t:LINE: " */
+	char want[120]; /* substring of the message, after "t:LINE: " */
 	int line;
 };
 
@@ -178,7 +178,7 @@ ParameterizedTestParameters(workload, bad_records)
 		{ "{\"jobs\":[{\"id\":1,\"submit\":0,\"nodes\":2,"
 		  "\"runtime\":5,\"colour\":7}]}",
 		  "jobs[0]: unknown key \"colour\" (id, submit, nodes, runtime, "
-		  "limit, pattern)",
+		  "limit, pattern, comm_fraction)",
 		  -1 },
 		/* One rule for job ids (class 3): unique in every format;
 		 * json-c's silent last-key-wins is an error; a pattern is
@@ -216,6 +216,22 @@ ParameterizedTestParameters(workload, bad_records)
 		  "bad JSON: key \"jobs\" repeated (first on line 1)", 2 },
 		{ "id,submit,nodes,runtime,limit,pattern\n3,0,2,10,10,bogus\n",
 		  "job 3: pattern 'bogus': unknown pattern 'bogus'", 2 },
+		/* a job's communication fraction: a number from 0 to 1 */
+		{ "id,submit,nodes,runtime,limit,pattern,comm_fraction\n"
+		  "1,0,2,10,10,,0.3\n2,0,2,10,10,,half\n",
+		  "comm_fraction: 'half' is not a number", 3 },
+		{ "id,submit,nodes,runtime,limit,pattern,comm_fraction\n"
+		  "1,0,2,10,10,,1.5\n",
+		  "comm_fraction must be from 0 to 1", 2 },
+		{ "id,submit,nodes,runtime,limit,pattern,comm_fraction\n"
+		  "1,0,2,10,10,,-0.1\n",
+		  "comm_fraction must be from 0 to 1", 2 },
+		{ "{\"jobs\":[{\"id\":4,\"submit\":0,\"nodes\":2,"
+		  "\"runtime\":5,\"comm_fraction\":\"0.3\"}]}",
+		  "jobs[0]: \"comm_fraction\" is not a number", -1 },
+		{ "{\"jobs\":[{\"id\":4,\"submit\":0,\"nodes\":2,"
+		  "\"runtime\":5,\"comm_fraction\":2}]}",
+		  "jobs[0]: comm_fraction must be from 0 to 1", -1 },
 		{ "{\"jobs\":[{\"id\":4,\"submit\":0,\"nodes\":2,"
 		  "\"runtime\":5,\"pattern\":\"perm:seed=x\"}]}",
 		  "jobs[0]: job 4: pattern 'perm:seed=x': seed: not a "
@@ -366,6 +382,43 @@ Test(workload, csv_and_json_lists)
 	cr_assert_str_eq(w.jobs[0].pattern, "pairs");
 	cr_assert_eq(w.jobs[1].limit, 4);
 	cr_assert_not(w.squeue);
+	cr_assert_eq(w.jobs[0].comm_fraction, -1, "none given");
+	workload_free(&w);
+}
+
+/* A job's communication fraction (--comm-fraction's per-job value): the
+ * seventh CSV column (empty: none) and the JSON key; none is -1. */
+Test(workload, comm_fraction)
+{
+	static const char csv[] =
+		"id,submit,nodes,runtime,limit,pattern,comm_fraction\n"
+		"1,0,4,100,200,random:2,0.25\n"
+		"2,10,8,50,,,\n"
+		"3,20,2,30,-1,,1\n"
+		"4,20,2,30,-1\n";
+	static const char json[] =
+		"[{\"id\":5,\"submit\":1,\"nodes\":3,\"runtime\":9,"
+		"\"comm_fraction\":0.5},{\"id\":6,\"submit\":2,\"nodes\":1,"
+		"\"runtime\":4,\"comm_fraction\":0},{\"id\":7,\"submit\":2,"
+		"\"nodes\":1,\"runtime\":4,\"comm_fraction\":null}]";
+	struct workload w;
+
+	parse_ok(csv, NULL, &w);
+	cr_assert_eq(w.n, 4);
+	cr_assert_eq(w.jobs[0].comm_fraction, 0.25);
+	cr_assert_eq(w.jobs[1].comm_fraction, -1);
+	cr_assert_eq(w.jobs[2].comm_fraction, 1);
+	cr_assert_eq(w.jobs[3].comm_fraction, -1);
+	workload_free(&w);
+	parse_ok(json, NULL, &w);
+	cr_assert_eq(w.n, 3);
+	cr_assert_eq(w.jobs[0].comm_fraction, 0.5);
+	cr_assert_eq(w.jobs[1].comm_fraction, 0);
+	cr_assert_eq(w.jobs[2].comm_fraction, -1);
+	workload_free(&w);
+	/* SWF has no such field */
+	parse_ok("1 0 -1 10 4 -1 -1 4 10\n", NULL, &w);
+	cr_assert_eq(w.jobs[0].comm_fraction, -1);
 	workload_free(&w);
 }
 
