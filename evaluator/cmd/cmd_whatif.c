@@ -22,7 +22,7 @@
 #define CMD "whatif"
 #define MAX_POLICIES 16
 #define MAX_THREADS 1024u /* --threads */
-#define MAX_SWEEP 1000u	  /* values of --isolation-gain LO:HI:STEP */
+#define MAX_SWEEP 1000u	  /* values of a sweep LO:HI:STEP */
 
 enum {
 	OPT_SKIP = CLI_LONG_ONLY,
@@ -98,6 +98,14 @@ static const struct cli_opt options[] = {
 		  "times faster while it shares no link (0: as\n"
 		  "traced); a sweep LO:HI:STEP gives the G from\n"
 		  "which each isolating policy beats each baseline" },
+	{ .id = OPT_FRAC,
+	  .name = "comm-fraction",
+	  .arg = "F|LO:HI:STEP",
+	  .help = "run times are times alone: a fraction F (0 to 1;\n"
+		  "a job's own where the workload gives one) is\n"
+		  "communication, slowed by the model's rate now over\n"
+		  "its rate alone; a job reaching its limit is killed;\n"
+		  "a sweep as for --isolation-gain" },
 	{ .id = OPT_BFDEPTH,
 	  .name = "bf-depth",
 	  .arg = "N",
@@ -172,6 +180,8 @@ struct cmd_whatif_args {
 	uint32_t threads;	    /* --threads (0 = the online CPUs) */
 	bool json, quiet;
 	struct sweep gain;	/* --isolation-gain */
+	struct sweep frac;	/* --comm-fraction */
+	const struct sweep *sw; /* the one given, or NULL */
 	uint32_t nval;		/* values of the sweep (1: none) */
 	struct wl_opts wl;	/* run sets the machine */
 	struct whatif_opts sim; /* run sets the progress callback */
@@ -459,7 +469,7 @@ static const struct outcome_row {
 	{ "mean stretch", 4, g_stretch },
 	{ "max stretch", 4, g_maxstretch },
 	{ "jobs killed at limit", 0, g_killed },
-	{ "work lost node-h", 1, g_lost },
+	{ "work lost node-h", 2, g_lost },
 };
 
 static void print_table(const struct whatif_result *res, int n,
@@ -708,6 +718,8 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 		break;
 	case OPT_GAIN:
 		return parse_sweep("isolation-gain", arg, 1e6, &a->gain);
+	case OPT_FRAC:
+		return parse_sweep("comm-fraction", arg, 1, &a->frac);
 	case 'o':
 		a->jobs_out = arg;
 		break;
@@ -785,7 +797,19 @@ static int parse(int argc, char **argv, struct cmd_whatif_args *a)
 	for (int i = 0; i < a->npol; i++)
 		seeded(a->pol[i].label, a->sim.seed, a->pol[i].spec,
 		       sizeof(a->pol[i].spec));
-	a->nval = a->gain.arg ? a->gain.n : 1;
+	if (a->gain.arg && a->frac.arg)
+		return cli_error(CMD, CLI_USAGE,
+				 "--isolation-gain and --comm-fraction read "
+				 "the trace's run times two ways (with the "
+				 "interference of the traced machine, or "
+				 "alone): give one");
+	if (a->frac.arg && !a->sim.rates)
+		return cli_error(CMD, CLI_USAGE,
+				 "--comm-fraction slows jobs by their "
+				 "predicted rates: drop --no-rates (--model "
+				 "hm is the fastest)");
+	a->sw = a->gain.arg ? &a->gain : a->frac.arg ? &a->frac : NULL;
+	a->nval = a->sw ? a->sw->n : 1;
 	return CLI_GO;
 }
 
@@ -851,6 +875,17 @@ static void thread_plan(const struct cmd_whatif_args *a, int ncells,
 	*rate_threads = total / (uint32_t)n ? total / (uint32_t)n : 1;
 }
 
+/* The run-time model's parameter: its JSON name and its symbol. */
+static const char *sw_name(const struct cmd_whatif_args *a)
+{
+	return a->sw == &a->frac ? "comm_fraction" : "isolation_gain";
+}
+
+static const char *sw_sym(const struct cmd_whatif_args *a)
+{
+	return a->sw == &a->frac ? "F" : "G";
+}
+
 /* The options of cell C (value C / npol of the sweep) into SO. */
 static void cell_opts(const struct cmd_whatif_args *a, int c,
 		      struct whatif_opts *so)
@@ -858,6 +893,8 @@ static void cell_opts(const struct cmd_whatif_args *a, int c,
 	*so = a->sim;
 	if (a->gain.arg)
 		so->isolation_gain = sweep_at(&a->gain, (uint32_t)c / a->npol);
+	if (a->frac.arg)
+		so->comm_fraction = sweep_at(&a->frac, (uint32_t)c / a->npol);
 }
 
 /* Simulate R->w in cell C of A (policy C % npol) into R->res[C], its
@@ -875,8 +912,8 @@ static int simulate(const struct cmd_whatif_args *a,
 
 	cell_opts(a, c, &so);
 	if (a->nval > 1)
-		snprintf(label, sizeof(label), "%s, G %g", pol->label,
-			 so.isolation_gain);
+		snprintf(label, sizeof(label), "%s, %s %g", pol->label,
+			 sw_sym(a), sweep_at(a->sw, (uint32_t)c / a->npol));
 	else
 		snprintf(label, sizeof(label), "%s", pol->label);
 	so.stop = stop;
@@ -1021,15 +1058,16 @@ static int write_jobs_out(struct cmd_whatif_args *a,
 	bool sweep = a->nval > 1, model = sweep || r->res[0].runtime_model;
 
 	fprintf(f,
-		"%spolicy,id,submit,start,end,nodes,isolated,ran_isolated,"
+		"%s%spolicy,id,submit,start,end,nodes,isolated,ran_isolated,"
 		"rate,why%s\n",
-		sweep ? "isolation_gain," : "", model ? ",stretch,killed" : "");
+		sweep ? sw_name(a) : "", sweep ? "," : "",
+		model ? ",stretch,killed" : "");
 	for (int c = 0; c < r->nres; c++) {
 		char pre[64] = "";
 
 		if (sweep)
 			snprintf(pre, sizeof(pre), "%g,",
-				 sweep_at(&a->gain, (uint32_t)c / a->npol));
+				 sweep_at(a->sw, (uint32_t)c / a->npol));
 		if (write_jobs(f, &r->res[c], pre, a->pol[c % a->npol].label,
 			       model))
 			return cli_error(CMD, CLI_FAIL, "out of memory");
@@ -1106,8 +1144,8 @@ static struct break_even break_even(const struct cmd_whatif_args *a,
 
 		if (!(d < 0)) { /* NAN (no job started) does not beat */
 			if (e.from >= 0 && !isnan(d))
-				e.crossing = sweep_at(&a->gain, v) +
-					     a->gain.step * d / (d - prev);
+				e.crossing = sweep_at(a->sw, v) +
+					     a->sw->step * d / (d - prev);
 			break;
 		}
 		e.from = (int)v;
@@ -1123,8 +1161,8 @@ static void print_json(const struct cmd_whatif_args *a,
 
 	head_json(a, r, o);
 	if (r->res[0].runtime_model)
-		json_object_object_add(o, "isolation_gain",
-				       jdouble(sweep_at(&a->gain, 0)));
+		json_object_object_add(o, sw_name(a),
+				       jdouble(sweep_at(a->sw, 0)));
 	json_object_object_add(o, "policies", policies_json(a, r, 0));
 	cli_print_json(o);
 }
@@ -1142,14 +1180,14 @@ static void print_sweep_json(const struct cmd_whatif_args *a,
 	for (uint32_t v = 0; v < a->nval; v++) {
 		struct json_object *c = json_object_new_object();
 
-		json_object_array_add(vals, jdouble(sweep_at(&a->gain, v)));
-		json_object_object_add(c, "isolation_gain",
-				       jdouble(sweep_at(&a->gain, v)));
+		json_object_array_add(vals, jdouble(sweep_at(a->sw, v)));
+		json_object_object_add(c, sw_name(a),
+				       jdouble(sweep_at(a->sw, v)));
 		json_object_object_add(c, "policies", policies_json(a, r, v));
 		json_object_array_add(cells, c);
 	}
 	json_object_object_add(sw, "parameter",
-			       json_object_new_string("isolation_gain"));
+			       json_object_new_string(sw_name(a)));
 	json_object_object_add(sw, "values", vals);
 	json_object_object_add(o, "sweep", sw);
 	json_object_object_add(o, "cells", cells);
@@ -1170,10 +1208,9 @@ static void print_sweep_json(const struct cmd_whatif_args *a,
 				json_object_new_string(a->pol[b].label));
 			json_object_object_add(
 				e, "from",
-				x.from < 0 ?
-					NULL :
-					jdouble(sweep_at(&a->gain,
-							 (uint32_t)x.from)));
+				x.from < 0 ? NULL :
+					     jdouble(sweep_at(
+						     a->sw, (uint32_t)x.from)));
 			json_object_object_add(
 				e, "crossing",
 				isnan(x.crossing) ? NULL : jdouble(x.crossing));
@@ -1203,10 +1240,15 @@ static void print_text(const struct cmd_whatif_args *a,
 	printf("\nbounded slowdown threshold %.0f s; MLS/TLS "
 	       "time-averaged over the makespan\n",
 	       WHATIF_BSLD_TAU);
-	if (r->res[0].runtime_model)
+	if (r->res[0].runtime_model && a->sw == &a->gain)
 		printf("isolation gain %g: a job runs %g times faster while "
 		       "it shares no link\n",
-		       sweep_at(&a->gain, 0), 1 + sweep_at(&a->gain, 0));
+		       sweep_at(a->sw, 0), 1 + sweep_at(a->sw, 0));
+	else if (r->res[0].runtime_model)
+		printf("comm. fraction %g (jobs without their own): run times "
+		       "are times alone, communication slowed by the rate now "
+		       "over the rate alone\n",
+		       sweep_at(a->sw, 0));
 }
 
 /* A sweep: per metric a block, a row per value, a column per policy;
@@ -1218,30 +1260,42 @@ static void print_sweep(const struct cmd_whatif_args *a,
 		{ "mean wait s", 1, g_wait },
 		{ "utilization %", 2, g_util },
 	};
+	/* the killed jobs last, under a comm fraction (a gain kills
+	 * none) */
 	static const struct outcome_row *const rows[] = {
 		&outcome_rows[0], &outcome_rows[1], &outcome_rows[2],
 		&outcome_rows[3], &more[0],	    &more[1],
-		&outcome_rows[4], &outcome_rows[5],
+		&outcome_rows[4], &outcome_rows[5], &outcome_rows[6],
+		&outcome_rows[7],
 	};
+	size_t nrows =
+		sizeof(rows) / sizeof(rows[0]) - (a->sw == &a->frac ? 0 : 2);
 	int w = width(a->pol, a->npol), nb = 0, ni = 0;
 
 	print_head(a, r);
-	printf("isolation gain G from %g to %g by %g: a job runs 1 + G times "
-	       "faster while\nit shares no link\n\n",
-	       a->gain.lo, sweep_at(&a->gain, a->nval - 1), a->gain.step);
+	if (a->sw == &a->gain)
+		printf("isolation gain G from %g to %g by %g: a job runs 1 + G "
+		       "times faster while\nit shares no link\n\n",
+		       a->sw->lo, sweep_at(a->sw, a->nval - 1), a->sw->step);
+	else
+		printf("comm. fraction F from %g to %g by %g (jobs without "
+		       "their own): run times\nare times alone, "
+		       "communication slowed by the rate now over the rate "
+		       "alone\n\n",
+		       a->sw->lo, sweep_at(a->sw, a->nval - 1), a->sw->step);
 	printf("%-24s", "policy");
 	for (int p = 0; p < a->npol; p++)
 		printf("  %*s", w, a->pol[p].label);
 	putchar('\n');
-	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+	for (size_t k = 0; k < nrows; k++) {
 		const struct outcome_row *m = rows[k];
 
 		printf("%s\n", m->label);
 		for (uint32_t v = 0; v < a->nval; v++) {
 			char lab[64];
 
-			snprintf(lab, sizeof(lab), "  G %g",
-				 sweep_at(&a->gain, v));
+			snprintf(lab, sizeof(lab), "  %s %g", sw_sym(a),
+				 sweep_at(a->sw, v));
 			row(lab, r->res + v * (uint32_t)a->npol, a->npol, w,
 			    m->prec, m->get);
 		}
@@ -1256,9 +1310,10 @@ static void print_sweep(const struct cmd_whatif_args *a,
 		       "--policy\n");
 		return;
 	}
-	printf("\nbreak-even on mean turnaround (the least G of the sweep "
+	printf("\nbreak-even on mean turnaround (the least %s of the sweep "
 	       "from which the\npolicy does better than the baseline at "
-	       "every larger G of the sweep):\n");
+	       "every larger %s of the sweep):\n",
+	       sw_sym(a), sw_sym(a));
 	for (int p = 0; p < a->npol; p++)
 		for (int b = 0; b < a->npol; b++) {
 			struct break_even x;
@@ -1269,15 +1324,16 @@ static void print_sweep(const struct cmd_whatif_args *a,
 			printf("  %s against %s: ", a->pol[p].label,
 			       a->pol[b].label);
 			if (x.from < 0)
-				printf("not at G %g\n",
-				       sweep_at(&a->gain, a->nval - 1));
+				printf("not at %s %g\n", sw_sym(a),
+				       sweep_at(a->sw, a->nval - 1));
 			else if (isnan(x.crossing))
-				printf("at every G of the sweep\n");
+				printf("at every %s of the sweep\n", sw_sym(a));
 			else
-				printf("from G %g (the difference crosses 0 "
-				       "near G %.3f)\n",
-				       sweep_at(&a->gain, (uint32_t)x.from),
-				       x.crossing);
+				printf("from %s %g (the difference crosses 0 "
+				       "near %s %.3f)\n",
+				       sw_sym(a),
+				       sweep_at(a->sw, (uint32_t)x.from),
+				       sw_sym(a), x.crossing);
 		}
 }
 

@@ -127,6 +127,17 @@ struct sim {
 	int64_t *tupd;	 /* [njobs] when left was brought up to date */
 	uint8_t *shares; /* [njobs] its link set shares a link now */
 	uint8_t *capped; /* [njobs] its end is its time limit, work left */
+	/* comm_fraction: each job's fraction, rate alone on its nodes and
+	 * rate now; the running jobs sharing a link with one that starts
+	 * or ends (nbr, marked in nmark with nmarkv) are rated again */
+	bool fmode;
+	double *frac, *alone, *rnow; /* [njobs] */
+	uint32_t *nbr, *nmark;	     /* [njobs] */
+	uint32_t nnbr, nmarkv;
+	struct model_hm_state *hm_alone; /* hm: an empty state to rate a
+					  * job alone in */
+	double *rbuf_d;			 /* flow rates (hm), rbuf_cap */
+	size_t rbuf_cap;
 };
 
 /* Work below this (trace seconds) is done: sums of paces times whole
@@ -554,34 +565,36 @@ static int job_hm(struct sim *s, uint32_t i, double *rate)
 					     WHATIF_DEFAULT_PATTERN;
 	const struct wl_job *j = &s->w->jobs[i];
 	const struct whatif_job *o = &s->res->jobs[i];
-	struct flows f;
+	/* comm_fraction rates the job again later: its flows kept */
+	struct flows own, *f = s->jflows ? &s->jflows[i] : &own;
 	double *r = NULL;
 	int rc = 0;
 
 	*rate = 0;
 	if (o->n < 2)
 		return 0;
-	flows_init(&f);
+	flows_init(f);
 	if (flows_pattern(j->pattern ? j->pattern : defpat, o->nodes, o->n,
-			  s->o->seed + j->id, &f, s->err)) {
+			  s->o->seed + j->id, f, s->err)) {
 		rc = workload_job_where(s->w, i, s->err);
 		goto out;
 	}
-	r = malloc(((size_t)f.n + 1) * sizeof(*r));
+	r = malloc(((size_t)f->n + 1) * sizeof(*r));
 	if (!r) {
 		rc = err_set(s->err, "out of memory");
 		goto out;
 	}
-	if (model_hm_state_add(s->hm, &f, r, &s->hmset[i], s->err)) {
+	if (model_hm_state_add(s->hm, f, r, &s->hmset[i], s->err)) {
 		err_prefix(s->err, "rate");
 		rc = workload_job_where(s->w, i, s->err);
 		goto out;
 	}
-	for (uint32_t k = 0; k < f.n; k++)
+	for (uint32_t k = 0; k < f->n; k++)
 		*rate += r[k];
 out:
 	free(r);
-	flows_free(&f);
+	if (f == &own)
+		flows_free(f);
 	return rc;
 }
 
@@ -601,18 +614,6 @@ static int job_cache(struct sim *s, uint32_t i)
 	const struct wl_job *j = &s->w->jobs[i];
 	const struct whatif_job *o = &s->res->jobs[i];
 
-	for (uint32_t q = 0; q < s->nlinks[i]; q++) {
-		struct onlink *ol = &s->onlink[s->links[i][q]];
-
-		if (ol->n == ol->cap) {
-			uint32_t n = ol->cap ? 2 * ol->cap : 4;
-
-			if (resize_u32(&ol->job, n))
-				return err_set(s->err, "out of memory");
-			ol->cap = n;
-		}
-		ol->job[ol->n++] = i;
-	}
 	if (o->n < 2)
 		return 0;
 	if (flows_pattern(j->pattern ? j->pattern : defpat, o->nodes, o->n,
@@ -642,6 +643,35 @@ static int job_cache(struct sim *s, uint32_t i)
 
 static void job_uncache(struct sim *s, uint32_t i)
 {
+	if (!s->defer) /* deferred rates read them after the simulation */
+		flows_free(&s->jflows[i]);
+	if (s->jin[i].path_off)
+		s->cached -= s->jin[i].path_off[s->jin[i].npaths];
+	model_input_free(&s->jin[i]);
+}
+
+/* Job I's link set (s->links[i]) into the link -> running jobs
+ * incidence. */
+static int index_links(struct sim *s, uint32_t i)
+{
+	for (uint32_t q = 0; q < s->nlinks[i]; q++) {
+		struct onlink *ol = &s->onlink[s->links[i][q]];
+
+		if (ol->n == ol->cap) {
+			uint32_t n = ol->cap ? 2 * ol->cap : 4;
+
+			if (resize_u32(&ol->job, n))
+				return err_set(s->err, "out of memory");
+			ol->cap = n;
+		}
+		ol->job[ol->n++] = i;
+	}
+	return 0;
+}
+
+/* ... and out of it at its end. */
+static void unindex_links(struct sim *s, uint32_t i)
+{
 	for (uint32_t q = 0; q < s->nlinks[i]; q++) {
 		struct onlink *ol = &s->onlink[s->links[i][q]];
 
@@ -654,20 +684,26 @@ static void job_uncache(struct sim *s, uint32_t i)
 	free(s->links[i]);
 	s->links[i] = NULL;
 	s->nlinks[i] = 0;
-	if (!s->defer) /* deferred rates read them after the simulation */
-		flows_free(&s->jflows[i]);
-	if (s->jin[i].path_off)
-		s->cached -= s->jin[i].path_off[s->jin[i].npaths];
-	model_input_free(&s->jin[i]);
 }
 
 /* ---- run-time models ---- */
 
 /* Job K's pace now (trace seconds per second): 1 + G while its link set
- * shares no link. */
+ * shares no link; with comm_fraction F, 1 / (1 - F + F / c), c its rate
+ * now over its rate alone (at most 1; 1 while it shares no link). */
 static double pace_of(const struct sim *s, uint32_t k)
 {
-	return s->shares[k] ? 1.0 : 1.0 + s->o->isolation_gain;
+	double c = 1, f;
+
+	if (!s->fmode)
+		return s->shares[k] ? 1.0 : 1.0 + s->o->isolation_gain;
+	if (s->shares[k] && s->alone[k] > 0 && s->rnow[k] < s->alone[k])
+		c = s->rnow[k] / s->alone[k];
+	/* a rate of 0 would never end: the limit does */
+	if (c < 1e-12)
+		c = 1e-12;
+	f = s->frac[k];
+	return 1 / (1 - f + f / c);
 }
 
 /* Job K's end at its pace from now: its work left at that pace, whole
@@ -711,7 +747,130 @@ static int flips(struct sim *s)
 		uint32_t k = ids[q] - 1;
 
 		s->shares[k] ^= 1;
-		if (s->live[k] && !s->w->jobs[k].running && repace(s, k))
+		/* comm_fraction: every job sharing a link is rated and
+		 * repaced after (neighbours) */
+		if (!s->fmode && s->live[k] && !s->w->jobs[k].running &&
+		    repace(s, k))
+			return -1;
+	}
+	return 0;
+}
+
+/* The running jobs whose link set shares a link with job I's (I's
+ * still indexed) into s->nbr[0 .. s->nnbr). */
+static void neighbours(struct sim *s, uint32_t i)
+{
+	if (++s->nmarkv == 0) {
+		memset(s->nmark, 0, s->w->n * sizeof(*s->nmark));
+		s->nmarkv = 1;
+	}
+	s->nnbr = 0;
+	s->nmark[i] = s->nmarkv;
+	for (uint32_t q = 0; q < s->nlinks[i]; q++) {
+		const struct onlink *ol = &s->onlink[s->links[i][q]];
+
+		for (uint32_t k = 0; k < ol->n; k++)
+			if (s->nmark[ol->job[k]] != s->nmarkv) {
+				s->nmark[ol->job[k]] = s->nmarkv;
+				s->nbr[s->nnbr++] = ol->job[k];
+			}
+	}
+}
+
+/* Room for N flow rates in s->rbuf_d. */
+static int rate_room(struct sim *s, size_t n)
+{
+	if (n + 1 > s->rbuf_cap) {
+		if (resize_dbl(&s->rbuf_d, 2 * (n + 1)))
+			return err_set(s->err, "out of memory");
+		s->rbuf_cap = 2 * (n + 1);
+	}
+	return 0;
+}
+
+/* Job K's predicted rate now, among the running jobs (the model in
+ * force), into s->rnow[k]. */
+static int rerate(struct sim *s, uint32_t k)
+{
+	const struct flows *f = &s->jflows[k];
+	double r = 0;
+
+	if (s->res->jobs[k].n < 2 || !f->n) {
+		s->rnow[k] = 0;
+		return 0;
+	}
+	if (!s->hm) {
+		if (job_rate(s, k, &r))
+			return -1;
+	} else {
+		if (rate_room(s, f->n))
+			return -1;
+		if (model_hm_state_rate(s->hm, f, s->rbuf_d, s->err)) {
+			err_prefix(s->err, "rate");
+			return workload_job_where(s->w, k, s->err);
+		}
+		for (uint32_t q = 0; q < f->n; q++)
+			r += s->rbuf_d[q];
+	}
+	s->rnow[k] = r;
+	return 0;
+}
+
+/* Job I's predicted rate alone on its nodes (no other job running),
+ * into s->alone[i]. */
+static int rate_alone(struct sim *s, uint32_t i)
+{
+	const char *model = s->o->model ? s->o->model : "jm";
+	const struct flows *f = &s->jflows[i];
+	double r = 0;
+	int rc = 0;
+
+	s->alone[i] = 0;
+	if (s->res->jobs[i].n < 2 || !f->n)
+		return 0;
+	if (s->hm) {
+		struct model_hm_set set;
+
+		if (rate_room(s, f->n))
+			return -1;
+		rc = model_hm_state_add(s->hm_alone, f, s->rbuf_d, &set,
+					s->err);
+		for (uint32_t q = 0; !rc && q < f->n; q++)
+			r += s->rbuf_d[q];
+		if (!rc)
+			model_hm_state_remove(s->hm_alone, &set);
+	} else if (s->paths) {
+		struct model_result mr;
+		struct model_opts mo;
+
+		model_opts_init(&mo);
+		mo.top_links = 0;
+		memset(&mr, 0, sizeof(mr));
+		rc = model_solve(model, &s->jin[i], &mo, &mr, s->err);
+		for (uint32_t q = 0; !rc && q < mr.nflows; q++)
+			r += mr.rates[q];
+		model_result_free(&mr);
+	} else {
+		rc = flows_rate(s, model, &i, 1, &r, s->err);
+	}
+	if (rc) {
+		err_prefix(s->err, "rate alone");
+		return workload_job_where(s->w, i, s->err);
+	}
+	s->alone[i] = r;
+	return 0;
+}
+
+/* comm_fraction: the running jobs of s->nbr (those sharing a link with
+ * a job that just started or ended) rated again and repaced. */
+static int rerate_neighbours(struct sim *s)
+{
+	for (uint32_t q = 0; q < s->nnbr; q++) {
+		uint32_t k = s->nbr[q];
+
+		if (!s->live[k] || s->w->jobs[k].running)
+			continue;
+		if (rerate(s, k) || repace(s, k))
 			return -1;
 	}
 	return 0;
@@ -719,7 +878,8 @@ static int flips(struct sim *s)
 
 /* Simulated job I starts under the model (ADDED: its link set joined
  * s->ls just now, so the flips are its): its whole trace run time to
- * do, its pace, its end; then the jobs it turned. */
+ * do, its pace, its end; then the jobs it turned (comm_fraction: every
+ * job sharing a link with it, rated again). */
 static int dyn_start(struct sim *s, uint32_t i, bool added)
 {
 	struct ls_job_now jn;
@@ -728,10 +888,18 @@ static int dyn_start(struct sim *s, uint32_t i, bool added)
 	s->tupd[i] = s->now;
 	s->shares[i] = added && !ls_state_job(s->ls, i + 1, &jn) &&
 		       jn.shared > 0;
+	if (s->fmode) {
+		s->rnow[i] = s->res->jobs[i].rate;
+		if (rate_alone(s, i))
+			return -1;
+	}
 	s->pace[i] = pace_of(s, i);
-	if (set_end(s, i, true))
+	if (set_end(s, i, true) || (added && flips(s)))
 		return -1;
-	return added ? flips(s) : 0;
+	if (!s->fmode)
+		return 0;
+	neighbours(s, i);
+	return rerate_neighbours(s);
 }
 
 static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
@@ -782,7 +950,7 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 	if (linkshare_linkset(s->r, &lj, s->scratch, &links, &nl, s->err))
 		return workload_job_where(s->w, i, s->err);
 	o->links = nl;
-	if (s->o->rates && !s->hm) {
+	if (s->links) {
 		s->links[i] = malloc((nl ? nl : 1) * sizeof(uint32_t));
 		if (!s->links[i]) {
 			free(links);
@@ -814,6 +982,8 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 		s->live[i] = 1;
 	if ((!s->dyn || j->running) && heap_push(s, end, i))
 		return err_set(s->err, "out of memory");
+	if (s->links && index_links(s, i))
+		return -1;
 	if (s->hm ? job_hm(s, i, &o->rate) :
 		    s->o->rates && (job_cache(s, i) ||
 				    (s->defer ? defer_rate(s, i) :
@@ -852,6 +1022,8 @@ static int finish(struct sim *s, uint32_t i)
 
 	if (o->end > s->tend)
 		s->tend = o->end;
+	if (s->fmode)
+		neighbours(s, i);   /* rated again once it is gone */
 	s->gen = policy_gen_next(); /* owner[] changes below */
 	s->over++;
 	for (uint32_t k = 0; k < o->n; k++) {
@@ -874,15 +1046,21 @@ static int finish(struct sim *s, uint32_t i)
 			s->run[k] = s->run[--s->nrun];
 			break;
 		}
+	if (s->links)
+		unindex_links(s, i);
 	if (s->hm)
 		model_hm_state_remove(s->hm, &s->hmset[i]);
 	else if (s->o->rates)
 		job_uncache(s, i);
+	if (s->hm && s->jflows)
+		flows_free(&s->jflows[i]);
 	if (!s->dyn)
 		return 0;
 	s->live[i] = 0;
 	o->killed = s->capped[i];
-	return was_in ? flips(s) : 0;
+	if (was_in && flips(s))
+		return -1;
+	return s->fmode ? rerate_neighbours(s) : 0;
 }
 
 static int64_t exp_end(const struct sim *s, uint32_t i)
@@ -1183,6 +1361,38 @@ static int cmp_arr_ctx(const void *a, const void *b, void *ctx)
 	return x < y ? -1 : x > y;
 }
 
+/* comm_fraction: every running job's link set indexed (neighbours),
+ * its flows kept (rated again), its fraction, rates alone and now. */
+static int fmode_setup(struct sim *s, uint32_t nj, uint32_t L)
+{
+	s->defer = false; /* rates move ends: never after the schedule */
+	if (!s->links) {  /* hm: none of the component machinery */
+		s->links = calloc(nj ? nj : 1, sizeof(*s->links));
+		s->nlinks = calloc(nj ? nj : 1, sizeof(*s->nlinks));
+		s->onlink = calloc(L ? L : 1, sizeof(*s->onlink));
+		s->jflows = calloc(nj ? nj : 1, sizeof(*s->jflows));
+	}
+	s->frac = malloc((nj ? nj : 1) * sizeof(*s->frac));
+	s->alone = calloc(nj ? nj : 1, sizeof(*s->alone));
+	s->rnow = calloc(nj ? nj : 1, sizeof(*s->rnow));
+	s->nbr = malloc((nj ? nj : 1) * sizeof(*s->nbr));
+	s->nmark = calloc(nj ? nj : 1, sizeof(*s->nmark));
+	if (!s->links || !s->nlinks || !s->onlink || !s->jflows || !s->frac ||
+	    !s->alone || !s->rnow || !s->nbr || !s->nmark)
+		return -1;
+	for (uint32_t i = 0; i < nj; i++)
+		s->frac[i] = s->w->jobs[i].comm_fraction >= 0 ?
+				     s->w->jobs[i].comm_fraction :
+				     s->o->comm_fraction;
+	if (s->hm) {
+		s->hm_alone = model_hm_state_create(
+			s->r, s->o->model ? s->o->model : "hm", s->err);
+		if (!s->hm_alone)
+			return -1;
+	}
+	return 0;
+}
+
 static int setup(struct sim *s)
 {
 	uint32_t nj = s->w->n, L = topo_num_links(s->t);
@@ -1256,6 +1466,8 @@ static int setup(struct sim *s)
 			return -1;
 		memset(s->lid, 0xff, (L ? L : 1) * sizeof(*s->lid));
 	}
+	if (s->fmode && fmode_setup(s, nj, L))
+		return -1;
 	s->ls = ls_state_create(s->r, s->err);
 	return s->ls ? 0 : -1;
 }
@@ -1317,6 +1529,13 @@ static void teardown(struct sim *s)
 	free(s->tupd);
 	free(s->shares);
 	free(s->capped);
+	free(s->frac);
+	free(s->alone);
+	free(s->rnow);
+	free(s->nbr);
+	free(s->nmark);
+	free(s->rbuf_d);
+	model_hm_state_destroy(s->hm_alone);
 	policy_destroy(s->pol);
 }
 
@@ -1659,7 +1878,18 @@ int whatif_run(const struct topo *t, const struct routing *r,
 	if (!(o->isolation_gain >= 0 && o->isolation_gain <= 1e6))
 		return err_set(err, "isolation gain %g: want 0 to 1e6",
 			       o->isolation_gain);
-	s.dyn = o->isolation_gain > 0;
+	if (o->comm_fraction > 1 || isnan(o->comm_fraction))
+		return err_set(err, "comm fraction %g: want 0 to 1",
+			       o->comm_fraction);
+	s.fmode = o->comm_fraction >= 0;
+	if (s.fmode && o->isolation_gain > 0)
+		return err_set(err, "an isolation gain and a comm fraction "
+				    "read the trace's run times two ways: "
+				    "give one");
+	if (s.fmode && !o->rates)
+		return err_set(err, "a comm fraction needs the predicted "
+				    "rates");
+	s.dyn = o->isolation_gain > 0 || s.fmode;
 	s.pol = policy_create(policy, t, r, err);
 	if (!s.pol)
 		return -1;

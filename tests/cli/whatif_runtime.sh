@@ -1,8 +1,10 @@
 #!/bin/sh
 # whatif_runtime.sh - `stopo whatif` with run times moved by interference
-# (--isolation-gain, issue 47): schedules, metrics and break-even gains
-# worked by hand in the comments; --isolation-gain 0 is today's output,
-# byte for byte, against the golden files of tests/cli/whatif.sh.
+# (--isolation-gain and --comm-fraction, issue 47): schedules, metrics
+# and break-even gains worked by hand in the comments; --isolation-gain
+# 0, and an isolating policy under --comm-fraction, give today's output
+# byte for byte (against the golden files of tests/cli/whatif.sh, or
+# the same run without the option).
 . "$top_srcdir/tests/cli/lib.sh"
 
 steady() {
@@ -129,6 +131,119 @@ else
 	flunk break_even_needs_both "no hint" "$tmp/out" "$tmp/err"
 fi
 
+# --comm-fraction, by hand (tests/unit/test_whatif.c has the same): on
+# whatif_star.conf (switches of two nodes around a hub, links of
+# capacity 1, one path between two nodes) linear puts X (1 node) on n0,
+# A (2 nodes, 60 s, limit 80) on n1-n2 and B (2 nodes, 90 s) on n3-n4.
+# Their flows meet on the hub's links to and from s1: each gets 1/2 of
+# what it gets alone (hm and jm alike), so with F = 0.5 both run at
+# 1 / (0.5 + 0.5 / 0.5) = 2/3.  A would need 90 s: killed at 80; B,
+# alone after 80 with 36.7 s left, ends at 117.  A's rate at its start
+# is 2 (alone), B's 1.
+printf 'id,submit,nodes,runtime,limit\n1,0,1,1000,1000\n2,0,2,60,80\n3,0,2,90,200\n' \
+	>"$tmp/star.csv"
+printf '%s\n' 'policy,id,submit,start,end,nodes,isolated,ran_isolated,rate,why,stretch,killed' \
+	'linear,1,0,0,1000,"0",no,yes,0,,1,no' \
+	'linear,2,0,0,80,"1-2",no,no,2,,1.33333,yes' \
+	'linear,3,0,0,117,"3-4",no,no,1,,1.3,no' >"$tmp/star_want.csv"
+for m in hm jm; do
+	run --topo whatif_star.conf --workload "$tmp/star.csv" --policy linear \
+		--model $m --comm-fraction 0.5 --jobs-out "$tmp/star_$m.csv"
+	if [ $st = 0 ] && cmp -s "$tmp/star_$m.csv" "$tmp/star_want.csv" &&
+	   grep -q '^jobs killed at limit  *1$' "$tmp/out" &&
+	   grep -q '^work lost node-h  *0\.04$' "$tmp/out" &&
+	   grep -q '^comm. fraction 0.5 (jobs without their own)' "$tmp/out"; then
+		pass comm_fraction_by_hand_$m
+	else
+		diff "$tmp/star_want.csv" "$tmp/star_$m.csv"
+		flunk comm_fraction_by_hand_$m "not 80 (killed) and 117" \
+			"$tmp/out" "$tmp/err"
+	fi
+done
+# the job's own fraction: B's 0 in the workload, never slowed (90)
+printf 'id,submit,nodes,runtime,limit,pattern,comm_fraction\n1,0,1,1000,1000,,\n2,0,2,60,80,,\n3,0,2,90,200,,0\n' \
+	>"$tmp/star_own.csv"
+run --topo whatif_star.conf --workload "$tmp/star_own.csv" --policy linear \
+	--model hm --comm-fraction 0.5 --jobs-out "$tmp/star_own_out.csv"
+if [ $st = 0 ] && grep -q '^linear,3,0,0,90,"3-4",no,no,1,,1,no$' "$tmp/star_own_out.csv" &&
+   grep -q '^linear,2,0,0,80,"1-2",no,no,2,,1.33333,yes$' "$tmp/star_own_out.csv"; then
+	pass comm_fraction_per_job
+else
+	flunk comm_fraction_per_job "B's own 0 not used" "$tmp/star_own_out.csv"
+fi
+# An isolating policy is never slowed: fattree-pods on whatif_hold.swf
+# with --comm-fraction 1 prints today's rows (the run-time rows and the
+# footer added) and today's jobs CSV (stretch 1, killed no added)
+for p in fattree-pods:rule=paper fattree-pods; do
+	"$STOPO" whatif --topo $FT2 --workload whatif_hold.swf --policy $p \
+		--model hm --jobs-out "$tmp/iso0.csv" >"$tmp/iso0.txt" 2>&1
+	"$STOPO" whatif --topo $FT2 --workload whatif_hold.swf --policy $p \
+		--model hm --comm-fraction 1 --jobs-out "$tmp/iso1.csv" \
+		>"$tmp/iso1.txt" 2>&1
+	sed -e '/^mean turnaround s/,/^work lost node-h/d' -e '/^comm. fraction 1 /d' \
+		"$tmp/iso1.txt" >"$tmp/iso1_rows.txt"
+	sed -e 's/,stretch,killed$//' -e 's/,1,no$//' -e 's/",,$/"/' "$tmp/iso1.csv" \
+		>"$tmp/iso1_cols.csv"
+	if cmp -s "$tmp/iso0.txt" "$tmp/iso1_rows.txt" &&
+	   cmp -s "$tmp/iso0.csv" "$tmp/iso1_cols.csv" &&
+	   [ "$(grep -c ',1,no$' "$tmp/iso1.csv")" = 6 ] &&
+	   grep -q '^jobs killed at limit  *0$' "$tmp/iso1.txt"; then
+		pass "comm_fraction_isolating_unchanged_$p"
+	else
+		diff "$tmp/iso0.txt" "$tmp/iso1_rows.txt"
+		diff "$tmp/iso0.csv" "$tmp/iso1_cols.csv"
+		flunk "comm_fraction_isolating_unchanged_$p" "the schedule moved"
+	fi
+done
+# A sweep of F: the break-even recomputed from the JSON's turnarounds
+# (a second reading of the rule: the least F from which the isolating
+# policy stays below the baseline, and the linear crossing before it),
+# and the F = 0 cell's schedule is the trace's.
+run --topo $FT3 --workload whatif_small.swf --policy linear,fattree-pods \
+	--model hm --comm-fraction 0:1:0.25 --json --jobs-out "$tmp/fs.csv"
+if [ $st = 0 ] && python3 -c '
+import json, math, sys
+d = json.load(sys.stdin)
+v = d["sweep"]["values"]
+assert d["sweep"]["parameter"] == "comm_fraction" and v == [0, 0.25, 0.5, 0.75, 1], d["sweep"]
+ta = [[p["mean_turnaround"] for p in c["policies"]] for c in d["cells"]]
+diff = [a[1] - a[0] for a in ta]
+frm = None
+for k in range(len(v) - 1, -1, -1):
+    if diff[k] < 0:
+        frm = k
+    else:
+        break
+(be,) = d["break_even"]
+if frm is None:
+    assert be["from"] is None and be["crossing"] is None, be
+else:
+    assert be["from"] == v[frm], (be, diff)
+    if frm == 0:
+        assert be["crossing"] is None
+    else:
+        x = v[frm - 1] + 0.25 * diff[frm - 1] / (diff[frm - 1] - diff[frm])
+        assert abs(be["crossing"] - x) < 1e-12, (be, x)
+assert all("killed" in p for c in d["cells"] for p in c["policies"])
+' <"$tmp/out" && "$STOPO" whatif --topo $FT3 --workload whatif_small.swf \
+	--policy linear --model hm --jobs-out "$tmp/fs0.csv" >/dev/null 2>&1 &&
+   [ "$(grep '^0,linear,' "$tmp/fs.csv" | sed -e 's/^0,//' -e 's/,[^,]*,[^,]*$//')" = \
+	"$(grep '^linear,' "$tmp/fs0.csv")" ]; then
+	pass comm_fraction_sweep
+else
+	flunk comm_fraction_sweep "break-even or F = 0 not as recomputed" \
+		"$tmp/out" "$tmp/err"
+fi
+expect_fail -x comm_fraction_and_gain 2 \
+	"--isolation-gain and --comm-fraction read the trace's run times two ways (with the interference of the traced machine, or alone): give one" \
+	-- --topo $FT3 --workload "$tmp/be.csv" --isolation-gain 0.1 \
+	--comm-fraction 0.2
+expect_fail -x comm_fraction_no_rates 2 \
+	"--comm-fraction slows jobs by their predicted rates: drop --no-rates (--model hm is the fastest)" \
+	-- --topo $FT3 --workload "$tmp/be.csv" --comm-fraction 0.2 --no-rates
+expect_fail -x comm_fraction_range 2 \
+	"--comm-fraction '1.5': want values from 0 to 1" \
+	-- --topo $FT3 --workload "$tmp/be.csv" --comm-fraction 1.5
 expect_fail -x gain_negative 2 \
 	"--isolation-gain '-0.1': want values from 0 to 1e+06" \
 	-- --topo $FT3 --workload "$tmp/be.csv" --isolation-gain -0.1

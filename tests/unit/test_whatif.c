@@ -16,6 +16,7 @@
 #include "evaluator/sim/whatif.h"
 #include "evaluator/sim/workload.h"
 #include "evaluator/traffic/flows.h"
+#include "policies/machine/machine.h"
 #include "topo/util/rng.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
@@ -787,4 +788,366 @@ Test(whatif, gain_work_from_scratch)
 		release(&x);
 	}
 	cr_expect_gt(all_turned, 10);
+}
+
+/* CSV TEXT on the topo.conf FILE of tests/data under linear with SO. */
+static void simulate_conf(struct run *x, struct machine **m, const char *file,
+			  const char *text, const struct whatif_opts *so)
+{
+	struct err err = { "" };
+	struct wl_opts wo;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", TESTDATA, file);
+	*m = machine_open(path, NULL, &err);
+	cr_assert_not_null(*m, "%s", err.msg);
+	x->t = NULL;
+	x->r = NULL;
+	wl_opts_init(&wo);
+	cr_assert_eq(workload_parse("frac.csv", text, strlen(text), &wo, &x->w,
+				    &err),
+		     0, "%s", err.msg);
+	cr_assert_eq(whatif_run(machine_topo(*m), machine_routing(*m), "linear",
+				&x->w, so, &x->res, &err),
+		     0, "%s", err.msg);
+}
+
+/* A job hitting its limit under --comm-fraction, by hand, on
+ * whatif_star.conf (switches s0, s1, s2 of two nodes around a hub,
+ * every link of capacity 1, one path between two nodes) under linear:
+ * X (1 node, 1000 s) takes n0, A (2 nodes, 60 s, limit 80) n1-n2, B (2
+ * nodes, 90 s, limit 200) n3-n4.  A's flows n1->n2 and n2->n1 and B's
+ * n3->n4 and n4->n3 (random:1 over two nodes) meet on c->s1 and s1->c:
+ * each flow gets 1/2 there (hm and jm alike), 1 alone, so each job's
+ * rate now over its rate alone is 1/2 and with F = 0.5 it runs at
+ * 1 / (0.5 + 0.5 / 0.5) = 2/3 of its pace alone.  A would need 90 s:
+ * killed at its limit, 80, having done 53.3 s of work; B has done 53.3
+ * of its 90 s by then and runs alone (pace 1) for the other 36.7:
+ * ends at 117 (rounded up).  With B's own fraction 0 B is never
+ * slowed (ends at 90) and A still reaches its limit. */
+Test(whatif, comm_fraction_kills_at_limit)
+{
+	static const char *const models[] = { "hm", "jm" };
+	static const char csv[] = "id,submit,nodes,runtime,limit\n"
+				  "1,0,1,1000,1000\n"
+				  "2,0,2,60,80\n"
+				  "3,0,2,90,200\n";
+	static const char own[] =
+		"id,submit,nodes,runtime,limit,pattern,comm_fraction\n"
+		"1,0,1,1000,1000,,\n"
+		"2,0,2,60,80,,\n"
+		"3,0,2,90,200,,0\n";
+
+	for (size_t q = 0; q < 2; q++) {
+		struct whatif_opts so;
+		struct machine *m;
+		struct run x;
+
+		whatif_opts_init(&so);
+		so.rates = true;
+		so.model = models[q];
+		so.comm_fraction = 0.5;
+		simulate_conf(&x, &m, "whatif_star.conf", csv, &so);
+		EXPECT(&x, 1, 0, 1000, { 0, 0 });
+		EXPECT(&x, 2, 0, 80, { 1, 2 });
+		EXPECT(&x, 3, 0, 117, { 3, 4 });
+		cr_assert(job(&x, 2)->killed, "%s", models[q]);
+		cr_assert_not(job(&x, 3)->killed);
+		cr_assert_float_eq(job(&x, 2)->stretch, 80.0 / 60, 1e-12);
+		cr_assert_float_eq(job(&x, 3)->stretch, 117.0 / 90, 1e-12);
+		cr_assert_eq(x.res.killed, 1);
+		cr_assert_float_eq(x.res.lost_nodeh, 2 * 80 / 3600.0, 1e-12);
+		/* completed: X and B, 1000 + 180 node-s in 1000 s */
+		cr_assert_float_eq(x.res.jobs_per_day, 2 * 86400 / 1000.0,
+				   1e-9);
+		cr_assert_float_eq(x.res.nodeh_per_day,
+				   1180 / 3600.0 * 86400 / 1000, 1e-9);
+		/* A's rate alone at its start (B came after), B's shared */
+		cr_assert_float_eq(job(&x, 2)->rate, 2, 1e-12);
+		cr_assert_float_eq(job(&x, 3)->rate, 1, 1e-12);
+		release(&x);
+		machine_destroy(m);
+
+		simulate_conf(&x, &m, "whatif_star.conf", own, &so);
+		EXPECT(&x, 2, 0, 80, { 1, 2 });
+		EXPECT(&x, 3, 0, 90, { 3, 4 });
+		cr_assert(job(&x, 2)->killed);
+		release(&x);
+		machine_destroy(m);
+	}
+}
+
+/* Jobs that never share a link are never slowed: fattree-pods on
+ * whatif_hold.swf gives the schedule of the trace under any fraction
+ * (every job isolated), and linear's lone jobs keep their times. */
+Test(whatif, comm_fraction_isolated_unchanged)
+{
+	struct run a, b;
+	struct whatif_opts so;
+
+	simulate(&a, "fattree:k=4,n=2", "whatif_hold.swf",
+		 "fattree-pods:rule=paper", false);
+	whatif_opts_init(&so);
+	so.rates = true;
+	so.model = "hm";
+	so.comm_fraction = 1;
+	b.t = fx_topo("fattree:k=4,n=2");
+	b.r = fx_routing(b.t, NULL);
+	{
+		struct err err = { "" };
+		struct wl_opts wo;
+
+		wl_opts_init(&wo);
+		cr_assert_eq(workload_load(TESTDATA "/whatif_hold.swf", &wo,
+					   &b.w, &err),
+			     0, "%s", err.msg);
+		cr_assert_eq(whatif_run(b.t, b.r, "fattree-pods:rule=paper",
+					&b.w, &so, &b.res, &err),
+			     0, "%s", err.msg);
+	}
+	cr_assert(b.res.runtime_model);
+	for (uint32_t i = 0; i < a.res.njob_out; i++) {
+		cr_assert_eq(a.res.jobs[i].start, b.res.jobs[i].start);
+		cr_assert_eq(a.res.jobs[i].end, b.res.jobs[i].end);
+		cr_assert_not(b.res.jobs[i].killed);
+	}
+	cr_assert_eq(b.res.killed, 0);
+	cr_assert_float_eq(b.res.mean_wait, a.res.mean_wait, 1e-12);
+	release(&a);
+	release(&b);
+}
+
+/* The run-time models refuse what cannot be: both at once, a fraction
+ * without rates or out of range. */
+Test(whatif, runtime_model_refusals)
+{
+	struct fx_net n = fx_net("fattree:k=4,n=2", "ecmp");
+	struct workload w = { 0 };
+	struct whatif_result res;
+	struct whatif_opts so;
+	struct err err = { "" };
+
+	whatif_opts_init(&so);
+	so.rates = true;
+	so.isolation_gain = 0.1;
+	so.comm_fraction = 0.3;
+	cr_assert_eq(whatif_run(n.t, n.r, "linear", &w, &so, &res, &err), -1);
+	cr_assert(strstr(err.msg, "give one"), "%s", err.msg);
+	so.isolation_gain = 0;
+	so.rates = false;
+	cr_assert_eq(whatif_run(n.t, n.r, "linear", &w, &so, &res, &err), -1);
+	cr_assert(strstr(err.msg, "needs the predicted rates"), "%s", err.msg);
+	so.rates = true;
+	so.comm_fraction = 1.5;
+	cr_assert_eq(whatif_run(n.t, n.r, "linear", &w, &so, &res, &err), -1);
+	cr_assert(strstr(err.msg, "want 0 to 1"), "%s", err.msg);
+	so.comm_fraction = -1;
+	so.isolation_gain = -0.5;
+	cr_assert_eq(whatif_run(n.t, n.r, "linear", &w, &so, &res, &err), -1);
+	cr_assert(strstr(err.msg, "want 0 to 1e6"), "%s", err.msg);
+	fx_net_free(&n);
+}
+
+/* hm rate of the flows of job I among the jobs of ON (nj flags; I's
+ * flows last), each job's flows WHATIF_DEFAULT_PATTERN seeded 1 + id,
+ * from model_run on every path. */
+static double hm_scratch(const struct run *x, const uint8_t *on, uint32_t i)
+{
+	struct err err = { "" };
+	struct flows all, one;
+	struct model_result mr;
+	uint32_t lo = 0;
+	double rate = 0;
+
+	flows_init(&all);
+	flows_init(&one);
+	for (uint32_t pass = 0; pass < 2; pass++)
+		for (uint32_t j = 0; j < x->res.njob_out; j++) {
+			const struct whatif_job *o = &x->res.jobs[j];
+
+			if (!on[j] || (pass == 0) == (j == i) || o->n < 2)
+				continue;
+			if (pass == 1)
+				lo = all.n;
+			cr_assert_eq(flows_pattern(WHATIF_DEFAULT_PATTERN,
+						   o->nodes, o->n, 1 + o->id,
+						   &one, &err),
+				     0, "%s", err.msg);
+			for (uint32_t f = 0; f < one.n; f++)
+				cr_assert_eq(flows_add(&all, one.src[f],
+						       one.dst[f], 1),
+					     0);
+		}
+	if (all.n > lo) {
+		cr_assert_eq(model_run("hm:method=paths", x->r, &all, NULL, &mr,
+				       &err),
+			     0, "%s", err.msg);
+		for (uint32_t f = lo; f < all.n; f++)
+			rate += mr.rates[f];
+		model_result_free(&mr);
+	}
+	flows_free(&all);
+	flows_free(&one);
+	return rate;
+}
+
+/* Work done by job I from its start to T under fraction FR, from the
+ * schedule alone: between consecutive starts and ends, the jobs
+ * running, whether I's link set meets another's, and if so its hm rate
+ * among them over its rate alone (hm_scratch). */
+static double frac_work(const struct run *x, uint32_t **ls, const uint32_t *nls,
+			uint32_t i, int64_t t, double fr)
+{
+	const struct whatif_job *o = &x->res.jobs[i];
+	uint32_t nj = x->res.njob_out;
+	uint8_t *on = calloc(nj, 1), *me = calloc(nj, 1);
+	int64_t a = o->start;
+	double work = 0, alone;
+
+	me[i] = 1;
+	alone = hm_scratch(x, me, i);
+	while (a < t) {
+		int64_t b = t;
+		bool shared = false;
+		double c = 1;
+
+		for (uint32_t j = 0; j < nj; j++) {
+			const struct whatif_job *p = &x->res.jobs[j];
+
+			on[j] = !p->dropped && p->start <= a && p->end > a;
+			if (p->dropped)
+				continue;
+			if (p->start > a && p->start < b)
+				b = p->start;
+			if (p->end > a && p->end < b)
+				b = p->end;
+		}
+		for (uint32_t j = 0; j < nj && !shared; j++)
+			for (uint32_t q = 0, r = 0;
+			     on[j] && j != i && q < nls[i] && r < nls[j];) {
+				if (ls[i][q] == ls[j][r]) {
+					shared = true;
+					break;
+				}
+				if (ls[i][q] < ls[j][r])
+					q++;
+				else
+					r++;
+			}
+		if (shared && alone > 0) {
+			c = hm_scratch(x, on, i) / alone;
+			c = c < 1 ? c : 1;
+		}
+		work += (double)(b - a) / (1 - fr + fr / c);
+		a = b;
+	}
+	free(on);
+	free(me);
+	return work;
+}
+
+/* Every job of random workloads under --comm-fraction 0.6 with hm rates
+ * ends at the first whole second at which its work, recomputed from the
+ * schedule (frac_work: hm from scratch over the jobs running in every
+ * interval), covers its run time, or is killed at its limit with work
+ * left: on fattree:k=4,n=3 under dmodk and a dragonfly under ugal,
+ * under linear and random.  Some jobs are slowed, some killed. */
+Test(whatif, comm_fraction_work_from_scratch)
+{
+	static const struct {
+		const char *topo, *routing, *policy;
+	} cases[] = {
+		{ "fattree:k=4,n=3", "dmodk", "linear" },
+		{ "fattree:k=4,n=3", "dmodk", "random" },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "linear" },
+	};
+	uint32_t slowed = 0, killed = 0;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct err err = { "" };
+		struct wl_opts wo;
+		struct whatif_opts so;
+		struct run x;
+		struct rng g;
+		char text[8192];
+		size_t len = 0;
+		uint32_t N, **ls, *nls;
+
+		x.t = fx_topo(cases[c].topo);
+		x.r = fx_routing(x.t, cases[c].routing);
+		N = topo_num_nodes(x.t);
+		rng_seed(&g, 71 + c);
+		len += (size_t)snprintf(text, sizeof(text),
+					"id,submit,nodes,runtime,limit\n");
+		for (uint32_t j = 1; j <= 40; j++) {
+			uint32_t run = 1 + (uint32_t)rng_below(&g, 300);
+
+			len += (size_t)snprintf(
+				text + len, sizeof(text) - len,
+				"%u,%u,%u,%u,%u\n", j, 9 * j,
+				2 + (uint32_t)rng_below(&g, N / 4), run,
+				run + (uint32_t)rng_below(&g, run / 2 + 1));
+		}
+		wl_opts_init(&wo);
+		cr_assert_eq(workload_parse("gen.csv", text, len, &wo, &x.w,
+					    &err),
+			     0, "%s", err.msg);
+		whatif_opts_init(&so);
+		so.rates = true;
+		so.model = "hm";
+		so.seed = 1;
+		so.comm_fraction = 0.6;
+		cr_assert_eq(whatif_run(x.t, x.r, cases[c].policy, &x.w, &so,
+					&x.res, &err),
+			     0, "%s", err.msg);
+		ls = calloc(x.res.njob_out, sizeof(*ls));
+		nls = calloc(x.res.njob_out, sizeof(*nls));
+		for (uint32_t i = 0; i < x.res.njob_out; i++) {
+			const struct whatif_job *o = &x.res.jobs[i];
+			struct ls_job lj = { .id = i + 1,
+					     .nodes = o->nodes,
+					     .n = o->n };
+
+			if (!o->dropped)
+				cr_assert_eq(linkshare_linkset(x.r, &lj, NULL,
+							       &ls[i], &nls[i],
+							       &err),
+					     0, "%s", err.msg);
+		}
+		for (uint32_t i = 0; i < x.res.njob_out; i++) {
+			const struct whatif_job *o = &x.res.jobs[i];
+			double rt = (double)x.w.jobs[i].runtime, at, before;
+
+			if (o->dropped)
+				continue;
+			at = frac_work(&x, ls, nls, i, o->end, 0.6);
+			before = frac_work(&x, ls, nls, i, o->end - 1, 0.6);
+			if (o->killed)
+				cr_expect(o->end - o->start ==
+							  x.w.jobs[i].limit &&
+						  at < rt - 1e-6,
+					  "%s %s job %u killed at %lld-%lld "
+					  "with work %.9g of %.0f",
+					  cases[c].topo, cases[c].policy, o->id,
+					  (long long)o->start,
+					  (long long)o->end, at, rt);
+			else
+				cr_expect(at >= rt - 1e-6 && before < rt - 1e-6,
+					  "%s %s job %u: %lld-%lld, work "
+					  "%.9g at its end, %.9g a second "
+					  "before, run time %.0f",
+					  cases[c].topo, cases[c].policy, o->id,
+					  (long long)o->start,
+					  (long long)o->end, at, before, rt);
+			slowed += o->end - o->start > x.w.jobs[i].runtime;
+			killed += o->killed;
+		}
+		for (uint32_t i = 0; i < x.res.njob_out; i++)
+			free(ls[i]);
+		free(ls);
+		free(nls);
+		release(&x);
+	}
+	cr_expect_gt(slowed, 10);
+	cr_expect_gt(killed, 2);
 }
