@@ -69,7 +69,8 @@ int wl_squeue_job(struct workload *w, const struct wl_opts *o, const char *name,
 		  uint32_t idx, struct json_object *jo, struct err *err);
 /* What json-c accepted in TEXT[0..LEN) and JSON does not allow: a key
  * repeated in one object ("NAME:LINE: bad JSON: key "K" repeated (first
- * on line M)"), a comment, nesting deeper than 64.  Returns 0 or -1. */
+ * on line M)"), a comment, nesting deeper than 64, an escaped NUL in a
+ * string (key or value).  Returns 0 or -1. */
 int wl_json_keys(const char *name, const char *text, size_t len,
 		 struct err *err);
 

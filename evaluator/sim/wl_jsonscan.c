@@ -1,6 +1,6 @@
 /* wl_jsonscan.c - what json-c accepts and JSON does not allow, found by
  * a scan of the text json-c accepted: a key repeated in one object, a
- * comment. */
+ * comment, an escaped NUL in a string. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,11 +70,25 @@ static int decode_key(const char *tok, size_t len, struct jkey *k)
 	return k->own ? 0 : -1;
 }
 
+/* Whether the escape whose letter is TEXT[E] is \u0000 (json-c reads
+ * it as a NUL inside the string, and every reader of the string stops
+ * there: "random\u0000:1" would be read "random"). */
+static bool nul_escape(const char *text, size_t len, size_t e)
+{
+	if (e + 4 >= len || text[e] != 'u')
+		return false;
+	for (size_t k = 1; k <= 4; k++)
+		if (text[e + k] != '0')
+			return false;
+	return true;
+}
+
 /* json-c keeps the last of two equal keys in an object without a word;
  * here that is an error.  TEXT is a document json-c accepted (so its
  * syntax is known good): scan its tokens, collect each object's keys
  * (escaped ones decoded by json-c) and report the first repeat as
- * "NAME:LINE: bad JSON: key "K" repeated (first on line M)". */
+ * "NAME:LINE: bad JSON: key "K" repeated (first on line M)"; a comment
+ * or an escaped NUL on the way is an error at its line. */
 int wl_json_keys(const char *name, const char *text, size_t len,
 		 struct err *err)
 {
@@ -140,9 +154,23 @@ int wl_json_keys(const char *name, const char *text, size_t len,
 				if (text[e] == '\\') {
 					esc = true;
 					e++;
+					if (nul_escape(text, len, e)) {
+						rc = err_set(
+							err,
+							"%s:%u: bad JSON: an "
+							"escaped NUL (\\u0000) "
+							"in a string (it would "
+							"end it there)",
+							name,
+							wl_offset_line(text,
+								       e));
+						break;
+					}
 				}
 				e++;
 			}
+			if (rc)
+				break;
 			if (e >= len) /* json-c accepted it: cannot happen */
 				break;
 			/* (a single-quoted key is always decoded by json-c) */

@@ -216,6 +216,17 @@ ParameterizedTestParameters(workload, bad_records)
 		  "bad JSON: key \"jobs\" repeated (first on line 1)", 2 },
 		{ "id,submit,nodes,runtime,limit,pattern\n3,0,2,10,10,bogus\n",
 		  "job 3: pattern 'bogus': unknown pattern 'bogus'", 2 },
+		/* An escaped NUL in a JSON string was read as the end of
+		 * it ("random\u0000:1" as "random"), silently: refused at
+		 * its line in every JSON reader, keys and values alike
+		 * (tests/fuzz/corpus/json/bug_escaped_nul). */
+		{ "{\"jobs\":[\n{\"id\":4,\"submit\":0,\"nodes\":2,"
+		  "\"runtime\":5,\"pattern\":\"random\\u0000:1\"}]}",
+		  "bad JSON: an escaped NUL (\\u0000) in a string", 2 },
+		{ "{\"jobs\":[{\"job_id\":5,\"job_state\":\"RUNNING\",\n\n"
+		  "\"nodes\":\"0-1\\u0000,7\",\"time_limit\":5}]}",
+		  "bad JSON: an escaped NUL (\\u0000) in a string", 3 },
+		{ "[{\"id\\u0000x\":4}]", "bad JSON: an escaped NUL", 1 },
 		/* a job's communication fraction: a number from 0 to 1 */
 		{ "id,submit,nodes,runtime,limit,pattern,comm_fraction\n"
 		  "1,0,2,10,10,,0.3\n2,0,2,10,10,,half\n",
@@ -388,6 +399,25 @@ Test(workload, csv_and_json_lists)
 
 /* A job's communication fraction (--comm-fraction's per-job value): the
  * seventh CSV column (empty: none) and the JSON key; none is -1. */
+/* "\\u0000" in JSON is a backslash and "u0000", no NUL: read as
+ * written. */
+Test(workload, json_backslash_not_nul)
+{
+	static const char json[] =
+		"[{\"id\":5,\"submit\":1,\"nodes\":3,\"runtime\":9,"
+		"\"pattern\":\"random:1\"},{\"id\":6,\"submit\":1,"
+		"\"nodes\":3,\"runtime\":9,\"junk\\\\u0000\":1}]";
+	struct workload w;
+	struct err err = { "" };
+	struct wl_opts o;
+
+	wl_opts_init(&o);
+	cr_assert_eq(workload_parse("t", json, strlen(json), &o, &w, &err), -1);
+	/* the key read is "junk\u0000": unknown, not an escaped NUL */
+	cr_assert(strstr(err.msg, "unknown key \"junk\\u0000\""), "%s",
+		  err.msg);
+}
+
 Test(workload, comm_fraction)
 {
 	static const char csv[] =
