@@ -178,6 +178,7 @@ struct cmd_whatif_args {
 	uint32_t limit;		    /* --limit-jobs (0 = all) */
 	uint32_t every;		    /* --progress seconds */
 	uint32_t threads;	    /* --threads (0 = the online CPUs) */
+	bool cores_given;	    /* --cores-per-node given */
 	bool json, quiet;
 	struct sweep gain;	/* --isolation-gain */
 	struct sweep frac;	/* --comm-fraction */
@@ -679,6 +680,7 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 		a->policies = arg;
 		break;
 	case 'c':
+		a->cores_given = true;
 		return parse_cores(arg, &a->wl.cores_per_node);
 	case 's':
 		a->scale = arg;
@@ -813,6 +815,31 @@ static int parse(int argc, char **argv, struct cmd_whatif_args *a)
 	return CLI_GO;
 }
 
+/* An SWF header whose MaxProcs is above its MaxNodes counts cores as
+ * processors: without --cores-per-node every processor is read as a
+ * node. */
+static void warn_cores(const char *name, const struct workload *w)
+{
+	uint32_t n = w->hdr_max_nodes, p = w->hdr_max_procs;
+
+	if (w->format != WL_SWF || !n || p <= n)
+		return;
+	if (p % n == 0)
+		fprintf(stderr,
+			"stopo whatif: %s: warning: the header's MaxProcs "
+			"(%u) is above its MaxNodes (%u): processors are "
+			"cores, read here as nodes; give --cores-per-node %u "
+			"(MaxProcs / MaxNodes)\n",
+			name, p, n, p / n);
+	else
+		fprintf(stderr,
+			"stopo whatif: %s: warning: the header's MaxProcs "
+			"(%u) is above its MaxNodes (%u): processors are "
+			"cores, read here as nodes; give --cores-per-node "
+			"(MaxProcs / MaxNodes is %.2f)\n",
+			name, p, n, (double)p / n);
+}
+
 /* The machine and the workload (the first --limit-jobs jobs, sizes
  * scaled by --scale) into R.  Returns an exit status. */
 static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
@@ -850,6 +877,8 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 	if (w->skipped)
 		fprintf(stderr, "stopo whatif: %s: skipped %u bad record%s\n",
 			a->workload, w->skipped, w->skipped == 1 ? "" : "s");
+	if (!a->cores_given)
+		warn_cores(a->workload, w);
 	return CLI_OK;
 }
 

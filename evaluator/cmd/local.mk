@@ -19,7 +19,8 @@ noinst_HEADERS += evaluator/cmd/cli.h
 CLI_TESTS += tests/cli/topo.sh tests/cli/paths.sh tests/cli/eval.sh \
 	tests/cli/whatif.sh tests/cli/report.sh tests/cli/host_cores.sh \
 	tests/cli/place.sh tests/cli/import.sh tests/cli/fabrics.sh \
-	tests/cli/adapters.sh tests/cli/whatif_runtime.sh
+	tests/cli/adapters.sh tests/cli/whatif_runtime.sh \
+	tests/cli/whatif_workloads.sh
 EXTRA_DIST += tests/cli/lib.sh tests/unit/fixtures.h
 dist_man_MANS += man/stopo.1 man/stopo-topo.1 man/stopo-paths.1 \
 	man/stopo-eval.1 man/stopo-whatif.1 man/stopo-report.1 \

@@ -40,46 +40,63 @@ static uint32_t procs_to_nodes(int64_t procs, uint32_t cpn)
 	return (uint32_t)(((uint64_t)procs + c - 1) / c);
 }
 
-/* A header comment; MaxNodes: and MaxProcs: (what --scale auto scales
- * to) must start with a positive whole number (-1: unknown, ignored;
- * text may follow it).  Returns 0 or -1 with ERR. */
-static int swf_header(struct workload *w, const char *s, size_t len,
-		      uint32_t cpn, const char *name, uint32_t line,
-		      struct err *err)
-{
-	static const char *const keys[] = { "MaxNodes:", "MaxProcs:" };
+/* The header keys read: MaxNodes: and MaxProcs: (what --scale auto
+ * scales to), each with the line that gave it and its value (-1:
+ * unknown). */
+struct swf_head {
+	uint32_t line[2];
+	long long v[2];
+};
 
+static const char *const swf_keys[] = { "MaxNodes:", "MaxProcs:" };
+
+/* A header comment; MaxNodes: and MaxProcs: must start with a positive
+ * whole number, or -1 or N/A (unknown), text after it (a note in
+ * parentheses) ignored; a key given again must give the same value.
+ * Other keys are not read.  Returns 0 or -1 with ERR. */
+static int swf_header(struct swf_head *h, const char *s, size_t len,
+		      const char *name, uint32_t line, struct err *err)
+{
 	for (int k = 0; k < 2; k++) {
-		const char *p = memmem(s, len, keys[k], strlen(keys[k]));
-		char num[32], *end;
+		const char *p =
+			memmem(s, len, swf_keys[k], strlen(swf_keys[k]));
+		char num[32], *end, *at;
 		size_t nl;
 		long long v;
 
 		if (!p)
 			continue;
 		/* the number within the line: TEXT need not end in a NUL */
-		p += strlen(keys[k]);
+		p += strlen(swf_keys[k]);
 		nl = len - (size_t)(p - s);
 		nl = nl < sizeof(num) - 1 ? nl : sizeof(num) - 1;
 		memcpy(num, p, nl);
 		num[nl] = '\0';
+		at = num + strspn(num, " \t");
 		errno = 0;
 		v = strtoll(num, &end, 10);
-		if (v == -1 && !errno)
-			continue;
-		if (end == num || errno || v <= 0 || v >= UINT32_MAX ||
-		    (*end && !isspace((unsigned char)*end)))
+		if (!strncmp(at, "N/A", 3) &&
+		    (!at[3] || isspace((unsigned char)at[3]))) {
+			v = -1; /* the archive's "not available" */
+		} else if (!(v == -1 && !errno) &&
+			   (end == num || errno || v <= 0 || v >= UINT32_MAX ||
+			    (*end && !isspace((unsigned char)*end)))) {
 			return err_set(err,
 				       "%s:%u: %s '%.*s' is not a positive "
-				       "whole number below 2^32",
-				       name, line, keys[k],
-				       (int)strcspn(num + strspn(num, " \t"),
-						    "\r"),
-				       num + strspn(num, " \t"));
-		if (k == 0)
-			w->max_nodes = (uint32_t)v;
-		else if (!w->max_nodes)
-			w->max_nodes = procs_to_nodes(v, cpn);
+				       "whole number below 2^32 (nor -1 or "
+				       "N/A: unknown)",
+				       name, line, swf_keys[k],
+				       (int)strcspn(at, "\r"), at);
+		}
+		if (h->line[k] && h->v[k] != v)
+			return err_set(err,
+				       "%s:%u: %s %lld, but line %u gave %lld",
+				       name, line, swf_keys[k], v, h->line[k],
+				       h->v[k]);
+		if (!h->line[k]) {
+			h->line[k] = line;
+			h->v[k] = v;
+		}
 	}
 	return 0;
 }
@@ -152,10 +169,15 @@ static int parse_swf_line(struct workload *w, const struct wl_opts *o,
 		return wl_bad(w, o, err, name, line,
 			      "field 2: submit time is "
 			      "negative");
-	if (f[3] < 0)
+	if (f[3] == -1)
 		return wl_bad(w, o, err, name, line,
 			      "field 4: run time unknown "
 			      "(-1)");
+	if (f[3] < 0) {
+		snprintf(msg, sizeof(msg), "field 4: run time %lld is negative",
+			 (long long)f[3]);
+		return wl_bad(w, o, err, name, line, msg);
+	}
 	for (size_t k = 0; k < sizeof(swf_times) / sizeof(swf_times[0]); k++) {
 		if (f[swf_times[k].f] > WL_TIME_MAX) {
 			snprintf(msg, sizeof(msg),
@@ -191,6 +213,7 @@ static int parse_swf_line(struct workload *w, const struct wl_opts *o,
 int wl_parse_swf(const char *name, const char *text, size_t len,
 		 const struct wl_opts *o, struct workload *w, struct err *err)
 {
+	struct swf_head h = { { 0, 0 }, { -1, -1 } };
 	uint32_t line = 0;
 
 	for (size_t p = 0; p < len;) {
@@ -207,13 +230,18 @@ int wl_parse_swf(const char *name, const char *text, size_t len,
 		if (!l)
 			continue;
 		if (*s == ';') {
-			if (swf_header(w, s, l, o->cores_per_node, name, line,
-				       err))
+			if (swf_header(&h, s, l, name, line, err))
 				return -1;
 			continue;
 		}
 		if (parse_swf_line(w, o, name, line, s, l, err))
 			return -1;
 	}
+	w->hdr_max_nodes = h.v[0] > 0 ? (uint32_t)h.v[0] : 0;
+	w->hdr_max_procs = h.v[1] > 0 ? (uint32_t)h.v[1] : 0;
+	w->max_nodes = w->hdr_max_nodes ? w->hdr_max_nodes :
+		       w->hdr_max_procs ? procs_to_nodes(w->hdr_max_procs,
+							 o->cores_per_node) :
+					  0;
 	return 0;
 }

@@ -8,7 +8,9 @@
  *         processors (8 requested processors when 5 is -1), 9 requested
  *         time (-1: the run time).  Processors become nodes with
  *         cores_per_node, rounded up.  "; MaxNodes:" (or "; MaxProcs:"
- *         divided by cores_per_node) gives the machine size.
+ *         divided by cores_per_node) gives the machine size: a
+ *         positive whole number, -1 or N/A (unknown), text after it
+ *         ignored; a key repeated must repeat its value.
  *   CSV   header "id,submit,nodes,runtime,limit[,pattern[,comm_fraction]]";
  *         limit empty or -1 means the run time, comm_fraction empty
  *         none; '#' comment lines.
@@ -75,6 +77,9 @@ struct workload {
 	uint32_t skipped;   /* bad records skipped (skip_bad) */
 	uint32_t ignored;   /* squeue jobs that neither run nor pend */
 	uint32_t max_nodes; /* machine size from the SWF header, or 0 */
+	/* the SWF header's MaxNodes: and MaxProcs: as written (0: absent
+	 * or unknown); processors are cores when MaxProcs is the larger */
+	uint32_t hdr_max_nodes, hdr_max_procs;
 	int64_t now;	    /* squeue: the latest submit/start time seen */
 	enum wl_format format;
 	bool squeue; /* input was squeue --json */

@@ -74,6 +74,9 @@ ParameterizedTestParameters(workload, bad_records)
 		{ "0 0 -1 10 4 -1 -1 4 10\n", "field 1", 1 },
 		{ "1 -5 -1 10 4 -1 -1 4 10\n", "field 2", 1 },
 		{ "1 0 -1 -1 4 -1 -1 4 10\n", "run time unknown", 1 },
+		/* a negative run time is what it is, not "unknown (-1)" */
+		{ "1 0 -1 -7 4 -1 -1 4 10\n",
+		  "field 4: run time -7 is negative", 1 },
 		{ "1 0 -1 10 -1 -1 -1 -1 10\n", "no processor count", 1 },
 		{ "id,submit,nodes,runtime,limit\n1,0,4,10\n", "want 5", 2 },
 		{ "id,submit,nodes,runtime,limit\n1,0,zero,10,10\n",
@@ -309,8 +312,65 @@ Test(workload, swf_header_within_text)
 	cr_assert_eq(workload_parse("t", next, strlen(next), NULL, &w, &err),
 		     -1);
 	cr_expect_str_eq(err.msg, "t:1: MaxNodes: '' is not a positive whole "
-				  "number below 2^32");
+				  "number below 2^32 (nor -1 or N/A: unknown)");
 	free(text);
+}
+
+/* The archive's header habits (issue 47): N/A is unknown like -1, text
+ * after the number is a note, a key repeated must repeat its value,
+ * MaxProcs above MaxNodes is kept for the warning that processors are
+ * cores; the machine size is MaxNodes, else MaxProcs over the cores per
+ * node. */
+Test(workload, swf_header_keys)
+{
+	static const struct {
+		const char *text;
+		uint32_t cpn, max_nodes, hdr_nodes, hdr_procs;
+		const char *err; /* NULL: parses */
+	} cases[] = {
+		{ "; MaxNodes: N/A\n; MaxProcs: 240\n", 1, 240, 0, 240, NULL },
+		{ "; MaxNodes: N/A\n; MaxProcs: 240\n", 8, 30, 0, 240, NULL },
+		{ "; MaxNodes: 128\n; MaxProcs: N/A\n", 1, 128, 128, 0, NULL },
+		{ "; MaxNodes: N/A (see the note)\n", 1, 0, 0, 0, NULL },
+		{ "; MaxNodes: 338 (batch partition; 512 total)\n"
+		  "; MaxProcs: 338\n",
+		  1, 338, 338, 338, NULL },
+		{ "; MaxProcs: 1024\n; MaxNodes: 128\n", 1, 128, 128, 1024,
+		  NULL },
+		{ "; MaxNodes: 128\n;\n; MaxNodes: 128\n", 1, 128, 128, 0,
+		  NULL },
+		{ "; MaxNodes: 128\n;\n; MaxNodes: 256\n", 1, 0, 0, 0,
+		  "t:3: MaxNodes: 256, but line 1 gave 128" },
+		{ "; MaxProcs: -1\n; MaxProcs: 64\n", 1, 0, 0, 0,
+		  "t:2: MaxProcs: 64, but line 1 gave -1" },
+		{ "; MaxNodes: N/Ax\n", 1, 0, 0, 0,
+		  "t:1: MaxNodes: 'N/Ax' is not a positive whole number" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct workload w;
+		struct wl_opts o;
+		struct err err = { "" };
+		int rc;
+
+		wl_opts_init(&o);
+		o.cores_per_node = cases[i].cpn;
+		rc = workload_parse("t", cases[i].text, strlen(cases[i].text),
+				    &o, &w, &err);
+		if (cases[i].err) {
+			cr_expect_eq(rc, -1, "case %zu parsed", i);
+			cr_expect(strstr(err.msg, cases[i].err), "case %zu: %s",
+				  i, err.msg);
+			continue;
+		}
+		cr_expect_eq(rc, 0, "case %zu: %s", i, err.msg);
+		cr_expect_eq(w.max_nodes, cases[i].max_nodes, "case %zu", i);
+		cr_expect_eq(w.hdr_max_nodes, cases[i].hdr_nodes, "case %zu",
+			     i);
+		cr_expect_eq(w.hdr_max_procs, cases[i].hdr_procs, "case %zu",
+			     i);
+		workload_free(&w);
+	}
 }
 
 /* SWF: the fields read are whole numbers (stopo(1): nothing silently
