@@ -856,19 +856,13 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 		return cli_error(CMD, CLI_USAGE, "--model: %s", err.msg);
 	wo.machine = r->m;
 	wo.nnodes = topo_num_nodes(machine_topo(r->m));
+	wo.max_jobs = a->limit; /* the rest is not read */
 	if (workload_load(a->workload, &wo, w, &err))
 		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
 	if (!w->n) /* an empty file, or a failed squeue --json upstream */
 		return cli_error(
 			CMD, CLI_USAGE, "%s: no jobs%s", a->workload,
 			w->skipped ? " (every record bad and skipped)" : "");
-	if (a->limit && a->limit < w->n) {
-		for (uint32_t i = a->limit; i < w->n; i++) {
-			free(w->jobs[i].pattern);
-			free(w->jobs[i].alloc);
-		}
-		w->n = a->limit;
-	}
 	if (a->scale && scale_jobs(w, a->scale, wo.nnodes))
 		return cli_error(CMD, CLI_USAGE,
 				 "--scale: '%s': want a number above 0, at "

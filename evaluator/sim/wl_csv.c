@@ -71,7 +71,7 @@ int wl_parse_csv(const char *name, const char *text, size_t len,
 	char *buf = NULL;
 	size_t bcap = 0;
 
-	for (size_t p = 0; p < len;) {
+	for (size_t p = 0; p < len && !(o->max_jobs && w->n >= o->max_jobs);) {
 		const char *e = memchr(text + p, '\n', len - p);
 		size_t l = e ? (size_t)(e - (text + p)) : len - p;
 		char *f[8];

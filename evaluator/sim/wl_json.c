@@ -190,7 +190,8 @@ int wl_parse_json(const char *name, const char *text, size_t len,
 			       name);
 	}
 	nj = json_object_array_length(jobs);
-	for (size_t i = 0; i < nj && !rc; i++) {
+	for (size_t i = 0;
+	     i < nj && !rc && !(o->max_jobs && w->n >= o->max_jobs); i++) {
 		struct json_object *jo = json_object_array_get_idx(jobs, i);
 		if (!jo || !json_object_is_type(jo, json_type_object)) {
 			if (wl_jbad(w, o, err, name, (uint32_t)i,

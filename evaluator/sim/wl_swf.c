@@ -216,7 +216,7 @@ int wl_parse_swf(const char *name, const char *text, size_t len,
 	struct swf_head h = { { 0, 0 }, { -1, -1 } };
 	uint32_t line = 0;
 
-	for (size_t p = 0; p < len;) {
+	for (size_t p = 0; p < len && !(o->max_jobs && w->n >= o->max_jobs);) {
 		const char *e = memchr(text + p, '\n', len - p);
 		size_t l = e ? (size_t)(e - (text + p)) : len - p;
 		const char *s = text + p;

@@ -96,6 +96,10 @@ struct wl_opts {
 	int64_t default_limit;	       /* squeue jobs without a time limit
 					  * (0 = 86400 s) */
 	enum wl_format format;	       /* WL_AUTO: by content */
+	/* read no record after the first MAX_JOBS jobs (0: all): what
+	 * follows is neither checked nor counted (a JSON document is
+	 * still parsed whole, its jobs converted up to there) */
+	uint32_t max_jobs;
 };
 
 /* Set the defaults (cores_per_node 1, no skipping, WL_AUTO). */

@@ -40,4 +40,39 @@ expect_fail -x header_repeated 2 \
 printf '1 0 -1 -7 4 -1 -1 4 10\n' >"$tmp/neg.swf"
 expect_fail negative_runtime 2 "$tmp/neg.swf:1: field 4: run time -7 is negative" \
 	-- --topo $FT3 --workload "$tmp/neg.swf"
+
+# -n N reads the first N jobs and nothing after them: a bad record
+# after job 2 neither aborts nor counts; one before it does
+printf '1 0 -1 10 1 -1 -1 1 10\n2 0 -1 10 1 -1 -1 1 10\n3 0 -1 -1 1 -1 -1 1 10\n4 0 -1 10 1 -1 -1 1 10\n' \
+	>"$tmp/after.swf"
+run --topo $FT3 --workload "$tmp/after.swf" --no-rates -q -n 2 --json
+if [ $st = 0 ] && grep -q '"jobs":2,' "$tmp/out" && grep -q '"skipped":0,' "$tmp/out"; then
+	pass limit_reads_only_n
+else
+	flunk limit_reads_only_n "the record after job 2 was read" "$tmp/out" \
+		"$tmp/err"
+fi
+run --topo $FT3 --workload "$tmp/after.swf" --no-rates -q -n 3 --skip-bad \
+	--json
+if [ $st = 0 ] && grep -q '"jobs":3,' "$tmp/out" && grep -q '"skipped":1,' "$tmp/out"; then
+	pass limit_skips_counted_in_part_read
+else
+	flunk limit_skips_counted_in_part_read "want 3 jobs read, 1 skipped" \
+		"$tmp/out" "$tmp/err"
+fi
+printf 'id,submit,nodes,runtime,limit\n1,0,1,10,10\n2,0,x,10,10\n' >"$tmp/after.csv"
+run --topo $FT3 --workload "$tmp/after.csv" --no-rates -q -n 1
+if [ $st = 0 ]; then
+	pass limit_csv
+else
+	flunk limit_csv "the CSV's line 3 was read" "$tmp/err"
+fi
+printf '[{"id":1,"submit":0,"nodes":1,"runtime":5},\n{"id":2,"submit":0,"nodes":0,"runtime":5}]' \
+	>"$tmp/after.json"
+run --topo $FT3 --workload "$tmp/after.json" --no-rates -q -n 1
+if [ $st = 0 ]; then
+	pass limit_json
+else
+	flunk limit_json "jobs[1] was converted" "$tmp/err"
+fi
 finish
