@@ -815,6 +815,32 @@ static int parse(int argc, char **argv, struct cmd_whatif_args *a)
 	return CLI_GO;
 }
 
+/* --skip-bad: how many records were skipped, and why (each reason with
+ * its first record's message and place). */
+static void print_skips(const char *name, const struct workload *w)
+{
+	fprintf(stderr, "stopo whatif: %s: skipped %u bad record%s, by "
+			"reason:\n",
+		name, w->skipped, w->skipped == 1 ? "" : "s");
+	for (uint32_t i = 0; i < w->nskips; i++) {
+		const struct wl_skip *k = &w->skips[i];
+
+		if (k->json)
+			fprintf(stderr,
+				"stopo whatif:   %9u  %s (the first: "
+				"jobs[%u])\n",
+				k->count, k->what, k->line - 1);
+		else
+			fprintf(stderr,
+				"stopo whatif:   %9u  %s (the first: line "
+				"%u)\n",
+				k->count, k->what, k->line);
+	}
+	if (w->skipped_other)
+		fprintf(stderr, "stopo whatif:   %9u  for other reasons\n",
+			w->skipped_other);
+}
+
 /* An SWF header whose MaxProcs is above its MaxNodes counts cores as
  * processors: without --cores-per-node every processor is read as a
  * node. */
@@ -858,7 +884,10 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 	wo.nnodes = topo_num_nodes(machine_topo(r->m));
 	wo.max_jobs = a->limit; /* the rest is not read */
 	if (workload_load(a->workload, &wo, w, &err))
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, CLI_USAGE, "%s%s", err.msg,
+				 w->refused ? " (--skip-bad skips such records "
+					      "and counts them by reason)" :
+					      "");
 	if (!w->n) /* an empty file, or a failed squeue --json upstream */
 		return cli_error(
 			CMD, CLI_USAGE, "%s: no jobs%s", a->workload,
@@ -869,8 +898,7 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 				 "most 1e6, or 'auto'",
 				 a->scale);
 	if (w->skipped)
-		fprintf(stderr, "stopo whatif: %s: skipped %u bad record%s\n",
-			a->workload, w->skipped, w->skipped == 1 ? "" : "s");
+		print_skips(a->workload, w);
 	if (!a->cores_given)
 		warn_cores(a->workload, w);
 	return CLI_OK;

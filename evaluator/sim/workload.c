@@ -37,7 +37,66 @@ void workload_free(struct workload *w)
 	}
 	free(w->jobs);
 	free(w->name);
+	free(w->skips);
 	memset(w, 0, sizeof(*w));
+}
+
+/* WHAT with its values left out, into KEY: a quoted '...' and the digits
+ * of a number (but a field's) stand for any. */
+static void skip_key(const char *what, char *key, size_t len)
+{
+	size_t o = 0;
+
+	for (const char *p = what; *p && o + 4 < len; p++) {
+		if (*p == '\'') {
+			const char *q = strchr(p + 1, '\'');
+
+			key[o++] = '\'';
+			key[o++] = '\'';
+			if (!q)
+				break;
+			p = q;
+		} else if (isdigit((unsigned char)*p) &&
+			   !(p - what >= 6 && !strncmp(p - 6, "field ", 6)) &&
+			   !(p - what >= 7 && !strncmp(p - 7, "fields ", 7)) &&
+			   !(p - what >= 5 && !strncmp(p - 5, " and ", 5))) {
+			key[o++] = '#';
+			while (isdigit((unsigned char)p[1]))
+				p++;
+		} else {
+			key[o++] = *p;
+		}
+	}
+	key[o] = '\0';
+}
+
+/* A record skipped at LINE (JSON: index + 1) for WHAT: counted under its
+ * reason. */
+static void note_skip(struct workload *w, uint32_t line, bool json,
+		      const char *what)
+{
+	char key[sizeof(w->skips[0].key)];
+	struct wl_skip *s;
+
+	w->skipped++;
+	skip_key(what, key, sizeof(key));
+	for (uint32_t i = 0; i < w->nskips; i++)
+		if (!strcmp(w->skips[i].key, key)) {
+			w->skips[i].count++;
+			return;
+		}
+	if (w->nskips == WL_SKIP_REASONS ||
+	    (!w->skips &&
+	     !(w->skips = calloc(WL_SKIP_REASONS, sizeof(*w->skips))))) {
+		w->skipped_other++;
+		return;
+	}
+	s = &w->skips[w->nskips++];
+	snprintf(s->what, sizeof(s->what), "%s", what);
+	snprintf(s->key, sizeof(s->key), "%s", key);
+	s->line = line;
+	s->json = json;
+	s->count = 1;
 }
 
 char *wl_read_stream(FILE *f, const char *name, size_t *len, struct err *err)
@@ -106,9 +165,10 @@ int wl_bad(struct workload *w, const struct wl_opts *o, struct err *err,
 	   const char *name, uint32_t line, const char *what)
 {
 	if (o->skip_bad) {
-		w->skipped++;
+		note_skip(w, line, false, what);
 		return 0;
 	}
+	w->refused = true;
 	return err_set(err, "%s:%u: %s", name, line, what);
 }
 
@@ -117,9 +177,10 @@ int wl_jbad(struct workload *w, const struct wl_opts *o, struct err *err,
 	    const char *name, uint32_t i, const char *what)
 {
 	if (o->skip_bad) {
-		w->skipped++;
+		note_skip(w, i + 1, true, what);
 		return 0;
 	}
+	w->refused = true;
 	return err_set(err, "%s: jobs[%u]: %s", name, i, what);
 }
 
@@ -265,6 +326,7 @@ int wl_unique_ids(const char *name, const struct wl_opts *o, struct workload *w,
 			drop[b->limit] = 1;
 			continue;
 		}
+		w->refused = true;
 		if (w->format == WL_JSON)
 			rc = err_set(err,
 				     "%s: jobs[%u]: job id %u repeats jobs[%u]",
@@ -276,11 +338,15 @@ int wl_unique_ids(const char *name, const struct wl_opts *o, struct workload *w,
 	free(v);
 	for (uint32_t i = 0; i < w->n && !rc; i++) {
 		if (drop[i]) {
+			char m[64];
+
+			snprintf(m, sizeof(m), "job id %u repeated",
+				 w->jobs[i].id);
+			note_skip(w, w->jobs[i].line, w->format == WL_JSON, m);
 			free(w->jobs[i].pattern);
 			free(w->jobs[i].alloc);
 			free(w->jobs[i].partition);
 			free(w->jobs[i].comment);
-			w->skipped++;
 			continue;
 		}
 		w->jobs[k++] = w->jobs[i];
@@ -340,7 +406,10 @@ int workload_parse(const char *name, const char *text, size_t len,
 	if (!rc && !(w->name = strdup(name)))
 		rc = err_set(err, "%s: out of memory", name);
 	if (rc) {
+		bool refused = w->refused;
+
 		workload_free(w);
+		w->refused = refused;
 		return -1;
 	}
 	return 0;

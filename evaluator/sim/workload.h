@@ -71,16 +71,37 @@ struct wl_job {
 	uint32_t *alloc; /* its nodes (nodes entries), when running */
 };
 
+/* Records skipped for one reason (skip_bad): the message of the first
+ * (its values stand for those of the others), where it was, how many. */
+struct wl_skip {
+	char what[200];
+	uint32_t line; /* its line (JSON: its index in "jobs" + 1) */
+	bool json;     /* placed "jobs[K]" (K = line - 1), not at a line */
+	uint32_t count;
+	char key[200]; /* the message with its values left out */
+};
+
+/* Reasons kept apart; the records of any further reason are counted in
+ * workload.skipped_other. */
+#define WL_SKIP_REASONS 16
+
 struct workload {
 	struct wl_job *jobs;
 	uint32_t n, cap;
-	uint32_t skipped;   /* bad records skipped (skip_bad) */
+	uint32_t skipped;      /* bad records skipped (skip_bad) */
+	struct wl_skip *skips; /* [nskips] why, in order of first record */
+	uint32_t nskips;
+	uint32_t skipped_other; /* skipped for reasons beyond the first
+				 * WL_SKIP_REASONS */
+	/* after a failure (W otherwise empty): the error was a bad record,
+	 * one skip_bad would have skipped */
+	bool refused;
 	uint32_t ignored;   /* squeue jobs that neither run nor pend */
 	uint32_t max_nodes; /* machine size from the SWF header, or 0 */
 	/* the SWF header's MaxNodes: and MaxProcs: as written (0: absent
 	 * or unknown); processors are cores when MaxProcs is the larger */
 	uint32_t hdr_max_nodes, hdr_max_procs;
-	int64_t now;	    /* squeue: the latest submit/start time seen */
+	int64_t now; /* squeue: the latest submit/start time seen */
 	enum wl_format format;
 	bool squeue; /* input was squeue --json */
 	char *name;  /* the NAME read, for messages (workload_job_where) */
@@ -106,7 +127,8 @@ struct wl_opts {
 void wl_opts_init(struct wl_opts *o);
 
 /* Read PATH ("-" = stdin) into W (free with workload_free).  Returns 0,
- * or -1 with err set to "PATH:LINE: what" (W is then empty). */
+ * or -1 with err set to "PATH:LINE: what" (W is then empty but for
+ * W->refused). */
 int workload_load(const char *path, const struct wl_opts *o, struct workload *w,
 		  struct err *err);
 

@@ -41,6 +41,42 @@ printf '1 0 -1 -7 4 -1 -1 4 10\n' >"$tmp/neg.swf"
 expect_fail negative_runtime 2 "$tmp/neg.swf:1: field 4: run time -7 is negative" \
 	-- --topo $FT3 --workload "$tmp/neg.swf"
 
+# a refused record says how to go on; --skip-bad counts by reason, each
+# with its first record (whatif_bad.swf: a run time of -1 on line 4, 5
+# fields on line 5; here two more of each kind (4 and 7 fields) and a
+# job id repeated on line 12: the ids and the field counts are left out
+# of the reason, not out of the first record's message)
+expect_fail -x skip_bad_named 2 \
+	"whatif_bad.swf:4: field 4: run time unknown (-1) (--skip-bad skips such records and counts them by reason)" \
+	-- --topo fattree:k=4,n=2 --workload whatif_bad.swf --no-rates
+{
+	cat whatif_bad.swf
+	printf '11 0 -1 -1 1 -1 -1 1 10\n12 0 -1 -1 1 -1 -1 1 10\n'
+	printf '13 0 -1 10\n14 0 -1 10 1 -1 -1\n'
+	printf '15 0 -1 10 1 -1 -1 1 10\n15 0 -1 10 1 -1 -1 1 10\n'
+} >"$tmp/bad.swf"
+run --topo fattree:k=4,n=2 --workload "$tmp/bad.swf" --no-rates -q \
+	--skip-bad -p linear
+printf '%s\n' "stopo whatif: $tmp/bad.swf: skipped 7 bad records, by reason:" \
+	"stopo whatif:           3  field 4: run time unknown (-1) (the first: line 4)" \
+	"stopo whatif:           3  5 fields, SWF needs at least 9 (18 in full) (the first: line 5)" \
+	"stopo whatif:           1  job id 15 repeated (the first: line 12)" \
+	>"$tmp/skips_want"
+if [ $st = 0 ] && diff "$tmp/skips_want" "$tmp/err"; then
+	pass skip_bad_by_reason
+else
+	flunk skip_bad_by_reason "not by reason" "$tmp/err"
+fi
+printf '[{"id":1,"submit":0,"nodes":1,"runtime":5},{"id":2,"submit":0,"nodes":0,"runtime":5},{"id":3,"submit":0,"nodes":-4,"runtime":5}]' \
+	>"$tmp/bad.json"
+run --topo $FT3 --workload "$tmp/bad.json" --no-rates -q --skip-bad
+if [ $st = 0 ] && grep -q -F "stopo whatif:           2  nodes must be a positive integer (the first: jobs[1])" \
+	"$tmp/err"; then
+	pass skip_bad_json
+else
+	flunk skip_bad_json "not by reason" "$tmp/err"
+fi
+
 # -n N reads the first N jobs and nothing after them: a bad record
 # after job 2 neither aborts nor counts; one before it does
 printf '1 0 -1 10 1 -1 -1 1 10\n2 0 -1 10 1 -1 -1 1 10\n3 0 -1 -1 1 -1 -1 1 10\n4 0 -1 10 1 -1 -1 1 10\n' \

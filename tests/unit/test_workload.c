@@ -459,6 +459,100 @@ Test(workload, csv_and_json_lists)
 
 /* A job's communication fraction (--comm-fraction's per-job value): the
  * seventh CSV column (empty: none) and the JSON key; none is -1. */
+/* Skipped records by reason: values left out of the reason (ids,
+ * quoted text, counts but a field's number), the first record's message
+ * and line kept; reasons beyond WL_SKIP_REASONS counted together; a
+ * refusal marks the workload refused. */
+Test(workload, skip_reasons)
+{
+	char text[4096];
+	size_t len = 0;
+	struct wl_opts o;
+	struct workload w;
+	struct err err = { "" };
+
+	/* lines 1-2: run time -1; 3-4: 'x', 'y' in field 4 (one reason);
+	 * 5: 'z' in field 2; 6-7: 3 and 5 fields (one reason); 9: job id 8
+	 * again */
+	len += (size_t)snprintf(text + len, sizeof(text) - len,
+				"1 0 -1 -1 1 -1 -1 1 10\n"
+				"2 0 -1 -1 1 -1 -1 1 10\n"
+				"3 0 -1 x 1 -1 -1 1 10\n"
+				"4 0 -1 y 1 -1 -1 1 10\n"
+				"5 z -1 1 1 -1 -1 1 10\n"
+				"6 0 -1\n"
+				"7 0 -1 1 1\n"
+				"8 0 -1 1 1 -1 -1 1 10\n"
+				"8 0 -1 1 1 -1 -1 1 10\n");
+	wl_opts_init(&o);
+	o.skip_bad = true;
+	cr_assert_eq(workload_parse("t", text, len, &o, &w, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(w.n, 1);
+	cr_assert_eq(w.skipped, 8);
+	cr_assert_eq(w.nskips, 5);
+	cr_assert_str_eq(w.skips[0].what, "field 4: run time unknown (-1)");
+	cr_assert_eq(w.skips[0].count, 2);
+	cr_assert_eq(w.skips[0].line, 1);
+	cr_assert_str_eq(w.skips[1].what, "field 4: 'x' is not a number");
+	cr_assert_eq(w.skips[1].count, 2);
+	cr_assert_eq(w.skips[1].line, 3);
+	cr_assert_str_eq(w.skips[2].what, "field 2: 'z' is not a number");
+	cr_assert_eq(w.skips[2].count, 1);
+	cr_assert_eq(w.skips[3].count, 2, "3 fields and 5 fields");
+	cr_assert_eq(w.skips[3].line, 6);
+	cr_assert_str_eq(w.skips[4].what, "job id 8 repeated");
+	cr_assert_eq(w.skips[4].line, 9);
+	cr_assert_eq(w.skipped_other, 0);
+	workload_free(&w);
+
+	/* 9 + 6 + 5 reasons: a word in each of fields 1-9, a fraction in
+	 * each of the 6 fields read, and 5 more kinds: the last 4 beyond
+	 * WL_SKIP_REASONS (16) are counted together */
+	len = 0;
+	for (int f = 0; f < 9; f++) {
+		for (int k = 0; k < 9; k++)
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+						k == f ? "w " :
+						k      ? "1 " :
+							 "%d ",
+						100 + f);
+		text[len - 1] = '\n';
+	}
+	len += (size_t)snprintf(text + len, sizeof(text) - len,
+				"1.5 0 -1 1 1 -1 -1 1 10\n"
+				"201 0.5 -1 1 1 -1 -1 1 10\n"
+				"202 0 -1 1.5 1 -1 -1 1 10\n"
+				"203 0 -1 1 1.5 -1 -1 1 10\n"
+				"204 0 -1 1 1 -1 -1 1.5 10\n"
+				"205 0 -1 1 1 -1 -1 1 10.5\n"
+				"0 0 -1 1 1 -1 -1 1 10\n"
+				"206 -3 -1 1 1 -1 -1 1 10\n"
+				"207 0 -1 -1 1 -1 -1 1 10\n"
+				"208 0 -1 -5 1 -1 -1 1 10\n"
+				"209 0 -1 1 -1 -1 -1 -1 10\n");
+	cr_assert_eq(workload_parse("t", text, len, &o, &w, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(w.skipped, 20);
+	cr_assert_eq(w.nskips, WL_SKIP_REASONS);
+	cr_assert_eq(w.skipped_other, 4);
+	cr_assert_str_eq(w.skips[0].what, "field 1: 'w' is not a number");
+	cr_assert_str_eq(w.skips[8].what, "field 9: 'w' is not a number");
+	workload_free(&w);
+
+	/* a refusal: the workload says it was a record */
+	o.skip_bad = false;
+	cr_assert_eq(workload_parse("t", "1 0 -1 -1 1 -1 -1 1 10\n", 23, &o, &w,
+				    &err),
+		     -1);
+	cr_assert(w.refused);
+	cr_assert_eq(w.n, 0);
+	/* not a record: a bad header */
+	cr_assert_eq(workload_parse("t", "; MaxNodes: x\n", 14, &o, &w, &err),
+		     -1);
+	cr_assert_not(w.refused);
+}
+
 /* "\\u0000" in JSON is a backslash and "u0000", no NUL: read as
  * written. */
 Test(workload, json_backslash_not_nul)
