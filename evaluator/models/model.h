@@ -252,11 +252,14 @@ int model_hm_state_add(struct model_hm_state *h, const struct flows *f,
 /* Take SET's counts back out and free it (H NULL: only free it). */
 void model_hm_state_remove(struct model_hm_state *h, struct model_hm_set *set);
 /* RATES[F->n]: the hm rates now, among every set present, of flows F
- * added earlier (model_hm_state_add) and still present; nothing is
- * counted (a rate again after other sets came or went).  Costs what
- * the add cost.  Returns 0, or -1 with err set. */
+ * added earlier (model_hm_state_add, which gave SET) and still present;
+ * nothing is counted (a rate again after other sets came or went).
+ * SET may be NULL (the links are found again); given, the closed form
+ * on a dragonfly skips finding them.  Costs at most what the add cost.
+ * Returns 0, or -1 with err set. */
 int model_hm_state_rate(struct model_hm_state *h, const struct flows *f,
-			double *rates, struct err *err);
+			const struct model_hm_set *set, double *rates,
+			struct err *err);
 /* Whether SPEC is hm to be run on factored instances (method=auto or
  * factored): then model_hm_state gives its rates. */
 bool model_hm_incremental(const char *spec);

@@ -562,9 +562,21 @@ int model_hm_state_add(struct model_hm_state *h, const struct flows *f,
 }
 
 int model_hm_state_rate(struct model_hm_state *h, const struct flows *f,
-			double *rates, struct err *err)
+			const struct model_hm_set *set, double *rates,
+			struct err *err)
 {
-	return hm_add(h, f, rates, NULL, NULL, NULL, false, err);
+	if (!h->dfly || !set)
+		return hm_add(h, f, rates, NULL, NULL, NULL, false, err);
+	/* the closed form reads the shares of the links F counted, which
+	 * are SET's: brought up to date, no count */
+	for (uint32_t q = 0; q < set->n; q++) {
+		uint32_t l = set->link[q];
+
+		h->sh[l] = h->cap[l] / (h->u[l] > 0 ? h->u[l] : set->cnt[q]);
+	}
+	hm_dfly_forget(h->dfly); /* its key shares are of another time */
+	hm_dfly_rates(h->dfly, f, h->sh, rates);
+	return 0;
 }
 
 void model_hm_state_remove(struct model_hm_state *h, struct model_hm_set *set)

@@ -314,6 +314,13 @@ static void pair_weights(struct hm_dfly *x, uint32_t a, uint32_t b,
 	}
 }
 
+void hm_dfly_forget(struct hm_dfly *x)
+{
+	for (uint32_t q = 0; q < x->nk; q++)
+		x->ki[x->keys[q]].slot = UINT32_MAX;
+	x->nk = 0;
+}
+
 int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 		  struct hm_counter *hc, uint64_t *npaths, struct err *err)
 {
@@ -323,9 +330,7 @@ int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 	uint64_t tot = 0;
 	double nkeys = 0;
 
-	for (uint32_t q = 0; q < x->nk; q++)
-		x->ki[x->keys[q]].slot = UINT32_MAX;
-	x->nk = 0;
+	hm_dfly_forget(x);
 	/* every flow checked before anything is counted */
 	for (uint32_t i = 0; i < f->n; i++) {
 		uint32_t s = f->src[i], dn = f->dst[i];

@@ -234,5 +234,8 @@ int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 		  struct hm_counter *c, uint64_t *npaths, struct err *err);
 void hm_dfly_rates(struct hm_dfly *x, const struct flows *f, const double *sh,
 		   double *rates);
+/* Forget the key shares hm_dfly_rates kept (hm_dfly_count does too):
+ * before rating a set again on shares that moved. */
+void hm_dfly_forget(struct hm_dfly *x);
 
 #endif

@@ -805,7 +805,8 @@ static int rerate(struct sim *s, uint32_t k)
 	} else {
 		if (rate_room(s, f->n))
 			return -1;
-		if (model_hm_state_rate(s->hm, f, s->rbuf_d, s->err)) {
+		if (model_hm_state_rate(s->hm, f, &s->hmset[k], s->rbuf_d,
+					s->err)) {
 			err_prefix(s->err, "rate");
 			return workload_job_where(s->w, k, s->err);
 		}
