@@ -127,16 +127,20 @@ struct sim {
 	int64_t *tupd;	 /* [njobs] when left was brought up to date */
 	uint8_t *shares; /* [njobs] its link set shares a link now */
 	uint8_t *capped; /* [njobs] its end is its time limit, work left */
-	/* comm_fraction: each job's fraction, rate alone on its nodes and
-	 * rate now; the running jobs sharing a link with one that starts
-	 * or ends (nbr, marked in nmark with nmarkv) are rated again */
+	/* comm_fraction: each job's fraction, rate alone on its nodes (-1
+	 * until needed) and rate now; the running jobs sharing a link with
+	 * one that starts or ends (nbr, marked in nmark with nmarkv) are
+	 * rated again once every start and end of that second is done
+	 * (dirty, marked in dmark with dmarkv): no time passes in between,
+	 * so each is rated once per second, on the final state */
 	bool fmode;
 	double *frac, *alone, *rnow; /* [njobs] */
 	uint32_t *nbr, *nmark;	     /* [njobs] */
 	uint32_t nnbr, nmarkv;
-	struct model_hm_state *hm_alone; /* hm: an empty state to rate a
+	uint32_t *dirty, *dmark, ndirty, dmarkv; /* [njobs] */
+	struct model_hm_state *hm_alone;	 /* hm: an empty state to rate a
 					  * job alone in */
-	double *rbuf_d;			 /* flow rates (hm), rbuf_cap */
+	double *rbuf_d;				 /* flow rates (hm), rbuf_cap */
 	size_t rbuf_cap;
 };
 
@@ -862,17 +866,42 @@ static int rate_alone(struct sim *s, uint32_t i)
 	return 0;
 }
 
-/* comm_fraction: the running jobs of s->nbr (those sharing a link with
- * a job that just started or ended) rated again and repaced. */
-static int rerate_neighbours(struct sim *s)
+/* comm_fraction: job K to be rated again and repaced at the end of
+ * this second's pass. */
+static void mark_dirty(struct sim *s, uint32_t k)
 {
-	for (uint32_t q = 0; q < s->nnbr; q++) {
-		uint32_t k = s->nbr[q];
+	if (s->dmark[k] == s->dmarkv)
+		return;
+	s->dmark[k] = s->dmarkv;
+	s->dirty[s->ndirty++] = k;
+}
+
+/* ... the running jobs of s->nbr (those sharing a link with a job that
+ * just started or ended). */
+static void mark_neighbours(struct sim *s)
+{
+	for (uint32_t q = 0; q < s->nnbr; q++)
+		mark_dirty(s, s->nbr[q]);
+}
+
+/* The marked jobs still running, each rated (when it shares a link:
+ * alone is no matter otherwise) and repaced once. */
+static int flush_dirty(struct sim *s)
+{
+	for (uint32_t q = 0; s->fmode && q < s->ndirty; q++) {
+		uint32_t k = s->dirty[q];
 
 		if (!s->live[k] || s->w->jobs[k].running)
 			continue;
-		if (rerate(s, k) || repace(s, k))
+		if (s->shares[k] && s->alone[k] < 0 && rate_alone(s, k))
 			return -1;
+		if ((s->shares[k] && rerate(s, k)) || repace(s, k))
+			return -1;
+	}
+	s->ndirty = 0;
+	if (s->fmode && ++s->dmarkv == 0) {
+		memset(s->dmark, 0, s->w->n * sizeof(*s->dmark));
+		s->dmarkv = 1;
 	}
 	return 0;
 }
@@ -889,18 +918,17 @@ static int dyn_start(struct sim *s, uint32_t i, bool added)
 	s->tupd[i] = s->now;
 	s->shares[i] = added && !ls_state_job(s->ls, i + 1, &jn) &&
 		       jn.shared > 0;
-	if (s->fmode) {
+	if (s->fmode) /* its pace at the end of the pass (flush_dirty) */
 		s->rnow[i] = s->res->jobs[i].rate;
-		if (rate_alone(s, i))
-			return -1;
-	}
 	s->pace[i] = pace_of(s, i);
 	if (set_end(s, i, true) || (added && flips(s)))
 		return -1;
 	if (!s->fmode)
 		return 0;
 	neighbours(s, i);
-	return rerate_neighbours(s);
+	mark_neighbours(s);
+	mark_dirty(s, i);
+	return 0;
 }
 
 static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
@@ -1061,7 +1089,9 @@ static int finish(struct sim *s, uint32_t i)
 	o->killed = s->capped[i];
 	if (was_in && flips(s))
 		return -1;
-	return s->fmode ? rerate_neighbours(s) : 0;
+	if (s->fmode)
+		mark_neighbours(s);
+	return 0;
 }
 
 static int64_t exp_end(const struct sim *s, uint32_t i)
@@ -1378,13 +1408,19 @@ static int fmode_setup(struct sim *s, uint32_t nj, uint32_t L)
 	s->rnow = calloc(nj ? nj : 1, sizeof(*s->rnow));
 	s->nbr = malloc((nj ? nj : 1) * sizeof(*s->nbr));
 	s->nmark = calloc(nj ? nj : 1, sizeof(*s->nmark));
+	s->dirty = malloc((nj ? nj : 1) * sizeof(*s->dirty));
+	s->dmark = calloc(nj ? nj : 1, sizeof(*s->dmark));
 	if (!s->links || !s->nlinks || !s->onlink || !s->jflows || !s->frac ||
-	    !s->alone || !s->rnow || !s->nbr || !s->nmark)
+	    !s->alone || !s->rnow || !s->nbr || !s->nmark || !s->dirty ||
+	    !s->dmark)
 		return -1;
-	for (uint32_t i = 0; i < nj; i++)
+	s->dmarkv = 1;
+	for (uint32_t i = 0; i < nj; i++) {
 		s->frac[i] = s->w->jobs[i].comm_fraction >= 0 ?
 				     s->w->jobs[i].comm_fraction :
 				     s->o->comm_fraction;
+		s->alone[i] = -1;
+	}
 	if (s->hm) {
 		s->hm_alone = model_hm_state_create(
 			s->r, s->o->model ? s->o->model : "hm", s->err);
@@ -1535,6 +1571,8 @@ static void teardown(struct sim *s)
 	free(s->rnow);
 	free(s->nbr);
 	free(s->nmark);
+	free(s->dirty);
+	free(s->dmark);
 	free(s->rbuf_d);
 	model_hm_state_destroy(s->hm_alone);
 	policy_destroy(s->pol);
@@ -1826,7 +1864,7 @@ static int simulate(struct sim *s)
 			 * nodes: schedule() drops them; stop if it cannot */
 			uint32_t before = s->nq;
 
-			if (schedule(s))
+			if (schedule(s) || flush_dirty(s))
 				return -1;
 			if (s->nq == before)
 				break;
@@ -1839,7 +1877,7 @@ static int simulate(struct sim *s)
 				return -1;
 		while (s->next < s->narr && s->arrival[s->arr[s->next]] <= t)
 			s->queue[s->nq++] = s->arr[s->next++];
-		if (schedule(s))
+		if (schedule(s) || flush_dirty(s))
 			return -1;
 		measure(s);
 	}
