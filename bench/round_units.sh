@@ -5,7 +5,10 @@
 # (a job above a leaf of K nodes gets whole level-(j-1) units of K^j nodes,
 # j the lowest level whose units of K^(j+1) nodes hold it; a single-leaf
 # job keeps its size).  SCALE=auto first scales SWF sizes as stopo whatif
-# --scale auto does (rounded up to K^N / MaxNodes times the size).
+# --scale auto does (K^N / MaxNodes times the size, rounded down or up,
+# whichever keeps the node-seconds offered so far nearest the factor
+# times the workload's; at least one node).  SWF records stopo whatif
+# refuses (run time or processors missing) are left out.
 # linear on this workload shows what whole-unit rounding costs with
 # linear's freedom to pack (bench/fattree_mix.sh's "rounded" column).
 # SWF fields used: 1 id, 2 submit, 4 run time, 5 processors (8 when 5 is
@@ -41,10 +44,26 @@ csv {
 /^;/ || NF < 9 { next }
 {
 	p = $5 > 0 ? $5 : $8
-	if ($4 <= 0 || p <= 0)
+	if ($4 < 0 || p <= 0)
 		next
-	if (scale == "auto" && maxn > 0)
-		p = int((p * total + maxn - 1) / maxn)
-	lim = ($9 > 0 && $9 >= $4) ? $9 : $4
-	printf "%s,%s,%d,%s,%s\n", $1, $2, round_up(p), $4, lim
+	lim = $9 > 0 ? $9 : $4
+	if (lim <= 0)
+		lim = 1
+	rt = $4 < lim ? $4 : lim
+	if (scale == "auto" && maxn > 0) {
+		# stopo whatif'"'"'s scale_sizes (cmd_whatif.c)
+		x = p * total / maxn
+		lo = int(x)
+		if (rt > 0)
+			m = x + err / rt < lo + 0.5 ? lo : lo + 1
+		else
+			m = int(x + 0.5)
+		if (x - lo < 1e-9)
+			m = lo
+		if (m < 1)
+			m = 1
+		err += (x - m) * rt
+		p = m
+	}
+	printf "%s,%s,%d,%s,%s\n", $1, $2, round_up(p), rt, lim
 }' "$file"

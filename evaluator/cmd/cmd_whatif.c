@@ -64,8 +64,10 @@ static const struct cli_opt options[] = {
 	{ .id = 's',
 	  .name = "scale",
 	  .arg = "F|auto",
-	  .help = "multiply job sizes by F, rounded up; auto =\n"
-		  "topology nodes / the workload's MaxNodes" },
+	  .help = "multiply job sizes by F, each rounded down or up\n"
+		  "so that the node-seconds offered are F times the\n"
+		  "workload's (printed); auto = topology nodes / the\n"
+		  "workload's MaxNodes" },
 	{ .id = 'n',
 	  .name = "limit-jobs",
 	  .arg = "N",
@@ -195,6 +197,8 @@ struct cmd_whatif_args {
 struct cmd_whatif_result {
 	struct machine *m;
 	struct workload w;
+	/* --scale: the factor and what the node-seconds offered got */
+	double scale_factor, scale_realised;
 	/* [nres]: cell v * npol + p, value v of the sweep (one when none),
 	 * policy p in --policy order */
 	struct whatif_result *res;
@@ -291,7 +295,51 @@ static void seeded(const char *p, uint64_t seed, char *out, size_t len)
 		snprintf(out, len, "%s", p);
 }
 
-static int scale_jobs(struct workload *w, const char *scale, uint32_t nodes)
+/* The simulated jobs' sizes of W times F: each job gets the whole
+ * number of nodes next below or above its size times F (at least one),
+ * the one that keeps the node-seconds offered so far (sizes times trace
+ * run times, in workload order) nearest F times the workload's; a job
+ * of run time 0 the nearest.  So the whole workload offers F times its
+ * node-seconds up to a job's rounding, where rounding every size up
+ * offered far more (1-node jobs at F = 1.015 became 2-node jobs).
+ * Returns the factor realised on node-seconds (F when there are none). */
+static double scale_sizes(struct workload *w, double f)
+{
+	double err = 0, got = 0, had = 0;
+
+	for (uint32_t i = 0; i < w->n; i++) {
+		struct wl_job *j = &w->jobs[i];
+		double x = (double)j->nodes * f, rt = (double)j->runtime;
+		double lo = floor(x), m;
+
+		if (j->running)
+			continue;
+		if (rt > 0)
+			m = x + err / rt < lo + 0.5 ? lo : lo + 1;
+		else
+			m = floor(x + 0.5);
+		if (x - lo < 1e-9) /* a whole size stays */
+			m = lo;
+		if (m < 1)
+			m = 1;
+		/* beyond 32 bits (a job far above MaxNodes): the most a
+		 * count holds, dropped as larger than the machine like the
+		 * job it stands for */
+		if (m > UINT32_MAX)
+			m = UINT32_MAX;
+		err += (x - m) * rt;
+		got += m * rt;
+		had += (double)j->nodes * rt;
+		j->nodes = (uint32_t)m;
+	}
+	return had > 0 ? got / had : f;
+}
+
+/* --scale SCALE (a factor, or auto: NODES over the workload's MaxNodes,
+ * else its largest job) on W: *FACTOR the factor, *REALISED what the
+ * node-seconds got (scale_sizes).  Returns 0, or -1 for a bad SCALE. */
+static int scale_jobs(struct workload *w, const char *scale, uint32_t nodes,
+		      double *factor, double *realised)
 {
 	uint32_t maxn = w->max_nodes;
 	double f;
@@ -302,34 +350,14 @@ static int scale_jobs(struct workload *w, const char *scale, uint32_t nodes)
 			for (uint32_t i = 0; i < w->n; i++)
 				if (w->jobs[i].nodes > maxn)
 					maxn = w->jobs[i].nodes;
-		if (!maxn)
-			return 0;
-		for (uint32_t i = 0; i < w->n; i++) {
-			uint64_t v = ((uint64_t)w->jobs[i].nodes * nodes +
-				      maxn - 1) /
-				     maxn;
-
-			/* beyond 32 bits (a job far above MaxNodes): the
-			 * most a count holds, dropped as larger than the
-			 * machine like the job it stands for */
-			if (!w->jobs[i].running)
-				w->jobs[i].nodes = v > UINT32_MAX ? UINT32_MAX :
-								    (uint32_t)v;
-		}
-		return 0;
+		f = maxn ? (double)nodes / maxn : 1;
+	} else {
+		f = strtod(scale, &end);
+		if (*end || !(f > 0) || f > 1e6)
+			return -1;
 	}
-	f = strtod(scale, &end);
-	if (*end || !(f > 0) || f > 1e6)
-		return -1;
-	for (uint32_t i = 0; i < w->n; i++) {
-		double v = ceil(w->jobs[i].nodes * f - 1e-9);
-
-		if (w->jobs[i].running)
-			continue;
-		w->jobs[i].nodes = v < 1   ? 1 :
-				   v > 4e9 ? 4000000000u :
-					     (uint32_t)v;
-	}
+	*factor = f;
+	*realised = scale_sizes(w, f);
 	return 0;
 }
 
@@ -819,8 +847,9 @@ static int parse(int argc, char **argv, struct cmd_whatif_args *a)
  * its first record's message and place). */
 static void print_skips(const char *name, const struct workload *w)
 {
-	fprintf(stderr, "stopo whatif: %s: skipped %u bad record%s, by "
-			"reason:\n",
+	fprintf(stderr,
+		"stopo whatif: %s: skipped %u bad record%s, by "
+		"reason:\n",
 		name, w->skipped, w->skipped == 1 ? "" : "s");
 	for (uint32_t i = 0; i < w->nskips; i++) {
 		const struct wl_skip *k = &w->skips[i];
@@ -892,7 +921,8 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 		return cli_error(
 			CMD, CLI_USAGE, "%s: no jobs%s", a->workload,
 			w->skipped ? " (every record bad and skipped)" : "");
-	if (a->scale && scale_jobs(w, a->scale, wo.nnodes))
+	if (a->scale && scale_jobs(w, a->scale, wo.nnodes, &r->scale_factor,
+				   &r->scale_realised))
 		return cli_error(CMD, CLI_USAGE,
 				 "--scale: '%s': want a number above 0, at "
 				 "most 1e6, or 'auto'",
@@ -1148,6 +1178,14 @@ static void head_json(const struct cmd_whatif_args *a,
 	json_object_object_add(o, "jobs", json_object_new_int64(r->w.n));
 	json_object_object_add(o, "skipped",
 			       json_object_new_int64(r->w.skipped));
+	if (a->scale) {
+		struct json_object *sc = json_object_new_object();
+
+		json_object_object_add(sc, "factor", jdouble(r->scale_factor));
+		json_object_object_add(sc, "realised",
+				       jdouble(r->scale_realised));
+		json_object_object_add(o, "scale", sc);
+	}
 	json_object_object_add(o, "bsld_threshold", jdouble(WHATIF_BSLD_TAU));
 }
 
@@ -1280,6 +1318,11 @@ static void print_head(const struct cmd_whatif_args *a,
 	       topo_num_nodes(t), routing_spec(machine_routing(r->m)));
 	printf("workload: %s (%u job%s%s)\n", a->workload, r->w.n,
 	       r->w.n == 1 ? "" : "s", r->w.squeue ? ", squeue snapshot" : "");
+	if (a->scale)
+		printf("scale: %s, factor %.6g (each size rounded down or up "
+		       "to keep the node-seconds);\nnode-seconds offered "
+		       "times %.6g\n",
+		       a->scale, r->scale_factor, r->scale_realised);
 }
 
 static void print_text(const struct cmd_whatif_args *a,

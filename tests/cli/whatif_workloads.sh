@@ -77,6 +77,80 @@ else
 	flunk skip_bad_json "not by reason" "$tmp/err"
 fi
 
+# --scale auto keeps the node-seconds offered: by hand on fattree:k=2,n=3
+# (8 nodes), MaxNodes 5, F = 1.6; jobs of 1, 1, 1, 2 nodes and 10 s,
+# then 3 nodes and 0 s.  Job 1: 1.6 from no debt, to the nearest: 2
+# (0.4 node x 10 s owed back: -4); job 2: 1.6 - 4/10 = 1.2: 1 (+6: 2);
+# job 3: 1.6 + 0.2 = 1.8: 2 (-4: -2); job 4: 3.2 - 0.2 = 3.0: 3 (+2:
+# 0); job 5 (0 s): 4.8 to the nearest, 5.  Node-seconds 80 of 50: 1.6.
+# (Rounded up, every 1-node job took 2: 1.8 times the node-seconds.)
+printf '; MaxNodes: 5\n1 0 -1 10 1 -1 -1 1 10\n2 0 -1 10 1 -1 -1 1 10\n3 0 -1 10 1 -1 -1 1 10\n4 0 -1 10 2 -1 -1 2 10\n5 0 -1 0 3 -1 -1 3 10\n' \
+	>"$tmp/sc.swf"
+run --topo fattree:k=2,n=3 --workload "$tmp/sc.swf" --scale auto --no-rates \
+	-q -p linear --jobs-out "$tmp/sc.csv"
+sizes=$(python3 -c '
+import csv, sys
+n = []
+for r in list(csv.reader(open(sys.argv[1])))[1:]:
+    c = 0
+    for p in r[5].split(","):
+        a, _, b = p.partition("-")
+        c += int(b) - int(a) + 1 if b else 1
+    n.append(str(c))
+print(" ".join(n))' "$tmp/sc.csv")
+if [ $st = 0 ] && [ "$sizes" = "2 1 2 3 5" ] &&
+   grep -q '^scale: auto, factor 1.6 (each size rounded down or up to keep the node-seconds);$' "$tmp/out" &&
+   grep -q '^node-seconds offered times 1.6$' "$tmp/out"; then
+	pass scale_auto_by_hand
+else
+	flunk scale_auto_by_hand "sizes $sizes, not 2 1 2 3 5" "$tmp/out"
+fi
+# The issue's case, F = 343/338 = 1.0148: 300 one-node jobs of 100 s
+# (and a 338-node one) on fattree:k=7,n=3: the sizes are those of the
+# same rule written again here, and the node-seconds within 1 % of F
+# (rounded up, every 1-node job took 2: 1.99 times).
+{
+	printf '; MaxNodes: 338\n'
+	for i in $(seq 1 300); do
+		printf '%s %s -1 100 1 -1 -1 1 100\n' "$i" "$((i * 1000))"
+	done
+	printf '301 400000 -1 100 338 -1 -1 338 100\n'
+} >"$tmp/ctc.swf"
+run --topo fattree:k=7,n=3 --workload "$tmp/ctc.swf" --scale auto --no-rates \
+	-q -p linear --json --jobs-out "$tmp/ctc.csv"
+if [ $st = 0 ] && python3 -c '
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+f = 343 / 338
+got = []
+for r in list(csv.reader(open(sys.argv[2])))[1:]:
+    c = 0
+    for p in r[5].split(","):
+        a, _, b = p.partition("-")
+        c += int(b) - int(a) + 1 if b else 1
+    got.append(c)
+want, err = [], 0.0
+for n in [1] * 300 + [338]:
+    x = n * f
+    lo = int(x)
+    m = lo if x + err / 100 < lo + 0.5 else lo + 1
+    if x - lo < 1e-9:
+        m = lo
+    m = max(m, 1)
+    err += (x - m) * 100
+    want.append(m)
+assert got == want, (got, want)
+assert want[-1] == 343 and 1 < sum(want[:300]) / 300 < 1.03, want
+r = d["scale"]["realised"]
+assert d["scale"]["factor"] == f and abs(r / f - 1) < 0.01, d["scale"]
+assert abs(r - sum(want) / 638) < 1e-12, (r, sum(want) / 638)
+' "$tmp/out" "$tmp/ctc.csv"; then
+	pass scale_auto_keeps_node_seconds
+else
+	flunk scale_auto_keeps_node_seconds "not as recomputed" "$tmp/out" \
+		"$tmp/err"
+fi
+
 # -n N reads the first N jobs and nothing after them: a bad record
 # after job 2 neither aborts nor counts; one before it does
 printf '1 0 -1 10 1 -1 -1 1 10\n2 0 -1 10 1 -1 -1 1 10\n3 0 -1 -1 1 -1 -1 1 10\n4 0 -1 10 1 -1 -1 1 10\n' \
