@@ -61,6 +61,7 @@
  * nodes first (fewest units crossed) until one holds the rest, which then
  * takes it: the smallest that does (best fit: leftovers beside
  * single-leaf jobs, partly used pods). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,9 +106,13 @@ struct ft {
 	uint32_t *up[16]; /* [leaves] the level-l unit of leaf w */
 	uint64_t *ucap[16];  /* [nu[l]] nodes of each unit */
 	uint64_t maxcap[16]; /* nodes of the largest level-l unit */
+	struct lcache *lc;   /* rule=links: the last views' counts */
 };
 
 #define NO_LEAF UINT32_MAX
+
+static struct lcache *lcache_new(void);
+static void lcache_free(struct lcache *c);
 
 static void destroy(void *state)
 {
@@ -115,6 +120,7 @@ static void destroy(void *state)
 
 	if (!f)
 		return;
+	lcache_free(f->lc);
 	free(f->sw);
 	free(f->cap);
 	free(f->nleaf);
@@ -820,6 +826,8 @@ static int create(struct policy *p, struct err *err)
 		return err_set(err, "policy fattree-pods: out of memory");
 	f->rule3 = large == 1;
 	f->links = rule == 1;
+	/* without it (out of memory) every call counts afresh */
+	f->lc = f->links ? lcache_new() : NULL;
 	if (topo_kind(p->t) == TOPO_GRAPH) {
 		rc = graph_units(&f, p, err);
 	} else {
@@ -1361,6 +1369,7 @@ static void lstate_free(struct lstate *s)
 	free(s->e);
 	for (uint32_t l = 0; l < 16; l++)
 		free(s->cross[l]);
+	memset(s, 0, sizeof(*s));
 }
 
 /* O(N + leaves * n), no division per node: a job's span is the level of
@@ -1457,6 +1466,548 @@ out:
 	free(m);
 	policy_jobs_free(&jobs);
 	return rc;
+}
+
+/* rule=links: the counts of the last views with a nonzero gen
+ * (policy_view.gen), one per slot, found by gen and usable pointer: a
+ * simulator's backfill pass asks hundreds of jobs about the machine as
+ * it is, with and without a usable mask, and will-run asks about the
+ * machine with a few more jobs released at a time.  A slot keeps what it
+ * counted (owners, usable flags, its jobs with their leaves and spans,
+ * the largest span on every unit), so a view given as a change of its
+ * gen (policy_view.base_gen, changed) is counted from it: the leaves
+ * whose nodes changed, and the units above them.  The counts are those
+ * a fresh count makes, whatever the change; a job that lost part of its
+ * nodes or gained some is counted afresh.  Locked: the plugin's callers
+ * may share the policy. */
+#define LSLOTS 6
+
+/* A job of a counted view: its nodes, lowest and highest leaf, span
+ * (the level of the lowest unit holding both); id 0: an empty entry. */
+struct ljob {
+	uint32_t id, count, lo, hi;
+	uint8_t span, fresh, shrunk;
+};
+
+struct lslot {
+	bool valid;
+	uint64_t gen, used;
+	uint32_t hits; /* asked again since it was counted */
+	const uint8_t *usable;
+	struct lstate s;
+	uint32_t *owner;   /* [N] owners counted */
+	uint8_t *usab;	   /* [N] usable flags counted */
+	uint8_t *mm[16];   /* levels 0..n-2: [nu[l]] the largest span of a
+			    * job with a node in the unit */
+	struct ljob *jt;   /* open addressing, linear probing */
+	uint32_t jcap, jn; /* entries, jobs */
+	uint32_t *aff;	   /* [leaves] scratch: the leaves changed */
+	uint8_t *amark;	   /* [max units] scratch marks */
+	uint32_t *touch;   /* [N] scratch: the jobs a change touched */
+	uint32_t *diff;	   /* [N] scratch: the nodes a view changed */
+};
+
+struct lcache {
+	pthread_mutex_t lock;
+	uint64_t tick;
+	struct lslot slot[LSLOTS];
+	/* the empty machine with every node usable (the question whether
+	 * a job can ever run, policy_place's first wait): built once */
+	bool have_empty;
+	struct lstate empty;
+};
+
+static struct lcache *lcache_new(void)
+{
+	struct lcache *c = calloc(1, sizeof(*c));
+
+	if (c)
+		pthread_mutex_init(&c->lock, NULL);
+	return c;
+}
+
+static void lslot_free(struct lslot *k)
+{
+	lstate_free(&k->s);
+	free(k->owner);
+	free(k->usab);
+	for (uint32_t l = 0; l < 16; l++)
+		free(k->mm[l]);
+	free(k->jt);
+	free(k->aff);
+	free(k->amark);
+	free(k->touch);
+	free(k->diff);
+	memset(k, 0, sizeof(*k));
+}
+
+static void lcache_free(struct lcache *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < LSLOTS; i++)
+		lslot_free(&c->slot[i]);
+	lstate_free(&c->empty);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+/* Job ID's entry in K's table: found, or the empty one it would take. */
+static struct ljob *ljob_at(struct lslot *k, uint32_t id)
+{
+	uint32_t h = policy_hash32(id) & (k->jcap - 1);
+
+	while (k->jt[h].id && k->jt[h].id != id)
+		h = (h + 1) & (k->jcap - 1);
+	return &k->jt[h];
+}
+
+/* Remove entry E of K's table (backward shift: no tombstones). */
+static void ljob_remove(struct lslot *k, struct ljob *e)
+{
+	uint32_t i = (uint32_t)(e - k->jt), j = i;
+
+	for (;;) {
+		uint32_t h;
+
+		j = (j + 1) & (k->jcap - 1);
+		if (!k->jt[j].id)
+			break;
+		h = policy_hash32(k->jt[j].id) & (k->jcap - 1);
+		/* J's entry may move to I when its home is not in (I, J] */
+		if (i <= j ? (h > i && h <= j) : (h > i || h <= j))
+			continue;
+		k->jt[i] = k->jt[j];
+		i = j;
+	}
+	memset(&k->jt[i], 0, sizeof(k->jt[i]));
+	k->jn--;
+}
+
+/* Whether node I of V is usable (its owner aside). */
+static uint8_t usable_of(const struct policy_view *v, uint32_t i)
+{
+	return !v->usable || v->usable[i];
+}
+
+/* Leaf W's free usable nodes and the largest span on it, from K's
+ * owners and flags. */
+static void lslot_leaf(const struct policy *p, const struct ft *f,
+		       struct lslot *k, uint32_t w)
+{
+	uint32_t cnt, nf = 0, last = POLICY_FREE;
+	const uint32_t *nodes = topo_switch_nodes(p->t, f->sw[w], &cnt);
+	uint8_t m = 0, lastspan = 0;
+
+	for (uint32_t i = 0; i < cnt; i++) {
+		uint32_t x = nodes[i], o = k->owner[x];
+
+		if (o == POLICY_FREE) {
+			nf += k->usab[x];
+			continue;
+		}
+		if (o != last) {
+			last = o;
+			lastspan = ljob_at(k, o)->span;
+		}
+		if (lastspan > m)
+			m = lastspan;
+	}
+	k->s.nfree[w] = nf;
+	k->mm[0][w] = m;
+}
+
+/* Leaf W's lowest crossed level: the lowest l whose unit's largest span
+ * exceeds l (n: none). */
+static void lslot_low(const struct ft *f, struct lslot *k, uint32_t w)
+{
+	uint8_t low = (uint8_t)f->n;
+
+	for (uint32_t l = 0; l + 1 < f->n; l++)
+		if (k->mm[l][l ? f->up[l][w] : w] > l) {
+			low = (uint8_t)l;
+			break;
+		}
+	k->s.low[w] = low;
+}
+
+/* Level-L unit U's largest span from its children's (L >= 1); whether
+ * it changed.  Its crossed flag follows. */
+static bool lslot_unit(const struct ft *f, struct lslot *k, uint32_t l,
+		       uint32_t u)
+{
+	uint8_t m = 0, was = k->mm[l][u];
+
+	for (uint32_t c = f->cf[l][u]; c < f->cf[l][u + 1]; c++)
+		if (k->mm[l - 1][c] > m)
+			m = k->mm[l - 1][c];
+	k->mm[l][u] = m;
+	if (k->s.cross[l])
+		k->s.cross[l][u] = m > l;
+	return m != was;
+}
+
+/* Room in K for the machine (first use).  0 or -1. */
+static int lslot_alloc(const struct ft *f, struct lslot *k, uint32_t N)
+{
+	uint32_t L = f->leaves, most = L;
+
+	if (k->owner)
+		return 0;
+	k->owner = malloc((size_t)(N ? N : 1) * sizeof(*k->owner));
+	k->usab = malloc(N ? N : 1);
+	k->touch = malloc((size_t)(N ? N : 1) * sizeof(*k->touch));
+	k->diff = malloc((size_t)(N ? N : 1) * sizeof(*k->diff));
+	k->aff = malloc((size_t)L * sizeof(*k->aff));
+	k->s.nfree = calloc(L, sizeof(*k->s.nfree));
+	k->s.e = calloc(L, sizeof(*k->s.e));
+	k->s.low = malloc(L);
+	if (!k->owner || !k->usab || !k->touch || !k->diff || !k->aff ||
+	    !k->s.nfree || !k->s.e || !k->s.low)
+		return -1;
+	for (uint32_t l = 0; l + 1 < f->n; l++) {
+		if (!(k->mm[l] = calloc(f->nu[l], 1)))
+			return -1;
+		if (l && !(k->s.cross[l] = calloc(f->nu[l], 1)))
+			return -1;
+		most = f->nu[l] > most ? f->nu[l] : most;
+	}
+	k->amark = calloc(most, 1);
+	k->jcap = 64;
+	k->jt = calloc(k->jcap, sizeof(*k->jt));
+	return k->amark && k->jt ? 0 : -1;
+}
+
+/* Room in K's job table for one more job (at most half full): the
+ * table doubled and its entries moved when needed.  0 or -1. */
+static int ljob_room(struct lslot *k)
+{
+	struct ljob *old = k->jt;
+	uint32_t cap = k->jcap;
+
+	if (2 * ((uint64_t)k->jn + 1) <= k->jcap)
+		return 0;
+	k->jt = calloc((size_t)cap * 2, sizeof(*k->jt));
+	if (!k->jt) {
+		k->jt = old;
+		return -1;
+	}
+	k->jcap = cap * 2;
+	for (uint32_t h = 0; h < cap; h++)
+		if (old[h].id)
+			*ljob_at(k, old[h].id) = old[h];
+	free(old);
+	return 0;
+}
+
+/* K, a copy of slot FROM (its view and counts).  0 or -1. */
+static int lslot_copy(const struct ft *f, struct lslot *k,
+		      const struct lslot *from, uint32_t N)
+{
+	uint32_t L = f->leaves;
+
+	if (lslot_alloc(f, k, N))
+		return -1;
+	if (k->jcap != from->jcap) {
+		struct ljob *jt = malloc((size_t)from->jcap * sizeof(*jt));
+
+		if (!jt)
+			return -1;
+		free(k->jt);
+		k->jt = jt;
+		k->jcap = from->jcap;
+	}
+	memcpy(k->jt, from->jt, (size_t)k->jcap * sizeof(*k->jt));
+	k->jn = from->jn;
+	memcpy(k->owner, from->owner, (size_t)N * sizeof(*k->owner));
+	memcpy(k->usab, from->usab, N);
+	memcpy(k->s.nfree, from->s.nfree, (size_t)L * sizeof(*k->s.nfree));
+	memcpy(k->s.low, from->s.low, L);
+	for (uint32_t l = 0; l + 1 < f->n; l++) {
+		memcpy(k->mm[l], from->mm[l], f->nu[l]);
+		if (l)
+			memcpy(k->s.cross[l], from->s.cross[l], f->nu[l]);
+	}
+	return 0;
+}
+
+/* V counted afresh into K: O(N + units).  0 or -1 (memory). */
+static int lslot_count(const struct policy *p, const struct ft *f,
+		       struct lslot *k, const struct policy_view *v)
+{
+	uint32_t N = topo_num_nodes(p->t), last = POLICY_FREE;
+	struct ljob *e = NULL;
+
+	if (lslot_alloc(f, k, N))
+		return -1;
+	memset(k->jt, 0, k->jcap * sizeof(*k->jt));
+	k->jn = 0;
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t o = v->owner[i], w = f->nleaf[i];
+
+		k->owner[i] = o;
+		k->usab[i] = usable_of(v, i);
+		if (o == POLICY_FREE)
+			continue;
+		if (o != last) {
+			e = ljob_at(k, o);
+			if (!e->id) {
+				if (ljob_room(k))
+					return -1;
+				e = ljob_at(k, o);
+				*e = (struct ljob){ o, 0, w, w, 0, 0, 0 };
+				k->jn++;
+			}
+			last = o;
+		}
+		e->count++;
+		if (w < e->lo)
+			e->lo = w;
+		if (w > e->hi)
+			e->hi = w;
+	}
+	for (uint32_t h = 0; h < k->jcap; h++)
+		if (k->jt[h].id)
+			k->jt[h].span =
+				(uint8_t)lca_level(f, k->jt[h].lo, k->jt[h].hi);
+	for (uint32_t w = 0; w < f->leaves; w++)
+		lslot_leaf(p, f, k, w);
+	for (uint32_t l = 1; l + 1 < f->n; l++)
+		for (uint32_t u = 0; u < f->nu[l]; u++)
+			lslot_unit(f, k, l, u);
+	for (uint32_t w = 0; w < f->leaves; w++)
+		lslot_low(f, k, w);
+	return 0;
+}
+
+/* V, K's view changed at the NCHG nodes CHG (distinct, the others as
+ * K holds them), counted into K from what it holds.  Returns 0, 1 when
+ * the change is not one of whole jobs coming and going (count afresh),
+ * or -1 (memory; K is then invalid). */
+static int lslot_apply(const struct policy *p, const struct ft *f,
+		       struct lslot *k, const struct policy_view *v,
+		       const uint32_t *chg, uint32_t nchg)
+{
+	uint32_t naff = 0, nt = 0, N = topo_num_nodes(p->t);
+	int rc = 0;
+
+	for (uint32_t q = 0; q < nchg; q++) {
+		uint32_t x = chg[q], oo, no, w;
+		uint8_t nu;
+
+		if (x >= N)
+			return 1;
+		oo = k->owner[x];
+		no = v->owner[x];
+		nu = usable_of(v, x);
+		if (oo == no && k->usab[x] == nu)
+			continue;
+		w = f->nleaf[x];
+		if (!k->amark[w]) {
+			k->amark[w] = 1;
+			k->aff[naff++] = w;
+		}
+		k->usab[x] = nu;
+		k->owner[x] = no;
+		if (oo == no)
+			continue;
+		if (oo != POLICY_FREE) {
+			struct ljob *e = ljob_at(k, oo);
+
+			if (!e->id) { /* not a job K counted */
+				rc = 1;
+				goto out;
+			}
+			if (!e->shrunk && !e->fresh)
+				k->touch[nt++] = oo;
+			e->shrunk = 1;
+			e->count--;
+		}
+		if (no != POLICY_FREE) {
+			struct ljob *e = ljob_at(k, no);
+
+			if (!e->id) {
+				if (ljob_room(k)) {
+					rc = -1;
+					goto out;
+				}
+				e = ljob_at(k, no);
+				*e = (struct ljob){ no, 0, w, w, 0, 1, 0 };
+				k->jn++;
+				k->touch[nt++] = no;
+			} else if (!e->fresh) { /* a job grew */
+				rc = 1;
+				goto out;
+			}
+			e->count++;
+			if (w < e->lo)
+				e->lo = w;
+			if (w > e->hi)
+				e->hi = w;
+		}
+	}
+	/* whole jobs only: those that lost nodes lost them all */
+	for (uint32_t t = 0; t < nt; t++) {
+		struct ljob *e = ljob_at(k, k->touch[t]);
+
+		if (e->shrunk && (e->count || e->fresh)) {
+			rc = 1;
+			goto out;
+		}
+	}
+	for (uint32_t t = 0; t < nt; t++) {
+		struct ljob *e = ljob_at(k, k->touch[t]);
+
+		if (e->shrunk) {
+			ljob_remove(k, e);
+			continue;
+		}
+		e->span = (uint8_t)lca_level(f, e->lo, e->hi);
+		e->fresh = 0;
+	}
+	nt = 0;
+	for (uint32_t a = 0; a < naff; a++) {
+		k->amark[k->aff[a]] = 0;
+		lslot_leaf(p, f, k, k->aff[a]);
+	}
+	/* up the levels: the units above the changed leaves; the leaves
+	 * of a unit whose largest span moved get their low again */
+	for (uint32_t l = 1; l + 1 < f->n; l++) {
+		uint32_t nu = 0;
+
+		for (uint32_t a = 0; a < naff; a++) {
+			uint32_t u = f->up[l][k->aff[a]];
+
+			if (k->amark[u])
+				continue;
+			k->amark[u] = 1;
+			k->touch[nu++] = u;
+			if (lslot_unit(f, k, l, u))
+				k->amark[u] = 2;
+		}
+		for (uint32_t q = 0; q < nu; q++) {
+			uint32_t u = k->touch[q];
+
+			if (k->amark[u] == 2)
+				for (uint32_t w = f->lf[l][u];
+				     w < f->lf[l][u + 1]; w++)
+					lslot_low(f, k, w);
+			k->amark[u] = 0;
+		}
+	}
+	for (uint32_t a = 0; a < naff; a++)
+		lslot_low(f, k, k->aff[a]);
+	return 0;
+out:
+	for (uint32_t a = 0; a < naff; a++)
+		k->amark[k->aff[a]] = 0;
+	return rc;
+}
+
+/* The nodes where V differs from what slot K counted (owner or usable
+ * flag) into K->diff; their number, or UINT32_MAX when they are more
+ * than LIMIT (then counted afresh).  Runs of equal owners are skipped
+ * by blocks. */
+static uint32_t lslot_diff(struct lslot *k, const struct policy_view *v,
+			   uint32_t N, uint32_t limit)
+{
+	uint32_t n = 0;
+
+	for (uint32_t b = 0; b < N; b += 64) {
+		uint32_t e = b + 64 < N ? b + 64 : N;
+
+		if (!memcmp(k->owner + b, v->owner + b,
+			    (e - b) * sizeof(*k->owner)) &&
+		    (v->usable ? !memcmp(k->usab + b, v->usable + b, e - b) :
+				 !memchr(k->usab + b, 0, e - b)))
+			continue;
+		for (uint32_t i = b; i < e; i++)
+			if (k->owner[i] != v->owner[i] ||
+			    k->usab[i] != usable_of(v, i)) {
+				if (n == limit)
+					return UINT32_MAX;
+				k->diff[n++] = i;
+			}
+	}
+	return n;
+}
+
+/* The slot holding V's counts, made when none does: from the slot of
+ * V's hint base when one holds it (same usable pointer), else from the
+ * slot counted last with that usable pointer, told apart node by node,
+ * else afresh in the slot given up; C locked.  NULL out of memory. */
+static struct lslot *lcache_get(const struct policy *p, const struct ft *f,
+				struct lcache *c, const struct policy_view *v)
+{
+	struct lslot *k = &c->slot[0], *base = NULL;
+	uint32_t N = topo_num_nodes(p->t), nchg = 0;
+	const uint32_t *chg = NULL;
+
+	for (int i = 0; i < LSLOTS; i++) {
+		struct lslot *x = &c->slot[i];
+
+		if (x->valid && x->gen == v->gen && x->usable == v->usable) {
+			x->used = ++c->tick;
+			x->hits++;
+			return x;
+		}
+		if (x->valid && v->changed && v->base_gen &&
+		    x->gen == v->base_gen && x->usable == v->usable)
+			base = x;
+		/* given up: an empty slot, else one asked once (will-run's
+		 * releases, views of a moment), least recently used first */
+		if (!x->valid ||
+		    (k->valid && (!x->hits > !k->hits ||
+				  (!x->hits == !k->hits && x->used < k->used))))
+			k = x;
+	}
+	if (base) {
+		chg = v->changed;
+		nchg = v->nchanged;
+	} else {
+		/* no hint, or its base is gone: the one counted last with
+		 * the same usable pointer, told apart */
+		for (int i = 0; i < LSLOTS; i++) {
+			struct lslot *x = &c->slot[i];
+
+			if (x->valid && x->usable == v->usable &&
+			    (!base || x->used > base->used))
+				base = x;
+		}
+		if (base)
+			nchg = lslot_diff(base, v, N, N / 2);
+		if (base && nchg == UINT32_MAX)
+			base = NULL;
+		chg = base ? base->diff : NULL;
+	}
+	if (base) {
+		/* counted on a copy of a base asked more than once, which
+		 * stays (a simulator asks about the machine again after
+		 * will-run's releases), on the base itself when it was asked
+		 * once (will-run moves on from each release) or the copy
+		 * cannot be made */
+		int rc;
+
+		if (k == base || !base->hits || lslot_copy(f, k, base, N)) {
+			k = base;
+		} else if (chg == base->diff) { /* the copy has its own */
+			memcpy(k->diff, base->diff, nchg * sizeof(*chg));
+			chg = k->diff;
+		}
+		rc = lslot_apply(p, f, k, v, chg, nchg);
+		if (rc == 0)
+			goto got;
+	}
+	k->valid = false;
+	if (lslot_count(p, f, k, v))
+		return NULL;
+got:
+	k->valid = true;
+	k->hits = 0;
+	k->gen = v->gen;
+	k->usable = v->usable;
+	k->used = ++c->tick;
+	return k;
 }
 
 /* Nodes of the leaves of level-L unit U the job may take (s->e). */
@@ -1596,6 +2147,38 @@ static int count_place(const struct policy *p, const struct policy_view *v,
 	struct counts c;
 	enum policy_status st;
 
+	if (f->links && empty && !v->usable && f->lc) {
+		struct lcache *lc = f->lc;
+
+		pthread_mutex_lock(&lc->lock);
+		if (!lc->have_empty && !lstate_build(p, f, v, true, &lc->empty))
+			lc->have_empty = true;
+		st = lc->have_empty ?
+			     links_try(p, f, v, &lc->empty, req, res, false) :
+			     POLICY_WAIT;
+		pthread_mutex_unlock(&lc->lock);
+		if (!lc->have_empty) {
+			lstate_free(&lc->empty);
+			return -1;
+		}
+		if (st == POLICY_PLACED)
+			res->isolated = true;
+		return st;
+	}
+	if (f->links && !empty && v->gen && f->lc) {
+		struct lslot *k;
+
+		pthread_mutex_lock(&f->lc->lock);
+		k = lcache_get(p, f, f->lc, v);
+		st = k ? links_try(p, f, v, &k->s, req, res, true) :
+			 POLICY_WAIT;
+		pthread_mutex_unlock(&f->lc->lock);
+		if (!k)
+			return -1;
+		if (st == POLICY_PLACED)
+			res->isolated = true;
+		return st;
+	}
 	if (f->links) {
 		struct lstate s;
 
