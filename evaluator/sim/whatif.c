@@ -76,6 +76,17 @@ struct sim {
 	 * made at one: head, start, running jobs ended by then (its nodes
 	 * stay in resv[]) */
 	uint64_t over, rs_over;
+	/* the change hints (policy_view.base_gen, changed) of the views
+	 * without a usable mask [0] and with s->usable [1]: the nodes
+	 * whose owner (and for [1] usable flag) changed since the version
+	 * last shown in such a view */
+	struct hint {
+		uint64_t shown, base;
+		uint32_t *chg, n;
+		uint8_t *in;
+		bool ok;
+	} hint[2];
+	uint32_t *kchg; /* [N] keeps_reservation's change */
 	uint32_t rs_head, rs_relk;
 	int64_t rs_when;
 	bool rs_valid;
@@ -224,16 +235,54 @@ static struct ev heap_pop(struct sim *s)
 	return top;
 }
 
-static enum policy_status place_into(struct sim *s, uint32_t i,
-				     const uint32_t *owner,
-				     const uint8_t *usable,
+/* The machine changes at NODES[0..N): owner[] (USABLE_ONLY false) or
+ * usable[] only: a new view version, and the nodes noted for the next
+ * views' hints (a change of usable[] alone is none to the views without
+ * it). */
+static void changing(struct sim *s, const uint32_t *nodes, uint32_t n,
+		     bool usable_only)
+{
+	for (int t = 0; t < 2; t++) {
+		struct hint *h = &s->hint[t];
+
+		if (s->gen == h->shown) { /* the first change since shown */
+			for (uint32_t q = 0; q < h->n; q++)
+				h->in[h->chg[q]] = 0;
+			h->n = 0;
+			h->ok = true;
+			h->base = s->gen;
+		}
+		for (uint32_t k = 0; k < n && (t || !usable_only); k++)
+			if (!h->in[nodes[k]]) {
+				h->in[nodes[k]] = 1;
+				h->chg[h->n++] = nodes[k];
+			}
+	}
+	s->gen = policy_gen_next();
+}
+
+/* The machine now, in view V (its usable mask set): its version, and
+ * how it changed since the version last shown in such a view (the
+ * policy may then count only that). */
+static void shown(struct sim *s, struct policy_view *v)
+{
+	struct hint *h = &s->hint[v->usable != NULL];
+
+	v->gen = s->gen;
+	if (h->ok && h->base != s->gen) {
+		v->base_gen = h->base;
+		v->changed = h->chg;
+		v->nchanged = h->n;
+	}
+	h->shown = s->gen;
+}
+
+/* Ask the policy to place job I on view V, the nodes into BUF. */
+static enum policy_status place_view(struct sim *s, uint32_t i,
+				     const struct policy_view *v,
 				     struct policy_result *pr, uint32_t *buf)
 {
 	const struct wl_job *j = &s->w->jobs[i];
-	/* s->tmp (keeps_reservation) changes between calls: no gen */
-	struct policy_view v = { .owner = owner,
-				 .usable = usable,
-				 .gen = owner == s->owner ? s->gen : 0 };
 	struct policy_request rq = {
 		.job_id = i + 1,
 		.nodes = j->nodes,
@@ -253,10 +302,24 @@ static enum policy_status place_into(struct sim *s, uint32_t i,
 		return POLICY_NEVER;
 	}
 	if (s->asked[i])
-		return policy_place_again(s->pol, &v, &rq, pr);
-	st = policy_place(s->pol, &v, &rq, pr);
+		return policy_place_again(s->pol, v, &rq, pr);
+	st = policy_place(s->pol, v, &rq, pr);
 	s->asked[i] = st != POLICY_NEVER;
 	return st;
+}
+
+/* ... on the machine now (OWNER s->owner, with its version and change
+ * hint) or another OWNER (no version), under USABLE. */
+static enum policy_status place_into(struct sim *s, uint32_t i,
+				     const uint32_t *owner,
+				     const uint8_t *usable,
+				     struct policy_result *pr, uint32_t *buf)
+{
+	struct policy_view v = { .owner = owner, .usable = usable };
+
+	if (owner == s->owner)
+		shown(s, &v);
+	return place_view(s, i, &v, pr, buf);
 }
 
 static enum policy_status place(struct sim *s, uint32_t i,
@@ -954,7 +1017,7 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 	o->end = end;
 	o->claimed_isolated = claimed;
 	o->order = s->res->started + 1;
-	s->gen = policy_gen_next(); /* owner[] changes below */
+	changing(s, nodes, n, false); /* owner[] changes below */
 	s->over++;
 	for (uint32_t k = 0; k < n; k++) {
 		if (s->owner[nodes[k]] == POLICY_FREE) {
@@ -1052,8 +1115,8 @@ static int finish(struct sim *s, uint32_t i)
 	if (o->end > s->tend)
 		s->tend = o->end;
 	if (s->fmode)
-		neighbours(s, i);   /* rated again once it is gone */
-	s->gen = policy_gen_next(); /* owner[] changes below */
+		neighbours(s, i);	    /* rated again once it is gone */
+	changing(s, o->nodes, o->n, false); /* owner[] changes below */
 	s->over++;
 	for (uint32_t k = 0; k < o->n; k++) {
 		uint32_t x = o->nodes[k];
@@ -1122,7 +1185,7 @@ static int reserve(struct sim *s, uint32_t i, int64_t *when,
 		   struct policy_result *pr)
 {
 	const struct wl_job *j = &s->w->jobs[i];
-	struct policy_view v = { .owner = s->owner, .gen = s->gen };
+	struct policy_view v = { .owner = s->owner };
 	struct policy_request rq = {
 		.job_id = i + 1,
 		.nodes = j->nodes,
@@ -1148,6 +1211,7 @@ static int reserve(struct sim *s, uint32_t i, int64_t *when,
 		return 0;
 	}
 	s->rs_valid = false;
+	shown(s, &v);
 	if (policy_will_run(s->pol, &v, s->rel, s->nrun, s->now, &rq, pr, &wr,
 			    s->err))
 		return workload_job_where(s->w, i, s->err);
@@ -1226,6 +1290,13 @@ static bool keeps_reservation(struct sim *s, uint32_t h, uint32_t i,
 			      const struct policy_result *pr)
 {
 	struct policy_result hr;
+	/* a version of its own, given as a change of the machine now (the
+	 * nodes released and I's): a policy that counted the machine now
+	 * counts only those */
+	struct policy_view v = { .owner = s->tmp,
+				 .gen = policy_gen_next(),
+				 .base_gen = s->gen,
+				 .changed = s->kchg };
 
 	memcpy(s->tmp, s->owner, s->N * sizeof(*s->tmp));
 	for (uint32_t q = 0; q < s->relk + s->nbfb; q++) {
@@ -1233,13 +1304,17 @@ static bool keeps_reservation(struct sim *s, uint32_t h, uint32_t i,
 					   s->bfb[q - s->relk];
 		const struct whatif_job *o = &s->res->jobs[j];
 
-		for (uint32_t v = 0; v < o->n; v++)
-			if (s->tmp[o->nodes[v]] == j + 1)
-				s->tmp[o->nodes[v]] = POLICY_FREE;
+		for (uint32_t x = 0; x < o->n; x++)
+			if (s->tmp[o->nodes[x]] == j + 1) {
+				s->tmp[o->nodes[x]] = POLICY_FREE;
+				s->kchg[v.nchanged++] = o->nodes[x];
+			}
 	}
-	for (uint32_t k = 0; k < pr->n; k++)
+	for (uint32_t k = 0; k < pr->n; k++) {
 		s->tmp[pr->nodes[k]] = i + 1;
-	return place_into(s, h, s->tmp, NULL, &hr, s->buf2) == POLICY_PLACED;
+		s->kchg[v.nchanged++] = pr->nodes[k];
+	}
+	return place_view(s, h, &v, &hr, s->buf2) == POLICY_PLACED;
 }
 
 static int backfill(struct sim *s, int64_t shadow)
@@ -1252,7 +1327,7 @@ static int backfill(struct sim *s, int64_t shadow)
 
 	s->nbfb = 0;
 	if (s->nresv)
-		s->gen = policy_gen_next(); /* usable[] changes below */
+		changing(s, s->resv, s->nresv, true); /* usable[] changes */
 	for (uint32_t k = 0; k < s->nresv; k++) {
 		s->usable[s->resv[k]] = 0;
 		if (s->owner[s->resv[k]] == POLICY_FREE)
@@ -1300,7 +1375,7 @@ static int backfill(struct sim *s, int64_t shadow)
 	}
 	for (uint32_t k = 0; k < s->nresv; k++)
 		s->usable[s->resv[k]] = 1;
-	s->gen = policy_gen_next();
+	changing(s, s->resv, s->nresv, true);
 	return rc;
 }
 
@@ -1451,11 +1526,18 @@ static int setup(struct sim *s)
 	s->arr = malloc((nj ? nj : 1) * sizeof(*s->arr));
 	s->arrival = malloc((nj ? nj : 1) * sizeof(*s->arrival));
 	s->asked = calloc(nj ? nj : 1, 1);
+	for (int t = 0; t < 2; t++) {
+		s->hint[t].chg = malloc(s->N * sizeof(*s->hint[t].chg));
+		s->hint[t].in = calloc(s->N ? s->N : 1, 1);
+		if (!s->hint[t].chg || !s->hint[t].in)
+			return -1;
+	}
+	s->kchg = malloc(s->N * sizeof(*s->kchg));
 	s->res->jobs = calloc(nj ? nj : 1, sizeof(*s->res->jobs));
 	if (!s->owner || !s->tmp || !s->usable || !s->buf || !s->buf2 ||
 	    !s->rbuf || !s->rbuf2 || !s->rel || !s->bfb || !s->resv ||
 	    !s->scratch || !s->run || !s->heap || !s->queue || !s->arr ||
-	    !s->arrival || !s->asked || !s->res->jobs)
+	    !s->arrival || !s->asked || !s->kchg || !s->res->jobs)
 		return -1;
 	s->res->njob_out = nj;
 	s->heap_cap = nj ? nj : 1;
@@ -1533,6 +1615,11 @@ static void teardown(struct sim *s)
 	free(s->stamp);
 	free(s->incomp);
 	free(s->asked);
+	for (int t = 0; t < 2; t++) {
+		free(s->hint[t].chg);
+		free(s->hint[t].in);
+	}
+	free(s->kchg);
 	free(s->comp);
 	free(s->lid);
 	free(s->lglob);
