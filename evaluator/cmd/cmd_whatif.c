@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,7 +35,10 @@ enum {
 	OPT_PROGRESS,
 	OPT_THREADS,
 	OPT_GAIN,
-	OPT_FRAC
+	OPT_FRAC,
+	OPT_ARRAY,
+	OPT_MERGE,
+	OPT_CELL
 };
 
 static const struct cli_opt options[] = {
@@ -129,6 +134,23 @@ static const struct cli_opt options[] = {
 	  .help = "threads (default: the online CPUs): one per\n"
 		  "policy simulated at once; the rest share their\n"
 		  "predicted rates (dragonfly, Cascade)" },
+	{ .id = OPT_ARRAY,
+	  .name = "array",
+	  .arg = "DIR",
+	  .help = "write the run as a Slurm job array into DIR (one\n"
+		  "cell, a value and a policy, per task: an sbatch\n"
+		  "script and copies of the inputs); sbatch it, then\n"
+		  "--merge DIR" },
+	{ .id = OPT_MERGE,
+	  .name = "merge",
+	  .arg = "DIR",
+	  .help = "print the run --array wrote into DIR from its\n"
+		  "cells, as the run itself prints it" },
+	{ .id = OPT_CELL,
+	  .name = "cell",
+	  .arg = "K",
+	  .help = "with --array DIR: run cell K of DIR's run into\n"
+		  "DIR/cells (what its array tasks do)" },
 	{ .id = 'q', .name = "quiet", .help = "no progress on stderr" },
 	CLI_OPT_JSON,
 	CLI_OPT_HELP,
@@ -171,6 +193,8 @@ static double sweep_at(const struct sweep *w, uint32_t k)
 struct cmd_whatif_args {
 	const char *spec, *routing; /* --topo, --routing (NULL: default) */
 	const char *workload;	    /* --workload FILE ("-" = stdin) */
+	const char *wl_name;	    /* it as reports name it (--array's
+				     * cells read a copy) */
 	const char *policies;	    /* --policy as given */
 	bool policy_given;	    /* --policy given (else the topo.conf's
 				     * DefaultPolicy=, or the family's) */
@@ -181,6 +205,11 @@ struct cmd_whatif_args {
 	uint32_t every;		    /* --progress seconds */
 	uint32_t threads;	    /* --threads (0 = the online CPUs) */
 	bool cores_given;	    /* --cores-per-node given */
+	const char *array, *merge;  /* --array DIR, --merge DIR */
+	const char *cell;	    /* --cell K as given */
+	uint32_t cell_k;
+	/* a run of --array DIR: the copies of its inputs read */
+	char wl_copy[4096], conf_copy[4096];
 	bool json, quiet;
 	struct sweep gain;	/* --isolation-gain */
 	struct sweep frac;	/* --comm-fraction */
@@ -748,6 +777,17 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 		break;
 	case OPT_GAIN:
 		return parse_sweep("isolation-gain", arg, 1e6, &a->gain);
+	case OPT_ARRAY:
+		a->array = arg;
+		break;
+	case OPT_MERGE:
+		a->merge = arg;
+		break;
+	case OPT_CELL:
+		a->cell = arg;
+		return cli_parse_u32(CMD, "--cell", arg, &a->cell_k) ?
+			       CLI_USAGE :
+			       CLI_GO;
 	case OPT_FRAC:
 		return parse_sweep("comm-fraction", arg, 1, &a->frac);
 	case 'o':
@@ -784,7 +824,7 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 static int parse(int argc, char **argv, struct cmd_whatif_args *a)
 {
 	const char *arg;
-	int c, rc;
+	int c, rc, nopts = 0;
 
 	memset(a, 0, sizeof(*a));
 	wl_opts_init(&a->wl);
@@ -797,10 +837,23 @@ static int parse(int argc, char **argv, struct cmd_whatif_args *a)
 		rc = set_opt(a, c, arg);
 		if (rc != CLI_GO)
 			return rc;
+		nopts++;
 	}
 	if (optind < argc)
 		return cli_error(CMD, CLI_USAGE, "unexpected argument '%s'",
 				 argv[optind]);
+	if (a->cell && !a->array)
+		return cli_error(CMD, CLI_USAGE,
+				 "--cell K runs a cell of a sweep written by "
+				 "--array DIR: give --array DIR");
+	if (a->merge || a->cell) /* the run's options come from DIR */
+		return nopts == 1 + !!a->cell ?
+			       CLI_GO :
+			       cli_error(CMD, CLI_USAGE,
+					 "%s takes the options --array wrote "
+					 "into DIR: give no other",
+					 a->merge ? "--merge DIR" :
+						    "--array DIR --cell K");
 	if (!a->spec || !a->workload)
 		return cli_error(CMD, CLI_USAGE, "%s required (see --help)",
 				 !a->spec && !a->workload ?
@@ -840,6 +893,7 @@ static int parse(int argc, char **argv, struct cmd_whatif_args *a)
 				 "hm is the fastest)");
 	a->sw = a->gain.arg ? &a->gain : a->frac.arg ? &a->frac : NULL;
 	a->nval = a->sw ? a->sw->n : 1;
+	a->wl_name = a->workload;
 	return CLI_GO;
 }
 
@@ -919,7 +973,7 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 					      "");
 	if (!w->n) /* an empty file, or a failed squeue --json upstream */
 		return cli_error(
-			CMD, CLI_USAGE, "%s: no jobs%s", a->workload,
+			CMD, CLI_USAGE, "%s: no jobs%s", a->wl_name,
 			w->skipped ? " (every record bad and skipped)" : "");
 	if (a->scale && scale_jobs(w, a->scale, wo.nnodes, &r->scale_factor,
 				   &r->scale_realised))
@@ -928,9 +982,9 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 				 "most 1e6, or 'auto'",
 				 a->scale);
 	if (w->skipped)
-		print_skips(a->workload, w);
+		print_skips(a->wl_name, w);
 	if (!a->cores_given)
-		warn_cores(a->workload, w);
+		warn_cores(a->wl_name, w);
 	return CLI_OK;
 }
 
@@ -1087,9 +1141,10 @@ static int simulate_all(const struct cmd_whatif_args *a,
 	return rc;
 }
 
-/* Load the machine and the workload, then simulate every policy, into R
- * (freed by the caller, even on failure).  Returns an exit status. */
-static int run(struct cmd_whatif_args *a, struct cmd_whatif_result *r)
+/* Load the machine and the workload into R (freed by the caller, even
+ * on failure) and name the policies run by default.  Returns an exit
+ * status. */
+static int prepare(struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 {
 	int rc = load(a, r);
 	const char *text = NULL;
@@ -1116,16 +1171,31 @@ static int run(struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 			snprintf(a->pol[i].label, sizeof(a->pol[i].label),
 				 "%s (default)", d);
 		}
+	return rc;
+}
 
-	if (rc == CLI_OK)
-		rc = simulate_all(a, r);
-	if (rc == CLI_OK && r->nres && r->res[0].snapshot_shared_nodes)
+/* The warning of a snapshot whose running jobs share nodes. */
+static void warn_shared(const struct cmd_whatif_args *a,
+			const struct cmd_whatif_result *r)
+{
+	if (r->nres && r->res[0].snapshot_shared_nodes)
 		fprintf(stderr,
 			"stopo whatif: %s: warning: %u node%s held by two or "
 			"more running jobs (nodes shared in Slurm): each stays "
 			"busy until the last of them ends\n",
-			a->workload, r->res[0].snapshot_shared_nodes,
+			a->wl_name, r->res[0].snapshot_shared_nodes,
 			r->res[0].snapshot_shared_nodes == 1 ? "" : "s");
+}
+
+/* prepare, then simulate every cell into R.  Returns an exit status. */
+static int run(struct cmd_whatif_args *a, struct cmd_whatif_result *r)
+{
+	int rc = prepare(a, r);
+
+	if (rc == CLI_OK)
+		rc = simulate_all(a, r);
+	if (rc == CLI_OK)
+		warn_shared(a, r);
 	return rc;
 }
 
@@ -1174,7 +1244,7 @@ static void head_json(const struct cmd_whatif_args *a,
 		o, "routing",
 		json_object_new_string(routing_spec(machine_routing(r->m))));
 	json_object_object_add(o, "workload",
-			       json_object_new_string(a->workload));
+			       json_object_new_string(a->wl_name));
 	json_object_object_add(o, "jobs", json_object_new_int64(r->w.n));
 	json_object_object_add(o, "skipped",
 			       json_object_new_int64(r->w.skipped));
@@ -1316,7 +1386,7 @@ static void print_head(const struct cmd_whatif_args *a,
 
 	printf("topology: %s (%u nodes), routing %s\n", topo_spec(t),
 	       topo_num_nodes(t), routing_spec(machine_routing(r->m)));
-	printf("workload: %s (%u job%s%s)\n", a->workload, r->w.n,
+	printf("workload: %s (%u job%s%s)\n", a->wl_name, r->w.n,
 	       r->w.n == 1 ? "" : "s", r->w.squeue ? ", squeue snapshot" : "");
 	if (a->scale)
 		printf("scale: %s, factor %.6g (each size rounded down or up "
@@ -1457,6 +1527,421 @@ static void result_free(struct cmd_whatif_result *r)
 	machine_destroy(r->m);
 }
 
+/* ---- --array DIR, --cell K, --merge DIR ---- */
+
+/* The first line of DIR/args: what wrote it, and its format. */
+#define ARRAY_MAGIC "# stopo whatif --array 1"
+
+/* Write LEN bytes of DATA to PATH whole: a file beside it renamed into
+ * place, so that a reader sees all of it or nothing.  0, or -1 with
+ * ERR "PATH: why". */
+static int write_whole(const char *path, const void *data, size_t len,
+		       struct err *err)
+{
+	char tmp[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "wb");
+	if (!f)
+		return err_set(err, "%s: %s", tmp, strerror(errno));
+	errno = 0;
+	if ((fwrite(data, 1, len, f) != len) | (fclose(f) == EOF) ||
+	    rename(tmp, path)) {
+		err_set(err, "%s: %s", path,
+			errno ? strerror(errno) : "write error");
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* PATH of DIR: DIR/NAME into BUF (LEN bytes).  Returns BUF. */
+static char *in_dir(char *buf, size_t len, const char *dir, const char *name)
+{
+	int n = snprintf(buf, len, "%s/%s", dir, name);
+
+	/* too long a path: "", which no open finds (and says so) */
+	if (n < 0 || (size_t)n >= len)
+		buf[0] = '\0';
+	return buf;
+}
+
+/* S as a single-quoted shell word into F. */
+static void shell_word(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
+}
+
+/* DIR/whatif.sbatch: the array of NCELLS tasks, each running stopo
+ * whatif --array DIR --cell $SLURM_ARRAY_TASK_ID with this stopo.  0,
+ * or -1 with ERR. */
+static int write_sbatch(const char *dir, uint32_t ncells, struct err *err)
+{
+	char self[4096], path[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	if (n <= 0)
+		return err_set(err, "/proc/self/exe: %s", strerror(errno));
+	self[n] = '\0';
+	f = open_memstream(&text, &len);
+	if (!f)
+		return err_set(err, "out of memory");
+	fprintf(f, "#!/bin/sh\n"
+		   "# stopo whatif --array: one cell of the run per task; "
+		   "then\n#   stopo whatif --merge ");
+	shell_word(f, dir);
+	fprintf(f,
+		"\n#SBATCH --job-name=stopo-whatif\n"
+		"#SBATCH --array=0-%u\n"
+		"#SBATCH --ntasks=1\n"
+		"#SBATCH --output=%s/logs/cell-%%a.out\n"
+		"#SBATCH --error=%s/logs/cell-%%a.err\n"
+		"exec ",
+		ncells - 1, dir, dir);
+	shell_word(f, self);
+	fputs(" whatif --array ", f);
+	shell_word(f, dir);
+	fputs(" --cell \"$SLURM_ARRAY_TASK_ID\"\n", f);
+	if (fclose(f))
+		return err_set(err, "out of memory");
+	rc = write_whole(in_dir(path, sizeof(path), dir, "whatif.sbatch"), text,
+			 len, err);
+	free(text);
+	if (!rc && chmod(path, 0755))
+		rc = err_set(err, "%s: %s", path, strerror(errno));
+	return rc;
+}
+
+/* The workload (A->workload, "-": standard input) and a topo.conf
+ * (A->spec when a file) copied into DIR/inputs.  0 or -1 with ERR. */
+static int copy_inputs(const struct cmd_whatif_args *a, const char *dir,
+		       const struct machine *m, struct err *err)
+{
+	char path[4096];
+	size_t len;
+	char *text;
+	int rc;
+
+	if (!(text = workload_slurp(a->workload, &len, err)))
+		return -1;
+	rc = write_whole(in_dir(path, sizeof(path), dir, "inputs/workload"),
+			 text, len, err);
+	free(text);
+	if (rc || !machine_source(m))
+		return rc;
+	if (!(text = workload_slurp(machine_source(m), &len, err)))
+		return -1;
+	rc = write_whole(in_dir(path, sizeof(path), dir, "inputs/topo.conf"),
+			 text, len, err);
+	free(text);
+	return rc;
+}
+
+/* --array DIR: A's run written as a Slurm job array into DIR (created;
+ * an existing one must be empty): DIR/args (ARGV, read back by the
+ * tasks and --merge), DIR/inputs (the workload, a topo.conf),
+ * DIR/cells (one result per task), DIR/logs and DIR/whatif.sbatch.
+ * The run is checked first (the topology, the workload, the policies),
+ * as far as a run checks them before simulating.  Returns an exit
+ * status. */
+static int write_array(struct cmd_whatif_args *a, int argc, char **argv)
+{
+	struct cmd_whatif_result r = { 0 };
+	char dir[4096], path[4096];
+	struct err err = { "" };
+	uint32_t ncells = a->nval * (uint32_t)a->npol;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	if (!strcmp(a->workload, "-"))
+		return cli_error(CMD, CLI_USAGE,
+				 "--array: the workload is copied into DIR "
+				 "for the tasks: give a file, not -");
+	rc = prepare(a, &r);
+	if (rc != CLI_OK)
+		goto out;
+	if (mkdir(a->array, 0755) &&
+	    (errno != EEXIST || rmdir(a->array) || mkdir(a->array, 0755))) {
+		rc = cli_error(CMD, CLI_FAIL,
+			       "--array %s: %s (give a new or empty "
+			       "directory)",
+			       a->array, strerror(errno));
+		goto out;
+	}
+	if (!realpath(a->array, dir)) {
+		rc = cli_error(CMD, CLI_FAIL, "--array %s: %s", a->array,
+			       strerror(errno));
+		goto out;
+	}
+	if (mkdir(in_dir(path, sizeof(path), dir, "inputs"), 0755) ||
+	    mkdir(in_dir(path, sizeof(path), dir, "cells"), 0755) ||
+	    mkdir(in_dir(path, sizeof(path), dir, "logs"), 0755)) {
+		rc = cli_error(CMD, CLI_FAIL, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (copy_inputs(a, dir, r.m, &err) || write_sbatch(dir, ncells, &err)) {
+		rc = cli_error(CMD, CLI_FAIL, "%s", err.msg);
+		goto out;
+	}
+	f = open_memstream(&text, &len);
+	if (!f) {
+		rc = cli_error(CMD, CLI_FAIL, "out of memory");
+		goto out;
+	}
+	fprintf(f, "%s\n", ARRAY_MAGIC);
+	for (int i = 1; i < argc; i++)
+		fprintf(f, "%s\n", argv[i]);
+	if (fclose(f) || write_whole(in_dir(path, sizeof(path), dir, "args"),
+				     text, len, &err)) {
+		rc = cli_error(CMD, CLI_FAIL, "%s",
+			       err.msg[0] ? err.msg : "out of memory");
+		goto out;
+	}
+	printf("%s: %u cell%s (%u polic%s x %u value%s); submit with\n"
+	       "  sbatch %s/whatif.sbatch\n"
+	       "then, once its tasks are done:\n"
+	       "  stopo whatif --merge %s\n",
+	       dir, ncells, ncells == 1 ? "" : "s", a->npol,
+	       a->npol == 1 ? "y" : "ies", a->nval, a->nval == 1 ? "" : "s",
+	       dir, dir);
+out:
+	free(text);
+	result_free(&r);
+	return rc;
+}
+
+/* DIR/args into A: the options of the run --array wrote, parsed again,
+ * reading the copies of its inputs under their own names.  Returns an
+ * exit status (CLI_GO: parsed). */
+static int read_array(const char *dir, struct cmd_whatif_args *a, char **text,
+		      char ***argv)
+{
+	char path[4096];
+	struct err err = { "" };
+	size_t len, n = 0;
+	char *p, *nl;
+	int rc;
+
+	*argv = NULL;
+	*text = workload_slurp(in_dir(path, sizeof(path), dir, "args"), &len,
+			       &err);
+	if (!*text)
+		return cli_error(CMD, CLI_USAGE,
+				 "%s (not a directory --array wrote)", err.msg);
+	if (strncmp(*text, ARRAY_MAGIC "\n", strlen(ARRAY_MAGIC) + 1))
+		return cli_error(CMD, CLI_USAGE,
+				 "%s:1: not '%s' (not a file --array wrote)",
+				 path, ARRAY_MAGIC);
+	*argv = calloc(len + 2, sizeof(**argv));
+	if (!*argv)
+		return cli_error(CMD, CLI_FAIL, "out of memory");
+	(*argv)[n++] = (char *)"whatif";
+	for (p = *text + strlen(ARRAY_MAGIC) + 1; *p; p = nl + 1) {
+		if (!(nl = strchr(p, '\n')))
+			return cli_error(CMD, CLI_USAGE,
+					 "%s: no end of line at its end "
+					 "(cut short?)",
+					 path);
+		*nl = '\0';
+		(*argv)[n++] = p;
+	}
+	rc = parse((int)n, *argv, a);
+	if (rc != CLI_GO)
+		return rc;
+	a->wl_name = a->workload;
+	a->workload =
+		in_dir(a->wl_copy, sizeof(a->wl_copy), dir, "inputs/workload");
+	if (!access(in_dir(a->conf_copy, sizeof(a->conf_copy), dir,
+			   "inputs/topo.conf"),
+		    R_OK))
+		a->spec = a->conf_copy;
+	a->array = NULL; /* a run of the array now, not its writing */
+	return CLI_GO;
+}
+
+/* A cell's file: DIR/cells/K.json. */
+static char *cell_path(char *buf, size_t len, const char *dir, uint32_t k)
+{
+	int n = snprintf(buf, len, "%s/cells/%u.json", dir, k);
+
+	if (n < 0 || (size_t)n >= len)
+		buf[0] = '\0';
+	return buf;
+}
+
+/* --array DIR --cell K: cell K of DIR's run simulated into
+ * DIR/cells/K.json (its jobs too when the run has --jobs-out).
+ * Returns an exit status. */
+static int run_cell(const char *dir, uint32_t k)
+{
+	struct cmd_whatif_args a;
+	struct cmd_whatif_result r = { 0 };
+	struct err err = { "" };
+	char *text = NULL, **argv = NULL, path[4096];
+	uint32_t ncells, rt;
+	int rc = read_array(dir, &a, &text, &argv), nth;
+	struct json_object *o = NULL;
+	const char *s;
+
+	if (rc != CLI_GO)
+		goto out;
+	ncells = a.nval * (uint32_t)a.npol;
+	if (k >= ncells) {
+		rc = cli_error(CMD, CLI_USAGE,
+			       "--cell %u: %s has cells 0 to %u", k, dir,
+			       ncells - 1);
+		goto out;
+	}
+	rc = prepare(&a, &r);
+	if (rc != CLI_OK)
+		goto out;
+	r.res = calloc(ncells, sizeof(*r.res));
+	if (!r.res) {
+		rc = cli_error(CMD, CLI_FAIL, "out of memory");
+		goto out;
+	}
+	r.nres = (int)ncells;
+	thread_plan(&a, 1, &nth, &rt);
+	if (simulate(&a, &r, (int)k, rt, NULL, &err)) {
+		rc = cli_error(CMD,
+			       strstr(err.msg, "out of memory") ? CLI_FAIL :
+								  CLI_USAGE,
+			       "%s", err.msg);
+		goto out;
+	}
+	o = whatif_result_json(&r.res[k], a.jobs_out != NULL);
+	s = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) :
+		NULL;
+	if (!s) {
+		rc = cli_error(CMD, CLI_FAIL, "out of memory");
+		goto out;
+	}
+	if (write_whole(cell_path(path, sizeof(path), dir, k), s, strlen(s),
+			&err))
+		rc = cli_error(CMD, CLI_FAIL, "%s", err.msg);
+out:
+	json_object_put(o);
+	result_free(&r);
+	free(text);
+	free(argv);
+	return rc;
+}
+
+/* Cell K of DIR into *RES.  0, or -1 with ERR. */
+static int read_cell(const char *dir, uint32_t k, struct whatif_result *res,
+		     struct err *err)
+{
+	char path[4096];
+	size_t len;
+	char *text = workload_slurp(cell_path(path, sizeof(path), dir, k), &len,
+				    err);
+	struct json_tokener *tok;
+	struct json_object *o;
+	int rc = -1;
+
+	if (!text)
+		return -1;
+	tok = json_tokener_new();
+	o = tok && len <= INT32_MAX ?
+		    json_tokener_parse_ex(tok, text, (int)len) :
+		    NULL;
+	if (!o || json_tokener_get_parse_end(tok) != len)
+		err_set(err, "%s: not a whole cell (a task cut short?)", path);
+	else if (!whatif_json_check(path, text, len, err))
+		rc = whatif_result_from_json(o, path, res, err);
+	json_object_put(o);
+	json_tokener_free(tok);
+	free(text);
+	return rc;
+}
+
+/* --merge DIR: DIR's run printed from its cells, as the run prints it.
+ * Returns an exit status. */
+static int merge(const char *dir)
+{
+	struct cmd_whatif_args a;
+	struct cmd_whatif_result r = { 0 };
+	struct err err = { "" };
+	char *text = NULL, **argv = NULL, *missing = NULL;
+	size_t mlen = 0;
+	uint32_t ncells, nmiss = 0;
+	FILE *mf = NULL;
+	int rc = read_array(dir, &a, &text, &argv);
+
+	if (rc != CLI_GO)
+		goto out;
+	ncells = a.nval * (uint32_t)a.npol;
+	rc = prepare(&a, &r);
+	if (rc != CLI_OK)
+		goto out;
+	r.res = calloc(ncells, sizeof(*r.res));
+	mf = open_memstream(&missing, &mlen);
+	if (!r.res || !mf) {
+		rc = cli_error(CMD, CLI_FAIL, "out of memory");
+		goto out;
+	}
+	r.nres = (int)ncells;
+	for (uint32_t k = 0; k < ncells; k++) {
+		char path[4096];
+
+		if (access(cell_path(path, sizeof(path), dir, k), F_OK)) {
+			fprintf(mf, "%s%u", nmiss++ ? "," : "", k);
+			continue;
+		}
+		if (read_cell(dir, k, &r.res[k], &err)) {
+			rc = cli_error(CMD, CLI_USAGE,
+				       "%s; run it again: sbatch --array=%u "
+				       "%s/whatif.sbatch",
+				       err.msg, k, dir);
+			goto out;
+		}
+	}
+	fclose(mf);
+	mf = NULL;
+	if (nmiss) {
+		rc = cli_error(CMD, CLI_USAGE,
+			       "%s: %u of %u cells not done (%s; see %s/logs); "
+			       "run them again: sbatch --array=%s "
+			       "%s/whatif.sbatch",
+			       dir, nmiss, ncells, missing, dir, missing, dir);
+		goto out;
+	}
+	warn_shared(&a, &r);
+	if (a.jobs_out) {
+		a.jobs_f = strcmp(a.jobs_out, "-") ? fopen(a.jobs_out, "w") :
+						     stdout;
+		if (!a.jobs_f) {
+			rc = cli_error(CMD, CLI_FAIL, "--jobs-out %s: %s",
+				       a.jobs_out, strerror(errno));
+			goto out;
+		}
+	}
+	rc = emit(&a, &r);
+	if (a.jobs_f && a.jobs_f != stdout)
+		fclose(a.jobs_f);
+out:
+	if (mf)
+		fclose(mf);
+	free(missing);
+	result_free(&r);
+	free(text);
+	free(argv);
+	return rc;
+}
+
 int cmd_whatif(int argc, char **argv)
 {
 	struct cmd_whatif_args a;
@@ -1465,6 +1950,12 @@ int cmd_whatif(int argc, char **argv)
 
 	if (rc != CLI_GO)
 		return rc;
+	if (a.merge)
+		return merge(a.merge);
+	if (a.cell)
+		return run_cell(a.array, a.cell_k);
+	if (a.array)
+		return write_array(&a, argc, argv);
 	/* a file that cannot be written fails now, not after the run */
 	if (a.jobs_out) {
 		a.jobs_f = strcmp(a.jobs_out, "-") ? fopen(a.jobs_out, "w") :

@@ -9,7 +9,8 @@ evaluator_sim_libsim_la_SOURCES = \
 	evaluator/sim/wl_squeue.c \
 	evaluator/sim/wl_jsonscan.c \
 	evaluator/sim/wl_running.c \
-	evaluator/sim/whatif.c
+	evaluator/sim/whatif.c \
+	evaluator/sim/whatif_cell.c
 evaluator_sim_libsim_la_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 noinst_HEADERS += evaluator/sim/workload.h evaluator/sim/whatif.h \
 	evaluator/sim/wl_impl.h

@@ -181,4 +181,22 @@ int whatif_run(const struct topo *t, const struct routing *r,
 /* Free RES's arrays; NULL is a no-op. */
 void whatif_result_free(struct whatif_result *res);
 
+struct json_object;
+
+/* RES as a JSON object (every field by its name, doubles as C99
+ * hexadecimal strings so that they read back to the same bits; with
+ * JOBS the jobs too, their nodes as index ranges): a cell of stopo
+ * whatif --array.  NULL out of memory.  The caller puts it. */
+struct json_object *whatif_result_json(const struct whatif_result *res,
+				       bool jobs);
+/* ... and back into RES (free with whatif_result_free): 0, or -1 with
+ * err "WHAT: FIELD: why" (RES empty then). */
+int whatif_result_from_json(struct json_object *o, const char *what,
+			    struct whatif_result *res, struct err *err);
+/* What json-c accepts in TEXT[0..LEN) and JSON does not allow (a NUL
+ * byte, a key repeated in one object, a comment, an escaped NUL: the
+ * workload readers' rules), as "NAME:LINE: ..." in err.  0 or -1. */
+int whatif_json_check(const char *name, const char *text, size_t len,
+		      struct err *err);
+
 #endif

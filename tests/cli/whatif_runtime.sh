@@ -244,6 +244,77 @@ expect_fail -x comm_fraction_no_rates 2 \
 expect_fail -x comm_fraction_range 2 \
 	"--comm-fraction '1.5': want values from 0 to 1" \
 	-- --topo $FT3 --workload "$tmp/be.csv" --comm-fraction 1.5
+# --array DIR writes the run as a Slurm job array; its cells run here
+# one by one, as its tasks would (tests/slurm/whatif_array.sh runs them
+# under real slurmd), and --merge DIR prints what the run prints, byte
+# for byte: a sweep of gains (text, jobs CSV) and of fractions (JSON but
+# its wall times)
+arr="$tmp/arr"
+for form in json text; do
+	case $form in
+	text) opts="--isolation-gain 0:0.2:0.1" out=txt cells=6 values=3 ;;
+	json) opts="--comm-fraction 0:0.5:0.5 --model hm --json" out=json \
+		cells=4 values=2 ;;
+	esac
+	rm -rf "$arr"
+	# shellcheck disable=SC2086
+	"$STOPO" whatif --topo $FT3 --workload whatif_small.swf --quiet \
+		--policy linear,fattree-pods $opts --jobs-out "$tmp/one.csv" \
+		>"$tmp/one.$out" 2>"$tmp/one.err"
+	# shellcheck disable=SC2086
+	"$STOPO" whatif --topo $FT3 --workload whatif_small.swf --quiet \
+		--policy linear,fattree-pods $opts --jobs-out "$tmp/all.csv" \
+		--array "$arr" >"$tmp/arr.out" 2>"$tmp/arr.err"
+	n=$(sed -n 's/^#SBATCH --array=0-\([0-9]*\)$/\1/p' "$arr/whatif.sbatch")
+	ok=1
+	for k in $(seq 0 "$n"); do
+		"$STOPO" whatif --array "$arr" --cell "$k" 2>>"$tmp/arr.err" ||
+			ok=0
+	done
+	"$STOPO" whatif --merge "$arr" >"$tmp/all.$out" 2>>"$tmp/arr.err" || ok=0
+	if [ $out = json ]; then
+		grep -v '"seconds"' "$tmp/one.json" >"$tmp/one.cmp"
+		grep -v '"seconds"' "$tmp/all.json" >"$tmp/all.cmp"
+	else
+		cp "$tmp/one.txt" "$tmp/one.cmp"
+		cp "$tmp/all.txt" "$tmp/all.cmp"
+	fi
+	if [ $ok = 1 ] && [ "$n" = $((cells - 1)) ] &&
+	   grep -q "^$arr: $cells cells (2 policies x $values values); submit with$" \
+		"$tmp/arr.out" &&
+	   cmp -s "$tmp/one.cmp" "$tmp/all.cmp" &&
+	   cmp -s "$tmp/one.csv" "$tmp/all.csv" && [ -s "$tmp/one.csv" ]; then
+		pass "array_merge_identical_$form"
+	else
+		diff "$tmp/one.cmp" "$tmp/all.cmp"
+		flunk "array_merge_identical_$form" "merged run differs" \
+			"$tmp/arr.out" "$tmp/arr.err"
+	fi
+done
+rm "$arr/cells/4.json" "$arr/cells/1.json"
+expect_fail -x array_cells_missing 2 \
+	"$arr: 2 of 6 cells not done (1,4; see $arr/logs); run them again: sbatch --array=1,4 $arr/whatif.sbatch" \
+	-- --merge "$arr"
+printf '{"policy":' >"$arr/cells/1.json"
+expect_fail array_cell_cut_short 2 \
+	"$arr/cells/1.json: not a whole cell (a task cut short?); run it again: sbatch --array=1" \
+	-- --merge "$arr"
+expect_fail -x array_cell_range 2 "--cell 6: $arr has cells 0 to 5" \
+	-- --array "$arr" --cell 6
+expect_fail -x array_merge_alone 2 \
+	"--merge DIR takes the options --array wrote into DIR: give no other" \
+	-- --merge "$arr" --json
+expect_fail -x array_cell_needs_array 2 \
+	"--cell K runs a cell of a sweep written by --array DIR: give --array DIR" \
+	-- --cell 1
+expect_fail array_not_array 2 "(not a directory --array wrote)" \
+	-- --merge "$tmp"
+mkdir "$tmp/full" && : >"$tmp/full/x"
+expect_fail array_dir_not_empty 1 "(give a new or empty directory)" \
+	-- --topo $FT3 --workload whatif_small.swf --array "$tmp/full"
+expect_fail -x array_stdin 2 \
+	"--array: the workload is copied into DIR for the tasks: give a file, not -" \
+	-- --topo $FT3 --workload - --array "$tmp/new" </dev/null
 expect_fail -x gain_negative 2 \
 	"--isolation-gain '-0.1': want values from 0 to 1e+06" \
 	-- --topo $FT3 --workload "$tmp/be.csv" --isolation-gain -0.1

@@ -6,7 +6,9 @@
  * metrics (wait, bounded slowdown, utilisation, makespan, MLS/TLS over
  * time), squeue snapshots with running jobs, and predicted rates. */
 #include <criterion/criterion.h>
+#include <json-c/json.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1150,4 +1152,81 @@ Test(whatif, comm_fraction_work_from_scratch)
 	}
 	cr_expect_gt(slowed, 10);
 	cr_expect_gt(killed, 2);
+}
+
+/* A result written as a cell (whatif_result_json) and read back
+ * (whatif_result_from_json) is the same, bit for bit: every field and
+ * every job (rates and stretch under a gain, a dropped job, node
+ * ranges); a cell that lacks a field or has one of the wrong kind is
+ * refused naming it. */
+Test(whatif, cell_round_trip)
+{
+	struct whatif_opts so;
+	struct whatif_result back;
+	struct json_object *o;
+	struct err err = { "" };
+	struct run x;
+	const char *text;
+
+	whatif_opts_init(&so);
+	so.rates = true;
+	so.isolation_gain = 0.3;
+	x.t = fx_topo("fattree:k=4,n=2");
+	x.r = fx_routing(x.t, "dmodk");
+	{
+		struct wl_opts wo;
+
+		wl_opts_init(&wo);
+		cr_assert_eq(workload_load(TESTDATA "/whatif_hold.swf", &wo,
+					   &x.w, &err),
+			     0, "%s", err.msg);
+	}
+	cr_assert_eq(whatif_run(x.t, x.r, "linear", &x.w, &so, &x.res, &err), 0,
+		     "%s", err.msg);
+	o = whatif_result_json(&x.res, true);
+	cr_assert_not_null(o);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	cr_assert_eq(whatif_json_check("cell", text, strlen(text), &err), 0,
+		     "%s", err.msg);
+	{
+		struct json_object *p = json_tokener_parse(text);
+
+		cr_assert_eq(whatif_result_from_json(p, "cell", &back, &err), 0,
+			     "%s", err.msg);
+		json_object_put(p);
+	}
+	cr_assert_eq(memcmp(&back, &x.res,
+			    offsetof(struct whatif_result, njob_out)),
+		     0, "the result's fields differ");
+	cr_assert_eq(back.njob_out, x.res.njob_out);
+	for (uint32_t i = 0; i < back.njob_out; i++) {
+		const struct whatif_job *a = &x.res.jobs[i], *b = &back.jobs[i];
+
+		cr_assert_eq(memcmp(b, a, offsetof(struct whatif_job, nodes)),
+			     0, "job %u", a->id);
+		cr_assert_eq(b->n, a->n, "job %u", a->id);
+		if (a->n) /* a dropped job has none (NULL) */
+			cr_assert_arr_eq(b->nodes, a->nodes,
+					 a->n * sizeof(uint32_t));
+		cr_assert_eq(memcmp(&b->dropped, &a->dropped,
+				    sizeof(*a) - offsetof(struct whatif_job,
+							  dropped)),
+			     0, "job %u", a->id);
+	}
+	whatif_result_free(&back);
+	/* refused: a field missing, of the wrong kind */
+	json_object_object_del(o, "makespan");
+	cr_assert_eq(whatif_result_from_json(o, "cell 3", &back, &err), -1);
+	cr_assert_str_eq(err.msg, "cell 3: makespan missing");
+	json_object_object_add(o, "makespan", json_object_new_int(5));
+	cr_assert_eq(whatif_result_from_json(o, "cell 3", &back, &err), -1);
+	cr_assert_str_eq(err.msg, "cell 3: makespan: not a number as written "
+				  "(hexadecimal)");
+	json_object_put(o);
+	text = "{\"policy\":\"a\",\n\"policy\":\"b\"}";
+	cr_assert_eq(whatif_json_check("c.json", text, strlen(text), &err), -1);
+	cr_assert(strstr(err.msg,
+			 "c.json:2: bad JSON: key \"policy\" repeated"),
+		  "%s", err.msg);
+	release(&x);
 }
