@@ -22,6 +22,9 @@ CLI_TESTS += tests/cli/topo.sh tests/cli/paths.sh tests/cli/eval.sh \
 	tests/cli/adapters.sh tests/cli/whatif_runtime.sh \
 	tests/cli/whatif_workloads.sh
 EXTRA_DIST += tests/cli/lib.sh tests/unit/fixtures.h
+
+# stopo whatif --array's tasks run by real slurmd (issue 47)
+SLURM_TESTS += tests/slurm/whatif_array.sh
 dist_man_MANS += man/stopo.1 man/stopo-topo.1 man/stopo-paths.1 \
 	man/stopo-eval.1 man/stopo-whatif.1 man/stopo-report.1 \
 	man/stopo-place.1 man/stopo-import.1 \
