@@ -8,6 +8,21 @@ cli_setup whatif "$data/whatif_golden_"
 cd "$data" || exit 99
 FT3=fattree:k=4,n=3
 
+# sizes_of CSV: the node count of every job of a --jobs-out file, in
+# its order (its nodes column holds index ranges)
+sizes_of() {
+	python3 -c '
+import csv, sys
+n = []
+for r in list(csv.reader(open(sys.argv[1])))[1:]:
+    c = 0
+    for p in r[5].split(","):
+        a, _, b = p.partition("-")
+        c += int(b) - int(a) + 1 if b else 1
+    n.append(str(c))
+print(" ".join(n))' "$1"
+}
+
 # MaxProcs above MaxNodes: processors are cores; without -c a warning
 # names the number to give, with it none
 printf '; MaxNodes: 128\n; MaxProcs: 1024\n1 0 -1 10 8 -1 -1 8 10\n' \
@@ -88,16 +103,7 @@ printf '; MaxNodes: 5\n1 0 -1 10 1 -1 -1 1 10\n2 0 -1 10 1 -1 -1 1 10\n3 0 -1 10
 	>"$tmp/sc.swf"
 run --topo fattree:k=2,n=3 --workload "$tmp/sc.swf" --scale auto --no-rates \
 	-q -p linear --jobs-out "$tmp/sc.csv"
-sizes=$(python3 -c '
-import csv, sys
-n = []
-for r in list(csv.reader(open(sys.argv[1])))[1:]:
-    c = 0
-    for p in r[5].split(","):
-        a, _, b = p.partition("-")
-        c += int(b) - int(a) + 1 if b else 1
-    n.append(str(c))
-print(" ".join(n))' "$tmp/sc.csv")
+sizes=$(sizes_of "$tmp/sc.csv")
 if [ $st = 0 ] && [ "$sizes" = "2 1 2 3 5" ] &&
    grep -q '^scale: auto, factor 1.6 (each size rounded down or up to keep the node-seconds);$' "$tmp/out" &&
    grep -q '^node-seconds offered times 1.6$' "$tmp/out"; then
@@ -119,16 +125,10 @@ fi
 run --topo fattree:k=7,n=3 --workload "$tmp/ctc.swf" --scale auto --no-rates \
 	-q -p linear --json --jobs-out "$tmp/ctc.csv"
 if [ $st = 0 ] && python3 -c '
-import csv, json, sys
+import json, sys
 d = json.load(open(sys.argv[1]))
 f = 343 / 338
-got = []
-for r in list(csv.reader(open(sys.argv[2])))[1:]:
-    c = 0
-    for p in r[5].split(","):
-        a, _, b = p.partition("-")
-        c += int(b) - int(a) + 1 if b else 1
-    got.append(c)
+got = [int(n) for n in sys.argv[2].split()]
 want, err = [], 0.0
 for n in [1] * 300 + [338]:
     x = n * f
@@ -144,7 +144,7 @@ assert want[-1] == 343 and 1 < sum(want[:300]) / 300 < 1.03, want
 r = d["scale"]["realised"]
 assert d["scale"]["factor"] == f and abs(r / f - 1) < 0.01, d["scale"]
 assert abs(r - sum(want) / 638) < 1e-12, (r, sum(want) / 638)
-' "$tmp/out" "$tmp/ctc.csv"; then
+' "$tmp/out" "$(sizes_of "$tmp/ctc.csv")"; then
 	pass scale_auto_keeps_node_seconds
 else
 	flunk scale_auto_keeps_node_seconds "not as recomputed" "$tmp/out" \

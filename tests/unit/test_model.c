@@ -1313,6 +1313,19 @@ Test(model, hm_sorted_middles_equal_paths)
 	topo_destroy(t);
 }
 
+/* Into ALL: the flows of every set of F present (IN) but K, then K's. */
+static void union_last(const struct flows *f, const bool *in, int k,
+		       struct flows *all)
+{
+	flows_init(all);
+	for (int x = 0; x < 5; x++)
+		for (uint32_t i = 0; in[x] && x != k && i < f[x].n; i++)
+			cr_assert_eq(
+				flows_add(all, f[x].src[i], f[x].dst[i], 1), 0);
+	for (uint32_t i = 0; i < f[k].n; i++)
+		cr_assert_eq(flows_add(all, f[k].src[i], f[k].dst[i], 1), 0);
+}
+
 /* model_hm_state_rate of every set present in H (IN[0..5)) against hm
  * on every path of all of them, the set's flows last (after any add or
  * remove: the rates of the sets that stay move with the others). */
@@ -1329,16 +1342,7 @@ static void rates_again(const struct fx_net *n, struct model_hm_state *h,
 
 		if (!in[k])
 			continue;
-		flows_init(&all);
-		for (int x = 0; x < 5; x++)
-			for (uint32_t i = 0; in[x] && x != k && i < f[x].n; i++)
-				cr_assert_eq(flows_add(&all, f[x].src[i],
-						       f[x].dst[i], 1),
-					     0);
-		for (uint32_t i = 0; i < f[k].n; i++)
-			cr_assert_eq(flows_add(&all, f[k].src[i], f[k].dst[i],
-					       1),
-				     0);
+		union_last(f, in, k, &all);
 		cr_assert_eq(model_run("hm:method=paths", n->r, &all, NULL, &r,
 				       &err),
 			     0, "%s", err.msg);
@@ -1446,18 +1450,7 @@ Test(model, hm_state_equals_paths_over_the_sets_present)
 							&err),
 				     0, "%s", err.msg);
 			in[k] = true;
-			flows_init(&all);
-			for (int x = 0; x < 5; x++)
-				for (uint32_t i = 0;
-				     in[x] && x != k && i < f[x].n; i++)
-					cr_assert_eq(flows_add(&all,
-							       f[x].src[i],
-							       f[x].dst[i], 1),
-						     0);
-			for (uint32_t i = 0; i < f[k].n; i++)
-				cr_assert_eq(flows_add(&all, f[k].src[i],
-						       f[k].dst[i], 1),
-					     0);
+			union_last(f, in, k, &all);
 			cr_assert_eq(model_run("hm:method=paths", n.r, &all,
 					       NULL, &r, &err),
 				     0, "%s", err.msg);

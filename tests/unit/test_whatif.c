@@ -652,146 +652,6 @@ Test(whatif, gain_moves_backfill)
 	release(&x);
 }
 
-/* Work done by job I from its start to T under gain G, recomputed from
- * the schedule alone: between consecutive starts and ends, the jobs
- * running (start <= t < end), whether I's link set (linkshare_linkset,
- * all pairs) meets another's, and the pace 1 or 1 + G. */
-static double work_done(const struct run *x, uint32_t **ls, const uint32_t *nls,
-			uint32_t i, int64_t t, double g)
-{
-	const struct whatif_job *o = &x->res.jobs[i];
-	uint32_t nj = x->res.njob_out;
-	int64_t a = o->start;
-	double work = 0;
-
-	while (a < t) {
-		int64_t b = t;
-		bool shared = false;
-
-		for (uint32_t j = 0; j < nj; j++) {
-			const struct whatif_job *p = &x->res.jobs[j];
-
-			if (p->dropped)
-				continue;
-			if (p->start > a && p->start < b)
-				b = p->start;
-			if (p->end > a && p->end < b)
-				b = p->end;
-		}
-		for (uint32_t j = 0; j < nj && !shared; j++) {
-			const struct whatif_job *p = &x->res.jobs[j];
-
-			if (j == i || p->dropped || p->start > a || p->end <= a)
-				continue;
-			for (uint32_t q = 0, r = 0; q < nls[i] && r < nls[j];) {
-				if (ls[i][q] == ls[j][r]) {
-					shared = true;
-					break;
-				}
-				if (ls[i][q] < ls[j][r])
-					q++;
-				else
-					r++;
-			}
-		}
-		work += (double)(b - a) * (shared ? 1 : 1 + g);
-		a = b;
-	}
-	return work;
-}
-
-/* Every job of random workloads ends at the first whole second at
- * which the work done, recomputed from the schedule (work_done), covers
- * its trace run time: on fattree:k=4,n=3 under dmodk (many sharers) and
- * a torus, under linear and random, G = 0.3.  Jobs that ran partly
- * alone and partly shared (work strictly between 1 and 1.3 times their
- * run) occur in every case. */
-Test(whatif, gain_work_from_scratch)
-{
-	static const struct {
-		const char *topo, *routing, *policy;
-	} cases[] = {
-		{ "fattree:k=4,n=3", "dmodk", "linear" },
-		{ "fattree:k=4,n=3", "dmodk", "random" },
-		{ "torus:dims=4x4", NULL, "clustered" },
-	};
-	uint32_t all_turned = 0;
-
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		struct err err = { "" };
-		struct wl_opts wo;
-		struct whatif_opts so;
-		struct run x;
-		struct rng g;
-		char text[8192];
-		size_t len = 0;
-		uint32_t N, turned = 0, **ls, *nls;
-
-		x.t = fx_topo(cases[c].topo);
-		x.r = fx_routing(x.t, cases[c].routing);
-		N = topo_num_nodes(x.t);
-		rng_seed(&g, 31 + c);
-		len += (size_t)snprintf(text, sizeof(text),
-					"id,submit,nodes,runtime,limit\n");
-		for (uint32_t j = 1; j <= 50; j++)
-			len += (size_t)snprintf(
-				text + len, sizeof(text) - len,
-				"%u,%u,%u,%u,\n", j, 7 * j,
-				1 + (uint32_t)rng_below(&g, N / 3),
-				1 + (uint32_t)rng_below(&g, 300));
-		wl_opts_init(&wo);
-		cr_assert_eq(workload_parse("gen.csv", text, len, &wo, &x.w,
-					    &err),
-			     0, "%s", err.msg);
-		whatif_opts_init(&so);
-		so.isolation_gain = 0.3;
-		cr_assert_eq(whatif_run(x.t, x.r, cases[c].policy, &x.w, &so,
-					&x.res, &err),
-			     0, "%s", err.msg);
-		ls = calloc(x.res.njob_out, sizeof(*ls));
-		nls = calloc(x.res.njob_out, sizeof(*nls));
-		for (uint32_t i = 0; i < x.res.njob_out; i++) {
-			const struct whatif_job *o = &x.res.jobs[i];
-			struct ls_job lj = { .id = i + 1,
-					     .nodes = o->nodes,
-					     .n = o->n };
-
-			if (!o->dropped)
-				cr_assert_eq(linkshare_linkset(x.r, &lj, NULL,
-							       &ls[i], &nls[i],
-							       &err),
-					     0, "%s", err.msg);
-		}
-		for (uint32_t i = 0; i < x.res.njob_out; i++) {
-			const struct whatif_job *o = &x.res.jobs[i];
-			double rt = (double)x.w.jobs[i].runtime, at, before;
-
-			if (o->dropped)
-				continue;
-			at = work_done(&x, ls, nls, i, o->end, 0.3);
-			before = work_done(&x, ls, nls, i, o->end - 1, 0.3);
-			cr_expect(at >= rt - 1e-6 && before < rt - 1e-6,
-				  "%s %s job %u: %lld-%lld, work %.9g at its "
-				  "end, %.9g a second before, run time %.0f",
-				  cases[c].topo, cases[c].policy, o->id,
-				  (long long)o->start, (long long)o->end, at,
-				  before, rt);
-			/* some jobs ran partly alone, partly shared */
-			turned += at > (o->end - o->start) + 1e-6 &&
-				  at < 1.3 * (o->end - o->start) - 1e-6;
-		}
-		cr_expect_gt(turned, 0, "%s %s", cases[c].topo,
-			     cases[c].policy);
-		all_turned += turned;
-		for (uint32_t i = 0; i < x.res.njob_out; i++)
-			free(ls[i]);
-		free(ls);
-		free(nls);
-		release(&x);
-	}
-	cr_expect_gt(all_turned, 10);
-}
-
 /* CSV TEXT on the topo.conf FILE of tests/data under linear with SO. */
 static void simulate_conf(struct run *x, struct machine **m, const char *file,
 			  const char *text, const struct whatif_opts *so)
@@ -950,6 +810,55 @@ Test(whatif, runtime_model_refusals)
 	fx_net_free(&n);
 }
 
+/* The link sets of a run's jobs (linkshare_linkset: all pairs). */
+struct sets {
+	uint32_t **ls, *nls, n;
+};
+
+static void sets_make(const struct run *x, struct sets *s)
+{
+	struct err err = { "" };
+
+	s->n = x->res.njob_out;
+	s->ls = calloc(s->n, sizeof(*s->ls));
+	s->nls = calloc(s->n, sizeof(*s->nls));
+	cr_assert(s->ls && s->nls);
+	for (uint32_t i = 0; i < s->n; i++) {
+		const struct whatif_job *o = &x->res.jobs[i];
+		struct ls_job lj = { .id = i + 1,
+				     .nodes = o->nodes,
+				     .n = o->n };
+
+		if (!o->dropped)
+			cr_assert_eq(linkshare_linkset(x->r, &lj, NULL,
+						       &s->ls[i], &s->nls[i],
+						       &err),
+				     0, "%s", err.msg);
+	}
+}
+
+static void sets_free(struct sets *s)
+{
+	for (uint32_t i = 0; i < s->n; i++)
+		free(s->ls[i]);
+	free(s->ls);
+	free(s->nls);
+}
+
+/* Whether the link sets of jobs I and J meet (both ascending). */
+static bool sets_meet(const struct sets *s, uint32_t i, uint32_t j)
+{
+	for (uint32_t q = 0, r = 0; q < s->nls[i] && r < s->nls[j];) {
+		if (s->ls[i][q] == s->ls[j][r])
+			return true;
+		if (s->ls[i][q] < s->ls[j][r])
+			q++;
+		else
+			r++;
+	}
+	return false;
+}
+
 /* hm rate of the flows of job I among the jobs of ON (nj flags; I's
  * flows last), each job's flows WHATIF_DEFAULT_PATTERN seeded 1 + id,
  * from model_run on every path. */
@@ -993,21 +902,25 @@ static double hm_scratch(const struct run *x, const uint8_t *on, uint32_t i)
 	return rate;
 }
 
-/* Work done by job I from its start to T under fraction FR, from the
- * schedule alone: between consecutive starts and ends, the jobs
- * running, whether I's link set meets another's, and if so its hm rate
- * among them over its rate alone (hm_scratch). */
-static double frac_work(const struct run *x, uint32_t **ls, const uint32_t *nls,
-			uint32_t i, int64_t t, double fr)
+/* Work done by job I from its start to T, recomputed from the schedule
+ * alone: between consecutive starts and ends, the jobs running (start
+ * <= t < end) and whether I's link set meets another's; the pace then
+ * is 1 + G while it meets none, 1 otherwise (gain G, F < 0), or with a
+ * fraction F, 1 / (1 - F + F / c), c its hm rate among the jobs running
+ * over its rate alone (hm_scratch; 1 while it meets none). */
+static double work_scratch(const struct run *x, const struct sets *s,
+			   uint32_t i, int64_t t, double g, double f)
 {
-	const struct whatif_job *o = &x->res.jobs[i];
 	uint32_t nj = x->res.njob_out;
-	uint8_t *on = calloc(nj, 1), *me = calloc(nj, 1);
-	int64_t a = o->start;
-	double work = 0, alone;
+	uint8_t *on = calloc(nj, 1);
+	int64_t a = x->res.jobs[i].start;
+	double work = 0, alone = 0;
 
-	me[i] = 1;
-	alone = hm_scratch(x, me, i);
+	cr_assert(on);
+	if (f >= 0) {
+		on[i] = 1;
+		alone = hm_scratch(x, on, i);
+	}
 	while (a < t) {
 		int64_t b = t;
 		bool shared = false;
@@ -1025,35 +938,142 @@ static double frac_work(const struct run *x, uint32_t **ls, const uint32_t *nls,
 				b = p->end;
 		}
 		for (uint32_t j = 0; j < nj && !shared; j++)
-			for (uint32_t q = 0, r = 0;
-			     on[j] && j != i && q < nls[i] && r < nls[j];) {
-				if (ls[i][q] == ls[j][r]) {
-					shared = true;
-					break;
-				}
-				if (ls[i][q] < ls[j][r])
-					q++;
-				else
-					r++;
+			shared = on[j] && j != i && sets_meet(s, i, j);
+		if (f < 0) {
+			work += (double)(b - a) * (shared ? 1 : 1 + g);
+		} else {
+			if (shared && alone > 0) {
+				c = hm_scratch(x, on, i) / alone;
+				c = c < 1 ? c : 1;
 			}
-		if (shared && alone > 0) {
-			c = hm_scratch(x, on, i) / alone;
-			c = c < 1 ? c : 1;
+			work += (double)(b - a) / (1 - f + f / c);
 		}
-		work += (double)(b - a) / (1 - fr + fr / c);
 		a = b;
 	}
 	free(on);
-	free(me);
 	return work;
 }
 
-/* Every job of random workloads under --comm-fraction 0.6 with hm rates
- * ends at the first whole second at which its work, recomputed from the
- * schedule (frac_work: hm from scratch over the jobs running in every
- * interval), covers its run time, or is killed at its limit with work
- * left: on fattree:k=4,n=3 under dmodk and a dragonfly under ugal,
- * under linear and random.  Some jobs are slowed, some killed. */
+/* NJOBS random jobs (seed SEED, one every GAP seconds, MIN to MIN +
+ * N / DIV - 1 nodes, 1 to 300 s, a limit SLACK times the run time above
+ * it at most) run on TOPO under ROUTING and POLICY with SO. */
+static void random_run(struct run *x, const char *topo, const char *routing,
+		       const char *policy, uint64_t seed, uint32_t min,
+		       uint32_t div, double slack, const struct whatif_opts *so)
+{
+	struct err err = { "" };
+	struct wl_opts wo;
+	struct rng g;
+	char text[8192];
+	size_t len;
+	uint32_t N;
+
+	x->t = fx_topo(topo);
+	x->r = fx_routing(x->t, routing);
+	N = topo_num_nodes(x->t);
+	rng_seed(&g, seed);
+	len = (size_t)snprintf(text, sizeof(text),
+			       "id,submit,nodes,runtime,limit\n");
+	for (uint32_t j = 1; j <= 45; j++) {
+		uint32_t run = 1 + (uint32_t)rng_below(&g, 300);
+
+		len += (size_t)snprintf(
+			text + len, sizeof(text) - len, "%u,%u,%u,%u,%u\n", j,
+			8 * j, min + (uint32_t)rng_below(&g, N / div), run,
+			run + (uint32_t)rng_below(&g,
+						  (uint64_t)(slack * run) + 1));
+	}
+	wl_opts_init(&wo);
+	cr_assert_eq(workload_parse("gen.csv", text, len, &wo, &x->w, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(whatif_run(x->t, x->r, policy, &x->w, so, &x->res, &err),
+		     0, "%s", err.msg);
+}
+
+/* Every job of X ends at the first whole second at which its work,
+ * recomputed from the schedule (work_scratch with G or F), covers its
+ * run time, or is killed at its limit with work left; the jobs that
+ * ran partly alone and partly shared counted in *TURNED, those slowed
+ * in *SLOWED, those killed in *KILLED. */
+static void check_work(const struct run *x, const char *what, double g,
+		       double f, uint32_t *turned, uint32_t *slowed,
+		       uint32_t *killed)
+{
+	struct sets s;
+
+	sets_make(x, &s);
+	for (uint32_t i = 0; i < x->res.njob_out; i++) {
+		const struct whatif_job *o = &x->res.jobs[i];
+		double rt = (double)x->w.jobs[i].runtime, at, before,
+		       ran = (double)(o->end - o->start);
+
+		if (o->dropped)
+			continue;
+		at = work_scratch(x, &s, i, o->end, g, f);
+		before = work_scratch(x, &s, i, o->end - 1, g, f);
+		if (o->killed)
+			cr_expect(o->end - o->start == x->w.jobs[i].limit &&
+					  at < rt - 1e-6,
+				  "%s job %u killed at %lld-%lld with work "
+				  "%.9g of %.0f",
+				  what, o->id, (long long)o->start,
+				  (long long)o->end, at, rt);
+		else
+			cr_expect(at >= rt - 1e-6 && before < rt - 1e-6,
+				  "%s job %u: %lld-%lld, work %.9g at its end, "
+				  "%.9g a second before, run time %.0f",
+				  what, o->id, (long long)o->start,
+				  (long long)o->end, at, before, rt);
+		*turned += at > ran + 1e-6 && at < (1 + g) * ran - 1e-6;
+		*slowed += ran > rt;
+		*killed += o->killed;
+	}
+	sets_free(&s);
+}
+
+/* Random workloads under G = 0.3, on fattree:k=4,n=3 under dmodk (many
+ * sharers) and a torus, under linear, random and clustered: every job
+ * ends where its work recomputed from the schedule says (check_work);
+ * jobs that ran partly alone and partly shared (work strictly between 1
+ * and 1.3 times their run) occur in every case. */
+Test(whatif, gain_work_from_scratch)
+{
+	static const struct {
+		const char *topo, *routing, *policy;
+	} cases[] = {
+		{ "fattree:k=4,n=3", "dmodk", "linear" },
+		{ "fattree:k=4,n=3", "dmodk", "random" },
+		{ "torus:dims=4x4", NULL, "clustered" },
+	};
+	uint32_t all = 0, slowed = 0, killed = 0;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct whatif_opts so;
+		struct run x;
+		uint32_t turned = 0;
+		char what[96];
+
+		whatif_opts_init(&so);
+		so.isolation_gain = 0.3;
+		random_run(&x, cases[c].topo, cases[c].routing, cases[c].policy,
+			   31 + c, 1, 3, 0, &so);
+		snprintf(what, sizeof(what), "%s %s", cases[c].topo,
+			 cases[c].policy);
+		check_work(&x, what, 0.3, -1, &turned, &slowed, &killed);
+		cr_expect_gt(turned, 0, "%s", what);
+		all += turned;
+		release(&x);
+	}
+	cr_expect_gt(all, 10);
+	cr_expect_eq(slowed + killed, 0, "a gain slows and kills no job");
+}
+
+/* Random workloads under --comm-fraction 0.6 with hm rates, on
+ * fattree:k=4,n=3 under dmodk and a dragonfly under ugal, under linear
+ * and random: every job ends where its work recomputed from the
+ * schedule (hm from scratch over the jobs running in every interval)
+ * says, or is killed at its limit with work left (check_work).  Some
+ * jobs are slowed, some killed. */
 Test(whatif, comm_fraction_work_from_scratch)
 {
 	static const struct {
@@ -1063,91 +1083,23 @@ Test(whatif, comm_fraction_work_from_scratch)
 		{ "fattree:k=4,n=3", "dmodk", "random" },
 		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "linear" },
 	};
-	uint32_t slowed = 0, killed = 0;
+	uint32_t turned = 0, slowed = 0, killed = 0;
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		struct err err = { "" };
-		struct wl_opts wo;
 		struct whatif_opts so;
 		struct run x;
-		struct rng g;
-		char text[8192];
-		size_t len = 0;
-		uint32_t N, **ls, *nls;
+		char what[96];
 
-		x.t = fx_topo(cases[c].topo);
-		x.r = fx_routing(x.t, cases[c].routing);
-		N = topo_num_nodes(x.t);
-		rng_seed(&g, 71 + c);
-		len += (size_t)snprintf(text, sizeof(text),
-					"id,submit,nodes,runtime,limit\n");
-		for (uint32_t j = 1; j <= 40; j++) {
-			uint32_t run = 1 + (uint32_t)rng_below(&g, 300);
-
-			len += (size_t)snprintf(
-				text + len, sizeof(text) - len,
-				"%u,%u,%u,%u,%u\n", j, 9 * j,
-				2 + (uint32_t)rng_below(&g, N / 4), run,
-				run + (uint32_t)rng_below(&g, run / 2 + 1));
-		}
-		wl_opts_init(&wo);
-		cr_assert_eq(workload_parse("gen.csv", text, len, &wo, &x.w,
-					    &err),
-			     0, "%s", err.msg);
 		whatif_opts_init(&so);
 		so.rates = true;
 		so.model = "hm";
 		so.seed = 1;
 		so.comm_fraction = 0.6;
-		cr_assert_eq(whatif_run(x.t, x.r, cases[c].policy, &x.w, &so,
-					&x.res, &err),
-			     0, "%s", err.msg);
-		ls = calloc(x.res.njob_out, sizeof(*ls));
-		nls = calloc(x.res.njob_out, sizeof(*nls));
-		for (uint32_t i = 0; i < x.res.njob_out; i++) {
-			const struct whatif_job *o = &x.res.jobs[i];
-			struct ls_job lj = { .id = i + 1,
-					     .nodes = o->nodes,
-					     .n = o->n };
-
-			if (!o->dropped)
-				cr_assert_eq(linkshare_linkset(x.r, &lj, NULL,
-							       &ls[i], &nls[i],
-							       &err),
-					     0, "%s", err.msg);
-		}
-		for (uint32_t i = 0; i < x.res.njob_out; i++) {
-			const struct whatif_job *o = &x.res.jobs[i];
-			double rt = (double)x.w.jobs[i].runtime, at, before;
-
-			if (o->dropped)
-				continue;
-			at = frac_work(&x, ls, nls, i, o->end, 0.6);
-			before = frac_work(&x, ls, nls, i, o->end - 1, 0.6);
-			if (o->killed)
-				cr_expect(o->end - o->start ==
-							  x.w.jobs[i].limit &&
-						  at < rt - 1e-6,
-					  "%s %s job %u killed at %lld-%lld "
-					  "with work %.9g of %.0f",
-					  cases[c].topo, cases[c].policy, o->id,
-					  (long long)o->start,
-					  (long long)o->end, at, rt);
-			else
-				cr_expect(at >= rt - 1e-6 && before < rt - 1e-6,
-					  "%s %s job %u: %lld-%lld, work "
-					  "%.9g at its end, %.9g a second "
-					  "before, run time %.0f",
-					  cases[c].topo, cases[c].policy, o->id,
-					  (long long)o->start,
-					  (long long)o->end, at, before, rt);
-			slowed += o->end - o->start > x.w.jobs[i].runtime;
-			killed += o->killed;
-		}
-		for (uint32_t i = 0; i < x.res.njob_out; i++)
-			free(ls[i]);
-		free(ls);
-		free(nls);
+		random_run(&x, cases[c].topo, cases[c].routing, cases[c].policy,
+			   71 + c, 2, 4, 0.5, &so);
+		snprintf(what, sizeof(what), "%s %s", cases[c].topo,
+			 cases[c].policy);
+		check_work(&x, what, 0, 0.6, &turned, &slowed, &killed);
 		release(&x);
 	}
 	cr_expect_gt(slowed, 10);
