@@ -27,4 +27,5 @@ bench_bench_place_LDADD = $(L_MODELS) $(L_NNE) $(EXT_MODELS) $(EXT_UTIL)
 # dragonfly-groups and clustered on the grid workload; fattree-pods
 # beside linear on the shared workload and the awkward mix (issue 15).
 EXTRA_DIST += bench/run.sh bench/grid_workload.sh bench/fattree_mix.sh \
-	bench/awkward_mix.sh bench/round_units.sh bench/isolation_bound.sh
+	bench/awkward_mix.sh bench/round_units.sh bench/isolation_bound.sh \
+	bench/issue47.sh

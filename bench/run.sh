@@ -53,3 +53,4 @@ t1=$(date +%s)
 grep -E '^(policy|utilization|comm. rate sum)' "$tmp/out"
 echo "   $((t1 - t0)) s wall on $(nproc) cores ($([ $((t1 - t0)) -lt 60 ] && echo met || echo MISSED))"
 sh "$src/bench/fattree_mix.sh" "$stopo" "$src"
+sh "$src/bench/issue47.sh" "$stopo" "$src"
