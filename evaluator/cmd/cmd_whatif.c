@@ -165,7 +165,10 @@ static const struct cli_spec cli = {
 		"Dry-run a job queue: FCFS + EASY backfill (Slurm's default, using each\n"
 		"job's time limit), every job placed by the policy; compare policies\n"
 		"side by side (utilisation, makespan, wait, bounded slowdown, isolated\n"
-		"jobs, MLS/TLS over time, predicted communication rates).",
+		"jobs, MLS/TLS over time, predicted communication rates).  With\n"
+		"--isolation-gain or --comm-fraction run times move with interference\n"
+		"(turnaround, throughput, stretch, killed jobs; a sweep gives each\n"
+		"isolating policy's break-even); --array runs a sweep on Slurm.",
 	.opts = options,
 };
 
