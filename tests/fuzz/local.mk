@@ -17,6 +17,7 @@ FUZZ_REPLAYS = \
 	tests/fuzz/replay_hostlist tests/fuzz/replay_swf \
 	tests/fuzz/replay_csv tests/fuzz/replay_json \
 	tests/fuzz/replay_squeue tests/fuzz/replay_running \
+	tests/fuzz/replay_cell \
 	tests/fuzz/replay_adapter
 FUZZ_PROGS = \
 	tests/fuzz/fuzz_topo_conf tests/fuzz/fuzz_spec \
@@ -25,7 +26,8 @@ FUZZ_PROGS = \
 	tests/fuzz/fuzz_flows tests/fuzz/fuzz_hostlist \
 	tests/fuzz/fuzz_swf tests/fuzz/fuzz_csv \
 	tests/fuzz/fuzz_json tests/fuzz/fuzz_squeue \
-	tests/fuzz/fuzz_running tests/fuzz/fuzz_adapter
+	tests/fuzz/fuzz_running tests/fuzz/fuzz_adapter \
+	tests/fuzz/fuzz_cell
 FUZZ_LINK =
 FUZZ_TIME = 60
 FUZZ_COMMON = tests/fuzz/fuzz_util.c
@@ -118,6 +120,14 @@ tests_fuzz_fuzz_adapter_LDFLAGS = $(FUZZ_LINK)
 tests_fuzz_replay_adapter_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_adapter.c plugin/topo_adapter.c $(FUZZ_COMMON)
 tests_fuzz_replay_adapter_LDADD = $(L_PLUGIN) $(GLPK_LIBS) $(EXT_UTIL)
 
+tests_fuzz_fuzz_cell_SOURCES = tests/fuzz/fuzz_cell.c $(FUZZ_COMMON)
+tests_fuzz_fuzz_cell_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+tests_fuzz_fuzz_cell_LDADD = $(L_SIM) $(EXT_SIM) $(EXT_UTIL)
+tests_fuzz_fuzz_cell_LDFLAGS = $(FUZZ_LINK)
+tests_fuzz_replay_cell_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_cell.c $(FUZZ_COMMON)
+tests_fuzz_replay_cell_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+tests_fuzz_replay_cell_LDADD = $(L_SIM) $(EXT_SIM) $(EXT_UTIL)
+
 fuzz-build: $(FUZZ_PROGS)
 
 fuzz:
@@ -125,3 +135,4 @@ fuzz:
 	FUZZ_TIME='$(FUZZ_TIME)' $(SHELL) $(abs_top_srcdir)/scripts/fuzz.sh
 
 .PHONY: fuzz fuzz-build
+
