@@ -100,6 +100,7 @@ struct ft {
 	uint32_t *sw;	  /* [leaves] switch of leaf w */
 	uint32_t *cap;	  /* [leaves] nodes on leaf w */
 	uint32_t *nleaf;  /* [N] leaf of each node (NO_LEAF: hosted above) */
+	bool hosted;	  /* some node is hosted above level 0 */
 	uint32_t nu[16];  /* units of each level */
 	uint32_t *lf[16]; /* [nu[l]+1] unit u's leaves: lf[l][u]..lf[l][u+1] */
 	uint32_t *cf[16]; /* l >= 1: [nu[l]+1] children cf[l][u]..cf[l][u+1] */
@@ -166,6 +167,8 @@ static void ft_finish(struct ft *f, const struct topo *t)
 	}
 	for (uint32_t w = 0; w < f->leaves; w++)
 		f->regular = f->regular && f->cap[w] == f->kmax;
+	for (uint32_t i = 0; i < N && !f->hosted; i++)
+		f->hosted = f->nleaf[i] == NO_LEAF;
 	for (uint32_t l = 0; l < f->n; l++) {
 		f->maxcap[l] = 0;
 		for (uint32_t u = 0; u < f->nu[l]; u++) {
@@ -2147,7 +2150,9 @@ static int count_place(const struct policy *p, const struct policy_view *v,
 	struct counts c;
 	enum policy_status st;
 
-	if (f->links && empty && !v->usable && f->lc) {
+	/* (the counts kept from view to view know leaves only: a tree with
+	 * nodes hosted above them counts every view afresh) */
+	if (f->links && empty && !v->usable && f->lc && !f->hosted) {
 		struct lcache *lc = f->lc;
 
 		pthread_mutex_lock(&lc->lock);
@@ -2165,7 +2170,7 @@ static int count_place(const struct policy *p, const struct policy_view *v,
 			res->isolated = true;
 		return st;
 	}
-	if (f->links && !empty && v->gen && f->lc) {
+	if (f->links && !empty && v->gen && f->lc && !f->hosted) {
 		struct lslot *k;
 
 		pthread_mutex_lock(&f->lc->lock);
