@@ -72,7 +72,7 @@ cluster_reset
 SLURM_EXTRA='SelectTypeParameters=CR_Memory' \
 	cluster_start linear "$TDIR/topo.conf"
 run_workload plain 60
-all_completed plain 1 || fail "select/linear: jobs did not complete"
+all_completed plain stock || fail "select/linear: jobs did not complete"
 read -r pmls ptls pn < <(max_sharing plain "$TDIR/topo.conf")
 note "plain select/linear: max MLS $pmls, max TLS $ptls over $pn samples"
 python3 -c "import sys; sys.exit(0 if $pmls > 0 and $ptls > 0 else 1)" ||
