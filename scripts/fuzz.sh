@@ -13,7 +13,7 @@
 # a time, so that a finding in CI is found again by the same command.
 #
 # Environment: FUZZ_TIME (seconds per harness), FUZZ_TARGETS (names, all
-# by default), FUZZ_CC (clang), FUZZ_JOBS (make -j, 2), FUZZ_ARGS (more
+# by default), FUZZ_CC (clang), FUZZ_JOBS (make -j and harnesses at once, 2), FUZZ_ARGS (more
 # libFuzzer options).  Without clang and libFuzzer (Debian: clang and
 # libclang-rt-14-dev) it says so and exits 0.
 set -eu
@@ -56,13 +56,9 @@ make -s -j"${FUZZ_JOBS:-2}" fuzz-build FUZZ_LINK=-fsanitize=fuzzer \
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-start=$(date +%s)
-total=0
-while read -r name maxlen runs seeds; do
-	case $name in '#'* | '') continue ;; esac
-	if [ -n "${FUZZ_TARGETS:-}" ]; then
-		case " $FUZZ_TARGETS " in *" $name "*) ;; *) continue ;; esac
-	fi
+# run_one NAME MAXLEN RUNS SEEDS: one harness over its corpus
+run_one() {
+	name=$1 maxlen=$2 runs=$3 seeds=$4
 	corpus=$dir/corpus/$name findings=$dir/findings/$name log=$dir/$name.log
 	# FUZZ_CI starts from the committed corpus only: the same inputs
 	[ -z "${FUZZ_CI:-}" ] || rm -rf "$corpus"
@@ -94,10 +90,44 @@ while read -r name maxlen runs seeds; do
 		found=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" |
 			tail -n 1)
 		echo "fuzz: $name: FINDING after ${execs:-?} executions: ${found:-see $log}"
-		exit 1
+		return 1
 	fi
-	total=$((total + ${execs:-0}))
+	echo "${execs:-0}" >"$dir/$name.execs"
 	printf 'fuzz: %-13s %11s executions in %ss, no finding\n' "$name" \
 		"${execs:-?}" "$(($(date +%s) - t0))"
-done <"$src/tests/fuzz/harnesses"
+}
+
+# The harnesses FUZZ_JOBS at a time (each on a core of its own): shard i
+# runs every FUZZ_JOBS-th harness in turn; a finding stops its shard and
+# fails the run once all shards are done.
+jobs=${FUZZ_JOBS:-2}
+start=$(date +%s)
+total=0
+grep -v '^#' "$src/tests/fuzz/harnesses" | while read -r name maxlen runs seeds; do
+	[ -n "$name" ] || continue
+	if [ -n "${FUZZ_TARGETS:-}" ]; then
+		case " $FUZZ_TARGETS " in *" $name "*) ;; *) continue ;; esac
+	fi
+	echo "$name $maxlen $runs $seeds"
+done >"$dir/todo"
+pids=
+shard=0
+while [ $shard -lt "$jobs" ]; do
+	awk -v j="$jobs" -v s=$shard 'NR % j == s' "$dir/todo" >"$dir/todo.$shard"
+	(
+		while read -r name maxlen runs seeds; do
+			run_one "$name" "$maxlen" "$runs" "$seeds" || exit 1
+		done <"$dir/todo.$shard"
+	) &
+	pids="$pids $!"
+	shard=$((shard + 1))
+done
+rc=0
+for p in $pids; do
+	wait "$p" || rc=1
+done
+[ $rc -eq 0 ] || exit 1
+while read -r name rest; do
+	total=$((total + $(cat "$dir/$name.execs")))
+done <"$dir/todo"
 echo "fuzz: $total executions in $(($(date +%s) - start)) s, no finding"
