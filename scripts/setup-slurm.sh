@@ -128,12 +128,15 @@ esac
 
 # Out-of-tree build of src/ only (Debian's man-page patch breaks doc/ out
 # of tree; the tests need no documentation).  --disable-static halves the
-# time; --enable-multiple-slurmd for slurmd -N.
+# time; --enable-multiple-slurmd for slurmd -N; --disable-debug with
+# SLURM_CFLAGS (default -O1, no debugging information: Slurm's default
+# adds -ggdb3) compiles a third faster (job_mgr.c: 3.6 s, not 5.4 s).
 mkdir -p "$bld"
 if [ ! -f "$bld/config.status" ]; then
 	say "configure Slurm $version (build tree $bld, prefix $prefix)"
 	(cd "$bld" && "$src/configure" -q --prefix="$prefix" --with-munge \
-		--enable-multiple-slurmd --disable-static \
+		--enable-multiple-slurmd --disable-static --disable-debug \
+		CFLAGS="${SLURM_CFLAGS:--O1 -fno-strict-aliasing}" \
 		--sysconfdir="$prefix/etc" >"$bld/configure.out" 2>&1) ||
 		die "configure failed: see $bld/configure.out and $bld/config.log"
 fi
