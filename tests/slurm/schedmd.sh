@@ -42,6 +42,14 @@ note "suite: $suite (Slurm $SLURM_SERIES daemons)"
 # N --overcommit).  (test_116_23's --nodelist runs with --no-allocate,
 # which asks no select plugin.)
 REFUSED='test_116_5\.py::test_hostfile$|test_116_9\.py::test_overcommit$'
+# The tests that assert which node cons_tres takes when several are free:
+# test_123_3's no_overlap_weekday_weekend sets every node down, resumes
+# one and wants a 1-node reservation on it, but on the emulated cluster
+# (ReturnToService=2) other nodes register back within seconds, and
+# fattree-pods takes the free node of the fullest leaf (n15, n31), as it
+# places a 1-node job, not the first one.  Under fattree-pods they are
+# run and shown, not counted; under linear they count.
+ORDERED='test_123_3\.py::test_no_overlap_weekday_weekend\['
 
 # Modules whose setup requires auto-config (atf.require_auto_config
 # before their first test) skip whole in local-config mode, some after a
@@ -160,7 +168,7 @@ for r in $runs; do
 		comm -23 "$TDIR/base" <(passed "$r" "$r.again") > "$TDIR/$r.lost"
 	fi
 	if [ -s "$TDIR/$r.lost" ] && [ "$r" = fattree-pods ]; then
-		grep -Ev "$REFUSED" "$TDIR/$r.lost" > "$TDIR/$r.check" || true
+		grep -Ev "$REFUSED|$ORDERED" "$TDIR/$r.lost" > "$TDIR/$r.check" || true
 		if [ -s "$TDIR/$r.check" ]; then
 			run "$r.base" cons_tres "$TDIR/linear.conf" "$TDIR/$r.check"
 			comm -23 "$TDIR/$r.check" <(passed "$r.base") > "$TDIR/$r.flaky"
@@ -185,7 +193,9 @@ while read -r t; do
 	case " $flaky " in *" $t "*) continue ;; esac
 	for r in $runs; do
 		o=$(outcome "$r" "$t")
-		if [ "$r" = fattree-pods ] && echo "$t" | grep -Eq "$REFUSED"; then
+		if [ "$r" = fattree-pods ] && echo "$t" | grep -Eq "$ORDERED"; then
+			note "$r: $t $o (the node it takes among several free ones is the policy's, not counted)"
+		elif [ "$r" = fattree-pods ] && echo "$t" | grep -Eq "$REFUSED"; then
 			[ "$o" != passed ] || bad="$bad
 $r: $t passed, but an explicit node list must be refused"
 			note "$r: $t refused ($o), as it must be"
