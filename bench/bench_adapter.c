@@ -86,7 +86,7 @@ static struct tstate *load(const char *conf_line, const char *policy,
 {
 	char path[] = "/tmp/bench_adapter.XXXXXX";
 	const char *parts[] = { "batch" };
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s;
 	bool none;
 	FILE *f;
@@ -156,7 +156,7 @@ static uint32_t fill(const struct policy *p, uint32_t nodes, uint32_t *owner,
 
 static int run_case(const struct bcase *c, int iters)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	char **names = NULL;
 	uint32_t *owner = calloc(c->nodes, sizeof(uint32_t));
 	uint32_t *nodes = calloc(c->nodes, sizeof(uint32_t));
@@ -314,7 +314,7 @@ static int swf_sizes(const char *path, uint32_t *sizes, uint32_t n,
 static int run_pass(const struct pcase *c, const uint32_t *swf, uint32_t npend,
 		    uint32_t largest)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	char **names = NULL;
 	uint32_t *owner = calloc(c->nodes, sizeof(uint32_t));
 	uint32_t *nodes = calloc(c->nodes, sizeof(uint32_t));

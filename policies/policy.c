@@ -133,7 +133,7 @@ static struct policy *create_default(const struct topo *t,
 	struct policy *p = NULL;
 
 	for (; !p && c[1]; c++) {
-		struct err e = { "" };
+		struct err e = { 0 };
 
 		p = policy_create(*c, t, r, &e);
 	}
@@ -144,7 +144,7 @@ const char *policy_default_why(const struct topo *t, const struct routing *r,
 			       char *buf, size_t len)
 {
 	const char *const *c = defaults_of(t, routing_name(r));
-	struct err e = { "" };
+	struct err e = { 0 };
 	struct policy *p;
 
 	if (!c[1])
@@ -159,7 +159,7 @@ const char *policy_default_why(const struct topo *t, const struct routing *r,
 
 const char *policy_default_spec(const struct topo *t, const struct routing *r)
 {
-	struct err e = { "" };
+	struct err e = { 0 };
 	struct policy *p = create_default(t, r, &e);
 	const char *name = p ? p->ops->name : "linear";
 

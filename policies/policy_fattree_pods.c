@@ -743,7 +743,7 @@ static int graph_units(struct ft **f, const struct policy *p, struct err *err)
 		return -1;
 	for (uint32_t c = 0; c < np && rc > 0; c++) {
 		struct ft *g = calloc(1, sizeof(*g));
-		struct err sub = { "" };
+		struct err sub = { 0 };
 		bool all = true;
 		int r;
 

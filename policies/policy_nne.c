@@ -140,7 +140,7 @@ static int request_grid(const struct policy_request *req, struct nne_app *a,
 			struct policy_result *res)
 {
 	char dims[96] = "", elems[96] = "";
-	struct err err = { "" };
+	struct err err = { 0 };
 	const char *p;
 
 	if (req->ngrid) {

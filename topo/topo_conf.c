@@ -896,7 +896,7 @@ static struct topo *build_graph(struct pstate *st,
 	int named = -1;
 	uint32_t named_line = 0;
 	size_t nodename_lines = st->nnames;
-	struct err sub = { "" };
+	struct err sub = { 0 };
 	struct topo *t;
 
 	if (targ_init(&args, &s, "graph", graph_opts, params, nparams, &sub) ||
@@ -1433,7 +1433,7 @@ static struct topo *build_topo(struct pstate *st)
 	struct topo_param params[TOPO_MAX_PARAMS];
 	char family[64];
 	size_t n = 0;
-	struct err sub = { "" };
+	struct err sub = { 0 };
 	struct topo *t;
 
 	if (!st->topo_line) {

@@ -568,7 +568,7 @@ static void print_repeat_text(const struct eval *e, const struct acc *acc,
 
 static int parse_models(struct eval *e)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	e->all = !strcmp(e->model, "all");
 	if (!e->all && model_check(e->model, &err))
@@ -676,7 +676,7 @@ static int run(struct eval *e)
 	struct model_input in;
 	struct model_result *res = NULL;
 	struct acc *acc = NULL;
-	struct err err = { "" };
+	struct err err = { 0 };
 	int rc = CLI_OK, worst = MODEL_OPTIMAL;
 	bool paths;
 
@@ -819,7 +819,7 @@ static int parse_gap(const char *s, double *gap)
 int cmd_eval(int argc, char **argv)
 {
 	struct eval e;
-	struct err err = { "" };
+	struct err err = { 0 };
 	const char *arg;
 	bool gap_given = false;
 	int c, rc;

@@ -277,7 +277,7 @@ static int emit(const struct cmd_import_args *a, const struct import_fabric *f,
 
 static int run(const struct cmd_import_args *a)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct import_fabric *f;
 	char *text = NULL;
 	size_t len = 0;

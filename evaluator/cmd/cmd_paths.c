@@ -291,7 +291,7 @@ static int parse(int argc, char **argv, struct cmd_paths_args *a)
 static int run(const struct cmd_paths_args *a, struct cmd_paths_result *r)
 {
 	const struct routing *rt;
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t n;
 
 	pathset_init(&r->ps);

@@ -280,7 +280,7 @@ static int parse(int argc, char **argv, struct cmd_place_args *a)
 static int read_free(const char *path, struct cmd_place_result *r)
 {
 	uint32_t N = topo_num_nodes(r->t), line = 1;
-	struct err err = { "" };
+	struct err err = { 0 };
 	size_t len;
 	char *text = workload_slurp(path, &len, &err), *p;
 	const char *name = strcmp(path, "-") ? path : "<stdin>";
@@ -337,7 +337,7 @@ static int read_squeue(const char *path, struct cmd_place_result *r)
 {
 	struct wl_opts wo;
 	struct workload w = { 0 };
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	wl_opts_init(&wo);
 	wo.machine = r->m;
@@ -364,7 +364,7 @@ static int link_level(struct cmd_place_result *r)
 	struct flows f;
 	struct model_result res = { 0 };
 	struct model_opts o;
-	struct err err = { "" };
+	struct err err = { 0 };
 	int rc = CLI_OK;
 
 	nne_pattern(ap, pat, sizeof(pat));
@@ -400,7 +400,7 @@ out:
 
 static int run(const struct cmd_place_args *a, struct cmd_place_result *r)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t N, G;
 	uint64_t tasks;
 	unsigned mask;

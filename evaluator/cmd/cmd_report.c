@@ -306,7 +306,7 @@ static int read_jobs(const struct cmd_report_args *a,
 		     struct cmd_report_result *r, const char **src)
 {
 	struct wl_opts wo;
-	struct err err = { "" };
+	struct err err = { 0 };
 	char *text;
 	size_t len = 0;
 	int c;
@@ -362,7 +362,7 @@ static int pick_hot(const struct cmd_report_args *a,
 static int hot_job_ids(struct cmd_report_result *r)
 {
 	uint32_t nj = r->njobs, **sets, *nset, *ids;
-	struct err err = { "" };
+	struct err err = { 0 };
 	int rc = CLI_OK;
 
 	if (!r->nhot)
@@ -520,7 +520,7 @@ out:
  * exit status. */
 static int run(const struct cmd_report_args *a, struct cmd_report_result *r)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	const char *src;
 	int rc;
 
@@ -558,7 +558,7 @@ static int write_svg(const char *path, const struct cmd_report_result *r)
 {
 	const struct topo *t = machine_topo(r->m);
 	FILE *f = fopen(path, "w");
-	struct err err = { "" };
+	struct err err = { 0 };
 	char title[256];
 
 	if (!f)

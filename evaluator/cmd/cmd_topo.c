@@ -308,7 +308,7 @@ static const char *isolation(const struct machine *m, const char **rout,
 	const struct routing *r = machine_routing(m);
 	struct routing *own = NULL;
 	struct policy *p;
-	struct err e = { "" };
+	struct err e = { 0 };
 	const char *w = NULL;
 
 	if (strcmp(routing_name(r), "ecmp") && strcmp(routing_name(r), "lft"))
@@ -614,7 +614,7 @@ static void progress(void *ctx, uint32_t done, uint32_t total)
 
 static int run(const struct cmd_topo_args *a, struct cmd_topo_result *r)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo_stats_opts o = { 0 };
 	int rc;
 

@@ -710,7 +710,7 @@ static int parse_sweep(const char *opt, const char *arg, double max,
 static int parse_cores(const char *arg, uint32_t *out)
 {
 	if (!strcmp(arg, "host")) {
-		struct err herr = { "" };
+		struct err herr = { 0 };
 
 		if (cli_host_cores(out, &herr))
 			return cli_error(CMD, CLI_FAIL, "%s", herr.msg);
@@ -763,7 +763,7 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 		a->sim.rates = false;
 		break;
 	case OPT_PATTERN: {
-		struct err perr = { "" };
+		struct err perr = { 0 };
 
 		if (flows_pattern_check(arg, &perr))
 			return cli_error(CMD, CLI_USAGE, "--pattern: %s",
@@ -958,7 +958,7 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 {
 	struct wl_opts wo = a->wl;
 	struct workload *w = &r->w;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	r->m = machine_open(a->spec, a->routing, &err);
 	if (!r->m)
@@ -1662,7 +1662,7 @@ static int write_array(struct cmd_whatif_args *a, int argc, char **argv)
 {
 	struct cmd_whatif_result r = { 0 };
 	char dir[4096], path[4096];
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t ncells = a->nval * (uint32_t)a->npol;
 	char *text = NULL;
 	size_t len = 0;
@@ -1733,7 +1733,7 @@ static int read_array(const char *dir, struct cmd_whatif_args *a, char **text,
 		      char ***argv)
 {
 	char path[4096];
-	struct err err = { "" };
+	struct err err = { 0 };
 	size_t len, n = 0;
 	char *p, *nl;
 	int rc;
@@ -1792,7 +1792,7 @@ static int run_cell(const char *dir, uint32_t k)
 {
 	struct cmd_whatif_args a;
 	struct cmd_whatif_result r = { 0 };
-	struct err err = { "" };
+	struct err err = { 0 };
 	char *text = NULL, **argv = NULL, path[4096];
 	uint32_t ncells, rt;
 	int rc = read_array(dir, &a, &text, &argv), nth;
@@ -1877,7 +1877,7 @@ static int merge(const char *dir)
 {
 	struct cmd_whatif_args a;
 	struct cmd_whatif_result r = { 0 };
-	struct err err = { "" };
+	struct err err = { 0 };
 	char *text = NULL, **argv = NULL, *missing = NULL;
 	size_t mlen = 0;
 	uint32_t ncells, nmiss = 0;

@@ -62,7 +62,7 @@ static int take_limits(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		const char *v = NULL;
-		struct err err = { "" };
+		struct err err = { 0 };
 
 		if (!strcmp(argv[i], "--")) {
 			while (i < argc)

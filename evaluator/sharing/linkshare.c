@@ -477,7 +477,7 @@ out:
 int linkshare_compute(const struct routing *r, const struct ls_job *jobs,
 		      uint32_t njobs, struct ls_result *res, struct err *err)
 {
-	struct err local = { "" };
+	struct err local = { 0 };
 	struct ls_state *s;
 	uint8_t *scratch = NULL;
 	uint32_t bad = UINT32_MAX;

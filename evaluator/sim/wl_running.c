@@ -222,7 +222,7 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 		uint32_t *v;
 		int64_t id;
 		struct wl_job *j;
-		struct err e2 = { "" };
+		struct err e2 = { 0 };
 		char m[256];
 
 		line++;

@@ -51,7 +51,7 @@ int wl_squeue_job(struct workload *w, const struct wl_opts *o, const char *name,
 	const char *state = jstate(jo), *nodes;
 	struct wl_job *j;
 	char m[200];
-	struct err e = { "" };
+	struct err e = { 0 };
 	int r, rsub, rstart;
 
 	if (wl_jint(jo, "job_id", &id) || id <= 0 || id >= UINT32_MAX)

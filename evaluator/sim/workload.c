@@ -191,7 +191,7 @@ const char *wl_fill_job(struct wl_job *j, int64_t id, int64_t submit,
 			int64_t nodes, int64_t runtime, int64_t limit,
 			const char *pattern, double frac, char *m, size_t mlen)
 {
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	if (id <= 0 || id >= UINT32_MAX)
 		return "id must be a positive integer";

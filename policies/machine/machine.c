@@ -56,7 +56,7 @@ static struct machine *machine_new(const char *source, struct err *err)
 static int make_policy(struct machine *m, struct mpolicy *mp,
 		       const struct routing *r, struct err *err)
 {
-	struct err sub = { "" };
+	struct err sub = { 0 };
 
 	mp->p = policy_create(mp->text, m->topo, r, &sub);
 	if (mp->p)
@@ -112,7 +112,7 @@ static int make_routings(struct machine *m, const char *routing,
 			 struct err *err)
 {
 	const char *rspec = topo_conf_routing(m->conf);
-	struct err sub = { "" };
+	struct err sub = { 0 };
 	struct routing *r;
 
 	r = routing_create(m->topo, rspec ? rspec : routing_default(m->topo),
@@ -340,7 +340,7 @@ uint32_t machine_predict_budget(const struct machine *m, uint32_t *line)
 int machine_check_predict(const struct machine *m, machine_model_check_fn check,
 			  struct err *err)
 {
-	struct err sub = { "" };
+	struct err sub = { 0 };
 
 	if (!check(m->predict, m->conf_rout ? m->conf_rout : m->routing, &sub))
 		return 0;

@@ -543,7 +543,7 @@ Test(topo, parse_errors)
 {
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const struct bad_case *c = &bad[i];
-		struct err err = { "" };
+		struct err err = { 0 };
 		struct topo *t = topo_create(c->spec, &err);
 
 		cr_assert_null(t, "'%s' accepted", c->spec);
@@ -610,7 +610,7 @@ Test(topo, unknown_family_lists_the_registry)
 {
 	const char *const *names = topo_family_names();
 	char want[256] = "unknown topology family 'zz' (known: ";
-	struct err err = { "" };
+	struct err err = { 0 };
 	size_t n = 0;
 
 	for (; names[n]; n++) {
@@ -825,7 +825,7 @@ Test(topo, size_limits)
 		{ "torus:dims=2000x1000",
 		  "switches: 2000000 exceeds the limit switches=1048576" },
 	};
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -847,7 +847,7 @@ Test(topo, size_limits)
 
 Test(topo, limit_syntax)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_expect_eq(lim_set("links=2M", &err), 0);
 	cr_expect_eq(lim_get(LIM_LINKS), 2u << 20);

@@ -450,7 +450,7 @@ static int choose_routing(const struct import_fabric *f, const char *head,
 	struct topo_conf *c;
 	const char *fam;
 	struct topo_graph_info gi;
-	struct err sub = { "" };
+	struct err sub = { 0 };
 	char b1[160], b2[160];
 
 	if (asprintf(&text, "%s%s%s", head, f->nfwd ? "Routing=lft\n" : "",

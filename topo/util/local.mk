@@ -11,7 +11,10 @@ topo_util_libutil_la_SOURCES = \
 noinst_HEADERS += topo/util/err.h topo/util/rng.h topo/util/spec.h \
 	topo/util/hl.h topo/util/limits.h
 
-UNIT_TESTS += tests/unit/test_rng tests/unit/test_spec
+UNIT_TESTS += tests/unit/test_rng tests/unit/test_spec tests/unit/test_err
+tests_unit_test_err_SOURCES = tests/unit/test_err.c
+tests_unit_test_err_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_err_LDADD = $(L_UTIL) $(UNIT_LIBS)
 tests_unit_test_rng_SOURCES = tests/unit/test_rng.c
 tests_unit_test_rng_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_rng_LDADD = $(L_UTIL) $(UNIT_LIBS)
