@@ -182,7 +182,7 @@ struct policy *policy_create(const char *spec, const struct topo *t,
 		return create_default(t, r, err);
 	p = calloc(1, sizeof(*p));
 	if (!p) {
-		err_set(err, "policy: out of memory");
+		err_nomem(err, "policy: out of memory");
 		return NULL;
 	}
 	if (spec_parse(spec, &policy_syntax, &p->args, err)) {

@@ -112,7 +112,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 		return -1;
 	d = calloc(1, sizeof(*d));
 	if (!d)
-		return err_set(err, "policy %s: out of memory", me);
+		return err_nomem(err, "policy %s: out of memory", me);
 	d->balanced = balanced;
 	if (strcmp(rn, "min") == 0) {
 		d->mode = MODE_MIN;
@@ -145,7 +145,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 	d->gsw = malloc(((size_t)d->S + 1) * sizeof(*d->gsw));
 	if (!d->gsw) {
 		destroy(d);
-		return err_set(err, "policy %s: out of memory", me);
+		return err_nomem(err, "policy %s: out of memory", me);
 	}
 	for (uint32_t s = 0; s < d->S; s++) {
 		uint32_t gs = topo_switch_group(p->t, s), cnt;
@@ -168,7 +168,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 
 		if (!at) {
 			destroy(d);
-			return err_set(err, "policy %s: out of memory", me);
+			return err_nomem(err, "policy %s: out of memory", me);
 		}
 		memcpy(at, d->gfirst, (size_t)d->G * sizeof(*at));
 		for (uint32_t s = 0; s < d->S; s++)
@@ -179,7 +179,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 	d->ngrp = malloc(((size_t)topo_num_nodes(p->t) + 1) * sizeof(*d->ngrp));
 	if (!d->nsw || !d->ngrp) {
 		destroy(d);
-		return err_set(err, "policy %s: out of memory", me);
+		return err_nomem(err, "policy %s: out of memory", me);
 	}
 	for (uint32_t x = 0; x < topo_num_nodes(p->t); x++) {
 		d->nsw[x] = topo_node_switch(p->t, x);

@@ -659,7 +659,7 @@ static int ft_links(const struct ft *f, const struct topo *t,
 	}
 out:
 	if (rc < 0)
-		err_set(err, "policy fattree-pods: out of memory");
+		err_nomem(err, "policy fattree-pods: out of memory");
 	free(used);
 	free(ls.cand);
 	free(ls.pair);
@@ -821,12 +821,12 @@ static int create(struct policy *p, struct err *err)
 				       "any private leaves already)");
 		rule = 0;
 		if (policy_opt_show(p, "rule", "paper"))
-			return err_set(err, "policy fattree-pods: too many "
-					    "options");
+			return err_range(err, "policy fattree-pods: too many "
+					      "options");
 	}
 	f = calloc(1, sizeof(*f));
 	if (!f)
-		return err_set(err, "policy fattree-pods: out of memory");
+		return err_nomem(err, "policy fattree-pods: out of memory");
 	f->rule3 = large == 1;
 	f->links = rule == 1;
 	/* without it (out of memory) every call counts afresh */
@@ -854,8 +854,8 @@ static int create(struct policy *p, struct err *err)
 	if (rc) {
 		destroy(f);
 		if (rc < 0)
-			return err_set(err, "policy fattree-pods: out of "
-					    "memory");
+			return err_nomem(err, "policy fattree-pods: out of "
+					      "memory");
 		return -1;
 	}
 	p->state = f;

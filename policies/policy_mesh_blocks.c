@@ -199,7 +199,7 @@ static int create(struct policy *p, struct err *err)
 			       routing_spec(p->r));
 	m = calloc(1, sizeof(*m));
 	if (!m)
-		return err_set(err, "policy mesh-blocks: out of memory");
+		return err_nomem(err, "policy mesh-blocks: out of memory");
 	m->n = topo_dims(p->t, m->k);
 	m->torus = k == TOPO_TORUS;
 	m->blocks = mode == 1;
@@ -246,14 +246,14 @@ static int create(struct policy *p, struct err *err)
 	m->rc = malloc((size_t)m->R * D * sizeof(*m->rc));
 	if (!m->rc) {
 		destroy(m);
-		return err_set(err, "policy mesh-blocks: out of memory");
+		return err_nomem(err, "policy mesh-blocks: out of memory");
 	}
 	for (int d = 0; d < m->n; d++) {
 		m->last[d] = calloc((m->ncells + 63) / 64, sizeof(uint64_t));
 		if (!m->last[d]) {
 			destroy(m);
-			return err_set(err,
-				       "policy mesh-blocks: out of memory");
+			return err_nomem(err,
+					 "policy mesh-blocks: out of memory");
 		}
 	}
 	{
@@ -287,7 +287,7 @@ static int create(struct policy *p, struct err *err)
 	m->cache = cache_new(m, topo_num_nodes(p->t));
 	if (!m->cache) {
 		destroy(m);
-		return err_set(err, "policy mesh-blocks: out of memory");
+		return err_nomem(err, "policy mesh-blocks: out of memory");
 	}
 	if (!m->blocks) /* canonical spec: block= does not apply */
 		policy_opt_show(p, "block", "-");

@@ -610,7 +610,7 @@ static int search(const struct policy *p, const struct policy_view *v,
 	sim = malloc((size_t)(N ? N : 1) * sizeof(*sim));
 	if (!sim || groups_build(&g, p->wrc, v, N, run, nrun, now)) {
 		free(sim);
-		return err_set(err, "will-run: out of memory");
+		return err_nomem(err, "will-run: out of memory");
 	}
 	memcpy(sim, v->owner, (size_t)N * sizeof(*sim));
 	sv.owner = sim;
@@ -628,7 +628,7 @@ static int search(const struct policy *p, const struct policy_view *v,
 		if (q == UINT32_MAX) {
 			free(sim);
 			groups_free(&g);
-			return err_set(err, "will-run: out of memory");
+			return err_nomem(err, "will-run: out of memory");
 		}
 		for (uint32_t k = 0; k < q; k++)
 			wr->jobs += g.jobs[k];

@@ -212,7 +212,7 @@ struct routing *routing_create(const struct topo *t, const char *spec,
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		return NULL;
 	}
 	r->t = t;
@@ -307,7 +307,7 @@ int routing_paths(const struct routing *r, uint32_t src, uint32_t dst,
 				  topo_eject_link(t, dst) };
 
 		if (pathset_add(out, l, 2, PATH_MIN))
-			return err_set(err, "out of memory");
+			return err_nomem(err, "out of memory");
 		return 0;
 	}
 	if (r->ops->paths(r, src, dst, out, err)) {
@@ -380,7 +380,7 @@ int routing_stems(const struct routing *r, uint32_t src, uint32_t dst,
 				  topo_eject_link(t, dst) };
 
 		if (stemset_add(out, l, 2, PATH_MIN, ROUTING_NO_MIDDLE))
-			return err_set(err, "out of memory");
+			return err_nomem(err, "out of memory");
 		return 0;
 	}
 	if (r->ops->stems(r, src, dst, out, err)) {
@@ -499,7 +499,7 @@ int routing_linkset_enum(const struct routing *r, const uint32_t *nodes,
 			      1);
 		rep = malloc((n ? n : 1) * sizeof(*rep));
 		if (!seen || !rep) {
-			err_set(err, "out of memory");
+			err_nomem(err, "out of memory");
 			goto out;
 		}
 		for (uint32_t i = 0; i < n; i++) {

@@ -312,7 +312,7 @@ struct topo *tb_finish(struct topo_builder *b, struct err *err)
 #endif
 	return t;
 nomem:
-	err_set(err, "out of memory building topology");
+	err_nomem(err, "out of memory building topology");
 fail:
 	topo_destroy(t);
 	tb_free(b);
@@ -418,8 +418,8 @@ int targ_init(struct topo_args *a, struct spec *s, const char *name,
 	a->spec = s;
 	a->opts = opts;
 	if (nparams > TOPO_MAX_PARAMS)
-		return err_set(err, "too many parameters (at most %d)",
-			       TOPO_MAX_PARAMS);
+		return err_range(err, "too many parameters (at most %d)",
+				 TOPO_MAX_PARAMS);
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	for (size_t i = 0; i < nparams; i++) {
 		memcpy(s->item[i].key, params[i].key, sizeof(s->item[i].key));
@@ -1082,7 +1082,7 @@ int topo_stats_opt(const struct topo *t, const struct topo_stats_opts *o,
 	rc = 0;
 	goto out;
 nomem:
-	err_set(err, "out of memory");
+	err_nomem(err, "out of memory");
 out:
 	free(g.off);
 	free(g.adj);

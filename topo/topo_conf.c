@@ -121,10 +121,12 @@ struct topo_conf {
 
 /* ---- helpers ---- */
 
-static int perr(struct pstate *st, uint32_t line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int perr_code(struct pstate *st, uint32_t line, int code,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static int perr(struct pstate *st, uint32_t line, const char *fmt, ...)
+static int perr_code(struct pstate *st, uint32_t line, int code,
+		     const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -132,8 +134,12 @@ static int perr(struct pstate *st, uint32_t line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return err_set(st->err, "%s:%u: %s", st->file, line, msg);
+	return err_code(st->err, code, "%s:%u: %s", st->file, line, msg);
 }
+
+/* Bad input at LINE (EINVAL); out of memory at LINE (ENOMEM). */
+#define perr(st, line, ...) perr_code(st, line, EINVAL, __VA_ARGS__)
+#define perr_nomem(st, line) perr_code(st, line, ENOMEM, "%s", "out of memory")
 
 /* Append a zeroed element to *ARR of *N.  The capacity is implicit: the
  * array doubles when *N reaches a power of two, so N pushes cost O(N). */
@@ -308,7 +314,7 @@ static int d_topology(struct pstate *st, uint32_t line, const char *rest)
 		return perr(st, line, "Topology= needs a family");
 	st->topo_line = line;
 	st->topo_spec = strdup(rest);
-	return st->topo_spec ? 0 : perr(st, line, "out of memory");
+	return st->topo_spec ? 0 : perr_nomem(st, line);
 }
 
 /* Whether V starts with a registry name and then ends or goes on with ':'
@@ -333,7 +339,7 @@ static int d_routing(struct pstate *st, uint32_t line, char **tok,
 			    "bad routing '%s' (want NAME[:key=value,...])", v);
 	st->routing_line = line;
 	st->routing = strdup(v);
-	return st->routing ? 0 : perr(st, line, "out of memory");
+	return st->routing ? 0 : perr_nomem(st, line);
 }
 
 static int d_nodename(struct pstate *st, uint32_t line, char **tok,
@@ -347,11 +353,10 @@ static int d_nodename(struct pstate *st, uint32_t line, char **tok,
 		return perr(st, line, "NodeName=%.80s%s: %s", v,
 			    strlen(v) > 80 ? "..." : "", why);
 	if (push((void **)&st->names, &st->nnames, sizeof(*st->names)))
-		return perr(st, line, "out of memory");
+		return perr_nomem(st, line);
 	st->names[st->nnames - 1].line = line;
 	st->names[st->nnames - 1].expr = strdup(v);
-	return st->names[st->nnames - 1].expr ? 0 :
-						perr(st, line, "out of memory");
+	return st->names[st->nnames - 1].expr ? 0 : perr_nomem(st, line);
 }
 
 static int d_capacity(struct pstate *st, uint32_t line, char **tok,
@@ -374,12 +379,12 @@ static int d_capacity(struct pstate *st, uint32_t line, char **tok,
 			    "most 1e12)",
 			    colon + 1);
 	if (push((void **)&st->caps, &st->ncaps, sizeof(*st->caps)))
-		return perr(st, line, "out of memory");
+		return perr_nomem(st, line);
 	r = &st->caps[st->ncaps - 1];
 	r->line = line;
 	r->cap = cap;
 	r->target = dupn(v, (size_t)(colon - v));
-	return r->target ? 0 : perr(st, line, "out of memory");
+	return r->target ? 0 : perr_nomem(st, line);
 }
 
 static int d_partpolicy(struct pstate *st, uint32_t line, char **tok,
@@ -403,12 +408,12 @@ static int d_partpolicy(struct pstate *st, uint32_t line, char **tok,
 				    "(first on line %u)",
 				    st->pols[i].part, st->pols[i].line);
 	if (push((void **)&st->pols, &st->npols, sizeof(*st->pols)))
-		return perr(st, line, "out of memory");
+		return perr_nomem(st, line);
 	pp = &st->pols[st->npols - 1];
 	pp->line = line;
 	pp->part = dupn(v, (size_t)(colon - v));
 	pp->policy = strdup(colon + 1);
-	return pp->part && pp->policy ? 0 : perr(st, line, "out of memory");
+	return pp->part && pp->policy ? 0 : perr_nomem(st, line);
 }
 
 static int d_defpolicy(struct pstate *st, uint32_t line, char **tok,
@@ -424,7 +429,7 @@ static int d_defpolicy(struct pstate *st, uint32_t line, char **tok,
 			    v);
 	st->defpol_line = line;
 	st->defpol = strdup(v);
-	return st->defpol ? 0 : perr(st, line, "out of memory");
+	return st->defpol ? 0 : perr_nomem(st, line);
 }
 
 /* Wrap=cons_tres|linear (or the full plugin names): the stock select
@@ -459,7 +464,7 @@ static int d_predict(struct pstate *st, uint32_t line, char **tok,
 			    "bad Predict=%s (want MODEL[:key=value,...])", v);
 	st->predict_line = line;
 	st->predict = strdup(v);
-	return st->predict ? 0 : perr(st, line, "out of memory");
+	return st->predict ? 0 : perr_nomem(st, line);
 }
 
 /* PredictBudget=MS: kept as text; the machine checks the number. */
@@ -471,7 +476,7 @@ static int d_budget(struct pstate *st, uint32_t line, char **tok, const char *v,
 		return -1;
 	st->budget_line = line;
 	st->budget = strdup(v);
-	return st->budget ? 0 : perr(st, line, "out of memory");
+	return st->budget ? 0 : perr_nomem(st, line);
 }
 
 /* RespectIsolation=yes|no: whether jobs of partitions without an
@@ -505,11 +510,11 @@ static int parse_links(struct pstate *st, uint32_t line, struct sw_decl *d,
 		struct sw_link *lk;
 
 		if (push((void **)&d->links, &d->nlinks, sizeof(*d->links)))
-			return perr(st, line, "out of memory");
+			return perr_nomem(st, line);
 		lk = &d->links[d->nlinks - 1];
 		lk->name = dupn(v, nl);
 		if (!lk->name)
-			return perr(st, line, "out of memory");
+			return perr_nomem(st, line);
 		if (!valid_name(lk->name))
 			return perr(st, line,
 				    "bad switch name '%s' in Links=", lk->name);
@@ -561,15 +566,15 @@ static int d_switch(struct pstate *st, uint32_t line, char **tok, size_t ntok)
 		struct err e;
 
 		lim_error(&e, LIM_SWITCHES, st->nsws + 1, "SwitchName= lines");
-		return perr(st, line, "%s", e.msg);
+		return perr_code(st, line, e.code, "%s", e.msg);
 	}
 	if (push((void **)&st->sws, &st->nsws, sizeof(*st->sws)))
-		return perr(st, line, "out of memory");
+		return perr_nomem(st, line);
 	d = &st->sws[st->nsws - 1];
 	d->line = line;
 	d->name = strdup(name);
 	if (!d->name || sw_index_last(st))
-		return perr(st, line, "out of memory");
+		return perr_nomem(st, line);
 	for (size_t i = 1; i < ntok; i++) {
 		char *v = split_kv(tok[i]);
 
@@ -590,7 +595,7 @@ static int d_switch(struct pstate *st, uint32_t line, char **tok, size_t ntok)
 					    strlen(v) > 80 ? "..." : "", why);
 			d->nodes = strdup(v);
 			if (!d->nodes)
-				return perr(st, line, "out of memory");
+				return perr_nomem(st, line);
 		} else if (!strcasecmp(tok[i], "Links")) {
 			if (seen_links++)
 				return perr(st, line, "Links= given twice");
@@ -624,13 +629,13 @@ static int d_forward(struct pstate *st, uint32_t line, char **tok,
 			    "HOSTLIST:NEXT[@K] ...)",
 			    v);
 	if (push((void **)&st->fwds, &st->nfwds, sizeof(*st->fwds)))
-		return perr(st, line, "out of memory");
+		return perr_nomem(st, line);
 	d = &st->fwds[st->nfwds - 1];
 	d->line = line;
 	d->sw = strdup(v);
 	d->route = calloc(ntok, sizeof(*d->route));
 	if (!d->sw || !d->route)
-		return perr(st, line, "out of memory");
+		return perr_nomem(st, line);
 	for (size_t i = 1; i < ntok; i++) {
 		const char *colon = strrchr(tok[i], ':');
 
@@ -641,7 +646,7 @@ static int d_forward(struct pstate *st, uint32_t line, char **tok,
 				    tok[i], v);
 		d->route[d->nroute] = strdup(tok[i]);
 		if (!d->route[d->nroute++])
-			return perr(st, line, "out of memory");
+			return perr_nomem(st, line);
 	}
 	return 0;
 }
@@ -734,7 +739,7 @@ static int read_lines(struct pstate *st, const char *text)
 			char *nb = realloc(buf, nc);
 
 			if (!nb) {
-				rc = perr(st, line, "out of memory");
+				rc = perr_nomem(st, line);
 				break;
 			}
 			buf = nb;
@@ -858,7 +863,7 @@ static int pair_cables(struct pstate *st, struct topo_builder *b,
 	for (size_t i = 0; i < na; i++)
 		if (tb_cable(b, d[i].lo, d[i].hi, d[i].cap, TOPO_LINK_LOCAL,
 			     TOPO_LINK_LOCAL))
-			return perr(st, d[i].line, "out of memory");
+			return perr_nomem(st, d[i].line);
 	return 0;
 }
 
@@ -902,7 +907,7 @@ static struct topo *build_graph(struct pstate *st,
 	if (targ_init(&args, &s, "graph", graph_opts, params, nparams, &sub) ||
 	    targ_double(&args, "inject", &cinj, &sub) ||
 	    targ_double(&args, "link", &clink, &sub)) {
-		perr(st, st->topo_line, "graph: %s", sub.msg);
+		perr_code(st, st->topo_line, sub.code, "graph: %s", sub.msg);
 		return NULL;
 	}
 	if (!st->nsws) {
@@ -927,7 +932,7 @@ static struct topo *build_graph(struct pstate *st,
 			if (errno || x > lim_get(LIM_NODES)) {
 				lim_error(&sub, LIM_NODES,
 					  errno ? UINT64_MAX : x, "Nodes=");
-				perr(st, d->line, "%s", sub.msg);
+				perr_code(st, d->line, sub.code, "%s", sub.msg);
 				goto fail;
 			}
 			if (named == 1) {
@@ -966,18 +971,18 @@ static struct topo *build_graph(struct pstate *st,
 			if (!hl) {
 				const char *why = hl_error(d->nodes);
 
-				perr(st, d->line,
-				     "Nodes=%.80s%s: bad hostlist: %s",
-				     d->nodes,
-				     strlen(d->nodes) > 80 ? "..." : "",
-				     why ? why : "out of memory");
+				perr_code(st, d->line, why ? EINVAL : ENOMEM,
+					  "Nodes=%.80s%s: bad hostlist: %s",
+					  d->nodes,
+					  strlen(d->nodes) > 80 ? "..." : "",
+					  why ? why : "out of memory");
 				goto fail;
 			}
 			if (hl_count(hl) > lim_get(LIM_NODES)) {
 				lim_error(&sub, LIM_NODES, hl_count(hl),
 					  "Nodes=");
 				hl_destroy(hl);
-				perr(st, d->line, "%s", sub.msg);
+				perr_code(st, d->line, sub.code, "%s", sub.msg);
 				goto fail;
 			}
 			cnt = (uint32_t)hl_count(hl);
@@ -985,7 +990,7 @@ static struct topo *build_graph(struct pstate *st,
 			/* the names themselves are read like NodeName= */
 			if (push((void **)&st->names, &st->nnames,
 				 sizeof(*st->names))) {
-				perr(st, d->line, "out of memory");
+				perr_nomem(st, d->line);
 				goto fail;
 			}
 			st->names[st->nnames - 1].line = d->line;
@@ -995,12 +1000,12 @@ static struct topo *build_graph(struct pstate *st,
 		if (b.nnodes + cnt > lim_get(LIM_NODES)) {
 			lim_error(&sub, LIM_NODES, b.nnodes + cnt,
 				  "nodes up to this line");
-			perr(st, d->line, "%s", sub.msg);
+			perr_code(st, d->line, sub.code, "%s", sub.msg);
 			goto fail;
 		}
 		for (uint32_t q = 0; q < cnt; q++)
 			if (tb_node(&b, (uint32_t)i)) {
-				perr(st, d->line, "out of memory");
+				perr_nomem(st, d->line);
 				goto fail;
 			}
 	}
@@ -1026,7 +1031,7 @@ static struct topo *build_graph(struct pstate *st,
 				goto fail;
 			}
 			if (push((void **)&decls, &ndecl, sizeof(*decls))) {
-				perr(st, d->line, "out of memory");
+				perr_nomem(st, d->line);
 				goto fail;
 			}
 			e = &decls[ndecl - 1];
@@ -1048,7 +1053,8 @@ static struct topo *build_graph(struct pstate *st,
 			goto fail;
 	}
 	if (tb_check_size(st->nsws, b.nnodes, b.ncables, &sub)) {
-		perr(st, st->topo_line, "Topology=graph: %s", sub.msg);
+		perr_code(st, st->topo_line, sub.code, "Topology=graph: %s",
+			  sub.msg);
 		goto fail;
 	}
 	if (!b.nnodes) {
@@ -1061,7 +1067,7 @@ static struct topo *build_graph(struct pstate *st,
 	decls = NULL;
 	t = tb_finish(&b, &sub);
 	if (!t) {
-		perr(st, st->topo_line, "%s", sub.msg);
+		perr_code(st, st->topo_line, sub.code, "%s", sub.msg);
 		return NULL;
 	}
 	t->kind = TOPO_GRAPH;
@@ -1080,7 +1086,7 @@ static struct topo *build_graph(struct pstate *st,
 	t->neff = 2;
 	snprintf(t->spec, sizeof(t->spec), "graph:switches=%zu", st->nsws);
 	if (name_switches(st, t) || topo_recognise(t)) {
-		perr(st, st->topo_line, "out of memory");
+		perr_nomem(st, st->topo_line);
 		topo_destroy(t);
 		return NULL;
 	}
@@ -1228,9 +1234,11 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 		if (!hl) {
 			const char *why = hl_error(st->names[k].expr);
 
-			return perr(st, st->names[k].line,
-				    "bad hostlist '%s': %s", st->names[k].expr,
-				    why ? why : "out of memory");
+			return perr_code(st, st->names[k].line,
+					 why ? EINVAL : ENOMEM,
+					 "bad hostlist '%s': %s",
+					 st->names[k].expr,
+					 why ? why : "out of memory");
 		}
 		total += (uint64_t)hl_count(hl);
 		hl_destroy(hl);
@@ -1246,7 +1254,7 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 	c->name_off = malloc((N ? N : 1) * sizeof(*c->name_off));
 	c->htab = malloc(hsize * sizeof(*c->htab));
 	if (!c->name_off || !c->htab)
-		return perr(st, st->names[0].line, "out of memory");
+		return perr_nomem(st, st->names[0].line);
 	memset(c->htab, 0xff, hsize * sizeof(*c->htab));
 	c->hmask = hsize - 1;
 	for (size_t k = 0; k < st->nnames; k++) {
@@ -1254,7 +1262,7 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 		char *h;
 
 		if (!hl)
-			return perr(st, st->names[k].line, "out of memory");
+			return perr_nomem(st, st->names[k].line);
 		while ((h = hl_shift(hl))) {
 			size_t n = strlen(h) + 1;
 
@@ -1312,7 +1320,7 @@ static int forward_route(struct pstate *st, struct topo_conf *c,
 	next = dupn(colon + 1,
 		    at ? (size_t)(at - colon - 1) : strlen(colon + 1));
 	if (!hlx || !next) {
-		perr(st, d->line, "out of memory");
+		perr_nomem(st, d->line);
 		goto out;
 	}
 	if (at && (sscanf(at + 1, "%u", &k) != 1 || !k ||
@@ -1335,8 +1343,9 @@ static int forward_route(struct pstate *st, struct topo_conf *c,
 	if (!h) {
 		const char *why = hl_error(hlx);
 
-		perr(st, d->line, "Forward=%s: bad hostlist '%s': %s", d->sw,
-		     hlx, why ? why : "out of memory");
+		perr_code(st, d->line, why ? EINVAL : ENOMEM,
+			  "Forward=%s: bad hostlist '%s': %s", d->sw, hlx,
+			  why ? why : "out of memory");
 		goto out;
 	}
 	while ((name = hl_shift(h))) {
@@ -1386,7 +1395,7 @@ static int apply_forward(struct pstate *st, struct topo_conf *c)
 	if (!fwd || !first_line) {
 		free(fwd);
 		free(first_line);
-		return perr(st, st->fwds[0].line, "out of memory");
+		return perr_nomem(st, st->fwds[0].line);
 	}
 	memset(fwd, 0xff, ((size_t)S * N + 1) * sizeof(*fwd));
 	for (size_t i = 0; i < st->nfwds; i++) {
@@ -1442,7 +1451,7 @@ static struct topo *build_topo(struct pstate *st)
 	}
 	if (topo_parse_spec(st->topo_spec, family, sizeof(family), params, &n,
 			    &sub)) {
-		perr(st, st->topo_line, "%s", sub.msg);
+		perr_code(st, st->topo_line, sub.code, "%s", sub.msg);
 		return NULL;
 	}
 	if (!strcmp(family, "graph"))
@@ -1456,7 +1465,7 @@ static struct topo *build_topo(struct pstate *st)
 	}
 	t = topo_create_family(family, params, n, &sub);
 	if (!t)
-		perr(st, st->topo_line, "%s", sub.msg);
+		perr_code(st, st->topo_line, sub.code, "%s", sub.msg);
 	return t;
 }
 
@@ -1468,7 +1477,7 @@ struct topo_conf *topo_conf_parse(const char *name, const char *text,
 
 	if (!c || !(c->name = strdup(name))) {
 		free(c);
-		err_set(err, "%s: out of memory", name);
+		err_nomem(err, "%s: out of memory", name);
 		return NULL;
 	}
 	if (read_lines(&st, text))
@@ -1521,7 +1530,8 @@ static char *read_text(const char *path, struct err *err)
 	size_t len;
 
 	if (!f) {
-		err_set(err, "%s: cannot open: %s", path, strerror(errno));
+		err_sys(err, errno, "%s: cannot open: %s", path,
+			strerror(errno));
 		return NULL;
 	}
 	text = lim_read(f, path, 1, &len, err);

@@ -136,7 +136,7 @@ static int build_grid(struct topo_builder *b, const struct topo_args *args,
 	for (uint32_t s = 0; s < b->nswitches; s++)
 		for (long q = 0; q < p; q++)
 			if (tb_node(b, s))
-				return err_set(err, "out of memory");
+				return err_nomem(err, "out of memory");
 	/* Each cable once: from router s to a larger coordinate in dim i
 	 * (for the torus wrap link k-1 -> 0, from the router at k-1). */
 	for (int i = 0; i < b->ndims; stride *= b->dims[i], i++) {
@@ -156,7 +156,7 @@ static int build_grid(struct topo_builder *b, const struct topo_args *args,
 				if (tb_cable(b, s, s + (uint32_t)(d * stride),
 					     clink, TOPO_LINK_LOCAL,
 					     TOPO_LINK_LOCAL))
-					return err_set(err, "out of memory");
+					return err_nomem(err, "out of memory");
 			}
 		}
 	}

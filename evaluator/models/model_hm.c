@@ -33,7 +33,7 @@ static int hm_solve(const struct model_input *in, const struct model_opts *o,
 	if (!u || !share) {
 		free(u);
 		free(share);
-		return err_set(err, "out of memory (hm)");
+		return err_nomem(err, "out of memory (hm)");
 	}
 	for (uint32_t e = 0; e < ne; e++)
 		u[in->links[e]]++;
@@ -159,7 +159,7 @@ static struct model_hm_state *state_new(const struct routing *r, bool closed,
 	return h;
 nomem:
 	model_hm_state_destroy(h);
-	err_set(err, "out of memory (hm, %u links)", L);
+	err_nomem(err, "out of memory (hm, %u links)", L);
 	return NULL;
 }
 
@@ -219,7 +219,7 @@ static int fetch_key(struct model_hm_state *h, uint32_t k, struct pathset *mp,
 	if (model_grow(&h->seg_off, &h->cap_seg, (size_t)h->nsegs + mp->n + 1,
 		       sizeof(*h->seg_off)) ||
 	    model_grow(&h->seg_links, &h->cap_sl, nl, sizeof(*h->seg_links)))
-		return err_set(err, "out of memory (hm middles)");
+		return err_nomem(err, "out of memory (hm middles)");
 	if ((size_t)h->nsegs + mp->n > h->cap_v) {
 		size_t c = h->cap_v ? h->cap_v : 256,
 		       n = (size_t)h->nsegs + mp->n;
@@ -231,8 +231,8 @@ static int fetch_key(struct model_hm_state *h, uint32_t k, struct pathset *mp,
 			double *q = realloc(*arr[x], c * sizeof(double));
 
 			if (!q)
-				return err_set(err,
-					       "out of memory (hm middles)");
+				return err_nomem(err,
+						 "out of memory (hm middles)");
 			*arr[x] = q;
 		}
 		h->cap_v = c;
@@ -398,7 +398,7 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 		     model_grow(&h->st_links, &h->cap_stl,
 				h->nstl + p->off[p->n] + 1,
 				sizeof(*h->st_links)))) {
-			err_set(err, "out of memory (hm, %u flows)", f->n);
+			err_nomem(err, "out of memory (hm, %u flows)", f->n);
 			goto out;
 		}
 		for (uint32_t s = 0; s < p->n; s++) {
@@ -447,7 +447,8 @@ commit:
 			free(set->cnt);
 			set->link = NULL;
 			set->cnt = NULL;
-			err_set(err, "out of memory (hm, %u links)", h->ntouch);
+			err_nomem(err, "out of memory (hm, %u links)",
+				  h->ntouch);
 			goto out;
 		}
 		set->n = h->ntouch;

@@ -157,7 +157,7 @@ int hm_dfly_create(const struct routing *r, struct hm_dfly **out,
 	NG = d->gl_pair[GG];
 	x = calloc(1, sizeof(*x));
 	if (!x)
-		return err_set(err, "out of memory (hm)");
+		return err_nomem(err, "out of memory (hm)");
 	x->d = d;
 	x->t = routing_topo(r);
 	x->N = topo_num_nodes(x->t);
@@ -184,7 +184,7 @@ int hm_dfly_create(const struct routing *r, struct hm_dfly **out,
 		x->win = malloc((GG * d->maxa + 1) * sizeof(*x->win));
 		if (!x->wout || !x->win) {
 			hm_dfly_destroy(x);
-			return err_set(err, "out of memory (hm)");
+			return err_nomem(err, "out of memory (hm)");
 		}
 	}
 	x->ki = malloc(((size_t)x->K + 1) * sizeof(*x->ki));
@@ -197,7 +197,7 @@ int hm_dfly_create(const struct routing *r, struct hm_dfly **out,
 	    !x->pcnt || !x->pairs || !x->pairs2 || !x->f || !x->wdone ||
 	    !x->ki || !x->uout || !x->uin || !x->rout || !x->rin) {
 		hm_dfly_destroy(x);
-		return err_set(err, "out of memory (hm)");
+		return err_nomem(err, "out of memory (hm)");
 	}
 	for (size_t k = 0; k < GG; k++)
 		x->P[k] = x->Q[k] = NAN;
@@ -506,11 +506,11 @@ int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 		double *q;
 
 		if (!kq)
-			return err_set(err, "out of memory (hm keys)");
+			return err_nomem(err, "out of memory (hm keys)");
 		x->keys = kq;
 		q = realloc(x->segv, ((size_t)nc * d->maxa + 1) * sizeof(*q));
 		if (!q)
-			return err_set(err, "out of memory (hm keys)");
+			return err_nomem(err, "out of memory (hm keys)");
 		x->segv = q;
 		x->capk = nc;
 	}

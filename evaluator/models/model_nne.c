@@ -107,7 +107,7 @@ static int demand(const struct routing *r, const struct flows *f,
 	int rc = 0;
 
 	if (!pw)
-		return err_set(err, "out of memory (%u flows)", f->n);
+		return err_nomem(err, "out of memory (%u flows)", f->n);
 	pathset_init(&ps);
 	for (uint32_t i = 0; i < f->n; i++) {
 		delta[topo_inject_link(t, f->src[i])] += that[i];
@@ -220,7 +220,7 @@ static int run_nne(const struct spec *s, const struct routing *r,
 	tot = calloc((size_t)nn + 1, sizeof(*tot));
 	that = malloc(((size_t)f->n + 1) * sizeof(*that));
 	if (!tot || !that) {
-		rc = err_set(err, "out of memory (%u flows)", f->n);
+		rc = err_nomem(err, "out of memory (%u flows)", f->n);
 		goto out;
 	}
 	for (uint32_t i = 0; i < f->n; i++)
@@ -237,7 +237,7 @@ static int run_nne(const struct spec *s, const struct routing *r,
 			continue;
 		delta[m] = calloc((size_t)nl + 1, sizeof(double));
 		if (!delta[m]) {
-			rc = err_set(err, "out of memory (%u links)", nl);
+			rc = err_nomem(err, "out of memory (%u links)", nl);
 			goto out;
 		}
 		rm = strategy_routing(r, m == 0, &made, err);

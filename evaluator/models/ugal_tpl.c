@@ -98,7 +98,7 @@ static int build_groups(struct unet *n, struct err *err)
 	n->idx = malloc(((size_t)n->S + 1) * sizeof(*n->idx));
 	n->mat_off = malloc(((size_t)n->G + 1) * sizeof(*n->mat_off));
 	if (!n->grp || !n->mem_off || !n->mem || !n->idx || !n->mat_off)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	for (uint32_t s = 0; s < n->S; s++) {
 		n->grp[s] = topo_switch_group(t, s);
 		if (n->grp[s] >= n->G)
@@ -120,7 +120,7 @@ static int build_groups(struct unet *n, struct err *err)
 	n->mat_off[n->G] = pairs;
 	pos = malloc(((size_t)n->G + 1) * sizeof(*pos));
 	if (!pos)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	memcpy(pos, n->mem_off, ((size_t)n->G + 1) * sizeof(*pos));
 	for (uint32_t s = 0; s < n->S; s++) {
 		uint32_t g = n->grp[s];
@@ -208,7 +208,7 @@ static int build_local(struct unet *n, struct err *err)
 	queue = malloc(((size_t)n->S + 1) * sizeof(*queue));
 	if (!n->dist || !n->np || !n->lp_off || !queue) {
 		free(queue);
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	}
 	memset(n->dist, UNREACH, pairs ? pairs : 1);
 	for (uint32_t g = 0; g < n->G; g++)
@@ -226,14 +226,14 @@ static int build_local(struct unet *n, struct err *err)
 			maxdiam = n->dist[p];
 		if (n->np[p] * n->dist[p] > (double)MAX_LOCAL ||
 		    total + (size_t)(n->np[p] * n->dist[p]) > MAX_LOCAL)
-			return err_set(err, "too many local shortest paths "
-					    "inside the groups");
+			return err_range(err, "too many local shortest paths "
+					      "inside the groups");
 		total += (size_t)(n->np[p] * n->dist[p]);
 	}
 	n->lp_off[pairs] = total;
 	n->lp_link = malloc((total ? total : 1) * sizeof(*n->lp_link));
 	if (!n->lp_link)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	for (uint32_t g = 0; g < n->G; g++)
 		for (uint32_t i = n->mem_off[g]; i < n->mem_off[g + 1]; i++)
 			for (uint32_t j = n->mem_off[g]; j < n->mem_off[g + 1];
@@ -258,7 +258,7 @@ static int build_global(struct unet *n, struct err *err)
 
 	n->gl_off = calloc(nb + 1, sizeof(*n->gl_off));
 	if (!n->gl_off)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t s = 0; s < n->S; s++) {
 			uint32_t cnt, first = topo_switch_out(t, s, &cnt);
@@ -284,7 +284,7 @@ static int build_global(struct unet *n, struct err *err)
 		pos = malloc((nb + 1) * sizeof(*pos));
 		if (!n->gl || !pos) {
 			free(pos);
-			return err_set(err, "out of memory");
+			return err_nomem(err, "out of memory");
 		}
 		memcpy(pos, n->gl_off, (nb + 1) * sizeof(*pos));
 	}
@@ -325,7 +325,7 @@ static struct unet *unet_create(const struct routing *r, struct err *err)
 	intra = spec_given(&s, "intra");
 	n = calloc(1, sizeof(*n));
 	if (!n) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		return NULL;
 	}
 	n->t = routing_topo(r);
@@ -1025,7 +1025,7 @@ static int count_all(const struct unet *n, const struct flows *f,
 			continue;
 		}
 		if (count_flow(&w, s, d, &g)) {
-			err_set(err, "out of memory");
+			err_nomem(err, "out of memory");
 			goto out;
 		}
 		if (g == 0) {
@@ -1108,15 +1108,15 @@ static int build_flows(struct work *w, const struct flows *f, struct tb *b,
 			/* one 0-hop MIN path */
 			if (tb_path(b, l, 2, PATH_MIN,
 				    w->min == UGAL_CTL_ALL ? UGAL_HOPS_ANY : 0))
-				return err_set(err, "out of memory");
+				return err_nomem(err, "out of memory");
 			continue;
 		}
 		if (min_groups(w, b, s, d, inj, ej) ||
 		    vlb_groups(w, b, s, d, inj, ej))
-			return err_set(err,
-				       "out of memory (template of %u "
-				       "groups)",
-				       b->ngroups);
+			return err_nomem(err,
+					 "out of memory (template of %u "
+					 "groups)",
+					 b->ngroups);
 	}
 	flow_off[f->n] = b->ngroups;
 	return 0;
@@ -2103,7 +2103,7 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 	bool mem = true;
 
 	if (!u) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		return NULL;
 	}
 	u->S = n->S;
@@ -2111,8 +2111,8 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 	u->NL = 2 * u->HL - 1;
 	u->nf = f->n;
 	if ((size_t)n->S * n->S > MAX_PAIRS) {
-		err_set(err, "too many switches for the factored UGAL "
-			     "template");
+		err_range(err, "too many switches for the factored UGAL "
+			       "template");
 		ufac_free(u);
 		return NULL;
 	}
@@ -2152,7 +2152,7 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 	if (!u->fs || !u->fd || !u->vg || !u->id || !u->src_off || !u->by_src ||
 	    !u->dst_off || !u->by_dst || !u->h || !u->xis || !u->poff ||
 	    !u->t2off || !u->inner || !u->glv || !u->glu || !mem) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		ufac_free(u);
 		return NULL;
 	}
@@ -2162,7 +2162,7 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 		mem = !ws_init(&u->ws[k], u->nd, u->S, u->HL);
 	if (!mem) {
 		u->n = NULL; /* not taken over */
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		ufac_free(u);
 		return NULL;
 	}
@@ -2205,7 +2205,7 @@ static struct ugal_fac *ufac_create(struct unet *n, const struct flows *f,
 						     y * u->HL + n->dist[p];
 			}
 	if (build_plans(u)) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		u->n = NULL; /* not taken over */
 		ufac_free(u);
 		return NULL;
@@ -2253,13 +2253,13 @@ static int build_tpl(const struct routing *r, const struct flows *f,
 	out->demand = malloc(((size_t)f->n + 1) * sizeof(*out->demand));
 	out->cap = malloc(((size_t)n->L + 1) * sizeof(*out->cap));
 	if (!out->flow_off || !out->demand || !out->cap) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto out_work;
 	}
 	if (build_flows(&w, f, &b, out->flow_off, err))
 		goto out_work;
 	if (tb_group(&b, 1, 0, 0)) { /* room for col_off[ngroups] */
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto out_work;
 	}
 	b.ngroups--;

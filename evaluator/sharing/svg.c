@@ -404,7 +404,7 @@ int svg_write(FILE *f, const struct topo *t, const char *title,
 	rc = ferror(f) ? err_set(err, "write error") : 0;
 	goto out;
 oom:
-	err_set(err, "out of memory");
+	err_nomem(err, "out of memory");
 out:
 	for (uint32_t k = 0; p && k < np; k++)
 		free(p[k].sw);

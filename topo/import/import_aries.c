@@ -132,7 +132,7 @@ static int router_at(struct ast *st, const char **s, uint32_t line, uint32_t *r)
 			struct arouter *v = realloc(st->r, cap * sizeof(*v));
 
 			if (!v)
-				return err_set(st->err, "out of memory");
+				return err_nomem(st->err, "out of memory");
 			st->r = v;
 			st->rcap = cap;
 		}
@@ -147,11 +147,11 @@ static int router_at(struct ast *st, const char **s, uint32_t line, uint32_t *r)
 			free(a->name);
 			return bad ? aerr(st, line, "bad router name '%.*s'",
 					  (int)(l - 1 - p), p) :
-				     err_set(st->err, "out of memory");
+				     err_nomem(st->err, "out of memory");
 		}
 		if (put(st, st->nr)) {
 			free(a->name);
-			return err_set(st->err, "out of memory");
+			return err_nomem(st->err, "out of memory");
 		}
 		i = st->nr++;
 	} else if (st->r[i].g != g || st->r[i].r != row || st->r[i].c != col) {
@@ -216,7 +216,7 @@ static int aries_line(struct ast *st, char *s, uint32_t line)
 		struct aend *v = realloc(st->e, cap * sizeof(*v));
 
 		if (!v)
-			return err_set(st->err, "out of memory");
+			return err_nomem(st->err, "out of memory");
 		st->e = v;
 		st->ecap = cap;
 	}
@@ -253,7 +253,7 @@ static int add_routers(struct ast *st, struct import_fabric *f)
 	struct arouter **ord = malloc(((size_t)st->nr + 1) * sizeof(*ord));
 
 	if (!ord)
-		return err_set(st->err, "out of memory");
+		return err_nomem(st->err, "out of memory");
 	for (uint32_t i = 0; i < st->nr; i++)
 		ord[i] = &st->r[i];
 	qsort(ord, st->nr, sizeof(*ord), cmp_router);
@@ -289,7 +289,7 @@ static int add_routers(struct ast *st, struct import_fabric *f)
 	return 0;
 nomem:
 	free(ord);
-	return err_set(st->err, "out of memory");
+	return err_nomem(st->err, "out of memory");
 }
 
 /* The first end of router pair (A, B) in the sorted ends, or NE. */
@@ -334,7 +334,7 @@ static int add_links(struct ast *st, struct import_fabric *f)
 		if (st->r[a].sw < st->r[b].sw &&
 		    fabric_add_cable(f, st->r[a].sw, st->r[b].sw,
 				     (double)(j - i)))
-			return err_set(st->err, "out of memory");
+			return err_nomem(st->err, "out of memory");
 		i = j;
 	}
 	return 0;
@@ -355,7 +355,7 @@ struct import_fabric *import_aries(const char *path, struct err *err)
 	if (!rc && !st.nr)
 		rc = aerr(&st, lineno, "no routers");
 	if (!rc && !(f = fabric_new("Aries link list", path)))
-		rc = err_set(err, "out of memory");
+		rc = err_nomem(err, "out of memory");
 	if (!rc) {
 		f->cap_note = "a link's capacity is its number of cables "
 			      "(parallel cables merged)";

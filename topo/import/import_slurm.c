@@ -91,14 +91,14 @@ int slurm_append(struct slurm_topo *st, struct slurm_sw *sw)
 
 		if (!l) {
 			sw_free(sw);
-			return err_set(st->err, "out of memory");
+			return err_nomem(st->err, "out of memory");
 		}
 		st->l = l;
 		st->lcap = cap;
 	}
 	st->l[st->nl++] = *sw;
 	if (ht_put(st, st->nl - 1))
-		return err_set(st->err, "out of memory");
+		return err_nomem(st->err, "out of memory");
 	return 0;
 }
 
@@ -173,7 +173,7 @@ static int parse_words(struct slurm_topo *st, char *s, uint32_t line)
 		}
 		*slot = strdup(eq + 1);
 		if (!*slot)
-			rc = err_set(st->err, "out of memory");
+			rc = err_nomem(st->err, "out of memory");
 	}
 	if (!rc && !sl.name && !sizes)
 		rc = slurm_err(st, line,
@@ -216,7 +216,7 @@ static struct hl *expand(struct slurm_topo *st, const char *key,
 	}
 	h = hl_parse(expr);
 	if (!h)
-		err_set(st->err, "out of memory");
+		err_nomem(st->err, "out of memory");
 	return h;
 }
 
@@ -262,7 +262,8 @@ static int add_nodes(struct slurm_topo *st, struct import_fabric *f)
 				nv = realloc(v, cap * sizeof(*nv));
 				if (!nv) {
 					free(name);
-					rc = err_set(st->err, "out of memory");
+					rc = err_nomem(st->err,
+						       "out of memory");
 					break;
 				}
 				v = nv;
@@ -286,7 +287,7 @@ static int add_nodes(struct slurm_topo *st, struct import_fabric *f)
 				"%s:%u: node %s is also on line %u: a node "
 				"has one switch in topo.conf, kept the first",
 				st->path, v[i].line, v[i].name, v[kept].line))
-			rc = err_set(st->err, "out of memory");
+			rc = err_nomem(st->err, "out of memory");
 		v[i].sw = UINT32_MAX;
 	}
 	if (!rc && n)
@@ -294,7 +295,7 @@ static int add_nodes(struct slurm_topo *st, struct import_fabric *f)
 	for (uint32_t i = 0; !rc && i < n; i++)
 		if (v[i].sw != UINT32_MAX &&
 		    fabric_add_node(f, v[i].sw, v[i].name, 1))
-			rc = err_set(st->err, "out of memory");
+			rc = err_nomem(st->err, "out of memory");
 	for (uint32_t i = 0; i < n; i++)
 		free(v[i].name);
 	free(v);
@@ -323,14 +324,14 @@ static char **switch_names(struct slurm_topo *st, const char *expr,
 			v[k++] = name;
 		hl_destroy(h);
 		if (!v)
-			err_set(st->err, "out of memory");
+			err_nomem(st->err, "out of memory");
 		return v;
 	}
 	for (const char *p = expr; *p; p++)
 		n += *p == ',';
 	v = calloc(n + 1, sizeof(*v));
 	if (!v) {
-		err_set(st->err, "out of memory");
+		err_nomem(st->err, "out of memory");
 		return NULL;
 	}
 	for (const char *p = expr; k < n; k++) {
@@ -342,7 +343,7 @@ static char **switch_names(struct slurm_topo *st, const char *expr,
 				slurm_err(st, line, "%s bad switch name '%s'",
 					  st->ks_err, v[k]);
 			else
-				err_set(st->err, "out of memory");
+				err_nomem(st->err, "out of memory");
 			for (size_t i = 0; i <= k; i++)
 				free(v[i]);
 			free(v);
@@ -412,7 +413,7 @@ static int tree_cable(struct slurm_topo *st, struct import_fabric *f,
 	uint64_t x;
 
 	if (cs_grow(c))
-		return err_set(st->err, "out of memory");
+		return err_nomem(st->err, "out of memory");
 	x = cs_slot(c, key);
 	if (c->key[x] && c->from[x] == i)
 		return slurm_err(st, st->l[i].switches_line,
@@ -423,7 +424,7 @@ static int tree_cable(struct slurm_topo *st, struct import_fabric *f,
 	if (c->key[x])
 		return 0;
 	if (fabric_add_cable(f, i, j, 1))
-		return err_set(st->err, "out of memory");
+		return err_nomem(st->err, "out of memory");
 	c->key[x] = key;
 	c->line[x] = st->l[i].switches_line;
 	c->from[x] = i;
@@ -483,10 +484,10 @@ static int add_block_top(struct slurm_topo *st, struct import_fabric *f)
 		snprintf(top, sizeof(top), "top%u", k);
 	t = fabric_add_switch(f, top, "joins the blocks");
 	if (t < 0)
-		return err_set(st->err, "out of memory");
+		return err_nomem(st->err, "out of memory");
 	for (uint32_t i = 0; i < st->nl; i++)
 		if (fabric_add_cable(f, i, (uint32_t)t, 1))
-			return err_set(st->err, "out of memory");
+			return err_nomem(st->err, "out of memory");
 	return 0;
 }
 
@@ -497,12 +498,12 @@ struct import_fabric *slurm_build(struct slurm_topo *st, const char *format,
 	int rc = 0;
 
 	if (!f) {
-		err_set(st->err, "out of memory");
+		err_nomem(st->err, "out of memory");
 		return NULL;
 	}
 	for (uint32_t i = 0; !rc && i < st->nl; i++)
 		if (fabric_add_switch(f, st->l[i].name, NULL) < 0)
-			rc = err_set(st->err, "out of memory");
+			rc = err_nomem(st->err, "out of memory");
 	if (!rc)
 		rc = st->blocks ? add_block_top(st, f) : add_tree_cables(st, f);
 	if (!rc)
@@ -532,7 +533,8 @@ struct import_fabric *import_slurm_topology(const char *path, struct err *err)
 	int rc = 0;
 
 	if (!fp) {
-		err_set(err, "%s: cannot open: %s", path, strerror(errno));
+		err_sys(err, errno, "%s: cannot open: %s", path,
+			strerror(errno));
 		return NULL;
 	}
 	for (ssize_t len; !rc && (len = getline(&line, &cap, fp)) >= 0;) {
@@ -551,7 +553,7 @@ struct import_fabric *import_slurm_topology(const char *path, struct err *err)
 	}
 	free(line);
 	if (!rc && ferror(fp)) /* a directory: EISDIR */
-		rc = err_set(err, "%s: %s", path, strerror(errno));
+		rc = err_sys(err, errno, "%s: %s", path, strerror(errno));
 	if (fp != stdin)
 		fclose(fp);
 	if (!rc && !st.nl)
