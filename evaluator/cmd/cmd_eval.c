@@ -572,7 +572,7 @@ static int parse_models(struct eval *e)
 
 	e->all = !strcmp(e->model, "all");
 	if (!e->all && model_check(e->model, &err))
-		return cli_error("eval", CLI_USAGE,
+		return cli_error("eval", cli_status(&err, CLI_USAGE),
 				 "--model: %s; --model all runs them all",
 				 err.msg);
 	return 0;
@@ -691,12 +691,14 @@ static int run(struct eval *e)
 		uint64_t seed = e->seed + rep;
 
 		if (make_flows(e, seed, &f, &err)) {
-			rc = cli_error("eval", CLI_USAGE, "%s", err.msg);
+			rc = cli_error("eval", cli_status(&err, CLI_USAGE),
+				       "%s", err.msg);
 			goto out;
 		}
 		memset(&in, 0, sizeof(in));
 		if (paths && model_input_build(e->r, &f, &in, &err)) {
-			rc = cli_error("eval", CLI_USAGE, "%s", err.msg);
+			rc = cli_error("eval", cli_status(&err, CLI_USAGE),
+				       "%s", err.msg);
 			goto out;
 		}
 		for (uint32_t m = 0; m < e->nmodels; m++) {
@@ -932,11 +934,13 @@ int cmd_eval(int argc, char **argv)
 	e.opts.top_links = e.top;
 	e.m = machine_open(e.topo_spec, e.routing_spec, &err);
 	if (!e.m)
-		return cli_error("eval", CLI_USAGE, "%s", err.msg);
+		return cli_error("eval", cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	e.t = machine_topo(e.m);
 	e.r = machine_routing(e.m);
 	if (!e.all && model_applies(e.model, e.r, &err)) {
-		rc = cli_error("eval", CLI_USAGE, "--model: %s", err.msg);
+		rc = cli_error("eval", cli_status(&err, CLI_USAGE),
+			       "--model: %s", err.msg);
 		goto out;
 	}
 	if (e.nodes_arg) {
@@ -944,8 +948,8 @@ int cmd_eval(int argc, char **argv)
 		e.nodes = workload_nodes(e.nodes_arg, e.m, topo_num_nodes(e.t),
 					 &e.nnodes, &err);
 		if (!e.nodes) {
-			rc = cli_error("eval", CLI_USAGE, "--nodes: %s",
-				       err.msg);
+			rc = cli_error("eval", cli_status(&err, CLI_USAGE),
+				       "--nodes: %s", err.msg);
 			goto out;
 		}
 	}

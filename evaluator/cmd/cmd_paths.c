@@ -297,7 +297,8 @@ static int run(const struct cmd_paths_args *a, struct cmd_paths_result *r)
 	pathset_init(&r->ps);
 	r->m = machine_open(a->spec, a->routing, &err);
 	if (!r->m)
-		return cli_error("paths", CLI_USAGE, "%s", err.msg);
+		return cli_error("paths", cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	rt = machine_routing(r->m);
 	n = topo_num_nodes(machine_topo(r->m));
 	if (parse_node("--src", a->src, r->m, n, &r->src) ||

@@ -286,7 +286,8 @@ static int read_free(const char *path, struct cmd_place_result *r)
 	const char *name = strcmp(path, "-") ? path : "<stdin>";
 
 	if (!text)
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	memset(r->usable, 0, N);
 	for (p = text; *p;) {
 		char *tok, save;
@@ -320,8 +321,8 @@ static int read_free(const char *path, struct cmd_place_result *r)
 		*p = save;
 		if (!nodes) {
 			free(text);
-			return cli_error(CMD, CLI_USAGE, "%s:%u: %s", name,
-					 line, err.msg);
+			return cli_error(CMD, cli_status(&err, CLI_USAGE),
+					 "%s:%u: %s", name, line, err.msg);
 		}
 		for (uint32_t i = 0; i < n; i++)
 			r->usable[nodes[i]] = 1;
@@ -344,7 +345,8 @@ static int read_squeue(const char *path, struct cmd_place_result *r)
 	wo.nnodes = topo_num_nodes(r->t);
 	wo.format = WL_JSON;
 	if (workload_load(path, &wo, &w, &err))
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	for (uint32_t j = 0; j < w.n; j++)
 		if (w.jobs[j].running && w.jobs[j].alloc)
 			for (uint32_t i = 0; i < w.jobs[j].nodes; i++)
@@ -408,7 +410,8 @@ static int run(const struct cmd_place_args *a, struct cmd_place_result *r)
 
 	r->m = machine_open(a->spec, NULL, &err);
 	if (!r->m)
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	r->t = machine_topo(r->m);
 	mask = a->mask;
 	if (!mask) {
@@ -424,7 +427,8 @@ static int run(const struct cmd_place_args *a, struct cmd_place_result *r)
 	}
 	if (nne_app_init(&r->app, a->grid, a->elements, a->mu, &err) ||
 	    nne_net_from_topo(r->t, a->link_rate, a->bw, &r->net, &err))
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	r->net.tasks_per_node = a->tpn;
 	N = topo_num_nodes(r->t);
 	G = topo_num_groups(r->t);

@@ -320,7 +320,8 @@ static int read_jobs(const struct cmd_report_args *a,
 	else
 		text = run_squeue(&len, &err);
 	if (!text)
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	if (!strcmp(*src, "-"))
 		*src = "<stdin>";
 	if (a->jobs) {
@@ -331,7 +332,8 @@ static int read_jobs(const struct cmd_report_args *a,
 	}
 	free(text);
 	if (c)
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	return running_jobs(r);
 }
 
@@ -526,7 +528,8 @@ static int run(const struct cmd_report_args *a, struct cmd_report_result *r)
 
 	r->m = machine_open(a->spec, a->routing, &err);
 	if (!r->m)
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	rc = read_jobs(a, r, &src);
 	if (rc != CLI_OK)
 		return rc;
@@ -539,8 +542,8 @@ static int run(const struct cmd_report_args *a, struct cmd_report_result *r)
 							  sizeof(at)) :
 				       NULL;
 
-		return cli_error(CMD, CLI_USAGE, "%s: %s", place ? place : src,
-				 err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s: %s",
+				 place ? place : src, err.msg);
 	}
 	rc = pick_hot(a, r);
 	if (rc != CLI_OK)

@@ -620,7 +620,8 @@ static int run(const struct cmd_topo_args *a, struct cmd_topo_result *r)
 
 	r->m = machine_open(a->spec, NULL, &err);
 	if (!r->m || machine_check_predict(r->m, model_check_routing, &err))
-		return cli_error("topo", CLI_USAGE, "%s", err.msg);
+		return cli_error("topo", cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	o.exact = a->exact;
 	o.samples = a->samples;
 	if (isatty(STDERR_FILENO))

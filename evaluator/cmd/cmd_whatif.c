@@ -766,8 +766,8 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 		struct err perr = { 0 };
 
 		if (flows_pattern_check(arg, &perr))
-			return cli_error(CMD, CLI_USAGE, "--pattern: %s",
-					 perr.msg);
+			return cli_error(CMD, cli_status(&perr, CLI_USAGE),
+					 "--pattern: %s", perr.msg);
 		a->sim.pattern = arg;
 		break;
 	}
@@ -962,15 +962,18 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 
 	r->m = machine_open(a->spec, a->routing, &err);
 	if (!r->m)
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	if (a->sim.model &&
 	    model_check_routing(a->sim.model, machine_routing(r->m), &err))
-		return cli_error(CMD, CLI_USAGE, "--model: %s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE),
+				 "--model: %s", err.msg);
 	wo.machine = r->m;
 	wo.nnodes = topo_num_nodes(machine_topo(r->m));
 	wo.max_jobs = a->limit; /* the rest is not read */
 	if (workload_load(a->workload, &wo, w, &err))
-		return cli_error(CMD, CLI_USAGE, "%s%s", err.msg,
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s%s",
+				 err.msg,
 				 w->refused ? " (--skip-bad skips such records "
 					      "and counts them by reason)" :
 					      "");
@@ -1131,11 +1134,8 @@ static int simulate_all(const struct cmd_whatif_args *a,
 		pthread_join(th[t], NULL);
 	r->nres = p.ncells; /* failed ones are left empty */
 	for (int c = 0; c < p.ncells; c++)
-		if (p.failed[c] && strcmp(p.err[c].msg, WHATIF_STOPPED)) {
-			rc = cli_error(CMD,
-				       strstr(p.err[c].msg, "out of memory") ?
-					       CLI_FAIL :
-					       CLI_USAGE,
+		if (p.failed[c] && p.err[c].code != ECANCELED) {
+			rc = cli_error(CMD, cli_status(&p.err[c], CLI_USAGE),
 				       "%s", p.err[c].msg);
 			break;
 		}
@@ -1547,11 +1547,11 @@ static int write_whole(const char *path, const void *data, size_t len,
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	f = fopen(tmp, "wb");
 	if (!f)
-		return err_set(err, "%s: %s", tmp, strerror(errno));
+		return err_sys(err, errno, "%s: %s", tmp, strerror(errno));
 	errno = 0;
 	if ((fwrite(data, 1, len, f) != len) | (fclose(f) == EOF) ||
 	    rename(tmp, path)) {
-		err_set(err, "%s: %s", path,
+		err_sys(err, errno, "%s: %s", path,
 			errno ? strerror(errno) : "write error");
 		remove(tmp);
 		return -1;
@@ -1595,11 +1595,12 @@ static int write_sbatch(const char *dir, uint32_t ncells, struct err *err)
 	int rc;
 
 	if (n <= 0)
-		return err_set(err, "/proc/self/exe: %s", strerror(errno));
+		return err_sys(err, errno, "/proc/self/exe: %s",
+			       strerror(errno));
 	self[n] = '\0';
 	f = open_memstream(&text, &len);
 	if (!f)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	fprintf(f, "#!/bin/sh\n"
 		   "# stopo whatif --array: one cell of the run per task; "
 		   "then\n#   stopo whatif --merge ");
@@ -1617,12 +1618,12 @@ static int write_sbatch(const char *dir, uint32_t ncells, struct err *err)
 	shell_word(f, dir);
 	fputs(" --cell \"$SLURM_ARRAY_TASK_ID\"\n", f);
 	if (fclose(f))
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	rc = write_whole(in_dir(path, sizeof(path), dir, "whatif.sbatch"), text,
 			 len, err);
 	free(text);
 	if (!rc && chmod(path, 0755))
-		rc = err_set(err, "%s: %s", path, strerror(errno));
+		rc = err_sys(err, errno, "%s: %s", path, strerror(errno));
 	return rc;
 }
 
@@ -1742,7 +1743,7 @@ static int read_array(const char *dir, struct cmd_whatif_args *a, char **text,
 	*text = workload_slurp(in_dir(path, sizeof(path), dir, "args"), &len,
 			       &err);
 	if (!*text)
-		return cli_error(CMD, CLI_USAGE,
+		return cli_error(CMD, cli_status(&err, CLI_USAGE),
 				 "%s (not a directory --array wrote)", err.msg);
 	if (strncmp(*text, ARRAY_MAGIC "\n", strlen(ARRAY_MAGIC) + 1))
 		return cli_error(CMD, CLI_USAGE,
@@ -1819,10 +1820,7 @@ static int run_cell(const char *dir, uint32_t k)
 	r.nres = (int)ncells;
 	thread_plan(&a, 1, &nth, &rt);
 	if (simulate(&a, &r, (int)k, rt, NULL, &err)) {
-		rc = cli_error(CMD,
-			       strstr(err.msg, "out of memory") ? CLI_FAIL :
-								  CLI_USAGE,
-			       "%s", err.msg);
+		rc = cli_error(CMD, cli_status(&err, CLI_USAGE), "%s", err.msg);
 		goto out;
 	}
 	o = whatif_result_json(&r.res[k], a.jobs_out != NULL);
@@ -1905,7 +1903,7 @@ static int merge(const char *dir)
 			continue;
 		}
 		if (read_cell(dir, k, &r.res[k], &err)) {
-			rc = cli_error(CMD, CLI_USAGE,
+			rc = cli_error(CMD, cli_status(&err, CLI_USAGE),
 				       "%s; run it again: sbatch --array=%u "
 				       "%s/whatif.sbatch",
 				       err.msg, k, dir);
