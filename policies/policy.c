@@ -10,8 +10,6 @@
 #include "policies/policy_impl.h"
 #include "topo/util/rng.h"
 
-bool policy_reference_search = false;
-
 /* The registry: one X(name) per policy file policy_<name>.c, which
  * defines the const struct policy_ops policy_<name>; names, options and
  * "(known: ...)" lists come from the ops tables.  nne (paper 004's gamma
@@ -127,7 +125,9 @@ static const char *const *defaults_of(const struct topo *t, const char *rn)
 /* The family's default policy for T under R: the first of its list that
  * applies (the last, linear, always does). */
 static struct policy *create_default(const struct topo *t,
-				     const struct routing *r, struct err *err)
+				     const struct routing *r,
+				     const struct policy_opts *o,
+				     struct err *err)
 {
 	const char *const *c = defaults_of(t, routing_name(r));
 	struct policy *p = NULL;
@@ -135,9 +135,9 @@ static struct policy *create_default(const struct topo *t,
 	for (; !p && c[1]; c++) {
 		struct err e = { 0 };
 
-		p = policy_create(*c, t, r, &e);
+		p = policy_create_opt(*c, t, r, o, &e);
 	}
-	return p ? p : policy_create(*c, t, r, err);
+	return p ? p : policy_create_opt(*c, t, r, o, err);
 }
 
 const char *policy_default_why(const struct topo *t, const struct routing *r,
@@ -160,7 +160,7 @@ const char *policy_default_why(const struct topo *t, const struct routing *r,
 const char *policy_default_spec(const struct topo *t, const struct routing *r)
 {
 	struct err e = { 0 };
-	struct policy *p = create_default(t, r, &e);
+	struct policy *p = create_default(t, r, NULL, &e);
 	const char *name = p ? p->ops->name : "linear";
 
 	policy_destroy(p);
@@ -169,6 +169,13 @@ const char *policy_default_spec(const struct topo *t, const struct routing *r)
 
 struct policy *policy_create(const char *spec, const struct topo *t,
 			     const struct routing *r, struct err *err)
+{
+	return policy_create_opt(spec, t, r, NULL, err);
+}
+
+struct policy *policy_create_opt(const char *spec, const struct topo *t,
+				 const struct routing *r,
+				 const struct policy_opts *o, struct err *err)
 {
 	const struct policy_ops *ops;
 	struct policy *p;
@@ -179,12 +186,14 @@ struct policy *policy_create(const char *spec, const struct topo *t,
 		return NULL;
 	}
 	if (!strcmp(spec, POLICY_DEFAULT))
-		return create_default(t, r, err);
+		return create_default(t, r, o, err);
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		err_nomem(err, "policy: out of memory");
 		return NULL;
 	}
+	if (o)
+		p->opts = *o;
 	if (spec_parse(spec, &policy_syntax, &p->args, err)) {
 		err_prefix(err, "policy '%s'", spec);
 		free(p);

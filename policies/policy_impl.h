@@ -19,12 +19,6 @@
 
 struct policy;
 
-/* Set only by the replay test (tests/unit/test_replay.c): the policies
- * answer with the searches they used before their fast paths, which the
- * test compares with the fast paths' answers on recorded call sequences.
- * false in the product. */
-extern bool policy_reference_search;
-
 /* One search of an isolating policy for REQ: with the nodes free in V
  * (EMPTY false: the nodes go into RES), or as if every usable node were
  * free (EMPTY true: only the status and the reason count).  Returns a
@@ -88,6 +82,7 @@ struct policy {
 	const struct topo *t;
 	const struct routing *r;
 	struct spec args; /* the spec as given, checked against ops->opts */
+	struct policy_opts opts; /* as created (policy_create_opt) */
 	char spec[320];
 	void *state;
 	/* will-run's last sort of the running jobs by end and its last

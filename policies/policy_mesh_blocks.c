@@ -1142,7 +1142,7 @@ static int scan(const struct policy *p, const struct mb *m,
 	s->rfree = calloc(m->R, sizeof(*s->rfree));
 	s->ravail = calloc(m->R, 1);
 	s->inbox = calloc(m->R, 1);
-	if (blocks && policy_reference_search)
+	if (blocks && p->opts.reference_search)
 		s->pre = malloc(m->next * sizeof(*s->pre));
 	else if (blocks)
 		s->cav = calloc((m->ncells + 63) / 64, sizeof(*s->cav));
@@ -1338,7 +1338,7 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 	for (int d = 0; d < m->n; d++)
 		cellnodes *= m->c[d];
 	cells = (uint32_t)((need + cellnodes - 1) / cellnodes);
-	if (policy_reference_search) {
+	if (p->opts.reference_search) {
 		total = box_sum(m, s, zero, m->kc);
 	} else {
 		total = 0;
@@ -1359,10 +1359,10 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 			continue;
 		if (sh->vol * cellnodes < need)
 			continue;
-		if (policy_reference_search &&
+		if (p->opts.reference_search &&
 		    holds_failed(m, sh->e, failed, nfailed))
 			continue;
-		if (!policy_reference_search) {
+		if (!p->opts.reference_search) {
 			const uint64_t *F;
 			uint32_t idx = 0;
 			bool none = false;
@@ -1415,7 +1415,7 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 					break;
 			}
 		}
-		if (!found && policy_reference_search) {
+		if (!found && p->opts.reference_search) {
 			/* an antichain: a shape holding one listed is never
 			 * scanned, so never listed */
 			void *nf = realloc(failed,
@@ -1464,7 +1464,7 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 	struct st s;
 	enum policy_status st;
 
-	if (!empty && !policy_reference_search) {
+	if (!empty && !p->opts.reference_search) {
 		pthread_mutex_lock(&m->cache->lock);
 		if (cache_sync(p, m, m->cache, v)) {
 			pthread_mutex_unlock(&m->cache->lock);

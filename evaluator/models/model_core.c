@@ -119,6 +119,8 @@ void model_opts_init(struct model_opts *o)
 	o->gap = 0.01;
 	o->dual_tol = 1e-9;
 	o->mmf_method = MODEL_MMF_AUTO;
+	o->hm_stem_budget = (size_t)1 << 25;
+	o->hm_dfly_memo_max = (size_t)1 << 24;
 }
 
 void model_settle(const struct model_input *in, struct model_result *res,

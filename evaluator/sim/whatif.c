@@ -1498,7 +1498,7 @@ static int fmode_setup(struct sim *s, uint32_t nj, uint32_t L)
 	}
 	if (s->hm) {
 		s->hm_alone = model_hm_state_create(
-			s->r, s->o->model ? s->o->model : "hm", s->err);
+			s->r, s->o->model ? s->o->model : "hm", NULL, s->err);
 		if (!s->hm_alone)
 			return -1;
 	}
@@ -1558,7 +1558,7 @@ static int setup(struct sim *s)
 	if (s->o->rates &&
 	    model_hm_incremental(s->o->model ? s->o->model : "jm")) {
 		s->hm = model_hm_state_create(
-			s->r, s->o->model ? s->o->model : "hm", s->err);
+			s->r, s->o->model ? s->o->model : "hm", NULL, s->err);
 		if (!s->hm)
 			return -1;
 		s->hmset = calloc(nj ? nj : 1, sizeof(*s->hmset));

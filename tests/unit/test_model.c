@@ -1397,7 +1397,7 @@ Test(model, hm_state_equals_paths_over_the_sets_present)
 		  1 },
 		{ "fattree:k=4,n=3", "ecmp", "hm", 50 },
 	};
-	const size_t budget = model_hm_stem_budget;
+	struct model_opts mo;
 	/* + k: add set k; - k: remove it */
 	static const int ops[] = { 0, 1, 2, -1, 3, -0 - 100, 4, -2, -3, -4 };
 	struct err err = { 0 };
@@ -1406,14 +1406,16 @@ Test(model, hm_state_equals_paths_over_the_sets_present)
 		struct fx_net n = fx_net(nets[q].topo, nets[q].routing);
 		uint32_t N = topo_num_nodes(n.t);
 		uint32_t *nodes = malloc(N * sizeof(*nodes));
-		struct model_hm_state *h =
-			model_hm_state_create(n.r, nets[q].spec, &err);
+		struct model_hm_state *h;
 		struct model_hm_set set[5];
 		struct flows f[5];
 		bool in[5] = { false };
 
+		model_opts_init(&mo);
+		if (nets[q].budget)
+			mo.hm_stem_budget = nets[q].budget;
+		h = model_hm_state_create(n.r, nets[q].spec, &mo, &err);
 		cr_assert_not_null(nodes);
-		model_hm_stem_budget = nets[q].budget ? nets[q].budget : budget;
 		cr_assert_not_null(h, "%s", err.msg);
 		for (int k = 0; k < 5; k++) {
 			uint32_t cnt = N / 4 < 6 ? N / 2 : N / 4;
@@ -1476,7 +1478,6 @@ Test(model, hm_state_equals_paths_over_the_sets_present)
 		free(nodes);
 		fx_net_free(&n);
 	}
-	model_hm_stem_budget = budget;
 }
 
 /* hm's method option, checked like jm's. */
@@ -1530,7 +1531,7 @@ Test(model, hm_closed_form_equals_factored)
 		{ "dragonfly:p=2,a=4,h=2,g=5", "ugal" },
 	};
 	const size_t nq = sizeof(nets) / sizeof(nets[0]);
-	const size_t memo = model_hm_dfly_memo_max;
+	struct model_opts mo;
 	struct err err = { 0 };
 
 	for (size_t q = 0; q < nq; q++) {
@@ -1549,10 +1550,12 @@ Test(model, hm_closed_form_equals_factored)
 
 		cr_assert(routing_dfly(n.r), "%s %s: no structure", nets[q][0],
 			  nets[q][1]);
-		model_hm_dfly_memo_max = q + 1 == nq ? 0 : memo;
-		hc = model_hm_state_create(n.r, "hm", &err);
-		hf = model_hm_state_create(n.r, "hm:method=factored", &err);
-		model_hm_dfly_memo_max = memo;
+		model_opts_init(&mo);
+		if (q + 1 == nq)
+			mo.hm_dfly_memo_max = 0;
+		hc = model_hm_state_create(n.r, "hm", &mo, &err);
+		hf = model_hm_state_create(n.r, "hm:method=factored", &mo,
+					   &err);
 		cr_assert(hc && hf, "%s", err.msg);
 		cr_assert(l1 && l2 && c1 && c2);
 		rng_seed(&g, 7 + q);
@@ -1659,8 +1662,8 @@ Test(model, hm_closed_form_scope_and_errors)
 		fx_net_free(&n);
 	}
 	n = fx_net("dragonfly:p=2,a=4,h=2,g=9", "ugal");
-	hc = model_hm_state_create(n.r, NULL, &err);
-	hf = model_hm_state_create(n.r, "hm:method=factored", &err);
+	hc = model_hm_state_create(n.r, NULL, NULL, &err);
+	hf = model_hm_state_create(n.r, "hm:method=factored", NULL, &err);
 	cr_assert(hc && hf);
 	flows_init(&f);
 	cr_assert_eq(flows_add(&f, 0, 9, 1), 0);

@@ -447,15 +447,14 @@ static enum policy_status ref_ask(const char *spec, const struct fx_net *net,
 				  struct ref_answer *a)
 {
 	struct err err = { 0 };
-	struct policy *p = policy_create(spec, net->t, net->r, &err);
+	/* the searches as they were before their fast paths */
+	const struct policy_opts ref = { .reference_search = true };
+	struct policy *p = policy_create_opt(spec, net->t, net->r, &ref, &err);
 	struct policy_result res = { .nodes = a->nodes };
 	enum policy_status st;
 
 	cr_assert(p, "%s: %s", spec, err.msg);
-	/* the searches as they were before their fast paths */
-	policy_reference_search = true;
 	st = policy_place(p, v, req, &res);
-	policy_reference_search = false;
 	a->n = res.n;
 	a->isolated = res.isolated;
 	snprintf(a->reason, sizeof(a->reason), "%s", res.reason);
