@@ -2,7 +2,6 @@
  * allocation policies and compare them side by side. */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "policies/machine/machine.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
+#include "topo/util/par.h"
 
 #define CMD "whatif"
 #define MAX_POLICIES 16
@@ -1088,11 +1088,12 @@ struct pool {
 	struct err *err;  /* [ncells] */
 };
 
-static void *pool_worker(void *arg)
+static void pool_worker(void *arg, uint32_t part)
 {
 	struct pool *p = arg;
 	int c;
 
+	(void)part; /* each takes the next cell not yet taken */
 	while ((c = atomic_fetch_add(&p->next, 1)) < p->ncells &&
 	       !atomic_load(&p->stop))
 		if (simulate(p->a, p->r, c, p->rate_threads, &p->stop,
@@ -1101,7 +1102,6 @@ static void *pool_worker(void *arg)
 			atomic_store(&p->stop, true);
 		}
 	model_thread_done(); /* GLPK's environment, if a model used it */
-	return NULL;
 }
 
 /* Every cell of A, on --threads threads (the online CPUs by default,
@@ -1112,8 +1112,7 @@ static int simulate_all(const struct cmd_whatif_args *a,
 			struct cmd_whatif_result *r)
 {
 	struct pool p = { .a = a, .r = r, .ncells = (int)a->nval * a->npol };
-	pthread_t th[MAX_POLICIES];
-	int nth, started = 0, rc = CLI_OK;
+	int nth, rc = CLI_OK;
 
 	r->res = calloc((size_t)p.ncells, sizeof(*r->res));
 	p.failed = calloc((size_t)p.ncells, sizeof(*p.failed));
@@ -1126,12 +1125,7 @@ static int simulate_all(const struct cmd_whatif_args *a,
 	atomic_init(&p.next, 0);
 	atomic_init(&p.stop, false);
 	thread_plan(a, p.ncells, &nth, &p.rate_threads);
-	for (int t = 1; t < nth; t++)
-		if (!pthread_create(&th[started], NULL, pool_worker, &p))
-			started++;
-	pool_worker(&p);
-	for (int t = 0; t < started; t++)
-		pthread_join(th[t], NULL);
+	par_run(nth > 1 ? (uint32_t)nth : 1, true, pool_worker, &p, NULL);
 	r->nres = p.ncells; /* failed ones are left empty */
 	for (int c = 0; c < p.ncells; c++)
 		if (p.failed[c] && p.err[c].code != ECANCELED) {

@@ -18,12 +18,12 @@
  * and a flow's grouped columns are sums of products of two halves per
  * intermediate, accumulated in dense per-group arrays (touched lists keep
  * the reset cheap). */
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "evaluator/models/ugal_tpl.h"
+#include "topo/util/par.h"
 #include "topo/util/spec.h"
 
 static void ufac_free(struct ugal_fac *u);
@@ -1791,10 +1791,9 @@ static void part_run(const struct part *k)
 	}
 }
 
-static void *part_thread(void *arg)
+static void part_of(void *arg, uint32_t t)
 {
-	part_run(arg);
-	return NULL;
+	part_run((const struct part *)arg + t);
 }
 
 /* Run STEP over [0, N) in NPART parts: part 0 here, the others on threads
@@ -1805,8 +1804,6 @@ static void run_step(struct ugal_fac *u, enum step step, bool adj, uint32_t N,
 		     const double *in, double *out)
 {
 	struct part k[NPART];
-	pthread_t th[NPART];
-	bool started[NPART] = { false };
 
 	for (uint32_t t = 0; t < NPART; t++)
 		k[t] = (struct part){ .u = u,
@@ -1818,15 +1815,7 @@ static void run_step(struct ugal_fac *u, enum step step, bool adj, uint32_t N,
 						       NPART),
 				      .in = in,
 				      .out = out };
-	for (uint32_t t = 1; t < NPART && u->threads; t++)
-		started[t] = !pthread_create(&th[t], NULL, part_thread, &k[t]);
-	part_run(&k[0]);
-	for (uint32_t t = 1; t < NPART; t++) {
-		if (started[t])
-			pthread_join(th[t], NULL);
-		else
-			part_run(&k[t]);
-	}
+	par_run(NPART, u->threads, part_of, k, NULL);
 }
 
 static void ufac_mul(void *ctx, const double *x, double *out)

@@ -14,6 +14,7 @@
 #include "evaluator/sim/whatif.h"
 #include "policies/policy.h"
 #include "policies/willrun.h"
+#include "topo/util/par.h"
 
 struct ev {
 	int64_t t;
@@ -1857,11 +1858,11 @@ static void rate_worker(struct rate_pool *p)
 	}
 }
 
-static void *rate_thread(void *arg)
+/* One part of rate_tasks: the next rates not yet taken. */
+static void rate_part(void *arg, uint32_t part)
 {
+	(void)part;
 	rate_worker(arg);
-	model_thread_done(); /* GLPK's environment, if the model used it */
-	return NULL;
 }
 
 static int rate_tasks(struct sim *s)
@@ -1869,29 +1870,22 @@ static int rate_tasks(struct sim *s)
 	struct rate_pool p = { .s = s,
 			       .model = s->o->model ? s->o->model : "jm",
 			       .fail = UINT32_MAX };
-	uint32_t nth = s->o->rate_threads, started = 0;
-	pthread_t *th;
+	uint32_t nth = s->o->rate_threads;
 
 	if (!s->ntk)
 		return 0;
 	if (nth > s->ntk)
 		nth = s->ntk;
-	th = malloc(nth * sizeof(*th));
-	if (!th)
-		return err_nomem(s->err, "out of memory");
+	if (!nth)
+		nth = 1;
 	atomic_init(&p.next, 0);
 	atomic_init(&p.stop, false);
 	pthread_mutex_init(&p.mu, NULL);
-	for (uint32_t t = 1; t < nth; t++)
-		if (!pthread_create(&th[started], NULL, rate_thread, &p))
-			started++;
 	/* the caller takes tasks too; progress after every rate */
 	if (s->o->progress)
 		s->o->progress(s->o->progress_arg, 0, s->ntk, "rates");
-	rate_worker(&p);
-	for (uint32_t t = 0; t < started; t++)
-		pthread_join(th[t], NULL);
-	free(th);
+	/* a thread frees GLPK's environment, if the model used it */
+	par_run(nth, true, rate_part, &p, model_thread_done);
 	pthread_mutex_destroy(&p.mu);
 	if (s->o->progress)
 		s->o->progress(s->o->progress_arg, p.done, s->ntk, "rates");
