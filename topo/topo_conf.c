@@ -22,6 +22,7 @@
 
 #include "topo/util/hl.h"
 #include "topo/util/limits.h"
+#include "topo/util/nameidx.h"
 
 #include "topo/topo_conf.h"
 #include "topo/topo_impl.h"
@@ -91,8 +92,7 @@ struct pstate {
 	size_t npols;
 	struct sw_decl *sws;
 	size_t nsws;
-	uint32_t *swh; /* open addressing over sws by name; TOPO_NONE empty */
-	size_t swh_size;
+	struct nameidx swx;    /* sws by name */
 	struct fwd_decl *fwds; /* Forward= lines, file order */
 	size_t nfwds;
 };
@@ -109,11 +109,10 @@ struct topo_conf {
 	int respect;	  /* RespectIsolation= (default no) */
 	struct part_policy *pols;
 	uint32_t npols;
-	uint32_t nnames;    /* 0 or the number of nodes */
-	char *name_buf;	    /* all names, NUL-separated */
-	uint32_t *name_off; /* [nnames] offsets into name_buf */
-	uint32_t *htab;	    /* open addressing: node index or TOPO_NONE */
-	uint32_t hmask;
+	uint32_t nnames;      /* 0 or the number of nodes */
+	char *name_buf;	      /* all names, NUL-separated */
+	uint32_t *name_off;   /* [nnames] offsets into name_buf */
+	struct nameidx nodex; /* node index by name */
 };
 
 #define WRAP_CONS_TRES "select/cons_tres"
@@ -157,59 +156,23 @@ static int push(void **arr, size_t *n, size_t elem)
 	return 0;
 }
 
-static uint64_t hash_name(const char *s)
+static const char *sw_name(const void *ctx, uint32_t i)
 {
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
+	return ((const struct pstate *)ctx)->sws[i].name;
 }
 
 /* The index of switch NAME in st->sws, or -1. */
 static int sw_find(const struct pstate *st, const char *name)
 {
-	size_t h;
+	uint32_t i = nameidx_find(&st->swx, name);
 
-	if (!st->swh_size)
-		return -1;
-	for (h = hash_name(name) & (st->swh_size - 1); st->swh[h] != TOPO_NONE;
-	     h = (h + 1) & (st->swh_size - 1))
-		if (!strcmp(st->sws[st->swh[h]].name, name))
-			return (int)st->swh[h];
-	return -1;
+	return i == NAMEIDX_NONE ? -1 : (int)i;
 }
 
 /* Index the last switch of st->sws (its name not yet indexed). */
 static int sw_index_last(struct pstate *st)
 {
-	size_t h;
-
-	if (2 * st->nsws > st->swh_size) {
-		size_t n = st->swh_size ? 2 * st->swh_size : 64;
-		uint32_t *t = malloc(n * sizeof(*t));
-
-		if (!t)
-			return -1;
-		free(st->swh);
-		st->swh = t;
-		st->swh_size = n;
-		for (size_t i = 0; i < n; i++)
-			t[i] = TOPO_NONE;
-		for (size_t i = 0; i + 1 < st->nsws; i++) {
-			for (h = hash_name(st->sws[i].name) & (n - 1);
-			     t[h] != TOPO_NONE; h = (h + 1) & (n - 1))
-				;
-			t[h] = (uint32_t)i;
-		}
-	}
-	for (h = hash_name(st->sws[st->nsws - 1].name) & (st->swh_size - 1);
-	     st->swh[h] != TOPO_NONE; h = (h + 1) & (st->swh_size - 1))
-		;
-	st->swh[h] = (uint32_t)(st->nsws - 1);
-	return 0;
+	return nameidx_add(&st->swx, (uint32_t)(st->nsws - 1), NULL);
 }
 
 static char *dupn(const char *s, size_t n)
@@ -794,7 +757,7 @@ static void pstate_free(struct pstate *st)
 		free(st->sws[i].nodes);
 	}
 	free(st->sws);
-	free(st->swh);
+	nameidx_free(&st->swx);
 	for (size_t i = 0; i < st->nfwds; i++) {
 		for (size_t k = 0; k < st->fwds[i].nroute; k++)
 			free(st->fwds[i].route[k]);
@@ -1204,25 +1167,16 @@ static int apply_cap(struct pstate *st, struct topo *t,
 
 /* ---- pass 2: node names ---- */
 
-/* Insert node I; returns the index already holding the name or
- * TOPO_NONE. */
-static uint32_t hash_insert(struct topo_conf *c, uint32_t i)
+static const char *node_name(const void *ctx, uint32_t i)
 {
-	const char *name = c->name_buf + c->name_off[i];
-	uint32_t h = (uint32_t)hash_name(name) & c->hmask;
+	const struct topo_conf *c = ctx;
 
-	while (c->htab[h] != TOPO_NONE) {
-		if (!strcmp(c->name_buf + c->name_off[c->htab[h]], name))
-			return c->htab[h];
-		h = (h + 1) & c->hmask;
-	}
-	c->htab[h] = i;
-	return TOPO_NONE;
+	return c->name_buf + c->name_off[i];
 }
 
 static int build_names(struct pstate *st, struct topo_conf *c)
 {
-	uint32_t N = topo_num_nodes(c->topo), i = 0, hsize = 1;
+	uint32_t N = topo_num_nodes(c->topo), i = 0, prev;
 	uint64_t total = 0;
 	size_t blen = 0, bcap = 0;
 
@@ -1249,14 +1203,9 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 			    "node%s but the topology has %u",
 			    (unsigned long long)total, total == 1 ? "" : "s",
 			    N);
-	while (hsize < 2 * N)
-		hsize *= 2;
 	c->name_off = malloc((N ? N : 1) * sizeof(*c->name_off));
-	c->htab = malloc(hsize * sizeof(*c->htab));
-	if (!c->name_off || !c->htab)
+	if (!c->name_off)
 		return perr_nomem(st, st->names[0].line);
-	memset(c->htab, 0xff, hsize * sizeof(*c->htab));
-	c->hmask = hsize - 1;
 	for (size_t k = 0; k < st->nnames; k++) {
 		struct hl *hl = hl_parse(st->names[k].expr);
 		char *h;
@@ -1286,7 +1235,11 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 			free(h);
 			c->name_off[i] = (uint32_t)blen;
 			blen += n;
-			if (hash_insert(c, i) != TOPO_NONE) {
+			if (nameidx_add(&c->nodex, i, &prev)) {
+				hl_destroy(hl);
+				return perr_nomem(st, st->names[k].line);
+			}
+			if (prev != NAMEIDX_NONE) {
 				hl_destroy(hl);
 				return perr(st, st->names[k].line,
 					    "node name "
@@ -1475,6 +1428,9 @@ struct topo_conf *topo_conf_parse(const char *name, const char *text,
 	struct pstate st = { .file = name, .err = err };
 	struct topo_conf *c = calloc(1, sizeof(*c));
 
+	nameidx_init(&st.swx, sw_name, &st);
+	if (c)
+		nameidx_init(&c->nodex, node_name, c);
 	if (!c || !(c->name = strdup(name))) {
 		free(c);
 		err_nomem(err, "%s: out of memory", name);
@@ -1557,6 +1513,7 @@ const char *topo_conf_peek_wrap(const char *path, struct err *err)
 	struct pstate st = { .file = path, .err = err };
 	const char *wrap = NULL;
 
+	nameidx_init(&st.swx, sw_name, &st);
 	if (!text)
 		return NULL;
 	if (!read_lines(&st, text))
@@ -1583,7 +1540,7 @@ void topo_conf_destroy(struct topo_conf *c)
 	free(c->pols);
 	free(c->name_buf);
 	free(c->name_off);
-	free(c->htab);
+	nameidx_free(&c->nodex);
 	free(c);
 }
 
@@ -1634,17 +1591,12 @@ const char *topo_conf_node_name(const struct topo_conf *c, uint32_t i)
 
 uint32_t topo_conf_node_index(const struct topo_conf *c, const char *name)
 {
-	uint32_t h;
+	uint32_t i;
 
 	if (!c->nnames || !name)
 		return TOPO_NONE;
-	h = (uint32_t)hash_name(name) & c->hmask;
-	while (c->htab[h] != TOPO_NONE) {
-		if (!strcmp(c->name_buf + c->name_off[c->htab[h]], name))
-			return c->htab[h];
-		h = (h + 1) & c->hmask;
-	}
-	return TOPO_NONE;
+	i = nameidx_find(&c->nodex, name);
+	return i == NAMEIDX_NONE ? TOPO_NONE : i;
 }
 
 int topo_conf_has_names(const struct topo_conf *c)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "topo/import/import.h"
+#include "topo/util/nameidx.h"
 
 struct isw {
 	char *name;
@@ -101,8 +102,7 @@ struct slurm_topo {
 	struct err *err;
 	struct slurm_sw *l;
 	uint32_t nl, lcap;
-	uint32_t *ht, hcap; /* names -> index + 1 (open addressing; hcap a
-			     * power of two above 2 nl, 0 before any) */
+	struct nameidx names; /* l by name; zeroed until the first entry */
 	bool blocks, tree;
 	uint32_t first_form_line;
 	const char *kn, *ks, *ks_err, *no_nodes;

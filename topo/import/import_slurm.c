@@ -23,53 +23,25 @@ struct snode {
 	uint32_t sw, seq, line;
 };
 
-static uint32_t name_hash(const char *s)
+static const char *entry_name(const void *ctx, uint32_t i)
 {
-	uint32_t h = 2166136261u; /* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	return ((const struct slurm_topo *)ctx)->l[i].name;
 }
 
 int64_t slurm_find(const struct slurm_topo *st, const char *name)
 {
-	if (!st->hcap)
-		return -1;
-	for (uint32_t h = name_hash(name) & (st->hcap - 1);;
-	     h = (h + 1) & (st->hcap - 1)) {
-		uint32_t e = st->ht[h];
+	uint32_t i = st->names.name ? nameidx_find(&st->names, name) :
+				      NAMEIDX_NONE;
 
-		if (!e)
-			return -1;
-		if (!strcmp(st->l[e - 1].name, name))
-			return e - 1;
-	}
+	return i == NAMEIDX_NONE ? -1 : (int64_t)i;
 }
 
-/* Put entry I (its name new to ST) into the name table, doubling it
- * when half full.  0 or -1. */
+/* Put entry I (its name new to ST) into the name table.  0 or -1. */
 static int ht_put(struct slurm_topo *st, uint32_t i)
 {
-	if (2 * (uint64_t)(i + 1) >= st->hcap) {
-		uint32_t cap = st->hcap ? 2 * st->hcap : 64;
-		uint32_t *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return -1;
-		free(st->ht);
-		st->ht = t;
-		st->hcap = cap;
-		for (uint32_t k = 0; k < i; k++) /* every earlier one again */
-			if (ht_put(st, k))
-				return -1;
-	}
-	for (uint32_t h = name_hash(st->l[i].name) & (st->hcap - 1);;
-	     h = (h + 1) & (st->hcap - 1))
-		if (!st->ht[h]) {
-			st->ht[h] = i + 1;
-			return 0;
-		}
+	if (!st->names.name)
+		nameidx_init(&st->names, entry_name, st);
+	return nameidx_add(&st->names, i, NULL);
 }
 
 static void sw_free(struct slurm_sw *sw)
@@ -109,9 +81,7 @@ void slurm_clear(struct slurm_topo *st)
 	free(st->l);
 	st->l = NULL;
 	st->nl = st->lcap = 0;
-	free(st->ht);
-	st->ht = NULL;
-	st->hcap = 0;
+	nameidx_free(&st->names);
 }
 
 /* One SwitchName= or BlockName= line's words. */
