@@ -93,33 +93,30 @@ int policy_check(const char *spec, struct err *err)
 	return 0;
 }
 
-/* Each family's default, first to last: the first that applies to the
- * routing (every family has one that does: linear).  A graph recognised
- * as a family has that family's list (its own policy refuses a routing
- * it cannot isolate under, and says why). */
-static const char *const *defaults_of(const struct topo *t, const char *rn)
+/* The family's defaults, first to last, into C (NULL-terminated): the
+ * policy of highest priority declaring T's family under routing RN, then
+ * linear (which always applies).  A graph recognised as a family has
+ * that family's (its own policy refuses a routing it cannot isolate
+ * under, and says why). */
+static void defaults_of(const struct topo *t, const char *rn, const char *c[3])
 {
-	static const char *const ft[] = { "fattree-pods", "linear", NULL };
-	static const char *const mesh[] = { "mesh-blocks", "linear", NULL };
-	static const char *const dfmin[] = { "dragonfly-groups", "linear",
-					     NULL };
-	static const char *const dfval[] = { "dragonfly-balanced", "linear",
-					     NULL };
-	static const char *const other[] = { "linear", NULL };
+	const char *fam = topo_behaves_as_family(t);
+	const struct policy_ops *best = NULL;
+	int prio = 0;
 
-	switch (topo_behaves_as(t)) {
-	case TOPO_FATTREE:
-		return ft;
-	case TOPO_EXPRESSMESH:
-	case TOPO_HYPERX:
-	case TOPO_TORUS:
-		return mesh;
-	case TOPO_DRAGONFLY:
-	case TOPO_CASCADE:
-		return !strcmp(rn, "min") ? dfmin : dfval;
-	default:
-		return other;
-	}
+	for (size_t i = 0; registry[i]; i++)
+		for (const struct policy_default_for *d =
+			     registry[i]->default_for;
+		     d && d->family; d++)
+			if (!strcmp(d->family, fam) &&
+			    (!d->routing || !strcmp(d->routing, rn)) &&
+			    (!best || d->priority > prio)) {
+				best = registry[i];
+				prio = d->priority;
+			}
+	c[0] = best ? best->name : "linear";
+	c[1] = best ? "linear" : NULL;
+	c[2] = NULL;
 }
 
 /* The family's default policy for T under R: the first of its list that
@@ -129,9 +126,10 @@ static struct policy *create_default(const struct topo *t,
 				     const struct policy_opts *o,
 				     struct err *err)
 {
-	const char *const *c = defaults_of(t, routing_name(r));
+	const char *list[3], *const *c = list;
 	struct policy *p = NULL;
 
+	defaults_of(t, routing_name(r), list);
 	for (; !p && c[1]; c++) {
 		struct err e = { 0 };
 
@@ -143,10 +141,11 @@ static struct policy *create_default(const struct topo *t,
 const char *policy_default_why(const struct topo *t, const struct routing *r,
 			       char *buf, size_t len)
 {
-	const char *const *c = defaults_of(t, routing_name(r));
+	const char *c[3];
 	struct err e = { 0 };
 	struct policy *p;
 
+	defaults_of(t, routing_name(r), c);
 	if (!c[1])
 		return NULL; /* the family's own is linear */
 	p = policy_create(c[0], t, r, &e);

@@ -1352,8 +1352,22 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 	return st;
 }
 
+/* Minimal routing keeps a job's traffic in its groups: groups; any
+ * other spreads it, and the balanced tiers then do better. */
+static const struct policy_default_for groups_default_for[] = {
+	{ .family = "dragonfly", .routing = "min", .priority = 20 },
+	{ .family = "cascade", .routing = "min", .priority = 20 },
+	{ 0 },
+};
+static const struct policy_default_for balanced_default_for[] = {
+	{ .family = "dragonfly", .priority = 10 },
+	{ .family = "cascade", .priority = 10 },
+	{ 0 },
+};
+
 const struct policy_ops policy_dragonfly_groups = {
 	.name = "dragonfly-groups",
+	.default_for = groups_default_for,
 	.anonymous = true,
 	.opts = opts,
 	.isolating = true,
@@ -1368,6 +1382,7 @@ const struct policy_ops policy_dragonfly_groups = {
 
 const struct policy_ops policy_dragonfly_balanced = {
 	.name = "dragonfly-balanced",
+	.default_for = balanced_default_for,
 	.anonymous = true,
 	.opts = NULL,
 	.isolating = true,

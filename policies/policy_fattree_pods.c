@@ -2232,8 +2232,14 @@ static int resv_level(const struct policy *p, const uint32_t *nodes, uint32_t n)
 	return (int)lca_level(f, lo, hi) - 1;
 }
 
+static const struct policy_default_for default_for[] = {
+	{ .family = "fattree", .priority = 10 },
+	{ 0 },
+};
+
 const struct policy_ops policy_fattree_pods = {
 	.name = "fattree-pods",
+	.default_for = default_for,
 	.anonymous = true,
 	.opts = opts,
 	.isolating = true,

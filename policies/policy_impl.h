@@ -28,8 +28,20 @@ typedef int (*policy_search_fn)(const struct policy *p,
 				const struct policy_request *req,
 				struct policy_result *res, bool empty);
 
+/* A family a policy is the default for: under ROUTING only (NULL: any),
+ * the highest PRIORITY among the policies that declare the family wins
+ * (as hwloc's components do); linear is every family's last resort. */
+struct policy_default_for {
+	const char *family; /* as topo_behaves_as_family names it */
+	const char *routing;
+	int priority;
+};
+
 struct policy_ops {
 	const char *name;
+	/* The families it is the default for, { 0 }-terminated (NULL:
+	 * none). */
+	const struct policy_default_for *default_for;
 	/* The options with their defaults, { 0 }-terminated (NULL: none);
 	 * anything else is an error.  policy_spec lists every one. */
 	const struct spec_opt *opts;

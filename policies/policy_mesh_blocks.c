@@ -1487,8 +1487,16 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 	return st;
 }
 
+static const struct policy_default_for default_for[] = {
+	{ .family = "expressmesh", .priority = 10 },
+	{ .family = "hyperx", .priority = 10 },
+	{ .family = "torus", .priority = 10 },
+	{ 0 },
+};
+
 const struct policy_ops policy_mesh_blocks = {
 	.name = "mesh-blocks",
+	.default_for = default_for,
 	.anonymous = true,
 	.opts = opts,
 	.isolating = true,

@@ -191,6 +191,10 @@ bool topo_switch_idle(const struct topo *t, uint32_t sw);
  * that family's (TOPO_FATTREE, TOPO_DRAGONFLY, TOPO_CASCADE); TOPO_GRAPH
  * for a graph recognised as nothing. */
 enum topo_kind topo_behaves_as(const struct topo *t);
+/* The same as a family name ("fattree", "dragonfly", ...; "graph" for a
+ * graph recognised as nothing): what policies declare defaults for.
+ * Static storage. */
+const char *topo_behaves_as_family(const struct topo *t);
 
 /* Mesh-like families (expressmesh, hyperx, torus): number of dimensions and
  * their sizes (router grid); 0 for others.  dims must hold TOPO_MAX_DIMS. */

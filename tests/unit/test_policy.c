@@ -1273,6 +1273,7 @@ Test(policy, family_default)
 		{ DF, "min", "dragonfly-groups" },
 		{ DF, "shortest", "linear" },
 		{ "cascade:groups=3,pair=8", "ugal", "dragonfly-balanced" },
+		{ "cascade:groups=3,pair=8", "min", "dragonfly-groups" },
 		{ FT, "dmodk", "fattree-pods" },
 		{ "torus:dims=4x4", "dor", "mesh-blocks" },
 		{ "torus:dims=4x4", "shortest", "linear" },
