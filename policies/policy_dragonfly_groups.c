@@ -86,9 +86,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 	struct dfg *d;
 	int large = 0;
 
-	bool gdf = k == TOPO_GRAPH &&
-		   (topo_behaves_as(p->t) == TOPO_DRAGONFLY ||
-		    topo_behaves_as(p->t) == TOPO_CASCADE);
+	bool gdf = k == TOPO_GRAPH && topo_behaves_traits(p->t)->groups;
 
 	if (k == TOPO_GRAPH && !gdf)
 		return err_set(
@@ -102,7 +100,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 			topo_graph_family(p->t) ? topo_graph_family(p->t) :
 						  ": ",
 			topo_graph_family(p->t) ? "" : topo_graph_why(p->t));
-	if (k != TOPO_DRAGONFLY && k != TOPO_CASCADE && !gdf)
+	if (!topo_traits(p->t)->groups && !gdf)
 		return err_set(err,
 			       "policy %s: topology %s is "
 			       "not a dragonfly or cascade",
@@ -128,7 +126,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 	}
 	/* full-mesh groups: generated and recognised dragonflies */
 	d->router_rule = d->mode == MODE_MIN &&
-			 topo_behaves_as(p->t) == TOPO_DRAGONFLY;
+			 topo_behaves_traits(p->t)->group_mesh;
 	d->large_shared = large == 1;
 	d->S = topo_num_switches(p->t);
 	d->G = topo_num_groups(p->t);

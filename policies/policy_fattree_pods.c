@@ -799,7 +799,7 @@ static int create(struct policy *p, struct err *err)
 			       "graph (isolation needs up/down routing, ecmp, "
 			       "or the subnet manager's tables, lft)",
 			       routing_name(p->r));
-	if (topo_kind(p->t) != TOPO_FATTREE && topo_kind(p->t) != TOPO_GRAPH)
+	if (!topo_traits(p->t)->levels && topo_kind(p->t) != TOPO_GRAPH)
 		return err_set(err,
 			       "policy fattree-pods: topology %s is not "
 			       "a fat-tree",

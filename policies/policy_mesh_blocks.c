@@ -179,12 +179,11 @@ static void destroy(void *state)
 
 static int create(struct policy *p, struct err *err)
 {
-	enum topo_kind k = topo_kind(p->t);
 	struct mb *m;
 	int mode;
 	uint32_t blk[D];
 
-	if (k != TOPO_EXPRESSMESH && k != TOPO_HYPERX && k != TOPO_TORUS)
+	if (!topo_traits(p->t)->grid)
 		return err_set(err,
 			       "policy mesh-blocks: topology %s is not "
 			       "an express mesh, HyperX or torus",
@@ -201,7 +200,7 @@ static int create(struct policy *p, struct err *err)
 	if (!m)
 		return err_nomem(err, "policy mesh-blocks: out of memory");
 	m->n = topo_dims(p->t, m->k);
-	m->torus = k == TOPO_TORUS;
+	m->torus = topo_traits(p->t)->wraps;
 	m->blocks = mode == 1;
 	m->R = topo_num_switches(p->t);
 	for (uint32_t s = 0; s < m->R; s++) {

@@ -239,19 +239,7 @@ void routing_destroy(struct routing *r)
 
 const char *routing_default(const struct topo *t)
 {
-	switch (topo_kind(t)) {
-	case TOPO_DRAGONFLY:
-	case TOPO_CASCADE:
-		return "ugal";
-	case TOPO_FATTREE:
-		return "ecmp";
-	case TOPO_EXPRESSMESH:
-	case TOPO_HYPERX:
-	case TOPO_TORUS:
-		return "dor";
-	default:
-		return "shortest";
-	}
+	return topo_traits(t)->routing;
 }
 
 const char *routing_spec(const struct routing *r)

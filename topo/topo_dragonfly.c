@@ -88,6 +88,10 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 
 const struct topo_family_ops topo_family_dragonfly = {
 	.name = "dragonfly",
+	.traits = { .routing = "ugal",
+		    .unit = "group",
+		    .groups = true,
+		    .group_mesh = true },
 	.kind = TOPO_DRAGONFLY,
 	.opts = opts,
 	.build = build,

@@ -70,6 +70,7 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 
 const struct topo_family_ops topo_family_fattree = {
 	.name = "fattree",
+	.traits = { .routing = "ecmp", .unit = "pod", .levels = true },
 	.kind = TOPO_FATTREE,
 	.opts = opts,
 	.build = build,

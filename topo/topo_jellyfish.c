@@ -392,6 +392,7 @@ out:
 
 const struct topo_family_ops topo_family_jellyfish = {
 	.name = "jellyfish",
+	.traits = { .routing = "shortest" },
 	.kind = TOPO_JELLYFISH,
 	.opts = opts,
 	.build = build,

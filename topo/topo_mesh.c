@@ -187,6 +187,7 @@ static int build_torus(struct topo_builder *b, const struct topo_args *args,
 
 const struct topo_family_ops topo_family_expressmesh = {
 	.name = "expressmesh",
+	.traits = { .routing = "dor", .grid = true },
 	.kind = TOPO_EXPRESSMESH,
 	.opts = em_opts,
 	.build = build_em,
@@ -194,6 +195,7 @@ const struct topo_family_ops topo_family_expressmesh = {
 
 const struct topo_family_ops topo_family_hyperx = {
 	.name = "hyperx",
+	.traits = { .routing = "dor", .grid = true },
 	.kind = TOPO_HYPERX,
 	.opts = hx_opts,
 	.build = build_hx,
@@ -201,6 +203,7 @@ const struct topo_family_ops topo_family_hyperx = {
 
 const struct topo_family_ops topo_family_torus = {
 	.name = "torus",
+	.traits = { .routing = "dor", .grid = true, .wraps = true },
 	.kind = TOPO_TORUS,
 	.opts = hx_opts,
 	.build = build_torus,

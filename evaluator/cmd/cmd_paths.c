@@ -170,6 +170,7 @@ static void print_text(const struct topo *t, const struct routing *r,
 		       const struct routing_count *c, const struct pathset *ps)
 {
 	uint32_t ss = topo_node_switch(t, src), ds = topo_node_switch(t, dst);
+	const char *unit = topo_behaves_traits(t)->unit;
 
 	printf("topology:  %s\n", topo_spec(t));
 	printf("routing:   %s\n", routing_spec(r));
@@ -182,9 +183,7 @@ static void print_text(const struct topo *t, const struct routing *r,
 		       k ? " -> " : "flow:      ", node, sw, name ? " " : "",
 		       name ? name : "");
 		if (topo_switch_group(t, sw) != TOPO_NONE)
-			printf(", %s %u",
-			       topo_behaves_as(t) == TOPO_FATTREE ? "pod" :
-								    "group",
+			printf(", %s %u", unit ? unit : "group",
 			       topo_switch_group(t, sw));
 		printf(")");
 	}

@@ -175,7 +175,7 @@ static void sw_text(const struct topo *t, uint32_t sw, char *buf, size_t len)
 {
 	uint32_t g = topo_switch_group(t, sw);
 
-	if (topo_kind(t) == TOPO_FATTREE)
+	if (topo_traits(t)->levels)
 		snprintf(buf, len, "sw%u(L%u)", sw, topo_switch_level(t, sw));
 	else if (g != TOPO_NONE)
 		snprintf(buf, len, "sw%u(g%u)", sw, g);

@@ -62,9 +62,7 @@ struct cmd_topo_result {
 
 static bool fattree_like(const struct topo *t)
 {
-	const char *g = topo_graph_family(t);
-
-	return topo_kind(t) == TOPO_FATTREE || (g && !strcmp(g, "fattree"));
+	return topo_behaves_traits(t)->levels;
 }
 
 static const char *groups_key(const struct topo *t)
@@ -395,7 +393,7 @@ static void print_json(const struct machine *m, const struct topo_stats *st)
 	if (topo_kind(t) == TOPO_GRAPH) {
 		struct json_object *rj = recog_json(t);
 
-		if (topo_behaves_as(t) == TOPO_FATTREE) {
+		if (fattree_like(t)) {
 			char why[400];
 			const char *rout;
 			const char *w = isolation(m, &rout, why, sizeof(why));
@@ -504,7 +502,7 @@ static void print_text(const struct machine *m, const struct topo_stats *st)
 	printf("unconnected ports: %u\n", st->unconnected_ports);
 	if (topo_kind(t) == TOPO_GRAPH)
 		recog_text(t);
-	if (topo_behaves_as(t) == TOPO_FATTREE && topo_kind(t) == TOPO_GRAPH) {
+	if (fattree_like(t) && topo_kind(t) == TOPO_GRAPH) {
 		char why[400];
 		const char *rout, *w = isolation(m, &rout, why, sizeof(why));
 

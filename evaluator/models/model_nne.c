@@ -48,9 +48,7 @@ static int applies(const struct routing *r, struct err *err)
 {
 	const struct topo *t = routing_topo(r);
 
-	if ((topo_behaves_as(t) != TOPO_DRAGONFLY &&
-	     topo_behaves_as(t) != TOPO_CASCADE) ||
-	    !topo_num_groups(t))
+	if (!topo_behaves_traits(t)->groups || !topo_num_groups(t))
 		return err_set(err, "needs a dragonfly or Cascade (this is %s)",
 			       topo_family(t));
 	if (strcmp(routing_name(r), "min") && strcmp(routing_name(r), "vlb") &&

@@ -299,8 +299,7 @@ int ugal_check(const struct routing *r, struct err *err)
 	if (!r)
 		return err_set(err, "no routing");
 	t = routing_topo(r);
-	if (topo_behaves_as(t) != TOPO_DRAGONFLY &&
-	    topo_behaves_as(t) != TOPO_CASCADE)
+	if (!topo_behaves_traits(t)->groups)
 		return err_set(err,
 			       "needs a dragonfly or cascade topology, not "
 			       "%s",

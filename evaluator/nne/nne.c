@@ -164,9 +164,7 @@ int nne_net_from_topo(const struct topo *t, double link_rate, const double *bw,
 	double bl = INFINITY, br = INFINITY;
 
 	memset(net, 0, sizeof(*net));
-	if ((topo_behaves_as(t) != TOPO_DRAGONFLY &&
-	     topo_behaves_as(t) != TOPO_CASCADE) ||
-	    G == 0)
+	if (!topo_behaves_traits(t)->groups || G == 0)
 		return err_set(err,
 			       "the nearest-neighbour model needs a dragonfly "
 			       "or Cascade ('%s' is %s)",

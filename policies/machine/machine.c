@@ -136,9 +136,7 @@ static int make_routings(struct machine *m, const char *routing,
 const char *machine_predict_default(const struct topo *t,
 				    const struct routing *r)
 {
-	enum topo_kind k = topo_behaves_as(t);
-
-	if ((k == TOPO_DRAGONFLY || k == TOPO_CASCADE) && r &&
+	if (topo_behaves_traits(t)->groups && r &&
 	    !strcmp(routing_name(r), "ugal"))
 		return MACHINE_PREDICT_UGAL;
 	return "jm";

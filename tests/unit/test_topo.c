@@ -869,3 +869,59 @@ Test(topo, limit_syntax)
 	lim_reset();
 	cr_expect_eq(lim_get(LIM_LINKS), lim_default(LIM_LINKS));
 }
+
+/* Each family's traits, as its ops declare them (the defaults README's
+ * table lists: ugal on dragonflies, ecmp on fat-trees, dor on meshes,
+ * shortest elsewhere). */
+Test(topo, family_traits)
+{
+	static const struct {
+		const char *spec, *routing, *unit;
+		bool levels, groups, group_mesh, grid, wraps;
+	} rows[] = {
+		{ .spec = "dragonfly:p=2,a=4,h=2,g=9",
+		  .routing = "ugal",
+		  .unit = "group",
+		  .groups = true,
+		  .group_mesh = true },
+		{ .spec = "cascade:groups=3,pair=8",
+		  .routing = "ugal",
+		  .unit = "group",
+		  .groups = true },
+		{ .spec = "fattree:k=4,n=3",
+		  .routing = "ecmp",
+		  .unit = "pod",
+		  .levels = true },
+		{ .spec = "torus:dims=4x4",
+		  .routing = "dor",
+		  .grid = true,
+		  .wraps = true },
+		{ .spec = "hyperx:dims=4x4", .routing = "dor", .grid = true },
+		{ .spec = "jellyfish:n=16,r=4,p=1,seed=1",
+		  .routing = "shortest" },
+	};
+	struct err err = { 0 };
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct topo *t = topo_create(rows[i].spec, &err);
+		const struct topo_traits *tr;
+
+		cr_assert(t, "%s: %s", rows[i].spec, err.msg);
+		tr = topo_traits(t);
+		cr_expect_eq(tr, topo_behaves_traits(t), "%s", rows[i].spec);
+		cr_expect_str_eq(tr->routing, rows[i].routing, "%s",
+				 rows[i].spec);
+		if (rows[i].unit)
+			cr_expect_str_eq(tr->unit, rows[i].unit, "%s",
+					 rows[i].spec);
+		else
+			cr_expect_null(tr->unit, "%s", rows[i].spec);
+		cr_expect_eq(tr->levels, rows[i].levels, "%s", rows[i].spec);
+		cr_expect_eq(tr->groups, rows[i].groups, "%s", rows[i].spec);
+		cr_expect_eq(tr->group_mesh, rows[i].group_mesh, "%s",
+			     rows[i].spec);
+		cr_expect_eq(tr->grid, rows[i].grid, "%s", rows[i].spec);
+		cr_expect_eq(tr->wraps, rows[i].wraps, "%s", rows[i].spec);
+		topo_destroy(t);
+	}
+}
