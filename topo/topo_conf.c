@@ -25,77 +25,8 @@
 #include "topo/util/nameidx.h"
 
 #include "topo/topo_conf.h"
+#include "topo/topo_conf_impl.h"
 #include "topo/topo_impl.h"
-
-struct name_expr {
-	uint32_t line;
-	char *expr;
-};
-
-struct cap_rule {
-	uint32_t line;
-	char *target;
-	double cap;
-};
-
-struct part_policy {
-	uint32_t line;
-	char *part, *policy;
-};
-
-struct sw_link {
-	char *name;
-	double cap;
-	uint32_t to; /* resolved switch id */
-};
-
-struct sw_decl {
-	uint32_t line;
-	char *name;
-	char *nodes; /* Nodes= value or NULL */
-	struct sw_link *links;
-	size_t nlinks;
-};
-
-/* One Forward=SWITCH line: its routes, "HOSTLIST:NEXT[@K]" each. */
-struct fwd_decl {
-	uint32_t line;
-	char *sw;
-	char **route;
-	size_t nroute;
-};
-
-/* Everything read in the first pass. */
-struct pstate {
-	const char *file;
-	struct err *err;
-	uint32_t lastline;
-	uint32_t topo_line;
-	char *topo_spec;
-	uint32_t routing_line;
-	char *routing;
-	uint32_t defpol_line;
-	char *defpol;
-	uint32_t wrap_line;
-	const char *wrap; /* canonical (static) or NULL */
-	uint32_t predict_line;
-	char *predict;
-	uint32_t budget_line;
-	char *budget;
-	uint32_t respect_line;
-	int respect; /* RespectIsolation=: 1 yes, 0 no */
-	struct name_expr *names;
-	size_t nnames;
-	struct cap_rule *caps;
-	size_t ncaps;
-	struct part_policy *pols;
-	size_t npols;
-	struct sw_decl *sws;
-	size_t nsws;
-	struct nameidx swx;    /* sws by name */
-	struct fwd_decl *fwds; /* Forward= lines, file order */
-	size_t nfwds;
-};
 
 struct topo_conf {
 	struct topo *topo;
@@ -120,12 +51,8 @@ struct topo_conf {
 
 /* ---- helpers ---- */
 
-static int perr_code(struct pstate *st, uint32_t line, int code,
-		     const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int perr_code(struct pstate *st, uint32_t line, int code,
-		     const char *fmt, ...)
+int conf_perr_code(struct pstate *st, uint32_t line, int code, const char *fmt,
+		   ...)
 {
 	char msg[256];
 	va_list ap;
@@ -136,13 +63,9 @@ static int perr_code(struct pstate *st, uint32_t line, int code,
 	return err_code(st->err, code, "%s:%u: %s", st->file, line, msg);
 }
 
-/* Bad input at LINE (EINVAL); out of memory at LINE (ENOMEM). */
-#define perr(st, line, ...) perr_code(st, line, EINVAL, __VA_ARGS__)
-#define perr_nomem(st, line) perr_code(st, line, ENOMEM, "%s", "out of memory")
-
 /* Append a zeroed element to *ARR of *N.  The capacity is implicit: the
  * array doubles when *N reaches a power of two, so N pushes cost O(N). */
-static int push(void **arr, size_t *n, size_t elem)
+int conf_push(void **arr, size_t *n, size_t elem)
 {
 	if (!(*n & (*n - 1))) {
 		void *q = realloc(*arr, (*n ? 2 * *n : 1) * elem);
@@ -162,7 +85,7 @@ static const char *sw_name(const void *ctx, uint32_t i)
 }
 
 /* The index of switch NAME in st->sws, or -1. */
-static int sw_find(const struct pstate *st, const char *name)
+int conf_sw_find(const struct pstate *st, const char *name)
 {
 	uint32_t i = nameidx_find(&st->swx, name);
 
@@ -258,8 +181,7 @@ static int only_one(struct pstate *st, uint32_t line, char **tok, size_t ntok,
 	return 0;
 }
 
-static int once(struct pstate *st, uint32_t line, uint32_t first,
-		const char *key)
+int conf_once(struct pstate *st, uint32_t line, uint32_t first, const char *key)
 {
 	if (first)
 		return perr(st, line, "%s= given twice (first on line %u)", key,
@@ -269,7 +191,7 @@ static int once(struct pstate *st, uint32_t line, uint32_t first,
 
 static int d_topology(struct pstate *st, uint32_t line, const char *rest)
 {
-	if (once(st, line, st->topo_line, "Topology"))
+	if (conf_once(st, line, st->topo_line, "Topology"))
 		return -1;
 	while (*rest == ' ' || *rest == '\t')
 		rest++;
@@ -295,7 +217,7 @@ static int d_routing(struct pstate *st, uint32_t line, char **tok,
 		     const char *v, size_t ntok)
 {
 	if (only_one(st, line, tok, ntok, "Routing") ||
-	    once(st, line, st->routing_line, "Routing"))
+	    conf_once(st, line, st->routing_line, "Routing"))
 		return -1;
 	if (!spec_shaped(v))
 		return perr(st, line,
@@ -315,7 +237,7 @@ static int d_nodename(struct pstate *st, uint32_t line, char **tok,
 	if ((why = hl_error(v)))
 		return perr(st, line, "NodeName=%.80s%s: %s", v,
 			    strlen(v) > 80 ? "..." : "", why);
-	if (push((void **)&st->names, &st->nnames, sizeof(*st->names)))
+	if (conf_push((void **)&st->names, &st->nnames, sizeof(*st->names)))
 		return perr_nomem(st, line);
 	st->names[st->nnames - 1].line = line;
 	st->names[st->nnames - 1].expr = strdup(v);
@@ -341,7 +263,7 @@ static int d_capacity(struct pstate *st, uint32_t line, char **tok,
 			    "bad capacity '%s' (want a number above 0, at "
 			    "most 1e12)",
 			    colon + 1);
-	if (push((void **)&st->caps, &st->ncaps, sizeof(*st->caps)))
+	if (conf_push((void **)&st->caps, &st->ncaps, sizeof(*st->caps)))
 		return perr_nomem(st, line);
 	r = &st->caps[st->ncaps - 1];
 	r->line = line;
@@ -370,7 +292,7 @@ static int d_partpolicy(struct pstate *st, uint32_t line, char **tok,
 				    "partition '%s' given twice "
 				    "(first on line %u)",
 				    st->pols[i].part, st->pols[i].line);
-	if (push((void **)&st->pols, &st->npols, sizeof(*st->pols)))
+	if (conf_push((void **)&st->pols, &st->npols, sizeof(*st->pols)))
 		return perr_nomem(st, line);
 	pp = &st->pols[st->npols - 1];
 	pp->line = line;
@@ -383,7 +305,7 @@ static int d_defpolicy(struct pstate *st, uint32_t line, char **tok,
 		       const char *v, size_t ntok)
 {
 	if (only_one(st, line, tok, ntok, "DefaultPolicy") ||
-	    once(st, line, st->defpol_line, "DefaultPolicy"))
+	    conf_once(st, line, st->defpol_line, "DefaultPolicy"))
 		return -1;
 	if (*v == ':')
 		return perr(st, line,
@@ -401,7 +323,7 @@ static int d_wrap(struct pstate *st, uint32_t line, char **tok, const char *v,
 		  size_t ntok)
 {
 	if (only_one(st, line, tok, ntok, "Wrap") ||
-	    once(st, line, st->wrap_line, "Wrap"))
+	    conf_once(st, line, st->wrap_line, "Wrap"))
 		return -1;
 	if (!strcmp(v, "cons_tres") || !strcmp(v, WRAP_CONS_TRES))
 		st->wrap = WRAP_CONS_TRES;
@@ -420,7 +342,7 @@ static int d_predict(struct pstate *st, uint32_t line, char **tok,
 		     const char *v, size_t ntok)
 {
 	if (only_one(st, line, tok, ntok, "Predict") ||
-	    once(st, line, st->predict_line, "Predict"))
+	    conf_once(st, line, st->predict_line, "Predict"))
 		return -1;
 	if (!spec_shaped(v))
 		return perr(st, line,
@@ -435,7 +357,7 @@ static int d_budget(struct pstate *st, uint32_t line, char **tok, const char *v,
 		    size_t ntok)
 {
 	if (only_one(st, line, tok, ntok, "PredictBudget") ||
-	    once(st, line, st->budget_line, "PredictBudget"))
+	    conf_once(st, line, st->budget_line, "PredictBudget"))
 		return -1;
 	st->budget_line = line;
 	st->budget = strdup(v);
@@ -449,7 +371,7 @@ static int d_respect(struct pstate *st, uint32_t line, char **tok,
 		     const char *v, size_t ntok)
 {
 	if (only_one(st, line, tok, ntok, "RespectIsolation") ||
-	    once(st, line, st->respect_line, "RespectIsolation"))
+	    conf_once(st, line, st->respect_line, "RespectIsolation"))
 		return -1;
 	if (!strcasecmp(v, "yes"))
 		st->respect = 1;
@@ -472,7 +394,8 @@ static int parse_links(struct pstate *st, uint32_t line, struct sw_decl *d,
 		size_t nl = colon ? (size_t)(colon - v) : len;
 		struct sw_link *lk;
 
-		if (push((void **)&d->links, &d->nlinks, sizeof(*d->links)))
+		if (conf_push((void **)&d->links, &d->nlinks,
+			      sizeof(*d->links)))
 			return perr_nomem(st, line);
 		lk = &d->links[d->nlinks - 1];
 		lk->name = dupn(v, nl);
@@ -520,18 +443,18 @@ static int d_switch(struct pstate *st, uint32_t line, char **tok, size_t ntok)
 			    "bad switch name '%s' (letters, digits, "
 			    "'.', '_', '-')",
 			    name);
-	if (sw_find(st, name) >= 0)
+	if (conf_sw_find(st, name) >= 0)
 		return perr(st, line,
 			    "switch '%s' defined twice "
 			    "(first on line %u)",
-			    name, st->sws[sw_find(st, name)].line);
+			    name, st->sws[conf_sw_find(st, name)].line);
 	if (st->nsws >= lim_get(LIM_SWITCHES)) {
 		struct err e;
 
 		lim_error(&e, LIM_SWITCHES, st->nsws + 1, "SwitchName= lines");
-		return perr_code(st, line, e.code, "%s", e.msg);
+		return conf_perr_code(st, line, e.code, "%s", e.msg);
 	}
-	if (push((void **)&st->sws, &st->nsws, sizeof(*st->sws)))
+	if (conf_push((void **)&st->sws, &st->nsws, sizeof(*st->sws)))
 		return perr_nomem(st, line);
 	d = &st->sws[st->nsws - 1];
 	d->line = line;
@@ -591,7 +514,7 @@ static int d_forward(struct pstate *st, uint32_t line, char **tok,
 			    "Forward=%s gives no route (want Forward=SWITCH "
 			    "HOSTLIST:NEXT[@K] ...)",
 			    v);
-	if (push((void **)&st->fwds, &st->nfwds, sizeof(*st->fwds)))
+	if (conf_push((void **)&st->fwds, &st->nfwds, sizeof(*st->fwds)))
 		return perr_nomem(st, line);
 	d = &st->fwds[st->nfwds - 1];
 	d->line = line;
@@ -767,306 +690,6 @@ static void pstate_free(struct pstate *st)
 	free(st->fwds);
 }
 
-/* ---- pass 2: the graph family ---- */
-
-/* One cable end declared on a SwitchName= line. */
-struct decl {
-	uint32_t lo, hi; /* switch pair, lo < hi */
-	uint32_t from;	 /* declaring switch */
-	double cap;
-	uint32_t line;
-};
-
-static int cmp_decl(const void *x, const void *y)
-{
-	const struct decl *a = x, *b = y;
-
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	if (a->hi != b->hi)
-		return a->hi < b->hi ? -1 : 1;
-	if (a->from != b->from)
-		return a->from < b->from ? -1 : 1;
-	if (a->cap != b->cap)
-		return a->cap < b->cap ? -1 : 1;
-	return 0;
-}
-
-/* Add the cables of the pair in D[0..n): declared from one side, or from
- * both sides with the same capacities (then each cable once). */
-static int pair_cables(struct pstate *st, struct topo_builder *b,
-		       const struct decl *d, size_t n)
-{
-	size_t na = 0;
-
-	while (na < n && d[na].from == d[0].from)
-		na++;
-	if (na < n) {
-		size_t nb = n - na;
-
-		if (na != nb)
-			return perr(st,
-				    d[na].line > d[0].line ? d[na].line :
-							     d[0].line,
-				    "switches '%s' and '%s' disagree on their "
-				    "links (%zu vs %zu cables)",
-				    st->sws[d[0].from].name,
-				    st->sws[d[na].from].name, na, nb);
-		for (size_t i = 0; i < na; i++)
-			if (d[i].cap != d[na + i].cap)
-				return perr(st,
-					    d[na].line > d[0].line ?
-						    d[na].line :
-						    d[0].line,
-					    "switches '%s' and '%s' disagree "
-					    "on link capacities",
-					    st->sws[d[0].from].name,
-					    st->sws[d[na].from].name);
-	}
-	for (size_t i = 0; i < na; i++)
-		if (tb_cable(b, d[i].lo, d[i].hi, d[i].cap, TOPO_LINK_LOCAL,
-			     TOPO_LINK_LOCAL))
-			return perr_nomem(st, d[i].line);
-	return 0;
-}
-
-static const struct spec_opt graph_opts[] = {
-	{ .key = "inject", .def = "1", .help = "node link capacity" },
-	{ .key = "link", .def = "1", .help = "switch link capacity" },
-	{ 0 },
-};
-
-/* The SwitchName= names of T's switches (switch i is line i's). */
-static int name_switches(const struct pstate *st, struct topo *t)
-{
-	const char **names = malloc((st->nsws + 1) * sizeof(*names));
-	int rc;
-
-	if (!names)
-		return -1;
-	for (size_t i = 0; i < st->nsws; i++)
-		names[i] = st->sws[i].name;
-	rc = topo_set_switch_names(t, names);
-	free(names);
-	return rc;
-}
-
-/* Node names given in graph Nodes= hostlists become NodeName entries. */
-static struct topo *build_graph(struct pstate *st,
-				const struct topo_param *params, size_t nparams)
-{
-	struct spec s;
-	struct topo_args args;
-	struct topo_builder b;
-	struct decl *decls = NULL;
-	size_t ndecl = 0, k;
-	double cinj, clink;
-	int named = -1;
-	uint32_t named_line = 0;
-	size_t nodename_lines = st->nnames;
-	struct err sub = { 0 };
-	struct topo *t;
-
-	if (targ_init(&args, &s, "graph", graph_opts, params, nparams, &sub) ||
-	    targ_double(&args, "inject", &cinj, &sub) ||
-	    targ_double(&args, "link", &clink, &sub)) {
-		perr_code(st, st->topo_line, sub.code, "graph: %s", sub.msg);
-		return NULL;
-	}
-	if (!st->nsws) {
-		perr(st, st->topo_line,
-		     "Topology=graph needs SwitchName= "
-		     "lines");
-		return NULL;
-	}
-	tb_init(&b, (uint32_t)st->nsws);
-	b.inject_cap = cinj;
-	for (size_t i = 0; i < st->nsws; i++) {
-		struct sw_decl *d = &st->sws[i];
-		uint32_t cnt;
-
-		if (!d->nodes)
-			continue;
-		if (strspn(d->nodes, "0123456789") == strlen(d->nodes)) {
-			unsigned long long x;
-
-			errno = 0;
-			x = strtoull(d->nodes, NULL, 10);
-			if (errno || x > lim_get(LIM_NODES)) {
-				lim_error(&sub, LIM_NODES,
-					  errno ? UINT64_MAX : x, "Nodes=");
-				perr_code(st, d->line, sub.code, "%s", sub.msg);
-				goto fail;
-			}
-			if (named == 1) {
-				perr(st, d->line,
-				     "Nodes=%s: a count, but line "
-				     "%u names its nodes (use names "
-				     "everywhere or counts everywhere)",
-				     d->nodes, named_line);
-				goto fail;
-			}
-			named = 0;
-			named_line = d->line;
-			cnt = (uint32_t)x;
-		} else {
-			struct hl *hl;
-
-			if (named == 0) {
-				perr(st, d->line,
-				     "Nodes=%s: names, but line "
-				     "%u gives a count (use names everywhere "
-				     "or counts everywhere)",
-				     d->nodes, named_line);
-				goto fail;
-			}
-			if (nodename_lines) {
-				perr(st, st->names[0].line,
-				     "NodeName= "
-				     "conflicts with the node names given by "
-				     "Nodes= on line %u",
-				     d->line);
-				goto fail;
-			}
-			named = 1;
-			named_line = d->line;
-			hl = hl_parse(d->nodes);
-			if (!hl) {
-				const char *why = hl_error(d->nodes);
-
-				perr_code(st, d->line, why ? EINVAL : ENOMEM,
-					  "Nodes=%.80s%s: bad hostlist: %s",
-					  d->nodes,
-					  strlen(d->nodes) > 80 ? "..." : "",
-					  why ? why : "out of memory");
-				goto fail;
-			}
-			if (hl_count(hl) > lim_get(LIM_NODES)) {
-				lim_error(&sub, LIM_NODES, hl_count(hl),
-					  "Nodes=");
-				hl_destroy(hl);
-				perr_code(st, d->line, sub.code, "%s", sub.msg);
-				goto fail;
-			}
-			cnt = (uint32_t)hl_count(hl);
-			hl_destroy(hl);
-			/* the names themselves are read like NodeName= */
-			if (push((void **)&st->names, &st->nnames,
-				 sizeof(*st->names))) {
-				perr_nomem(st, d->line);
-				goto fail;
-			}
-			st->names[st->nnames - 1].line = d->line;
-			st->names[st->nnames - 1].expr = d->nodes;
-			d->nodes = NULL;
-		}
-		if (b.nnodes + cnt > lim_get(LIM_NODES)) {
-			lim_error(&sub, LIM_NODES, b.nnodes + cnt,
-				  "nodes up to this line");
-			perr_code(st, d->line, sub.code, "%s", sub.msg);
-			goto fail;
-		}
-		for (uint32_t q = 0; q < cnt; q++)
-			if (tb_node(&b, (uint32_t)i)) {
-				perr_nomem(st, d->line);
-				goto fail;
-			}
-	}
-	for (size_t i = 0; i < st->nsws; i++) {
-		struct sw_decl *d = &st->sws[i];
-
-		for (size_t l = 0; l < d->nlinks; l++) {
-			int j = sw_find(st, d->links[l].name);
-			struct decl *e;
-
-			if (j < 0) {
-				perr(st, d->line,
-				     "Links=: unknown switch "
-				     "'%s'",
-				     d->links[l].name);
-				goto fail;
-			}
-			if ((size_t)j == i) {
-				perr(st, d->line,
-				     "Links=: switch '%s' linked "
-				     "to itself",
-				     d->name);
-				goto fail;
-			}
-			if (push((void **)&decls, &ndecl, sizeof(*decls))) {
-				perr_nomem(st, d->line);
-				goto fail;
-			}
-			e = &decls[ndecl - 1];
-			e->lo = (uint32_t)(i < (size_t)j ? i : (size_t)j);
-			e->hi = (uint32_t)(i < (size_t)j ? (size_t)j : i);
-			e->from = (uint32_t)i;
-			e->cap = d->links[l].cap > 0 ? d->links[l].cap : clink;
-			e->line = d->line;
-		}
-	}
-	if (ndecl) /* qsort(NULL, 0, ...) is undefined */
-		qsort(decls, ndecl, sizeof(*decls), cmp_decl);
-	for (size_t i = 0; i < ndecl; i = k) {
-		for (k = i; k < ndecl && decls[k].lo == decls[i].lo &&
-			    decls[k].hi == decls[i].hi;
-		     k++)
-			;
-		if (pair_cables(st, &b, decls + i, k - i))
-			goto fail;
-	}
-	if (tb_check_size(st->nsws, b.nnodes, b.ncables, &sub)) {
-		perr_code(st, st->topo_line, sub.code, "Topology=graph: %s",
-			  sub.msg);
-		goto fail;
-	}
-	if (!b.nnodes) {
-		perr(st, st->topo_line,
-		     "Topology=graph: no compute nodes (give Nodes= on "
-		     "the switches that have them)");
-		goto fail;
-	}
-	free(decls);
-	decls = NULL;
-	t = tb_finish(&b, &sub);
-	if (!t) {
-		perr_code(st, st->topo_line, sub.code, "%s", sub.msg);
-		return NULL;
-	}
-	t->kind = TOPO_GRAPH;
-	t->family = "graph";
-	memcpy(t->params, params, nparams * sizeof(*params));
-	t->nparams = nparams;
-	for (size_t gk = 0; gk < 2; gk++) {
-		static const char *const gkeys[] = { "inject", "link" };
-		const char *v = targ_str(&args, gkeys[gk]);
-
-		snprintf(t->eff[gk].key, sizeof(t->eff[gk].key), "%s",
-			 gkeys[gk]);
-		snprintf(t->eff[gk].value, sizeof(t->eff[gk].value), "%s",
-			 v ? v : "1");
-	}
-	t->neff = 2;
-	snprintf(t->spec, sizeof(t->spec), "graph:switches=%zu", st->nsws);
-	if (name_switches(st, t) || topo_recognise(t)) {
-		perr_nomem(st, st->topo_line);
-		topo_destroy(t);
-		return NULL;
-	}
-	if (t->recog.parts > 1) {
-		/* no routing joins the parts: a job spanning two would fail
-		 * later, blamed on the job */
-		perr(st, st->topo_line, "Topology=graph: %s", t->recog.why);
-		topo_destroy(t);
-		return NULL;
-	}
-	return t;
-fail:
-	free(decls);
-	tb_free(&b);
-	return NULL;
-}
-
 /* ---- pass 2: capacities ---- */
 
 /* Which links a link-kind name covers. */
@@ -1095,7 +718,7 @@ static uint32_t cap_switch(const struct pstate *st, const struct topo *t,
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	if (t->kind == TOPO_GRAPH) {
-		int i = sw_find(st, buf);
+		int i = conf_sw_find(st, buf);
 
 		return i < 0 ? TOPO_NONE : (uint32_t)i;
 	}
@@ -1188,11 +811,11 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 		if (!hl) {
 			const char *why = hl_error(st->names[k].expr);
 
-			return perr_code(st, st->names[k].line,
-					 why ? EINVAL : ENOMEM,
-					 "bad hostlist '%s': %s",
-					 st->names[k].expr,
-					 why ? why : "out of memory");
+			return conf_perr_code(st, st->names[k].line,
+					      why ? EINVAL : ENOMEM,
+					      "bad hostlist '%s': %s",
+					      st->names[k].expr,
+					      why ? why : "out of memory");
 		}
 		total += (uint64_t)hl_count(hl);
 		hl_destroy(hl);
@@ -1282,7 +905,7 @@ static int forward_route(struct pstate *st, struct topo_conf *c,
 		     r);
 		goto out;
 	}
-	nx = sw_find(st, next);
+	nx = conf_sw_find(st, next);
 	first = nx < 0 ? TOPO_NONE :
 			 topo_link_between(t, sw, (uint32_t)nx, &cnt);
 	if (first == TOPO_NONE || k > cnt) {
@@ -1296,9 +919,9 @@ static int forward_route(struct pstate *st, struct topo_conf *c,
 	if (!h) {
 		const char *why = hl_error(hlx);
 
-		perr_code(st, d->line, why ? EINVAL : ENOMEM,
-			  "Forward=%s: bad hostlist '%s': %s", d->sw, hlx,
-			  why ? why : "out of memory");
+		conf_perr_code(st, d->line, why ? EINVAL : ENOMEM,
+			       "Forward=%s: bad hostlist '%s': %s", d->sw, hlx,
+			       why ? why : "out of memory");
 		goto out;
 	}
 	while ((name = hl_shift(h))) {
@@ -1353,7 +976,7 @@ static int apply_forward(struct pstate *st, struct topo_conf *c)
 	memset(fwd, 0xff, ((size_t)S * N + 1) * sizeof(*fwd));
 	for (size_t i = 0; i < st->nfwds; i++) {
 		const struct fwd_decl *d = &st->fwds[i];
-		int sw = sw_find(st, d->sw);
+		int sw = conf_sw_find(st, d->sw);
 
 		if (sw < 0) {
 			perr(st, d->line, "Forward=%s: no such switch", d->sw);
@@ -1404,11 +1027,11 @@ static struct topo *build_topo(struct pstate *st)
 	}
 	if (topo_parse_spec(st->topo_spec, family, sizeof(family), params, &n,
 			    &sub)) {
-		perr_code(st, st->topo_line, sub.code, "%s", sub.msg);
+		conf_perr_code(st, st->topo_line, sub.code, "%s", sub.msg);
 		return NULL;
 	}
 	if (!strcmp(family, "graph"))
-		return build_graph(st, params, n);
+		return conf_build_graph(st, params, n);
 	if (st->nsws) {
 		perr(st, st->sws[0].line,
 		     "SwitchName= needs Topology=graph "
@@ -1418,7 +1041,7 @@ static struct topo *build_topo(struct pstate *st)
 	}
 	t = topo_create_family(family, params, n, &sub);
 	if (!t)
-		perr_code(st, st->topo_line, sub.code, "%s", sub.msg);
+		conf_perr_code(st, st->topo_line, sub.code, "%s", sub.msg);
 	return t;
 }
 
