@@ -82,7 +82,8 @@ compare() {
 }
 
 # golden NAME -- ARGS...: stopo exits 0 and its stdout, filtered, equals
-# the golden file of NAME
+# the golden file of NAME, whose values the script's comments say were
+# worked out independently (by hand, from a paper's formula, ...)
 golden() {
 	dashdash "${2-}" "$1"
 	g_name=$1
@@ -93,6 +94,13 @@ golden() {
 	fi
 	$cli_filter <"$tmp/out" >"$tmp/filtered"
 	compare "$g_name" "$tmp/filtered"
+}
+
+# pinned NAME -- ARGS...: the same check, but the golden file is the
+# program's own output, pinned against regressions (reviewed when it was
+# written, not worked out independently)
+pinned() {
+	golden "$@"
 }
 
 # expect_fail [-x] NAME STATUS MESSAGE -- ARGS...: stopo exits STATUS and
