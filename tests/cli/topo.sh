@@ -209,6 +209,7 @@ if [ -w /dev/full ]; then
 	fi
 fi
 # running out of memory is the work failing (1), not bad input (2)
+# shellcheck disable=SC3045 # dash and bash both have ulimit -v
 (ulimit -v 300000 && exec "$STOPO" topo --topo torus:dims=1000x1000) \
 	>/dev/null 2>"$tmp/err"
 st=$?
