@@ -86,7 +86,7 @@ static struct tstate *load(const char *conf_line, const char *policy,
 {
 	char path[] = "/tmp/bench_adapter.XXXXXX";
 	const char *parts[] = { "batch" };
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s;
 	bool none;
 	FILE *f;
@@ -156,12 +156,13 @@ static uint32_t fill(const struct policy *p, uint32_t nodes, uint32_t *owner,
 
 static int run_case(const struct bcase *c, int iters)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	char **names = NULL;
 	uint32_t *owner = calloc(c->nodes, sizeof(uint32_t));
 	uint32_t *nodes = calloc(c->nodes, sizeof(uint32_t));
 	struct policy_running *run = calloc(c->nodes + 1, sizeof(*run));
 	const struct policy *p = NULL;
+	struct policy *forget;
 	struct tstate *s;
 	uint32_t i, used = 0, njobs = 0, job, k;
 	double tload;
@@ -180,6 +181,14 @@ static int run_case(const struct bcase *c, int iters)
 	       c->topo_conf_line + 9, c->policy, c->nodes, njobs, used, tload);
 	printf("  %8s %12s %12s %12s %10s\n", "size", "run_now ms",
 	       "will_run ms", "again ms", "released");
+	/* the same policy searching every call (no kept answers) */
+	forget = policy_create_opt(
+		policy_spec(p), tstate_topo(s), tstate_routing(s),
+		&(struct policy_opts){ .willrun_forget = true }, &err);
+	if (!forget) {
+		fprintf(stderr, "%s: %s\n", policy_spec(p), err.msg);
+		return -1;
+	}
 	for (k = 0; k < 4; k++) {
 		struct policy_request req = { .job_id = job + 1,
 					      .nodes = c->sizes[k] };
@@ -196,11 +205,11 @@ static int run_case(const struct bcase *c, int iters)
 		/* the search every time, then the kept answer (after one
 		 * search) */
 		for (int keep = 0; keep < 2; keep++) {
-			policy_willrun_keep = keep;
 			b[keep] = cpu_now();
 			for (it = 0; it < iters; it++)
-				if (policy_will_run(p, &v, run, njobs, 0, &req,
-						    &res, &wr, &err) < 0) {
+				if (policy_will_run(keep ? p : forget, &v, run,
+						    njobs, 0, &req, &res, &wr,
+						    &err) < 0) {
 					fprintf(stderr, "will_run: %s\n",
 						err.msg);
 					return -1;
@@ -252,6 +261,7 @@ static int run_case(const struct bcase *c, int iters)
 		printf("  job_begin with the tracker (link set + %s): %.2f ms, MLS %.2f\n",
 		       ev.model, a * 1e3, ev.mls);
 	}
+	policy_destroy(forget);
 	tstate_destroy(s);
 	names_free(names, c->nodes);
 	free(owner);
@@ -314,7 +324,7 @@ static int swf_sizes(const char *path, uint32_t *sizes, uint32_t n,
 static int run_pass(const struct pcase *c, const uint32_t *swf, uint32_t npend,
 		    uint32_t largest)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	char **names = NULL;
 	uint32_t *owner = calloc(c->nodes, sizeof(uint32_t));
 	uint32_t *nodes = calloc(c->nodes, sizeof(uint32_t));

@@ -31,7 +31,7 @@
 /* Write SPEC's imported topo.conf to CONF; prints the import's times. */
 static int import_conf(const char *ibnet, const char *conf)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *g = topo_create(SPEC, &err);
 	struct import_fabric *fab;
 	struct topo_conf *c;

@@ -126,7 +126,7 @@ static void build(struct inst *I, const struct topo *t, const struct routing *r,
 	uint8_t *used = calloc(nl, 1);
 	size_t cap_nnz = 0;
 	struct pathset ps;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	memset(I, 0, sizeof(*I));
 	I->cap = xrealloc(NULL, nl * sizeof(*I->cap));
@@ -182,7 +182,7 @@ static void fast(const struct inst *I, double gap, double *x, double *y,
 {
 	struct mcf_tpl_opts o;
 	struct mcf_tpl_result res = { .x = x, .y = y };
-	struct err err = { "" };
+	struct err err = { 0 };
 	double t0 = bench_wall();
 
 	mcf_tpl_opts_init(&o);
@@ -203,7 +203,7 @@ static void fast(const struct inst *I, double gap, double *x, double *y,
 static void glpk(const struct inst *I, int force, const double *iv, int n)
 {
 	struct mcf_tpl_result res = { 0 };
-	struct err err = { "" };
+	struct err err = { 0 };
 	double t0;
 	int in = 1;
 
@@ -228,7 +228,7 @@ static void glpk(const struct inst *I, int force, const double *iv, int n)
 
 static void run(const char *spec, int force_glpk)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t = topo_create(spec, &err);
 	struct routing *r = t ? routing_create(t, "ugal", &err) : NULL;
 	struct flows f;

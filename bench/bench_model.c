@@ -44,7 +44,7 @@ static int solve_one(const char *model, const struct model_input *in,
 static void run(const char *topo, const char *routing, const char *pattern,
 		const char *const *models)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t = topo_create(topo, &err);
 	struct routing *r = t ? routing_create(t, routing, &err) : NULL;
 	struct flows f;
@@ -106,7 +106,7 @@ static void run(const char *topo, const char *routing, const char *pattern,
 static void jm_factored(const char *topo, const char *routing,
 			const char *pattern)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t = topo_create(topo, &err);
 	struct routing *r = t ? routing_create(t, routing, &err) : NULL;
 	struct model_result a, b;
@@ -161,7 +161,7 @@ static void hm_forms(const char *topo, const char *routing, const char *pattern)
 {
 	static const char *const spec[] = { "hm", "hm:method=factored",
 					    "hm:method=paths" };
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t = topo_create(topo, &err);
 	struct routing *r = t ? routing_create(t, routing, &err) : NULL;
 	struct model_result res[3];

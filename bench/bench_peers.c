@@ -94,7 +94,7 @@ static void run(const char *arg, uint64_t glpk_max, uint64_t highs_max,
 	char topo[256];
 	const char *slash = strchr(arg, '/');
 	unsigned model = 3;
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t;
 	struct routing *r;
 	struct flows f;

@@ -21,7 +21,7 @@ struct cse {
 
 static int one(const struct cse *c, int links)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	double t0 = bench_wall(), t1, t2, t3;
 	struct topo *t = topo_create(c->topo, &err);
 	struct nne_net net;

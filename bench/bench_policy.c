@@ -73,7 +73,7 @@ int main(int argc, char **argv)
 	       "policy", "nodes", "status", "us/call");
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		const struct bcase *b = &cases[c];
-		struct err e = { "" };
+		struct err e = { 0 };
 		struct topo *t = topo_create(b->topo, &e);
 		struct routing *r = t ? routing_create(t, b->routing, &e) :
 					NULL;

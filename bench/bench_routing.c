@@ -15,7 +15,7 @@
 
 static struct topo *mk(const char *spec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t = topo_create(spec, &err);
 
 	if (!t) {
@@ -27,7 +27,7 @@ static struct topo *mk(const char *spec)
 
 static struct routing *mkr(const struct topo *t, const char *spec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct routing *r = routing_create(t, spec, &err);
 
 	if (!r) {

@@ -31,7 +31,7 @@ static double lib_time(const char *spec, struct topo_stats *st)
 	double best = -1;
 
 	for (int rep = 0; rep < 3; rep++) {
-		struct err err = { "" };
+		struct err err = { 0 };
 		double t0 = bench_wall();
 		struct topo *t = topo_create(spec, &err);
 
@@ -90,7 +90,7 @@ static int graph_parse(void)
 					i, (i + 1) % S, (i + 7) % S,
 					(i + 101) % S);
 	for (int rep = 0; rep < 3; rep++) {
-		struct err err = { "" };
+		struct err err = { 0 };
 		double t0 = bench_wall();
 		struct topo_conf *c = topo_conf_parse("ring.conf", text, &err);
 
@@ -116,7 +116,7 @@ static int graph_parse(void)
  * 1 s).  Returns 0, 1 on error. */
 static int recog_parse(const char *spec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *g = topo_create(spec, &err);
 	char *text = NULL;
 	size_t len = 0;
@@ -193,7 +193,7 @@ int main(void)
 	       "lib (s)", "stopo (s)", "diameter", "distances");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct topo_stats st;
-		struct err err = { "" };
+		struct err err = { 0 };
 		struct topo *t = topo_create(cases[i].spec, &err);
 		double lt = lib_time(cases[i].spec, &st);
 		double ct = access(stopo, X_OK) ?

@@ -37,7 +37,7 @@ static void solve(const struct ugal_tpl *tp, double gap)
 {
 	struct mcf_tpl_opts o;
 	struct mcf_tpl_result res = { 0 };
-	struct err err = { "" };
+	struct err err = { 0 };
 	double t0 = bench_wall(), t;
 	clock_t c0 = clock();
 
@@ -58,7 +58,7 @@ static void solve(const struct ugal_tpl *tp, double gap)
 
 static void run(const char *spec, int factored, const double *gaps, int ng)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t = topo_create(spec, &err);
 	struct routing *r = t ? routing_create(t, "ugal", &err) : NULL;
 	struct flows f;

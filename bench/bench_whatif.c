@@ -49,7 +49,7 @@ static int bench_linkshare(const struct routing *r, uint32_t N)
 	struct ls_job *jobs = calloc(300, sizeof(*jobs));
 	uint32_t *perm = malloc(N * sizeof(*perm)), pos = 0, nj = 0;
 	struct ls_result res;
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct rng g;
 	double t0, t1;
 
@@ -100,7 +100,7 @@ static int run_policies(const char *path, const struct topo *t,
 			int npol, uint32_t limit, bool rates, const char *model,
 			uint32_t threads, double target)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct workload w;
 	struct wl_opts wo;
 	struct whatif_opts so;
@@ -165,7 +165,7 @@ static int run_policies(const char *path, const struct topo *t,
 static int bench_rates(const char *path)
 {
 	static const char *const pols[] = { "linear", "dragonfly-balanced" };
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t = topo_create("dragonfly:p=4,a=8,h=4,g=8", &err);
 	struct routing *r = t ? routing_create(t, "ugal:intra=local", &err) :
 				NULL;
@@ -199,7 +199,7 @@ int main(int argc, char **argv)
 	const char *path = argc > 1 ? argv[1] : getenv("STOPO_LUBLIN");
 	const char *const *pols = defpol;
 	int npol = 2, rc = 0;
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t;
 	struct routing *r;
 

@@ -118,7 +118,7 @@ static void _save_last_good(const char *path)
  */
 const char *conf_choose_wrap(void)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	char *path = _topo_conf_path(), *last = NULL;
 	const char *w = NULL;
 
@@ -169,7 +169,7 @@ void conf_check_params(void)
 /* Whether partition PART runs under an isolating policy. */
 static bool _part_isolating(struct tstate *s, part_record_t *part)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	bool none = false;
 	const struct policy *p =
 		tstate_policy(s, part->name, NULL, &none, &err);
@@ -264,7 +264,7 @@ static void _say_unmapped_locked(const char *const *names)
  */
 void conf_remap_locked(void)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	const char **names;
 	uint8_t *dynamic;
 
@@ -286,7 +286,7 @@ void conf_remap_locked(void)
  */
 void conf_load(void)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	const char **names, **parts;
 	uint8_t *dynamic;
 	uint32_t nparts = 0, unpoliced = 0;
@@ -314,7 +314,7 @@ void conf_load(void)
 	/* 24.11: a slurmctld started by reconfigure has no previous state
 	 * but the last-good copy. */
 	if (!s && !tstate && TOPO_RECONF_RESTART()) {
-		struct err lerr = { { 0 } };
+		struct err lerr = { 0 };
 		char *last = _last_good_path();
 
 		error("%s: %s", TOPO_NAME, err.msg);

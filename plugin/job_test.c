@@ -342,7 +342,7 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 	run_list_t rl = { 0 };
 	uint8_t *usable = usable_from_bitmap(bitmap);
 	struct policy_will_run wr = { 0 };
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct wr_ctx c = { .p = p,
 			    .owner = owner,
 			    .now = time(NULL),
@@ -584,7 +584,7 @@ static int _try_wrapped(job_record_t *job_ptr, bitstr_t *offer,
 			const struct topo_jt_tail *tail, bitstr_t **cand,
 			uint32_t *chosen, uint32_t *k, bool *conflict)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	int rc, b, last, c;
 
 	*cand = bit_copy(offer);
@@ -649,7 +649,7 @@ static int _run_now_respecting(job_record_t *job_ptr, bitstr_t *bitmap,
 			       uint32_t req_nodes, uint16_t mode,
 			       const struct topo_jt_tail *tail)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	bitstr_t *work = bit_copy(bitmap), *away, *cand = NULL;
 	uint32_t n = tstate_nodes(tstate), attempt, k = 0, i;
 	uint32_t *chosen = xcalloc(n + 1, sizeof(uint32_t));
@@ -719,7 +719,7 @@ int job_test(job_record_t *job_ptr, bitstr_t *bitmap, uint32_t min_nodes,
 	     uint32_t max_nodes, uint32_t req_nodes, uint16_t mode,
 	     const struct topo_jt_tail *tail)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct policy_request req = { 0 };
 	struct policy_result res = { 0 };
 	struct tsize z;

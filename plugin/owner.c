@@ -78,7 +78,7 @@ static int _protect_one(void *x, void *arg)
  * link-sharing tracker is rebuilt when anything changed. */
 void owner_rebuild_locked(list_t *jobs)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	uint32_t n;
 	uint32_t *old;
 
@@ -137,7 +137,7 @@ const char *job_env(job_record_t *job_ptr, const char *key)
  * or NULL when none applies. */
 const struct policy *job_policy(job_record_t *job_ptr)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	const char *part = job_ptr->part_ptr ? job_ptr->part_ptr->name : NULL;
 	bool none = false;
 
@@ -156,7 +156,7 @@ bool job_isolating(job_record_t *job_ptr)
  * from jobs of partitions without an isolating policy. */
 void owner_protect_locked(job_record_t *job_ptr)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	uint32_t *nodes, n = 0;
 
 	if (!tracking || !tstate_respect_isolation(tstate) ||

@@ -175,7 +175,7 @@ static bool rec_running, rec_stop;
 
 static void _rec_free(struct topo_rec *r)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 
 	if (r->pend)
 		(void)tstate_pending_finish(r->pend, &r->ev, &err);
@@ -194,7 +194,7 @@ static void _rec_free(struct topo_rec *r)
  */
 static void _rec_write(struct topo_rec *r)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	job_record_t *job_ptr;
 	char line[512], *rec = NULL;
 
@@ -347,7 +347,7 @@ static void _rec_post(struct topo_rec *r)
  */
 void record_evaluate_locked(job_record_t *job_ptr)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct topo_rec *r;
 	uint32_t *nodes, n = 0, nshared;
 	char with[96], place[256];

@@ -50,7 +50,7 @@ static const char *_resv_partition(resv_desc_msg_t *resv)
 bitstr_t *resv_place_locked(resv_desc_msg_t *resv, uint32_t node_cnt,
 			    bitstr_t *avail, bool *refuse)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	const char *part = _resv_partition(resv);
 	uint32_t n = tstate_nodes(tstate);
 	struct policy_request req = { .job_id = 0xfffffff0u,

@@ -205,7 +205,7 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 		uint32_t t = tstate_s2t(tstate, node_ptr->index);
 
 		if ((t != TOPO_NONE) && (owner[t] == job_ptr->job_id)) {
-			struct err err = { { 0 } };
+			struct err err = { 0 };
 			uint32_t *nodes, n;
 
 			owner[t] = POLICY_FREE;

@@ -97,7 +97,7 @@ static int copy_value(char *dst, const char *val, const char *opt)
 
 static int cb_policy(int val, const char *optarg, int remote)
 {
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	if (copy_value(opt_policy, optarg, "topo-policy") < 0)
 		return -1;
@@ -112,7 +112,7 @@ static int cb_policy(int val, const char *optarg, int remote)
 
 static int cb_pattern(int val, const char *optarg, int remote)
 {
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	if (copy_value(opt_pattern, optarg, "topo-pattern") < 0)
 		return -1;
@@ -126,7 +126,7 @@ static int cb_pattern(int val, const char *optarg, int remote)
 static int cb_grid(int val, const char *optarg, int remote)
 {
 	struct policy_request req = { 0 };
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 
 	if (copy_value(opt_grid, optarg, "topo-grid") < 0)
 		return -1;
@@ -150,7 +150,7 @@ static int write_hostfile(uint32_t job)
 	char **names = NULL, *h, *tmpdir;
 	const char *text;
 	uint32_t nn = 0, cap = 0, *pos = NULL, nranks = 0, i;
-	struct err err = { "" };
+	struct err err = { 0 };
 	int fd = -1, rc = -1;
 	FILE *f = NULL;
 

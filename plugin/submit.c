@@ -42,7 +42,7 @@ static const char *_desc_env(job_desc_msg_t *d, const char *key)
 static int _submit_check_part(job_desc_msg_t *d, part_record_t *part,
 			      char **why)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct policy_request req = { .job_id = 0xfffffff1u };
 	struct policy_result res = { 0 };
 	struct tsize_policy c = { 0 };

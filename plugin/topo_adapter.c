@@ -125,7 +125,7 @@ int tstate_map(struct tstate *s, const char *const *names,
 	if (!s2t || !t2s) {
 		free(s2t);
 		free(t2s);
-		return err_set(err, "%s: out of memory", path);
+		return err_nomem(err, "%s: out of memory", path);
 	}
 	for (i = 0; i < s->n; i++)
 		t2s[i] = TOPO_NONE;
@@ -174,11 +174,11 @@ struct tstate *tstate_load(const char *path, const char *const *names,
 	struct tstate *s = calloc(1, sizeof(*s));
 
 	if (!s) {
-		err_set(err, "%s: out of memory", path);
+		err_nomem(err, "%s: out of memory", path);
 		return NULL;
 	}
 	if (!(s->sm = calloc(1, sizeof(*s->sm)))) {
-		err_set(err, "%s: out of memory", path);
+		err_nomem(err, "%s: out of memory", path);
 		goto fail;
 	}
 	atomic_init(&s->sm->refs, 1);
@@ -421,7 +421,7 @@ static const struct policy *cached(struct tstate *s, const char *spec,
 	}
 	if (!(s->cache[s->ncache].spec = strdup(spec))) {
 		policy_destroy(p);
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		return NULL;
 	}
 	s->cache[s->ncache++].p = p;
@@ -480,7 +480,7 @@ static int evaluate_sharing(const struct tstate *s, const uint32_t *owner,
 
 	memset(&lr, 0, sizeof(lr));
 	if (!pairs || !nodes || !jobs) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < s->n; i++)
@@ -787,7 +787,7 @@ static int pred_new(const struct tstate *s, const struct teval *ev,
 
 	*out = NULL;
 	if (!p)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	flows_init(&p->f);
 	rc = flows_pattern(ev->pattern, nodes, n, job_id, &p->f, err);
 	if (rc < 0 || !p->f.n) {
@@ -827,7 +827,7 @@ static int pred_answer(const struct prediction *p, struct teval *ev,
 		return 0;
 	}
 	if (p->rc < 0)
-		return err_set(err, "%s", p->err.msg);
+		return err_from(err, &p->err, NULL);
 	ev->status = p->mr.status;
 	ev->rate_mean = p->mr.mean_rate;
 	ev->rate_min = p->mr.min_rate;
@@ -862,7 +862,7 @@ static int evaluate_start(const struct tstate *s, uint32_t job_id,
 		return 0;
 	if (!(*pend = malloc(sizeof(**pend)))) {
 		pred_free(p);
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	}
 	(*pend)->p = p;
 	ev->modelled = true;
@@ -964,7 +964,7 @@ int tstate_track_reset(struct tstate *s, const uint32_t *owner, struct err *err)
 	ls_state_destroy(s->iso);
 	s->iso = NULL;
 	if (!pairs || !nodes) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto out;
 	}
 	if (!(s->ls = ls_state_create(s->routing, err)))

@@ -10,8 +10,6 @@
 #include "policies/policy_impl.h"
 #include "topo/util/rng.h"
 
-bool policy_reference_search = false;
-
 /* The registry: one X(name) per policy file policy_<name>.c, which
  * defines the const struct policy_ops policy_<name>; names, options and
  * "(known: ...)" lists come from the ops tables.  nne (paper 004's gamma
@@ -95,58 +93,59 @@ int policy_check(const char *spec, struct err *err)
 	return 0;
 }
 
-/* Each family's default, first to last: the first that applies to the
- * routing (every family has one that does: linear).  A graph recognised
- * as a family has that family's list (its own policy refuses a routing
- * it cannot isolate under, and says why). */
-static const char *const *defaults_of(const struct topo *t, const char *rn)
+/* The family's defaults, first to last, into C (NULL-terminated): the
+ * policy of highest priority declaring T's family under routing RN, then
+ * linear (which always applies).  A graph recognised as a family has
+ * that family's (its own policy refuses a routing it cannot isolate
+ * under, and says why). */
+static void defaults_of(const struct topo *t, const char *rn, const char *c[3])
 {
-	static const char *const ft[] = { "fattree-pods", "linear", NULL };
-	static const char *const mesh[] = { "mesh-blocks", "linear", NULL };
-	static const char *const dfmin[] = { "dragonfly-groups", "linear",
-					     NULL };
-	static const char *const dfval[] = { "dragonfly-balanced", "linear",
-					     NULL };
-	static const char *const other[] = { "linear", NULL };
+	const char *fam = topo_behaves_as_family(t);
+	const struct policy_ops *best = NULL;
+	int prio = 0;
 
-	switch (topo_behaves_as(t)) {
-	case TOPO_FATTREE:
-		return ft;
-	case TOPO_EXPRESSMESH:
-	case TOPO_HYPERX:
-	case TOPO_TORUS:
-		return mesh;
-	case TOPO_DRAGONFLY:
-	case TOPO_CASCADE:
-		return !strcmp(rn, "min") ? dfmin : dfval;
-	default:
-		return other;
-	}
+	for (size_t i = 0; registry[i]; i++)
+		for (const struct policy_default_for *d =
+			     registry[i]->default_for;
+		     d && d->family; d++)
+			if (!strcmp(d->family, fam) &&
+			    (!d->routing || !strcmp(d->routing, rn)) &&
+			    (!best || d->priority > prio)) {
+				best = registry[i];
+				prio = d->priority;
+			}
+	c[0] = best ? best->name : "linear";
+	c[1] = best ? "linear" : NULL;
+	c[2] = NULL;
 }
 
 /* The family's default policy for T under R: the first of its list that
  * applies (the last, linear, always does). */
 static struct policy *create_default(const struct topo *t,
-				     const struct routing *r, struct err *err)
+				     const struct routing *r,
+				     const struct policy_opts *o,
+				     struct err *err)
 {
-	const char *const *c = defaults_of(t, routing_name(r));
+	const char *list[3], *const *c = list;
 	struct policy *p = NULL;
 
+	defaults_of(t, routing_name(r), list);
 	for (; !p && c[1]; c++) {
-		struct err e = { "" };
+		struct err e = { 0 };
 
-		p = policy_create(*c, t, r, &e);
+		p = policy_create_opt(*c, t, r, o, &e);
 	}
-	return p ? p : policy_create(*c, t, r, err);
+	return p ? p : policy_create_opt(*c, t, r, o, err);
 }
 
 const char *policy_default_why(const struct topo *t, const struct routing *r,
 			       char *buf, size_t len)
 {
-	const char *const *c = defaults_of(t, routing_name(r));
-	struct err e = { "" };
+	const char *c[3];
+	struct err e = { 0 };
 	struct policy *p;
 
+	defaults_of(t, routing_name(r), c);
 	if (!c[1])
 		return NULL; /* the family's own is linear */
 	p = policy_create(c[0], t, r, &e);
@@ -159,8 +158,8 @@ const char *policy_default_why(const struct topo *t, const struct routing *r,
 
 const char *policy_default_spec(const struct topo *t, const struct routing *r)
 {
-	struct err e = { "" };
-	struct policy *p = create_default(t, r, &e);
+	struct err e = { 0 };
+	struct policy *p = create_default(t, r, NULL, &e);
 	const char *name = p ? p->ops->name : "linear";
 
 	policy_destroy(p);
@@ -169,6 +168,13 @@ const char *policy_default_spec(const struct topo *t, const struct routing *r)
 
 struct policy *policy_create(const char *spec, const struct topo *t,
 			     const struct routing *r, struct err *err)
+{
+	return policy_create_opt(spec, t, r, NULL, err);
+}
+
+struct policy *policy_create_opt(const char *spec, const struct topo *t,
+				 const struct routing *r,
+				 const struct policy_opts *o, struct err *err)
 {
 	const struct policy_ops *ops;
 	struct policy *p;
@@ -179,12 +185,14 @@ struct policy *policy_create(const char *spec, const struct topo *t,
 		return NULL;
 	}
 	if (!strcmp(spec, POLICY_DEFAULT))
-		return create_default(t, r, err);
+		return create_default(t, r, o, err);
 	p = calloc(1, sizeof(*p));
 	if (!p) {
-		err_set(err, "policy: out of memory");
+		err_nomem(err, "policy: out of memory");
 		return NULL;
 	}
+	if (o)
+		p->opts = *o;
 	if (spec_parse(spec, &policy_syntax, &p->args, err)) {
 		err_prefix(err, "policy '%s'", spec);
 		free(p);

@@ -91,6 +91,20 @@ struct policy;
  * an option is unknown or the policy does not apply to T's family. */
 struct policy *policy_create(const char *spec, const struct topo *t,
 			     const struct routing *r, struct err *err);
+/* Knobs for tests and benchmarks, fixed when a policy is created; zeroed
+ * (or policy_create) is the product's behaviour. */
+struct policy_opts {
+	/* Answer with the searches used before their fast paths (the replay
+	 * tests compare both answers). */
+	bool reference_search;
+	/* Will-run searches every call instead of giving its last answer
+	 * again to an equal request (benchmarks timing the search). */
+	bool willrun_forget;
+};
+/* policy_create with options O (NULL: zeroed). */
+struct policy *policy_create_opt(const char *spec, const struct topo *t,
+				 const struct routing *r,
+				 const struct policy_opts *o, struct err *err);
 /* The spec "default" stands for the family's default policy under the
  * routing (policy_default_spec); policy_spec then gives the policy it
  * resolved to. */

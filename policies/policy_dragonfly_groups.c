@@ -86,9 +86,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 	struct dfg *d;
 	int large = 0;
 
-	bool gdf = k == TOPO_GRAPH &&
-		   (topo_behaves_as(p->t) == TOPO_DRAGONFLY ||
-		    topo_behaves_as(p->t) == TOPO_CASCADE);
+	bool gdf = k == TOPO_GRAPH && topo_behaves_traits(p->t)->groups;
 
 	if (k == TOPO_GRAPH && !gdf)
 		return err_set(
@@ -102,7 +100,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 			topo_graph_family(p->t) ? topo_graph_family(p->t) :
 						  ": ",
 			topo_graph_family(p->t) ? "" : topo_graph_why(p->t));
-	if (k != TOPO_DRAGONFLY && k != TOPO_CASCADE && !gdf)
+	if (!topo_traits(p->t)->groups && !gdf)
 		return err_set(err,
 			       "policy %s: topology %s is "
 			       "not a dragonfly or cascade",
@@ -112,7 +110,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 		return -1;
 	d = calloc(1, sizeof(*d));
 	if (!d)
-		return err_set(err, "policy %s: out of memory", me);
+		return err_nomem(err, "policy %s: out of memory", me);
 	d->balanced = balanced;
 	if (strcmp(rn, "min") == 0) {
 		d->mode = MODE_MIN;
@@ -128,7 +126,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 	}
 	/* full-mesh groups: generated and recognised dragonflies */
 	d->router_rule = d->mode == MODE_MIN &&
-			 topo_behaves_as(p->t) == TOPO_DRAGONFLY;
+			 topo_behaves_traits(p->t)->group_mesh;
 	d->large_shared = large == 1;
 	d->S = topo_num_switches(p->t);
 	d->G = topo_num_groups(p->t);
@@ -145,7 +143,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 	d->gsw = malloc(((size_t)d->S + 1) * sizeof(*d->gsw));
 	if (!d->gsw) {
 		destroy(d);
-		return err_set(err, "policy %s: out of memory", me);
+		return err_nomem(err, "policy %s: out of memory", me);
 	}
 	for (uint32_t s = 0; s < d->S; s++) {
 		uint32_t gs = topo_switch_group(p->t, s), cnt;
@@ -168,7 +166,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 
 		if (!at) {
 			destroy(d);
-			return err_set(err, "policy %s: out of memory", me);
+			return err_nomem(err, "policy %s: out of memory", me);
 		}
 		memcpy(at, d->gfirst, (size_t)d->G * sizeof(*at));
 		for (uint32_t s = 0; s < d->S; s++)
@@ -179,7 +177,7 @@ static int create_any(struct policy *p, bool balanced, struct err *err)
 	d->ngrp = malloc(((size_t)topo_num_nodes(p->t) + 1) * sizeof(*d->ngrp));
 	if (!d->nsw || !d->ngrp) {
 		destroy(d);
-		return err_set(err, "policy %s: out of memory", me);
+		return err_nomem(err, "policy %s: out of memory", me);
 	}
 	for (uint32_t x = 0; x < topo_num_nodes(p->t); x++) {
 		d->nsw[x] = topo_node_switch(p->t, x);
@@ -1352,8 +1350,22 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 	return st;
 }
 
+/* Minimal routing keeps a job's traffic in its groups: groups; any
+ * other spreads it, and the balanced tiers then do better. */
+static const struct policy_default_for groups_default_for[] = {
+	{ .family = "dragonfly", .routing = "min", .priority = 20 },
+	{ .family = "cascade", .routing = "min", .priority = 20 },
+	{ 0 },
+};
+static const struct policy_default_for balanced_default_for[] = {
+	{ .family = "dragonfly", .priority = 10 },
+	{ .family = "cascade", .priority = 10 },
+	{ 0 },
+};
+
 const struct policy_ops policy_dragonfly_groups = {
 	.name = "dragonfly-groups",
+	.default_for = groups_default_for,
 	.anonymous = true,
 	.opts = opts,
 	.isolating = true,
@@ -1368,6 +1380,7 @@ const struct policy_ops policy_dragonfly_groups = {
 
 const struct policy_ops policy_dragonfly_balanced = {
 	.name = "dragonfly-balanced",
+	.default_for = balanced_default_for,
 	.anonymous = true,
 	.opts = NULL,
 	.isolating = true,

@@ -659,7 +659,7 @@ static int ft_links(const struct ft *f, const struct topo *t,
 	}
 out:
 	if (rc < 0)
-		err_set(err, "policy fattree-pods: out of memory");
+		err_nomem(err, "policy fattree-pods: out of memory");
 	free(used);
 	free(ls.cand);
 	free(ls.pair);
@@ -743,7 +743,7 @@ static int graph_units(struct ft **f, const struct policy *p, struct err *err)
 		return -1;
 	for (uint32_t c = 0; c < np && rc > 0; c++) {
 		struct ft *g = calloc(1, sizeof(*g));
-		struct err sub = { "" };
+		struct err sub = { 0 };
 		bool all = true;
 		int r;
 
@@ -799,7 +799,7 @@ static int create(struct policy *p, struct err *err)
 			       "graph (isolation needs up/down routing, ecmp, "
 			       "or the subnet manager's tables, lft)",
 			       routing_name(p->r));
-	if (topo_kind(p->t) != TOPO_FATTREE && topo_kind(p->t) != TOPO_GRAPH)
+	if (!topo_traits(p->t)->levels && topo_kind(p->t) != TOPO_GRAPH)
 		return err_set(err,
 			       "policy fattree-pods: topology %s is not "
 			       "a fat-tree",
@@ -821,12 +821,12 @@ static int create(struct policy *p, struct err *err)
 				       "any private leaves already)");
 		rule = 0;
 		if (policy_opt_show(p, "rule", "paper"))
-			return err_set(err, "policy fattree-pods: too many "
-					    "options");
+			return err_range(err, "policy fattree-pods: too many "
+					      "options");
 	}
 	f = calloc(1, sizeof(*f));
 	if (!f)
-		return err_set(err, "policy fattree-pods: out of memory");
+		return err_nomem(err, "policy fattree-pods: out of memory");
 	f->rule3 = large == 1;
 	f->links = rule == 1;
 	/* without it (out of memory) every call counts afresh */
@@ -854,8 +854,8 @@ static int create(struct policy *p, struct err *err)
 	if (rc) {
 		destroy(f);
 		if (rc < 0)
-			return err_set(err, "policy fattree-pods: out of "
-					    "memory");
+			return err_nomem(err, "policy fattree-pods: out of "
+					      "memory");
 		return -1;
 	}
 	p->state = f;
@@ -2232,8 +2232,14 @@ static int resv_level(const struct policy *p, const uint32_t *nodes, uint32_t n)
 	return (int)lca_level(f, lo, hi) - 1;
 }
 
+static const struct policy_default_for default_for[] = {
+	{ .family = "fattree", .priority = 10 },
+	{ 0 },
+};
+
 const struct policy_ops policy_fattree_pods = {
 	.name = "fattree-pods",
+	.default_for = default_for,
 	.anonymous = true,
 	.opts = opts,
 	.isolating = true,

@@ -19,12 +19,6 @@
 
 struct policy;
 
-/* Set only by the replay test (tests/unit/test_replay.c): the policies
- * answer with the searches they used before their fast paths, which the
- * test compares with the fast paths' answers on recorded call sequences.
- * false in the product. */
-extern bool policy_reference_search;
-
 /* One search of an isolating policy for REQ: with the nodes free in V
  * (EMPTY false: the nodes go into RES), or as if every usable node were
  * free (EMPTY true: only the status and the reason count).  Returns a
@@ -34,8 +28,20 @@ typedef int (*policy_search_fn)(const struct policy *p,
 				const struct policy_request *req,
 				struct policy_result *res, bool empty);
 
+/* A family a policy is the default for: under ROUTING only (NULL: any),
+ * the highest PRIORITY among the policies that declare the family wins
+ * (as hwloc's components do); linear is every family's last resort. */
+struct policy_default_for {
+	const char *family; /* as topo_behaves_as_family names it */
+	const char *routing;
+	int priority;
+};
+
 struct policy_ops {
 	const char *name;
+	/* The families it is the default for, { 0 }-terminated (NULL:
+	 * none). */
+	const struct policy_default_for *default_for;
 	/* The options with their defaults, { 0 }-terminated (NULL: none);
 	 * anything else is an error.  policy_spec lists every one. */
 	const struct spec_opt *opts;
@@ -88,6 +94,7 @@ struct policy {
 	const struct topo *t;
 	const struct routing *r;
 	struct spec args; /* the spec as given, checked against ops->opts */
+	struct policy_opts opts; /* as created (policy_create_opt) */
 	char spec[320];
 	void *state;
 	/* will-run's last sort of the running jobs by end and its last

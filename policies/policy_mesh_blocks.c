@@ -179,12 +179,11 @@ static void destroy(void *state)
 
 static int create(struct policy *p, struct err *err)
 {
-	enum topo_kind k = topo_kind(p->t);
 	struct mb *m;
 	int mode;
 	uint32_t blk[D];
 
-	if (k != TOPO_EXPRESSMESH && k != TOPO_HYPERX && k != TOPO_TORUS)
+	if (!topo_traits(p->t)->grid)
 		return err_set(err,
 			       "policy mesh-blocks: topology %s is not "
 			       "an express mesh, HyperX or torus",
@@ -199,9 +198,9 @@ static int create(struct policy *p, struct err *err)
 			       routing_spec(p->r));
 	m = calloc(1, sizeof(*m));
 	if (!m)
-		return err_set(err, "policy mesh-blocks: out of memory");
+		return err_nomem(err, "policy mesh-blocks: out of memory");
 	m->n = topo_dims(p->t, m->k);
-	m->torus = k == TOPO_TORUS;
+	m->torus = topo_traits(p->t)->wraps;
 	m->blocks = mode == 1;
 	m->R = topo_num_switches(p->t);
 	for (uint32_t s = 0; s < m->R; s++) {
@@ -246,14 +245,14 @@ static int create(struct policy *p, struct err *err)
 	m->rc = malloc((size_t)m->R * D * sizeof(*m->rc));
 	if (!m->rc) {
 		destroy(m);
-		return err_set(err, "policy mesh-blocks: out of memory");
+		return err_nomem(err, "policy mesh-blocks: out of memory");
 	}
 	for (int d = 0; d < m->n; d++) {
 		m->last[d] = calloc((m->ncells + 63) / 64, sizeof(uint64_t));
 		if (!m->last[d]) {
 			destroy(m);
-			return err_set(err,
-				       "policy mesh-blocks: out of memory");
+			return err_nomem(err,
+					 "policy mesh-blocks: out of memory");
 		}
 	}
 	{
@@ -287,7 +286,7 @@ static int create(struct policy *p, struct err *err)
 	m->cache = cache_new(m, topo_num_nodes(p->t));
 	if (!m->cache) {
 		destroy(m);
-		return err_set(err, "policy mesh-blocks: out of memory");
+		return err_nomem(err, "policy mesh-blocks: out of memory");
 	}
 	if (!m->blocks) /* canonical spec: block= does not apply */
 		policy_opt_show(p, "block", "-");
@@ -1142,7 +1141,7 @@ static int scan(const struct policy *p, const struct mb *m,
 	s->rfree = calloc(m->R, sizeof(*s->rfree));
 	s->ravail = calloc(m->R, 1);
 	s->inbox = calloc(m->R, 1);
-	if (blocks && policy_reference_search)
+	if (blocks && p->opts.reference_search)
 		s->pre = malloc(m->next * sizeof(*s->pre));
 	else if (blocks)
 		s->cav = calloc((m->ncells + 63) / 64, sizeof(*s->cav));
@@ -1338,7 +1337,7 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 	for (int d = 0; d < m->n; d++)
 		cellnodes *= m->c[d];
 	cells = (uint32_t)((need + cellnodes - 1) / cellnodes);
-	if (policy_reference_search) {
+	if (p->opts.reference_search) {
 		total = box_sum(m, s, zero, m->kc);
 	} else {
 		total = 0;
@@ -1359,10 +1358,10 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 			continue;
 		if (sh->vol * cellnodes < need)
 			continue;
-		if (policy_reference_search &&
+		if (p->opts.reference_search &&
 		    holds_failed(m, sh->e, failed, nfailed))
 			continue;
-		if (!policy_reference_search) {
+		if (!p->opts.reference_search) {
 			const uint64_t *F;
 			uint32_t idx = 0;
 			bool none = false;
@@ -1415,7 +1414,7 @@ static enum policy_status search(const struct policy *p, const struct mb *m,
 					break;
 			}
 		}
-		if (!found && policy_reference_search) {
+		if (!found && p->opts.reference_search) {
 			/* an antichain: a shape holding one listed is never
 			 * scanned, so never listed */
 			void *nf = realloc(failed,
@@ -1464,7 +1463,7 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 	struct st s;
 	enum policy_status st;
 
-	if (!empty && !policy_reference_search) {
+	if (!empty && !p->opts.reference_search) {
 		pthread_mutex_lock(&m->cache->lock);
 		if (cache_sync(p, m, m->cache, v)) {
 			pthread_mutex_unlock(&m->cache->lock);
@@ -1487,8 +1486,16 @@ static int scan_search(const struct policy *p, const struct policy_view *v,
 	return st;
 }
 
+static const struct policy_default_for default_for[] = {
+	{ .family = "expressmesh", .priority = 10 },
+	{ .family = "hyperx", .priority = 10 },
+	{ .family = "torus", .priority = 10 },
+	{ 0 },
+};
+
 const struct policy_ops policy_mesh_blocks = {
 	.name = "mesh-blocks",
+	.default_for = default_for,
 	.anonymous = true,
 	.opts = opts,
 	.isolating = true,

@@ -74,7 +74,7 @@ static int create(struct policy *p, struct err *err)
 	int large = 0;
 
 	if (!s)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	p->state = s;
 	if (nne_net_from_topo(p->t, 0, NULL, &s->net, err))
 		return err_prefix(err, "policy nne");
@@ -108,7 +108,7 @@ static int create(struct policy *p, struct err *err)
 	s->gnodes = calloc(s->G, sizeof(*s->gnodes));
 	s->ngroup = malloc((s->N ? s->N : 1) * sizeof(*s->ngroup));
 	if (!s->gnodes || !s->ngroup)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	for (uint32_t i = 0; i < s->N; i++) {
 		uint32_t g = topo_switch_group(p->t, topo_node_switch(p->t, i));
 
@@ -140,7 +140,7 @@ static int request_grid(const struct policy_request *req, struct nne_app *a,
 			struct policy_result *res)
 {
 	char dims[96] = "", elems[96] = "";
-	struct err err = { "" };
+	struct err err = { 0 };
 	const char *p;
 
 	if (req->ngrid) {

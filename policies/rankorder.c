@@ -168,7 +168,7 @@ int rankorder_parse(const char *text, uint32_t nnodes, uint32_t max_ranks,
 			if (c > max_ranks)
 				c = max_ranks;
 			if (!(nv = realloc(v, c * sizeof(*v)))) {
-				err_set(err, "rank order: out of memory");
+				err_nomem(err, "rank order: out of memory");
 				goto fail;
 			}
 			v = nv;

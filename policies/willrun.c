@@ -66,8 +66,6 @@ static void groups_free(struct groups *g)
  * buffer. */
 #define MEMO_N 16
 
-bool policy_willrun_keep = true;
-
 struct memo_ans {
 	bool used, anon; /* anon: for every job id */
 	uint32_t job_id, nodes, attempt;
@@ -610,7 +608,7 @@ static int search(const struct policy *p, const struct policy_view *v,
 	sim = malloc((size_t)(N ? N : 1) * sizeof(*sim));
 	if (!sim || groups_build(&g, p->wrc, v, N, run, nrun, now)) {
 		free(sim);
-		return err_set(err, "will-run: out of memory");
+		return err_nomem(err, "will-run: out of memory");
 	}
 	memcpy(sim, v->owner, (size_t)N * sizeof(*sim));
 	sv.owner = sim;
@@ -621,14 +619,14 @@ static int search(const struct policy *p, const struct policy_view *v,
 	sv.base_gen = 0;
 	sv.changed = NULL;
 	sv.nchanged = 0;
-	if (p->ops->monotone && !policy_reference_search) {
+	if (p->ops->monotone && !p->opts.reference_search) {
 		bool any;
 
 		q = gallop(p, v, &g, sim, &sv, req, res, &st, &any);
 		if (q == UINT32_MAX) {
 			free(sim);
 			groups_free(&g);
-			return err_set(err, "will-run: out of memory");
+			return err_nomem(err, "will-run: out of memory");
 		}
 		for (uint32_t k = 0; k < q; k++)
 			wr->jobs += g.jobs[k];
@@ -696,7 +694,7 @@ int policy_will_run(const struct policy *p, const struct policy_view *v,
 		return err_set(err, "will-run: policy, view with owners, "
 				    "request, result buffer and running jobs "
 				    "are required");
-	memo = p->wrc && policy_willrun_keep && !policy_reference_search &&
+	memo = p->wrc && !p->opts.willrun_forget && !p->opts.reference_search &&
 	       !req->ngrid && !res->rank_node;
 	if (memo && memo_find(p->wrc, v, topo_num_nodes(p->t), run, nrun, now,
 			      req, res, wr, &epoch))

@@ -44,11 +44,6 @@ struct policy_will_run {
 	char now_reason[192];
 };
 
-/* Whether will-run keeps its last answers on one machine state and gives
- * them again to an equal request (willrun.c); cleared only by benchmarks
- * that time the search itself.  true in the product. */
-extern bool policy_willrun_keep;
-
 /* Will-run search for REQ under P from the machine as V shows it, with
  * the running jobs RUN[0..NRUN) (nodes whose owner is in no entry are
  * never released; entries owning no node are counted in JOBS but free
@@ -59,6 +54,9 @@ extern bool policy_willrun_keep;
  * reason.  V, RUN and REQ are not modified (the search works on a copy of
  * V's owners).  Returns 0, or -1 with err set (a required argument is
  * NULL, out of memory); WR is then undefined. */
+/* Will-run keeps its last answers on one machine state and gives them
+ * again to an equal request, unless P was created with
+ * policy_opts.willrun_forget. */
 int policy_will_run(const struct policy *p, const struct policy_view *v,
 		    const struct policy_running *run, uint32_t nrun,
 		    int64_t now, const struct policy_request *req,

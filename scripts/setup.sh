@@ -28,6 +28,7 @@ packages="build-essential autoconf automake libtool pkg-config
  libyaml-dev
  libslurm-dev slurmctld slurmd slurm-client munge valgrind dpkg-dev
  iproute2 procps diffutils python3 clang-format clang libclang-rt-14-dev
+ shellcheck
  python3-pytest python3-requests python3-pexpect"
 missing=
 for p in $packages; do
@@ -76,6 +77,7 @@ if [ ! -f "$src/src/common/select.h" ]; then
 fi
 [ "${1:-}" = --deps ] && exit 0
 
+# shellcheck disable=SC3013 # dash and bash both have -nt
 if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; then
 	say "autoreconf"
 	(cd "$top" && autoreconf -fi >/dev/null 2>&1)

@@ -326,6 +326,7 @@ cmd_stop() {
 	# directory) or their working directory lies in DIR (24.11's
 	# stepds carry no SLURM_CONF and outlive slurmd otherwise).
 	for p in $(pgrep -f "slurmstepd" 2>/dev/null); do
+		# shellcheck disable=SC2010 # the symlink targets ls -l shows are the point
 		if tr '\0' ' ' < "/proc/$p/environ" 2>/dev/null | grep -q "SLURM_CONF=$DIR/" ||
 		   ls -l "/proc/$p/fd" "/proc/$p/cwd" 2>/dev/null | grep -q -- "-> $DIR/"; then
 			kill -KILL "$p" 2>/dev/null

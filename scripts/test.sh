@@ -22,6 +22,7 @@ make -C "$build" -j"$(nproc)" check VERBOSE=1 || status=$?
 step "make check"
 if [ $status -ne 0 ]; then
 	echo "== make check failed; logs of failing tests:" >&2
+	# shellcheck disable=SC2046 # .trs paths are ours: no blanks
 	grep -l '^:test-result: FAIL\|^:test-result: ERROR' \
 		$(find "$build" -name '*.trs' -not -path '*/_sanitize/*') 2>/dev/null |
 		sed 's/\.trs$/.log/' | while read -r log; do
@@ -44,6 +45,7 @@ skip=$(sed -n 's/^# SKIP: *//p' "$build/test-suite.log")
 echo "${pass:-0} passed, ${fail:-0} failed, ${skip:-0} skipped"
 # Every test must run here: a skip means a missing tool, not a pass.
 if [ "${skip:-0}" != 0 ]; then
+	# shellcheck disable=SC2046 # .trs paths are ours: no blanks
 	grep -l '^:test-result: SKIP' $(find "$build" -name '*.trs' -not -path '*/_sanitize/*') |
 		sed 's/\.trs$/.log/' | while read -r log; do
 			echo "skipped: $log: $(tail -n 1 "$log")"; done

@@ -10,6 +10,7 @@ topo_libtopo_la_SOURCES = \
 	topo/topo_fattree.c \
 	topo/topo_mesh.c \
 	topo/topo_conf.c \
+	topo/topo_conf_graph.c \
 	topo/topo_recog.c \
 	topo/routing.c \
 	topo/routing_dragonfly.c \
@@ -19,7 +20,7 @@ topo_libtopo_la_SOURCES = \
 	topo/routing_mesh.c \
 	topo/routing_graph.c
 noinst_HEADERS += topo/topo.h topo/topo_impl.h topo/routing.h \
-	topo/routing_impl.h topo/topo_conf.h
+	topo/routing_impl.h topo/topo_conf.h topo/topo_conf_impl.h
 
 UNIT_TESTS += tests/unit/test_topo tests/unit/test_topo_conf \
 	tests/unit/test_routing tests/unit/test_mesh \

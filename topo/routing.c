@@ -212,7 +212,7 @@ struct routing *routing_create(const struct topo *t, const char *spec,
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		return NULL;
 	}
 	r->t = t;
@@ -239,19 +239,7 @@ void routing_destroy(struct routing *r)
 
 const char *routing_default(const struct topo *t)
 {
-	switch (topo_kind(t)) {
-	case TOPO_DRAGONFLY:
-	case TOPO_CASCADE:
-		return "ugal";
-	case TOPO_FATTREE:
-		return "ecmp";
-	case TOPO_EXPRESSMESH:
-	case TOPO_HYPERX:
-	case TOPO_TORUS:
-		return "dor";
-	default:
-		return "shortest";
-	}
+	return topo_traits(t)->routing;
 }
 
 const char *routing_spec(const struct routing *r)
@@ -307,7 +295,7 @@ int routing_paths(const struct routing *r, uint32_t src, uint32_t dst,
 				  topo_eject_link(t, dst) };
 
 		if (pathset_add(out, l, 2, PATH_MIN))
-			return err_set(err, "out of memory");
+			return err_nomem(err, "out of memory");
 		return 0;
 	}
 	if (r->ops->paths(r, src, dst, out, err)) {
@@ -380,7 +368,7 @@ int routing_stems(const struct routing *r, uint32_t src, uint32_t dst,
 				  topo_eject_link(t, dst) };
 
 		if (stemset_add(out, l, 2, PATH_MIN, ROUTING_NO_MIDDLE))
-			return err_set(err, "out of memory");
+			return err_nomem(err, "out of memory");
 		return 0;
 	}
 	if (r->ops->stems(r, src, dst, out, err)) {
@@ -499,7 +487,7 @@ int routing_linkset_enum(const struct routing *r, const uint32_t *nodes,
 			      1);
 		rep = malloc((n ? n : 1) * sizeof(*rep));
 		if (!seen || !rep) {
-			err_set(err, "out of memory");
+			err_nomem(err, "out of memory");
 			goto out;
 		}
 		for (uint32_t i = 0; i < n; i++) {

@@ -161,7 +161,7 @@ static int build_groups(struct df *df, const struct topo *t, struct err *err)
 	pos = calloc((size_t)df->G + 1, sizeof(uint32_t));
 	if (!df->mem_off || !df->mem || !df->idx || !pos) {
 		free(pos);
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	}
 	for (uint32_t s = 0; s < df->S; s++) {
 		uint32_t g = GROUP(t, s);
@@ -199,7 +199,7 @@ static int build_local(struct df *df, const struct topo *t, struct err *err)
 	df->diam = calloc(df->G ? df->G : 1, 1);
 	df->nlocal = calloc(df->G ? df->G : 1, sizeof(uint32_t));
 	if (!df->mat_off || !df->diam || !df->nlocal)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	for (uint32_t g = 0; g < df->G; g++) {
 		size_t a = df->mem_off[g + 1] - df->mem_off[g];
 
@@ -217,7 +217,7 @@ static int build_local(struct df *df, const struct topo *t, struct err *err)
 	queue = malloc((size_t)(df->S ? df->S : 1) * sizeof(uint32_t));
 	if (!df->dist || !df->np || !df->one || !queue) {
 		free(queue);
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	}
 	memset(df->dist, UNREACH, total ? total : 1);
 	memset(df->one, 0xff, (total ? total : 1) * sizeof(uint32_t));
@@ -310,7 +310,7 @@ static int build_global(struct df *df, const struct topo *t, struct err *err)
 	key = malloc(((size_t)topo_num_links(t) + 1) * sizeof(*key));
 	if (!df->gl_off || !df->gl || !key) {
 		free(key);
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	}
 	for (uint32_t g = 0; g < df->G; g++) {
 		uint32_t start = n;
@@ -342,7 +342,7 @@ static int build_global(struct df *df, const struct topo *t, struct err *err)
 
 		df->gl_pair = malloc((np + 1) * sizeof(*df->gl_pair));
 		if (!df->gl_pair)
-			return err_set(err, "out of memory");
+			return err_nomem(err, "out of memory");
 		for (uint32_t a = 0; a < df->G; a++) {
 			uint32_t k = df->gl_off[a];
 
@@ -445,7 +445,7 @@ static int init_mode(struct routing *r, const struct topo_args *args,
 			       intra);
 	df = calloc(1, sizeof(*df));
 	if (!df)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	df->mode = mode;
 	df->intra_global = intra && !strcmp(intra, "global");
 	df->S = topo_num_switches(t);
@@ -768,7 +768,7 @@ static int paths(const struct routing *r, uint32_t src, uint32_t dst,
 	rc = 0;
 	goto out;
 nomem:
-	err_set(err, "out of memory");
+	err_nomem(err, "out of memory");
 out:
 	pathset_free(&a);
 	pathset_free(&b);
@@ -976,7 +976,7 @@ static int stems(const struct routing *r, uint32_t src, uint32_t dst,
 	rc = 0;
 	goto out;
 nomem:
-	err_set(err, "out of memory");
+	err_nomem(err, "out of memory");
 out:
 	pathset_free(&a);
 	pathset_free(&b);
@@ -1028,7 +1028,7 @@ static int middles(const struct routing *r, uint32_t key, struct pathset *out,
 	rc = 0;
 	goto out;
 nomem:
-	err_set(err, "out of memory");
+	err_nomem(err, "out of memory");
 out:
 	pathset_free(&a);
 	pathset_free(&b);
@@ -1373,7 +1373,7 @@ static int linkset(const struct routing *r, const uint32_t *nodes, uint32_t n,
 		return routing_linkset_enum(r, nodes, n, used, err);
 	if (job_build(df, t, nodes, n, &j)) {
 		job_free(&j);
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	}
 	for (uint32_t q = 0; q < j.ng; q++) {
 		uint32_t g = j.groups[q];

@@ -71,7 +71,7 @@ static int init(struct routing *r, const struct topo_args *args,
 		return err_set(err, "not a k-ary n-tree");
 	ft = calloc(1, sizeof(*ft));
 	if (!ft)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	ft->k = k;
 	ft->n = n;
 	ft->pw[0] = 1;
@@ -171,7 +171,7 @@ static int paths_ecmp(const struct routing *r, uint32_t src, uint32_t dst,
 		for (uint32_t l = 0; l < L; l++)
 			choice[l] = (c / ft->pw[l]) % ft->k;
 		if (add_path(r, src, dst, L, choice, out))
-			return err_set(err, "out of memory");
+			return err_nomem(err, "out of memory");
 	}
 	return 0;
 }
@@ -187,7 +187,7 @@ static int paths_dmodk(const struct routing *r, uint32_t src, uint32_t dst,
 	for (uint32_t l = 0; l < L; l++)
 		choice[l] = (dst / ft->pw[l]) % ft->k;
 	if (add_path(r, src, dst, L, choice, out))
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	return 0;
 }
 
@@ -289,12 +289,12 @@ static int linkset_ecmp(const struct routing *r, const uint32_t *nodes,
 		return updown_linkset(r, nodes, n, used, err);
 	nl = job_leaves(t, nodes, n, ft->per, &leaves);
 	if (nl == UINT32_MAX)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	L = job_climb(ft, leaves, nl);
 	done = calloc((size_t)ft->per * ft->n, 1);
 	if (!done) {
 		free(leaves);
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	}
 	for (uint32_t i = 0; i < nl; i++) {
 		for (uint32_t l = 0; l < L; l++) {
@@ -353,12 +353,12 @@ static int linkset_dmodk(const struct routing *r, const uint32_t *nodes,
 
 	nl = job_leaves(t, nodes, n, ft->per, &leaves);
 	if (nl == UINT32_MAX)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	L = job_climb(ft, leaves, nl);
 	lq = malloc((n ? n : 1) * sizeof(*lq));
 	pre = malloc((nl ? nl : 1) * sizeof(*pre));
 	if (!lq || !pre) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto out;
 	}
 	for (uint32_t l = 0; l < L; l++) {

@@ -127,7 +127,7 @@ static int shortest_count_sw(const struct routing *r, uint32_t sa, uint32_t sb,
 	int rc = 0;
 
 	if (scratch_init(&s, S) || !cnt) {
-		rc = err_set(err, "out of memory");
+		rc = err_nomem(err, "out of memory");
 		goto out;
 	}
 	bfs_to(t, sb, NULL, NULL, sa, &s);
@@ -216,7 +216,7 @@ static int shortest_paths(const struct routing *r, uint32_t src, uint32_t dst,
 			       (unsigned long long)n, src, dst);
 	d.path = malloc((h + 2) * sizeof(*d.path));
 	if (scratch_init(&s, topo_num_switches(t)) || !d.path) {
-		rc = err_set(err, "out of memory");
+		rc = err_nomem(err, "out of memory");
 		goto out;
 	}
 	bfs_to(t, sb, NULL, NULL, sa, &s);
@@ -226,7 +226,7 @@ static int shortest_paths(const struct routing *r, uint32_t src, uint32_t dst,
 	/* the ejection link rides in the slot after the last switch link */
 	d.path[h + 1] = topo_eject_link(t, dst);
 	if (dfs_shortest(&d, sa))
-		rc = err_set(err, "out of memory");
+		rc = err_nomem(err, "out of memory");
 out:
 	scratch_free(&s);
 	free(d.path);
@@ -247,7 +247,7 @@ static int shortest_linkset(const struct routing *r, const uint32_t *nodes,
 	int rc = 0;
 
 	if (scratch_init(&s, S) || !in_w || !reach || !w) {
-		rc = err_set(err, "out of memory");
+		rc = err_nomem(err, "out of memory");
 		goto out;
 	}
 	for (uint32_t q = 0; q < n; q++) {
@@ -495,7 +495,7 @@ static int ksp_paths(const struct routing *r, uint32_t src, uint32_t dst,
 	}
 	goto out;
 nomem:
-	rc = err_set(err, "out of memory");
+	rc = err_nomem(err, "out of memory");
 out:
 	free(buf);
 	yen_free(&y);

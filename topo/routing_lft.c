@@ -103,7 +103,7 @@ static int lft_paths(const struct routing *r, uint32_t src, uint32_t dst,
 	}
 	buf[len++] = topo_eject_link(t, dst);
 	if (pathset_add(out, buf, len, PATH_MIN))
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	return 0;
 }
 
@@ -135,7 +135,7 @@ static int lft_linkset(const struct routing *r, const uint32_t *nodes,
 	int rc = 0;
 
 	if (!seen || !src || !mine) {
-		rc = err_set(err, "out of memory");
+		rc = err_nomem(err, "out of memory");
 		goto out;
 	}
 	for (uint32_t i = 0; i < n; i++)

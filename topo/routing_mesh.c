@@ -88,7 +88,7 @@ static int mesh_init(struct routing *r, const struct topo_args *args,
 	uint32_t stride = 1;
 
 	if (!m)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	m->n = topo_dims(r->t, m->k);
 	m->torus = topo_kind(r->t) == TOPO_TORUS;
 	m->dor = !strcmp(r->ops->name, "dor");
@@ -418,7 +418,7 @@ static int mesh_paths(const struct routing *r, uint32_t src, uint32_t dst,
 			       r->ops->name, (unsigned long long)n, src, dst);
 	w.path = malloc((h + 2) * sizeof(*w.path));
 	if (!w.path)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	coords(m, sa, w.cur);
 	coords(m, sb, w.dst);
 	w.path[0] = topo_inject_link(r->t, src);
@@ -442,7 +442,7 @@ static int mesh_paths(const struct routing *r, uint32_t src, uint32_t dst,
 		rc = walk_min(&w, sa);
 	}
 	free(w.path);
-	return rc ? err_set(err, "out of memory") : 0;
+	return rc ? err_nomem(err, "out of memory") : 0;
 }
 
 /* ---- link sets ---- */
@@ -615,7 +615,7 @@ static int mesh_linkset(const struct routing *r, const uint32_t *nodes,
 	int rc = 0;
 
 	if (!on || !sw) {
-		rc = err_set(err, "out of memory");
+		rc = err_nomem(err, "out of memory");
 		goto out;
 	}
 	for (uint32_t q = 0; q < n; q++) {
@@ -640,7 +640,7 @@ static int mesh_linkset(const struct routing *r, const uint32_t *nodes,
 	}
 	if (m->dor) {
 		if (dor_linkset(r, on, used))
-			rc = err_set(err, "out of memory");
+			rc = err_nomem(err, "out of memory");
 		goto out;
 	}
 	for (int i = 0; i < m->n; i++)
@@ -649,7 +649,7 @@ static int mesh_linkset(const struct routing *r, const uint32_t *nodes,
 	queue = malloc(S * sizeof(*queue));
 	next = malloc(kmax * sizeof(*next));
 	if (!queue || !next) {
-		rc = err_set(err, "out of memory");
+		rc = err_nomem(err, "out of memory");
 		goto out;
 	}
 	memset(on, 0, S); /* reused as the "seen" flags */

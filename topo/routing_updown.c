@@ -83,7 +83,7 @@ int updown_paths(const struct routing *r, uint32_t src, uint32_t dst,
 	int rc = -1;
 
 	if (!m || !q) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto out;
 	}
 	mark_up(t, ssw, m, 1, q);
@@ -123,7 +123,7 @@ int updown_paths(const struct routing *r, uint32_t src, uint32_t dst,
 	w.dsw = dsw;
 	w.buf[w.len++] = topo_inject_link(t, src);
 	if (walk(&w, ssw, false)) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto out;
 	}
 	rc = 0;
@@ -313,7 +313,7 @@ oom:
 	free(q);
 	free(cur);
 	updown_fini(r);
-	return err_set(err, "out of memory");
+	return err_nomem(err, "out of memory");
 }
 
 /* Lowest level of A & B (W words, levels from 1): OR it into T. */
@@ -360,7 +360,7 @@ int updown_linkset(const struct routing *r, const uint32_t *nodes, uint32_t n,
 	int rc = -1;
 
 	if (!ncls || !present || !mine || !leaf || !tt || !d) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto out;
 	}
 	for (uint32_t i = 0; i < n; i++)

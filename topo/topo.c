@@ -10,6 +10,7 @@
 
 #include "topo/topo_impl.h"
 #include "topo/util/limits.h"
+#include "topo/util/par.h"
 #include "topo/util/rng.h"
 
 int tb_init(struct topo_builder *b, uint32_t nswitches)
@@ -312,7 +313,7 @@ struct topo *tb_finish(struct topo_builder *b, struct err *err)
 #endif
 	return t;
 nomem:
-	err_set(err, "out of memory building topology");
+	err_nomem(err, "out of memory building topology");
 fail:
 	topo_destroy(t);
 	tb_free(b);
@@ -418,8 +419,8 @@ int targ_init(struct topo_args *a, struct spec *s, const char *name,
 	a->spec = s;
 	a->opts = opts;
 	if (nparams > TOPO_MAX_PARAMS)
-		return err_set(err, "too many parameters (at most %d)",
-			       TOPO_MAX_PARAMS);
+		return err_range(err, "too many parameters (at most %d)",
+				 TOPO_MAX_PARAMS);
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	for (size_t i = 0; i < nparams; i++) {
 		memcpy(s->item[i].key, params[i].key, sizeof(s->item[i].key));
@@ -821,7 +822,7 @@ struct bfs_job {
 	int failed;
 };
 
-static void *bfs_worker(void *arg)
+static void bfs_part(void *arg, uint32_t part)
 {
 	struct bfs_job *j = arg;
 	uint32_t *dist = malloc(j->g->S * sizeof(uint32_t));
@@ -831,7 +832,7 @@ static void *bfs_worker(void *arg)
 		__atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
 		free(dist);
 		free(queue);
-		return NULL;
+		return;
 	}
 	for (;;) {
 		uint32_t i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
@@ -849,26 +850,20 @@ static void *bfs_worker(void *arg)
 	}
 	free(dist);
 	free(queue);
-	return NULL;
+	(void)part; /* the parts take the next source not yet taken */
 }
 
 static int run_bfs(const struct sgraph *g, const uint32_t *src, uint32_t n,
 		   struct bfs_out *out, const struct topo_stats_opts *o)
 {
 	struct bfs_job j = { .g = g, .src = src, .out = out, .n = n, .o = o };
-	pthread_t th[8];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int nth = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu, started = 0;
+	uint32_t nth = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (uint32_t)ncpu;
 
 	if ((uint64_t)n * g->S < 4000000)
 		nth = 1;
 	pthread_mutex_init(&j.lock, NULL);
-	for (int i = 1; i < nth; i++)
-		if (!pthread_create(&th[started], NULL, bfs_worker, &j))
-			started++;
-	bfs_worker(&j);
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
+	par_run(nth, true, bfs_part, &j, NULL);
 	pthread_mutex_destroy(&j.lock);
 	return j.failed ? -1 : 0;
 }
@@ -1082,7 +1077,7 @@ int topo_stats_opt(const struct topo *t, const struct topo_stats_opts *o,
 	rc = 0;
 	goto out;
 nomem:
-	err_set(err, "out of memory");
+	err_nomem(err, "out of memory");
 out:
 	free(g.off);
 	free(g.adj);

@@ -191,6 +191,30 @@ bool topo_switch_idle(const struct topo *t, uint32_t sw);
  * that family's (TOPO_FATTREE, TOPO_DRAGONFLY, TOPO_CASCADE); TOPO_GRAPH
  * for a graph recognised as nothing. */
 enum topo_kind topo_behaves_as(const struct topo *t);
+/* What a family is, as data (each family's ops hold its own), so code
+ * above topo/ asks a trait instead of naming families. */
+struct topo_traits {
+	const char *routing; /* the default routing (routing_default) */
+	const char *unit;    /* what isolates a job: "pod", "group"; NULL
+			      * for none */
+	bool levels;	     /* switches in levels, up/down routes (fat-tree) */
+	bool groups;	     /* groups of routers joined by global links
+			      * (dragonfly, Cascade) */
+	bool group_mesh;     /* ... each group's routers joined all-to-all
+			      * (dragonfly) */
+	bool grid;	     /* routers on a grid, topo_dims (mesh-like) */
+	bool wraps;	     /* ... that wraps around (torus) */
+};
+/* T's own family's traits (a graph's: shortest routing, nothing else).
+ * Static storage. */
+const struct topo_traits *topo_traits(const struct topo *t);
+/* The traits of the family T behaves as (topo_behaves_as): a graph
+ * recognised as a fat-tree has the fat-tree's. */
+const struct topo_traits *topo_behaves_traits(const struct topo *t);
+/* The same as a family name ("fattree", "dragonfly", ...; "graph" for a
+ * graph recognised as nothing): what policies declare defaults for.
+ * Static storage. */
+const char *topo_behaves_as_family(const struct topo *t);
 
 /* Mesh-like families (expressmesh, hyperx, torus): number of dimensions and
  * their sizes (router grid); 0 for others.  dims must hold TOPO_MAX_DIMS. */

@@ -170,20 +170,20 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 	b->nswitches = (uint32_t)g * ROUTERS;
 	b->inject_cap = cinj;
 	if (tb_groups(b, (uint32_t)g))
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	for (uint32_t s = 0; s < b->nswitches; s++) {
 		b->sw_group[s] = s / ROUTERS;
 		for (int k = 0; k < NODES; k++)
 			if (tb_node(b, s))
-				return err_set(err, "out of memory");
+				return err_nomem(err, "out of memory");
 	}
 	for (uint32_t grp = 0; grp < (uint32_t)g; grp++)
 		if (intra_group(b, grp * ROUTERS, cloc, ccol))
-			return err_set(err, "out of memory");
+			return err_nomem(err, "out of memory");
 	if (w)
 		return block_wiring(b, (uint32_t)g, (uint32_t)w, (uint32_t)bn,
 				    cglob) ?
-			       err_set(err, "out of memory") :
+			       err_nomem(err, "out of memory") :
 			       0;
 	ports = (uint32_t)((g - 1) * pair);
 	for (uint32_t i = 0; g > 1 && i < (uint32_t)g; i++) {
@@ -199,7 +199,7 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 			if (tb_cable(b, i * ROUTERS + t % ROUTERS,
 				     j * ROUTERS + land % ROUTERS, cglob,
 				     TOPO_LINK_GLOBAL, TOPO_LINK_GLOBAL))
-				return err_set(err, "out of memory");
+				return err_nomem(err, "out of memory");
 		}
 	}
 	return 0;
@@ -207,6 +207,7 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 
 const struct topo_family_ops topo_family_cascade = {
 	.name = "cascade",
+	.traits = { .routing = "ugal", .unit = "group", .groups = true },
 	.kind = TOPO_CASCADE,
 	.opts = opts,
 	.build = build,

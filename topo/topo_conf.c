@@ -22,80 +22,11 @@
 
 #include "topo/util/hl.h"
 #include "topo/util/limits.h"
+#include "topo/util/nameidx.h"
 
 #include "topo/topo_conf.h"
+#include "topo/topo_conf_impl.h"
 #include "topo/topo_impl.h"
-
-struct name_expr {
-	uint32_t line;
-	char *expr;
-};
-
-struct cap_rule {
-	uint32_t line;
-	char *target;
-	double cap;
-};
-
-struct part_policy {
-	uint32_t line;
-	char *part, *policy;
-};
-
-struct sw_link {
-	char *name;
-	double cap;
-	uint32_t to; /* resolved switch id */
-};
-
-struct sw_decl {
-	uint32_t line;
-	char *name;
-	char *nodes; /* Nodes= value or NULL */
-	struct sw_link *links;
-	size_t nlinks;
-};
-
-/* One Forward=SWITCH line: its routes, "HOSTLIST:NEXT[@K]" each. */
-struct fwd_decl {
-	uint32_t line;
-	char *sw;
-	char **route;
-	size_t nroute;
-};
-
-/* Everything read in the first pass. */
-struct pstate {
-	const char *file;
-	struct err *err;
-	uint32_t lastline;
-	uint32_t topo_line;
-	char *topo_spec;
-	uint32_t routing_line;
-	char *routing;
-	uint32_t defpol_line;
-	char *defpol;
-	uint32_t wrap_line;
-	const char *wrap; /* canonical (static) or NULL */
-	uint32_t predict_line;
-	char *predict;
-	uint32_t budget_line;
-	char *budget;
-	uint32_t respect_line;
-	int respect; /* RespectIsolation=: 1 yes, 0 no */
-	struct name_expr *names;
-	size_t nnames;
-	struct cap_rule *caps;
-	size_t ncaps;
-	struct part_policy *pols;
-	size_t npols;
-	struct sw_decl *sws;
-	size_t nsws;
-	uint32_t *swh; /* open addressing over sws by name; TOPO_NONE empty */
-	size_t swh_size;
-	struct fwd_decl *fwds; /* Forward= lines, file order */
-	size_t nfwds;
-};
 
 struct topo_conf {
 	struct topo *topo;
@@ -109,11 +40,10 @@ struct topo_conf {
 	int respect;	  /* RespectIsolation= (default no) */
 	struct part_policy *pols;
 	uint32_t npols;
-	uint32_t nnames;    /* 0 or the number of nodes */
-	char *name_buf;	    /* all names, NUL-separated */
-	uint32_t *name_off; /* [nnames] offsets into name_buf */
-	uint32_t *htab;	    /* open addressing: node index or TOPO_NONE */
-	uint32_t hmask;
+	uint32_t nnames;      /* 0 or the number of nodes */
+	char *name_buf;	      /* all names, NUL-separated */
+	uint32_t *name_off;   /* [nnames] offsets into name_buf */
+	struct nameidx nodex; /* node index by name */
 };
 
 #define WRAP_CONS_TRES "select/cons_tres"
@@ -121,10 +51,8 @@ struct topo_conf {
 
 /* ---- helpers ---- */
 
-static int perr(struct pstate *st, uint32_t line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int perr(struct pstate *st, uint32_t line, const char *fmt, ...)
+int conf_perr_code(struct pstate *st, uint32_t line, int code, const char *fmt,
+		   ...)
 {
 	char msg[256];
 	va_list ap;
@@ -132,12 +60,12 @@ static int perr(struct pstate *st, uint32_t line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return err_set(st->err, "%s:%u: %s", st->file, line, msg);
+	return err_code(st->err, code, "%s:%u: %s", st->file, line, msg);
 }
 
 /* Append a zeroed element to *ARR of *N.  The capacity is implicit: the
  * array doubles when *N reaches a power of two, so N pushes cost O(N). */
-static int push(void **arr, size_t *n, size_t elem)
+int conf_push(void **arr, size_t *n, size_t elem)
 {
 	if (!(*n & (*n - 1))) {
 		void *q = realloc(*arr, (*n ? 2 * *n : 1) * elem);
@@ -151,59 +79,23 @@ static int push(void **arr, size_t *n, size_t elem)
 	return 0;
 }
 
-static uint64_t hash_name(const char *s)
+static const char *sw_name(const void *ctx, uint32_t i)
 {
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
+	return ((const struct pstate *)ctx)->sws[i].name;
 }
 
 /* The index of switch NAME in st->sws, or -1. */
-static int sw_find(const struct pstate *st, const char *name)
+int conf_sw_find(const struct pstate *st, const char *name)
 {
-	size_t h;
+	uint32_t i = nameidx_find(&st->swx, name);
 
-	if (!st->swh_size)
-		return -1;
-	for (h = hash_name(name) & (st->swh_size - 1); st->swh[h] != TOPO_NONE;
-	     h = (h + 1) & (st->swh_size - 1))
-		if (!strcmp(st->sws[st->swh[h]].name, name))
-			return (int)st->swh[h];
-	return -1;
+	return i == NAMEIDX_NONE ? -1 : (int)i;
 }
 
 /* Index the last switch of st->sws (its name not yet indexed). */
 static int sw_index_last(struct pstate *st)
 {
-	size_t h;
-
-	if (2 * st->nsws > st->swh_size) {
-		size_t n = st->swh_size ? 2 * st->swh_size : 64;
-		uint32_t *t = malloc(n * sizeof(*t));
-
-		if (!t)
-			return -1;
-		free(st->swh);
-		st->swh = t;
-		st->swh_size = n;
-		for (size_t i = 0; i < n; i++)
-			t[i] = TOPO_NONE;
-		for (size_t i = 0; i + 1 < st->nsws; i++) {
-			for (h = hash_name(st->sws[i].name) & (n - 1);
-			     t[h] != TOPO_NONE; h = (h + 1) & (n - 1))
-				;
-			t[h] = (uint32_t)i;
-		}
-	}
-	for (h = hash_name(st->sws[st->nsws - 1].name) & (st->swh_size - 1);
-	     st->swh[h] != TOPO_NONE; h = (h + 1) & (st->swh_size - 1))
-		;
-	st->swh[h] = (uint32_t)(st->nsws - 1);
-	return 0;
+	return nameidx_add(&st->swx, (uint32_t)(st->nsws - 1), NULL);
 }
 
 static char *dupn(const char *s, size_t n)
@@ -289,8 +181,7 @@ static int only_one(struct pstate *st, uint32_t line, char **tok, size_t ntok,
 	return 0;
 }
 
-static int once(struct pstate *st, uint32_t line, uint32_t first,
-		const char *key)
+int conf_once(struct pstate *st, uint32_t line, uint32_t first, const char *key)
 {
 	if (first)
 		return perr(st, line, "%s= given twice (first on line %u)", key,
@@ -300,7 +191,7 @@ static int once(struct pstate *st, uint32_t line, uint32_t first,
 
 static int d_topology(struct pstate *st, uint32_t line, const char *rest)
 {
-	if (once(st, line, st->topo_line, "Topology"))
+	if (conf_once(st, line, st->topo_line, "Topology"))
 		return -1;
 	while (*rest == ' ' || *rest == '\t')
 		rest++;
@@ -308,7 +199,7 @@ static int d_topology(struct pstate *st, uint32_t line, const char *rest)
 		return perr(st, line, "Topology= needs a family");
 	st->topo_line = line;
 	st->topo_spec = strdup(rest);
-	return st->topo_spec ? 0 : perr(st, line, "out of memory");
+	return st->topo_spec ? 0 : perr_nomem(st, line);
 }
 
 /* Whether V starts with a registry name and then ends or goes on with ':'
@@ -326,14 +217,14 @@ static int d_routing(struct pstate *st, uint32_t line, char **tok,
 		     const char *v, size_t ntok)
 {
 	if (only_one(st, line, tok, ntok, "Routing") ||
-	    once(st, line, st->routing_line, "Routing"))
+	    conf_once(st, line, st->routing_line, "Routing"))
 		return -1;
 	if (!spec_shaped(v))
 		return perr(st, line,
 			    "bad routing '%s' (want NAME[:key=value,...])", v);
 	st->routing_line = line;
 	st->routing = strdup(v);
-	return st->routing ? 0 : perr(st, line, "out of memory");
+	return st->routing ? 0 : perr_nomem(st, line);
 }
 
 static int d_nodename(struct pstate *st, uint32_t line, char **tok,
@@ -346,12 +237,11 @@ static int d_nodename(struct pstate *st, uint32_t line, char **tok,
 	if ((why = hl_error(v)))
 		return perr(st, line, "NodeName=%.80s%s: %s", v,
 			    strlen(v) > 80 ? "..." : "", why);
-	if (push((void **)&st->names, &st->nnames, sizeof(*st->names)))
-		return perr(st, line, "out of memory");
+	if (conf_push((void **)&st->names, &st->nnames, sizeof(*st->names)))
+		return perr_nomem(st, line);
 	st->names[st->nnames - 1].line = line;
 	st->names[st->nnames - 1].expr = strdup(v);
-	return st->names[st->nnames - 1].expr ? 0 :
-						perr(st, line, "out of memory");
+	return st->names[st->nnames - 1].expr ? 0 : perr_nomem(st, line);
 }
 
 static int d_capacity(struct pstate *st, uint32_t line, char **tok,
@@ -373,13 +263,13 @@ static int d_capacity(struct pstate *st, uint32_t line, char **tok,
 			    "bad capacity '%s' (want a number above 0, at "
 			    "most 1e12)",
 			    colon + 1);
-	if (push((void **)&st->caps, &st->ncaps, sizeof(*st->caps)))
-		return perr(st, line, "out of memory");
+	if (conf_push((void **)&st->caps, &st->ncaps, sizeof(*st->caps)))
+		return perr_nomem(st, line);
 	r = &st->caps[st->ncaps - 1];
 	r->line = line;
 	r->cap = cap;
 	r->target = dupn(v, (size_t)(colon - v));
-	return r->target ? 0 : perr(st, line, "out of memory");
+	return r->target ? 0 : perr_nomem(st, line);
 }
 
 static int d_partpolicy(struct pstate *st, uint32_t line, char **tok,
@@ -402,20 +292,20 @@ static int d_partpolicy(struct pstate *st, uint32_t line, char **tok,
 				    "partition '%s' given twice "
 				    "(first on line %u)",
 				    st->pols[i].part, st->pols[i].line);
-	if (push((void **)&st->pols, &st->npols, sizeof(*st->pols)))
-		return perr(st, line, "out of memory");
+	if (conf_push((void **)&st->pols, &st->npols, sizeof(*st->pols)))
+		return perr_nomem(st, line);
 	pp = &st->pols[st->npols - 1];
 	pp->line = line;
 	pp->part = dupn(v, (size_t)(colon - v));
 	pp->policy = strdup(colon + 1);
-	return pp->part && pp->policy ? 0 : perr(st, line, "out of memory");
+	return pp->part && pp->policy ? 0 : perr_nomem(st, line);
 }
 
 static int d_defpolicy(struct pstate *st, uint32_t line, char **tok,
 		       const char *v, size_t ntok)
 {
 	if (only_one(st, line, tok, ntok, "DefaultPolicy") ||
-	    once(st, line, st->defpol_line, "DefaultPolicy"))
+	    conf_once(st, line, st->defpol_line, "DefaultPolicy"))
 		return -1;
 	if (*v == ':')
 		return perr(st, line,
@@ -424,7 +314,7 @@ static int d_defpolicy(struct pstate *st, uint32_t line, char **tok,
 			    v);
 	st->defpol_line = line;
 	st->defpol = strdup(v);
-	return st->defpol ? 0 : perr(st, line, "out of memory");
+	return st->defpol ? 0 : perr_nomem(st, line);
 }
 
 /* Wrap=cons_tres|linear (or the full plugin names): the stock select
@@ -433,7 +323,7 @@ static int d_wrap(struct pstate *st, uint32_t line, char **tok, const char *v,
 		  size_t ntok)
 {
 	if (only_one(st, line, tok, ntok, "Wrap") ||
-	    once(st, line, st->wrap_line, "Wrap"))
+	    conf_once(st, line, st->wrap_line, "Wrap"))
 		return -1;
 	if (!strcmp(v, "cons_tres") || !strcmp(v, WRAP_CONS_TRES))
 		st->wrap = WRAP_CONS_TRES;
@@ -452,14 +342,14 @@ static int d_predict(struct pstate *st, uint32_t line, char **tok,
 		     const char *v, size_t ntok)
 {
 	if (only_one(st, line, tok, ntok, "Predict") ||
-	    once(st, line, st->predict_line, "Predict"))
+	    conf_once(st, line, st->predict_line, "Predict"))
 		return -1;
 	if (!spec_shaped(v))
 		return perr(st, line,
 			    "bad Predict=%s (want MODEL[:key=value,...])", v);
 	st->predict_line = line;
 	st->predict = strdup(v);
-	return st->predict ? 0 : perr(st, line, "out of memory");
+	return st->predict ? 0 : perr_nomem(st, line);
 }
 
 /* PredictBudget=MS: kept as text; the machine checks the number. */
@@ -467,11 +357,11 @@ static int d_budget(struct pstate *st, uint32_t line, char **tok, const char *v,
 		    size_t ntok)
 {
 	if (only_one(st, line, tok, ntok, "PredictBudget") ||
-	    once(st, line, st->budget_line, "PredictBudget"))
+	    conf_once(st, line, st->budget_line, "PredictBudget"))
 		return -1;
 	st->budget_line = line;
 	st->budget = strdup(v);
-	return st->budget ? 0 : perr(st, line, "out of memory");
+	return st->budget ? 0 : perr_nomem(st, line);
 }
 
 /* RespectIsolation=yes|no: whether jobs of partitions without an
@@ -481,7 +371,7 @@ static int d_respect(struct pstate *st, uint32_t line, char **tok,
 		     const char *v, size_t ntok)
 {
 	if (only_one(st, line, tok, ntok, "RespectIsolation") ||
-	    once(st, line, st->respect_line, "RespectIsolation"))
+	    conf_once(st, line, st->respect_line, "RespectIsolation"))
 		return -1;
 	if (!strcasecmp(v, "yes"))
 		st->respect = 1;
@@ -504,12 +394,13 @@ static int parse_links(struct pstate *st, uint32_t line, struct sw_decl *d,
 		size_t nl = colon ? (size_t)(colon - v) : len;
 		struct sw_link *lk;
 
-		if (push((void **)&d->links, &d->nlinks, sizeof(*d->links)))
-			return perr(st, line, "out of memory");
+		if (conf_push((void **)&d->links, &d->nlinks,
+			      sizeof(*d->links)))
+			return perr_nomem(st, line);
 		lk = &d->links[d->nlinks - 1];
 		lk->name = dupn(v, nl);
 		if (!lk->name)
-			return perr(st, line, "out of memory");
+			return perr_nomem(st, line);
 		if (!valid_name(lk->name))
 			return perr(st, line,
 				    "bad switch name '%s' in Links=", lk->name);
@@ -552,24 +443,24 @@ static int d_switch(struct pstate *st, uint32_t line, char **tok, size_t ntok)
 			    "bad switch name '%s' (letters, digits, "
 			    "'.', '_', '-')",
 			    name);
-	if (sw_find(st, name) >= 0)
+	if (conf_sw_find(st, name) >= 0)
 		return perr(st, line,
 			    "switch '%s' defined twice "
 			    "(first on line %u)",
-			    name, st->sws[sw_find(st, name)].line);
+			    name, st->sws[conf_sw_find(st, name)].line);
 	if (st->nsws >= lim_get(LIM_SWITCHES)) {
 		struct err e;
 
 		lim_error(&e, LIM_SWITCHES, st->nsws + 1, "SwitchName= lines");
-		return perr(st, line, "%s", e.msg);
+		return conf_perr_code(st, line, e.code, "%s", e.msg);
 	}
-	if (push((void **)&st->sws, &st->nsws, sizeof(*st->sws)))
-		return perr(st, line, "out of memory");
+	if (conf_push((void **)&st->sws, &st->nsws, sizeof(*st->sws)))
+		return perr_nomem(st, line);
 	d = &st->sws[st->nsws - 1];
 	d->line = line;
 	d->name = strdup(name);
 	if (!d->name || sw_index_last(st))
-		return perr(st, line, "out of memory");
+		return perr_nomem(st, line);
 	for (size_t i = 1; i < ntok; i++) {
 		char *v = split_kv(tok[i]);
 
@@ -590,7 +481,7 @@ static int d_switch(struct pstate *st, uint32_t line, char **tok, size_t ntok)
 					    strlen(v) > 80 ? "..." : "", why);
 			d->nodes = strdup(v);
 			if (!d->nodes)
-				return perr(st, line, "out of memory");
+				return perr_nomem(st, line);
 		} else if (!strcasecmp(tok[i], "Links")) {
 			if (seen_links++)
 				return perr(st, line, "Links= given twice");
@@ -623,14 +514,14 @@ static int d_forward(struct pstate *st, uint32_t line, char **tok,
 			    "Forward=%s gives no route (want Forward=SWITCH "
 			    "HOSTLIST:NEXT[@K] ...)",
 			    v);
-	if (push((void **)&st->fwds, &st->nfwds, sizeof(*st->fwds)))
-		return perr(st, line, "out of memory");
+	if (conf_push((void **)&st->fwds, &st->nfwds, sizeof(*st->fwds)))
+		return perr_nomem(st, line);
 	d = &st->fwds[st->nfwds - 1];
 	d->line = line;
 	d->sw = strdup(v);
 	d->route = calloc(ntok, sizeof(*d->route));
 	if (!d->sw || !d->route)
-		return perr(st, line, "out of memory");
+		return perr_nomem(st, line);
 	for (size_t i = 1; i < ntok; i++) {
 		const char *colon = strrchr(tok[i], ':');
 
@@ -641,7 +532,7 @@ static int d_forward(struct pstate *st, uint32_t line, char **tok,
 				    tok[i], v);
 		d->route[d->nroute] = strdup(tok[i]);
 		if (!d->route[d->nroute++])
-			return perr(st, line, "out of memory");
+			return perr_nomem(st, line);
 	}
 	return 0;
 }
@@ -734,7 +625,7 @@ static int read_lines(struct pstate *st, const char *text)
 			char *nb = realloc(buf, nc);
 
 			if (!nb) {
-				rc = perr(st, line, "out of memory");
+				rc = perr_nomem(st, line);
 				break;
 			}
 			buf = nb;
@@ -789,7 +680,7 @@ static void pstate_free(struct pstate *st)
 		free(st->sws[i].nodes);
 	}
 	free(st->sws);
-	free(st->swh);
+	nameidx_free(&st->swx);
 	for (size_t i = 0; i < st->nfwds; i++) {
 		for (size_t k = 0; k < st->fwds[i].nroute; k++)
 			free(st->fwds[i].route[k]);
@@ -797,305 +688,6 @@ static void pstate_free(struct pstate *st)
 		free(st->fwds[i].sw);
 	}
 	free(st->fwds);
-}
-
-/* ---- pass 2: the graph family ---- */
-
-/* One cable end declared on a SwitchName= line. */
-struct decl {
-	uint32_t lo, hi; /* switch pair, lo < hi */
-	uint32_t from;	 /* declaring switch */
-	double cap;
-	uint32_t line;
-};
-
-static int cmp_decl(const void *x, const void *y)
-{
-	const struct decl *a = x, *b = y;
-
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	if (a->hi != b->hi)
-		return a->hi < b->hi ? -1 : 1;
-	if (a->from != b->from)
-		return a->from < b->from ? -1 : 1;
-	if (a->cap != b->cap)
-		return a->cap < b->cap ? -1 : 1;
-	return 0;
-}
-
-/* Add the cables of the pair in D[0..n): declared from one side, or from
- * both sides with the same capacities (then each cable once). */
-static int pair_cables(struct pstate *st, struct topo_builder *b,
-		       const struct decl *d, size_t n)
-{
-	size_t na = 0;
-
-	while (na < n && d[na].from == d[0].from)
-		na++;
-	if (na < n) {
-		size_t nb = n - na;
-
-		if (na != nb)
-			return perr(st,
-				    d[na].line > d[0].line ? d[na].line :
-							     d[0].line,
-				    "switches '%s' and '%s' disagree on their "
-				    "links (%zu vs %zu cables)",
-				    st->sws[d[0].from].name,
-				    st->sws[d[na].from].name, na, nb);
-		for (size_t i = 0; i < na; i++)
-			if (d[i].cap != d[na + i].cap)
-				return perr(st,
-					    d[na].line > d[0].line ?
-						    d[na].line :
-						    d[0].line,
-					    "switches '%s' and '%s' disagree "
-					    "on link capacities",
-					    st->sws[d[0].from].name,
-					    st->sws[d[na].from].name);
-	}
-	for (size_t i = 0; i < na; i++)
-		if (tb_cable(b, d[i].lo, d[i].hi, d[i].cap, TOPO_LINK_LOCAL,
-			     TOPO_LINK_LOCAL))
-			return perr(st, d[i].line, "out of memory");
-	return 0;
-}
-
-static const struct spec_opt graph_opts[] = {
-	{ .key = "inject", .def = "1", .help = "node link capacity" },
-	{ .key = "link", .def = "1", .help = "switch link capacity" },
-	{ 0 },
-};
-
-/* The SwitchName= names of T's switches (switch i is line i's). */
-static int name_switches(const struct pstate *st, struct topo *t)
-{
-	const char **names = malloc((st->nsws + 1) * sizeof(*names));
-	int rc;
-
-	if (!names)
-		return -1;
-	for (size_t i = 0; i < st->nsws; i++)
-		names[i] = st->sws[i].name;
-	rc = topo_set_switch_names(t, names);
-	free(names);
-	return rc;
-}
-
-/* Node names given in graph Nodes= hostlists become NodeName entries. */
-static struct topo *build_graph(struct pstate *st,
-				const struct topo_param *params, size_t nparams)
-{
-	struct spec s;
-	struct topo_args args;
-	struct topo_builder b;
-	struct decl *decls = NULL;
-	size_t ndecl = 0, k;
-	double cinj, clink;
-	int named = -1;
-	uint32_t named_line = 0;
-	size_t nodename_lines = st->nnames;
-	struct err sub = { "" };
-	struct topo *t;
-
-	if (targ_init(&args, &s, "graph", graph_opts, params, nparams, &sub) ||
-	    targ_double(&args, "inject", &cinj, &sub) ||
-	    targ_double(&args, "link", &clink, &sub)) {
-		perr(st, st->topo_line, "graph: %s", sub.msg);
-		return NULL;
-	}
-	if (!st->nsws) {
-		perr(st, st->topo_line,
-		     "Topology=graph needs SwitchName= "
-		     "lines");
-		return NULL;
-	}
-	tb_init(&b, (uint32_t)st->nsws);
-	b.inject_cap = cinj;
-	for (size_t i = 0; i < st->nsws; i++) {
-		struct sw_decl *d = &st->sws[i];
-		uint32_t cnt;
-
-		if (!d->nodes)
-			continue;
-		if (strspn(d->nodes, "0123456789") == strlen(d->nodes)) {
-			unsigned long long x;
-
-			errno = 0;
-			x = strtoull(d->nodes, NULL, 10);
-			if (errno || x > lim_get(LIM_NODES)) {
-				lim_error(&sub, LIM_NODES,
-					  errno ? UINT64_MAX : x, "Nodes=");
-				perr(st, d->line, "%s", sub.msg);
-				goto fail;
-			}
-			if (named == 1) {
-				perr(st, d->line,
-				     "Nodes=%s: a count, but line "
-				     "%u names its nodes (use names "
-				     "everywhere or counts everywhere)",
-				     d->nodes, named_line);
-				goto fail;
-			}
-			named = 0;
-			named_line = d->line;
-			cnt = (uint32_t)x;
-		} else {
-			struct hl *hl;
-
-			if (named == 0) {
-				perr(st, d->line,
-				     "Nodes=%s: names, but line "
-				     "%u gives a count (use names everywhere "
-				     "or counts everywhere)",
-				     d->nodes, named_line);
-				goto fail;
-			}
-			if (nodename_lines) {
-				perr(st, st->names[0].line,
-				     "NodeName= "
-				     "conflicts with the node names given by "
-				     "Nodes= on line %u",
-				     d->line);
-				goto fail;
-			}
-			named = 1;
-			named_line = d->line;
-			hl = hl_parse(d->nodes);
-			if (!hl) {
-				const char *why = hl_error(d->nodes);
-
-				perr(st, d->line,
-				     "Nodes=%.80s%s: bad hostlist: %s",
-				     d->nodes,
-				     strlen(d->nodes) > 80 ? "..." : "",
-				     why ? why : "out of memory");
-				goto fail;
-			}
-			if (hl_count(hl) > lim_get(LIM_NODES)) {
-				lim_error(&sub, LIM_NODES, hl_count(hl),
-					  "Nodes=");
-				hl_destroy(hl);
-				perr(st, d->line, "%s", sub.msg);
-				goto fail;
-			}
-			cnt = (uint32_t)hl_count(hl);
-			hl_destroy(hl);
-			/* the names themselves are read like NodeName= */
-			if (push((void **)&st->names, &st->nnames,
-				 sizeof(*st->names))) {
-				perr(st, d->line, "out of memory");
-				goto fail;
-			}
-			st->names[st->nnames - 1].line = d->line;
-			st->names[st->nnames - 1].expr = d->nodes;
-			d->nodes = NULL;
-		}
-		if (b.nnodes + cnt > lim_get(LIM_NODES)) {
-			lim_error(&sub, LIM_NODES, b.nnodes + cnt,
-				  "nodes up to this line");
-			perr(st, d->line, "%s", sub.msg);
-			goto fail;
-		}
-		for (uint32_t q = 0; q < cnt; q++)
-			if (tb_node(&b, (uint32_t)i)) {
-				perr(st, d->line, "out of memory");
-				goto fail;
-			}
-	}
-	for (size_t i = 0; i < st->nsws; i++) {
-		struct sw_decl *d = &st->sws[i];
-
-		for (size_t l = 0; l < d->nlinks; l++) {
-			int j = sw_find(st, d->links[l].name);
-			struct decl *e;
-
-			if (j < 0) {
-				perr(st, d->line,
-				     "Links=: unknown switch "
-				     "'%s'",
-				     d->links[l].name);
-				goto fail;
-			}
-			if ((size_t)j == i) {
-				perr(st, d->line,
-				     "Links=: switch '%s' linked "
-				     "to itself",
-				     d->name);
-				goto fail;
-			}
-			if (push((void **)&decls, &ndecl, sizeof(*decls))) {
-				perr(st, d->line, "out of memory");
-				goto fail;
-			}
-			e = &decls[ndecl - 1];
-			e->lo = (uint32_t)(i < (size_t)j ? i : (size_t)j);
-			e->hi = (uint32_t)(i < (size_t)j ? (size_t)j : i);
-			e->from = (uint32_t)i;
-			e->cap = d->links[l].cap > 0 ? d->links[l].cap : clink;
-			e->line = d->line;
-		}
-	}
-	if (ndecl) /* qsort(NULL, 0, ...) is undefined */
-		qsort(decls, ndecl, sizeof(*decls), cmp_decl);
-	for (size_t i = 0; i < ndecl; i = k) {
-		for (k = i; k < ndecl && decls[k].lo == decls[i].lo &&
-			    decls[k].hi == decls[i].hi;
-		     k++)
-			;
-		if (pair_cables(st, &b, decls + i, k - i))
-			goto fail;
-	}
-	if (tb_check_size(st->nsws, b.nnodes, b.ncables, &sub)) {
-		perr(st, st->topo_line, "Topology=graph: %s", sub.msg);
-		goto fail;
-	}
-	if (!b.nnodes) {
-		perr(st, st->topo_line,
-		     "Topology=graph: no compute nodes (give Nodes= on "
-		     "the switches that have them)");
-		goto fail;
-	}
-	free(decls);
-	decls = NULL;
-	t = tb_finish(&b, &sub);
-	if (!t) {
-		perr(st, st->topo_line, "%s", sub.msg);
-		return NULL;
-	}
-	t->kind = TOPO_GRAPH;
-	t->family = "graph";
-	memcpy(t->params, params, nparams * sizeof(*params));
-	t->nparams = nparams;
-	for (size_t gk = 0; gk < 2; gk++) {
-		static const char *const gkeys[] = { "inject", "link" };
-		const char *v = targ_str(&args, gkeys[gk]);
-
-		snprintf(t->eff[gk].key, sizeof(t->eff[gk].key), "%s",
-			 gkeys[gk]);
-		snprintf(t->eff[gk].value, sizeof(t->eff[gk].value), "%s",
-			 v ? v : "1");
-	}
-	t->neff = 2;
-	snprintf(t->spec, sizeof(t->spec), "graph:switches=%zu", st->nsws);
-	if (name_switches(st, t) || topo_recognise(t)) {
-		perr(st, st->topo_line, "out of memory");
-		topo_destroy(t);
-		return NULL;
-	}
-	if (t->recog.parts > 1) {
-		/* no routing joins the parts: a job spanning two would fail
-		 * later, blamed on the job */
-		perr(st, st->topo_line, "Topology=graph: %s", t->recog.why);
-		topo_destroy(t);
-		return NULL;
-	}
-	return t;
-fail:
-	free(decls);
-	tb_free(&b);
-	return NULL;
 }
 
 /* ---- pass 2: capacities ---- */
@@ -1126,7 +718,7 @@ static uint32_t cap_switch(const struct pstate *st, const struct topo *t,
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	if (t->kind == TOPO_GRAPH) {
-		int i = sw_find(st, buf);
+		int i = conf_sw_find(st, buf);
 
 		return i < 0 ? TOPO_NONE : (uint32_t)i;
 	}
@@ -1198,25 +790,16 @@ static int apply_cap(struct pstate *st, struct topo *t,
 
 /* ---- pass 2: node names ---- */
 
-/* Insert node I; returns the index already holding the name or
- * TOPO_NONE. */
-static uint32_t hash_insert(struct topo_conf *c, uint32_t i)
+static const char *node_name(const void *ctx, uint32_t i)
 {
-	const char *name = c->name_buf + c->name_off[i];
-	uint32_t h = (uint32_t)hash_name(name) & c->hmask;
+	const struct topo_conf *c = ctx;
 
-	while (c->htab[h] != TOPO_NONE) {
-		if (!strcmp(c->name_buf + c->name_off[c->htab[h]], name))
-			return c->htab[h];
-		h = (h + 1) & c->hmask;
-	}
-	c->htab[h] = i;
-	return TOPO_NONE;
+	return c->name_buf + c->name_off[i];
 }
 
 static int build_names(struct pstate *st, struct topo_conf *c)
 {
-	uint32_t N = topo_num_nodes(c->topo), i = 0, hsize = 1;
+	uint32_t N = topo_num_nodes(c->topo), i = 0, prev;
 	uint64_t total = 0;
 	size_t blen = 0, bcap = 0;
 
@@ -1228,9 +811,11 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 		if (!hl) {
 			const char *why = hl_error(st->names[k].expr);
 
-			return perr(st, st->names[k].line,
-				    "bad hostlist '%s': %s", st->names[k].expr,
-				    why ? why : "out of memory");
+			return conf_perr_code(st, st->names[k].line,
+					      why ? EINVAL : ENOMEM,
+					      "bad hostlist '%s': %s",
+					      st->names[k].expr,
+					      why ? why : "out of memory");
 		}
 		total += (uint64_t)hl_count(hl);
 		hl_destroy(hl);
@@ -1241,20 +826,15 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 			    "node%s but the topology has %u",
 			    (unsigned long long)total, total == 1 ? "" : "s",
 			    N);
-	while (hsize < 2 * N)
-		hsize *= 2;
 	c->name_off = malloc((N ? N : 1) * sizeof(*c->name_off));
-	c->htab = malloc(hsize * sizeof(*c->htab));
-	if (!c->name_off || !c->htab)
-		return perr(st, st->names[0].line, "out of memory");
-	memset(c->htab, 0xff, hsize * sizeof(*c->htab));
-	c->hmask = hsize - 1;
+	if (!c->name_off)
+		return perr_nomem(st, st->names[0].line);
 	for (size_t k = 0; k < st->nnames; k++) {
 		struct hl *hl = hl_parse(st->names[k].expr);
 		char *h;
 
 		if (!hl)
-			return perr(st, st->names[k].line, "out of memory");
+			return perr_nomem(st, st->names[k].line);
 		while ((h = hl_shift(hl))) {
 			size_t n = strlen(h) + 1;
 
@@ -1278,7 +858,11 @@ static int build_names(struct pstate *st, struct topo_conf *c)
 			free(h);
 			c->name_off[i] = (uint32_t)blen;
 			blen += n;
-			if (hash_insert(c, i) != TOPO_NONE) {
+			if (nameidx_add(&c->nodex, i, &prev)) {
+				hl_destroy(hl);
+				return perr_nomem(st, st->names[k].line);
+			}
+			if (prev != NAMEIDX_NONE) {
 				hl_destroy(hl);
 				return perr(st, st->names[k].line,
 					    "node name "
@@ -1312,7 +896,7 @@ static int forward_route(struct pstate *st, struct topo_conf *c,
 	next = dupn(colon + 1,
 		    at ? (size_t)(at - colon - 1) : strlen(colon + 1));
 	if (!hlx || !next) {
-		perr(st, d->line, "out of memory");
+		perr_nomem(st, d->line);
 		goto out;
 	}
 	if (at && (sscanf(at + 1, "%u", &k) != 1 || !k ||
@@ -1321,7 +905,7 @@ static int forward_route(struct pstate *st, struct topo_conf *c,
 		     r);
 		goto out;
 	}
-	nx = sw_find(st, next);
+	nx = conf_sw_find(st, next);
 	first = nx < 0 ? TOPO_NONE :
 			 topo_link_between(t, sw, (uint32_t)nx, &cnt);
 	if (first == TOPO_NONE || k > cnt) {
@@ -1335,8 +919,9 @@ static int forward_route(struct pstate *st, struct topo_conf *c,
 	if (!h) {
 		const char *why = hl_error(hlx);
 
-		perr(st, d->line, "Forward=%s: bad hostlist '%s': %s", d->sw,
-		     hlx, why ? why : "out of memory");
+		conf_perr_code(st, d->line, why ? EINVAL : ENOMEM,
+			       "Forward=%s: bad hostlist '%s': %s", d->sw, hlx,
+			       why ? why : "out of memory");
 		goto out;
 	}
 	while ((name = hl_shift(h))) {
@@ -1386,12 +971,12 @@ static int apply_forward(struct pstate *st, struct topo_conf *c)
 	if (!fwd || !first_line) {
 		free(fwd);
 		free(first_line);
-		return perr(st, st->fwds[0].line, "out of memory");
+		return perr_nomem(st, st->fwds[0].line);
 	}
 	memset(fwd, 0xff, ((size_t)S * N + 1) * sizeof(*fwd));
 	for (size_t i = 0; i < st->nfwds; i++) {
 		const struct fwd_decl *d = &st->fwds[i];
-		int sw = sw_find(st, d->sw);
+		int sw = conf_sw_find(st, d->sw);
 
 		if (sw < 0) {
 			perr(st, d->line, "Forward=%s: no such switch", d->sw);
@@ -1433,7 +1018,7 @@ static struct topo *build_topo(struct pstate *st)
 	struct topo_param params[TOPO_MAX_PARAMS];
 	char family[64];
 	size_t n = 0;
-	struct err sub = { "" };
+	struct err sub = { 0 };
 	struct topo *t;
 
 	if (!st->topo_line) {
@@ -1442,11 +1027,11 @@ static struct topo *build_topo(struct pstate *st)
 	}
 	if (topo_parse_spec(st->topo_spec, family, sizeof(family), params, &n,
 			    &sub)) {
-		perr(st, st->topo_line, "%s", sub.msg);
+		conf_perr_code(st, st->topo_line, sub.code, "%s", sub.msg);
 		return NULL;
 	}
 	if (!strcmp(family, "graph"))
-		return build_graph(st, params, n);
+		return conf_build_graph(st, params, n);
 	if (st->nsws) {
 		perr(st, st->sws[0].line,
 		     "SwitchName= needs Topology=graph "
@@ -1456,7 +1041,7 @@ static struct topo *build_topo(struct pstate *st)
 	}
 	t = topo_create_family(family, params, n, &sub);
 	if (!t)
-		perr(st, st->topo_line, "%s", sub.msg);
+		conf_perr_code(st, st->topo_line, sub.code, "%s", sub.msg);
 	return t;
 }
 
@@ -1466,9 +1051,12 @@ struct topo_conf *topo_conf_parse(const char *name, const char *text,
 	struct pstate st = { .file = name, .err = err };
 	struct topo_conf *c = calloc(1, sizeof(*c));
 
+	nameidx_init(&st.swx, sw_name, &st);
+	if (c)
+		nameidx_init(&c->nodex, node_name, c);
 	if (!c || !(c->name = strdup(name))) {
 		free(c);
-		err_set(err, "%s: out of memory", name);
+		err_nomem(err, "%s: out of memory", name);
 		return NULL;
 	}
 	if (read_lines(&st, text))
@@ -1521,7 +1109,8 @@ static char *read_text(const char *path, struct err *err)
 	size_t len;
 
 	if (!f) {
-		err_set(err, "%s: cannot open: %s", path, strerror(errno));
+		err_sys(err, errno, "%s: cannot open: %s", path,
+			strerror(errno));
 		return NULL;
 	}
 	text = lim_read(f, path, 1, &len, err);
@@ -1547,6 +1136,7 @@ const char *topo_conf_peek_wrap(const char *path, struct err *err)
 	struct pstate st = { .file = path, .err = err };
 	const char *wrap = NULL;
 
+	nameidx_init(&st.swx, sw_name, &st);
 	if (!text)
 		return NULL;
 	if (!read_lines(&st, text))
@@ -1573,7 +1163,7 @@ void topo_conf_destroy(struct topo_conf *c)
 	free(c->pols);
 	free(c->name_buf);
 	free(c->name_off);
-	free(c->htab);
+	nameidx_free(&c->nodex);
 	free(c);
 }
 
@@ -1624,17 +1214,12 @@ const char *topo_conf_node_name(const struct topo_conf *c, uint32_t i)
 
 uint32_t topo_conf_node_index(const struct topo_conf *c, const char *name)
 {
-	uint32_t h;
+	uint32_t i;
 
 	if (!c->nnames || !name)
 		return TOPO_NONE;
-	h = (uint32_t)hash_name(name) & c->hmask;
-	while (c->htab[h] != TOPO_NONE) {
-		if (!strcmp(c->name_buf + c->name_off[c->htab[h]], name))
-			return c->htab[h];
-		h = (h + 1) & c->hmask;
-	}
-	return TOPO_NONE;
+	i = nameidx_find(&c->nodex, name);
+	return i == NAMEIDX_NONE ? TOPO_NONE : i;
 }
 
 int topo_conf_has_names(const struct topo_conf *c)

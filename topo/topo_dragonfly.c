@@ -47,19 +47,19 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 	b->nswitches = S;
 	b->inject_cap = cinj;
 	if (tb_groups(b, (uint32_t)g))
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	for (uint32_t s = 0; s < S; s++) {
 		b->sw_group[s] = s / (uint32_t)a;
 		for (long k = 0; k < p; k++)
 			if (tb_node(b, s))
-				return err_set(err, "out of memory");
+				return err_nomem(err, "out of memory");
 	}
 	for (uint32_t grp = 0; grp < (uint32_t)g; grp++)
 		for (uint32_t r = 0; r < (uint32_t)a; r++)
 			for (uint32_t q = r + 1; q < (uint32_t)a; q++)
 				if (tb_cable(b, grp * a + r, grp * a + q, cloc,
 					     TOPO_LINK_LOCAL, TOPO_LINK_LOCAL))
-					return err_set(err, "out of memory");
+					return err_nomem(err, "out of memory");
 	if (g < 2) {
 		b->unconnected_ports = (uint32_t)g * ports;
 		return 0;
@@ -80,7 +80,7 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 				continue; /* the cable is added from group j */
 			if (tb_cable(b, i * a + t / h, j * a + land / h, cglob,
 				     TOPO_LINK_GLOBAL, TOPO_LINK_GLOBAL))
-				return err_set(err, "out of memory");
+				return err_nomem(err, "out of memory");
 		}
 	}
 	return 0;
@@ -88,6 +88,10 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 
 const struct topo_family_ops topo_family_dragonfly = {
 	.name = "dragonfly",
+	.traits = { .routing = "ugal",
+		    .unit = "group",
+		    .groups = true,
+		    .group_mesh = true },
 	.kind = TOPO_DRAGONFLY,
 	.opts = opts,
 	.build = build,

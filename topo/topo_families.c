@@ -3,6 +3,7 @@
  * topo_family_<name> (name, kind, option table, build), one X(<name>)
  * here, its enum topo_kind value in topo.h, one test. */
 #include <stddef.h>
+#include <string.h>
 
 #include "topo/topo_impl.h"
 
@@ -23,3 +24,24 @@ FAMILIES(DECLARE)
 const struct topo_family_ops *const topo_family_table[] = {
 	FAMILIES(ENTRY) NULL,
 };
+
+/* A graph (from a file) recognised as no family. */
+static const struct topo_traits graph_traits = { .routing = "shortest" };
+
+static const struct topo_traits *traits_of(const char *family)
+{
+	for (size_t i = 0; topo_family_table[i]; i++)
+		if (!strcmp(topo_family_table[i]->name, family))
+			return &topo_family_table[i]->traits;
+	return &graph_traits;
+}
+
+const struct topo_traits *topo_traits(const struct topo *t)
+{
+	return traits_of(topo_family(t));
+}
+
+const struct topo_traits *topo_behaves_traits(const struct topo *t)
+{
+	return traits_of(topo_behaves_as_family(t));
+}

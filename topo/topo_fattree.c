@@ -36,7 +36,7 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 	b->nswitches = (uint32_t)(per * (uint64_t)n);
 	b->inject_cap = cinj;
 	if (tb_levels(b) || tb_groups(b, n >= 2 ? (uint32_t)(per / k) : 0))
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	for (uint32_t l = 0; l < (uint32_t)n; l++)
 		for (uint32_t w = 0; w < per; w++) {
 			uint32_t s = l * (uint32_t)per + w;
@@ -48,7 +48,7 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 	for (uint32_t w = 0; w < per; w++)
 		for (long q = 0; q < k; q++)
 			if (tb_node(b, w))
-				return err_set(err, "out of memory");
+				return err_nomem(err, "out of memory");
 	for (uint32_t l = 0; l + 1 < (uint32_t)n; l++, pw *= (uint64_t)k) {
 		for (uint32_t w = 0; w < per; w++) {
 			uint32_t digit = (uint32_t)((w / pw) % (uint64_t)k);
@@ -61,7 +61,7 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 					     (l + 1) * (uint32_t)per + up,
 					     clink, TOPO_LINK_UP,
 					     TOPO_LINK_DOWN))
-					return err_set(err, "out of memory");
+					return err_nomem(err, "out of memory");
 			}
 		}
 	}
@@ -70,6 +70,7 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 
 const struct topo_family_ops topo_family_fattree = {
 	.name = "fattree",
+	.traits = { .routing = "ecmp", .unit = "pod", .levels = true },
 	.kind = TOPO_FATTREE,
 	.opts = opts,
 	.build = build,

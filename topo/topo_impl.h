@@ -120,6 +120,8 @@ const char *targ_str(const struct topo_args *a, const char *key);
 struct topo_family_ops {
 	const char *name;
 	enum topo_kind kind;
+	/* What the family is, for the code above topo/ (topo_traits). */
+	struct topo_traits traits;
 	/* The parameters, { 0 }-terminated; anything else is an error. */
 	const struct spec_opt *opts;
 	/* Fill the builder (after tb_init); return 0 or -1 with err set. */

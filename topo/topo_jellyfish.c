@@ -337,7 +337,7 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 		j.bits = malloc(((uint64_t)j.n * j.n + 63) / 64 * 8);
 	if ((j.n <= BITS_MAX && !j.bits) || !j.adj || !j.deg || !j.list ||
 	    !j.pos || !queue || !seen) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto out;
 	}
 	rng_seed(&j.rng, seed);
@@ -356,7 +356,7 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 	for (uint32_t s = 0; s < j.n; s++)
 		for (long k = 0; k < p; k++)
 			if (tb_node(b, s)) {
-				err_set(err, "out of memory");
+				err_nomem(err, "out of memory");
 				goto out;
 			}
 	for (uint32_t u = 0; u < j.n; u++) {
@@ -374,7 +374,7 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 			if (a[k] > u &&
 			    tb_cable(b, u, a[k], clink, TOPO_LINK_LOCAL,
 				     TOPO_LINK_LOCAL)) {
-				err_set(err, "out of memory");
+				err_nomem(err, "out of memory");
 				goto out;
 			}
 	}
@@ -392,6 +392,7 @@ out:
 
 const struct topo_family_ops topo_family_jellyfish = {
 	.name = "jellyfish",
+	.traits = { .routing = "shortest" },
 	.kind = TOPO_JELLYFISH,
 	.opts = opts,
 	.build = build,

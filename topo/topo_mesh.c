@@ -136,7 +136,7 @@ static int build_grid(struct topo_builder *b, const struct topo_args *args,
 	for (uint32_t s = 0; s < b->nswitches; s++)
 		for (long q = 0; q < p; q++)
 			if (tb_node(b, s))
-				return err_set(err, "out of memory");
+				return err_nomem(err, "out of memory");
 	/* Each cable once: from router s to a larger coordinate in dim i
 	 * (for the torus wrap link k-1 -> 0, from the router at k-1). */
 	for (int i = 0; i < b->ndims; stride *= b->dims[i], i++) {
@@ -156,7 +156,7 @@ static int build_grid(struct topo_builder *b, const struct topo_args *args,
 				if (tb_cable(b, s, s + (uint32_t)(d * stride),
 					     clink, TOPO_LINK_LOCAL,
 					     TOPO_LINK_LOCAL))
-					return err_set(err, "out of memory");
+					return err_nomem(err, "out of memory");
 			}
 		}
 	}
@@ -187,6 +187,7 @@ static int build_torus(struct topo_builder *b, const struct topo_args *args,
 
 const struct topo_family_ops topo_family_expressmesh = {
 	.name = "expressmesh",
+	.traits = { .routing = "dor", .grid = true },
 	.kind = TOPO_EXPRESSMESH,
 	.opts = em_opts,
 	.build = build_em,
@@ -194,6 +195,7 @@ const struct topo_family_ops topo_family_expressmesh = {
 
 const struct topo_family_ops topo_family_hyperx = {
 	.name = "hyperx",
+	.traits = { .routing = "dor", .grid = true },
 	.kind = TOPO_HYPERX,
 	.opts = hx_opts,
 	.build = build_hx,
@@ -201,6 +203,7 @@ const struct topo_family_ops topo_family_hyperx = {
 
 const struct topo_family_ops topo_family_torus = {
 	.name = "torus",
+	.traits = { .routing = "dor", .grid = true, .wraps = true },
 	.kind = TOPO_TORUS,
 	.opts = hx_opts,
 	.build = build_torus,

@@ -985,3 +985,14 @@ enum topo_kind topo_behaves_as(const struct topo *t)
 		return TOPO_FATTREE;
 	return !strcmp(f, "cascade") ? TOPO_CASCADE : TOPO_DRAGONFLY;
 }
+
+const char *topo_behaves_as_family(const struct topo *t)
+{
+	const char *f = topo_graph_family(t);
+
+	if (t->kind != TOPO_GRAPH || !f)
+		return t->family;
+	if (!strcmp(f, "fattree") || !strcmp(f, "cascade"))
+		return f;
+	return "dragonfly";
+}

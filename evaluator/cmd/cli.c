@@ -170,12 +170,20 @@ int cli_error(const char *cmd, int code, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "stopo%s%s: %s\n", cmd ? " " : "", cmd ? cmd : "", msg);
-	/* running out of memory is the work failing, whatever the input
-	 * (readers and builders report it through the same err as bad
-	 * input) */
-	if (code == CLI_USAGE && strstr(msg, "out of memory"))
-		return CLI_FAIL;
 	return code;
+}
+
+int cli_status(const struct err *e, int status)
+{
+	/* running out of memory (or another resource) is the work failing,
+	 * whatever the input: readers and builders report it through the
+	 * same err as bad input, with its own code */
+	switch (e->code) {
+	case ENOMEM:
+		return CLI_FAIL;
+	default:
+		return status;
+	}
 }
 
 int cli_parse_u64(const char *cmd, const char *opt, const char *s,
@@ -231,7 +239,7 @@ uint32_t *cli_parse_ranges(const char *s, uint32_t limit, uint32_t *n,
 	const char *p = s;
 
 	if (!v) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		return NULL;
 	}
 	while (*p) {
@@ -257,7 +265,7 @@ uint32_t *cli_parse_ranges(const char *s, uint32_t limit, uint32_t *n,
 
 				if (!q) {
 					free(v);
-					err_set(err, "out of memory");
+					err_nomem(err, "out of memory");
 					return NULL;
 				}
 				v = q;

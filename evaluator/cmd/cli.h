@@ -80,10 +80,14 @@ int cli_getopt(const struct cli_spec *spec, int argc, char **argv,
  * anything else -> usage on stderr and CLI_USAGE. */
 int cli_opt_end(const struct cli_spec *spec, int c);
 
-/* Print "stopo NAME: message" to stderr; returns CODE, but CLI_FAIL for
- * a CLI_USAGE message that says "out of memory". */
+/* Print "stopo NAME: message" to stderr; returns CODE. */
 int cli_error(const char *cmd, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* The exit status for error E met where the command's own is STATUS:
+ * CLI_FAIL when E's code says memory ran out (ENOMEM: the work failed,
+ * whatever the input), else STATUS. */
+int cli_status(const struct err *e, int status);
 
 /* Parse an unsigned integer option value; -1 on error (message printed). */
 int cli_parse_u32(const char *cmd, const char *opt, const char *s,

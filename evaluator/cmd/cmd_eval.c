@@ -568,11 +568,11 @@ static void print_repeat_text(const struct eval *e, const struct acc *acc,
 
 static int parse_models(struct eval *e)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	e->all = !strcmp(e->model, "all");
 	if (!e->all && model_check(e->model, &err))
-		return cli_error("eval", CLI_USAGE,
+		return cli_error("eval", cli_status(&err, CLI_USAGE),
 				 "--model: %s; --model all runs them all",
 				 err.msg);
 	return 0;
@@ -670,130 +670,153 @@ static int run_model(const struct eval *e, uint32_t m, const struct flows *f,
 	return model_run(e->models[m], e->r, f, &e->opts, res, err);
 }
 
-static int run(struct eval *e)
-{
+/* What run() computed for emit(): with one seed, the flows, their paths
+ * (when built) and every model's result; with --repeat, the per-model
+ * accumulators.  WORST is the worst status a model finished with. */
+struct eval_result {
 	struct flows f;
 	struct model_input in;
-	struct model_result *res = NULL;
-	struct acc *acc = NULL;
-	struct err err = { "" };
-	int rc = CLI_OK, worst = MODEL_OPTIMAL;
 	bool paths;
+	struct model_result *res; /* [nmodels] */
+	uint32_t nres;		  /* res[0 .. nres) to free */
+	struct acc *acc;	  /* [nmodels] */
+	uint64_t seed;		  /* the last run's */
+	int worst;
+};
 
-	flows_init(&f);
-	if (list_models(e) || !(res = calloc(e->nmodels + 1, sizeof(*res))) ||
-	    !(acc = calloc(e->nmodels + 1, sizeof(*acc)))) {
-		rc = cli_error("eval", CLI_FAIL, "out of memory");
-		goto out;
+static void result_free(struct eval_result *r)
+{
+	for (uint32_t m = 0; m < r->nres; m++)
+		model_result_free(&r->res[m]);
+	r->nres = 0;
+	model_input_free(&r->in);
+	memset(&r->in, 0, sizeof(r->in));
+}
+
+/* The flows of one seed through every model of the run into R. */
+static int run_seed(struct eval *e, uint32_t rep, struct eval_result *r)
+{
+	struct err err = { 0 };
+
+	memset(&r->in, 0, sizeof(r->in));
+	if (make_flows(e, r->seed, &r->f, &err))
+		return cli_error("eval", cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
+	if (r->paths && model_input_build(e->r, &r->f, &r->in, &err))
+		return cli_error("eval", cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
+	for (uint32_t m = 0; m < e->nmodels; m++) {
+		if (e->progress && r->paths)
+			fprintf(stderr,
+				"stopo eval: [%u/%u] seed %llu, "
+				"%s on %u flows, %u paths...\n",
+				rep + 1, e->repeat, (unsigned long long)r->seed,
+				e->models[m], r->in.nflows, r->in.npaths);
+		else if (e->progress)
+			fprintf(stderr,
+				"stopo eval: [%u/%u] seed %llu, "
+				"%s on %u flows...\n",
+				rep + 1, e->repeat, (unsigned long long)r->seed,
+				e->models[m], r->f.n);
+		if (run_model(e, m, &r->f, r->paths ? &r->in : NULL, &r->res[m],
+			      &err))
+			return cli_error("eval", CLI_FAIL, "%s: %s",
+					 e->models[m], err.msg);
+		r->nres = m + 1;
+		if (r->res[m].status > r->worst)
+			r->worst = r->res[m].status;
+		acc_add(&r->acc[m], &r->res[m]);
 	}
-	paths = need_paths(e);
+	return CLI_OK;
+}
+
+/* Open the machine, resolve the models and nodes, and run every seed
+ * into R (the last seed's results kept when there is one).  Returns an
+ * exit status. */
+static int run(struct eval *e, struct eval_result *r)
+{
+	struct err err = { 0 };
+	int rc;
+
+	e->m = machine_open(e->topo_spec, e->routing_spec, &err);
+	if (!e->m)
+		return cli_error("eval", cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
+	e->t = machine_topo(e->m);
+	e->r = machine_routing(e->m);
+	if (!e->all && model_applies(e->model, e->r, &err))
+		return cli_error("eval", cli_status(&err, CLI_USAGE),
+				 "--model: %s", err.msg);
+	if (e->nodes_arg) {
+		/* a hostlist through the topo.conf's names, or ids */
+		e->nodes = workload_nodes(e->nodes_arg, e->m,
+					  topo_num_nodes(e->t), &e->nnodes,
+					  &err);
+		if (!e->nodes)
+			return cli_error("eval", cli_status(&err, CLI_USAGE),
+					 "--nodes: %s", err.msg);
+	}
+	if (list_models(e) ||
+	    !(r->res = calloc(e->nmodels + 1, sizeof(*r->res))) ||
+	    !(r->acc = calloc(e->nmodels + 1, sizeof(*r->acc))))
+		return cli_error("eval", CLI_FAIL, "out of memory");
+	r->paths = need_paths(e);
 	for (uint32_t rep = 0; rep < e->repeat; rep++) {
-		uint64_t seed = e->seed + rep;
-
-		if (make_flows(e, seed, &f, &err)) {
-			rc = cli_error("eval", CLI_USAGE, "%s", err.msg);
-			goto out;
-		}
-		memset(&in, 0, sizeof(in));
-		if (paths && model_input_build(e->r, &f, &in, &err)) {
-			rc = cli_error("eval", CLI_USAGE, "%s", err.msg);
-			goto out;
-		}
-		for (uint32_t m = 0; m < e->nmodels; m++) {
-			if (e->progress && paths)
-				fprintf(stderr,
-					"stopo eval: [%u/%u] seed %llu, "
-					"%s on %u flows, %u paths...\n",
-					rep + 1, e->repeat,
-					(unsigned long long)seed, e->models[m],
-					in.nflows, in.npaths);
-			else if (e->progress)
-				fprintf(stderr,
-					"stopo eval: [%u/%u] seed %llu, "
-					"%s on %u flows...\n",
-					rep + 1, e->repeat,
-					(unsigned long long)seed, e->models[m],
-					f.n);
-			if (run_model(e, m, &f, paths ? &in : NULL, &res[m],
-				      &err)) {
-				rc = cli_error("eval", CLI_FAIL, "%s: %s",
-					       e->models[m], err.msg);
-				for (uint32_t k = 0; k < m; k++)
-					model_result_free(&res[k]);
-				model_input_free(&in);
-				goto out;
-			}
-			if (res[m].status > worst)
-				worst = res[m].status;
-			acc_add(&acc[m], &res[m]);
-		}
-		if (e->repeat == 1) {
-			if (e->json) {
-				struct json_object *o;
-
-				if (e->nmodels == 1) {
-					o = result_json(e, &res[0]);
-				} else {
-					struct json_object *a =
-						json_object_new_array();
-
-					o = json_object_new_object();
-					for (uint32_t m = 0; m < e->nmodels;
-					     m++)
-						json_object_array_add(
-							a, result_json(
-								   e, &res[m]));
-					json_object_object_add(o, "models", a);
-				}
-				add_context(e, o, seed);
-				cli_print_json(o);
-			} else if (e->csv) {
-				print_csv(e, &f, paths ? &in : NULL, res,
-					  e->nmodels);
-			} else {
-				print_text(e, res, e->nmodels, &f,
-					   paths ? &in : NULL, seed);
-			}
-		}
-		for (uint32_t m = 0; m < e->nmodels; m++)
-			model_result_free(&res[m]);
-		model_input_free(&in);
+		r->seed = e->seed + rep;
+		rc = run_seed(e, rep, r);
+		if (rc != CLI_OK)
+			return rc;
+		if (rep + 1 < e->repeat)
+			result_free(r);
 	}
-	if (e->repeat > 1) {
-		if (e->json) {
-			struct json_object *o, *a = json_object_new_array();
+	return CLI_OK;
+}
 
+/* R on stdout: one seed's results (text, JSON or CSV), or the --repeat
+ * statistics (text or JSON). */
+static void emit(const struct eval *e, const struct eval_result *r)
+{
+	struct json_object *o, *a;
+
+	if (e->repeat == 1 && e->json) {
+		if (e->nmodels == 1) {
+			o = result_json(e, &r->res[0]);
+		} else {
+			a = json_object_new_array();
+			o = json_object_new_object();
 			for (uint32_t m = 0; m < e->nmodels; m++)
 				json_object_array_add(
-					a, acc_json(&acc[m], e->repeat,
-						    e->models[m]));
-			if (e->nmodels == 1) {
-				o = json_object_array_get_idx(a, 0);
-				json_object_get(o);
-				json_object_put(a);
-			} else {
-				o = json_object_new_object();
-				json_object_object_add(o, "models", a);
-			}
-			add_context(e, o, e->seed);
-			json_object_object_add(
-				o, "repeat", json_object_new_int64(e->repeat));
-			cli_print_json(o);
-		} else {
-			print_repeat_text(e, acc, e->nmodels);
+					a, result_json(e, &r->res[m]));
+			json_object_object_add(o, "models", a);
 		}
+		add_context(e, o, r->seed);
+		cli_print_json(o);
+	} else if (e->repeat == 1 && e->csv) {
+		print_csv(e, &r->f, r->paths ? &r->in : NULL, r->res,
+			  e->nmodels);
+	} else if (e->repeat == 1) {
+		print_text(e, r->res, e->nmodels, &r->f,
+			   r->paths ? &r->in : NULL, r->seed);
+	} else if (e->json) {
+		a = json_object_new_array();
+		for (uint32_t m = 0; m < e->nmodels; m++)
+			json_object_array_add(a, acc_json(&r->acc[m], e->repeat,
+							  e->models[m]));
+		if (e->nmodels == 1) {
+			o = json_object_array_get_idx(a, 0);
+			json_object_get(o);
+			json_object_put(a);
+		} else {
+			o = json_object_new_object();
+			json_object_object_add(o, "models", a);
+		}
+		add_context(e, o, e->seed);
+		json_object_object_add(o, "repeat",
+				       json_object_new_int64(e->repeat));
+		cli_print_json(o);
+	} else {
+		print_repeat_text(e, r->acc, e->nmodels);
 	}
-	if (worst != MODEL_OPTIMAL)
-		rc = cli_error("eval", CLI_FAIL,
-			       "a model did not finish: %s "
-			       "(the rates shown are a feasible lower bound)",
-			       status_name(worst));
-out:
-	flows_free(&f);
-	free(res);
-	free(acc);
-	free(e->models);
-	return rc;
 }
 
 /* --gap: a fraction (0.01) or a percentage (1%), from 1e-6 to below 1. */
@@ -816,50 +839,50 @@ static int parse_gap(const char *s, double *gap)
 	return 0;
 }
 
-int cmd_eval(int argc, char **argv)
+/* The options into E.  Returns CLI_GO, or an exit status (help, bad
+ * usage). */
+static int parse(int argc, char **argv, struct eval *e)
 {
-	struct eval e;
-	struct err err = { "" };
 	const char *arg;
 	bool gap_given = false;
-	int c, rc;
+	int c;
 
-	memset(&e, 0, sizeof(e));
-	e.model = "all";
-	e.seed = 1;
-	e.repeat = 1;
-	e.top = 5;
-	e.progress = isatty(STDERR_FILENO);
-	model_opts_init(&e.opts);
+	memset(e, 0, sizeof(*e));
+	e->model = "all";
+	e->seed = 1;
+	e->repeat = 1;
+	e->top = 5;
+	e->progress = isatty(STDERR_FILENO);
+	model_opts_init(&e->opts);
 	optind = 1;
 	while ((c = cli_getopt(&cli, argc, argv, &arg)) != -1) {
 		switch (c) {
 		case 't':
-			e.topo_spec = arg;
+			e->topo_spec = arg;
 			break;
 		case 'r':
-			e.routing_spec = arg;
+			e->routing_spec = arg;
 			break;
 		case 'p':
-			e.pattern = arg;
+			e->pattern = arg;
 			break;
 		case 'f':
-			e.flows_file = arg;
+			e->flows_file = arg;
 			break;
 		case 'm':
-			e.model = arg;
+			e->model = arg;
 			break;
 		case 'n':
-			e.nodes_arg = arg;
+			e->nodes_arg = arg;
 			break;
 		case 's':
-			if (cli_parse_u64("eval", "--seed", arg, &e.seed))
+			if (cli_parse_u64("eval", "--seed", arg, &e->seed))
 				return CLI_USAGE;
 			break;
 		case 'R':
-			if (cli_parse_u32("eval", "--repeat", arg, &e.repeat))
+			if (cli_parse_u32("eval", "--repeat", arg, &e->repeat))
 				return CLI_USAGE;
-			if (e.repeat == 0 || e.repeat > 1000000)
+			if (e->repeat == 0 || e->repeat > 1000000)
 				return cli_error("eval", CLI_USAGE,
 						 "--repeat %s: want 1 to "
 						 "1000000",
@@ -867,38 +890,38 @@ int cmd_eval(int argc, char **argv)
 			break;
 		case O_TIME:
 			if (cli_parse_u32("eval", "--time-limit", arg,
-					  &e.opts.time_limit_ms))
+					  &e->opts.time_limit_ms))
 				return CLI_USAGE;
 			break;
 		case O_GAP:
-			if (parse_gap(arg, &e.opts.gap))
+			if (parse_gap(arg, &e->opts.gap))
 				return CLI_USAGE;
 			gap_given = true;
 			break;
 		case O_BW:
-			e.bw = arg;
+			e->bw = arg;
 			break;
 		case O_EXACT:
 		case O_FAST:
-			if (e.opts.engine != MODEL_ENGINE_AUTO)
+			if (e->opts.engine != MODEL_ENGINE_AUTO)
 				return cli_error("eval", CLI_USAGE,
 						 "--exact and --fast exclude "
 						 "each other");
-			e.opts.engine = c == O_EXACT ? MODEL_ENGINE_EXACT :
-						       MODEL_ENGINE_FAST;
+			e->opts.engine = c == O_EXACT ? MODEL_ENGINE_EXACT :
+							MODEL_ENGINE_FAST;
 			break;
 		case O_TOP:
-			if (cli_parse_u32("eval", "--top", arg, &e.top))
+			if (cli_parse_u32("eval", "--top", arg, &e->top))
 				return CLI_USAGE;
 			break;
 		case 'j':
-			e.json = true;
+			e->json = true;
 			break;
 		case O_CSV:
-			e.csv = true;
+			e->csv = true;
 			break;
 		case O_PROGRESS:
-			e.progress = true;
+			e->progress = true;
 			break;
 		default:
 			return cli_opt_end(&cli, c);
@@ -907,50 +930,55 @@ int cmd_eval(int argc, char **argv)
 	if (optind < argc)
 		return cli_error("eval", CLI_USAGE, "unexpected argument '%s'",
 				 argv[optind]);
-	if (!e.topo_spec)
+	if (!e->topo_spec)
 		return cli_error("eval", CLI_USAGE, "--topo SPEC is required");
-	if (!e.pattern == !e.flows_file)
+	if (!e->pattern == !e->flows_file)
 		return cli_error("eval", CLI_USAGE,
 				 "give exactly one of --pattern and --flows");
-	if (e.json && e.csv)
+	if (e->json && e->csv)
 		return cli_error("eval", CLI_USAGE,
 				 "--json and --csv exclude each other");
-	if (gap_given && e.opts.engine == MODEL_ENGINE_EXACT)
+	if (gap_given && e->opts.engine == MODEL_ENGINE_EXACT)
 		return cli_error("eval", CLI_USAGE,
 				 "--gap is the first-order solver's; --exact "
 				 "has none");
-	if (e.csv && e.repeat > 1)
+	if (e->csv && e->repeat > 1)
 		return cli_error("eval", CLI_USAGE,
 				 "--csv prints the flows of one run, not "
 				 "--repeat");
-	if (e.repeat > 1 && (!e.pattern || !flows_pattern_random(e.pattern)))
+	if (e->repeat > 1 && (!e->pattern || !flows_pattern_random(e->pattern)))
 		return cli_error("eval", CLI_USAGE,
 				 "--repeat needs a random pattern (the same "
 				 "flows would repeat)");
-	if (parse_models(&e) || nne_spec(&e))
+	if (parse_models(e) || nne_spec(e))
 		return CLI_USAGE;
-	e.opts.top_links = e.top;
-	e.m = machine_open(e.topo_spec, e.routing_spec, &err);
-	if (!e.m)
-		return cli_error("eval", CLI_USAGE, "%s", err.msg);
-	e.t = machine_topo(e.m);
-	e.r = machine_routing(e.m);
-	if (!e.all && model_applies(e.model, e.r, &err)) {
-		rc = cli_error("eval", CLI_USAGE, "--model: %s", err.msg);
-		goto out;
+	e->opts.top_links = e->top;
+	return CLI_GO;
+}
+
+int cmd_eval(int argc, char **argv)
+{
+	struct eval e;
+	struct eval_result r = { .worst = MODEL_OPTIMAL };
+	int rc = parse(argc, argv, &e);
+
+	if (rc != CLI_GO)
+		return rc;
+	flows_init(&r.f);
+	rc = run(&e, &r);
+	if (rc == CLI_OK) {
+		emit(&e, &r);
+		if (r.worst != MODEL_OPTIMAL)
+			rc = cli_error("eval", CLI_FAIL,
+				       "a model did not finish: %s (the rates "
+				       "shown are a feasible lower bound)",
+				       status_name(r.worst));
 	}
-	if (e.nodes_arg) {
-		/* a hostlist through the topo.conf's names, or ids */
-		e.nodes = workload_nodes(e.nodes_arg, e.m, topo_num_nodes(e.t),
-					 &e.nnodes, &err);
-		if (!e.nodes) {
-			rc = cli_error("eval", CLI_USAGE, "--nodes: %s",
-				       err.msg);
-			goto out;
-		}
-	}
-	rc = run(&e);
-out:
+	result_free(&r);
+	flows_free(&r.f);
+	free(r.res);
+	free(r.acc);
+	free(e.models);
 	free(e.nodes);
 	machine_destroy(e.m);
 	return rc;

@@ -221,7 +221,7 @@ static struct import_fabric *read_input(const struct cmd_import_args *a,
 	if (!strcmp(a->file, "-") && !strcmp(a->format, "slurm-topology") &&
 	    stdin_seekable()) {
 		*rc = CLI_FAIL;
-		err_set(err, "standard input: cannot copy it: %s",
+		err_sys(err, errno, "standard input: cannot copy it: %s",
 			strerror(errno));
 		return NULL;
 	}
@@ -277,7 +277,7 @@ static int emit(const struct cmd_import_args *a, const struct import_fabric *f,
 
 static int run(const struct cmd_import_args *a)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct import_fabric *f;
 	char *text = NULL;
 	size_t len = 0;
@@ -286,7 +286,7 @@ static int run(const struct cmd_import_args *a)
 
 	f = read_input(a, &err, &rc);
 	if (!f)
-		return cli_error("import", rc, "%s", err.msg);
+		return cli_error("import", cli_status(&err, rc), "%s", err.msg);
 	for (size_t i = 0; i < import_num_warnings(f); i++)
 		fprintf(stderr, "stopo import: warning: %s\n",
 			import_warning(f, i));
@@ -299,8 +299,9 @@ static int run(const struct cmd_import_args *a)
 	}
 	rc = import_write_conf(f, mem, &err);
 	if (fclose(mem) && !rc)
-		rc = err_set(&err, "out of memory");
-	rc = rc ? cli_error("import", CLI_USAGE, "%s", err.msg) :
+		rc = err_nomem(&err, "out of memory");
+	rc = rc ? cli_error("import", cli_status(&err, CLI_USAGE), "%s",
+			    err.msg) :
 		  emit(a, f, text, len);
 	free(text);
 	import_destroy(f);

@@ -170,6 +170,7 @@ static void print_text(const struct topo *t, const struct routing *r,
 		       const struct routing_count *c, const struct pathset *ps)
 {
 	uint32_t ss = topo_node_switch(t, src), ds = topo_node_switch(t, dst);
+	const char *unit = topo_behaves_traits(t)->unit;
 
 	printf("topology:  %s\n", topo_spec(t));
 	printf("routing:   %s\n", routing_spec(r));
@@ -182,9 +183,7 @@ static void print_text(const struct topo *t, const struct routing *r,
 		       k ? " -> " : "flow:      ", node, sw, name ? " " : "",
 		       name ? name : "");
 		if (topo_switch_group(t, sw) != TOPO_NONE)
-			printf(", %s %u",
-			       topo_behaves_as(t) == TOPO_FATTREE ? "pod" :
-								    "group",
+			printf(", %s %u", unit ? unit : "group",
 			       topo_switch_group(t, sw));
 		printf(")");
 	}
@@ -291,13 +290,14 @@ static int parse(int argc, char **argv, struct cmd_paths_args *a)
 static int run(const struct cmd_paths_args *a, struct cmd_paths_result *r)
 {
 	const struct routing *rt;
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t n;
 
 	pathset_init(&r->ps);
 	r->m = machine_open(a->spec, a->routing, &err);
 	if (!r->m)
-		return cli_error("paths", CLI_USAGE, "%s", err.msg);
+		return cli_error("paths", cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	rt = machine_routing(r->m);
 	n = topo_num_nodes(machine_topo(r->m));
 	if (parse_node("--src", a->src, r->m, n, &r->src) ||

@@ -280,13 +280,14 @@ static int parse(int argc, char **argv, struct cmd_place_args *a)
 static int read_free(const char *path, struct cmd_place_result *r)
 {
 	uint32_t N = topo_num_nodes(r->t), line = 1;
-	struct err err = { "" };
+	struct err err = { 0 };
 	size_t len;
 	char *text = workload_slurp(path, &len, &err), *p;
 	const char *name = strcmp(path, "-") ? path : "<stdin>";
 
 	if (!text)
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	memset(r->usable, 0, N);
 	for (p = text; *p;) {
 		char *tok, save;
@@ -320,8 +321,8 @@ static int read_free(const char *path, struct cmd_place_result *r)
 		*p = save;
 		if (!nodes) {
 			free(text);
-			return cli_error(CMD, CLI_USAGE, "%s:%u: %s", name,
-					 line, err.msg);
+			return cli_error(CMD, cli_status(&err, CLI_USAGE),
+					 "%s:%u: %s", name, line, err.msg);
 		}
 		for (uint32_t i = 0; i < n; i++)
 			r->usable[nodes[i]] = 1;
@@ -337,14 +338,15 @@ static int read_squeue(const char *path, struct cmd_place_result *r)
 {
 	struct wl_opts wo;
 	struct workload w = { 0 };
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	wl_opts_init(&wo);
 	wo.machine = r->m;
 	wo.nnodes = topo_num_nodes(r->t);
 	wo.format = WL_JSON;
 	if (workload_load(path, &wo, &w, &err))
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	for (uint32_t j = 0; j < w.n; j++)
 		if (w.jobs[j].running && w.jobs[j].alloc)
 			for (uint32_t i = 0; i < w.jobs[j].nodes; i++)
@@ -364,7 +366,7 @@ static int link_level(struct cmd_place_result *r)
 	struct flows f;
 	struct model_result res = { 0 };
 	struct model_opts o;
-	struct err err = { "" };
+	struct err err = { 0 };
 	int rc = CLI_OK;
 
 	nne_pattern(ap, pat, sizeof(pat));
@@ -400,7 +402,7 @@ out:
 
 static int run(const struct cmd_place_args *a, struct cmd_place_result *r)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t N, G;
 	uint64_t tasks;
 	unsigned mask;
@@ -408,7 +410,8 @@ static int run(const struct cmd_place_args *a, struct cmd_place_result *r)
 
 	r->m = machine_open(a->spec, NULL, &err);
 	if (!r->m)
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	r->t = machine_topo(r->m);
 	mask = a->mask;
 	if (!mask) {
@@ -424,7 +427,8 @@ static int run(const struct cmd_place_args *a, struct cmd_place_result *r)
 	}
 	if (nne_app_init(&r->app, a->grid, a->elements, a->mu, &err) ||
 	    nne_net_from_topo(r->t, a->link_rate, a->bw, &r->net, &err))
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	r->net.tasks_per_node = a->tpn;
 	N = topo_num_nodes(r->t);
 	G = topo_num_groups(r->t);

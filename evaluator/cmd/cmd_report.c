@@ -175,7 +175,7 @@ static void sw_text(const struct topo *t, uint32_t sw, char *buf, size_t len)
 {
 	uint32_t g = topo_switch_group(t, sw);
 
-	if (topo_kind(t) == TOPO_FATTREE)
+	if (topo_traits(t)->levels)
 		snprintf(buf, len, "sw%u(L%u)", sw, topo_switch_level(t, sw));
 	else if (g != TOPO_NONE)
 		snprintf(buf, len, "sw%u(g%u)", sw, g);
@@ -306,7 +306,7 @@ static int read_jobs(const struct cmd_report_args *a,
 		     struct cmd_report_result *r, const char **src)
 {
 	struct wl_opts wo;
-	struct err err = { "" };
+	struct err err = { 0 };
 	char *text;
 	size_t len = 0;
 	int c;
@@ -320,7 +320,8 @@ static int read_jobs(const struct cmd_report_args *a,
 	else
 		text = run_squeue(&len, &err);
 	if (!text)
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	if (!strcmp(*src, "-"))
 		*src = "<stdin>";
 	if (a->jobs) {
@@ -331,7 +332,8 @@ static int read_jobs(const struct cmd_report_args *a,
 	}
 	free(text);
 	if (c)
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	return running_jobs(r);
 }
 
@@ -362,7 +364,7 @@ static int pick_hot(const struct cmd_report_args *a,
 static int hot_job_ids(struct cmd_report_result *r)
 {
 	uint32_t nj = r->njobs, **sets, *nset, *ids;
-	struct err err = { "" };
+	struct err err = { 0 };
 	int rc = CLI_OK;
 
 	if (!r->nhot)
@@ -520,13 +522,14 @@ out:
  * exit status. */
 static int run(const struct cmd_report_args *a, struct cmd_report_result *r)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	const char *src;
 	int rc;
 
 	r->m = machine_open(a->spec, a->routing, &err);
 	if (!r->m)
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	rc = read_jobs(a, r, &src);
 	if (rc != CLI_OK)
 		return rc;
@@ -539,8 +542,8 @@ static int run(const struct cmd_report_args *a, struct cmd_report_result *r)
 							  sizeof(at)) :
 				       NULL;
 
-		return cli_error(CMD, CLI_USAGE, "%s: %s", place ? place : src,
-				 err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s: %s",
+				 place ? place : src, err.msg);
 	}
 	rc = pick_hot(a, r);
 	if (rc != CLI_OK)
@@ -558,7 +561,7 @@ static int write_svg(const char *path, const struct cmd_report_result *r)
 {
 	const struct topo *t = machine_topo(r->m);
 	FILE *f = fopen(path, "w");
-	struct err err = { "" };
+	struct err err = { 0 };
 	char title[256];
 
 	if (!f)

@@ -62,9 +62,7 @@ struct cmd_topo_result {
 
 static bool fattree_like(const struct topo *t)
 {
-	const char *g = topo_graph_family(t);
-
-	return topo_kind(t) == TOPO_FATTREE || (g && !strcmp(g, "fattree"));
+	return topo_behaves_traits(t)->levels;
 }
 
 static const char *groups_key(const struct topo *t)
@@ -308,7 +306,7 @@ static const char *isolation(const struct machine *m, const char **rout,
 	const struct routing *r = machine_routing(m);
 	struct routing *own = NULL;
 	struct policy *p;
-	struct err e = { "" };
+	struct err e = { 0 };
 	const char *w = NULL;
 
 	if (strcmp(routing_name(r), "ecmp") && strcmp(routing_name(r), "lft"))
@@ -395,7 +393,7 @@ static void print_json(const struct machine *m, const struct topo_stats *st)
 	if (topo_kind(t) == TOPO_GRAPH) {
 		struct json_object *rj = recog_json(t);
 
-		if (topo_behaves_as(t) == TOPO_FATTREE) {
+		if (fattree_like(t)) {
 			char why[400];
 			const char *rout;
 			const char *w = isolation(m, &rout, why, sizeof(why));
@@ -504,7 +502,7 @@ static void print_text(const struct machine *m, const struct topo_stats *st)
 	printf("unconnected ports: %u\n", st->unconnected_ports);
 	if (topo_kind(t) == TOPO_GRAPH)
 		recog_text(t);
-	if (topo_behaves_as(t) == TOPO_FATTREE && topo_kind(t) == TOPO_GRAPH) {
+	if (fattree_like(t) && topo_kind(t) == TOPO_GRAPH) {
 		char why[400];
 		const char *rout, *w = isolation(m, &rout, why, sizeof(why));
 
@@ -614,13 +612,14 @@ static void progress(void *ctx, uint32_t done, uint32_t total)
 
 static int run(const struct cmd_topo_args *a, struct cmd_topo_result *r)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo_stats_opts o = { 0 };
 	int rc;
 
 	r->m = machine_open(a->spec, NULL, &err);
 	if (!r->m || machine_check_predict(r->m, model_check_routing, &err))
-		return cli_error("topo", CLI_USAGE, "%s", err.msg);
+		return cli_error("topo", cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	o.exact = a->exact;
 	o.samples = a->samples;
 	if (isatty(STDERR_FILENO))

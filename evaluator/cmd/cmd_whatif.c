@@ -2,7 +2,6 @@
  * allocation policies and compare them side by side. */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "policies/machine/machine.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
+#include "topo/util/par.h"
 
 #define CMD "whatif"
 #define MAX_POLICIES 16
@@ -710,7 +710,7 @@ static int parse_sweep(const char *opt, const char *arg, double max,
 static int parse_cores(const char *arg, uint32_t *out)
 {
 	if (!strcmp(arg, "host")) {
-		struct err herr = { "" };
+		struct err herr = { 0 };
 
 		if (cli_host_cores(out, &herr))
 			return cli_error(CMD, CLI_FAIL, "%s", herr.msg);
@@ -763,11 +763,11 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 		a->sim.rates = false;
 		break;
 	case OPT_PATTERN: {
-		struct err perr = { "" };
+		struct err perr = { 0 };
 
 		if (flows_pattern_check(arg, &perr))
-			return cli_error(CMD, CLI_USAGE, "--pattern: %s",
-					 perr.msg);
+			return cli_error(CMD, cli_status(&perr, CLI_USAGE),
+					 "--pattern: %s", perr.msg);
 		a->sim.pattern = arg;
 		break;
 	}
@@ -958,19 +958,22 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 {
 	struct wl_opts wo = a->wl;
 	struct workload *w = &r->w;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	r->m = machine_open(a->spec, a->routing, &err);
 	if (!r->m)
-		return cli_error(CMD, CLI_USAGE, "%s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s",
+				 err.msg);
 	if (a->sim.model &&
 	    model_check_routing(a->sim.model, machine_routing(r->m), &err))
-		return cli_error(CMD, CLI_USAGE, "--model: %s", err.msg);
+		return cli_error(CMD, cli_status(&err, CLI_USAGE),
+				 "--model: %s", err.msg);
 	wo.machine = r->m;
 	wo.nnodes = topo_num_nodes(machine_topo(r->m));
 	wo.max_jobs = a->limit; /* the rest is not read */
 	if (workload_load(a->workload, &wo, w, &err))
-		return cli_error(CMD, CLI_USAGE, "%s%s", err.msg,
+		return cli_error(CMD, cli_status(&err, CLI_USAGE), "%s%s",
+				 err.msg,
 				 w->refused ? " (--skip-bad skips such records "
 					      "and counts them by reason)" :
 					      "");
@@ -1085,11 +1088,12 @@ struct pool {
 	struct err *err;  /* [ncells] */
 };
 
-static void *pool_worker(void *arg)
+static void pool_worker(void *arg, uint32_t part)
 {
 	struct pool *p = arg;
 	int c;
 
+	(void)part; /* each takes the next cell not yet taken */
 	while ((c = atomic_fetch_add(&p->next, 1)) < p->ncells &&
 	       !atomic_load(&p->stop))
 		if (simulate(p->a, p->r, c, p->rate_threads, &p->stop,
@@ -1098,7 +1102,6 @@ static void *pool_worker(void *arg)
 			atomic_store(&p->stop, true);
 		}
 	model_thread_done(); /* GLPK's environment, if a model used it */
-	return NULL;
 }
 
 /* Every cell of A, on --threads threads (the online CPUs by default,
@@ -1109,8 +1112,7 @@ static int simulate_all(const struct cmd_whatif_args *a,
 			struct cmd_whatif_result *r)
 {
 	struct pool p = { .a = a, .r = r, .ncells = (int)a->nval * a->npol };
-	pthread_t th[MAX_POLICIES];
-	int nth, started = 0, rc = CLI_OK;
+	int nth, rc = CLI_OK;
 
 	r->res = calloc((size_t)p.ncells, sizeof(*r->res));
 	p.failed = calloc((size_t)p.ncells, sizeof(*p.failed));
@@ -1123,19 +1125,11 @@ static int simulate_all(const struct cmd_whatif_args *a,
 	atomic_init(&p.next, 0);
 	atomic_init(&p.stop, false);
 	thread_plan(a, p.ncells, &nth, &p.rate_threads);
-	for (int t = 1; t < nth; t++)
-		if (!pthread_create(&th[started], NULL, pool_worker, &p))
-			started++;
-	pool_worker(&p);
-	for (int t = 0; t < started; t++)
-		pthread_join(th[t], NULL);
+	par_run(nth > 1 ? (uint32_t)nth : 1, true, pool_worker, &p, NULL);
 	r->nres = p.ncells; /* failed ones are left empty */
 	for (int c = 0; c < p.ncells; c++)
-		if (p.failed[c] && strcmp(p.err[c].msg, WHATIF_STOPPED)) {
-			rc = cli_error(CMD,
-				       strstr(p.err[c].msg, "out of memory") ?
-					       CLI_FAIL :
-					       CLI_USAGE,
+		if (p.failed[c] && p.err[c].code != ECANCELED) {
+			rc = cli_error(CMD, cli_status(&p.err[c], CLI_USAGE),
 				       "%s", p.err[c].msg);
 			break;
 		}
@@ -1547,11 +1541,11 @@ static int write_whole(const char *path, const void *data, size_t len,
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	f = fopen(tmp, "wb");
 	if (!f)
-		return err_set(err, "%s: %s", tmp, strerror(errno));
+		return err_sys(err, errno, "%s: %s", tmp, strerror(errno));
 	errno = 0;
 	if ((fwrite(data, 1, len, f) != len) | (fclose(f) == EOF) ||
 	    rename(tmp, path)) {
-		err_set(err, "%s: %s", path,
+		err_sys(err, errno, "%s: %s", path,
 			errno ? strerror(errno) : "write error");
 		remove(tmp);
 		return -1;
@@ -1595,11 +1589,12 @@ static int write_sbatch(const char *dir, uint32_t ncells, struct err *err)
 	int rc;
 
 	if (n <= 0)
-		return err_set(err, "/proc/self/exe: %s", strerror(errno));
+		return err_sys(err, errno, "/proc/self/exe: %s",
+			       strerror(errno));
 	self[n] = '\0';
 	f = open_memstream(&text, &len);
 	if (!f)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	fprintf(f, "#!/bin/sh\n"
 		   "# stopo whatif --array: one cell of the run per task; "
 		   "then\n#   stopo whatif --merge ");
@@ -1617,12 +1612,12 @@ static int write_sbatch(const char *dir, uint32_t ncells, struct err *err)
 	shell_word(f, dir);
 	fputs(" --cell \"$SLURM_ARRAY_TASK_ID\"\n", f);
 	if (fclose(f))
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	rc = write_whole(in_dir(path, sizeof(path), dir, "whatif.sbatch"), text,
 			 len, err);
 	free(text);
 	if (!rc && chmod(path, 0755))
-		rc = err_set(err, "%s: %s", path, strerror(errno));
+		rc = err_sys(err, errno, "%s: %s", path, strerror(errno));
 	return rc;
 }
 
@@ -1662,7 +1657,7 @@ static int write_array(struct cmd_whatif_args *a, int argc, char **argv)
 {
 	struct cmd_whatif_result r = { 0 };
 	char dir[4096], path[4096];
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t ncells = a->nval * (uint32_t)a->npol;
 	char *text = NULL;
 	size_t len = 0;
@@ -1733,7 +1728,7 @@ static int read_array(const char *dir, struct cmd_whatif_args *a, char **text,
 		      char ***argv)
 {
 	char path[4096];
-	struct err err = { "" };
+	struct err err = { 0 };
 	size_t len, n = 0;
 	char *p, *nl;
 	int rc;
@@ -1742,7 +1737,7 @@ static int read_array(const char *dir, struct cmd_whatif_args *a, char **text,
 	*text = workload_slurp(in_dir(path, sizeof(path), dir, "args"), &len,
 			       &err);
 	if (!*text)
-		return cli_error(CMD, CLI_USAGE,
+		return cli_error(CMD, cli_status(&err, CLI_USAGE),
 				 "%s (not a directory --array wrote)", err.msg);
 	if (strncmp(*text, ARRAY_MAGIC "\n", strlen(ARRAY_MAGIC) + 1))
 		return cli_error(CMD, CLI_USAGE,
@@ -1792,7 +1787,7 @@ static int run_cell(const char *dir, uint32_t k)
 {
 	struct cmd_whatif_args a;
 	struct cmd_whatif_result r = { 0 };
-	struct err err = { "" };
+	struct err err = { 0 };
 	char *text = NULL, **argv = NULL, path[4096];
 	uint32_t ncells, rt;
 	int rc = read_array(dir, &a, &text, &argv), nth;
@@ -1819,10 +1814,7 @@ static int run_cell(const char *dir, uint32_t k)
 	r.nres = (int)ncells;
 	thread_plan(&a, 1, &nth, &rt);
 	if (simulate(&a, &r, (int)k, rt, NULL, &err)) {
-		rc = cli_error(CMD,
-			       strstr(err.msg, "out of memory") ? CLI_FAIL :
-								  CLI_USAGE,
-			       "%s", err.msg);
+		rc = cli_error(CMD, cli_status(&err, CLI_USAGE), "%s", err.msg);
 		goto out;
 	}
 	o = whatif_result_json(&r.res[k], a.jobs_out != NULL);
@@ -1877,7 +1869,7 @@ static int merge(const char *dir)
 {
 	struct cmd_whatif_args a;
 	struct cmd_whatif_result r = { 0 };
-	struct err err = { "" };
+	struct err err = { 0 };
 	char *text = NULL, **argv = NULL, *missing = NULL;
 	size_t mlen = 0;
 	uint32_t ncells, nmiss = 0;
@@ -1905,7 +1897,7 @@ static int merge(const char *dir)
 			continue;
 		}
 		if (read_cell(dir, k, &r.res[k], &err)) {
-			rc = cli_error(CMD, CLI_USAGE,
+			rc = cli_error(CMD, cli_status(&err, CLI_USAGE),
 				       "%s; run it again: sbatch --array=%u "
 				       "%s/whatif.sbatch",
 				       err.msg, k, dir);

@@ -39,3 +39,10 @@ tests_unit_test_eval_models_CFLAGS = $(UNIT_CFLAGS) $(JSONC_CFLAGS) \
 	$(HWLOC_CFLAGS)
 tests_unit_test_eval_models_LDADD = $(L_SIM) $(L_MACHINE) $(L_MODELS) \
 	$(EXT_MODELS) $(JSONC_LIBS) $(HWLOC_LIBS) $(UNIT_LIBS)
+
+# the exit status chosen from an error's code (cli_status)
+UNIT_TESTS += tests/unit/test_cli
+tests_unit_test_cli_SOURCES = tests/unit/test_cli.c evaluator/cmd/cli.c
+tests_unit_test_cli_CFLAGS = $(UNIT_CFLAGS) $(JSONC_CFLAGS) $(HWLOC_CFLAGS)
+tests_unit_test_cli_LDADD = $(L_UTIL) $(JSONC_LIBS) $(HWLOC_LIBS) \
+	$(EXT_UTIL) $(UNIT_LIBS)

@@ -62,7 +62,7 @@ static int take_limits(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		const char *v = NULL;
-		struct err err = { "" };
+		struct err err = { 0 };
 
 		if (!strcmp(argv[i], "--")) {
 			while (i < argc)
@@ -85,7 +85,8 @@ static int take_limits(int argc, char **argv)
 		}
 		if (lim_set(v, &err)) {
 			/* whatif's job count is --limit-jobs (-n) */
-			cli_error(NULL, CLI_USAGE, "%s%s", err.msg,
+			cli_error(NULL, cli_status(&err, CLI_USAGE), "%s%s",
+				  err.msg,
 				  strchr(v, '=') ? "" :
 						   " (the first N jobs of "
 						   "whatif: --limit-jobs N)");

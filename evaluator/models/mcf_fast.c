@@ -182,7 +182,7 @@ static int transpose(struct fast *F, struct err *err)
 	F->rcol = malloc((nnz + 1) * sizeof(*F->rcol));
 	F->rval = malloc((nnz + 1) * sizeof(*F->rval));
 	if (!F->roff || !F->rcol || !F->rval)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	for (uint32_t x = 0; x < nnz; x++)
 		F->roff[F->crow[x] + 2]++;
 	for (uint32_t e = 0; e < F->m; e++)
@@ -208,14 +208,14 @@ static int build(struct fast *F, const struct mcf_tpl *p, const uint8_t *gs,
 	double *q;
 
 	if (!row_of)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	if (p->op) {
 		F->xfull = calloc(p->ngroups + 1, sizeof(*F->xfull));
 		F->lfull = calloc(p->nlinks + 1, sizeof(*F->lfull));
 		F->gfull = calloc(p->ngroups + 1, sizeof(*F->gfull));
 		if (!F->xfull || !F->lfull || !F->gfull) {
 			free(row_of);
-			return err_set(err, "out of memory");
+			return err_nomem(err, "out of memory");
 		}
 	}
 	for (uint32_t f = 0; f < p->nflows; f++) {
@@ -238,8 +238,8 @@ static int build(struct fast *F, const struct mcf_tpl *p, const uint8_t *gs,
 	if (!F->grp || !F->foff || !F->coff || !F->crow || !F->cval ||
 	    !F->link || !F->w) {
 		free(row_of);
-		return err_set(err, "out of memory (%llu non-zeros)",
-			       (unsigned long long)nnz);
+		return err_nomem(err, "out of memory (%llu non-zeros)",
+				 (unsigned long long)nnz);
 	}
 	F->p = p;
 	n = nf = 0;
@@ -293,7 +293,7 @@ static int build(struct fast *F, const struct mcf_tpl *p, const uint8_t *gs,
 	nd = 10 * (size_t)n + 11 * (size_t)m;
 	F->mem = malloc((nd ? nd : 1) * sizeof(*F->mem));
 	if (!F->idx || !F->mem)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	q = F->mem;
 	F->tau = q, q += n;
 	F->wz = q, q += n;
@@ -942,7 +942,7 @@ int mcf_tpl_solve_fast(const struct mcf_tpl *p, const struct mcf_tpl_opts *o,
 	y = malloc((p->nlinks + 1) * sizeof(*y));
 	load = malloc((p->nlinks + 1) * sizeof(*load));
 	if (!gs || !fs || !x || !y || !load) {
-		rc = err_set(err, "out of memory");
+		rc = err_nomem(err, "out of memory");
 		goto out;
 	}
 	/* x and load hold the operator's column sums until build() */

@@ -103,10 +103,19 @@ struct model_opts {
 	double dual_tol;     /* MMF: a flow is saturated when
 			      * |dual| * demand > dual_tol (default 1e-9) */
 	enum model_mmf_method mmf_method;
+	/* hm: stem links kept per flow set (default 2^25, 128 MiB); the
+	 * stems of the flows beyond are built again when rated.  Tests
+	 * lower it to take that path. */
+	size_t hm_stem_budget;
+	/* hm's closed form on a dragonfly: most weights memoised per
+	 * direction (default 2^24, 128 MiB); beyond, they are computed per
+	 * flow.  Tests set 0 to take that path. */
+	size_t hm_dfly_memo_max;
 };
 
 /* Defaults: no time limit, MODEL_ENGINE_AUTO, gap 0.01, 10 links,
- * dual_tol 1e-9, MODEL_MMF_AUTO, every flow needed. */
+ * dual_tol 1e-9, MODEL_MMF_AUTO, every flow needed, hm's budgets as
+ * above. */
 void model_opts_init(struct model_opts *o);
 
 /* An instance.  Flow i's paths are path ids flow_off[i] .. flow_off[i+1]-1;
@@ -238,9 +247,12 @@ struct model_hm_set {
 };
 /* An empty state on R's topology for hm SPEC (NULL: "hm"): method=auto
  * counts a dragonfly's paths in closed form (routing_dfly), factored
- * always through the routing's stems.  NULL with err set (memory). */
+ * always through the routing's stems; O's hm budgets (NULL: the
+ * defaults of model_opts_init).  NULL with err set (memory). */
 struct model_hm_state *model_hm_state_create(const struct routing *r,
-					     const char *spec, struct err *err);
+					     const char *spec,
+					     const struct model_opts *o,
+					     struct err *err);
 void model_hm_state_destroy(struct model_hm_state *h);
 /* Add flows F (every path of each, as model_input_build would give) and
  * fill RATES[F->n] with their hm rates among every set present, F's

@@ -119,6 +119,8 @@ void model_opts_init(struct model_opts *o)
 	o->gap = 0.01;
 	o->dual_tol = 1e-9;
 	o->mmf_method = MODEL_MMF_AUTO;
+	o->hm_stem_budget = (size_t)1 << 25;
+	o->hm_dfly_memo_max = (size_t)1 << 24;
 }
 
 void model_settle(const struct model_input *in, struct model_result *res,
@@ -232,14 +234,14 @@ int model_input_build(const struct routing *r, const struct flows *f,
 	in->path_off[np] = (uint32_t)nlk;
 	return 0;
 oom_ps:
-	err_set(err, "out of memory building the path sets");
+	err_nomem(err, "out of memory building the path sets");
 fail:
 	pathset_free(&ps);
 	model_input_free(in);
 	return -1;
 oom:
 	model_input_free(in);
-	return err_set(err, "out of memory building the path sets");
+	return err_nomem(err, "out of memory building the path sets");
 }
 
 void model_input_free(struct model_input *in)
@@ -267,7 +269,7 @@ int model_incid_build(const struct model_input *in, struct model_incid *ic,
 	if (!ic->off || !ic->path || !fill) {
 		free(fill);
 		model_incid_free(ic);
-		return err_set(err, "out of memory (link incidence)");
+		return err_nomem(err, "out of memory (link incidence)");
 	}
 	for (uint32_t e = 0; e < ne; e++)
 		ic->off[in->links[e] + 1]++;
@@ -361,7 +363,7 @@ static int node_stats(const uint32_t *src, uint32_t nflows,
 	if (!sum || !seen) {
 		free(sum);
 		free(seen);
-		return err_set(err, "out of memory (node statistics)");
+		return err_nomem(err, "out of memory (node statistics)");
 	}
 	for (uint32_t i = 0; i < nflows; i++) {
 		uint32_t v = src ? src[i] : i;
@@ -400,7 +402,7 @@ static int top_links(const double *load, const double *cap, uint32_t nlinks,
 		ntop = nlinks;
 	res->top = calloc((size_t)ntop + 1, sizeof(*res->top));
 	if (!res->top)
-		return err_set(err, "out of memory (link loads)");
+		return err_nomem(err, "out of memory (link loads)");
 	res->ntop = 0;
 	/* keep the NTOP largest by utilisation (ties: lower id) */
 	for (uint32_t l = 0; l < nlinks && ntop; l++) {
@@ -444,7 +446,7 @@ static int link_stats(const struct model_input *in, struct model_result *res,
 		return 0;
 	load = calloc((size_t)in->nlinks + 1, sizeof(*load));
 	if (!load)
-		return err_set(err, "out of memory (link loads)");
+		return err_nomem(err, "out of memory (link loads)");
 	for (uint32_t p = 0; p < in->npaths; p++)
 		for (uint32_t e = in->path_off[p]; e < in->path_off[p + 1]; e++)
 			load[in->links[e]] += res->path_rates[p];
@@ -502,8 +504,8 @@ int model_solve(const char *spec, const struct model_input *in,
 		calloc((size_t)in->npaths + 1, sizeof(*res->path_rates));
 	if (!res->rates || !res->path_rates) {
 		model_result_free(res);
-		return err_set(err, "out of memory (%u flows, %u paths)",
-			       in->nflows, in->npaths);
+		return err_nomem(err, "out of memory (%u flows, %u paths)",
+				 in->nflows, in->npaths);
 	}
 	if (ops->solve(in, opts, res, err) ||
 	    node_stats(in->src, in->nflows, res, err) ||
@@ -552,7 +554,7 @@ static int run_structural(const struct model_ops *ops, const struct spec *s,
 	load = calloc((size_t)nl + 1, sizeof(*load));
 	cap = malloc(((size_t)nl + 1) * sizeof(*cap));
 	if (!res->rates || !load || !cap) {
-		err_set(err, "out of memory (%u flows)", f->n);
+		err_nomem(err, "out of memory (%u flows)", f->n);
 		goto out;
 	}
 	for (uint32_t l = 0; l < nl; l++)

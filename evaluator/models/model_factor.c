@@ -210,7 +210,7 @@ int model_finput_build(const struct routing *r, const struct flows *f,
 	rc = 0;
 	goto out;
 nomem:
-	err_set(err, "out of memory (factored paths of %u flows)", f->n);
+	err_nomem(err, "out of memory (factored paths of %u flows)", f->n);
 out:
 	if (rc)
 		model_finput_free(in);

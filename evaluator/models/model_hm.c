@@ -33,7 +33,7 @@ static int hm_solve(const struct model_input *in, const struct model_opts *o,
 	if (!u || !share) {
 		free(u);
 		free(share);
-		return err_set(err, "out of memory (hm)");
+		return err_nomem(err, "out of memory (hm)");
 	}
 	for (uint32_t e = 0; e < ne; e++)
 		u[in->links[e]]++;
@@ -79,9 +79,6 @@ static int cmp_dbl(const void *a, const void *b)
  * them. */
 enum { SORT_NO, SORT_WANTED, SORT_DONE };
 
-/* Stem links hm_add keeps per set (128 MiB); the stems of the flows
- * beyond are built again when rated.  The tests lower it. */
-size_t model_hm_stem_budget = (size_t)1 << 25;
 #define HM_SORT_USE 16
 
 /* u[l], the sub-flows on each topology link of the flow sets present;
@@ -89,6 +86,7 @@ size_t model_hm_stem_budget = (size_t)1 << 25;
  * scratch of one add. */
 struct model_hm_state {
 	const struct routing *r;
+	size_t stem_budget; /* model_opts.hm_stem_budget */
 	uint32_t L, nkeys;
 	double *u, *cap;
 	double *sh;	 /* [L] cap / u of the links this set touched */
@@ -117,15 +115,22 @@ struct model_hm_state {
 };
 
 static struct model_hm_state *state_new(const struct routing *r, bool closed,
+					const struct model_opts *o,
 					struct err *err)
 {
 	struct model_hm_state *h = calloc(1, sizeof(*h));
 	const struct topo *t = routing_topo(r);
 	uint32_t L = topo_num_links(t), K = routing_middle_keys(r);
+	struct model_opts def;
 
+	if (!o) {
+		model_opts_init(&def);
+		o = &def;
+	}
 	if (!h)
 		goto nomem;
 	h->r = r;
+	h->stem_budget = o->hm_stem_budget;
 	h->L = L;
 	h->nkeys = K;
 	h->u = calloc((size_t)L + 1, sizeof(*h->u));
@@ -152,21 +157,23 @@ static struct model_hm_state *state_new(const struct routing *r, bool closed,
 	for (uint32_t l = 0; l < L; l++)
 		h->cap[l] = topo_link(t, l)->capacity;
 	stemset_init(&h->ss);
-	if (closed && hm_dfly_create(r, &h->dfly, err)) {
+	if (closed && hm_dfly_create(r, o->hm_dfly_memo_max, &h->dfly, err)) {
 		model_hm_state_destroy(h);
 		return NULL;
 	}
 	return h;
 nomem:
 	model_hm_state_destroy(h);
-	err_set(err, "out of memory (hm, %u links)", L);
+	err_nomem(err, "out of memory (hm, %u links)", L);
 	return NULL;
 }
 
 struct model_hm_state *model_hm_state_create(const struct routing *r,
-					     const char *spec, struct err *err)
+					     const char *spec,
+					     const struct model_opts *o,
+					     struct err *err)
 {
-	return state_new(r, !spec || model_hm_auto(spec), err);
+	return state_new(r, !spec || model_hm_auto(spec), o, err);
 }
 
 void model_hm_state_destroy(struct model_hm_state *h)
@@ -219,7 +226,7 @@ static int fetch_key(struct model_hm_state *h, uint32_t k, struct pathset *mp,
 	if (model_grow(&h->seg_off, &h->cap_seg, (size_t)h->nsegs + mp->n + 1,
 		       sizeof(*h->seg_off)) ||
 	    model_grow(&h->seg_links, &h->cap_sl, nl, sizeof(*h->seg_links)))
-		return err_set(err, "out of memory (hm middles)");
+		return err_nomem(err, "out of memory (hm middles)");
 	if ((size_t)h->nsegs + mp->n > h->cap_v) {
 		size_t c = h->cap_v ? h->cap_v : 256,
 		       n = (size_t)h->nsegs + mp->n;
@@ -231,8 +238,8 @@ static int fetch_key(struct model_hm_state *h, uint32_t k, struct pathset *mp,
 			double *q = realloc(*arr[x], c * sizeof(double));
 
 			if (!q)
-				return err_set(err,
-					       "out of memory (hm middles)");
+				return err_nomem(err,
+						 "out of memory (hm middles)");
 			*arr[x] = q;
 		}
 		h->cap_v = c;
@@ -385,8 +392,7 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 		if (flow_stems(h, f, i, err)) {
 			goto out;
 		}
-		if (kept == f->n &&
-		    h->nstl + p->off[p->n] > model_hm_stem_budget)
+		if (kept == f->n && h->nstl + p->off[p->n] > h->stem_budget)
 			kept = i; /* built again when rated */
 		if (kept == f->n &&
 		    (model_grow(&h->st_off, &h->cap_so, h->nst + p->n + 1,
@@ -398,7 +404,7 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 		     model_grow(&h->st_links, &h->cap_stl,
 				h->nstl + p->off[p->n] + 1,
 				sizeof(*h->st_links)))) {
-			err_set(err, "out of memory (hm, %u flows)", f->n);
+			err_nomem(err, "out of memory (hm, %u flows)", f->n);
 			goto out;
 		}
 		for (uint32_t s = 0; s < p->n; s++) {
@@ -447,7 +453,8 @@ commit:
 			free(set->cnt);
 			set->link = NULL;
 			set->cnt = NULL;
-			err_set(err, "out of memory (hm, %u links)", h->ntouch);
+			err_nomem(err, "out of memory (hm, %u links)",
+				  h->ntouch);
 			goto out;
 		}
 		set->n = h->ntouch;
@@ -617,7 +624,7 @@ static int hm_run(const struct spec *s, const struct routing *r,
 		  struct err *err)
 {
 	struct model_hm_state *h = state_new(
-		r, !strcmp(spec_value(s, hm_opts, "method"), "auto"), err);
+		r, !strcmp(spec_value(s, hm_opts, "method"), "auto"), o, err);
 	uint64_t np = 0;
 	int rc;
 

@@ -37,9 +37,6 @@
 /* The most groups the closed form takes (its tables per group pair). */
 #define HM_DFLY_MAX_GROUPS 1024
 
-/* Most memoised weights (doubles) per direction: 128 MiB. */
-size_t model_hm_dfly_memo_max = (size_t)1 << 24;
-
 struct hm_dfly {
 	const struct routing_dfly *d;
 	const struct topo *t;
@@ -55,7 +52,7 @@ struct hm_dfly {
 	uint32_t *tin, *tn;
 	/* per group pair (A, B), memoised: the sub-flows a flow A -> B puts
 	 * on s -> x for every router x of A (wout, by x's index) and on
-	 * y -> d for every y of B (win); NULL beyond model_hm_dfly_memo_max
+	 * y -> d for every y of B (win); NULL beyond hm_dfly_create's memo_max
 	 * entries, then computed per flow into w */
 	double *wout, *win;
 	uint8_t *wdone; /* [G*G] */
@@ -141,8 +138,8 @@ void hm_dfly_destroy(struct hm_dfly *x)
 	free(x);
 }
 
-int hm_dfly_create(const struct routing *r, struct hm_dfly **out,
-		   struct err *err)
+int hm_dfly_create(const struct routing *r, size_t memo_max,
+		   struct hm_dfly **out, struct err *err)
 {
 	const struct routing_dfly *d = routing_dfly(r);
 	struct hm_dfly *x;
@@ -157,7 +154,7 @@ int hm_dfly_create(const struct routing *r, struct hm_dfly **out,
 	NG = d->gl_pair[GG];
 	x = calloc(1, sizeof(*x));
 	if (!x)
-		return err_set(err, "out of memory (hm)");
+		return err_nomem(err, "out of memory (hm)");
 	x->d = d;
 	x->t = routing_topo(r);
 	x->N = topo_num_nodes(x->t);
@@ -179,12 +176,12 @@ int hm_dfly_create(const struct routing *r, struct hm_dfly **out,
 	x->pairs2 = malloc((GG + 1) * sizeof(*x->pairs2));
 	x->f = malloc(((size_t)d->G + 1) * sizeof(*x->f));
 	x->wdone = calloc(GG + 1, 1);
-	if (GG * d->maxa <= model_hm_dfly_memo_max) {
+	if (GG * d->maxa <= memo_max) {
 		x->wout = malloc((GG * d->maxa + 1) * sizeof(*x->wout));
 		x->win = malloc((GG * d->maxa + 1) * sizeof(*x->win));
 		if (!x->wout || !x->win) {
 			hm_dfly_destroy(x);
-			return err_set(err, "out of memory (hm)");
+			return err_nomem(err, "out of memory (hm)");
 		}
 	}
 	x->ki = malloc(((size_t)x->K + 1) * sizeof(*x->ki));
@@ -197,7 +194,7 @@ int hm_dfly_create(const struct routing *r, struct hm_dfly **out,
 	    !x->pcnt || !x->pairs || !x->pairs2 || !x->f || !x->wdone ||
 	    !x->ki || !x->uout || !x->uin || !x->rout || !x->rin) {
 		hm_dfly_destroy(x);
-		return err_set(err, "out of memory (hm)");
+		return err_nomem(err, "out of memory (hm)");
 	}
 	for (size_t k = 0; k < GG; k++)
 		x->P[k] = x->Q[k] = NAN;
@@ -506,11 +503,11 @@ int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 		double *q;
 
 		if (!kq)
-			return err_set(err, "out of memory (hm keys)");
+			return err_nomem(err, "out of memory (hm keys)");
 		x->keys = kq;
 		q = realloc(x->segv, ((size_t)nc * d->maxa + 1) * sizeof(*q));
 		if (!q)
-			return err_set(err, "out of memory (hm keys)");
+			return err_nomem(err, "out of memory (hm keys)");
 		x->segv = q;
 		x->capk = nc;
 	}

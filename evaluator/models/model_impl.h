@@ -219,16 +219,12 @@ static inline void hm_count(struct hm_counter *c, uint32_t l, double n)
  * rates F from SH[l] = capacity / count of the links F's paths cross (it
  * cannot fail).  Those that can return 0 or -1 with err set. */
 struct hm_dfly;
-/* Stem links the factored hm keeps per flow set (model_hm.c); beyond, it
- * builds the rest again to rate them.  The tests lower it. */
-extern size_t model_hm_stem_budget;
-/* Most weights hm_dfly_create memoises per direction (beyond, it computes
- * them per flow); the tests lower it to take that path too. */
-extern size_t model_hm_dfly_memo_max;
 /* Whether hm SPEC has method=auto (the closed form where it applies). */
 bool model_hm_auto(const char *spec);
-int hm_dfly_create(const struct routing *r, struct hm_dfly **out,
-		   struct err *err);
+/* hm_dfly_create memoises at most MEMO_MAX weights per direction
+ * (model_opts.hm_dfly_memo_max). */
+int hm_dfly_create(const struct routing *r, size_t memo_max,
+		   struct hm_dfly **out, struct err *err);
 void hm_dfly_destroy(struct hm_dfly *x);
 int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 		  struct hm_counter *c, uint64_t *npaths, struct err *err);

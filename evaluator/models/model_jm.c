@@ -87,7 +87,7 @@ static int jm_solve(const struct model_input *in, const struct model_opts *o,
 	j.act = malloc(np * sizeof(*j.act));
 	if (!j.R || !j.share || !j.u || !j.sat || !j.act) {
 		jm_free(&j);
-		return err_set(err, "out of memory (jm)");
+		return err_nomem(err, "out of memory (jm)");
 	}
 	for (uint32_t e = 0; e < ne; e++)
 		j.u[in->links[e]]++;
@@ -511,7 +511,8 @@ int model_jm_factored(const struct model_finput *in, uint32_t need_flows,
 	    !j.dt || !j.dm || !j.gone || !j.live || !j.aseg || !j.sval ||
 	    !j.sseg || !j.tmp || !j.dying || !j.pre || !j.csum || !j.cnt) {
 		fjm_free(&j);
-		return err_set(err, "out of memory (jm, %u stems)", in->nstems);
+		return err_nomem(err, "out of memory (jm, %u stems)",
+				 in->nstems);
 	}
 	memset(rates, 0, (size_t)in->nflows * sizeof(*rates));
 	if (load)
@@ -617,7 +618,7 @@ static int jm_run(const struct spec *s, const struct routing *r,
 		ld = calloc((size_t)in.nlinks + 1, sizeof(*ld));
 		if (!ld) {
 			model_finput_free(&in);
-			return err_set(err, "out of memory");
+			return err_nomem(err, "out of memory");
 		}
 	}
 	rc = model_jm_factored(&in, o->need_flows, res->rates, ld, &rounds,

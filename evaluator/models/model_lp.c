@@ -111,8 +111,8 @@ static int build(struct lp *lp, const struct model_input *in,
 		free(ja);
 		free(ar);
 		model_incid_free(&ic);
-		return err_set(err, "out of memory (LP of %llu non-zeros)",
-			       (unsigned long long)nnz);
+		return err_nomem(err, "out of memory (LP of %llu non-zeros)",
+				 (unsigned long long)nnz);
 	}
 	lp->alpha_col = (int)ncols;
 	lp->P = glp_create_prob();
@@ -258,7 +258,7 @@ static int mmf_loop(struct lp *lp, const struct model_opts *o,
 	if (!fixed || !gamma) {
 		free(fixed);
 		free(gamma);
-		return err_set(err, "out of memory (mmf)");
+		return err_nomem(err, "out of memory (mmf)");
 	}
 	while (left) {
 		double a, best = -1;
@@ -518,8 +518,8 @@ static int mlp_build(struct model_mlp *m, const uint32_t *row_link,
 	ja = malloc((nnz + 1) * sizeof(*ja));
 	ar = malloc((nnz + 1) * sizeof(*ar));
 	if (!row_of || !stamp || !at || !ia || !ja || !ar) {
-		rc = err_set(err, "out of memory (LP of %llu non-zeros)",
-			     (unsigned long long)nnz);
+		rc = err_nomem(err, "out of memory (LP of %llu non-zeros)",
+			       (unsigned long long)nnz);
 		goto out;
 	}
 	for (uint32_t r = 0; r < m->nrows; r++) {
@@ -598,7 +598,7 @@ struct model_mlp *model_mlp_create(const struct model_input *in, uint32_t nrows,
 	uint64_t npm = 0;
 
 	if (!m) {
-		err_set(err, "out of memory (reduced LP)");
+		err_nomem(err, "out of memory (reduced LP)");
 		return NULL;
 	}
 	for (uint32_t q = 0; q < nmulti; q++)
@@ -622,7 +622,7 @@ struct model_mlp *model_mlp_create(const struct model_input *in, uint32_t nrows,
 	if (!m->multi || !m->W || !m->rhs || !m->level || !m->ind || !m->val ||
 	    !m->tind || !m->tval) {
 		model_mlp_free(m);
-		err_set(err, "out of memory (reduced LP)");
+		err_nomem(err, "out of memory (reduced LP)");
 		return NULL;
 	}
 	if (nmulti)
@@ -773,7 +773,7 @@ static int tpl_build(glp_prob *P, const struct mcf_tpl *p, struct err *err)
 	double *ar = NULL;
 
 	if (!row_of)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	for (uint32_t x = 0; x < p->col_off[p->ngroups]; x++)
 		if (!row_of[p->col_link[x]])
 			row_of[p->col_link[x]] = (uint32_t)++nrows;
@@ -791,8 +791,8 @@ static int tpl_build(glp_prob *P, const struct mcf_tpl *p, struct err *err)
 		free(ja);
 		free(ar);
 		free(row_of);
-		return err_set(err, "out of memory (LP of %llu non-zeros)",
-			       (unsigned long long)nnz);
+		return err_nomem(err, "out of memory (LP of %llu non-zeros)",
+				 (unsigned long long)nnz);
 	}
 	glp_set_obj_dir(P, GLP_MAX);
 	glp_add_rows(P, nrows + (int)p->nflows);

@@ -63,8 +63,8 @@ static int tpl_build(const struct model_input *in, struct tpl *t,
 	t->cnt = malloc((nc + 1) * sizeof(*t->cnt));
 	if (!t->demand || !t->mult || !t->col_off || !t->col_link || !t->cnt) {
 		tpl_free(t);
-		return err_set(err, "out of memory (MCF of %u paths)",
-			       in->npaths);
+		return err_nomem(err, "out of memory (MCF of %u paths)",
+				 in->npaths);
 	}
 	for (uint32_t i = 0; i < in->nflows; i++)
 		t->demand[i] = model_demand(in, i);

@@ -120,7 +120,7 @@ int model_filling(const struct model_input *in, struct model_result *res,
 	hp.key = malloc(nl * sizeof(*hp.key));
 	if (!W || !R || !base || !cnt || !fixed || !hp.h || !hp.pos ||
 	    !hp.key) {
-		rc = err_set(err, "out of memory (progressive filling)");
+		rc = err_nomem(err, "out of memory (progressive filling)");
 		goto out;
 	}
 	/* path p is flow p (one path each) */
@@ -421,7 +421,7 @@ static int hyb_init(struct hyb *h, const struct model_input *in,
 	    !h->row_link || !h->multi || !h->mk || !h->W || !h->F || !h->cnt ||
 	    !h->rW || !h->rhs || !h->y || !h->lev || !h->lam || !h->score ||
 	    !h->touched || !h->fixed)
-		return err_set(err, "out of memory (mmf)");
+		return err_nomem(err, "out of memory (mmf)");
 	for (uint32_t l = 0; l < in->nlinks; l++)
 		h->row_of[l] = h->hp.pos[l] = NOPOS;
 	h->left = in->nflows;

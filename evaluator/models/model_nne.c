@@ -48,9 +48,7 @@ static int applies(const struct routing *r, struct err *err)
 {
 	const struct topo *t = routing_topo(r);
 
-	if ((topo_behaves_as(t) != TOPO_DRAGONFLY &&
-	     topo_behaves_as(t) != TOPO_CASCADE) ||
-	    !topo_num_groups(t))
+	if (!topo_behaves_traits(t)->groups || !topo_num_groups(t))
 		return err_set(err, "needs a dragonfly or Cascade (this is %s)",
 			       topo_family(t));
 	if (strcmp(routing_name(r), "min") && strcmp(routing_name(r), "vlb") &&
@@ -107,7 +105,7 @@ static int demand(const struct routing *r, const struct flows *f,
 	int rc = 0;
 
 	if (!pw)
-		return err_set(err, "out of memory (%u flows)", f->n);
+		return err_nomem(err, "out of memory (%u flows)", f->n);
 	pathset_init(&ps);
 	for (uint32_t i = 0; i < f->n; i++) {
 		delta[topo_inject_link(t, f->src[i])] += that[i];
@@ -220,7 +218,7 @@ static int run_nne(const struct spec *s, const struct routing *r,
 	tot = calloc((size_t)nn + 1, sizeof(*tot));
 	that = malloc(((size_t)f->n + 1) * sizeof(*that));
 	if (!tot || !that) {
-		rc = err_set(err, "out of memory (%u flows)", f->n);
+		rc = err_nomem(err, "out of memory (%u flows)", f->n);
 		goto out;
 	}
 	for (uint32_t i = 0; i < f->n; i++)
@@ -237,7 +235,7 @@ static int run_nne(const struct spec *s, const struct routing *r,
 			continue;
 		delta[m] = calloc((size_t)nl + 1, sizeof(double));
 		if (!delta[m]) {
-			rc = err_set(err, "out of memory (%u links)", nl);
+			rc = err_nomem(err, "out of memory (%u links)", nl);
 			goto out;
 		}
 		rm = strategy_routing(r, m == 0, &made, err);

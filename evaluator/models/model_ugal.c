@@ -78,7 +78,7 @@ static int want_factored(const struct spec *s, const struct routing *r,
 	for (uint32_t i = 0; i < k; i++)
 		if (flows_add(&sub, f->src[i], f->dst[i], f->demand[i])) {
 			flows_free(&sub);
-			return err_set(err, "out of memory (flow sample)");
+			return err_nomem(err, "out of memory (flow sample)");
 		}
 	if (ugal_tpl_build(r, &sub, model, 0, &tp, err)) {
 		flows_free(&sub);
@@ -110,7 +110,7 @@ static int run_model(unsigned model, const struct spec *s,
 		return -1;
 	x = calloc((size_t)tp.lp.ngroups + 1, sizeof(*x));
 	if (!x)
-		rc = err_set(err, "out of memory (%u groups)", tp.lp.ngroups);
+		rc = err_nomem(err, "out of memory (%u groups)", tp.lp.ngroups);
 	else if (model_tpl_solve(&tp.lp, o, res, x, err))
 		rc = -1;
 	if (!rc) {

@@ -164,9 +164,7 @@ int nne_net_from_topo(const struct topo *t, double link_rate, const double *bw,
 	double bl = INFINITY, br = INFINITY;
 
 	memset(net, 0, sizeof(*net));
-	if ((topo_behaves_as(t) != TOPO_DRAGONFLY &&
-	     topo_behaves_as(t) != TOPO_CASCADE) ||
-	    G == 0)
+	if (!topo_behaves_traits(t)->groups || G == 0)
 		return err_set(err,
 			       "the nearest-neighbour model needs a dragonfly "
 			       "or Cascade ('%s' is %s)",
@@ -177,7 +175,7 @@ int nne_net_from_topo(const struct topo *t, double link_rate, const double *bw,
 		link_rate = NNE_DEFAULT_LINK_RATE;
 	cnt = calloc((size_t)G * G, sizeof(*cnt));
 	if (!cnt)
-		return err_set(err, "out of memory (%u groups)", G);
+		return err_nomem(err, "out of memory (%u groups)", G);
 	for (uint32_t l = first; l < L; l++) {
 		const struct topo_link *k = topo_link(t, l);
 		uint32_t gi = topo_switch_group(t, k->from);
@@ -452,7 +450,7 @@ int nne_plan_all(const struct nne_app *a, const struct nne_net *net,
 	*n = 0;
 	div = malloc(NNE_MAX_DIMS * sizeof(*div));
 	if (!div)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	for (uint32_t k = 0; k < a->d; k++) {
 		nd[k] = 0;
 		for (uint64_t x = 1; x * x <= a->beta[k]; x++) {
@@ -476,7 +474,7 @@ int nne_plan_all(const struct nne_app *a, const struct nne_net *net,
 	freev = malloc(net->groups * sizeof(*freev));
 	seen = malloc((size_t)combos * sizeof(*seen));
 	if (!freev || !seen) {
-		rc = err_set(err, "out of memory");
+		rc = err_nomem(err, "out of memory");
 		goto out;
 	}
 	for (uint32_t g = 0; g < net->groups; g++) {
@@ -520,7 +518,7 @@ int nne_plan_all(const struct nne_app *a, const struct nne_net *net,
 				cap = cap ? 2 * cap : 64;
 				nv = realloc(v, cap * sizeof(*v));
 				if (!nv) {
-					rc = err_set(err, "out of memory");
+					rc = err_nomem(err, "out of memory");
 					goto out;
 				}
 				v = nv;
@@ -639,7 +637,7 @@ int nne_layout(const struct topo *t, const uint8_t *usable,
 	int rc = 0;
 
 	if (!gc || !rt || !slots) {
-		rc = err_set(err, "out of memory");
+		rc = err_nomem(err, "out of memory");
 		goto out;
 	}
 	if ((uint64_t)per * L != tasks) {
@@ -678,7 +676,7 @@ int nne_layout(const struct topo *t, const uint8_t *usable,
 
 		perm = malloc(tasks * sizeof(*perm));
 		if (!perm) {
-			rc = err_set(err, "out of memory");
+			rc = err_nomem(err, "out of memory");
 			goto out;
 		}
 		rng_seed(&r, seed);

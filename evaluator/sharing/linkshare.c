@@ -67,7 +67,7 @@ static int gather(uint8_t *used, uint32_t first, uint32_t nlinks,
 	if (!v) {
 		for (l = first; l < nlinks; l++)
 			used[l] = 0;
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	}
 	for (l = first; l < nlinks && k < cnt; l++)
 		if (used[l]) {
@@ -131,7 +131,7 @@ int linkshare_linkset(const struct routing *r, const struct ls_job *j,
 	if (!used) {
 		used = calloc(nl ? nl : 1, 1);
 		if (!used)
-			return err_set(err, "out of memory");
+			return err_nomem(err, "out of memory");
 	}
 	if (j->pattern && *j->pattern)
 		rc = pattern_links(r, j, used, first, err);
@@ -164,7 +164,7 @@ struct ls_state *ls_state_create(const struct routing *r, struct err *err)
 	return s;
 oom:
 	ls_state_destroy(s);
-	err_set(err, "out of memory");
+	err_nomem(err, "out of memory");
 	return NULL;
 }
 
@@ -243,7 +243,7 @@ int ls_state_add(struct ls_state *s, uint32_t id, uint32_t *links, uint32_t n,
 	}
 	if (new_slot(s, &k)) {
 		free(links);
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	}
 	if (s->flip_cap < s->nslots) {
 		uint32_t *f = realloc(s->flip, s->cap * sizeof(*f));
@@ -251,7 +251,7 @@ int ls_state_add(struct ls_state *s, uint32_t id, uint32_t *links, uint32_t n,
 		if (!f) {
 			s->freelist[s->nfree++] = k;
 			free(links);
-			return err_set(err, "out of memory");
+			return err_nomem(err, "out of memory");
 		}
 		s->flip = f;
 		s->flip_cap = s->cap;
@@ -449,7 +449,7 @@ static int fill_shares(const struct ls_state *s, struct ls_result *res,
 			cnt += (uint32_t)__builtin_popcountll(acc[w]);
 		st->shares_with = malloc((cnt ? cnt : 1) * sizeof(uint32_t));
 		if (!st->shares_with) {
-			err_set(err, "out of memory");
+			err_nomem(err, "out of memory");
 			goto out;
 		}
 		st->nshares = 0;
@@ -465,7 +465,7 @@ static int fill_shares(const struct ls_state *s, struct ls_result *res,
 	rc = 0;
 out:
 	if (rc && !err->msg[0])
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 	free(cidx);
 	free(cjob);
 	free(lidx);
@@ -477,7 +477,7 @@ out:
 int linkshare_compute(const struct routing *r, const struct ls_job *jobs,
 		      uint32_t njobs, struct ls_result *res, struct err *err)
 {
-	struct err local = { "" };
+	struct err local = { 0 };
 	struct ls_state *s;
 	uint8_t *scratch = NULL;
 	uint32_t bad = UINT32_MAX;
@@ -495,7 +495,7 @@ int linkshare_compute(const struct routing *r, const struct ls_job *jobs,
 	res->link_jobs =
 		calloc(s->nlinks ? s->nlinks : 1, sizeof(*res->link_jobs));
 	if (!scratch || !res->jobs || !res->link_jobs) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto fail;
 	}
 	res->njobs = njobs;

@@ -195,10 +195,10 @@ static int layout(const struct topo *t, struct panel **out, uint32_t *np,
 			continue;
 		}
 		/* fat-tree pods: leaves in one row, level-1 switches above */
-		if (topo_kind(t) == TOPO_FATTREE && q->group != TOPO_NONE &&
+		if (topo_traits(t)->levels && q->group != TOPO_NONE &&
 		    q->n % 2 == 0)
 			cols = q->n / 2;
-		else if (topo_kind(t) == TOPO_FATTREE)
+		else if (topo_traits(t)->levels)
 			cols = q->n; /* upper levels: one row per level */
 		else
 			cols = (uint32_t)ceil(sqrt((double)q->n * 2));
@@ -315,12 +315,13 @@ int svg_write(FILE *f, const struct topo *t, const char *title,
 
 		if (q->group == TOPO_NONE)
 			snprintf(label, sizeof(label), "%s",
-				 topo_kind(t) == TOPO_FATTREE ? "upper levels" :
-				 topo_num_groups(t) ? "other switches" :
-						      "switches");
+				 topo_traits(t)->levels ? "upper levels" :
+				 topo_num_groups(t)	? "other switches" :
+							  "switches");
 		else
 			snprintf(label, sizeof(label), "%s %u",
-				 topo_kind(t) == TOPO_FATTREE ? "pod" : "group",
+				 topo_traits(t)->unit ? topo_traits(t)->unit :
+							"group",
 				 q->group);
 		fprintf(f,
 			"<g><rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
@@ -333,7 +334,7 @@ int svg_write(FILE *f, const struct topo *t, const char *title,
 			uint32_t row = i / q->cols,
 				 rows = (q->n + q->cols - 1) / q->cols;
 
-			if (topo_kind(t) == TOPO_FATTREE)
+			if (topo_traits(t)->levels)
 				row = rows - 1 - row;
 			draw_switch(f, t, q->sw[i],
 				    q->x + PANELPAD + (i % q->cols) * step,
@@ -404,7 +405,7 @@ int svg_write(FILE *f, const struct topo *t, const char *title,
 	rc = ferror(f) ? err_set(err, "write error") : 0;
 	goto out;
 oom:
-	err_set(err, "out of memory");
+	err_nomem(err, "out of memory");
 out:
 	for (uint32_t k = 0; p && k < np; k++)
 		free(p[k].sw);

@@ -14,6 +14,7 @@
 #include "evaluator/sim/whatif.h"
 #include "policies/policy.h"
 #include "policies/willrun.h"
+#include "topo/util/par.h"
 
 struct ev {
 	int64_t t;
@@ -469,7 +470,7 @@ static int assemble(struct sim *s, uint32_t nc)
 	if (np >= UINT32_MAX || ne >= UINT32_MAX)
 		return err_set(s->err, "more than 2^32 paths or path links");
 	if (cin_room(s, nf, np, ne))
-		return err_set(s->err, "out of memory");
+		return err_nomem(s->err, "out of memory");
 	nf = np = ne = 0;
 	for (uint32_t c = 0; c < nc; c++) {
 		const struct model_input *ji = &s->jin[s->comp[c]];
@@ -537,7 +538,7 @@ static int flows_rate(const struct sim *s, const char *model,
 
 		for (uint32_t k = 0; k < f->n && !rc; k++)
 			if (flows_add(&all, f->src[k], f->dst[k], f->demand[k]))
-				rc = err_set(err, "out of memory");
+				rc = err_nomem(err, "out of memory");
 	}
 	if (!rc)
 		rc = model_run(model, s->r, &all, &mo, &mr, err);
@@ -606,14 +607,14 @@ static int defer_rate(struct sim *s, uint32_t i)
 		uint32_t n = s->tk_cap ? 2 * s->tk_cap : 64;
 
 		if (resize_u32(&s->tk_off, (size_t)n + 1))
-			return err_set(s->err, "out of memory");
+			return err_nomem(s->err, "out of memory");
 		s->tk_cap = n;
 	}
 	if (at + nc > s->tk_ccap) {
 		size_t n = 2 * (at + nc);
 
 		if (resize_u32(&s->tk_comp, n))
-			return err_set(s->err, "out of memory");
+			return err_nomem(s->err, "out of memory");
 		s->tk_ccap = n;
 	}
 	memcpy(s->tk_comp + at, s->comp, nc * sizeof(*s->comp));
@@ -648,7 +649,7 @@ static int job_hm(struct sim *s, uint32_t i, double *rate)
 	}
 	r = malloc(((size_t)f->n + 1) * sizeof(*r));
 	if (!r) {
-		rc = err_set(s->err, "out of memory");
+		rc = err_nomem(s->err, "out of memory");
 		goto out;
 	}
 	if (model_hm_state_add(s->hm, f, r, &s->hmset[i], s->err)) {
@@ -728,7 +729,7 @@ static int index_links(struct sim *s, uint32_t i)
 			uint32_t n = ol->cap ? 2 * ol->cap : 4;
 
 			if (resize_u32(&ol->job, n))
-				return err_set(s->err, "out of memory");
+				return err_nomem(s->err, "out of memory");
 			ol->cap = n;
 		}
 		ol->job[ol->n++] = i;
@@ -790,7 +791,7 @@ static int set_end(struct sim *s, uint32_t k, bool force)
 	if (!force && e == o->end)
 		return 0;
 	o->end = e;
-	return heap_push(s, e, k) ? err_set(s->err, "out of memory") : 0;
+	return heap_push(s, e, k) ? err_nomem(s->err, "out of memory") : 0;
 }
 
 /* Job K's work brought to now at its old pace, then its new pace and
@@ -849,7 +850,7 @@ static int rate_room(struct sim *s, size_t n)
 {
 	if (n + 1 > s->rbuf_cap) {
 		if (resize_dbl(&s->rbuf_d, 2 * (n + 1)))
-			return err_set(s->err, "out of memory");
+			return err_nomem(s->err, "out of memory");
 		s->rbuf_cap = 2 * (n + 1);
 	}
 	return 0;
@@ -1010,7 +1011,7 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 
 	o->nodes = malloc((n ? n : 1) * sizeof(*o->nodes));
 	if (!o->nodes)
-		return err_set(s->err, "out of memory");
+		return err_nomem(s->err, "out of memory");
 	memcpy(o->nodes, nodes, n * sizeof(*nodes));
 	o->n = n;
 	o->start = st;
@@ -1033,7 +1034,7 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 			 * ends (start_running lists each node once per job) */
 			if (!s->extra &&
 			    !(s->extra = calloc(s->N, sizeof(*s->extra))))
-				return err_set(s->err, "out of memory");
+				return err_nomem(s->err, "out of memory");
 			s->res->snapshot_shared_nodes += !s->extra[nodes[k]]++;
 			continue;
 		}
@@ -1046,7 +1047,7 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 		s->links[i] = malloc((nl ? nl : 1) * sizeof(uint32_t));
 		if (!s->links[i]) {
 			free(links);
-			return err_set(s->err, "out of memory");
+			return err_nomem(s->err, "out of memory");
 		}
 		if (nl)
 			memcpy(s->links[i], links, nl * sizeof(uint32_t));
@@ -1073,7 +1074,7 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 	if (s->dyn)
 		s->live[i] = 1;
 	if ((!s->dyn || j->running) && heap_push(s, end, i))
-		return err_set(s->err, "out of memory");
+		return err_nomem(s->err, "out of memory");
 	if (s->links && index_links(s, i))
 		return -1;
 	if (s->hm ? job_hm(s, i, &o->rate) :
@@ -1498,7 +1499,7 @@ static int fmode_setup(struct sim *s, uint32_t nj, uint32_t L)
 	}
 	if (s->hm) {
 		s->hm_alone = model_hm_state_create(
-			s->r, s->o->model ? s->o->model : "hm", s->err);
+			s->r, s->o->model ? s->o->model : "hm", NULL, s->err);
 		if (!s->hm_alone)
 			return -1;
 	}
@@ -1558,7 +1559,7 @@ static int setup(struct sim *s)
 	if (s->o->rates &&
 	    model_hm_incremental(s->o->model ? s->o->model : "jm")) {
 		s->hm = model_hm_state_create(
-			s->r, s->o->model ? s->o->model : "hm", s->err);
+			s->r, s->o->model ? s->o->model : "hm", NULL, s->err);
 		if (!s->hm)
 			return -1;
 		s->hmset = calloc(nj ? nj : 1, sizeof(*s->hmset));
@@ -1764,7 +1765,7 @@ static int outcomes(struct sim *s)
 	uint32_t n = 0, done = 0;
 
 	if (!ta)
-		return err_set(s->err, "out of memory");
+		return err_nomem(s->err, "out of memory");
 	for (uint32_t i = 0; i < s->w->n; i++) {
 		struct whatif_job *o = &res->jobs[i];
 		const struct wl_job *j = &s->w->jobs[i];
@@ -1833,7 +1834,7 @@ static void rate_worker(struct rate_pool *p)
 
 		memset(&e, 0, sizeof(e));
 		if (s->o->stop && atomic_load(s->o->stop))
-			err_set(&e, WHATIF_STOPPED);
+			err_code(&e, ECANCELED, WHATIF_STOPPED);
 		else if (!flows_rate(s, p->model, comp, nc, &rate, &e)) {
 			s->res->jobs[comp[0]].rate = rate;
 			if (s->o->progress) { /* one thread at a time */
@@ -1857,11 +1858,11 @@ static void rate_worker(struct rate_pool *p)
 	}
 }
 
-static void *rate_thread(void *arg)
+/* One part of rate_tasks: the next rates not yet taken. */
+static void rate_part(void *arg, uint32_t part)
 {
+	(void)part;
 	rate_worker(arg);
-	model_thread_done(); /* GLPK's environment, if the model used it */
-	return NULL;
 }
 
 static int rate_tasks(struct sim *s)
@@ -1869,29 +1870,22 @@ static int rate_tasks(struct sim *s)
 	struct rate_pool p = { .s = s,
 			       .model = s->o->model ? s->o->model : "jm",
 			       .fail = UINT32_MAX };
-	uint32_t nth = s->o->rate_threads, started = 0;
-	pthread_t *th;
+	uint32_t nth = s->o->rate_threads;
 
 	if (!s->ntk)
 		return 0;
 	if (nth > s->ntk)
 		nth = s->ntk;
-	th = malloc(nth * sizeof(*th));
-	if (!th)
-		return err_set(s->err, "out of memory");
+	if (!nth)
+		nth = 1;
 	atomic_init(&p.next, 0);
 	atomic_init(&p.stop, false);
 	pthread_mutex_init(&p.mu, NULL);
-	for (uint32_t t = 1; t < nth; t++)
-		if (!pthread_create(&th[started], NULL, rate_thread, &p))
-			started++;
 	/* the caller takes tasks too; progress after every rate */
 	if (s->o->progress)
 		s->o->progress(s->o->progress_arg, 0, s->ntk, "rates");
-	rate_worker(&p);
-	for (uint32_t t = 0; t < started; t++)
-		pthread_join(th[t], NULL);
-	free(th);
+	/* a thread frees GLPK's environment, if the model used it */
+	par_run(nth, true, rate_part, &p, model_thread_done);
 	pthread_mutex_destroy(&p.mu);
 	if (s->o->progress)
 		s->o->progress(s->o->progress_arg, p.done, s->ntk, "rates");
@@ -1940,7 +1934,7 @@ static int simulate(struct sim *s)
 		int64_t t = INT64_MAX;
 
 		if (s->o->stop && atomic_load(s->o->stop))
-			return err_set(s->err, WHATIF_STOPPED);
+			return err_code(s->err, ECANCELED, WHATIF_STOPPED);
 		drop_stale(s);
 		if (s->nheap)
 			t = s->heap[0].t;
@@ -2024,7 +2018,7 @@ int whatif_run(const struct topo *t, const struct routing *r,
 	snprintf(res->policy, sizeof(res->policy), "%s", policy_spec(s.pol));
 	res->njobs = w->n;
 	if (setup(&s)) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		teardown(&s);
 		whatif_result_free(res);
 		return -1;

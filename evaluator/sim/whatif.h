@@ -72,7 +72,8 @@ struct whatif_opts {
 				      * throttles); may be NULL */
 	void *progress_arg;
 	/* May be NULL; once set (by another thread), whatif_run gives up at
-	 * its next event and fails with err WHATIF_STOPPED */
+	 * its next event and fails with err code ECANCELED (text
+	 * WHATIF_STOPPED) */
 	const atomic_bool *stop;
 	/* Threads for the predicted rates (0 or 1: none besides the
 	 * caller's).  With more, and a model that takes flows (not paths,

@@ -282,10 +282,10 @@ int whatif_result_from_json(struct json_object *o, const char *what,
 		return err_set(err, "%s: jobs: not an array", what);
 	n = json_object_array_length(a);
 	if (n >= UINT32_MAX)
-		return err_set(err, "%s: jobs: too many", what);
+		return err_range(err, "%s: jobs: too many", what);
 	r->jobs = calloc(n ? n : 1, sizeof(*r->jobs));
 	if (!r->jobs)
-		return err_set(err, "%s: out of memory", what);
+		return err_nomem(err, "%s: out of memory", what);
 	r->njob_out = (uint32_t)n;
 	for (uint32_t k = 0; k < n; k++)
 		if (get_job(a, k, r, what, err)) {

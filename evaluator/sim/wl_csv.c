@@ -87,8 +87,8 @@ int wl_parse_csv(const char *name, const char *text, size_t len,
 
 			if (!q) {
 				free(buf);
-				return err_set(err, "%s:%u: out of memory",
-					       name, line);
+				return err_nomem(err, "%s:%u: out of memory",
+						 name, line);
 			}
 			buf = q;
 			bcap = l + 1;
@@ -163,8 +163,8 @@ int wl_parse_csv(const char *name, const char *text, size_t len,
 
 			if (!j) {
 				free(buf);
-				return err_set(err, "%s:%u: out of memory",
-					       name, line);
+				return err_nomem(err, "%s:%u: out of memory",
+						 name, line);
 			}
 			msg = wl_fill_job(j, v[0], v[1], v[2], v[3], v[4],
 					  nf > 5 ? f[5] : NULL, frac, m,

@@ -114,7 +114,7 @@ static int list_job(struct workload *w, const struct wl_opts *o,
 	}
 	j = wl_push(w);
 	if (!j)
-		return err_set(err, "%s: out of memory", name);
+		return err_nomem(err, "%s: out of memory", name);
 	msg = wl_fill_job(j, v[0], v[1], v[2], v[3], v[4], pattern, frac, m,
 			  sizeof(m));
 	j->line = idx + 1;
@@ -135,7 +135,7 @@ int wl_parse_json(const char *name, const char *text, size_t len,
 	int rc = 0;
 
 	if (!tok)
-		return err_set(err, "%s: out of memory", name);
+		return err_nomem(err, "%s: out of memory", name);
 	if (len > INT_MAX) {
 		json_tokener_free(tok);
 		return err_set(err, "%s: JSON larger than %d bytes", name,

@@ -180,8 +180,8 @@ int wl_json_keys(const char *name, const char *text, size_t len,
 
 				if (esc &&
 				    decode_key(text + i, e - i + 1, &k)) {
-					rc = err_set(err, "%s: out of memory",
-						     name);
+					rc = err_nomem(err, "%s: out of memory",
+						       name);
 					break;
 				}
 				if (st[top].n == st[top].cap) {
@@ -193,7 +193,7 @@ int wl_json_keys(const char *name, const char *text, size_t len,
 
 					if (!q) {
 						free(k.own);
-						rc = err_set(
+						rc = err_nomem(
 							err,
 							"%s: out of memory",
 							name);

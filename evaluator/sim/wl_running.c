@@ -63,7 +63,7 @@ static uint32_t *index_list(const char *s, uint32_t nnodes, uint32_t *n,
 		for (unsigned long x = a; x <= b; x++)
 			if (add_node(&v, &cnt, &cap, (uint32_t)x)) {
 				free(v);
-				err_set(err, "out of memory");
+				err_nomem(err, "out of memory");
 				return NULL;
 			}
 		p = end;
@@ -114,8 +114,8 @@ uint32_t *workload_nodes(const char *list, const struct machine *m,
 	if (!hl) {
 		const char *why = hl_error(list);
 
-		err_set(err, "bad hostlist '%.64s': %s", list,
-			why ? why : "out of memory");
+		err_code(err, why ? EINVAL : ENOMEM, "bad hostlist '%.64s': %s",
+			 list, why ? why : "out of memory");
 		return NULL;
 	}
 	while ((h = hl_shift(hl))) {
@@ -131,7 +131,7 @@ uint32_t *workload_nodes(const char *list, const struct machine *m,
 		}
 		free(h);
 		if (add_node(&v, &cnt, &cap, x)) {
-			err_set(err, "out of memory");
+			err_nomem(err, "out of memory");
 			goto fail;
 		}
 	}
@@ -164,7 +164,7 @@ static int held_once(const char *name, const struct wl_opts *o,
 				n = w->jobs[k].alloc[i] + 1;
 	by = calloc(n ? n : 1, sizeof(*by)); /* 1 + job index */
 	if (!by)
-		return err_set(err, "%s: out of memory", name);
+		return err_nomem(err, "%s: out of memory", name);
 	for (k = 0; k < w->n && !rc; k++) {
 		const struct wl_job *j = &w->jobs[k];
 
@@ -222,7 +222,7 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 		uint32_t *v;
 		int64_t id;
 		struct wl_job *j;
-		struct err e2 = { "" };
+		struct err e2 = { 0 };
 		char m[256];
 
 		line++;
@@ -230,8 +230,8 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 			char *q = realloc(buf, l + 1);
 
 			if (!q) {
-				rc = err_set(err, "%s:%u: out of memory", name,
-					     line);
+				rc = err_nomem(err, "%s:%u: out of memory",
+					       name, line);
 				break;
 			}
 			buf = q;
@@ -272,7 +272,7 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 		j = wl_push(w);
 		if (!j) {
 			free(v);
-			rc = err_set(err, "%s:%u: out of memory", name, line);
+			rc = err_nomem(err, "%s:%u: out of memory", name, line);
 			break;
 		}
 		j->id = (uint32_t)id;
@@ -289,7 +289,7 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 			continue;
 		}
 		if (nf == 3 && !(j->pattern = strdup(f[2])))
-			rc = err_set(err, "%s:%u: out of memory", name, line);
+			rc = err_nomem(err, "%s:%u: out of memory", name, line);
 	}
 	free(buf);
 	if (!rc)
@@ -297,7 +297,7 @@ int workload_parse_running(const char *name, const char *text, size_t len,
 	if (!rc)
 		rc = held_once(name, o, w, err);
 	if (!rc && !(w->name = strdup(name)))
-		rc = err_set(err, "%s: out of memory", name);
+		rc = err_nomem(err, "%s: out of memory", name);
 	if (rc)
 		workload_free(w);
 	return rc;

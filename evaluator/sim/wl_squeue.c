@@ -51,7 +51,7 @@ int wl_squeue_job(struct workload *w, const struct wl_opts *o, const char *name,
 	const char *state = jstate(jo), *nodes;
 	struct wl_job *j;
 	char m[200];
-	struct err e = { "" };
+	struct err e = { 0 };
 	int r, rsub, rstart;
 
 	if (wl_jint(jo, "job_id", &id) || id <= 0 || id >= UINT32_MAX)
@@ -125,7 +125,7 @@ int wl_squeue_job(struct workload *w, const struct wl_opts *o, const char *name,
 		j = wl_push(w);
 		if (!j) {
 			free(v);
-			return err_set(err, "%s: out of memory", name);
+			return err_nomem(err, "%s: out of memory", name);
 		}
 		j->running = true;
 		j->alloc = v;
@@ -143,7 +143,7 @@ int wl_squeue_job(struct workload *w, const struct wl_opts *o, const char *name,
 		}
 		j = wl_push(w);
 		if (!j)
-			return err_set(err, "%s: out of memory", name);
+			return err_nomem(err, "%s: out of memory", name);
 		j->nodes = (uint32_t)cnt;
 	} else {
 		w->ignored++;
@@ -158,9 +158,9 @@ int wl_squeue_job(struct workload *w, const struct wl_opts *o, const char *name,
 	j->line = idx + 1;
 	if (wl_jstr(jo, "partition") &&
 	    !(j->partition = strdup(wl_jstr(jo, "partition"))))
-		return err_set(err, "%s: out of memory", name);
+		return err_nomem(err, "%s: out of memory", name);
 	if (wl_jstr(jo, "admin_comment") && *wl_jstr(jo, "admin_comment") &&
 	    !(j->comment = strdup(wl_jstr(jo, "admin_comment"))))
-		return err_set(err, "%s: out of memory", name);
+		return err_nomem(err, "%s: out of memory", name);
 	return 0;
 }

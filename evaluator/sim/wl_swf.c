@@ -197,7 +197,7 @@ static int parse_swf_line(struct workload *w, const struct wl_opts *o,
 			      "too large");
 	j = wl_push(w);
 	if (!j)
-		return err_set(err, "%s:%u: out of memory", name, line);
+		return err_nomem(err, "%s:%u: out of memory", name, line);
 	j->id = (uint32_t)f[0];
 	j->submit = f[1];
 	j->nodes = procs_to_nodes(f[4] > 0 ? f[4] : f[7], o->cores_per_node);

@@ -110,7 +110,7 @@ char *workload_slurp(const char *path, size_t *len, struct err *err)
 	char *buf;
 
 	if (!f) {
-		err_set(err, "%s: %s", path, strerror(errno));
+		err_sys(err, errno, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	buf = wl_read_stream(f, path, len, err);
@@ -191,7 +191,7 @@ const char *wl_fill_job(struct wl_job *j, int64_t id, int64_t submit,
 			int64_t nodes, int64_t runtime, int64_t limit,
 			const char *pattern, double frac, char *m, size_t mlen)
 {
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	if (id <= 0 || id >= UINT32_MAX)
 		return "id must be a positive integer";
@@ -310,7 +310,7 @@ int wl_unique_ids(const char *name, const struct wl_opts *o, struct workload *w,
 	if (!v || !drop) {
 		free(v);
 		free(drop);
-		return err_set(err, "%s: out of memory", name);
+		return err_nomem(err, "%s: out of memory", name);
 	}
 	for (uint32_t i = 0; i < w->n; i++) {
 		v[i] = w->jobs[i];
@@ -404,7 +404,7 @@ int workload_parse(const char *name, const char *text, size_t len,
 	if (!rc)
 		rc = wl_unique_ids(name, o, w, err);
 	if (!rc && !(w->name = strdup(name)))
-		rc = err_set(err, "%s: out of memory", name);
+		rc = err_nomem(err, "%s: out of memory", name);
 	if (rc) {
 		bool refused = w->refused;
 

@@ -193,8 +193,8 @@ int flows_read(FILE *fp, const char *path, uint32_t nnodes, struct flows *out,
 		} else if (r) {
 			rc = err_set(err, "%s:%lu: %s", path, lineno, why);
 		} else if (flows_add(out, s, d, w)) {
-			rc = err_set(err, "%s:%lu: out of memory", path,
-				     lineno);
+			rc = err_nomem(err, "%s:%lu: out of memory", path,
+				       lineno);
 		}
 	}
 	free(text);
@@ -210,7 +210,7 @@ int flows_load(const char *path, uint32_t nnodes, struct flows *out,
 	int rc;
 
 	if (!fp)
-		return err_set(err, "%s: %s", path, strerror(errno));
+		return err_sys(err, errno, "%s: %s", path, strerror(errno));
 	rc = flows_read(fp, path, nnodes, out, err);
 	if (fp != stdin)
 		fclose(fp);

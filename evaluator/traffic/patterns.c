@@ -78,10 +78,10 @@ struct gen {
 	struct err *err;
 };
 
-static int perr(const struct gen *g, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static int perr_code(const struct gen *g, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static int perr(const struct gen *g, const char *fmt, ...)
+static int perr_code(const struct gen *g, int code, const char *fmt, ...)
 {
 	char buf[192];
 	va_list ap;
@@ -89,8 +89,12 @@ static int perr(const struct gen *g, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	return err_set(g->err, "pattern '%s': %s", g->text, buf);
+	return err_code(g->err, code, "pattern '%s': %s", g->text, buf);
 }
+
+/* Bad pattern text; the same out of memory. */
+#define perr(g, ...) perr_code(g, EINVAL, __VA_ARGS__)
+#define perr_nomem(g) perr_code(g, ENOMEM, "out of memory")
 
 static int emit(struct gen *g, uint32_t s, uint32_t d, double w)
 {
@@ -98,10 +102,10 @@ static int emit(struct gen *g, uint32_t s, uint32_t d, double w)
 	uint32_t b = g->nodes ? g->nodes[d] : d;
 
 	if (flows_add(g->out, a, b, w))
-		return err_set(g->err,
-			       "pattern '%s': out of memory (or more "
-			       "than 2^32 flows)",
-			       g->text);
+		return err_nomem(g->err,
+				 "pattern '%s': out of memory (or more "
+				 "than 2^32 flows)",
+				 g->text);
 	return 0;
 }
 
@@ -192,7 +196,7 @@ static int gen_random(struct gen *g)
 	pick = malloc(x * sizeof(*pick));
 	mark = calloc(g->n, 1);
 	if (!pick || !mark) {
-		rc = perr(g, "out of memory");
+		rc = perr_nomem(g);
 		goto out;
 	}
 	for (uint32_t s = 0; s < g->n && !rc; s++) {
@@ -222,7 +226,7 @@ static int gen_perm(struct gen *g)
 		return perr(g, "too many flows");
 	p = malloc(g->n * sizeof(*p));
 	if (!p)
-		return perr(g, "out of memory");
+		return perr_nomem(g);
 	for (unsigned long j = 0; j < x && !rc; j++) {
 		bool fixed;
 
@@ -515,7 +519,7 @@ static int gen_spread(struct gen *g)
 	off = malloc(x * sizeof(*off));
 	mark = calloc(g->n, 1);
 	if (!pi || !off || !mark) {
-		rc = perr(g, "out of memory");
+		rc = perr_nomem(g);
 		goto out;
 	}
 	shuffle_perm(&g->rng, pi, g->n);
@@ -540,7 +544,7 @@ static int gen_pairs(struct gen *g)
 		return -1;
 	pi = malloc(g->n * sizeof(*pi));
 	if (!pi)
-		return perr(g, "out of memory");
+		return perr_nomem(g);
 	shuffle_perm(&g->rng, pi, g->n);
 	for (uint32_t i = 0; i + 1 < g->n && !rc; i += 2)
 		rc = emit(g, pi[i], pi[i + 1], 1.0) ||
@@ -575,7 +579,7 @@ static int gen_umesh(struct gen *g)
 	mark = calloc(g->n, 1);
 	edge = malloc((size_t)g->n * deg * sizeof(*edge));
 	if (!pick || !mark || !edge) {
-		rc = perr(g, "out of memory");
+		rc = perr_nomem(g);
 		goto out;
 	}
 	for (uint32_t i = 0; i < g->n; i++) {
@@ -786,7 +790,7 @@ static int check_nodes(const uint32_t *nodes, uint32_t n, const char *spec,
 		return 0;
 	c = malloc((size_t)n * sizeof(*c));
 	if (!c)
-		return err_set(err, "pattern '%s': out of memory", spec);
+		return err_nomem(err, "pattern '%s': out of memory", spec);
 	memcpy(c, nodes, (size_t)n * sizeof(*c));
 	qsort(c, n, sizeof(*c), cmp_u32);
 	for (uint32_t i = 1; i < n && !rc; i++)

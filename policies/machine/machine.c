@@ -43,9 +43,9 @@ static struct machine *machine_new(const char *source, struct err *err)
 	if (!m || (source && !(m->source = strdup(source)))) {
 		free(m);
 		if (source)
-			err_set(err, "%s: out of memory", source);
+			err_nomem(err, "%s: out of memory", source);
 		else
-			err_set(err, "out of memory");
+			err_nomem(err, "out of memory");
 		return NULL;
 	}
 	return m;
@@ -56,14 +56,14 @@ static struct machine *machine_new(const char *source, struct err *err)
 static int make_policy(struct machine *m, struct mpolicy *mp,
 		       const struct routing *r, struct err *err)
 {
-	struct err sub = { "" };
+	struct err sub = { 0 };
 
 	mp->p = policy_create(mp->text, m->topo, r, &sub);
 	if (mp->p)
 		return 0;
-	return err_set(err, "%s:%u: policy '%s'%s%s: %s", m->source, mp->line,
-		       mp->text, mp->part ? " of partition " : "",
-		       mp->part ? mp->part : "", sub.msg);
+	return err_from(err, &sub, "%s:%u: policy '%s'%s%s", m->source,
+			mp->line, mp->text, mp->part ? " of partition " : "",
+			mp->part ? mp->part : "");
 }
 
 /* Every PartitionPolicy= and DefaultPolicy=, in file order so that the
@@ -98,7 +98,7 @@ static int read_policies(struct machine *m, struct err *err)
 		return 0;
 	m->pols = calloc(n, sizeof(*m->pols));
 	if (!m->pols)
-		return err_set(err, "%s: out of memory", m->source);
+		return err_nomem(err, "%s: out of memory", m->source);
 	for (uint32_t i = 0; i < n; i++)
 		topo_conf_partition_policy(m->conf, i, &m->pols[i].part,
 					   &m->pols[i].text, &m->pols[i].line);
@@ -112,18 +112,17 @@ static int make_routings(struct machine *m, const char *routing,
 			 struct err *err)
 {
 	const char *rspec = topo_conf_routing(m->conf);
-	struct err sub = { "" };
+	struct err sub = { 0 };
 	struct routing *r;
 
 	r = routing_create(m->topo, rspec ? rspec : routing_default(m->topo),
 			   &sub);
 	if (!r) {
 		if (rspec)
-			return err_set(err, "%s:%u: %s", m->source,
-				       topo_conf_line(m->conf,
-						      TOPO_CONF_ROUTING),
-				       sub.msg);
-		return err_set(err, "%s: %s", m->source, sub.msg);
+			return err_from(err, &sub, "%s:%u", m->source,
+					topo_conf_line(m->conf,
+						       TOPO_CONF_ROUTING));
+		return err_from(err, &sub, "%s", m->source);
 	}
 	if (!routing) {
 		m->routing = r;
@@ -137,9 +136,7 @@ static int make_routings(struct machine *m, const char *routing,
 const char *machine_predict_default(const struct topo *t,
 				    const struct routing *r)
 {
-	enum topo_kind k = topo_behaves_as(t);
-
-	if ((k == TOPO_DRAGONFLY || k == TOPO_CASCADE) && r &&
+	if (topo_behaves_traits(t)->groups && r &&
 	    !strcmp(routing_name(r), "ugal"))
 		return MACHINE_PREDICT_UGAL;
 	return "jm";
@@ -340,16 +337,16 @@ uint32_t machine_predict_budget(const struct machine *m, uint32_t *line)
 int machine_check_predict(const struct machine *m, machine_model_check_fn check,
 			  struct err *err)
 {
-	struct err sub = { "" };
+	struct err sub = { 0 };
 
 	if (!check(m->predict, m->conf_rout ? m->conf_rout : m->routing, &sub))
 		return 0;
 	if (m->predict_line)
-		return err_set(err, "%s:%u: Predict=%s: %s", m->source,
-			       m->predict_line, m->predict, sub.msg);
-	return err_set(err, "%s%sPredict=%s (the default): %s",
-		       m->source ? m->source : "", m->source ? ": " : "",
-		       m->predict, sub.msg);
+		return err_from(err, &sub, "%s:%u: Predict=%s", m->source,
+				m->predict_line, m->predict);
+	return err_from(err, &sub, "%s%sPredict=%s (the default)",
+			m->source ? m->source : "", m->source ? ": " : "",
+			m->predict);
 }
 
 bool machine_has_names(const struct machine *m)

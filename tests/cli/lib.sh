@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/cli/lib.sh - the golden-output harness of the stopo subcommand
 # tests (sourced).  A script names its subcommand and golden files once,
 # then has one line per case, and ends with finish:
@@ -21,6 +22,7 @@
 set -u
 : "${STOPO:?}" "${top_srcdir:?}"
 data="$top_srcdir/tests/data"
+# shellcheck disable=SC2034 # for the scripts that source this file
 golden="$data/golden"
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -28,7 +30,7 @@ nfail=0
 st=0
 cli_sub=
 cli_prefix=
-cli_filter=cat
+cli_filter='cat'
 
 # cli_setup SUBCOMMAND GOLDEN_PREFIX [FILTER]: every case runs
 # `stopo SUBCOMMAND`; the golden file of case NAME is GOLDEN_PREFIXNAME;
@@ -82,7 +84,8 @@ compare() {
 }
 
 # golden NAME -- ARGS...: stopo exits 0 and its stdout, filtered, equals
-# the golden file of NAME
+# the golden file of NAME, whose values the script's comments say were
+# worked out independently (by hand, from a paper's formula, ...)
 golden() {
 	dashdash "${2-}" "$1"
 	g_name=$1
@@ -93,6 +96,13 @@ golden() {
 	fi
 	$cli_filter <"$tmp/out" >"$tmp/filtered"
 	compare "$g_name" "$tmp/filtered"
+}
+
+# pinned NAME -- ARGS...: the same check, but the golden file is the
+# program's own output, pinned against regressions (reviewed when it was
+# written, not worked out independently)
+pinned() {
+	golden "$@"
 }
 
 # expect_fail [-x] NAME STATUS MESSAGE -- ARGS...: stopo exits STATUS and

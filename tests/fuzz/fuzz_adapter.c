@@ -76,7 +76,7 @@ static void unload(void)
 static struct tstate *machine(int i)
 {
 	char path[] = "/tmp/fuzz_adapter.XXXXXX", *names[64];
-	struct err err = { "" };
+	struct err err = { 0 };
 	FILE *f;
 	int fd;
 
@@ -162,7 +162,7 @@ static void started(struct tstate *s, uint32_t *owner, const uint8_t *usable,
 {
 	uint32_t n = tstate_nodes(s), sw;
 	struct teval full, tracked, again;
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint8_t *units = calloc(n, 1);
 	char rec[512];
 	int c;
@@ -256,7 +256,7 @@ static void check_placed(const struct tsize *z,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct tjob j = { 0 };
 	struct tsize z;
 	struct policy_request req = { .job_id = JOB };

@@ -20,7 +20,7 @@ static void same_again(const struct whatif_result *r)
 {
 	struct json_object *o = whatif_result_json(r, true);
 	struct whatif_result back;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	if (!o)
 		return; /* out of memory */
@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct json_tokener *tok;
 	struct json_object *o;
 	struct whatif_result r;
-	struct err err = { "" };
+	struct err err = { 0 };
 	const char *text = (const char *)data;
 
 	if (size > MAX_INPUT)

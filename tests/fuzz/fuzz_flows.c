@@ -18,7 +18,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct flows f;
 	const uint8_t *opt;
 	uint32_t nnodes = 1024;

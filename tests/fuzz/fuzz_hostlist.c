@@ -98,7 +98,7 @@ static void check_hostlist(const char *expr)
 
 static void check_indices(const char *list)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t n = 0, *v = workload_nodes(list, NULL, NNODES, &n, &err);
 
 	if (!v) {

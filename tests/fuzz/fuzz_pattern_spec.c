@@ -54,7 +54,7 @@ static void check_flows(const struct flows *f, const uint32_t *nodes,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
-	struct err ec = { "" }, err = { "" };
+	struct err ec = { 0 }, err = { 0 };
 	struct flows f, g;
 	uint32_t n, nodes[256], maxid = 0, *list = NULL;
 	uint64_t seed;

@@ -36,7 +36,7 @@ static struct {
 
 static const struct routing *get_routing(char *tspec, char *rspec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	if (cache.tspec && !strcmp(cache.tspec, tspec) && cache.rspec &&
 	    !strcmp(cache.rspec, rspec)) {
@@ -62,7 +62,7 @@ static const struct routing *get_routing(char *tspec, char *rspec)
 static struct policy *make_policy(const char *spec, const struct topo *t,
 				  const struct routing *r)
 {
-	struct err ec = { "" }, ep = { "" };
+	struct err ec = { 0 }, ep = { 0 };
 	struct policy *p, *again;
 	int rc = policy_check(spec, &ec);
 
@@ -114,7 +114,7 @@ static void check_will_run(const struct policy *p, const struct policy_view *v,
 {
 	struct policy_result res = { .nodes = buf };
 	struct policy_will_run wr;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	FUZZ_CHECK(!policy_will_run(p, v, run, nrun, 0, req, &res, &wr, &err),
 		   "policy_will_run: %s", err.msg);
@@ -159,7 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct policy_running run[JOBS];
 	struct policy_view v, all;
 	struct policy_result res, again;
-	struct err err = { "" };
+	struct err err = { 0 };
 	const struct routing *r;
 	const struct topo *t;
 	struct policy *p;

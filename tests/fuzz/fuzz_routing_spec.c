@@ -41,7 +41,7 @@ static void drop_routing(void)
 
 static const struct topo *get_topo(char *spec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	if (cache.tspec && !strcmp(cache.tspec, spec)) {
 		free(spec);
@@ -84,7 +84,7 @@ static void check_pair(const struct routing *r, uint32_t src, uint32_t dst)
 	const struct topo *t = routing_topo(r);
 	struct routing_count c, e;
 	struct pathset ps;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	if (routing_count(r, src, dst, &c, &err)) {
 		FUZZ_CHECK_ERR(&err, NULL, 0);
@@ -122,7 +122,7 @@ static void check_linkset(const struct routing *r, const uint32_t *nodes,
 {
 	uint32_t L = topo_num_links(routing_topo(r));
 	uint8_t *a = calloc(L, 1), *b = calloc(L, 1);
-	struct err err = { "" };
+	struct err err = { 0 };
 	int ra, rb;
 
 	if (!a || !b) {
@@ -144,7 +144,7 @@ static void check_linkset(const struct routing *r, const uint32_t *nodes,
 
 static const struct routing *get_routing(const struct topo *t, char *spec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct routing *again;
 	const char *s = *spec ? spec : routing_default(t);
 
@@ -207,7 +207,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int k = 0; k < PAIRS && in.n && N; k++) {
 		uint32_t src = fuzz_u16(&in) % N, dst = fuzz_u16(&in) % N;
 		struct pathset ps;
-		struct err err = { "" };
+		struct err err = { 0 };
 
 		if (src == dst) {
 			pathset_init(&ps);

@@ -43,7 +43,7 @@ static void check_format(const struct spec *s, const struct spec_syntax *syn)
 	char buf[SPEC_NAME_MAX +
 		 SPEC_MAX_ITEMS * (SPEC_KEY_MAX + SPEC_VALUE_MAX + 2)];
 	struct spec again;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	FUZZ_CHECK(!spec_format(buf, sizeof(buf), s->name, s, NULL),
 		   "spec_format overflows %zu bytes", sizeof(buf));
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
 	struct spec_syntax syn = { 0, "item" };
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct spec s;
 	char *text, known[128];
 

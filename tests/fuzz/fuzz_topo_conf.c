@@ -20,7 +20,7 @@
 
 static void check_topo(const struct topo *t, const char *family)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *again;
 
 	FUZZ_CHECK(!topo_check(t, &err), "topo_check: %s", err.msg);
@@ -107,7 +107,7 @@ static void check_machine(const struct machine *m, uint32_t lines)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo_conf *c;
 	struct machine *m;
 	uint32_t lines;

@@ -49,7 +49,7 @@ static void check_shape(const struct topo *t)
 static void check_stats(const struct topo *t)
 {
 	struct topo_stats st;
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t S = topo_num_switches(t), far = 0;
 	int broken = 0;
 
@@ -78,7 +78,7 @@ static void check_stats(const struct topo *t)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t, *again;
 	char *spec;
 

@@ -26,7 +26,7 @@ static const char conf[] = "Topology=fattree k=4 n=3\n"
 static const struct machine *named_machine(void)
 {
 	static struct machine *m;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	if (!m)
 		m = machine_parse("fuzz-machine.conf", conf, NULL, &err);
@@ -81,7 +81,7 @@ int fuzz_workload(const uint8_t *data, size_t size, enum wl_format format,
 	struct fuzz_in in = { data, size };
 	struct wl_opts o;
 	struct workload w;
-	struct err err = { "" };
+	struct err err = { 0 };
 	const uint8_t *given;
 	uint8_t opt, held[NODES];
 	uint32_t lines, nnodes;

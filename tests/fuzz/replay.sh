@@ -8,7 +8,7 @@ set -eu
 src=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${top_builddir:-$src/_build}
 bad=0 n=0
-while read -r name maxlen runs seeds; do
+while read -r name _maxlen _runs seeds; do
 	case $name in '#'* | '') continue ;; esac
 	prog=$build/tests/fuzz/replay_$name
 	if [ ! -x "$prog" ]; then

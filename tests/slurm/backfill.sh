@@ -17,7 +17,7 @@ cluster_start topo "$TDIR/topo.conf"
 # Pods 0-1 end after 6 and 10 s, pods 2-3 are busy for 30 s except one
 # leaf switch (n60-63).
 p0=$(submit 16 6 -t 1) && p1=$(submit 16 10 -t 1) &&
-	p2=$(submit 16 30 -t 1) && p3=$(submit 12 30 -t 1) || fail "sbatch"
+	_p2=$(submit 16 30 -t 1) && _p3=$(submit 12 30 -t 1) || fail "sbatch"
 sleep 2
 [ "$(squeue -h -t R | wc -l)" = 4 ] || fail "the four pod jobs do not run: $(squeue)"
 t1=$(scontrol show job "$p1" | sed -n 's/.* StartTime=\([^ ]*\).*/\1/p')
@@ -30,7 +30,7 @@ topo:*) ;;
 *) fail "no topo pending reason: $reason" ;;
 esac
 : > "$TDIR/small.jobs"
-for i in $(seq 1 14); do
+for _ in $(seq 1 14); do
 	submit 1 4 -t 1 >> "$TDIR/small.jobs" || fail "sbatch small"
 	sleep 1
 done

@@ -50,14 +50,14 @@ stat() {
 }
 
 submit_short() {
-	for i in $(seq 1 200); do
+	for _ in $(seq 1 200); do
 		sbatch -N $((1 + RANDOM % 8)) -t 1 -o /dev/null --wrap "sleep 1" >/dev/null || fail "sbatch"
 	done
 }
 
 submit_mixed() {
 	local n
-	for i in $(seq 1 300); do
+	for _ in $(seq 1 300); do
 		n=$((1 + RANDOM % 16))
 		case $((RANDOM % 3)) in
 		0) sbatch -N $n -t 1 -o /dev/null --wrap "sleep $((1 + RANDOM % 4))" ;;
@@ -85,7 +85,7 @@ bf_cpu() {
 
 # one SETUP SELECT REP: prints one line, keeps sdiag's numbers in $TDIR.
 one() {
-	local setup=$1 sel=$2 rep=$3 cpus t0 t1 t2 f c0 c1 q0 q1 cycles
+	local setup=$1 sel=$2 rep=$3 cpus t0 _t1 t2 f c0 c1 q0 q1 cycles
 	case $setup in short) cpus=1 ;; *) cpus=4 ;; esac
 	NODE_CPUS=$cpus cluster_start "$sel" "$TDIR/topo.conf"
 	sdiag -r >/dev/null
@@ -93,7 +93,7 @@ one() {
 	t0=$(date +%s.%N)
 	RANDOM=7
 	"submit_$setup"
-	t1=$(date +%s.%N)
+	_t1=$(date +%s.%N)
 	wait_all 900 || fail "$setup $sel: jobs did not finish"
 	t2=$(date +%s.%N)
 	read -r c1 q1 < <(bf_cpu)

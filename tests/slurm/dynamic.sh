@@ -35,7 +35,7 @@ dyn_slurmd() {
 		--conf "NodeHostname=localhost NodeAddr=127.0.0.1 ${port}CPUs=8 Sockets=2 CoresPerSocket=4 ThreadsPerCore=1 RealMemory=8000" \
 		</dev/null >>"$TDIR/c/log/slurmd-$1.out" 2>&1 &
 	echo "$! slurmd-$1" >>"$TDIR/c/pids"
-	for i in $(seq 1 60); do
+	for _ in $(seq 1 60); do
 		[ "$(sinfo -h -N -n "$1" -o %t 2>/dev/null)" = idle ] && return 0
 		sleep 0.5
 	done
@@ -74,7 +74,7 @@ wait_log "error: select/topo: $TDIR/c/etc/topo.conf: nodes x0,x1, created at run
 	fail "x1 not seen: $(grep 'select/topo' "$log" | tail -n 2)"
 for n in x1 x0; do
 	ok=
-	for i in $(seq 1 40); do
+	for _ in $(seq 1 40); do
 		scontrol delete nodename=$n >"$TDIR/delete.out" 2>&1 && { ok=1; break; }
 		sleep 0.5
 	done

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/slurm/lib.sh - shared helpers of the tests against real Slurm
 # daemons (sourced).  Each test starts its own emulated cluster with
 # scripts/slurm-cluster.sh in a temp directory and always tears it down.
@@ -72,6 +73,7 @@ require_cluster() {
 # KEEP_TDIR is set.
 on_exit() {
 	local rc=$?
+	# shellcheck disable=SC2046 # job ids: one word each
 	kill $(jobs -p) 2>/dev/null
 	cluster_stop || { [ "$rc" = 0 ] && rc=1; }
 	[ -n "${KEEP_TDIR:-}" ] || rm -rf "$TDIR"
@@ -134,8 +136,10 @@ cluster_stop() {
 # under it: a daemon, a slurmstepd, a job script; zombies show none).
 cluster_leftovers() {
 	local p d=$TDIR/c/
+	# shellcheck disable=SC2010 # /proc names are digits or plain words
 	for p in $(ls /proc | grep -x '[0-9]*'); do
 		[ "$p" = $$ ] || [ "$p" = "$BASHPID" ] && continue
+		# shellcheck disable=SC2010 # the symlink targets ls -l shows are the point
 		if ls -l "/proc/$p/cwd" "/proc/$p/fd" 2>/dev/null | grep -q -- "-> $d" ||
 			{ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -q -- "$d"; then
 			echo "$p $({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null)"
@@ -339,7 +343,7 @@ all_completed() {
 			# what the daemons said about it, to tell a placement
 			# error from a launch failure
 			scontrol show job "$id" 2>&1 | grep -E "JobState|ExitCode|NodeList|Reason" >&2
-			grep -h "JobId=$id[^0-9]\|job $id[^0-9]\|StepId=$id\." \
+			grep -h "JobId=${id}[^0-9]\|job ${id}[^0-9]\|StepId=$id\." \
 				"$TDIR"/c/log/*.log 2>/dev/null | tail -n 20 >&2
 			# what its batch host's slurmd and stepd said went wrong
 			# (an execve error names no job), and its output

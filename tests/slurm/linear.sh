@@ -55,7 +55,7 @@ python3 -c "import sys; sys.exit(0 if $mls == 0 and $tls == 0 else 1)" ||
 # Wrap= changed while slurmctld runs: kept, logged; jobs still run.
 sed -i 's/^Wrap=linear$/Wrap=cons_tres/' "$TDIR/c/etc/topo.conf"
 scontrol reconfigure || fail "scontrol reconfigure"
-for i in $(seq 1 50); do
+for _ in $(seq 1 50); do
 	grep -q "CANNOT CHANGE WHILE slurmctld RUNS: KEEPING select/linear" "$log" && break
 	sleep 0.2
 done

@@ -39,7 +39,7 @@ started "$a" || fail "job $a did not start: $(field "$a" Reason)"
 na=$(field "$a" NodeList)
 ga=$(for h in $(scontrol show hostnames "$na"); do group_of "$h"; done | sort -u)
 [ "$(echo "$ga" | wc -l)" = 1 ] || fail "8-node job without a grid on $na: not one group"
-for i in $(seq 1 40); do grep -q "^rc=" "$TDIR/a.out" 2>/dev/null && break; sleep 0.5; done
+for _ in $(seq 1 40); do grep -q "^rc=" "$TDIR/a.out" 2>/dev/null && break; sleep 0.5; done
 grep -q "^rc=[1-9]" "$TDIR/a.out" || fail "srun --topo-ranks ran in a job without a rank order: $(cat "$TDIR/a.out")"
 grep -q "topo-ranks: job $a has no rank order" "$TDIR/a.out" ||
 	fail "srun --topo-ranks refused without the reason: $(cat "$TDIR/a.out")"

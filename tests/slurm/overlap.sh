@@ -24,8 +24,7 @@ RespectIsolation=$1
 CONF
 }
 running() { # ID: waits until it runs (30 s)
-	local i
-	for i in $(seq 1 60); do
+	for _ in $(seq 1 60); do
 		[ "$(field "$1" JobState)" = RUNNING ] && return 0
 		sleep 0.5
 	done

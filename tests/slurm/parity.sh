@@ -29,7 +29,7 @@ SchedulerParameters=bf_interval=1,bf_resolution=1,sched_min_interval=100000,bf_c
 # submitted, then what each got: "INDEX NODES CPU_IDs Mem GRES" per node
 # (scontrol show job -d), and TresPerNode of the expanding job.
 scenario() {
-	local out=$1 i=0 id ids= conf=$SLURM_CONF gres_job
+	local out=$1 i=0 id ids='' conf=$SLURM_CONF gres_job
 	: >"$out"
 	sub() { # sbatch options: the job, running
 		i=$((i + 1))
@@ -79,7 +79,7 @@ scenario() {
 
 # params SELECT: SelectTypeParameters when slurm.conf has no such line.
 params() {
-	SELECT_PARAMS= NODES=4 SELECT_NOW=$1 cluster_start "$1" "$TDIR/small.conf" 4
+	SELECT_PARAMS='' NODES=4 SELECT_NOW=$1 cluster_start "$1" "$TDIR/small.conf" 4
 	scontrol show config | sed -n 's/^SelectTypeParameters *= *//p'
 	cluster_reset
 }

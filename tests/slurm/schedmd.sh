@@ -80,9 +80,10 @@ run() {
 		# comparison is by the ids the results give
 		mapfile -t sel < <(sed 's/::.*//' "$4" | sort -u)
 	else
+		# shellcheck disable=SC2206 # test names and ignore patterns: one word each
 		sel=(${SCHEDMD_TESTS:-tests} $ignore)
 	fi
-	NODE_CPUS=4 BATCH_OPTS= cluster_start "$2" "$3"
+	NODE_CPUS=4 BATCH_OPTS='' cluster_start "$2" "$3"
 	cat > "$TDIR/testsuite.conf" <<EOF
 SlurmSourceDir=$(cd "$suite/../.." && pwd)
 SlurmBuildDir=$(cd "$suite/../.." && pwd)
@@ -188,7 +189,7 @@ outcome() {
 		awk -F '\t' -v t="$2" '$1 == t { print $2 }' "$TDIR/$1.res"
 	fi
 }
-bad= refused=0
+bad='' refused=0
 while read -r t; do
 	case " $flaky " in *" $t "*) continue ;; esac
 	for r in $runs; do

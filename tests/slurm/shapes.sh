@@ -89,7 +89,7 @@ oc() { # WANT_NODES WANT_TASKS sbatch-options...: the job's srun runs them
 	shift 2
 	id=$(sbatch --parsable -o "$TDIR/oc.%j" "$@" --wrap 'srun hostname | wc -l') ||
 		fail "sbatch $*"
-	for i in $(seq 1 60); do
+	for _ in $(seq 1 60); do
 		[ "$(field "$id" JobState)" = COMPLETED ] && break
 		sleep 0.5
 	done
@@ -173,7 +173,7 @@ scancel "$s1"
 
 # 7. The job's environment: the options as SLURM_SPANK_TOPO_* (slurmd's
 # names for SPANK job control variables; --topo-policy only when given).
-e=$(sbatch --parsable -N 1 --topo-pattern=shift --topo-grid=2x2 \
+_e=$(sbatch --parsable -N 1 --topo-pattern=shift --topo-grid=2x2 \
 	-o "$TDIR/env.out" --wrap 'env | grep TOPO | sort') || fail "sbatch env"
 wait_all 60 || fail "jobs did not finish"
 grep -q "^SLURM_SPANK_TOPO_PATTERN=shift$" "$TDIR/env.out" &&
@@ -270,7 +270,7 @@ r4n=$(scontrol show reservation r4 | tr ' ' '\n' | sed -n 's/^Nodes=//p')
 first=$(scontrol show hostnames "$r4n" | head -n 1)
 scontrol update nodename="$first" state=drain reason=test || fail "drain $first"
 # (22.05 asks at once; 24.11 from its background loop: allow 40 s)
-for i in $(seq 1 80); do
+for _ in $(seq 1 80); do
 	grep -q "select/topo: reservation r4: not adding 1 nodes elsewhere" "$log" && break
 	sleep 0.5
 done
@@ -345,7 +345,7 @@ scontrol delete reservationname=ri
 scontrol update nodename=n1 state=resume
 note "IGNORE_JOBS reservation on $rin (Slurm $SLURM_SERIES)"
 # Several partitions: refused only if every one refuses.
-p2=$(sbatch --parsable -p shared,batch -N 2 -w n0,n1 -o /dev/null --wrap true) ||
+_p2=$(sbatch --parsable -p shared,batch -N 2 -w n0,n1 -o /dev/null --wrap true) ||
 	fail "-p shared,batch -w refused though 'shared' takes -w"
 wait_all 60 || fail "jobs did not finish"
 ctld_alive || fail "slurmctld died"

@@ -25,8 +25,7 @@ grep -q "6 cells (2 policies x 3 values)" "$TDIR/arr.out" ||
 
 # every cell a task of one array, run by slurmd
 wait_array() { # JOBID: until none of its tasks is active (120 s)
-	local i
-	for i in $(seq 1 240); do
+	for _ in $(seq 1 240); do
 		[ -z "$(squeue -h -j "$1" -o %i 2>/dev/null)" ] && return 0
 		sleep 0.5
 	done

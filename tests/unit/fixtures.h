@@ -15,7 +15,7 @@
 /* Topology SPEC, checked with topo_check.  Free with topo_destroy. */
 static inline struct topo *fx_topo(const char *spec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t = topo_create(spec, &err);
 
 	cr_assert_not_null(t, "%s: %s", spec, err.msg);
@@ -27,7 +27,7 @@ static inline struct topo *fx_topo(const char *spec)
  * routing_destroy, before T. */
 static inline struct routing *fx_routing(const struct topo *t, const char *spec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct routing *r;
 
 	if (!spec)
@@ -107,7 +107,7 @@ static inline uint32_t fx_linkset_vs_enum(const struct routing *r,
 	const struct topo *t = routing_topo(r);
 	uint32_t L = topo_num_links(t), used = 0;
 	uint8_t *a = calloc(L + 1, 1), *b = calloc(L + 1, 1);
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_assert(a && b);
 	cr_assert_eq(routing_linkset(r, nodes, n, a, &err), 0, "%s", err.msg);

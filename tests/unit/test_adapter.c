@@ -74,7 +74,7 @@ TestSuite(adapter, .init = make_names, .fini = cleanup);
 /* The wrapped plugin comes from topo.conf's Wrap= (default cons_tres). */
 Test(adapter, wrap)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load(good, &err);
 
 	cr_assert_not_null(s, "%s", err.msg);
@@ -93,7 +93,7 @@ Test(adapter, wrap)
 
 Test(adapter, maps_slurm_order_to_topology_order)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s;
 	uint32_t i;
 	char *tmp;
@@ -117,7 +117,7 @@ Test(adapter, maps_slurm_order_to_topology_order)
 
 Test(adapter, node_mismatch_names_the_line)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 
 	free(names[5]);
 	names[5] = strdup("x5");
@@ -128,7 +128,7 @@ Test(adapter, node_mismatch_names_the_line)
 
 Test(adapter, size_mismatch_names_the_line)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 
 	cr_assert_null(
 		load("Topology=fattree k=4 n=2\nNodeName=n[0-15]\n", &err));
@@ -141,7 +141,7 @@ Test(adapter, size_mismatch_names_the_line)
  * register): the nodes without a Slurm node are left out, by name. */
 Test(adapter, topology_nodes_without_slurm_node)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s;
 	char buf[64];
 
@@ -167,7 +167,7 @@ Test(adapter, topology_nodes_without_slurm_node)
  * nowhere, and tstate_map follows the table as it changes. */
 Test(adapter, dynamic_nodes)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	const char *tab[66];
 	uint8_t dyn[66] = { 0 };
 	struct tstate *s;
@@ -213,7 +213,7 @@ Test(adapter, dynamic_nodes)
 
 Test(adapter, unknown_policy_names_the_line)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 
 	cr_assert_null(load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
 			    "PartitionPolicy=batch:fattree-pods\n"
@@ -227,7 +227,7 @@ Test(adapter, unknown_policy_names_the_line)
  * lines (there is no NodeName= line to find)... */
 Test(adapter, graph_node_mismatch_names_the_nodes_line)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 
 	free(names[40]);
 	names[40] = strdup("x40");
@@ -243,7 +243,7 @@ Test(adapter, graph_node_mismatch_names_the_nodes_line)
 /* ...a directive continued on the next line starts on its first line... */
 Test(adapter, continued_policy_names_its_first_line)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 
 	cr_assert_null(load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
 			    "PartitionPolicy=batch:fattree-pods\n"
@@ -258,7 +258,7 @@ Test(adapter, continued_policy_names_its_first_line)
 /* ...a line longer than any fixed buffer counts as one line... */
 Test(adapter, long_line_keeps_the_count)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	char *text = malloc(6000);
 
 	cr_assert_not_null(text);
@@ -276,7 +276,7 @@ Test(adapter, long_line_keeps_the_count)
  * does not have (the policy first, then the partition). */
 Test(adapter, policy_of_another_partition_is_checked)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 
 	cr_assert_null(load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
 			    "PartitionPolicy=later:fattree-pods:large=x\n",
@@ -291,7 +291,7 @@ Test(adapter, policy_of_another_partition_is_checked)
  * run without isolation. */
 Test(adapter, policy_of_an_unknown_partition_is_refused)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	char want[600];
 
 	cr_assert_null(load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
@@ -309,7 +309,7 @@ Test(adapter, policy_of_an_unknown_partition_is_refused)
  * covers them all. */
 Test(adapter, partitions_without_a_policy)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load("Topology=fattree k=4 n=3\nNodeName=n[0-63]\n"
 				"PartitionPolicy=batch:fattree-pods\n",
 				&err);
@@ -336,7 +336,7 @@ Test(adapter, partitions_without_a_policy)
 
 Test(adapter, policy_choice_and_overrides)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load(good, &err);
 	const struct policy *p;
 	bool none;
@@ -393,7 +393,7 @@ Test(adapter, will_run_releases_jobs_in_end_order)
 		/* 64 nodes: after everything. */
 		{ 64, 64, 3, 0, 64, false },
 	};
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load(good, &err);
 	uint32_t owner[N], nodes[N], i, c;
 	struct policy_running run[3];
@@ -435,7 +435,7 @@ Test(adapter, will_run_releases_jobs_in_end_order)
 
 Test(adapter, will_run_never_when_too_large)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load(good, &err);
 	uint32_t owner[N], nodes[N + 1];
 	struct policy_running run[3];
@@ -458,7 +458,7 @@ Test(adapter, will_run_never_when_too_large)
 
 Test(adapter, evaluate_identical_link_sets_share_everything)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load(good, &err);
 	uint32_t owner[N] = { 0 }, a[2] = { 0, 4 };
 	struct teval ev;
@@ -482,7 +482,7 @@ Test(adapter, evaluate_identical_link_sets_share_everything)
 
 Test(adapter, evaluate_leaf_local_jobs_are_isolated)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load(good, &err);
 	uint32_t owner[N] = { 0 }, a[2] = { 0, 1 };
 	struct teval ev;
@@ -510,7 +510,7 @@ Test(adapter, evaluate_leaf_local_jobs_are_isolated)
 
 Test(adapter, tracker_agrees_with_one_shot)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load(good, &err);
 	uint32_t owner[N] = { 0 }, a[2] = { 0, 4 }, b[2] = { 1, 5 };
 	struct teval one, inc;
@@ -572,7 +572,7 @@ Test(adapter, predict_is_checked_at_load)
 		  ":3: PredictBudget=0: want whole milliseconds from 1 to "
 		  "60000" },
 	};
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s;
 	char want[1200];
 
@@ -604,7 +604,7 @@ static void same_as_model_run(struct tstate *s, const char *model, uint32_t job,
 			      const uint32_t *nodes, uint32_t n,
 			      struct teval *ev)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	uint32_t owner[N] = { 0 };
 	struct model_result mr;
 	struct flows f;
@@ -638,7 +638,7 @@ static void same_as_model_run(struct tstate *s, const char *model, uint32_t job,
  * leaves the slowest at 1/9. */
 Test(adapter, evaluate_with_mcf)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load("Topology=fattree k=4 n=3\n"
 				"NodeName=n[0-63]\n"
 				"Predict=mcf\nPredictBudget=60000\n",
@@ -671,7 +671,7 @@ Test(adapter, evaluate_with_mcf)
  * carries both ends. */
 Test(adapter, evaluate_default_ugal_on_dragonfly)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load("Topology=dragonfly p=2 a=4 h=2 g=8\n"
 				"Routing=ugal\nNodeName=n[0-63]\n"
 				"PredictBudget=60000\n",
@@ -716,7 +716,7 @@ Test(adapter, evaluate_default_ugal_on_dragonfly)
 /* Predict=jm (and the default): JM's rates as before, no alpha. */
 Test(adapter, evaluate_with_jm)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load("Topology=fattree k=4 n=3\n"
 				"NodeName=n[0-63]\n"
 				"Predict=jm\nPredictBudget=60000\n",
@@ -745,7 +745,7 @@ Test(adapter, evaluate_with_jm)
 /* A job not modelled (1 node, or above the size cap) keeps "jm=none". */
 Test(adapter, record_of_a_job_not_modelled)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load(good, &err);
 	uint32_t owner[N] = { 0 }, one[1] = { 9 };
 	struct teval ev;
@@ -776,7 +776,7 @@ Test(adapter, record_of_a_job_not_modelled)
  * about the budget.  The predictor then serves the next job. */
 Test(adapter, budget_overrun_is_a_status)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	uint32_t owner[N], all[N], leaf[4] = { 0, 1, 2, 3 };
 	struct tstate *s;
 	struct teval ev;
@@ -890,7 +890,7 @@ static int nice_threads(bool idle)
  * later, each as tstate_evaluate_tracked answers it alone. */
 Test(adapter, predictions_are_collected_later)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load("Topology=fattree k=4 n=3\n"
 				"NodeName=n[0-63]\n"
 				"Predict=mcf\nPredictBudget=60000\n",
@@ -959,7 +959,7 @@ Test(adapter, predictions_are_collected_later)
 static struct tstate *post_whole_machine(const char *predict, struct teval *ev,
 					 struct tpending **t)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	uint32_t owner[N] = { 0 }, all[N];
 	char text[256];
 	struct tstate *s;
@@ -985,7 +985,7 @@ static struct tstate *post_whole_machine(const char *predict, struct teval *ev,
  * Stopping the predictor answers what still waits. */
 Test(adapter, predictions_queue_behind_a_long_one)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	static struct tpending *t[1100];
 	uint32_t leaf[4] = { 0, 1, 2, 3 }, k;
 	struct tstate *s;
@@ -1057,7 +1057,7 @@ static void two_kinds(uint32_t *cap, uint32_t cpt, uint32_t tpn)
 
 Test(adapter, size_from_tasks_per_node_and_cpus)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load(good, &err);
 	uint32_t owner[N], nodes[N + 1], cap[N], i;
 	struct policy_request req = { .job_id = 99 };
@@ -1140,7 +1140,7 @@ Test(adapter, size_from_tasks_per_node_and_cpus)
  * the smallest when asked for (will-run, test-only). */
 Test(adapter, size_range_takes_the_largest_count_that_places)
 {
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load(good, &err);
 	uint32_t owner[N], nodes[N + 1], i;
 	struct policy_request req = { .job_id = 99 };

@@ -279,7 +279,7 @@ static uint64_t env_u64(const char *key, uint64_t dflt)
 static const uint64_t *pair_links(struct world *w, uint32_t a, uint32_t b)
 {
 	uint64_t *set = &w->pair[((size_t)a * w->n + b) * w->words];
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct pathset ps;
 
 	if (w->pair_done[a * w->n + b])
@@ -367,7 +367,7 @@ static void write_conf(struct world *w, const char *text)
 
 static struct tstate *load(struct world *w)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct tstate *s;
 	char bare[64];
 
@@ -404,7 +404,7 @@ static struct tstate *load(struct world *w)
 /* The policy of job J as the plugin finds it (_job_policy). */
 static const struct policy *job_policy(struct world *w, const struct job *j)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	bool none = false;
 	const struct policy *p =
 		tstate_policy(w->s, part_names[j->part],
@@ -417,7 +417,7 @@ static const struct policy *job_policy(struct world *w, const struct job *j)
 /* _protect_locked: RespectIsolation=yes protects an isolating job. */
 static void protect(struct world *w, struct job *j)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t nodes[MAXN], k;
 	const struct policy *p;
 
@@ -438,7 +438,7 @@ static void protect(struct world *w, struct job *j)
  * protected again (_rebuild_owner_locked after a load). */
 static void rebuild_tracking(struct world *w)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	memset(w->owner_t, 0, sizeof(w->owner_t));
 	for (uint32_t i = 0; i < w->n; i++)
@@ -526,7 +526,7 @@ static void pick_size(struct world *w, struct tsize *z, uint32_t *cap)
  * jobs, checked against tstate_conflicts. */
 static bool conflicts(struct world *w, const uint32_t *nodes, uint32_t n)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint64_t set[MAXW], prot[MAXW] = { 0 };
 	bool want = false;
 	int got;
@@ -668,7 +668,7 @@ static void arrival(struct world *w)
 	static const int parts_by_weight[] = { P_BATCH, P_BATCH, P_BATCH,
 					       P_WIDE,	P_WIDE,	 P_DEBUG,
 					       P_DEBUG, P_OBLIV, P_OBLIV };
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct job *j = &w->jobs[w->njobs];
 	struct policy_request req = { 0 };
 	struct policy_result res = { 0 };
@@ -821,7 +821,7 @@ static void departure(struct world *w)
 /* job_resized: a job gives a node back; tracked and protected again. */
 static void shrink(struct world *w)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t k = (uint32_t)rng_below(&w->g, w->njobs), x, s, nodes[MAXN];
 	struct job *j = &w->jobs[k];
 
@@ -867,7 +867,7 @@ struct probe {
 static void probe(struct world *w, struct probe *pr)
 {
 	for (int k = 0; k < 2; k++) {
-		struct err err = { "" };
+		struct err err = { 0 };
 		struct policy_request req = { .job_id = 999999 };
 		struct policy_result res = { .nodes = pr->nodes[k] };
 		uint8_t usable[MAXN];
@@ -904,7 +904,7 @@ static void same_probe(struct world *w, const struct probe *a,
  * (the other text) replaces it and tracking is rebuilt. */
 static void reconfigure(struct world *w)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct probe before, after;
 	struct tstate *s;
 
@@ -1028,7 +1028,7 @@ static void check_sharing(struct world *w)
 	}
 	for (uint32_t k = 0; k < w->njobs; k++) {
 		const struct job *j = &w->jobs[k];
-		struct err err = { "" };
+		struct err err = { 0 };
 		uint32_t nodes[MAXN], n = job_topo_nodes(w, j, nodes);
 		uint32_t links = popcount(j->links, w->words), jshared = 0;
 		struct teval inc, one;

@@ -15,7 +15,7 @@
 static struct flows gen(const char *spec, uint32_t n, uint64_t seed)
 {
 	struct flows f;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	flows_init(&f);
 	cr_assert_eq(flows_pattern(spec, NULL, n, seed, &f, &err), 0, "%s: %s",
@@ -26,7 +26,7 @@ static struct flows gen(const char *spec, uint32_t n, uint64_t seed)
 static void expect_error(const char *spec, uint32_t n, const char *what)
 {
 	struct flows f;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	flows_init(&f);
 	cr_expect_eq(flows_pattern(spec, NULL, n, 1, &f, &err), -1,
@@ -449,7 +449,7 @@ Test(flows, node_list)
 
 	for (size_t s = 0; s < sizeof(specs) / sizeof(specs[0]); s++) {
 		struct flows a = gen(specs[s], 8, 3), b;
-		struct err err = { "" };
+		struct err err = { 0 };
 
 		flows_init(&b);
 		cr_assert_eq(flows_pattern(specs[s], nodes, 8, 3, &b, &err), 0,
@@ -465,7 +465,7 @@ Test(flows, node_list)
 	{
 		uint32_t dup[] = { 1, 2, 1 };
 		struct flows f;
-		struct err err = { "" };
+		struct err err = { 0 };
 
 		flows_init(&f);
 		cr_expect_eq(flows_pattern("perm", dup, 3, 1, &f, &err), -1);
@@ -525,7 +525,7 @@ Test(flows, unknown_pattern_lists_the_registry)
 	const char *const *names = flows_pattern_names();
 	char want[512] = "pattern 'zz': unknown pattern 'zz' (known: ";
 	struct flows f;
-	struct err err = { "" };
+	struct err err = { 0 };
 	size_t n = 0;
 
 	for (; names[n]; n++) {
@@ -554,7 +554,7 @@ static char *data(const char *name)
 Test(flows, load_ok)
 {
 	struct flows f;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	flows_init(&f);
 	cr_assert_eq(flows_load(data("flows_ok.txt"), 4, &f, &err), 0, "%s",
@@ -590,7 +590,7 @@ Test(flows, load_errors)
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		struct flows f;
-		struct err err = { "" };
+		struct err err = { 0 };
 		const char *path = data(cases[c].file);
 
 		flows_init(&f);
@@ -624,7 +624,7 @@ Test(flows, pattern_check)
 		{ "shift:colour=2", "pattern 'shift:colour=2': " },
 	};
 	struct flows f;
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		int rc = flows_pattern_check(c[i].spec, &e);
@@ -651,7 +651,7 @@ Test(flows, pattern_check)
 Test(flows, endless_input)
 {
 	struct flows f;
-	struct err err = { "" };
+	struct err err = { 0 };
 	char path[] = "/tmp/stopo-flows-XXXXXX";
 	int fd = mkstemp(path);
 	FILE *fp;

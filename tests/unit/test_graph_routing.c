@@ -16,7 +16,7 @@
 static struct topo *graph(uint32_t nsw, const uint32_t (*cab)[2], size_t nc)
 {
 	struct topo_builder b;
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t;
 
 	tb_init(&b, nsw);
@@ -37,7 +37,7 @@ static struct topo *graph(uint32_t nsw, const uint32_t (*cab)[2], size_t nc)
 
 static struct topo *mk(const char *spec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t = topo_create(spec, &err);
 
 	cr_assert_not_null(t, "%s: %s", spec, err.msg);
@@ -47,7 +47,7 @@ static struct topo *mk(const char *spec)
 
 static struct routing *mkr(const struct topo *t, const char *spec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct routing *r = routing_create(t, spec, &err);
 
 	cr_assert_not_null(r, "%s: %s", spec, err.msg);
@@ -72,7 +72,7 @@ static void expect_seqs(const struct topo *t, const char *rspec, uint32_t src,
 {
 	struct routing *r = mkr(t, rspec);
 	struct pathset ps;
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t sw[64];
 
 	pathset_init(&ps);
@@ -411,7 +411,7 @@ Test(shortest, linkset)
 Test(ksp, options)
 {
 	struct topo *t = mk("jellyfish:n=10,r=4,p=1,seed=1");
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct routing *r = mkr(t, "ksp");
 
 	cr_expect_str_eq(routing_spec(r), "ksp:k=4");
@@ -435,7 +435,7 @@ Test(ksp, unreachable)
 	struct routing *k = mkr(t, "ksp:k=2"), *s = mkr(t, "shortest");
 	struct pathset ps;
 	struct routing_count c;
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t nodes[] = { 0, 2 };
 	uint8_t used[16] = { 0 };
 
@@ -476,7 +476,7 @@ static void lft_route(const struct routing *r, struct topo_conf *c,
 {
 	const struct topo *t = topo_conf_topo(c);
 	struct pathset ps;
-	struct err err = { "" };
+	struct err err = { 0 };
 	char buf[128] = "", b[32];
 	uint32_t s = topo_conf_node_index(c, src),
 		 d = topo_conf_node_index(c, dst);
@@ -496,7 +496,7 @@ static void lft_route(const struct routing *r, struct topo_conf *c,
 
 Test(lft, paths_and_linkset)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo_conf *c = topo_conf_parse("lft.conf", lft_conf, &err);
 	const struct topo *t;
 	struct routing *r;
@@ -562,7 +562,7 @@ Test(lft, bad_tables)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		struct err err = { "" };
+		struct err err = { 0 };
 		char text[1024];
 		char *cut;
 		struct topo_conf *c;
@@ -578,7 +578,7 @@ Test(lft, bad_tables)
 		topo_conf_destroy(c);
 	}
 	{
-		struct err err = { "" };
+		struct err err = { 0 };
 		struct topo *t = mk("fattree:k=2,n=2");
 
 		cr_expect_null(routing_create(t, "lft", &err));

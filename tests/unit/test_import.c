@@ -20,7 +20,7 @@
 static void check_recognised(const char *spec, const struct topo *t,
 			     const struct import_fabric *fab)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -72,7 +72,7 @@ static void check_recognised(const char *spec, const struct topo *t,
 
 static void round_trip(const char *spec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t = topo_create(spec, &err);
 	char path[] = "/tmp/test_import_XXXXXX";
 	int fd = mkstemp(path);
@@ -125,7 +125,7 @@ Test(import, dragonfly_round_trip)
 /* FAB's topo.conf, parsed (free with topo_conf_destroy). */
 static struct topo_conf *fabric_conf(const struct import_fabric *fab)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -170,7 +170,7 @@ static void same_machine(const struct topo *t, const struct topo *g,
 static void same_link_sets(const struct topo *t, const struct topo *g,
 			   const char *spec, const char *what)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct routing *a = routing_create(t, spec, &err);
 	struct routing *b = a ? routing_create(g, spec, &err) : NULL;
 	uint32_t N = topo_num_nodes(t), L = topo_num_links(t);
@@ -205,7 +205,7 @@ Test(import, aries_round_trip)
 	};
 
 	for (size_t i = 0; i < sizeof(specs) / sizeof(*specs); i++) {
-		struct err err = { "" };
+		struct err err = { 0 };
 		struct topo *t = topo_create(specs[i], &err);
 		char path[] = "/tmp/test_import_XXXXXX";
 		int fd = mkstemp(path);
@@ -244,7 +244,7 @@ Test(import, aries_round_trip)
 Test(import, edison_from_spec)
 {
 	const char *path = SRCDIR "/../shared/fabrics/aries/edison.links";
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct import_fabric *fab;
 	struct topo_conf *c;
 	struct topo *t;
@@ -279,7 +279,7 @@ Test(import, edison_from_spec)
  * listed twice (two cables: capacity 2). */
 Test(import, theta_sample)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t = topo_create("cascade:groups=9,block=4,bundle=2", &err);
 	FILE *f = fopen(SRCDIR "/tests/data/import/theta_sample.links", "r");
 	char line[256];
@@ -341,7 +341,7 @@ static void temp_file(char *path, const char *text)
 /* FAB's topo.conf without its first line (which names the input). */
 static char *conf_body(const struct import_fabric *fab)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	char *text = NULL, *body;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -383,7 +383,7 @@ static const struct {
 Test(import, slurm_yaml_as_conf)
 {
 	for (size_t i = 0; i < sizeof(yaml_cases) / sizeof(*yaml_cases); i++) {
-		struct err err = { "" };
+		struct err err = { 0 };
 		char cpath[64], ypath[64], *a, *b;
 		struct import_fabric *fc, *fy;
 
@@ -413,7 +413,7 @@ Test(import, slurm_yaml_as_conf)
 static void write_temp(char *path, const struct topo *t,
 		       const struct routing *r)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	FILE *f = temp_open(path);
 
 	if (r)
@@ -428,7 +428,7 @@ static void write_temp(char *path, const struct topo *t,
 static uint8_t *job_links(const struct routing *r, const uint32_t *nodes,
 			  uint32_t n)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint8_t *u = calloc(topo_num_links(routing_topo(r)), 1);
 
 	cr_assert(u);
@@ -446,7 +446,7 @@ Test(import, lft_round_trip)
 					     "fattree:k=3,n=2" };
 
 	for (size_t i = 0; i < sizeof(specs) / sizeof(*specs); i++) {
-		struct err err = { "" };
+		struct err err = { 0 };
 		struct topo *t = topo_create(specs[i], &err);
 		struct routing *dk, *lft;
 		char ib[64], tab[64];
@@ -648,7 +648,7 @@ Test(import, avakas_lft_walk)
 {
 	static struct av v;
 	static uint32_t port_link[32][256];
-	struct err err = { "" };
+	struct err err = { 0 };
 	const char *paths[] = { AV_DIR },
 		   *lfts[] = { AV_DIR "/ibroutes-" AV_SUB, NULL };
 	struct import_ib_opts o = { .lft = lfts };
@@ -748,7 +748,7 @@ Test(import, director_round_trip)
 		"SwitchName=bL1 Links=bS1,bS2\nSwitchName=bL2 Links=bS1,bS2\n"
 		"SwitchName=aS1\nSwitchName=aS2 Nodes=st[1-2]\n"
 		"SwitchName=bS1\nSwitchName=bS2\n";
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo_conf *c0 = topo_conf_parse("director.conf", director, &err);
 	struct import_fabric *fab;
 	struct topo_conf *c;

@@ -18,7 +18,7 @@
 static void compute(const struct fx_net *n, const struct ls_job *jobs,
 		    uint32_t nj, struct ls_result *res)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_assert_eq(linkshare_compute(n->r, jobs, nj, res, &err), 0, "%s",
 		     err.msg);
@@ -178,7 +178,7 @@ Test(linkshare, errors)
 		{ .id = 3, .nodes = A, .n = 2, .pattern = "nosuchpattern" }
 	};
 	struct ls_result res;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_assert_eq(linkshare_compute(n.r, jobs, 2, &res, &err), -1);
 	cr_assert(strstr(err.msg, "job 7") && strstr(err.msg, "99"), "%s",
@@ -195,7 +195,7 @@ Test(linkshare, errors)
 Test(linkshare, state_incremental)
 {
 	struct fx_net n = fx_net("fattree:k=4,n=2", "ecmp");
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct ls_state *s = ls_state_create(n.r, &err);
 	struct ls_job a = { .id = 10, .nodes = A, .n = 2 };
 	struct ls_job b = { .id = 20, .nodes = B, .n = 2 };
@@ -256,7 +256,7 @@ static uint32_t flips(const struct ls_state *s, uint32_t *out)
 Test(linkshare, state_flipped)
 {
 	struct fx_net n = fx_net("fattree:k=4,n=2", "ecmp");
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct ls_state *s = ls_state_create(n.r, &err);
 	struct ls_job a = { .id = 10, .nodes = A, .n = 2 };
 	struct ls_job b = { .id = 20, .nodes = B, .n = 2 };
@@ -297,7 +297,7 @@ static void brute(const struct fx_net *n, const struct ls_job *jobs,
 	uint32_t L = topo_num_links(n->t);
 	uint8_t **set = calloc(nj, sizeof(*set));
 	uint32_t uni = 0, inter = 0;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	*mls = 0;
 	for (uint32_t i = 0; i < nj; i++) {
@@ -346,7 +346,7 @@ static void random_jobs(const char *spec, const char *routing, uint64_t seed)
 	struct ls_job jobs[12];
 	struct rng rng;
 	struct ls_result res;
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct ls_state *s;
 	double mls, tls;
 
@@ -432,7 +432,7 @@ Test(linkshare, structural_equals_enumerated)
 		struct ls_job a = { .id = 1, .nodes = nodes, .n = 7 };
 		struct ls_job b = a;
 		uint32_t *la, *lb, na, nb;
-		struct err err = { "" };
+		struct err err = { 0 };
 
 		b.pattern = "alltoall";
 		cr_assert_eq(linkshare_linkset(n.r, &a, NULL, &la, &na, &err),
@@ -547,7 +547,7 @@ Test(linkshare, svg_well_formed)
 		{ .id = 30, .nodes = C, .n = 2 },
 	};
 	struct ls_result res;
-	struct err err = { "" };
+	struct err err = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);

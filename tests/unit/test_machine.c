@@ -21,7 +21,7 @@ static void data_path(char *buf, size_t len, const char *file)
 static struct machine *load(const char *file, const char *routing)
 {
 	char path[1024];
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct machine *m;
 
 	data_path(path, sizeof(path), file);
@@ -35,7 +35,7 @@ static struct machine *load(const char *file, const char *routing)
 
 Test(machine, from_spec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct machine *m =
 		machine_from_spec("dragonfly:p=2,a=4,h=2,g=9", NULL, &err);
 	const char *text = "x", *part = "x";
@@ -168,7 +168,7 @@ Test(machine, routing_override)
 
 Test(machine, wrap_and_parse)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct machine *m = load("good_wrap_linear.conf", NULL);
 	uint32_t line;
 
@@ -229,7 +229,7 @@ Test(machine, predict)
 		{ "expressmesh:dims=4x4,gap=2,p=1", NULL, "jm" },
 		{ "torus:dims=4x4,p=1", NULL, "jm" },
 	};
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct machine *m = load("good_predict.conf", NULL);
 	uint32_t line = 99;
 
@@ -283,7 +283,7 @@ Test(machine, check_predict)
 		  ":2: Predict=mcf:x=1: fake check: no model 'mcf:x=1'" },
 	};
 	char path[1024], want[1200];
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct machine *m;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -315,7 +315,7 @@ Test(machine, check_predict)
 Test(machine, open)
 {
 	char path[1024], dir[] = "/tmp/test_machine.XXXXXX", cwd[1024];
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct machine *m;
 	FILE *f;
 
@@ -436,7 +436,7 @@ Test(machine, errors)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const struct bad_case *c = &bad[i];
 		char path[1024], want[1300];
-		struct err err = { "" };
+		struct err err = { 0 };
 		struct machine *m;
 
 		if (c->file) {
@@ -454,7 +454,7 @@ Test(machine, errors)
 				 err.msg);
 	}
 	{
-		struct err err = { "" };
+		struct err err = { 0 };
 
 		cr_expect_null(machine_load("/nonexistent/x.conf", NULL, &err));
 		cr_expect_str_eq(err.msg, "/nonexistent/x.conf: cannot open: "

@@ -83,7 +83,7 @@ static enum mcf_tpl_status check_fast(const struct mcf_tpl *p, double alpha,
 	double *x = malloc((p->ngroups + 1) * sizeof(*x));
 	double *y = malloc((p->nlinks + 1) * sizeof(*y));
 	struct mcf_tpl_result r = { .x = x, .y = y };
-	struct err e = { "" };
+	struct err e = { 0 };
 	double ub;
 
 	mcf_tpl_opts_init(&o);
@@ -116,7 +116,7 @@ static enum mcf_tpl_status check_fast(const struct mcf_tpl *p, double alpha,
 static double glpk_alpha(const struct mcf_tpl *p)
 {
 	struct mcf_tpl_result r = { 0 };
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	cr_assert_eq(mcf_tpl_solve_glpk(p, NULL, &r, &e), 0, "%s", e.msg);
 	cr_assert_eq(r.status, MCF_TPL_OPTIMAL);
@@ -248,7 +248,7 @@ Test(mcf_fast, free_group)
 			      .col_cnt = cnt };
 	double x[2], y[1];
 	struct mcf_tpl_result r = { .x = x, .y = y };
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	check_both(&p, 1.5, "free group");
 	cr_assert_eq(mcf_tpl_solve_fast(&p1, NULL, &r, &e), 0, "%s", e.msg);
@@ -266,7 +266,7 @@ Test(mcf_fast, empty)
 	};
 	double y[1] = { -1 };
 	struct mcf_tpl_result r = { .y = y };
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	cr_assert_eq(mcf_tpl_solve_fast(&p, NULL, &r, &e), 0, "%s", e.msg);
 	cr_expect_eq(r.status, MCF_TPL_OPTIMAL);
@@ -292,7 +292,7 @@ Test(mcf_fast, bad_input)
 			     .col_cnt = cnt };
 	struct mcf_tpl_opts o;
 	struct mcf_tpl_result r = { 0 };
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	cr_expect_eq(mcf_tpl_solve_fast(&p, NULL, &r, &e), -1);
 	cr_expect_str_eq(e.msg, "path template: group 0: mult must be > 0");
@@ -444,7 +444,7 @@ Test(mcf_fast, time_limit)
 	struct mcf_tpl_opts o;
 	double *x, *y;
 	struct mcf_tpl_result r = { 0 };
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	rnd_make(&R, 99, 3000, 20000, 6);
 	for (uint32_t q = 0; q < 3000; q++)

@@ -31,7 +31,7 @@ Test(mcf_tpl, one_flow_two_groups)
 			     .col_link = link,
 			     .col_cnt = cnt };
 	struct mcf_tpl_result r = { .x = x };
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	cr_assert_eq(mcf_tpl_solve_glpk(&p, NULL, &r, &e), 0, "%s", e.msg);
 	cr_assert_eq(r.status, MCF_TPL_OPTIMAL);
@@ -63,7 +63,7 @@ Test(mcf_tpl, twice_crossed_link_binds)
 			     .col_link = link,
 			     .col_cnt = cnt };
 	struct mcf_tpl_result r = { 0 };
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	cr_assert_eq(mcf_tpl_solve_glpk(&p, NULL, &r, &e), 0, "%s", e.msg);
 	cr_expect_float_eq(r.alpha, 0.5, 1e-9);
@@ -84,7 +84,7 @@ Test(mcf_tpl, bad_input)
 			     .col_link = link,
 			     .col_cnt = cnt };
 	struct mcf_tpl_result r = { 0 };
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	cr_expect_eq(mcf_tpl_solve_glpk(&p, NULL, &r, &e), -1);
 	cr_expect_str_eq(e.msg, "path template: flow 0: demand must be > 0");
@@ -110,7 +110,7 @@ Test(mcf_tpl, equals_path_mcf)
 		struct model_input in;
 		struct model_result mr;
 		struct mcf_tpl_result r = { 0 };
-		struct err e = { "" };
+		struct err e = { 0 };
 
 		rng_seed(&g, seed);
 		for (uint32_t l = 0; l < nl; l++)

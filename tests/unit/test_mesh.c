@@ -13,7 +13,7 @@
 
 static struct topo *mk(const char *spec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t = topo_create(spec, &err);
 
 	cr_assert_not_null(t, "%s: %s", spec, err.msg);
@@ -23,7 +23,7 @@ static struct topo *mk(const char *spec)
 
 static struct routing *mkr(const struct topo *t, const char *spec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct routing *r = routing_create(t, spec, &err);
 
 	cr_assert_not_null(r, "%s on %s: %s", spec, topo_spec(t), err.msg);
@@ -325,7 +325,7 @@ Test(mesh, bad_specs)
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct err err = { "" };
+		struct err err = { 0 };
 		struct topo *t = topo_create(bad[i], &err);
 
 		cr_expect_null(t, "%s accepted", bad[i]);
@@ -416,7 +416,7 @@ static void run_dor_paths(const struct dor_case *c)
 	struct topo *t = mk(c->topo);
 	struct routing *r = mkr(t, "dor");
 	struct pathset ps;
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t sw[64], n;
 	struct routing_count cnt;
 
@@ -584,7 +584,7 @@ static void run_minimal_all_pairs(const struct topo_case *c)
 	long gap = topo_param_int(t, "gap");
 	bool graph_min = topo_kind(t) != TOPO_EXPRESSMESH || gap <= 2;
 	struct pathset ps, pd;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	pathset_init(&ps);
 	pathset_init(&pd);
@@ -701,7 +701,7 @@ Test(mesh, count_large)
 	struct topo *t = mk("torus:dims=80x80,p=1");
 	struct routing *r = mkr(t, "minimal");
 	struct routing_count c;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	/* (20,20): 20 hops per dimension, one way each: C(40,20) */
 	cr_assert_eq(routing_count(r, 0, 20 + 80 * 20, &c, &err), 0, "%s",
@@ -723,7 +723,7 @@ static void check_linkset(const struct topo *t, const char *rspec,
 	struct routing *r = mkr(t, rspec);
 	uint32_t L = topo_num_links(t);
 	uint8_t *a = calloc(L, 1), *b = calloc(L, 1);
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_assert_eq(routing_linkset(r, nodes, n, a, &err), 0, "%s", err.msg);
 	cr_assert_eq(routing_linkset_enum(r, nodes, n, b, &err), 0, "%s",
@@ -872,7 +872,7 @@ Test(mesh, linkset_general)
 Test(mesh, routing_applies)
 {
 	struct topo *t = mk("fattree:k=2,n=2");
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_expect_null(routing_create(t, "dor", &err));
 	cr_expect_null(routing_create(t, "minimal", &err));
@@ -890,7 +890,7 @@ Test(mesh, long_ring)
 	struct topo *t = mk("torus:dims=50000,p=1");
 	struct routing *r = mkr(t, "minimal");
 	struct pathset ps;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_expect_eq(topo_num_links(t), 2 * 50000 + 2 * 50000);
 	pathset_init(&ps);

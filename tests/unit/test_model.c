@@ -76,7 +76,7 @@ static struct model_input as_input(struct inst *s)
 static void solve(const char *model, const struct model_input *in,
 		  const struct model_opts *o, struct model_result *res)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_assert_eq(model_solve(model, in, o, res, &err), 0, "%s: %s", model,
 		     err.msg);
@@ -888,7 +888,7 @@ Test(model, mmf_hybrid_equals_lp_dragonfly)
 		struct fx_net n = fx_net(topos[t], "min");
 
 		for (uint64_t seed = 1; seed <= 3; seed++) {
-			struct err err = { "" };
+			struct err err = { 0 };
 			struct flows f;
 			struct model_input in;
 			uint32_t multi = 0;
@@ -929,7 +929,7 @@ Test(model, time_limit_status)
 	struct rinst r;
 	struct model_opts o;
 	struct model_result res;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	rinst_make(&r, 42, 400, 4000, 8, true);
 	model_opts_init(&o);
@@ -973,7 +973,7 @@ Test(model, bad_input_is_an_error)
 	struct inst s;
 	struct model_input in;
 	struct model_result res;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	two_flows(&s, 1, 1);
 	in = as_input(&s);
@@ -1023,7 +1023,7 @@ Test(model, bad_input_is_an_error)
 Test(model, unknown_model_lists_the_registry)
 {
 	char want[256] = "unknown model 'zz' (known: ";
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	for (size_t i = 0; i < model_count(); i++) {
 		strcat(want, i ? ", " : "");
@@ -1041,7 +1041,7 @@ Test(model, unknown_model_lists_the_registry)
  * loads within capacity (injection links: a node's flows sum to <= 1). */
 Test(model, model_run_dragonfly)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct fx_net n = fx_net("dragonfly:p=2,a=4,h=2,g=9", "ugal");
 	const struct routing *r = n.r;
 	struct flows f;
@@ -1129,7 +1129,7 @@ ParameterizedTestParameters(model, jm_factored_equals_paths)
  * most loaded links, the path count and the rounds. */
 ParameterizedTest(const struct fjm_case *c, model, jm_factored_equals_paths)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct fx_net n = fx_net(c->topo, c->routing);
 	uint32_t N = topo_num_nodes(n.t), k = c->nodes ? c->nodes : N;
 	uint32_t *nodes = malloc(N * sizeof(*nodes)), cmp;
@@ -1210,7 +1210,7 @@ ParameterizedTestParameters(model, hm_factored_equals_paths)
  * most loaded links and the path count. */
 ParameterizedTest(const struct fhm_case *c, model, hm_factored_equals_paths)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct fx_net n = fx_net(c->topo, c->routing);
 	uint32_t N = topo_num_nodes(n.t), k = c->nodes ? c->nodes : N;
 	uint32_t *nodes = malloc(N * sizeof(*nodes));
@@ -1271,7 +1271,7 @@ ParameterizedTest(const struct fhm_case *c, model, hm_factored_equals_paths)
  * factored rates equal the path-level ones to 1e-9. */
 Test(model, hm_sorted_middles_equal_paths)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo_conf *tc =
 		topo_conf_parse("hot.conf",
 				"Topology=dragonfly p=1 a=20 h=1 g=5\n"
@@ -1333,7 +1333,7 @@ static void rates_again(const struct fx_net *n, struct model_hm_state *h,
 			const struct flows *f, const struct model_hm_set *set,
 			const bool *in, const char *what, size_t step)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	for (int k = 0; k < 5; k++) {
 		struct model_result r;
@@ -1397,23 +1397,25 @@ Test(model, hm_state_equals_paths_over_the_sets_present)
 		  1 },
 		{ "fattree:k=4,n=3", "ecmp", "hm", 50 },
 	};
-	const size_t budget = model_hm_stem_budget;
+	struct model_opts mo;
 	/* + k: add set k; - k: remove it */
 	static const int ops[] = { 0, 1, 2, -1, 3, -0 - 100, 4, -2, -3, -4 };
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	for (size_t q = 0; q < sizeof(nets) / sizeof(nets[0]); q++) {
 		struct fx_net n = fx_net(nets[q].topo, nets[q].routing);
 		uint32_t N = topo_num_nodes(n.t);
 		uint32_t *nodes = malloc(N * sizeof(*nodes));
-		struct model_hm_state *h =
-			model_hm_state_create(n.r, nets[q].spec, &err);
+		struct model_hm_state *h;
 		struct model_hm_set set[5];
 		struct flows f[5];
 		bool in[5] = { false };
 
+		model_opts_init(&mo);
+		if (nets[q].budget)
+			mo.hm_stem_budget = nets[q].budget;
+		h = model_hm_state_create(n.r, nets[q].spec, &mo, &err);
 		cr_assert_not_null(nodes);
-		model_hm_stem_budget = nets[q].budget ? nets[q].budget : budget;
 		cr_assert_not_null(h, "%s", err.msg);
 		for (int k = 0; k < 5; k++) {
 			uint32_t cnt = N / 4 < 6 ? N / 2 : N / 4;
@@ -1476,7 +1478,6 @@ Test(model, hm_state_equals_paths_over_the_sets_present)
 		free(nodes);
 		fx_net_free(&n);
 	}
-	model_hm_stem_budget = budget;
 }
 
 /* hm's method option, checked like jm's. */
@@ -1530,8 +1531,8 @@ Test(model, hm_closed_form_equals_factored)
 		{ "dragonfly:p=2,a=4,h=2,g=5", "ugal" },
 	};
 	const size_t nq = sizeof(nets) / sizeof(nets[0]);
-	const size_t memo = model_hm_dfly_memo_max;
-	struct err err = { "" };
+	struct model_opts mo;
+	struct err err = { 0 };
 
 	for (size_t q = 0; q < nq; q++) {
 		struct fx_net n = fx_net(nets[q][0], nets[q][1]);
@@ -1549,10 +1550,12 @@ Test(model, hm_closed_form_equals_factored)
 
 		cr_assert(routing_dfly(n.r), "%s %s: no structure", nets[q][0],
 			  nets[q][1]);
-		model_hm_dfly_memo_max = q + 1 == nq ? 0 : memo;
-		hc = model_hm_state_create(n.r, "hm", &err);
-		hf = model_hm_state_create(n.r, "hm:method=factored", &err);
-		model_hm_dfly_memo_max = memo;
+		model_opts_init(&mo);
+		if (q + 1 == nq)
+			mo.hm_dfly_memo_max = 0;
+		hc = model_hm_state_create(n.r, "hm", &mo, &err);
+		hf = model_hm_state_create(n.r, "hm:method=factored", &mo,
+					   &err);
 		cr_assert(hc && hf, "%s", err.msg);
 		cr_assert(l1 && l2 && c1 && c2);
 		rng_seed(&g, 7 + q);
@@ -1645,7 +1648,7 @@ Test(model, hm_closed_form_scope_and_errors)
 		{ "dragonfly:p=2,a=4,h=2,g=2", "ugal" },
 		{ "cascade:groups=2,pair=2", "ugal" },
 	};
-	struct err err = { "" }, err2 = { "" };
+	struct err err = { 0 }, err2 = { 0 };
 	struct fx_net n;
 	struct model_hm_state *hc, *hf;
 	struct model_hm_set sc, sf;
@@ -1659,8 +1662,8 @@ Test(model, hm_closed_form_scope_and_errors)
 		fx_net_free(&n);
 	}
 	n = fx_net("dragonfly:p=2,a=4,h=2,g=9", "ugal");
-	hc = model_hm_state_create(n.r, NULL, &err);
-	hf = model_hm_state_create(n.r, "hm:method=factored", &err);
+	hc = model_hm_state_create(n.r, NULL, NULL, &err);
+	hf = model_hm_state_create(n.r, "hm:method=factored", NULL, &err);
 	cr_assert(hc && hf);
 	flows_init(&f);
 	cr_assert_eq(flows_add(&f, 0, 9, 1), 0);
@@ -1694,7 +1697,7 @@ Test(model, hm_closed_form_scope_and_errors)
 
 Test(model, hm_method_option)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_expect_eq(model_check("hm:method=all", &err), -1);
 	cr_expect_str_eq(err.msg, "model 'hm': method=all: want auto, paths or "
@@ -1710,7 +1713,7 @@ Test(model, hm_method_option)
  * where the routing has no factored path sets. */
 Test(model, jm_method_option)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct fx_net n = fx_net("fattree:k=4,n=3", "ecmp");
 	struct model_result r;
 	struct flows f;

@@ -24,7 +24,7 @@
 
 static void app(struct nne_app *a, const char *grid, const char *elems)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_assert_eq(nne_app_init(a, grid, elems, 0, &err), 0, "%s", err.msg);
 }
@@ -32,7 +32,7 @@ static void app(struct nne_app *a, const char *grid, const char *elems)
 static struct nne_net net_of(const struct topo *t, const double *bw)
 {
 	struct nne_net n;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_assert_eq(nne_net_from_topo(t, 0, bw, &n, &err), 0, "%s", err.msg);
 	return n;
@@ -83,7 +83,7 @@ Test(nne, bounds_by_hand)
 	struct nne_net n = net_of(t, NULL);
 	struct nne_app a;
 	struct nne_plan p;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	/* Balanced DF(4, 8, 4): one global link per pair, ah - 1 = 31. */
 	cr_assert_eq(n.groups, 33);
@@ -161,7 +161,7 @@ Test(nne, bad_input)
 {
 	struct nne_app a;
 	struct nne_net n;
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t;
 	const char *bad[] = { "8x0", "8xx4", "x4",   "4x",
 			      "",    "-4",   "4x4y", "1x2x3x4x5x6x7x8x9" };
@@ -189,7 +189,7 @@ static double generic(const struct routing *r, const struct nne_app *a,
 	char pat[160], spec[64];
 	struct flows f;
 	struct model_result res;
-	struct err err = { "" };
+	struct err err = { 0 };
 	double alpha;
 
 	nne_pattern(a, pat, sizeof(pat));
@@ -221,7 +221,7 @@ static void closed_equals_generic(const char *spec, const char *grid,
 	struct nne_app a;
 	struct nne_plan *plans;
 	uint32_t np, attained = 0, not_attained = 0, checked = 0;
-	struct err err = { "" };
+	struct err err = { 0 };
 	double rate = NNE_DEFAULT_LINK_RATE;
 
 	app(&a, grid, elems);
@@ -295,7 +295,7 @@ static double lp_vlb_one_rate(const struct routing *r, const struct flows *f,
 	struct mcf_tpl p;
 	struct mcf_tpl_opts o;
 	struct mcf_tpl_result res;
-	struct err err = { "" };
+	struct err err = { 0 };
 	size_t capn = 1u << 20;
 
 	cap = malloc(nl * sizeof(*cap));
@@ -363,7 +363,7 @@ Test(nne, indirect_bound_matches_one_rate_lp)
 	struct fx_net x = fx_net(spec, "vlb");
 	struct nne_net n = net_of(x.t, NULL);
 	struct nne_app a;
-	struct err err = { "" };
+	struct err err = { 0 };
 	const uint32_t gammas[][3] = {
 		{ 2, 2, 2 }, { 4, 2, 1 }, { 2, 4, 1 }, { 4, 1, 2 }, { 1, 2, 2 }
 	};
@@ -528,7 +528,7 @@ Test(nne, search_finds_the_minimum)
 		struct nne_app a;
 		struct nne_plan *plans;
 		uint32_t np, v[3];
-		struct err err = { "" };
+		struct err err = { 0 };
 
 		app(&a, grids[i][0], grids[i][1]);
 		for (int s = 0; s < 2; s++) {
@@ -613,7 +613,7 @@ Test(nne, layout_realises_the_plan)
 	uint8_t *usable = malloc(N);
 	struct nne_app a;
 	struct nne_plan p;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	/* groups 0-3 busy, group 4 has 20 usable nodes: too few for 32 */
 	for (uint32_t i = 0; i < N; i++)

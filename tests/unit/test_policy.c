@@ -63,7 +63,7 @@ static __attribute__((noinline)) void odd_first(char *text)
  * what an administrator's import gives, recognised as SPEC's family. */
 static struct topo *fx_imported(const char *what)
 {
-	struct err e = { "" };
+	struct err e = { 0 };
 	char spec[128], *opt, path[] = "/tmp/test_policy_XXXXXX";
 	struct topo *g, *t;
 	uint8_t *drop;
@@ -220,7 +220,7 @@ static const char director_conf[] =
 
 static struct topo *fx_conf(const char *text)
 {
-	struct err e = { "" };
+	struct err e = { 0 };
 	struct topo_conf *c = topo_conf_parse("irreg.conf", text, &e);
 	struct topo *t;
 
@@ -237,7 +237,7 @@ static struct topo *fx_make(const char *topo);
  * topology of the topo.conf the import writes. */
 static struct topo *fx_round_trip(const char *topo)
 {
-	struct err e = { "" };
+	struct err e = { 0 };
 	bool aries = !strncmp(topo, "aries:", 6);
 	struct topo *t0 = fx_make(strchr(topo, ':') + 1), *t;
 	char path[] = "/tmp/test_policy_XXXXXX", *text = NULL;
@@ -286,7 +286,7 @@ static struct topo *fx_make(const char *topo)
 static void fx_open(struct fx *f, const char *topo, const char *routing,
 		    const char *policy)
 {
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	memset(f, 0, sizeof(*f));
 	f->t = fx_make(topo);
@@ -454,7 +454,7 @@ Test(policy, bad_specs)
 {
 	for (size_t i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
 		const struct bad *b = &bads[i];
-		struct err e = { "" };
+		struct err e = { 0 };
 		struct fx_net n = fx_net(b->topo, NULL);
 
 		cr_expect_null(policy_create(b->spec, n.t, n.r, &e), "%s",
@@ -485,7 +485,7 @@ Test(policy, fattree_default_rule)
 	struct fx_net n = fx_net("fattree:k=4,n=3", NULL);
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		struct err e = { "" };
+		struct err e = { 0 };
 		struct policy *p = policy_create(rows[i].spec, n.t, n.r, &e);
 
 		if (!rows[i].want) {
@@ -512,7 +512,7 @@ Test(policy, check_without_topology)
 	static const char *const fine[] = { "fattree-pods:large=leaves",
 					    "dragonfly-groups", "linear",
 					    "random:seed=7" };
-	struct err e = { "" }, c = { "" };
+	struct err e = { 0 }, c = { 0 };
 
 	for (size_t k = 0; k < sizeof(same) / sizeof(same[0]); k++) {
 		const struct bad *b = &bads[same[k]];
@@ -561,7 +561,7 @@ Test(policy, unknown_policy_lists_the_registry)
 	struct fx_net n = fx_net("fattree:k=4,n=3", NULL);
 	const char *const *names = policy_names();
 	char want[256] = "unknown policy 'zz' (known: ";
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	for (size_t i = 0; names[i]; i++) {
 		strcat(want, i ? ", " : "");
@@ -1246,7 +1246,7 @@ Test(policy, resv_level)
 		{ DF, "ugal", "dragonfly-groups:large=shared", { 0, 17 }, 2, 1 },
 		{ DF, "ugal", "dragonfly-balanced", { 0, 17 }, 2, 1 },
 	};
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		struct fx_net n = fx_net(rows[i].topo, rows[i].routing);
@@ -1273,6 +1273,7 @@ Test(policy, family_default)
 		{ DF, "min", "dragonfly-groups" },
 		{ DF, "shortest", "linear" },
 		{ "cascade:groups=3,pair=8", "ugal", "dragonfly-balanced" },
+		{ "cascade:groups=3,pair=8", "min", "dragonfly-groups" },
 		{ FT, "dmodk", "fattree-pods" },
 		{ "torus:dims=4x4", "dor", "mesh-blocks" },
 		{ "torus:dims=4x4", "shortest", "linear" },
@@ -1280,7 +1281,7 @@ Test(policy, family_default)
 		{ EM, "dor", "mesh-blocks" },
 		{ "jellyfish:n=16,r=4,p=1,seed=1", "shortest", "linear" },
 	};
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		struct fx_net n = fx_net(rows[i].topo, rows[i].routing);
@@ -1537,7 +1538,7 @@ static void run_seq(const struct gcase *c, const char *policy,
 	struct policy *other = NULL;
 	struct fx f;
 	struct rng g;
-	struct err e = { "" };
+	struct err e = { 0 };
 	struct gjob *jobs = calloc(steps + 1, sizeof(*jobs));
 	uint32_t njobs = 0, L, *use;
 	uint8_t *used;
@@ -1705,7 +1706,7 @@ Test(policy, director_pods)
  * no unit isolates, and fattree-pods says which cable and pairs. */
 Test(policy, lft_no_unit)
 {
-	struct err e = { "" };
+	struct err e = { 0 };
 	char path[1024];
 	struct topo_conf *c;
 	struct routing *r;
@@ -1924,7 +1925,7 @@ Test(policy, nne_grid_plan)
 	struct policy_request q = { .job_id = 5, .nodes = 32, .ngrid = 3 };
 	uint32_t want[32], k = 0, refnodes[64];
 	struct policy *dfg;
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	q.grid[0] = 4;
 	q.grid[1] = 4;
@@ -2044,7 +2045,7 @@ Test(policy, grid_parse)
 
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		struct policy_request req = { .ngrid = 9 };
-		struct err err = { { 0 } };
+		struct err err = { 0 };
 		int rc = policy_grid_parse(cases[c].s, &req, &err);
 
 		if (!cases[c].why) {
@@ -2108,7 +2109,7 @@ static void same_answers(const char *topo, const char *spec,
 
 		for (uint32_t i = 0; i < f.n; i++)
 			usable[i] = (i % 11) != 3;
-		struct err e = { "" };
+		struct err e = { 0 };
 		struct policy *fresh = policy_create(spec, f.t, f.r, &e);
 
 		cr_assert(fresh, "%s", e.msg);

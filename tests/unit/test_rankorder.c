@@ -45,7 +45,7 @@ Test(rankorder, format_by_hand)
 static void parse_is(const char *text, uint32_t nn, const uint32_t *want,
 		     uint32_t n)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t *pos = NULL, got = 0;
 
 	cr_assert_eq(rankorder_parse(text, nn, 1000, &pos, &got, &err), 0,
@@ -74,7 +74,7 @@ Test(rankorder, parse_by_hand)
 static void parse_fails(const char *text, uint32_t nn, uint32_t max,
 			const char *says)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	uint32_t *pos = (uint32_t *)1, n = 9;
 
 	cr_assert_eq(rankorder_parse(text, nn, max, &pos, &n, &err), -1,
@@ -115,7 +115,7 @@ Test(rankorder, round_trip_exhaustive)
 		total *= M;
 	for (uint32_t c = 0; c < total; c++) {
 		uint32_t x = c, *pos = NULL, n = 0;
-		struct err err = { "" };
+		struct err err = { 0 };
 		char *s = NULL;
 
 		for (uint32_t i = 0; i < L; i++, x /= M)

@@ -14,7 +14,7 @@
 
 static struct topo_conf *parse(const char *text)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo_conf *c = topo_conf_parse("graph.conf", text, &err);
 
 	cr_assert_not_null(c, "%s", err.msg);
@@ -26,7 +26,7 @@ static struct topo_conf *parse(const char *text)
  * up to renaming (a bijection between the two numberings). */
 static void same_as_generated(const char *spec, const char *family)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *g = topo_create(spec, &err);
 	struct topo_conf *c;
 	const struct topo *t;
@@ -98,7 +98,7 @@ Test(recog, fattree_k3_n2)
 
 Test(recog, dragonfly_fig1)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *g = topo_create("dragonfly:p=2,a=4,h=2,g=9", &err);
 	char *text = fx_graph_conf(g, NULL, NULL);
 	struct topo_conf *c = parse(text);
@@ -132,7 +132,7 @@ static void pod_sizes(const struct topo *t, uint32_t *sizes)
 static struct topo_conf *imperfect(const uint32_t *drop, size_t ndrop,
 				   const uint32_t *nodes)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *g = topo_create("fattree:k=4,n=3", &err);
 	uint8_t dr[48] = { 0 };
 	char *text;
@@ -228,7 +228,7 @@ Test(recog, ring_not_recognised)
 
 Test(recog, random_not_recognised)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *g = topo_create("jellyfish:n=64,r=6,p=1,seed=1", &err);
 	char *text;
 	struct topo_conf *c;
@@ -276,7 +276,7 @@ Test(recog, hosts_on_spine)
 				    "SwitchName=sp2\n");
 	const struct topo *t = topo_conf_topo(c);
 	struct topo_graph_info gi;
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct routing *r;
 	struct pathset ps;
 	uint32_t first, cnt;
@@ -337,7 +337,7 @@ Test(recog, director_idle_chip)
 	const struct topo *t = topo_conf_topo(c);
 	struct topo_graph_info gi;
 	struct topo_stats st;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_assert_str_eq(topo_graph_family(t), "fattree", "%s",
 			 topo_graph_why(t));
@@ -362,7 +362,7 @@ Test(recog, director_idle_chip)
  * 6 x 16 routers, 3 groups, 24 global cables between every two. */
 Test(recog, cascade_as_generated)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *g = topo_create("cascade:groups=3", &err);
 	char *text = fx_graph_conf(g, NULL, NULL);
 	struct topo_conf *c = parse(text);
@@ -386,7 +386,7 @@ static void path_text(const struct routing *r, uint32_t src, uint32_t dst,
 		      char *buf, size_t len)
 {
 	struct pathset ps;
-	struct err err = { "" };
+	struct err err = { 0 };
 	char **lines;
 	size_t off = 0;
 
@@ -425,7 +425,7 @@ static void path_text(const struct routing *r, uint32_t src, uint32_t dst,
  * link ids) gives exactly the generated ecmp's paths, for every pair. */
 static void ecmp_same(const char *spec)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *g = topo_create(spec, &err);
 	char *text = fx_graph_conf(g, NULL, NULL);
 	struct topo_conf *c = parse(text);
@@ -474,7 +474,7 @@ Test(recog, ecmp_missing_spine)
 	static const uint32_t drop[] = { 40 };
 	struct topo_conf *c = imperfect(drop, 1, NULL);
 	const struct topo *t = topo_conf_topo(c);
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct routing *r = routing_create(t, "ecmp", &err);
 	struct routing_count rc = { 0 };
 
@@ -499,7 +499,7 @@ Test(recog, ecmp_missing_spine)
  * paths climb to the spine: the general up/down case). */
 static void linkset_same(const struct topo *t, const char *name)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct routing *r = routing_create(t, "ecmp", &err);
 	uint32_t N = topo_num_nodes(t), nodes[64], any = 0;
 	uint64_t x = 88172645463325252ull;
@@ -531,7 +531,7 @@ Test(recog, ecmp_linkset_matches_paths)
 	static const uint32_t drop[] = { 5, 13, 14, 31, 40 };
 	uint32_t nodes[48];
 	struct topo_conf *c;
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *g = topo_create("fattree:k=3,n=4", &err);
 	char *text;
 
@@ -571,7 +571,7 @@ Test(recog, dragonfly_routings_as_generated)
 {
 	static const char *const routings[] = { "min", "vlb", "ugal",
 						"ugal:intra=global" };
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *g = topo_create("dragonfly:p=2,a=4,h=2,g=9", &err);
 	char *text = fx_graph_conf(g, NULL, NULL);
 	struct topo_conf *c = parse(text);
@@ -631,7 +631,7 @@ Test(recog, ecmp_needs_recognised_fattree)
 				    "SwitchName=s0 Nodes=1 Links=s1,s2\n"
 				    "SwitchName=s1 Nodes=1 Links=s2\n"
 				    "SwitchName=s2 Nodes=1\n");
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_expect_null(routing_create(topo_conf_topo(c), "ecmp", &err));
 	cr_expect_str_eq(err.msg,

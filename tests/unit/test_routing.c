@@ -598,7 +598,7 @@ Test(routing, unknown_routing_lists_the_registry)
 	struct topo *t = fx_topo("dragonfly:p=2,a=4,h=2,g=9");
 	const char *const *names = routing_names();
 	char want[256] = "unknown routing 'zz' (known: ";
-	struct err err = { "" };
+	struct err err = { 0 };
 	size_t n = 0;
 
 	for (; names[n]; n++) {
@@ -621,7 +621,7 @@ ParameterizedTestParameters(routing, bad_specs)
 ParameterizedTest(const struct bad_case *c, routing, bad_specs)
 {
 	struct topo *t = fx_topo(c->topo);
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct routing *r = routing_create(t, c->routing, &err);
 
 	cr_expect_null(r, "'%s' accepted", c->routing);
@@ -635,7 +635,7 @@ Test(routing, bad_nodes)
 {
 	struct topo *t = fx_topo("dragonfly:p=2,a=4,h=2,g=9");
 	struct routing *r = fx_routing(t, "ugal");
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct routing_count c;
 	struct pathset ps;
 	uint32_t bad[] = { 1, 72 };
@@ -745,7 +745,7 @@ ParameterizedTest(const struct factor_case *c, routing, factored_equals_paths)
 	uint32_t N = topo_num_nodes(t), pairs = 0, factored = 0;
 	struct pathset ps, mid;
 	struct stemset ss;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	pathset_init(&ps);
 	pathset_init(&mid);
@@ -820,7 +820,7 @@ Test(routing, factored_errors)
 	struct routing *ug = fx_routing(t, "ugal");
 	struct stemset ss;
 	struct pathset mid;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	stemset_init(&ss);
 	pathset_init(&mid);

@@ -66,7 +66,7 @@ Test(spec, accepted_forms)
 {
 	for (size_t i = 0; i < sizeof(oks) / sizeof(oks[0]); i++) {
 		struct spec s;
-		struct err err = { "" };
+		struct err err = { 0 };
 		char got[512];
 
 		cr_assert_eq(spec_parse(oks[i].text, oks[i].syn, &s, &err), 0,
@@ -80,7 +80,7 @@ Test(spec, limits_are_inclusive)
 {
 	char name[80], key[40], val[120], text[400];
 	struct spec s;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	snprintf(text, sizeof(text), "%s:%s=%s", rep(name, 'n', 63),
 		 rep(key, 'k', 31), rep(val, 'v', 95));
@@ -149,7 +149,7 @@ Test(spec, errors)
 	snprintf(val, sizeof(val), "dragonfly:p=%s", rep(v96, 'v', 96));
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct spec s;
-		struct err err = { "" };
+		struct err err = { 0 };
 
 		cr_expect_eq(spec_parse(bad[i].text, bad[i].syn, &s, &err), -1,
 			     "'%s' accepted", bad[i].text);
@@ -161,7 +161,7 @@ Test(spec, bare_value_too_long)
 {
 	char v96[120], text[200];
 	struct spec s;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	snprintf(text, sizeof(text), "random:%s", rep(v96, '7', 96));
 	cr_expect_eq(spec_parse(text, &pat, &s, &err), -1);
@@ -209,7 +209,7 @@ Test(spec, check_and_format)
 	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
 		const struct check_case *c = &checks[i];
 		struct spec s;
-		struct err err = { "" };
+		struct err err = { 0 };
 		char buf[128];
 		int rc;
 
@@ -233,7 +233,7 @@ Test(spec, check_and_format)
 Test(spec, check_finds_duplicates)
 {
 	struct spec s = { .name = "random", .n = 2 };
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	snprintf(s.item[0].key, sizeof(s.item[0].key), "seed");
 	snprintf(s.item[1].key, sizeof(s.item[1].key), "seed");

@@ -99,29 +99,182 @@ struct count_case {
  * neighbours at 1 hop, 75 at 2: avg 170/95.
  * jellyfish(n,r,p): n*(r-p) directed switch links, radix r. */
 static const struct count_case counts[] = {
-	{ "dragonfly:p=2,a=4,h=2,g=9", 72, 36, 9 * 12 + 36 * 2, 9, 7, 7, 3, 0,
-	  -1, 2 },
-	{ "dragonfly:p=1,a=2,h=1,g=3", 6, 6, 3 * 2 + 6, 3, 3, 3, 3, 0, -1, 1 },
-	{ "dragonfly:p=2,a=4,h=2,g=5", 40, 20, 5 * 12 + 5 * 8, 5, 7, 7, 3, 0,
-	  -1, 2 },
-	{ "dragonfly:p=1,a=4,h=2,g=4", 16, 16, 4 * 12 + 30, 4, 4, 6, 3, 2, -1,
-	  1 },
-	{ "dragonfly:p=1,a=2,h=2,g=2", 4, 4, 2 * 2 + 8, 2, 4, 4, 2, 0, 4.0 / 3,
-	  1 },
-	{ "dragonfly:p=2,a=3,h=1,g=1", 6, 3, 6, 1, 4, 4, 1, 3, 1.0, 2 },
-	{ "fattree:k=4,n=3", 64, 48, 2 * 2 * 64, 4, 4, 8, 4, 0, -1, 4 },
-	{ "fattree:k=2,n=2", 4, 4, 2 * 4, 1, 2, 4, 2, 0, -1, 2 },
-	{ "fattree:k=3,n=2", 9, 6, 2 * 9, 1, 3, 6, 2, 0, 7.0 / 5, 3 },
-	{ "fattree:k=4,n=1", 4, 1, 0, 0, 4, 4, 0, 0, 0.0, 4 },
-	{ "cascade:groups=1", 384, 96, 1920, 1, 24, 24, 2, 0, 170.0 / 95, 4 },
-	{ "cascade:groups=2,pair=4", 768, 192, 2 * 1920 + 8, 2, 24, 25, 5, 0,
-	  -1, 4 },
-	{ "cascade", 2304, 576, 6 * 1920 + 6 * 5 * 24, 6, 25, 26, 4, 0, -1, 4 },
-	{ "jellyfish:n=64,r=6,p=1,seed=1", 64, 64, 64 * 5, 0, 6, 6, NOT_HAND, 0,
-	  -1, 1 },
-	{ "jellyfish:n=5,r=5,p=1", 5, 5, 5 * 4, 0, 5, 5, 1, 0, 1.0, 1 },
-	{ "jellyfish:n=50,r=10,p=5,seed=9", 250, 50, 50 * 5, 0, 10, 10,
-	  NOT_HAND, 0, -1, 5 },
+	{ .spec = "dragonfly:p=2,a=4,h=2,g=9",
+	  .nodes = 72,
+	  .switches = 36,
+	  .switch_links = 9 * 12 + 36 * 2,
+	  .groups = 9,
+	  .radix_min = 7,
+	  .radix_max = 7,
+	  .diameter = 3,
+	  .unconnected = 0,
+	  .avg_hops = -1,
+	  .per = 2 },
+	{ .spec = "dragonfly:p=1,a=2,h=1,g=3",
+	  .nodes = 6,
+	  .switches = 6,
+	  .switch_links = 3 * 2 + 6,
+	  .groups = 3,
+	  .radix_min = 3,
+	  .radix_max = 3,
+	  .diameter = 3,
+	  .unconnected = 0,
+	  .avg_hops = -1,
+	  .per = 1 },
+	{ .spec = "dragonfly:p=2,a=4,h=2,g=5",
+	  .nodes = 40,
+	  .switches = 20,
+	  .switch_links = 5 * 12 + 5 * 8,
+	  .groups = 5,
+	  .radix_min = 7,
+	  .radix_max = 7,
+	  .diameter = 3,
+	  .unconnected = 0,
+	  .avg_hops = -1,
+	  .per = 2 },
+	{ .spec = "dragonfly:p=1,a=4,h=2,g=4",
+	  .nodes = 16,
+	  .switches = 16,
+	  .switch_links = 4 * 12 + 30,
+	  .groups = 4,
+	  .radix_min = 4,
+	  .radix_max = 6,
+	  .diameter = 3,
+	  .unconnected = 2,
+	  .avg_hops = -1,
+	  .per = 1 },
+	{ .spec = "dragonfly:p=1,a=2,h=2,g=2",
+	  .nodes = 4,
+	  .switches = 4,
+	  .switch_links = 2 * 2 + 8,
+	  .groups = 2,
+	  .radix_min = 4,
+	  .radix_max = 4,
+	  .diameter = 2,
+	  .unconnected = 0,
+	  .avg_hops = 4.0 / 3,
+	  .per = 1 },
+	{ .spec = "dragonfly:p=2,a=3,h=1,g=1",
+	  .nodes = 6,
+	  .switches = 3,
+	  .switch_links = 6,
+	  .groups = 1,
+	  .radix_min = 4,
+	  .radix_max = 4,
+	  .diameter = 1,
+	  .unconnected = 3,
+	  .avg_hops = 1.0,
+	  .per = 2 },
+	{ .spec = "fattree:k=4,n=3",
+	  .nodes = 64,
+	  .switches = 48,
+	  .switch_links = 2 * 2 * 64,
+	  .groups = 4,
+	  .radix_min = 4,
+	  .radix_max = 8,
+	  .diameter = 4,
+	  .unconnected = 0,
+	  .avg_hops = -1,
+	  .per = 4 },
+	{ .spec = "fattree:k=2,n=2",
+	  .nodes = 4,
+	  .switches = 4,
+	  .switch_links = 2 * 4,
+	  .groups = 1,
+	  .radix_min = 2,
+	  .radix_max = 4,
+	  .diameter = 2,
+	  .unconnected = 0,
+	  .avg_hops = -1,
+	  .per = 2 },
+	{ .spec = "fattree:k=3,n=2",
+	  .nodes = 9,
+	  .switches = 6,
+	  .switch_links = 2 * 9,
+	  .groups = 1,
+	  .radix_min = 3,
+	  .radix_max = 6,
+	  .diameter = 2,
+	  .unconnected = 0,
+	  .avg_hops = 7.0 / 5,
+	  .per = 3 },
+	{ .spec = "fattree:k=4,n=1",
+	  .nodes = 4,
+	  .switches = 1,
+	  .switch_links = 0,
+	  .groups = 0,
+	  .radix_min = 4,
+	  .radix_max = 4,
+	  .diameter = 0,
+	  .unconnected = 0,
+	  .avg_hops = 0.0,
+	  .per = 4 },
+	{ .spec = "cascade:groups=1",
+	  .nodes = 384,
+	  .switches = 96,
+	  .switch_links = 1920,
+	  .groups = 1,
+	  .radix_min = 24,
+	  .radix_max = 24,
+	  .diameter = 2,
+	  .unconnected = 0,
+	  .avg_hops = 170.0 / 95,
+	  .per = 4 },
+	{ .spec = "cascade:groups=2,pair=4",
+	  .nodes = 768,
+	  .switches = 192,
+	  .switch_links = 2 * 1920 + 8,
+	  .groups = 2,
+	  .radix_min = 24,
+	  .radix_max = 25,
+	  .diameter = 5,
+	  .unconnected = 0,
+	  .avg_hops = -1,
+	  .per = 4 },
+	{ .spec = "cascade",
+	  .nodes = 2304,
+	  .switches = 576,
+	  .switch_links = 6 * 1920 + 6 * 5 * 24,
+	  .groups = 6,
+	  .radix_min = 25,
+	  .radix_max = 26,
+	  .diameter = 4,
+	  .unconnected = 0,
+	  .avg_hops = -1,
+	  .per = 4 },
+	{ .spec = "jellyfish:n=64,r=6,p=1,seed=1",
+	  .nodes = 64,
+	  .switches = 64,
+	  .switch_links = 64 * 5,
+	  .groups = 0,
+	  .radix_min = 6,
+	  .radix_max = 6,
+	  .diameter = NOT_HAND,
+	  .unconnected = 0,
+	  .avg_hops = -1,
+	  .per = 1 },
+	{ .spec = "jellyfish:n=5,r=5,p=1",
+	  .nodes = 5,
+	  .switches = 5,
+	  .switch_links = 5 * 4,
+	  .groups = 0,
+	  .radix_min = 5,
+	  .radix_max = 5,
+	  .diameter = 1,
+	  .unconnected = 0,
+	  .avg_hops = 1.0,
+	  .per = 1 },
+	{ .spec = "jellyfish:n=50,r=10,p=5,seed=9",
+	  .nodes = 250,
+	  .switches = 50,
+	  .switch_links = 50 * 5,
+	  .groups = 0,
+	  .radix_min = 10,
+	  .radix_max = 10,
+	  .diameter = NOT_HAND,
+	  .unconnected = 0,
+	  .avg_hops = -1,
+	  .per = 5 },
 };
 
 static void check_counts(const struct count_case *c)
@@ -172,11 +325,20 @@ Test(topo, dragonfly_degrees_and_pairs)
 		char spec[48];
 		long a, h, g;
 	} cs[] = {
-		{ "dragonfly:p=2,a=4,h=2,g=9", 4, 2, 9 },
-		{ "dragonfly:p=2,a=4,h=2,g=5", 4, 2, 5 },
-		{ "dragonfly:p=3,a=6,h=3,g=19", 6, 3, 19 },
-		{ "dragonfly:p=5,a=10,h=5,g=26", 10, 5, 26 },
-		{ "dragonfly:p=5,a=10,h=5,g=6", 10, 5, 6 },
+		{ .spec = "dragonfly:p=2,a=4,h=2,g=9", .a = 4, .h = 2, .g = 9 },
+		{ .spec = "dragonfly:p=2,a=4,h=2,g=5", .a = 4, .h = 2, .g = 5 },
+		{ .spec = "dragonfly:p=3,a=6,h=3,g=19",
+		  .a = 6,
+		  .h = 3,
+		  .g = 19 },
+		{ .spec = "dragonfly:p=5,a=10,h=5,g=26",
+		  .a = 10,
+		  .h = 5,
+		  .g = 26 },
+		{ .spec = "dragonfly:p=5,a=10,h=5,g=6",
+		  .a = 10,
+		  .h = 5,
+		  .g = 6 },
 	};
 
 	for (size_t k = 0; k < sizeof(cs) / sizeof(cs[0]); k++) {
@@ -543,7 +705,7 @@ Test(topo, parse_errors)
 {
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const struct bad_case *c = &bad[i];
-		struct err err = { "" };
+		struct err err = { 0 };
 		struct topo *t = topo_create(c->spec, &err);
 
 		cr_assert_null(t, "'%s' accepted", c->spec);
@@ -610,7 +772,7 @@ Test(topo, unknown_family_lists_the_registry)
 {
 	const char *const *names = topo_family_names();
 	char want[256] = "unknown topology family 'zz' (known: ";
-	struct err err = { "" };
+	struct err err = { 0 };
 	size_t n = 0;
 
 	for (; names[n]; n++) {
@@ -825,7 +987,7 @@ Test(topo, size_limits)
 		{ "torus:dims=2000x1000",
 		  "switches: 2000000 exceeds the limit switches=1048576" },
 	};
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo *t;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -847,7 +1009,7 @@ Test(topo, size_limits)
 
 Test(topo, limit_syntax)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_expect_eq(lim_set("links=2M", &err), 0);
 	cr_expect_eq(lim_get(LIM_LINKS), 2u << 20);
@@ -868,4 +1030,60 @@ Test(topo, limit_syntax)
 	cr_expect_eq(lim_set("file=99999999999G", &err), -1);
 	lim_reset();
 	cr_expect_eq(lim_get(LIM_LINKS), lim_default(LIM_LINKS));
+}
+
+/* Each family's traits, as its ops declare them (the defaults README's
+ * table lists: ugal on dragonflies, ecmp on fat-trees, dor on meshes,
+ * shortest elsewhere). */
+Test(topo, family_traits)
+{
+	static const struct {
+		const char *spec, *routing, *unit;
+		bool levels, groups, group_mesh, grid, wraps;
+	} rows[] = {
+		{ .spec = "dragonfly:p=2,a=4,h=2,g=9",
+		  .routing = "ugal",
+		  .unit = "group",
+		  .groups = true,
+		  .group_mesh = true },
+		{ .spec = "cascade:groups=3,pair=8",
+		  .routing = "ugal",
+		  .unit = "group",
+		  .groups = true },
+		{ .spec = "fattree:k=4,n=3",
+		  .routing = "ecmp",
+		  .unit = "pod",
+		  .levels = true },
+		{ .spec = "torus:dims=4x4",
+		  .routing = "dor",
+		  .grid = true,
+		  .wraps = true },
+		{ .spec = "hyperx:dims=4x4", .routing = "dor", .grid = true },
+		{ .spec = "jellyfish:n=16,r=4,p=1,seed=1",
+		  .routing = "shortest" },
+	};
+	struct err err = { 0 };
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct topo *t = topo_create(rows[i].spec, &err);
+		const struct topo_traits *tr;
+
+		cr_assert(t, "%s: %s", rows[i].spec, err.msg);
+		tr = topo_traits(t);
+		cr_expect_eq(tr, topo_behaves_traits(t), "%s", rows[i].spec);
+		cr_expect_str_eq(tr->routing, rows[i].routing, "%s",
+				 rows[i].spec);
+		if (rows[i].unit)
+			cr_expect_str_eq(tr->unit, rows[i].unit, "%s",
+					 rows[i].spec);
+		else
+			cr_expect_null(tr->unit, "%s", rows[i].spec);
+		cr_expect_eq(tr->levels, rows[i].levels, "%s", rows[i].spec);
+		cr_expect_eq(tr->groups, rows[i].groups, "%s", rows[i].spec);
+		cr_expect_eq(tr->group_mesh, rows[i].group_mesh, "%s",
+			     rows[i].spec);
+		cr_expect_eq(tr->grid, rows[i].grid, "%s", rows[i].spec);
+		cr_expect_eq(tr->wraps, rows[i].wraps, "%s", rows[i].spec);
+		topo_destroy(t);
+	}
 }

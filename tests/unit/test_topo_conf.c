@@ -20,7 +20,7 @@ static void data_path(char *buf, size_t len, const char *file)
 static struct topo_conf *load(const char *file)
 {
 	char path[1024];
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo_conf *c;
 
 	data_path(path, sizeof(path), file);
@@ -108,7 +108,7 @@ Test(topo_conf, lines)
 				   "predictbudget=75\n"
 				   "Predict=\\\n"
 				   "  mcf\n";
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo_conf *c = topo_conf_parse("l.conf", text, &err);
 	const char *part, *pol;
 	uint32_t line = 99;
@@ -151,7 +151,7 @@ Test(topo_conf, lines)
 Test(topo_conf, predict)
 {
 	struct topo_conf *c = load("good_predict.conf");
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_expect_str_eq(topo_conf_predict(c), "mcf");
 	cr_expect_str_eq(topo_conf_predict_budget(c), "200");
@@ -207,7 +207,7 @@ Test(topo_conf, respect_isolation)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct err err = { "" };
+		struct err err = { 0 };
 		struct topo_conf *c =
 			topo_conf_parse("r.conf", cases[i].text, &err);
 
@@ -230,7 +230,7 @@ Test(topo_conf, respect_isolation)
  * check (test_machine), their syntax is the parser's. */
 Test(topo_conf, routing_and_policies_unchecked)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo_conf *c = topo_conf_parse("u.conf",
 					      "Topology=fattree k=2 n=2\n"
 					      "Routing=ugal:intra=nowhere\n"
@@ -335,7 +335,7 @@ Test(topo_conf, cascade_names)
 /* Ten thousand names map back to their indices (the plugin's case). */
 Test(topo_conf, many_names)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo_conf *c = topo_conf_parse("big.conf",
 					      "Topology=fattree k=22 n=3\n"
 					      "NodeName=nid[00000-10647]\n",
@@ -352,7 +352,7 @@ Test(topo_conf, many_names)
 
 Test(topo_conf, take_topo_and_unnamed)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo_conf *c =
 		topo_conf_parse("x.conf", "Topology=dragonfly", &err);
 	struct topo *t;
@@ -374,7 +374,7 @@ Test(topo_conf, take_topo_and_unnamed)
 Test(topo_conf, topo_create_no_path)
 {
 	char path[1024];
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_expect_null(topo_create("tests/data/x.conf", &err));
 	cr_expect_str_eq(
@@ -391,7 +391,7 @@ Test(topo_conf, topo_create_no_path)
 
 Test(topo_conf, missing_file)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_expect_null(topo_conf_load("/nonexistent/x.conf", &err));
 	cr_expect_str_eq(err.msg, "/nonexistent/x.conf: cannot open: No such "
@@ -414,7 +414,7 @@ Test(topo_conf, wrap)
 	};
 	struct topo_conf *c = load("good_wrap_linear.conf");
 	char path[1024];
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_expect_str_eq(topo_conf_wrap(c), "select/linear");
 	cr_expect_str_eq(topo_conf_policy(c, "batch"), "fattree-pods");
@@ -564,7 +564,7 @@ Test(topo_conf, errors)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		const struct bad_case *c = &bad[i];
 		char path[1024], prefix[1100];
-		struct err err = { "" };
+		struct err err = { 0 };
 		struct topo_conf *conf;
 
 		data_path(path, sizeof(path), c->file);
@@ -582,7 +582,7 @@ Test(topo_conf, errors)
 	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
 		const struct bad_case *c = &exact[i];
 		char path[1024], want[1300];
-		struct err err = { "" };
+		struct err err = { 0 };
 		struct topo_conf *conf;
 
 		data_path(path, sizeof(path), c->file);
@@ -689,7 +689,7 @@ Test(topo_conf, hostlist_total_names)
 /* /dev/zero is a NUL byte on line 1, found in the first buffer. */
 Test(topo_conf, dev_zero)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_expect_null(topo_conf_load("/dev/zero", &err));
 	cr_expect_str_eq(err.msg, "/dev/zero:1: NUL byte");
@@ -704,7 +704,7 @@ Test(topo_conf, graph_10000_switches)
 	const uint32_t S = 10000;
 	size_t cap = (size_t)S * 64, len = 0;
 	char *text = malloc(cap);
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct topo_conf *c;
 	const struct topo *t;
 

@@ -110,7 +110,7 @@ static struct gcol *enum_groups(const struct routing *r, uint32_t src,
 	const struct topo *t = routing_topo(r);
 	enum ugal_ctl ctl[2];
 	struct pathset ps;
-	struct err e = { "" };
+	struct err e = { 0 };
 	struct gcol *g;
 	uint32_t n = 0, *of, *fill, *links;
 
@@ -199,7 +199,7 @@ static void check_structure(const struct routing *r, const struct flows *f,
 			    unsigned model)
 {
 	struct ugal_tpl tp;
-	struct err e = { "" };
+	struct err e = { 0 };
 	uint64_t cols;
 	double paths = 0;
 
@@ -241,7 +241,7 @@ static struct flows pattern(const struct topo *t, const char *spec,
 			    uint64_t seed)
 {
 	struct flows f;
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	flows_init(&f);
 	cr_assert_eq(flows_pattern(spec, NULL, topo_num_nodes(t), seed, &f, &e),
@@ -256,7 +256,7 @@ static struct flows sample(const struct topo *t, uint32_t step, uint64_t seed)
 	uint32_t n = (topo_num_nodes(t) + step - 1) / step;
 	uint32_t *nodes = malloc(n * sizeof(*nodes));
 	struct flows f;
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	cr_assert(nodes);
 	for (uint32_t i = 0; i < n; i++)
@@ -390,7 +390,7 @@ static void check_factored(const char *topo, const char *routing,
 {
 	struct fx_net net = fx_net(topo, routing);
 	struct ugal_tpl e, fa;
-	struct err err = { "" };
+	struct err err = { 0 };
 	const struct mcf_tpl *pe = &e.lp, *pf = &fa.lp;
 	double *x, *y, *r1, *r2;
 	unsigned seed = 12345u + model;
@@ -515,7 +515,7 @@ static void check_fast_factored(const char *topo, const struct ugal_tpl *e,
 	const struct mcf_tpl *p = &e->lp;
 	struct mcf_tpl_opts o;
 	struct mcf_tpl_result res = { 0 };
-	struct err err = { "" };
+	struct err err = { 0 };
 	double *x = calloc(p->ngroups + 1, sizeof(*x));
 	double *y = calloc(p->nlinks + 1, sizeof(*y));
 	double *mx = calloc(p->nlinks + p->ngroups + 1, sizeof(*mx));
@@ -593,7 +593,7 @@ Test(ugal_factored, fast_brackets_glpk)
 			struct ugal_tpl e, fa;
 			struct mcf_tpl_opts o;
 			struct mcf_tpl_result res = { 0 };
-			struct err err = { "" };
+			struct err err = { 0 };
 
 			cr_assert_eq(ugal_tpl_build(net.r, &f, m, 0, &e, &err),
 				     0, "%s", err.msg);
@@ -627,7 +627,7 @@ static double alpha_of(const char *spec, const struct routing *r,
 {
 	struct model_result res;
 	struct model_opts o;
-	struct err e = { "" };
+	struct err e = { 0 };
 	double a;
 
 	model_opts_init(&o);
@@ -694,7 +694,7 @@ static double alpha_by_enumeration(const struct routing *r,
 	uint32_t *coff = NULL, *clink = NULL;
 	double *mult = NULL, *cnt = NULL;
 	struct mcf_tpl_result res = { 0 };
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	cr_assert(foff && cap);
 	for (uint32_t l = 0; l < nl; l++)
@@ -917,7 +917,7 @@ Test(ugal_lp, limit)
 	struct fx_net net = fx_net("dragonfly:p=2,a=4,h=2,g=9", "ugal");
 	struct model_result res;
 	struct flows f;
-	struct err e = { "" };
+	struct err e = { 0 };
 	uint64_t cols;
 
 	flows_init(&f);
@@ -971,7 +971,7 @@ Test(ugal_lp, fast_engine_brackets_glpk)
 			for (int gi = 0; gi < 2; gi++) {
 				struct model_opts o;
 				struct model_result res;
-				struct err e = { "" };
+				struct err e = { 0 };
 
 				model_opts_init(&o);
 				o.engine = MODEL_ENGINE_FAST;
@@ -1027,7 +1027,7 @@ Test(ugal_lp, factored_form_through_model_run)
 			for (int fac = 0; fac < 2; fac++) {
 				struct model_opts o;
 				struct model_result res;
-				struct err e = { "" };
+				struct err e = { 0 };
 
 				snprintf(spec, sizeof(spec), "ugal%u:form=%s",
 					 m, fac ? "factored" : "explicit");
@@ -1057,7 +1057,7 @@ Test(ugal_lp, factored_form_through_model_run)
 		{
 			struct model_opts o;
 			struct model_result res;
-			struct err e = { "" };
+			struct err e = { 0 };
 
 			model_opts_init(&o);
 			o.engine = MODEL_ENGINE_EXACT;
@@ -1088,7 +1088,7 @@ Test(ugal_lp, cascade_model0_refused)
 	struct fx_net net = fx_net("cascade", "ugal");
 	struct flows f = pattern(net.t, "perm", 1);
 	struct model_result res;
-	struct err e = { "" };
+	struct err e = { 0 };
 	uint64_t total = 1, cols;
 	char want[256];
 
@@ -1125,7 +1125,7 @@ Test(ugal_lp, errors)
 		  "model 'ugal3': needs routing ugal, not vlb" },
 	};
 	struct model_result res;
-	struct err e = { "" };
+	struct err e = { 0 };
 
 	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
 		struct fx_net net = fx_net(c[k].topo, c[k].routing);

@@ -38,7 +38,7 @@ struct run {
 static void simulate(struct run *x, const char *spec, const char *file,
 		     const char *policy, bool rates)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct wl_opts wo;
 	struct whatif_opts so;
 	char path[512];
@@ -57,7 +57,7 @@ static void simulate(struct run *x, const char *spec, const char *file,
 static void simulate_text(struct run *x, const char *spec, const char *text,
 			  const char *policy)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct wl_opts wo;
 
 	x->t = fx_topo(spec);
@@ -298,7 +298,7 @@ static double rate_from_scratch(const struct run *x, uint32_t i,
 	uint32_t nj = x->res.njob_out, L = topo_num_links(x->t);
 	uint32_t **ls = calloc(nj, sizeof(*ls)), *nls = calloc(nj, 4);
 	uint8_t *in = calloc(nj, 1), *mark = calloc(L, 1);
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct flows all, one;
 	struct model_result mr;
 	double rate = 0;
@@ -409,7 +409,7 @@ Test(whatif, rates_from_scratch)
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		struct err err = { "" };
+		struct err err = { 0 };
 		struct wl_opts wo;
 		struct whatif_opts so;
 		struct run x;
@@ -469,7 +469,7 @@ Test(whatif, rates_from_scratch)
 
 Test(whatif, bad_policy)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct fx_net n = fx_net("fattree:k=4,n=2", "ecmp");
 	struct workload w = { 0 };
 	struct whatif_result res;
@@ -539,7 +539,7 @@ Test(whatif, equal_ends_released_together)
 static void simulate_with(struct run *x, const char *spec, const char *text,
 			  const char *policy, const struct whatif_opts *so)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct wl_opts wo;
 
 	x->t = fx_topo(spec);
@@ -656,7 +656,7 @@ Test(whatif, gain_moves_backfill)
 static void simulate_conf(struct run *x, struct machine **m, const char *file,
 			  const char *text, const struct whatif_opts *so)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct wl_opts wo;
 	char path[512];
 
@@ -756,7 +756,7 @@ Test(whatif, comm_fraction_isolated_unchanged)
 	b.t = fx_topo("fattree:k=4,n=2");
 	b.r = fx_routing(b.t, NULL);
 	{
-		struct err err = { "" };
+		struct err err = { 0 };
 		struct wl_opts wo;
 
 		wl_opts_init(&wo);
@@ -787,7 +787,7 @@ Test(whatif, runtime_model_refusals)
 	struct workload w = { 0 };
 	struct whatif_result res;
 	struct whatif_opts so;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	whatif_opts_init(&so);
 	so.rates = true;
@@ -817,7 +817,7 @@ struct sets {
 
 static void sets_make(const struct run *x, struct sets *s)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	s->n = x->res.njob_out;
 	s->ls = calloc(s->n, sizeof(*s->ls));
@@ -864,7 +864,7 @@ static bool sets_meet(const struct sets *s, uint32_t i, uint32_t j)
  * from model_run on every path. */
 static double hm_scratch(const struct run *x, const uint8_t *on, uint32_t i)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct flows all, one;
 	struct model_result mr;
 	uint32_t lo = 0;
@@ -961,7 +961,7 @@ static void random_run(struct run *x, const char *topo, const char *routing,
 		       const char *policy, uint64_t seed, uint32_t min,
 		       uint32_t div, double slack, const struct whatif_opts *so)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct wl_opts wo;
 	struct rng g;
 	char text[8192];
@@ -1116,7 +1116,7 @@ Test(whatif, cell_round_trip)
 	struct whatif_opts so;
 	struct whatif_result back;
 	struct json_object *o;
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct run x;
 	const char *text;
 

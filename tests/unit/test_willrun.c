@@ -168,7 +168,7 @@ static uint32_t parse_ends(const char *s, struct policy_running *run)
 Test(willrun, rule_by_hand)
 {
 	struct fx_net net = fx_net("fattree:k=4,n=2", NULL);
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct policy *linear = policy_create("linear", net.t, net.r, &err);
 	struct policy odd = { .ops = &odd_ops, .t = net.t, .r = net.r };
 
@@ -246,7 +246,7 @@ Test(willrun, odd_policy_is_not_monotone)
 Test(willrun, sort_kept_only_for_the_same_jobs)
 {
 	struct fx_net net = fx_net("fattree:k=4,n=2", NULL);
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct policy *p = policy_create("linear", net.t, net.r, &err);
 	uint32_t owner[N], nodes[N + 1];
 	struct policy_running run[2] = { { 1, 100 }, { 2, 50 } };
@@ -323,7 +323,7 @@ static const struct policy_ops pat_ops = {
 Test(willrun, answers_kept_only_for_the_same_state_and_request)
 {
 	struct fx_net net = fx_net("fattree:k=4,n=2", NULL);
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct policy *p = policy_create("linear", net.t, net.r, &err);
 	struct policy pat = { .ops = &pat_ops, .t = net.t, .r = net.r };
 	uint32_t owner[N], nodes[N + 1];
@@ -400,7 +400,7 @@ Test(willrun, answers_kept_only_for_the_same_state_and_request)
 Test(willrun, bad_calls)
 {
 	struct fx_net net = fx_net("fattree:k=4,n=2", NULL);
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct policy *p = policy_create("linear", net.t, net.r, &err);
 	uint32_t owner[N] = { 0 }, nodes[N];
 	struct policy_view v = { .owner = owner };
@@ -446,16 +446,15 @@ static enum policy_status ref_ask(const char *spec, const struct fx_net *net,
 				  const struct policy_request *req,
 				  struct ref_answer *a)
 {
-	struct err err = { "" };
-	struct policy *p = policy_create(spec, net->t, net->r, &err);
+	struct err err = { 0 };
+	/* the searches as they were before their fast paths */
+	const struct policy_opts ref = { .reference_search = true };
+	struct policy *p = policy_create_opt(spec, net->t, net->r, &ref, &err);
 	struct policy_result res = { .nodes = a->nodes };
 	enum policy_status st;
 
 	cr_assert(p, "%s: %s", spec, err.msg);
-	/* the searches as they were before their fast paths */
-	policy_reference_search = true;
 	st = policy_place(p, v, req, &res);
-	policy_reference_search = false;
 	a->n = res.n;
 	a->isolated = res.isolated;
 	snprintf(a->reason, sizeof(a->reason), "%s", res.reason);
@@ -531,7 +530,7 @@ static void replay(const char *topo, const char *routing, const char *spec,
 		   uint64_t seed)
 {
 	struct fx_net net = fx_net(topo, routing);
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct policy *p = policy_create(spec, net.t, net.r, &err);
 	uint32_t nn = topo_num_nodes(net.t), next = 1;
 	uint32_t *owner = calloc(nn, sizeof(*owner));
@@ -711,7 +710,7 @@ Test(willrun, incremental_state_answers_as_fresh)
 Test(willrun, nne_is_anonymous_without_a_grid_over_a_group)
 {
 	struct fx_net net = fx_net("dragonfly:p=2,a=4,h=2,g=9", "min");
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct policy *p = policy_create("nne", net.t, net.r, &err);
 	struct policy_request big = { .job_id = 5, .nodes = 16 };
 	struct policy_request small = { .job_id = 5, .nodes = 8 };

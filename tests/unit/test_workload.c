@@ -14,7 +14,7 @@
 static void parse_ok(const char *text, const struct wl_opts *o,
 		     struct workload *w)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_assert_eq(workload_parse("t", text, strlen(text), o, w, &err), 0,
 		     "%s", err.msg);
@@ -261,7 +261,7 @@ ParameterizedTest(struct bad_case *c, workload, bad_records)
 {
 	struct wl_opts o;
 	struct workload w;
-	struct err err = { "" };
+	struct err err = { 0 };
 	char prefix[32];
 
 	wl_opts_init(&o);
@@ -299,7 +299,7 @@ Test(workload, swf_header_within_text)
 	static const char next[] = "; MaxNodes:\n72 0 -1 1 1 -1 -1 1 1\n";
 	char *text = malloc(sizeof(head) - 1);
 	struct workload w;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_assert_not_null(text);
 	memcpy(text, head, sizeof(head) - 1);
@@ -350,7 +350,7 @@ Test(workload, swf_header_keys)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct workload w;
 		struct wl_opts o;
-		struct err err = { "" };
+		struct err err = { 0 };
 		int rc;
 
 		wl_opts_init(&o);
@@ -399,7 +399,7 @@ Test(workload, swf_whole_numbers)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct workload w;
-		struct err err = { "" };
+		struct err err = { 0 };
 		int rc = workload_parse("t", cases[i].text,
 					strlen(cases[i].text), NULL, &w, &err);
 
@@ -469,7 +469,7 @@ Test(workload, skip_reasons)
 	size_t len = 0;
 	struct wl_opts o;
 	struct workload w;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	/* lines 1-2: run time -1; 3-4: 'x', 'y' in field 4 (one reason);
 	 * 5: 'z' in field 2; 6-7: 3 and 5 fields (one reason); 9: job id 8
@@ -562,7 +562,7 @@ Test(workload, json_backslash_not_nul)
 		"\"pattern\":\"random:1\"},{\"id\":6,\"submit\":1,"
 		"\"nodes\":3,\"runtime\":9,\"junk\\\\u0000\":1}]";
 	struct workload w;
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct wl_opts o;
 
 	wl_opts_init(&o);
@@ -614,7 +614,7 @@ static void check_queue(const char *snap)
 {
 	static const char conf_text[] = "Topology=fattree k=4 n=2\n"
 					"NodeName=n[00-15]\n";
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct machine *c = machine_parse("topo.conf", conf_text, NULL, &err);
 	struct wl_opts o;
 	struct workload w;
@@ -703,7 +703,7 @@ Test(workload, running_file)
 				   "101 n[00-03]\n"
 				   "102 4-5,9   stencil:dims=3x1\n"
 				   "\n";
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct machine *c = machine_parse("topo.conf", conf_text, NULL, &err);
 	struct wl_opts o;
 	struct workload w;
@@ -748,7 +748,7 @@ Test(workload, running_file)
 Test(workload, load_file_errors)
 {
 	struct workload w;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	cr_assert_eq(workload_load("/nonexistent/x.swf", NULL, &w, &err), -1);
 	cr_assert(strstr(err.msg, "/nonexistent/x.swf: "), "%s", err.msg);
@@ -767,7 +767,7 @@ Test(workload, job_where)
 				   "{\"id\":9,\"submit\":0,"
 				   "\"nodes\":2,\"runtime\":5}]}";
 	struct workload w;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	parse_ok(csv, NULL, &w);
 	err_set(&err, "boom");
@@ -796,7 +796,7 @@ Test(workload, nul_byte)
 	static const char jobs[] = "1 0-3\n2 4\0-7\n";
 	struct wl_opts o;
 	struct workload w;
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	wl_opts_init(&o);
 	o.skip_bad = true;
@@ -815,7 +815,7 @@ Test(workload, nul_byte)
 Test(workload, read_stream)
 {
 	const size_t n = 200000;
-	struct err err = { "" };
+	struct err err = { 0 };
 	FILE *f = tmpfile();
 	size_t len = 0;
 	char *buf;

@@ -42,7 +42,7 @@ struct ast {
 	struct err *err;
 	struct arouter *r;
 	uint32_t nr, rcap;
-	uint32_t *ht, htcap; /* names -> router + 1 */
+	struct nameidx names; /* r by name */
 	struct aend *e;
 	uint32_t ne, ecap;
 };
@@ -50,61 +50,21 @@ struct ast {
 #define aerr(st, line, ...) \
 	import_perr((st)->err, (st)->path, line, __VA_ARGS__)
 
-static uint32_t hname(const char *s, size_t n)
+static const char *router_name(const void *ctx, uint32_t i)
 {
-	uint32_t h = 2166136261u; /* FNV-1a */
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
+	return ((const struct ast *)ctx)->r[i].name;
 }
 
 static int64_t find(const struct ast *st, const char *s, size_t n)
 {
-	if (!st->htcap)
-		return -1;
-	for (uint32_t h = hname(s, n) & (st->htcap - 1);;
-	     h = (h + 1) & (st->htcap - 1)) {
-		uint32_t e = st->ht[h];
+	uint32_t i = nameidx_findn(&st->names, s, n);
 
-		if (!e)
-			return -1;
-		if (strlen(st->r[e - 1].name) == n &&
-		    !strncmp(st->r[e - 1].name, s, n))
-			return e - 1;
-	}
+	return i == NAMEIDX_NONE ? -1 : (int64_t)i;
 }
 
 static int put(struct ast *st, uint32_t i)
 {
-	if (2 * (st->nr + 1) > st->htcap) {
-		uint32_t cap = st->htcap ? 2 * st->htcap : 256;
-		uint32_t *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return -1;
-		for (uint32_t k = 0; k < st->nr; k++)
-			if (k != i) {
-				const char *nm = st->r[k].name;
-				uint32_t h = hname(nm, strlen(nm)) & (cap - 1);
-
-				while (t[h])
-					h = (h + 1) & (cap - 1);
-				t[h] = k + 1;
-			}
-		free(st->ht);
-		st->ht = t;
-		st->htcap = cap;
-	}
-	{
-		const char *nm = st->r[i].name;
-		uint32_t h = hname(nm, strlen(nm)) & (st->htcap - 1);
-
-		while (st->ht[h])
-			h = (h + 1) & (st->htcap - 1);
-		st->ht[h] = i + 1;
-	}
-	return 0;
+	return nameidx_add(&st->names, i, NULL);
 }
 
 /* "c0-0c0s0a0l01(0:0:0)" at *S: the router (made when new, its
@@ -132,7 +92,7 @@ static int router_at(struct ast *st, const char **s, uint32_t line, uint32_t *r)
 			struct arouter *v = realloc(st->r, cap * sizeof(*v));
 
 			if (!v)
-				return err_set(st->err, "out of memory");
+				return err_nomem(st->err, "out of memory");
 			st->r = v;
 			st->rcap = cap;
 		}
@@ -147,11 +107,11 @@ static int router_at(struct ast *st, const char **s, uint32_t line, uint32_t *r)
 			free(a->name);
 			return bad ? aerr(st, line, "bad router name '%.*s'",
 					  (int)(l - 1 - p), p) :
-				     err_set(st->err, "out of memory");
+				     err_nomem(st->err, "out of memory");
 		}
 		if (put(st, st->nr)) {
 			free(a->name);
-			return err_set(st->err, "out of memory");
+			return err_nomem(st->err, "out of memory");
 		}
 		i = st->nr++;
 	} else if (st->r[i].g != g || st->r[i].r != row || st->r[i].c != col) {
@@ -216,7 +176,7 @@ static int aries_line(struct ast *st, char *s, uint32_t line)
 		struct aend *v = realloc(st->e, cap * sizeof(*v));
 
 		if (!v)
-			return err_set(st->err, "out of memory");
+			return err_nomem(st->err, "out of memory");
 		st->e = v;
 		st->ecap = cap;
 	}
@@ -253,7 +213,7 @@ static int add_routers(struct ast *st, struct import_fabric *f)
 	struct arouter **ord = malloc(((size_t)st->nr + 1) * sizeof(*ord));
 
 	if (!ord)
-		return err_set(st->err, "out of memory");
+		return err_nomem(st->err, "out of memory");
 	for (uint32_t i = 0; i < st->nr; i++)
 		ord[i] = &st->r[i];
 	qsort(ord, st->nr, sizeof(*ord), cmp_router);
@@ -289,7 +249,7 @@ static int add_routers(struct ast *st, struct import_fabric *f)
 	return 0;
 nomem:
 	free(ord);
-	return err_set(st->err, "out of memory");
+	return err_nomem(st->err, "out of memory");
 }
 
 /* The first end of router pair (A, B) in the sorted ends, or NE. */
@@ -334,7 +294,7 @@ static int add_links(struct ast *st, struct import_fabric *f)
 		if (st->r[a].sw < st->r[b].sw &&
 		    fabric_add_cable(f, st->r[a].sw, st->r[b].sw,
 				     (double)(j - i)))
-			return err_set(st->err, "out of memory");
+			return err_nomem(st->err, "out of memory");
 		i = j;
 	}
 	return 0;
@@ -350,12 +310,14 @@ struct import_fabric *import_aries(const char *path, struct err *err)
 	struct ast st = { .path = path, .err = err };
 	struct import_fabric *f = NULL;
 	uint32_t lineno = 1;
-	int rc = import_each_line(path, aries_line_cb, &st, &lineno, err);
+	int rc;
 
+	nameidx_init(&st.names, router_name, &st);
+	rc = import_each_line(path, aries_line_cb, &st, &lineno, err);
 	if (!rc && !st.nr)
 		rc = aerr(&st, lineno, "no routers");
 	if (!rc && !(f = fabric_new("Aries link list", path)))
-		rc = err_set(err, "out of memory");
+		rc = err_nomem(err, "out of memory");
 	if (!rc) {
 		f->cap_note = "a link's capacity is its number of cables "
 			      "(parallel cables merged)";
@@ -368,7 +330,7 @@ struct import_fabric *import_aries(const char *path, struct err *err)
 	for (uint32_t i = 0; i < st.nr; i++)
 		free(st.r[i].name);
 	free(st.r);
-	free(st.ht);
+	nameidx_free(&st.names);
 	free(st.e);
 	if (rc) {
 		import_destroy(f);

@@ -127,7 +127,7 @@ int import_export_lft(const struct routing *r, FILE *out, struct err *err)
 	if (!fwd || !col) {
 		free(fwd);
 		free(col);
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	}
 	pathset_init(&ps);
 	for (uint32_t d = 0; d < N && !rc; d++) {

@@ -450,16 +450,16 @@ static int choose_routing(const struct import_fabric *f, const char *head,
 	struct topo_conf *c;
 	const char *fam;
 	struct topo_graph_info gi;
-	struct err sub = { "" };
+	struct err sub = { 0 };
 	char b1[160], b2[160];
 
 	if (asprintf(&text, "%s%s%s", head, f->nfwd ? "Routing=lft\n" : "",
 		     body) < 0)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	c = topo_conf_parse("the topo.conf written", text, &sub);
 	free(text);
 	if (!c)
-		return err_set(err, "%s: %s", f->source, sub.msg);
+		return err_from(err, &sub, "%s", f->source);
 	fam = topo_graph_family(topo_conf_topo(c));
 	*routing = f->nfwd		   ? "lft" :
 		   !fam			   ? NULL :
@@ -515,7 +515,7 @@ int import_write_conf(const struct import_fabric *f, FILE *out, struct err *err)
 			fclose(b);
 		free(head);
 		free(body);
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	}
 	fprintf(h, "Topology=graph");
 	if (!is_one(inject))
@@ -524,11 +524,11 @@ int import_write_conf(const struct import_fabric *f, FILE *out, struct err *err)
 	if (write_switches(f, unit, b) || (f->nfwd && write_forward(f, b))) {
 		fclose(h);
 		fclose(b);
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto out;
 	}
 	if (fclose(h) | fclose(b)) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto out;
 	}
 	if (choose_routing(f, head, body, &routing, what, sizeof(what), err))
@@ -611,7 +611,7 @@ int import_each_line(const char *path,
 	int rc = 0;
 
 	if (!fp)
-		return err_set(err, "%s: cannot open: %s", path,
+		return err_sys(err, errno, "%s: cannot open: %s", path,
 			       strerror(errno));
 	for (ssize_t len; !rc && (len = getline(&line, &cap, fp)) >= 0;) {
 		lineno++;
@@ -623,14 +623,14 @@ int import_each_line(const char *path,
 	if (last)
 		*last = lineno ? lineno : 1;
 	if (!rc && ferror(fp))
-		rc = err_set(err, "%s: %s", path, strerror(errno));
+		rc = err_sys(err, errno, "%s: %s", path, strerror(errno));
 	if (fp != stdin)
 		fclose(fp);
 	return rc;
 }
 
-int import_perr(struct err *err, const char *path, uint32_t line,
-		const char *fmt, ...)
+int import_perr_code(struct err *err, const char *path, uint32_t line, int code,
+		     const char *fmt, ...)
 {
 	char buf[200];
 	va_list ap;
@@ -638,5 +638,5 @@ int import_perr(struct err *err, const char *path, uint32_t line,
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	return err_set(err, "%s:%u: %s", path, line, buf);
+	return err_code(err, code, "%s:%u: %s", path, line, buf);
 }

@@ -96,6 +96,9 @@ struct st {
 /* An error at LINE of the input: "PATH:LINE: ..." (returns -1). */
 #define perr(st, line, ...) \
 	import_perr((st)->err, (st)->path, line, __VA_ARGS__)
+#define perr_nomem(st, line)                                        \
+	import_perr_code((st)->err, (st)->path, line, ENOMEM, "%s", \
+			 "out of memory")
 
 /* The file of node ND (for messages). */
 static const char *nfile(const struct st *st, const struct inode *nd)
@@ -211,7 +214,7 @@ static int64_t new_node(struct st *st, char kind, uint64_t guid,
 		struct inode *n = realloc(st->n, cap * sizeof(*n));
 
 		if (!n)
-			return perr(st, line, "out of memory");
+			return perr_nomem(st, line);
 		st->n = n;
 		st->ncap = cap;
 	}
@@ -228,7 +231,7 @@ static int64_t new_node(struct st *st, char kind, uint64_t guid,
 	st->sysimg = 0;
 	if (!nd->desc || ht_insert(st, st->nn)) {
 		free(nd->desc);
-		return perr(st, line, "out of memory");
+		return perr_nomem(st, line);
 	}
 	return st->nn++;
 }
@@ -355,7 +358,7 @@ static int add_port(struct st *st, struct inode *nd, const struct iport *pt)
 		struct iport *p = realloc(nd->ports, cap * sizeof(*p));
 
 		if (!p)
-			return perr(st, pt->line, "out of memory");
+			return perr_nomem(st, pt->line);
 		nd->ports = p;
 		nd->pcap = cap;
 	}
@@ -874,7 +877,7 @@ static int name_switches(struct st *st, struct import_fabric *f)
 	int rc = 0;
 
 	if (!d || !dup || switch_candidates(st, d, dup)) {
-		rc = err_set(st->err, "out of memory");
+		rc = err_nomem(st->err, "out of memory");
 		goto out;
 	}
 	for (uint32_t i = 0; i < st->nn && !rc; i++) {
@@ -895,7 +898,7 @@ static int name_switches(struct st *st, struct import_fabric *f)
 			snprintf(note, sizeof(note), "\"%s\"", nd->desc);
 		nd->sw = fabric_add_switch(f, uniq ? d[i].name : guid, note);
 		if (nd->sw < 0)
-			rc = err_set(st->err, "out of memory");
+			rc = err_nomem(st->err, "out of memory");
 		if (!uniq && !nguid++)
 			first = i;
 	}
@@ -907,7 +910,7 @@ static int name_switches(struct st *st, struct import_fabric *f)
 			nguid == 1 ? "" : "es",
 			(unsigned long long)st->n[first].guid,
 			st->n[first].desc))
-		rc = err_set(st->err, "out of memory");
+		rc = err_nomem(st->err, "out of memory");
 out:
 	for (uint32_t i = 0; d && i < st->nn; i++)
 		swdesc_free(&d[i]);
@@ -1039,7 +1042,7 @@ static int node_name(struct st *st, struct naming *nm, uint32_t i, char **name)
 		}
 	}
 	if (!*name)
-		return err_set(st->err, "out of memory");
+		return err_nomem(st->err, "out of memory");
 	if (!nm->count[how]++)
 		nm->first[how] = i;
 	return 0;
@@ -1112,7 +1115,7 @@ static int attach_of(struct st *st, struct import_fabric *f, uint32_t i,
 					"(only switch links attach nodes)",
 					st->path, e->line, e->port,
 					e->rkind == 'H' ? "HCA" : "router"))
-				return err_set(st->err, "out of memory");
+				return err_nomem(st->err, "out of memory");
 		} else if (!first) {
 			first = e;
 			sw1 = (uint32_t)r->sw;
@@ -1127,7 +1130,7 @@ static int attach_of(struct st *st, struct import_fabric *f, uint32_t i,
 					st->path, e->line, names[i], e->port,
 					f->sw[r->sw].name, e->rport,
 					first->port, f->sw[sw1].name))
-				return err_set(st->err, "out of memory");
+				return err_nomem(st->err, "out of memory");
 		}
 	}
 	if (!first)
@@ -1168,13 +1171,13 @@ static int place_nodes(struct st *st, struct import_fabric *f,
 				dups == 1 ? "" : "s",
 				(unsigned long long)st->n[at[d1].ca].guid,
 				at[d1].name, st->n[at[d1].ca].line))
-		return err_set(st->err, "out of memory");
+		return err_nomem(st->err, "out of memory");
 	if (kept)
 		qsort(at, kept, sizeof(*at), cmp_attach_port);
 	for (uint32_t i = 0; i < kept; i++) {
 		st->n[at[i].ca].node = f->nnodes;
 		if (fabric_add_node(f, at[i].sw, at[i].name, at[i].rate))
-			return err_set(st->err, "out of memory");
+			return err_nomem(st->err, "out of memory");
 	}
 	for (uint32_t i = 1; i < kept; i++)
 		if (at[i].rate != at[0].rate) {
@@ -1183,7 +1186,7 @@ static int place_nodes(struct st *st, struct import_fabric *f,
 					"(%g and %g Gb/s, ...): inject= is "
 					"the most common",
 					st->files[0], at[0].rate, at[i].rate))
-				return err_set(st->err, "out of memory");
+				return err_nomem(st->err, "out of memory");
 			break;
 		}
 	return 0;
@@ -1198,7 +1201,7 @@ static int add_nodes(struct st *st, struct import_fabric *f)
 	int rc = 0;
 
 	if (!at || !names || count_descs(st, &nm)) {
-		rc = err_set(st->err, "out of memory");
+		rc = err_nomem(st->err, "out of memory");
 		goto out;
 	}
 	for (uint32_t i = 0; i < st->nn && rc >= 0; i++) {
@@ -1207,7 +1210,7 @@ static int add_nodes(struct st *st, struct import_fabric *f)
 			if (fabric_warn(f, "%s:%u: router R-%016llx skipped",
 					st->path, st->n[i].line,
 					(unsigned long long)st->n[i].guid))
-				rc = err_set(st->err, "out of memory");
+				rc = err_nomem(st->err, "out of memory");
 			continue;
 		}
 		if (st->n[i].kind != 'H')
@@ -1218,7 +1221,7 @@ static int add_nodes(struct st *st, struct import_fabric *f)
 	}
 	if (rc < 0)
 		goto out;
-	rc = naming_warnings(st, f, &nm) ? err_set(st->err, "out of memory") :
+	rc = naming_warnings(st, f, &nm) ? err_nomem(st->err, "out of memory") :
 					   place_nodes(st, f, at, na);
 out:
 	for (uint32_t i = 0; names && i < st->nn; i++)
@@ -1250,8 +1253,8 @@ static int add_cables(struct st *st, struct import_fabric *f)
 						"its own port %u skipped",
 						st->path, e->line, e->port,
 						e->rport))
-					return err_set(st->err,
-						       "out of memory");
+					return err_nomem(st->err,
+							 "out of memory");
 				e->cable = UINT32_MAX;
 				continue;
 			}
@@ -1265,7 +1268,7 @@ static int add_cables(struct st *st, struct import_fabric *f)
 			e->cable = f->ncab;
 			if (fabric_add_cable(f, (uint32_t)a->sw,
 					     (uint32_t)st->n[j].sw, e->rate))
-				return err_set(st->err, "out of memory");
+				return err_nomem(st->err, "out of memory");
 		}
 	}
 	return 0;
@@ -1338,7 +1341,7 @@ static int read_map(struct st *st, const char *path)
 	int rc = 0;
 
 	if (!fp)
-		return err_set(st->err, "%s: cannot open: %s", path,
+		return err_sys(st->err, errno, "%s: cannot open: %s", path,
 			       strerror(errno));
 	st->mappath = path;
 	while (!rc && getline(&line, &cap, fp) >= 0) {
@@ -1370,7 +1373,7 @@ static int read_map(struct st *st, const char *path)
 			mcap = mcap ? 2 * mcap : 64;
 			m = realloc(st->map, mcap * sizeof(*m));
 			if (!m) {
-				rc = err_set(st->err, "out of memory");
+				rc = err_nomem(st->err, "out of memory");
 				break;
 			}
 			st->map = m;
@@ -1379,11 +1382,11 @@ static int read_map(struct st *st, const char *path)
 		st->map[st->nmap].guid = guid;
 		st->map[st->nmap].line = lineno;
 		if (!st->map[st->nmap++].host)
-			rc = err_set(st->err, "out of memory");
+			rc = err_nomem(st->err, "out of memory");
 	}
 	free(line);
 	if (!rc && ferror(fp)) /* a directory: EISDIR */
-		rc = err_set(st->err, "%s: %s", path, strerror(errno));
+		rc = err_sys(st->err, errno, "%s: %s", path, strerror(errno));
 	fclose(fp);
 	if (rc)
 		return rc;
@@ -1437,7 +1440,7 @@ static int check_joined(struct st *st, const struct import_fabric *f)
 	uint32_t *par = malloc(((size_t)f->nsw + 1) * sizeof(*par)), parts = 0;
 
 	if (!par)
-		return err_set(st->err, "out of memory");
+		return err_nomem(st->err, "out of memory");
 	for (uint32_t s = 0; s < f->nsw; s++)
 		par[s] = s;
 	for (uint32_t c = 0; c < f->ncab; c++) {
@@ -1482,7 +1485,7 @@ static int index_ports(struct st *st, const struct import_fabric *f)
 		n += st->n[i].kind == 'H' ? st->n[i].np + 1 : 0;
 	st->pg = malloc(((size_t)n + 1) * sizeof(*st->pg));
 	if (!st->sw_node || !st->pg)
-		return err_set(st->err, "out of memory");
+		return err_nomem(st->err, "out of memory");
 	for (uint32_t i = 0; i < st->nn; i++) {
 		const struct inode *nd = &st->n[i];
 
@@ -1586,13 +1589,13 @@ static int push_path(struct st *st, char ***v, size_t *n, size_t *cap, char *p)
 
 		if (!w) {
 			free(p);
-			return err_set(st->err, "out of memory");
+			return err_nomem(st->err, "out of memory");
 		}
 		*v = w;
 	}
 	(*v)[(*n)++] = p;
 	(*v)[*n] = NULL;
-	return p ? 0 : err_set(st->err, "out of memory");
+	return p ? 0 : err_nomem(st->err, "out of memory");
 }
 
 /* The input files: each path, a directory standing for its
@@ -1703,7 +1706,7 @@ struct import_fabric *import_ibnet(const char *const *paths, size_t np,
 	}
 	f = fabric_new("ibnetdiscover", files[0]);
 	if (!f) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto fail;
 	}
 	f->rated = true;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "topo/import/import.h"
+#include "topo/util/nameidx.h"
 
 struct isw {
 	char *name;
@@ -56,9 +57,13 @@ int import_each_line(const char *path,
 		     int (*fn)(void *ctx, char *line, uint32_t lineno),
 		     void *ctx, uint32_t *last, struct err *err);
 
-/* ERR := "PATH:LINE: " and the message; returns -1 (err_set). */
-int import_perr(struct err *err, const char *path, uint32_t line,
-		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* ERR := CODE and "PATH:LINE: " and the message; returns -1. */
+int import_perr_code(struct err *err, const char *path, uint32_t line, int code,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* The same for bad input (EINVAL). */
+#define import_perr(err, path, line, ...) \
+	import_perr_code(err, path, line, EINVAL, __VA_ARGS__)
 
 struct import_fabric *fabric_new(const char *format, const char *source);
 /* Append switch NAME (copied; NOTE may be NULL).  Returns its index or -1
@@ -97,8 +102,7 @@ struct slurm_topo {
 	struct err *err;
 	struct slurm_sw *l;
 	uint32_t nl, lcap;
-	uint32_t *ht, hcap; /* names -> index + 1 (open addressing; hcap a
-			     * power of two above 2 nl, 0 before any) */
+	struct nameidx names; /* l by name; zeroed until the first entry */
 	bool blocks, tree;
 	uint32_t first_form_line;
 	const char *kn, *ks, *ks_err, *no_nodes;

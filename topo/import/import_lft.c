@@ -124,7 +124,7 @@ static int entry(struct lst *ls, const char *s, uint32_t line)
 		return bad_port(ls, line, (uint32_t)dst, lid, port,
 				"leads to no switch");
 	if (fabric_add_fwd(ls->f, (uint32_t)ls->sw, (uint32_t)dst, cable))
-		return err_set(ls->err, "out of memory");
+		return err_nomem(ls->err, "out of memory");
 	return 0;
 }
 
@@ -199,13 +199,13 @@ static int read_path(struct lst *ls, const char *path)
 				realloc(v, (cap = 2 * cap + 16) * sizeof(*w));
 
 			if (!w) {
-				rc = err_set(ls->err, "out of memory");
+				rc = err_nomem(ls->err, "out of memory");
 				break;
 			}
 			v = w;
 		}
 		if (asprintf(&p, "%s/%s", path, e->d_name) < 0) {
-			rc = err_set(ls->err, "out of memory");
+			rc = err_nomem(ls->err, "out of memory");
 			break;
 		}
 		v[n++] = p;
@@ -235,7 +235,7 @@ int import_lft_read(struct import_fabric *f, const struct ib_view *v,
 
 	ls.have = calloc((size_t)f->nsw * f->nnodes / 8 + 1, 1);
 	if (!ls.have)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	for (size_t i = 0; paths[i]; i++) {
 		if (read_path(&ls, paths[i])) {
 			free(ls.have);
@@ -256,13 +256,13 @@ int import_lft_read(struct import_fabric *f, const struct ib_view *v,
 	f->lft_source = malloc(len + 1);
 	if (!f->lft_source) {
 		free(ls.fail_path);
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	}
 	f->lft_source[0] = '\0';
 	for (size_t i = 0; paths[i]; i++)
 		strcat(strcat(f->lft_source, i ? ", " : ""), paths[i]);
 	if (ls.failed && !ls.fail_path)
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	if (ls.failed &&
 	    fabric_warn(f,
 			"%s:%u: %u iberror line%s from the tool (a table it "
@@ -271,7 +271,7 @@ int import_lft_read(struct import_fabric *f, const struct ib_view *v,
 			ls.fail_path, ls.fail_line, ls.failed,
 			ls.failed == 1 ? "" : "s")) {
 		free(ls.fail_path);
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	}
 	free(ls.fail_path);
 	if (ls.unknown &&
@@ -279,6 +279,6 @@ int import_lft_read(struct import_fabric *f, const struct ib_view *v,
 			"%s: %u table entr%s for HCAs that are no node "
 			"(unattached, or a second HCA of a name): skipped",
 			paths[0], ls.unknown, ls.unknown == 1 ? "y" : "ies"))
-		return err_set(err, "out of memory");
+		return err_nomem(err, "out of memory");
 	return 0;
 }

@@ -23,53 +23,25 @@ struct snode {
 	uint32_t sw, seq, line;
 };
 
-static uint32_t name_hash(const char *s)
+static const char *entry_name(const void *ctx, uint32_t i)
 {
-	uint32_t h = 2166136261u; /* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	return ((const struct slurm_topo *)ctx)->l[i].name;
 }
 
 int64_t slurm_find(const struct slurm_topo *st, const char *name)
 {
-	if (!st->hcap)
-		return -1;
-	for (uint32_t h = name_hash(name) & (st->hcap - 1);;
-	     h = (h + 1) & (st->hcap - 1)) {
-		uint32_t e = st->ht[h];
+	uint32_t i = st->names.name ? nameidx_find(&st->names, name) :
+				      NAMEIDX_NONE;
 
-		if (!e)
-			return -1;
-		if (!strcmp(st->l[e - 1].name, name))
-			return e - 1;
-	}
+	return i == NAMEIDX_NONE ? -1 : (int64_t)i;
 }
 
-/* Put entry I (its name new to ST) into the name table, doubling it
- * when half full.  0 or -1. */
+/* Put entry I (its name new to ST) into the name table.  0 or -1. */
 static int ht_put(struct slurm_topo *st, uint32_t i)
 {
-	if (2 * (uint64_t)(i + 1) >= st->hcap) {
-		uint32_t cap = st->hcap ? 2 * st->hcap : 64;
-		uint32_t *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return -1;
-		free(st->ht);
-		st->ht = t;
-		st->hcap = cap;
-		for (uint32_t k = 0; k < i; k++) /* every earlier one again */
-			if (ht_put(st, k))
-				return -1;
-	}
-	for (uint32_t h = name_hash(st->l[i].name) & (st->hcap - 1);;
-	     h = (h + 1) & (st->hcap - 1))
-		if (!st->ht[h]) {
-			st->ht[h] = i + 1;
-			return 0;
-		}
+	if (!st->names.name)
+		nameidx_init(&st->names, entry_name, st);
+	return nameidx_add(&st->names, i, NULL);
 }
 
 static void sw_free(struct slurm_sw *sw)
@@ -91,14 +63,14 @@ int slurm_append(struct slurm_topo *st, struct slurm_sw *sw)
 
 		if (!l) {
 			sw_free(sw);
-			return err_set(st->err, "out of memory");
+			return err_nomem(st->err, "out of memory");
 		}
 		st->l = l;
 		st->lcap = cap;
 	}
 	st->l[st->nl++] = *sw;
 	if (ht_put(st, st->nl - 1))
-		return err_set(st->err, "out of memory");
+		return err_nomem(st->err, "out of memory");
 	return 0;
 }
 
@@ -109,9 +81,7 @@ void slurm_clear(struct slurm_topo *st)
 	free(st->l);
 	st->l = NULL;
 	st->nl = st->lcap = 0;
-	free(st->ht);
-	st->ht = NULL;
-	st->hcap = 0;
+	nameidx_free(&st->names);
 }
 
 /* One SwitchName= or BlockName= line's words. */
@@ -173,7 +143,7 @@ static int parse_words(struct slurm_topo *st, char *s, uint32_t line)
 		}
 		*slot = strdup(eq + 1);
 		if (!*slot)
-			rc = err_set(st->err, "out of memory");
+			rc = err_nomem(st->err, "out of memory");
 	}
 	if (!rc && !sl.name && !sizes)
 		rc = slurm_err(st, line,
@@ -216,7 +186,7 @@ static struct hl *expand(struct slurm_topo *st, const char *key,
 	}
 	h = hl_parse(expr);
 	if (!h)
-		err_set(st->err, "out of memory");
+		err_nomem(st->err, "out of memory");
 	return h;
 }
 
@@ -262,7 +232,8 @@ static int add_nodes(struct slurm_topo *st, struct import_fabric *f)
 				nv = realloc(v, cap * sizeof(*nv));
 				if (!nv) {
 					free(name);
-					rc = err_set(st->err, "out of memory");
+					rc = err_nomem(st->err,
+						       "out of memory");
 					break;
 				}
 				v = nv;
@@ -286,7 +257,7 @@ static int add_nodes(struct slurm_topo *st, struct import_fabric *f)
 				"%s:%u: node %s is also on line %u: a node "
 				"has one switch in topo.conf, kept the first",
 				st->path, v[i].line, v[i].name, v[kept].line))
-			rc = err_set(st->err, "out of memory");
+			rc = err_nomem(st->err, "out of memory");
 		v[i].sw = UINT32_MAX;
 	}
 	if (!rc && n)
@@ -294,7 +265,7 @@ static int add_nodes(struct slurm_topo *st, struct import_fabric *f)
 	for (uint32_t i = 0; !rc && i < n; i++)
 		if (v[i].sw != UINT32_MAX &&
 		    fabric_add_node(f, v[i].sw, v[i].name, 1))
-			rc = err_set(st->err, "out of memory");
+			rc = err_nomem(st->err, "out of memory");
 	for (uint32_t i = 0; i < n; i++)
 		free(v[i].name);
 	free(v);
@@ -323,14 +294,14 @@ static char **switch_names(struct slurm_topo *st, const char *expr,
 			v[k++] = name;
 		hl_destroy(h);
 		if (!v)
-			err_set(st->err, "out of memory");
+			err_nomem(st->err, "out of memory");
 		return v;
 	}
 	for (const char *p = expr; *p; p++)
 		n += *p == ',';
 	v = calloc(n + 1, sizeof(*v));
 	if (!v) {
-		err_set(st->err, "out of memory");
+		err_nomem(st->err, "out of memory");
 		return NULL;
 	}
 	for (const char *p = expr; k < n; k++) {
@@ -342,7 +313,7 @@ static char **switch_names(struct slurm_topo *st, const char *expr,
 				slurm_err(st, line, "%s bad switch name '%s'",
 					  st->ks_err, v[k]);
 			else
-				err_set(st->err, "out of memory");
+				err_nomem(st->err, "out of memory");
 			for (size_t i = 0; i <= k; i++)
 				free(v[i]);
 			free(v);
@@ -412,7 +383,7 @@ static int tree_cable(struct slurm_topo *st, struct import_fabric *f,
 	uint64_t x;
 
 	if (cs_grow(c))
-		return err_set(st->err, "out of memory");
+		return err_nomem(st->err, "out of memory");
 	x = cs_slot(c, key);
 	if (c->key[x] && c->from[x] == i)
 		return slurm_err(st, st->l[i].switches_line,
@@ -423,7 +394,7 @@ static int tree_cable(struct slurm_topo *st, struct import_fabric *f,
 	if (c->key[x])
 		return 0;
 	if (fabric_add_cable(f, i, j, 1))
-		return err_set(st->err, "out of memory");
+		return err_nomem(st->err, "out of memory");
 	c->key[x] = key;
 	c->line[x] = st->l[i].switches_line;
 	c->from[x] = i;
@@ -483,10 +454,10 @@ static int add_block_top(struct slurm_topo *st, struct import_fabric *f)
 		snprintf(top, sizeof(top), "top%u", k);
 	t = fabric_add_switch(f, top, "joins the blocks");
 	if (t < 0)
-		return err_set(st->err, "out of memory");
+		return err_nomem(st->err, "out of memory");
 	for (uint32_t i = 0; i < st->nl; i++)
 		if (fabric_add_cable(f, i, (uint32_t)t, 1))
-			return err_set(st->err, "out of memory");
+			return err_nomem(st->err, "out of memory");
 	return 0;
 }
 
@@ -497,12 +468,12 @@ struct import_fabric *slurm_build(struct slurm_topo *st, const char *format,
 	int rc = 0;
 
 	if (!f) {
-		err_set(st->err, "out of memory");
+		err_nomem(st->err, "out of memory");
 		return NULL;
 	}
 	for (uint32_t i = 0; !rc && i < st->nl; i++)
 		if (fabric_add_switch(f, st->l[i].name, NULL) < 0)
-			rc = err_set(st->err, "out of memory");
+			rc = err_nomem(st->err, "out of memory");
 	if (!rc)
 		rc = st->blocks ? add_block_top(st, f) : add_tree_cables(st, f);
 	if (!rc)
@@ -532,7 +503,8 @@ struct import_fabric *import_slurm_topology(const char *path, struct err *err)
 	int rc = 0;
 
 	if (!fp) {
-		err_set(err, "%s: cannot open: %s", path, strerror(errno));
+		err_sys(err, errno, "%s: cannot open: %s", path,
+			strerror(errno));
 		return NULL;
 	}
 	for (ssize_t len; !rc && (len = getline(&line, &cap, fp)) >= 0;) {
@@ -551,7 +523,7 @@ struct import_fabric *import_slurm_topology(const char *path, struct err *err)
 	}
 	free(line);
 	if (!rc && ferror(fp)) /* a directory: EISDIR */
-		rc = err_set(err, "%s: %s", path, strerror(errno));
+		rc = err_sys(err, errno, "%s: %s", path, strerror(errno));
 	if (fp != stdin)
 		fclose(fp);
 	if (!rc && !st.nl)

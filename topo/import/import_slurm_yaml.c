@@ -145,7 +145,7 @@ static int copy(struct yst *y, const yaml_node_t *n, const char *key,
 	if (!*s)
 		return slurm_err(&y->st, line_of(n), "%s: empty hostlist", key);
 	*out = strdup(s);
-	return *out ? 0 : err_set(y->st.err, "out of memory");
+	return *out ? 0 : err_nomem(y->st.err, "out of memory");
 }
 
 /* One entry of switches: or blocks: (KIND "switch" or "block"). */
@@ -179,7 +179,7 @@ static int entry(struct yst *y, const yaml_node_t *n, const char *kind)
 				 kind, name, y->st.l[j].line);
 	sw.name = strdup(name);
 	if (!sw.name)
-		return err_set(y->st.err, "out of memory");
+		return err_nomem(y->st.err, "out of memory");
 	if (!block && v[1])
 		sw.switches_line = line_of(v[1]);
 	if (v[block ? 1 : 2])
@@ -335,7 +335,7 @@ static int depth_ok(struct yst *y, FILE *fp)
 	bool end = false;
 
 	if (!yaml_parser_initialize(&p))
-		return err_set(y->st.err, "out of memory");
+		return err_nomem(y->st.err, "out of memory");
 	yaml_parser_set_input_file(&p, fp);
 	while (!rc && !end && yaml_parser_scan(&p, &t)) {
 		switch (t.type) {
@@ -378,7 +378,7 @@ static int load(struct yst *y, FILE *fp, yaml_document_t *doc)
 	if (depth_ok(y, fp))
 		return -1;
 	if (!yaml_parser_initialize(&p))
-		return err_set(y->st.err, "out of memory");
+		return err_nomem(y->st.err, "out of memory");
 	yaml_parser_set_input_file(&p, fp);
 	if (!yaml_parser_load(&p, doc)) {
 		rc = syntax_err(y, &p);
@@ -420,7 +420,7 @@ static int read_file(struct yst *y, const char *name, const char **format,
 				 "the list of topologies is empty");
 	y->t = calloc(n, sizeof(*y->t));
 	if (!y->t)
-		return err_set(y->st.err, "out of memory");
+		return err_nomem(y->st.err, "out of memory");
 	for (uint32_t i = 0; i < n; i++, y->nt++)
 		if (topology(y, get(y, root->data.sequence.items.start[i]),
 			     &y->t[i]))
@@ -457,7 +457,8 @@ struct import_fabric *import_slurm_yaml(const char *path, const char *name,
 	struct stat sb;
 
 	if (!fp) {
-		err_set(err, "%s: cannot open: %s", path, strerror(errno));
+		err_sys(err, errno, "%s: cannot open: %s", path,
+			strerror(errno));
 		return NULL;
 	}
 	if (!fstat(fileno(fp), &sb) && S_ISDIR(sb.st_mode)) {

@@ -96,10 +96,10 @@ bad:
 
 int lim_error(struct err *err, enum lim_key k, uint64_t n, const char *what)
 {
-	return err_set(err,
-		       "%s: %" PRIu64 " exceeds the limit %s=%" PRIu64
-		       " (raise it with stopo --limit %s=N)",
-		       what, n, table[k].name, lim_get(k), table[k].name);
+	return err_range(err,
+			 "%s: %" PRIu64 " exceeds the limit %s=%" PRIu64
+			 " (raise it with stopo --limit %s=N)",
+			 what, n, table[k].name, lim_get(k), table[k].name);
 }
 
 char *lim_read(FILE *f, const char *name, int lines, size_t *len,
@@ -170,6 +170,6 @@ char *lim_read(FILE *f, const char *name, int lines, size_t *len,
 	return buf;
 nomem:
 	free(buf);
-	err_set(err, "%s: out of memory", name);
+	err_nomem(err, "%s: out of memory", name);
 	return NULL;
 }

@@ -39,8 +39,8 @@ static int parse_item(const char *p, size_t len, bool bare_ok,
 		return err_set(err, "bare %s longer than %d characters",
 			       syn->noun, SPEC_VALUE_MAX - 1);
 	if (out->n == SPEC_MAX_ITEMS)
-		return err_set(err, "too many %ss (at most %d)", syn->noun,
-			       SPEC_MAX_ITEMS);
+		return err_range(err, "too many %ss (at most %d)", syn->noun,
+				 SPEC_MAX_ITEMS);
 	memcpy(it->key, p, kl);
 	it->key[kl] = '\0';
 	memcpy(it->value, eq ? eq + 1 : p, vl);
