@@ -8,6 +8,7 @@
 #include "topo/util/hl.h"
 
 #include "evaluator/cmd/cli.h"
+#include "evaluator/cmd/report_metrics.h"
 #include "evaluator/sharing/linkshare.h"
 #include "evaluator/sharing/svg.h"
 #include "evaluator/sim/workload.h"
@@ -38,6 +39,10 @@ static const struct cli_opt options[] = {
 	  .name = "top",
 	  .arg = "N",
 	  .help = "most shared links to list (10; 0 = all shared)" },
+	{ .id = 'm',
+	  .name = "metrics",
+	  .help = "print the figures in Prometheus's text format\n"
+		  "(for node_exporter's textfile collector)" },
 	{ .id = 'c',
 	  .name = "check",
 	  .help = "exit 1 when any link or node is shared (MLS > 0,\n"
@@ -50,7 +55,7 @@ static const struct cli_opt options[] = {
 static const struct cli_spec cli = {
 	.name = "report",
 	.synopsis = "--topo SPEC [--routing R] [FILE | --jobs FILE]\n"
-		    "[--json] [--svg FILE] [--top N] [--check]",
+		    "[--json | --metrics] [--svg FILE] [--top N] [--check]",
 	.about =
 		"Link sharing among running jobs (paper 003: MLS, the worst job's share\n"
 		"of its links used by other jobs; TLS, the share of all used links used\n"
@@ -68,7 +73,7 @@ struct cmd_report_args {
 	const char *jobs;  /* --jobs FILE, or NULL */
 	const char *svg;   /* --svg FILE, or NULL */
 	uint32_t top;	   /* most shared links to list (0 = all) */
-	bool json, check;
+	bool json, check, metrics;
 };
 
 /* One of the most shared links and the jobs on it. */
@@ -249,6 +254,9 @@ static int parse(int argc, char **argv, struct cmd_report_args *a)
 		case 'c':
 			a->check = true;
 			break;
+		case 'm':
+			a->metrics = true;
+			break;
 		case 'j':
 			a->json = true;
 			break;
@@ -263,6 +271,9 @@ static int parse(int argc, char **argv, struct cmd_report_args *a)
 				 argv[optind]);
 	if (!a->spec)
 		return cli_error(CMD, CLI_USAGE, "--topo SPEC is required");
+	if (a->json && a->metrics)
+		return cli_error(CMD, CLI_USAGE,
+				 "give --json or --metrics, not both");
 	if (a->input && a->jobs)
 		return cli_error(CMD, CLI_USAGE,
 				 "give squeue output or --jobs, not both");
@@ -864,7 +875,26 @@ static void print_text(const struct cmd_report_result *r)
 		print_hot_row(t, &r->hot[h]);
 }
 
-/* With --svg the picture, then R on stdout: text or JSON.  Returns an
+/* R on stdout as Prometheus metrics.  Returns an exit status. */
+static int print_metrics(const struct cmd_report_result *r)
+{
+	struct metrics_in in = {
+		.r = machine_routing(r->m),
+		.jobs = r->jobs,
+		.ls = &r->ls,
+		.part = r->part,
+		.njobs = r->njobs,
+		.nodes_shared = r->nsnodes,
+		.broken = r->nbroken,
+	};
+	struct err err = { "" };
+
+	if (report_metrics(stdout, &in, &err))
+		return cli_error(CMD, CLI_FAIL, "%s", err.msg);
+	return CLI_OK;
+}
+
+/* With --svg the picture, then R on stdout: text, JSON or metrics.  Returns an
  * exit status. */
 static int emit(const struct cmd_report_args *a,
 		const struct cmd_report_result *r)
@@ -875,6 +905,8 @@ static int emit(const struct cmd_report_args *a,
 		if (rc != CLI_OK)
 			return rc;
 	}
+	if (a->metrics)
+		return print_metrics(r);
 	if (a->json)
 		print_json(r);
 	else
