@@ -371,7 +371,8 @@ static void sweep_panels(FILE *f, const struct whatif_chart *c,
 			d->mark[nm].x = c->break_even[p];
 			d->mark[nm].colour = p;
 			snprintf(d->mark[nm].label, sizeof(d->mark[nm].label),
-				 "break-even %.3g", c->break_even[p]);
+				 "break-even (turnaround) %.3g",
+				 c->break_even[p]);
 			nm++;
 		}
 	for (int k = 0; k < 2; k++) {
