@@ -66,6 +66,28 @@ else
 	flunk sweep "exit $st" "$tmp/err"
 fi
 
+# The break-even marks: the demo workload under clustered and
+# fattree-pods, G 0 to 0.5; the table says where fattree-pods' mean
+# turnaround crosses clustered's (G = C, about 0.052).  A dashed line of
+# 2 px in fattree-pods' colour at x = 80 + C / 0.5 * 490 (+600 in panel
+# 5, column 1), dashes 6 px on from the top of the plot area (panel 5:
+# y 850; panel 6, oy 1170: y 1210), so rows 853 and 1213 are on one.
+if run --topo fattree:k=4,n=3 --routing dmodk \
+	--workload "$top_srcdir/examples/demo.swf" \
+	--policy clustered,fattree-pods --isolation-gain 0:0.5:0.1 \
+	--svg "$tmp/d.svg" -q; then
+	c=$(sed -n 's/.*crosses 0 near G \([0-9.]*\)).*/\1/p' "$tmp/out")
+	# C printed to 0.001 (0.49 px): the pixel column nearest the line,
+	# which the 2-px line covers whole when off by less than 0.5 px
+	x=$(awk -v c="$c" 'BEGIN { printf "%d", 80 + c / 0.5 * 490 + 0.5 }')
+	render demo "$tmp/d.svg" 1200 1530
+	pixel break_even_ta demo $((600 + x)),853 "$PODS" "G $c in panel 5"
+	pixel break_even_tp demo $x,1213 "$PODS" "G $c in panel 6"
+	pixel break_even_gap demo $x,1218 "$WHITE" "a gap of the dashes"
+else
+	flunk demo "exit $st" "$tmp/err"
+fi
+
 # a file that cannot be written: exit 1, said before the table
 expect_fail unwritable 1 "$tmp/no/such.svg: No such file or directory" -- \
 	$T --svg "$tmp/no/such.svg"
