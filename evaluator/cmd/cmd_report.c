@@ -256,10 +256,10 @@ static uint32_t jobs_on(uint32_t l, uint32_t **sets, const uint32_t *nset,
 /* A's --history options into A->hist.  CLI_GO or CLI_USAGE. */
 static int history_args(struct cmd_report_args *a)
 {
-	if (a->jobs || a->metrics || a->check || a->spec)
+	if (a->jobs || a->check || a->spec)
 		return cli_error(CMD, CLI_USAGE,
 				 "--history reads the log alone: no --topo, "
-				 "--jobs, --metrics or --check");
+				 "--jobs or --check");
 	if (!a->input)
 		return cli_error(CMD, CLI_USAGE,
 				 "--history: give the log "
@@ -267,6 +267,7 @@ static int history_args(struct cmd_report_args *a)
 	a->hist.log = a->input;
 	a->hist.svg = a->svg;
 	a->hist.json = a->json;
+	a->hist.metrics = a->metrics;
 	a->hist.top = a->top_given ? a->top : 3;
 	return CLI_GO;
 }

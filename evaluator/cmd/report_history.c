@@ -235,6 +235,11 @@ static int cmp_rec(const void *a, const void *b)
 	return c ? c : (x->job > y->job) - (x->job < y->job);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static int cmp_job(const void *a, const void *b)
 {
 	const struct history_job *x = a, *y = b;
@@ -444,6 +449,65 @@ static void print_json(const char *name, const struct history *h)
 	cli_print_json(o);
 }
 
+/* The counters of H, per partition (rows of a partition summed over the
+ * days), in Prometheus's text format. */
+static void print_metrics(const struct history *h)
+{
+	static const struct {
+		const char *name, *help;
+	} fam[] = {
+		{ "stopo_job_starts_total",
+		  "Job starts select/topo recorded." },
+		{ "stopo_job_starts_isolated_total",
+		  "Job starts sharing no link and no node with a running job." },
+		{ "stopo_job_starts_shared_links_total",
+		  "Job starts sharing links with a running job." },
+	};
+	const char **parts = calloc(h->nrows ? h->nrows : 1, sizeof(*parts));
+	uint32_t np = 0;
+
+	if (!parts)
+		return;
+	for (uint32_t i = 0; i < h->nrows; i++) {
+		uint32_t k;
+
+		for (k = 0; k < np && strcmp(parts[k], h->rows[i].partition);
+		     k++)
+			;
+		if (k == np)
+			parts[np++] = h->rows[i].partition;
+	}
+	qsort(parts, np, sizeof(*parts), cmp_str);
+	for (size_t f = 0; f < sizeof(fam) / sizeof(fam[0]); f++) {
+		printf("# HELP %s %s\n# TYPE %s counter\n", fam[f].name,
+		       fam[f].help, fam[f].name);
+		for (uint32_t k = 0; k < np; k++) {
+			uint64_t n = 0;
+
+			for (uint32_t i = 0; i < h->nrows; i++) {
+				const struct history_row *w = &h->rows[i];
+
+				if (strcmp(w->partition, parts[k]))
+					continue;
+				n += f == 0 ? w->started :
+				     f == 1 ? w->isolated :
+					      w->shared_links;
+			}
+			printf("%s{partition=\"", fam[f].name);
+			for (const char *c = parts[k]; *c; c++) {
+				if (*c == '\\' || *c == '"')
+					putchar('\\');
+				if (*c == '\n')
+					fputs("\\n", stdout);
+				else
+					putchar(*c);
+			}
+			printf("\"} %llu\n", (unsigned long long)n);
+		}
+	}
+	free(parts);
+}
+
 static int write_svg(const char *path, const char *name,
 		     const struct history *h)
 {
@@ -509,7 +573,9 @@ int report_history(const struct history_args *a)
 	if (rc == CLI_OK && a->svg)
 		rc = write_svg(a->svg, name, &h);
 	if (rc == CLI_OK) {
-		if (a->json)
+		if (a->metrics)
+			print_metrics(&h);
+		else if (a->json)
 			print_json(name, &h);
 		else
 			print_text(name, &h);

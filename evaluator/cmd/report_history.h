@@ -19,6 +19,7 @@ struct history_args {
 	const char *svg;	   /* --svg FILE, or NULL */
 	uint32_t top;		   /* most shared jobs per row (0 = all) */
 	bool json;
+	bool metrics; /* counters per partition, Prometheus's format */
 };
 
 /* A job start that shared: links (of its own) or nodes. */

@@ -68,6 +68,45 @@ else
 	flunk empty "exit $st or not zeros" "$tmp/out" "$tmp/err"
 fi
 
+# --history --metrics: counters over tests/data/history_topo_jobs.log
+# (see report_history.sh), per partition, worked out by hand: batch
+# starts 31 11 12 13 21 22 41 = 7, isolated 11 21 = 2, sharing links
+# 31 12 13 22 41 = 5; gpu 14 23 24 = 3, isolated 14 24 = 2 (23 shares a
+# node), none sharing links; debug 15 (failed: not isolated) 1, 0, 0;
+# job 25 has no partition= ("-"): 1, 1, 0.
+cat >"$tmp/want_c" <<'WANT'
+stopo_job_starts_total{partition="-"} 1
+stopo_job_starts_total{partition="batch"} 7
+stopo_job_starts_total{partition="debug"} 1
+stopo_job_starts_total{partition="gpu"} 3
+stopo_job_starts_isolated_total{partition="-"} 1
+stopo_job_starts_isolated_total{partition="batch"} 2
+stopo_job_starts_isolated_total{partition="debug"} 0
+stopo_job_starts_isolated_total{partition="gpu"} 2
+stopo_job_starts_shared_links_total{partition="-"} 0
+stopo_job_starts_shared_links_total{partition="batch"} 5
+stopo_job_starts_shared_links_total{partition="debug"} 0
+stopo_job_starts_shared_links_total{partition="gpu"} 0
+WANT
+if run --history --metrics history_topo_jobs.log; then
+	grep -v '^#' "$tmp/out" >"$tmp/counters"
+	if diff -u "$tmp/want_c" "$tmp/counters" &&
+		[ "$(grep -c '^# TYPE stopo_job_starts[a-z_]*_total counter$' "$tmp/out")" = 3 ]; then
+		pass counters
+	else
+		flunk counters "counters differ from the hand-worked ones" "$tmp/out"
+	fi
+	if command -v promtool >/dev/null 2>&1; then
+		if promtool check metrics <"$tmp/out" >"$tmp/lint" 2>&1; then
+			pass promtool_counters
+		else
+			flunk promtool_counters "promtool check metrics" "$tmp/lint"
+		fi
+	fi
+else
+	flunk counters "exit $st" "$tmp/err"
+fi
+
 expect_fail -x json_and_metrics 2 "give --json or --metrics, not both" -- \
 	--topo report_topo.conf metrics_squeue.json --metrics --json
 finish
