@@ -50,7 +50,8 @@ static const struct cli_opt options[] = {
 	{ .id = 'H',
 	  .name = "history",
 	  .help = "link sharing per partition and day from select/topo's\n"
-		  "topo_jobs.log in FILE (no --topo needed)" },
+		  "records in LOG (default: StateSaveLocation/\n"
+		  "topo_jobs.log); no --topo needed" },
 	{ .id = OPT_SINCE,
 	  .name = "since",
 	  .arg = "T",
@@ -78,7 +79,7 @@ static const struct cli_spec cli = {
 	.synopsis = "--topo SPEC [--routing R] [FILE | --jobs FILE]\n"
 		    "[--json | --metrics] [--svg FILE] [--top N] [--check]\n"
 		    "or:  --history [--since T] [--until T] [--sacct FILE]\n"
-		    "[--json] [--svg FILE] [--top N] LOG",
+		    "[--json | --metrics] [--svg FILE] [--top N] [LOG]",
 	.about =
 		"Link sharing among running jobs (paper 003: MLS, the worst job's share\n"
 		"of its links used by other jobs; TLS, the share of all used links used\n"
@@ -260,11 +261,7 @@ static int history_args(struct cmd_report_args *a)
 		return cli_error(CMD, CLI_USAGE,
 				 "--history reads the log alone: no --topo, "
 				 "--jobs or --check");
-	if (!a->input)
-		return cli_error(CMD, CLI_USAGE,
-				 "--history: give the log "
-				 "(StateSaveLocation/topo_jobs.log)");
-	a->hist.log = a->input;
+	a->hist.log = a->input; /* NULL: scontrol's StateSaveLocation */
 	a->hist.svg = a->svg;
 	a->hist.json = a->json;
 	a->hist.metrics = a->metrics;

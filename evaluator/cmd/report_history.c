@@ -519,7 +519,7 @@ static int write_svg(const char *path, const char *name,
 	if (!f)
 		return cli_error(CMD, CLI_FAIL, "%s: %s", path,
 				 strerror(errno));
-	snprintf(title, sizeof(title), "Link sharing per day: %s", name);
+	snprintf(title, sizeof(title), "Link sharing per day: %.400s", name);
 	rc = svg_history(f, title, h, &err);
 	if ((fclose(f) || rc) && !err.msg[0])
 		err_set(&err, "write error");
@@ -542,17 +542,60 @@ static void join_acct(struct rec *r, uint32_t n, struct acct *a, uint32_t na)
 			}
 }
 
-int report_history(const struct history_args *a)
+/* StateSaveLocation/topo_jobs.log of the cluster scontrol talks to,
+ * into BUF.  Returns an exit status. */
+static int default_log(char *buf, size_t len)
 {
+	FILE *p = popen("scontrol show config 2>/dev/null", "r");
+	char line[4096];
+	bool found = false;
+
+	if (!p)
+		return cli_error(CMD, CLI_USAGE,
+				 "--history: give the log (cannot run "
+				 "scontrol)");
+	while (fgets(line, sizeof(line), p)) {
+		char *v;
+
+		if (strncmp(line, "StateSaveLocation", 17) ||
+		    !(v = strchr(line, '=')))
+			continue;
+		for (v++; *v == ' '; v++)
+			;
+		v[strcspn(v, "\n")] = '\0';
+		found = *v &&
+			(size_t)snprintf(buf, len, "%s/topo_jobs.log", v) < len;
+	}
+	pclose(p);
+	if (!found)
+		return cli_error(CMD, CLI_USAGE,
+				 "--history: give the log "
+				 "(StateSaveLocation/topo_jobs.log: "
+				 "'scontrol show config' did not say it)");
+	return CLI_OK;
+}
+
+int report_history(const struct history_args *in)
+{
+	struct history_args copy = *in, *a = &copy;
+	char path[4096];
 	struct err err = { "" };
 	struct history h = { 0 };
 	struct acct *acct = NULL;
 	struct rec *r = NULL;
 	uint32_t n = 0, na = 0;
-	const char *name = strcmp(a->log, "-") ? a->log : "<stdin>";
+	const char *name;
 	size_t len;
 	char *text;
 	int rc;
+
+	if (!a->log) {
+		rc = default_log(path, sizeof(path));
+		if (rc != CLI_OK)
+			return rc;
+		a->log = path;
+	}
+	name = strcmp(a->log, "-") ? a->log : "<stdin>";
 
 	if ((a->since && !stamp_ok(a->since, false)) ||
 	    (a->until && !stamp_ok(a->until, false)))

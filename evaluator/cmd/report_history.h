@@ -13,7 +13,9 @@
 
 /* What `stopo report --history` is asked. */
 struct history_args {
-	const char *log;	   /* topo_jobs.log ("-" = stdin) */
+	/* topo_jobs.log ("-" = stdin; NULL: in the StateSaveLocation
+	 * 'scontrol show config' says) */
+	const char *log;
 	const char *since, *until; /* YYYY-MM-DD[THH:MM:SS] or NULL */
 	const char *sacct;	   /* sacct --json output, or NULL */
 	const char *svg;	   /* --svg FILE, or NULL */

@@ -123,7 +123,21 @@ expect_fail -x not_a_start 2 "$tmp/bad4.log:1: not a job start (no job= or nodes
 	--history "$tmp/bad4.log"
 expect_fail -x bad_since 2 "--since/--until: want YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS" -- \
 	--history --since yesterday $LOG
-expect_fail -x no_log 2 "--history: give the log (StateSaveLocation/topo_jobs.log)" -- \
+# without LOG: StateSaveLocation/topo_jobs.log, as scontrol (here a
+# stand-in) says; no such line: said so
+mkdir "$tmp/bin" "$tmp/state"
+cp "$LOG" "$tmp/state/topo_jobs.log"
+printf '#!/bin/sh\necho "SLURM_VERSION           = 22.05.8"\necho "StateSaveLocation       = %s"\n' \
+	"$tmp/state" >"$tmp/bin/scontrol"
+chmod +x "$tmp/bin/scontrol"
+if PATH="$tmp/bin:$PATH" run --history --sacct history_sacct.json &&
+	grep -qx "$tmp/state/topo_jobs.log: 12 job starts, 2026-11-29 to 2026-12-02" "$tmp/out"; then
+	pass default_log
+else
+	flunk default_log "exit $st" "$tmp/out" "$tmp/err"
+fi
+printf '#!/bin/sh\necho "SLURM_VERSION = 22.05.8"\n' >"$tmp/bin/scontrol"
+PATH="$tmp/bin:$PATH" expect_fail -x no_log 2 "--history: give the log (StateSaveLocation/topo_jobs.log: 'scontrol show config' did not say it)" -- \
 	--history
 expect_fail -x since_alone 2 "--since, --until and --sacct go with --history" -- \
 	--topo fattree:k=4,n=3 --since 2026-11-30
