@@ -87,6 +87,11 @@ if not (shared and isolated):
     ok = False
 sys.exit(0 if ok else 1)
 PY
+# without LOG: the cluster's StateSaveLocation, as scontrol says
+"$STOPO" report --history --top 0 --json > "$TDIR/history_default.json" ||
+	fail "stopo report --history without LOG"
+cmp -s "$TDIR/history.json" "$TDIR/history_default.json" ||
+	fail "--history without LOG read another log: $(diff "$TDIR/history.json" "$TDIR/history_default.json")"
 # the chart of the run renders
 "$STOPO" report --history --svg "$TDIR/history.svg" "$log" >/dev/null ||
 	fail "--history --svg"
@@ -94,6 +99,35 @@ if command -v rsvg-convert >/dev/null; then
 	rsvg-convert -o "$TDIR/history.png" "$TDIR/history.svg" 2>"$TDIR/rsvg.err" &&
 		[ ! -s "$TDIR/rsvg.err" ] || fail "rsvg-convert: $(cat "$TDIR/rsvg.err")"
 fi
+# --metrics now (every job still runs: nothing changed since the last
+# sample): promtool accepts it, and MLS, TLS and the jobs isolated and
+# shared per partition are the last sample's
+"$STOPO" report --topo "$TDIR/topo.conf" --metrics > "$TDIR/stopo.prom" ||
+	fail "stopo report --metrics"
+if command -v promtool >/dev/null; then
+	promtool check metrics < "$TDIR/stopo.prom" ||
+		fail "promtool check metrics: $(cat "$TDIR/stopo.prom")"
+fi
+python3 - "$TDIR/stopo.prom" "$TDIR/report.$k.json" "$TDIR/samples" <<'PY' ||
+import json, sys
+got = {}
+for l in open(sys.argv[1]):
+    if not l.startswith("#"):
+        name, value = l.rsplit(" ", 1)
+        got[name] = float(value)
+d = json.load(open(sys.argv[2]))
+part = {int(l.split()[0]): l.split()[1] for l in open(sys.argv[3])}
+want = {"stopo_mls_ratio": round(d["mls"] / 100, 6),
+        "stopo_tls_ratio": round(d["tls"] / 100, 6)}
+for j in d["jobs"]:
+    k = 'stopo_jobs_running{partition="%s",sharing="%s"}' % (
+        part[j["id"]], "isolated" if j["isolated"] else "shared")
+    want[k] = want.get(k, 0) + 1
+bad = {k: (v, got.get(k)) for k, v in want.items() if abs(got.get(k, -1) - v) > 1e-6}
+print("# metrics:", {k: got[k] for k in want if k in got})
+sys.exit(1 if bad else 0)
+PY
+	fail "--metrics disagrees with the last sample: $(cat "$TDIR/stopo.prom")"
 scancel -u root >/dev/null 2>&1
 wait_all 60 || fail "jobs did not end after scancel"
 ctld_alive || fail "slurmctld died"
