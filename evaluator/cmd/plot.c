@@ -121,17 +121,32 @@ static double py(const struct frame *fr, double y)
 	return fr->oy + PLOT_MT + clamp(t, 0, 1) * h;
 }
 
-/* Axes, ticks every fifth of each range, grid lines, labels. */
+/* Axes, ticks every fifth of each range (x: every xticks-th), grid
+ * lines, labels. */
 static void axes(FILE *f, const struct frame *fr)
 {
 	const struct plot_panel *p = fr->p;
 	double l = fr->ox + PLOT_ML, r = fr->ox + PLOT_PW - PLOT_MR;
 	double t = fr->oy + PLOT_MT, b = fr->oy + PLOT_PH - PLOT_MB;
 
+	uint32_t nx = p->xticks ? p->xticks : 5;
+
+	for (uint32_t k = 0; k <= nx; k++) {
+		double xv = p->x0 + (p->x1 - p->x0) * k / nx;
+		double x = px(fr, xv);
+
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#000000\"/>\n",
+			x, b, x, b + 5);
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" "
+			"text-anchor=\"middle\">%.4g</text>\n",
+			x, b + 19, fabs(xv) < 1e-12 ? 0 : xv);
+	}
 	for (int k = 0; k <= 5; k++) {
-		double xv = p->x0 + (p->x1 - p->x0) * k / 5;
 		double yv = p->y0 + (p->y1 - p->y0) * k / 5;
-		double x = px(fr, xv), y = py(fr, yv);
+		double y = py(fr, yv);
 
 		fprintf(f,
 			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
@@ -141,14 +156,6 @@ static void axes(FILE *f, const struct frame *fr)
 			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" "
 			"text-anchor=\"end\">%.4g</text>\n",
 			l - 6, y + 4, fabs(yv) < 1e-12 ? 0 : yv);
-		fprintf(f,
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"#000000\"/>\n",
-			x, b, x, b + 5);
-		fprintf(f,
-			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" "
-			"text-anchor=\"middle\">%.4g</text>\n",
-			x, b + 19, fabs(xv) < 1e-12 ? 0 : xv);
 	}
 	fprintf(f,
 		"<path d=\"M%.1f %.1fV%.1fH%.1f\" fill=\"none\" "

@@ -55,6 +55,7 @@ struct plot_panel {
 	uint32_t ns;
 	const struct plot_mark *mark;
 	uint32_t nmark;
+	uint32_t xticks; /* intervals between x ticks (0: 5) */
 };
 
 /* A "nice" upper end of a range holding V (>= V, 1, 2 or 5 times a power

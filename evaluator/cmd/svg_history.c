@@ -73,18 +73,17 @@ int svg_history(FILE *f, const char *title, const struct history *h,
 		static const char *const ylab[] = { "jobs per day",
 						    "of the jobs started (%)",
 						    "node-hours per day" };
-		struct plot_panel pn = { ttl[k],
-					 xlab,
-					 ylab[k],
-					 0,
-					 nd > 0 ? (double)nd : 1,
-					 0,
-					 k == 1 ? 100 : plot_nice(ymax[k]),
-					 s,
-					 np,
-					 NULL,
-					 0 };
-
+		struct plot_panel pn = {
+			.title = ttl[k],
+			.xlabel = xlab,
+			.ylabel = ylab[k],
+			.x1 = nd > 0 ? (double)nd : 1,
+			.y1 = k == 1 ? 100 : plot_nice(ymax[k]),
+			.s = s,
+			.ns = np,
+			/* a tick a day, up to 10 */
+			.xticks = nd >= 1 && nd <= 10 ? (uint32_t)nd : 0,
+		};
 		uint32_t o = 0;
 
 		for (uint32_t p = 0; p < np; p++) {

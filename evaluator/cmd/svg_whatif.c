@@ -286,17 +286,13 @@ static void time_panels(FILE *f, const struct whatif_chart *c,
 
 	snprintf(xlab, sizeof(xlab), "time since the first submit (%s)", sym);
 	for (uint32_t k = 0; k < 3; k++) {
-		struct plot_panel pn = { title[k],
-					 xlab,
-					 ylab[k],
-					 0,
-					 plot_nice(d->tmax / u),
-					 0,
-					 100,
-					 d->s,
-					 c->npol,
-					 NULL,
-					 0 };
+		struct plot_panel pn = { .title = title[k],
+					 .xlabel = xlab,
+					 .ylabel = ylab[k],
+					 .x1 = plot_nice(d->tmax / u),
+					 .y1 = 100,
+					 .s = d->s,
+					 .ns = c->npol };
 
 		for (uint32_t p = 0; p < c->npol; p++) {
 			struct timeline *tl = &d->tl[p];
@@ -330,17 +326,13 @@ static void cdf_panels(FILE *f, const struct whatif_chart *c,
 		const char *sym;
 		double u = time_unit(d->cmax[k], &sym);
 		char xlab[64];
-		struct plot_panel pn = { title[k],
-					 xlab,
-					 "jobs that started (%)",
-					 0,
-					 plot_nice(d->cmax[k] / u),
-					 0,
-					 100,
-					 d->s,
-					 c->npol,
-					 NULL,
-					 0 };
+		struct plot_panel pn = { .title = title[k],
+					 .xlabel = xlab,
+					 .ylabel = "jobs that started (%)",
+					 .x1 = plot_nice(d->cmax[k] / u),
+					 .y1 = 100,
+					 .s = d->s,
+					 .ns = c->npol };
 
 		snprintf(xlab, sizeof(xlab), "%s (%s)", what[k], sym);
 		for (uint32_t p = 0; p < c->npol; p++)
@@ -378,17 +370,15 @@ static void sweep_panels(FILE *f, const struct whatif_chart *c,
 	for (int k = 0; k < 2; k++) {
 		double ymax = 0;
 		struct plot_panel pn = {
-			k ? "Throughput" : "Mean turnaround",
-			c->sweep_label,
-			ylab,
-			c->val[0],
-			c->val[nv - 1],
-			0,
-			0,
-			d->s,
-			np,
-			d->mark,
-			nm,
+			.title = k ? "Throughput" : "Mean turnaround",
+			.xlabel = c->sweep_label,
+			.ylabel = ylab,
+			.x0 = c->val[0],
+			.x1 = c->val[nv - 1],
+			.s = d->s,
+			.ns = np,
+			.mark = d->mark,
+			.nmark = nm,
 		};
 
 		if (k)
