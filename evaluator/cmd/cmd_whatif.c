@@ -1909,7 +1909,9 @@ static int run_cell(const char *dir, uint32_t k)
 			       "%s", err.msg);
 		goto out;
 	}
-	o = whatif_result_json(&r.res[k], a.jobs_out != NULL);
+	/* the jobs too when --jobs-out or the charts (--svg, --html)
+	 * need them at --merge */
+	o = whatif_result_json(&r.res[k], a.jobs_out || a.svg || a.html);
 	s = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) :
 		NULL;
 	if (!s) {

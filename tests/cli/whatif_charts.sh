@@ -66,6 +66,23 @@ else
 	flunk sweep "exit $st" "$tmp/err"
 fi
 
+# --array DIR with --svg: the cells (run here with --cell, as the array
+# tasks do) keep their jobs, and --merge DIR draws the same chart as the
+# run itself
+if run $T --isolation-gain 0:1:0.5 --svg "$tmp/m.svg" --array "$tmp/arr"; then
+	k=0
+	while [ $k -lt 6 ] && run --array "$tmp/arr" --cell $k; do
+		k=$((k + 1))
+	done
+	if [ $k = 6 ] && run --merge "$tmp/arr" && cmp -s "$tmp/m.svg" "$tmp/g.svg"; then
+		pass array_merge
+	else
+		flunk array_merge "cell $k, exit $st, or not the run's chart" "$tmp/err"
+	fi
+else
+	flunk array_merge "exit $st" "$tmp/err"
+fi
+
 # The break-even marks: the demo workload under clustered and
 # fattree-pods, G 0 to 0.5; the table says where fattree-pods' mean
 # turnaround crosses clustered's (G = C, about 0.052).  A dashed line of
