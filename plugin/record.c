@@ -198,7 +198,7 @@ static void _rec_write(struct topo_rec *r)
 {
 	struct err err = { { 0 } };
 	job_record_t *job_ptr;
-	char line[512], *rec = NULL;
+	char line[512], with[256], *rec = NULL;
 
 	if (r->pend) {
 		int rc = tstate_pending_finish(r->pend, &r->ev, &err);
@@ -235,6 +235,9 @@ static void _rec_write(struct topo_rec *r)
 	if (r->nshared)
 		xstrfmtcat(rec, " node_shares_with=%s", r->with);
 	xstrcat(rec, r->place);
+	if (r->ev.job_nshares)
+		xstrfmtcat(rec, " shares_with=%s",
+			   tstate_partners_text(&r->ev, with, sizeof(with)));
 	_jobs_log(r->start, rec);
 	xfree(rec);
 }
