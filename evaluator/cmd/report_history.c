@@ -17,8 +17,9 @@ struct rec {
 	char stamp[20]; /* YYYY-MM-DDTHH:MM:SS */
 	uint32_t job, nodes, links, shared, node_shared;
 	bool failed;
-	char *partition, *with; /* point into the log's text */
-	double elapsed;		/* s, from sacct (< 0: unknown) */
+	/* point into the log's text */
+	char *partition, *with, *links_with;
+	double elapsed; /* s, from sacct (< 0: unknown) */
 };
 
 /* A run time and partition sacct gave a job. */
@@ -77,6 +78,7 @@ static int parse_rec(char *line, struct rec *r, const char **why)
 	r->elapsed = -1;
 	r->partition = "-";
 	r->with = "";
+	r->links_with = "";
 	tok = p;
 	p = strchr(p, ' ');
 	if (p)
@@ -131,6 +133,8 @@ static int parse_rec(char *line, struct rec *r, const char **why)
 			r->partition = val;
 		else if (!strcmp(tok, "node_shares_with"))
 			r->with = val;
+		else if (!strcmp(tok, "shares_with"))
+			r->links_with = val;
 		else if (!strcmp(tok, "status"))
 			r->failed = !strcmp(val, "failed");
 		if (num && u32(val, num)) {
@@ -343,8 +347,13 @@ static int sum_rows(const struct history_args *a, struct rec *r, uint32_t n,
 			}
 			if (x->shared || x->node_shared)
 				w->top[w->ntop++] = (struct history_job){
-					x->job,	   x->nodes,	   x->links,
-					x->shared, x->node_shared, x->with
+					.job = x->job,
+					.nodes = x->nodes,
+					.links = x->links,
+					.shared = x->shared,
+					.node_shared = x->node_shared,
+					.with = x->with,
+					.links_with = x->links_with,
 				};
 		}
 		qsort(w->top, w->ntop, sizeof(*w->top), cmp_job);
@@ -376,8 +385,8 @@ static void print_text(const char *name, const struct history *h)
 		else
 			printf("%13s\n", "-");
 	}
-	printf("\nmost shared jobs (links shared of the job's; nodes held "
-	       "with other jobs):\n");
+	printf("\nmost shared jobs (links shared of the job's, with whom; "
+	       "nodes held with other jobs):\n");
 	for (uint32_t i = 0; i < h->nrows; i++)
 		for (uint32_t k = 0; k < h->rows[i].ntop; k++) {
 			const struct history_job *j = &h->rows[i].top[k];
@@ -385,6 +394,8 @@ static void print_text(const char *name, const struct history *h)
 			printf("%-10s  %-12s job %u (%u nodes): %u of %u links",
 			       h->rows[i].day, h->rows[i].partition, j->job,
 			       j->nodes, j->shared, j->links);
+			if (*j->links_with)
+				printf(" with job(s) %s", j->links_with);
 			if (j->node_shared)
 				printf(", %u nodes with job(s) %s",
 				       j->node_shared, j->with);
@@ -440,6 +451,9 @@ static void print_json(const char *name, const struct history *h)
 				json_object_new_int64(j->node_shared));
 			json_object_object_add(jo, "node_shares_with",
 					       json_object_new_string(j->with));
+			json_object_object_add(
+				jo, "shares_with",
+				json_object_new_string(j->links_with));
 			json_object_array_add(top, jo);
 		}
 		json_object_object_add(ro, "most_shared", top);

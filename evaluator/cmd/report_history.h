@@ -28,6 +28,9 @@ struct history_args {
 struct history_job {
 	uint32_t job, nodes, links, shared, node_shared;
 	const char *with; /* node_shares_with=, "" when none */
+	/* shares_with=: the jobs sharing its links, "" when none or in
+	 * a record written before the field */
+	const char *links_with;
 };
 
 /* One day of one partition. */

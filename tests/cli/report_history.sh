@@ -5,16 +5,21 @@
 # each side of them), run times from tests/data/history_sacct.json.
 # Worked out by hand:
 #   11-30 batch: 11 isolated; 12 and 13 share 64 links each (64/80,
-#         64/120): 3 started, 1 isolated (33.33 %), 2 sharing links;
+#         64/120; their records name the partners: 12 with 31, still
+#         running from 11-29, 13 with 12 and 31, as shares_with= says):
+#         3 started, 1 isolated (33.33 %), 2 sharing links;
 #         node-hours 8 nodes * 1800 s (12) + 8 * 3600 s (13, end - start:
 #         no elapsed) = 4 + 8 = 12.00
 #   11-30 debug: 15 failed to be evaluated: 1 started, 0 isolated
 #   11-30 gpu:   14 isolated: 1, 1, 100 %
 #   12-01 batch: 21 isolated, 22 shares 4 of 16 links, 4 nodes * 900 s =
-#         1.00 node-hour
+#         1.00 node-hour (22's record predates shares_with=: no link
+#         partner named)
 #   12-01 debug: 25 (no partition= in its record: sacct's) isolated
 #   12-01 gpu:   23 shares a node with 14 (no link): not isolated, no
-#         node-hours of link sharing; 24 isolated: 2, 1, 50 %
+#         node-hours of link sharing, named by node_shares_with=; 24
+#         isolated: 2, 1, 50 %
+# 41 (12-02) shares links with 18 jobs: its record names 16, then +2.
 # --since 2026-11-30 leaves out job 31 (11-29), --until 2026-12-02 job 41.
 . "$top_srcdir/tests/cli/lib.sh"
 cli_setup report ""
@@ -33,9 +38,9 @@ DAY         PARTITION    STARTED ISOLATED ISOLATED%  SHARED SHARED_NODE_H
 2026-12-01  debug              1        1    100.00       0          0.00
 2026-12-01  gpu                2        1     50.00       0          0.00
 
-most shared jobs (links shared of the job's; nodes held with other jobs):
-2026-11-30  batch        job 12 (8 nodes): 64 of 80 links
-2026-11-30  batch        job 13 (8 nodes): 64 of 120 links
+most shared jobs (links shared of the job's, with whom; nodes held with other jobs):
+2026-11-30  batch        job 12 (8 nodes): 64 of 80 links with job(s) 31
+2026-11-30  batch        job 13 (8 nodes): 64 of 120 links with job(s) 12,31
 2026-12-01  batch        job 22 (4 nodes): 4 of 16 links
 2026-12-01  gpu          job 23 (1 nodes): 0 of 0 links, 1 nodes with job(s) 14
 WANT
@@ -61,8 +66,11 @@ assert (b["started"], b["isolated"], b["shared_links_jobs"]) == (3, 1, 2), b
 assert abs(b["isolated_share"] - 1 / 3) < 1e-12, b
 assert b["shared_node_hours"] == 12.0, b
 assert [j["job"] for j in b["most_shared"]] == [12, 13], b
+assert [j["shares_with"] for j in b["most_shared"]] == ["31", "12,31"], b
+assert rows[("2026-12-01", "batch")]["most_shared"][0]["shares_with"] == ""
 g = rows[("2026-12-01", "gpu")]["most_shared"][0]
 assert (g["job"], g["node_shared"], g["node_shares_with"]) == (23, 1, "14"), g
+assert g["shares_with"] == "", g
 assert rows[("2026-12-01", "debug")]["shared_node_hours"] == 0.0
 PY
 then
@@ -74,6 +82,8 @@ fi
 # without sacct: node-hours unknown ("-", null), job 25 in partition "-"
 if run --history $LOG && grep -q '^2026-11-30  batch              3        1     33.33       2             -$' "$tmp/out" &&
 	grep -q '^2026-12-01  -                  1 ' "$tmp/out" &&
+	grep -qx '2026-11-29  batch        job 31 (4 nodes): 8 of 8 links with job(s) 30' "$tmp/out" &&
+	grep -qx '2026-12-02  batch        job 41 (2 nodes): 4 of 4 links with job(s) 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,+2' "$tmp/out" &&
 	grep -q '^history_topo_jobs.log: 12 job starts, 2026-11-29 to 2026-12-02$' "$tmp/out"; then
 	pass no_sacct
 else
