@@ -5,8 +5,9 @@
 # right after each start `stopo report` samples the running jobs.  The
 # history of the run, read from the plugin's topo_jobs.log, agrees with
 # the samples: per partition the jobs started, those isolated and those
-# sharing links, and every sharing job's shared and total links are what
-# the sample taken at its start said of it.
+# sharing links, and every sharing job's shared and total links and the
+# jobs it shared links with (the record's shares_with=) are what the
+# sample taken at its start said of it.
 . "$(dirname "$0")/lib.sh"
 require_cluster
 have_report || skip "stopo report not built"
@@ -34,16 +35,18 @@ for spec in $jobs; do
 	"$STOPO" report --json --topo "$TDIR/topo.conf" "$TDIR/snap.$k.json" \
 		> "$TDIR/report.$k.json" 2>"$TDIR/report.err" ||
 		fail "stopo report: $(cat "$TDIR/report.err")"
-	# the sample of the job just started: ID PARTITION LINKS SHARED ISOLATED
+	# the sample of the job just started: ID PARTITION LINKS SHARED
+	# ISOLATED PARTNERS (the jobs sharing its links, "-" when none)
 	python3 - "$TDIR/report.$k.json" "$id" "${spec%%:*}" >> "$TDIR/samples" <<'PY' ||
 import json, sys
 d = json.load(open(sys.argv[1]))
 j = [x for x in d["jobs"] if x["id"] == int(sys.argv[2])][0]
-print(j["id"], sys.argv[3], j["links"], j["shared"], int(j["isolated"]))
+print(j["id"], sys.argv[3], j["links"], j["shared"], int(j["isolated"]),
+      ",".join(str(x) for x in j["shares_with"]) or "-")
 PY
 		fail "job $id not in the report of its start"
 done
-note "samples (id partition links shared isolated):"
+note "samples (id partition links shared isolated partners):"
 sed 's/^/#   /' "$TDIR/samples"
 
 log=$TDIR/c/state/topo_jobs.log
@@ -61,13 +64,13 @@ import json, sys
 h = json.load(open(sys.argv[1]))
 samples = [l.split() for l in open(sys.argv[2])]
 want = {}
-for sid, part, links, shared, iso in samples:
+for sid, part, links, shared, iso, partners in samples:
     w = want.setdefault(part, {"started": 0, "isolated": 0, "shared": 0, "jobs": {}})
     w["started"] += 1
     w["isolated"] += int(iso)
     if int(shared):
         w["shared"] += 1
-        w["jobs"][int(sid)] = (int(links), int(shared))
+        w["jobs"][int(sid)] = (int(links), int(shared), partners)
 got = {}
 for r in h["days"]:  # one day, unless the run spans midnight
     g = got.setdefault(r["partition"], {"started": 0, "isolated": 0, "shared": 0, "jobs": {}})
@@ -76,7 +79,7 @@ for r in h["days"]:  # one day, unless the run spans midnight
     g["shared"] += r["shared_links_jobs"]
     for j in r["most_shared"]:
         if j["shared"]:
-            g["jobs"][j["job"]] = (j["links"], j["shared"])
+            g["jobs"][j["job"]] = (j["links"], j["shared"], j["shares_with"] or "-")
 ok = got == want
 print("# history:", got)
 print("# samples:", want)
@@ -85,8 +88,26 @@ isolated = sum(w["isolated"] for w in want.values())
 if not (shared and isolated):
     print("# the run must have jobs isolated and jobs sharing to tell")
     ok = False
+# a partner named in a record is a job of the run started before it
+ids = [int(l[0]) for l in samples]
+for p in want.values():
+    for sid, (_, _, partners) in p["jobs"].items():
+        if partners == "-" or not all(
+                int(x) in ids[:ids.index(sid)] for x in partners.split(",")):
+            print("# job %d: partners %s are not earlier jobs" % (sid, partners))
+            ok = False
 sys.exit(0 if ok else 1)
 PY
+# the records themselves: a job that shared links ends its record with
+# shares_with= naming its sample's partners; one that did not has none
+while read -r sid _ _ shared _ partners; do
+	if [ "$shared" != 0 ]; then
+		grep -q " job=$sid .* shares_with=$partners\$" "$log" ||
+			fail "record of job $sid does not end shares_with=$partners: $(grep " job=$sid " "$log")"
+	elif grep " job=$sid " "$log" | grep -q " shares_with="; then
+		fail "record of job $sid (no link shared) names partners: $(grep " job=$sid " "$log")"
+	fi
+done < "$TDIR/samples"
 # without LOG: the cluster's StateSaveLocation, as scontrol says
 "$STOPO" report --history --top 0 --json > "$TDIR/history_default.json" ||
 	fail "stopo report --history without LOG"
