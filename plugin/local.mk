@@ -98,6 +98,7 @@ SLURM_TESTS += \
 	tests/slurm/nne_ranks.sh \
 	tests/slurm/parity.sh \
 	tests/slurm/dynamic.sh \
+	tests/slurm/history.sh \
 	tests/slurm/crash.sh \
 	tests/slurm/slurmd_cores.sh \
 	tests/slurm/squeue_json.sh

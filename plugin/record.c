@@ -162,8 +162,9 @@ struct topo_rec {
 	struct teval ev;
 	uint32_t n, nshared;
 	char *policy, *with, *place;
-	char *error;	/* the evaluation failed: why (no ev) */
-	char model[32]; /* for the overrun line */
+	char *partition; /* the job's, for stopo report --history */
+	char *error;	 /* the evaluation failed: why (no ev) */
+	char model[32];	 /* for the overrun line */
 	uint32_t budget;
 };
 
@@ -180,6 +181,7 @@ static void _rec_free(struct topo_rec *r)
 	if (r->pend)
 		(void)tstate_pending_finish(r->pend, &r->ev, &err);
 	xfree(r->policy);
+	xfree(r->partition);
 	xfree(r->with);
 	xfree(r->place);
 	xfree(r->error);
@@ -196,7 +198,7 @@ static void _rec_write(struct topo_rec *r)
 {
 	struct err err = { 0 };
 	job_record_t *job_ptr;
-	char line[512], *rec = NULL;
+	char line[512], with[256], *rec = NULL;
 
 	if (r->pend) {
 		int rc = tstate_pending_finish(r->pend, &r->ev, &err);
@@ -211,8 +213,9 @@ static void _rec_write(struct topo_rec *r)
 	if (r->error) {
 		xstrfmtcat(
 			rec,
-			"job=%u nodes=%u policy=%s node_shared=%u status=failed error=\"%s\"",
-			r->job_id, r->n, r->policy, r->nshared, r->error);
+			"job=%u nodes=%u policy=%s node_shared=%u status=failed error=\"%s\" partition=%s",
+			r->job_id, r->n, r->policy, r->nshared, r->error,
+			r->partition);
 		_jobs_log(r->start, rec);
 		xfree(rec);
 		return;
@@ -226,11 +229,15 @@ static void _rec_write(struct topo_rec *r)
 	    (job_ptr->start_time == r->start))
 		xstrfmtcat(job_ptr->admin_comment, "topo: %s%s", line,
 			   r->place);
-	xstrfmtcat(rec, "job=%u nodes=%u %s policy=%s node_shared=%u",
-		   r->job_id, r->n, line, r->policy, r->nshared);
+	xstrfmtcat(rec,
+		   "job=%u nodes=%u %s partition=%s policy=%s node_shared=%u",
+		   r->job_id, r->n, line, r->partition, r->policy, r->nshared);
 	if (r->nshared)
 		xstrfmtcat(rec, " node_shares_with=%s", r->with);
 	xstrcat(rec, r->place);
+	if (r->ev.job_nshares)
+		xstrfmtcat(rec, " shares_with=%s",
+			   tstate_partners_text(&r->ev, with, sizeof(with)));
 	_jobs_log(r->start, rec);
 	xfree(rec);
 }
@@ -368,6 +375,7 @@ void record_evaluate_locked(job_record_t *job_ptr)
 	r->n = n;
 	r->nshared = nshared;
 	r->policy = xstrdup(policy);
+	r->partition = xstrdup(job_ptr->partition ? job_ptr->partition : "-");
 	r->with = xstrdup(with);
 	snprintf(r->model, sizeof(r->model), "%s", tstate_predict(tstate));
 	r->budget = tstate_predict_budget(tstate);

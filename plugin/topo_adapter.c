@@ -511,6 +511,9 @@ static int evaluate_sharing(const struct tstate *s, const uint32_t *owner,
 			ev->job_links = lr.jobs[i].links;
 			ev->job_shared = lr.jobs[i].shared;
 			ev->job_nshares = lr.jobs[i].nshares;
+			for (uint32_t q = 0;
+			     q < ev->job_nshares && q < TEVAL_PARTNERS; q++)
+				ev->partners[q] = lr.jobs[i].shares_with[q];
 		}
 	rc = 0;
 out:
@@ -1069,6 +1072,9 @@ int tstate_evaluate_start(const struct tstate *s, uint32_t job_id,
 	ev->njobs = ls_state_njobs(s->ls);
 	ev->job_links = now.links;
 	ev->job_shared = now.shared;
+	if (ls_state_partners(s->ls, job_id, ev->partners, TEVAL_PARTNERS,
+			      &ev->job_nshares, err) < 0)
+		return -1;
 	return evaluate_start(s, job_id, nodes, n, max_model_nodes, ev, pend,
 			      err);
 }
@@ -1126,6 +1132,22 @@ const char *tstate_record(const struct teval *ev, char *buf, size_t len)
 		 tstate_status_name(ev->status), ev->rate_mean, ev->rate_min,
 		 ev->aggregate, alpha, ev->job_links, ev->job_shared, ev->njobs,
 		 ev->mls, ev->tls);
+	return buf;
+}
+
+const char *tstate_partners_text(const struct teval *ev, char *buf, size_t len)
+{
+	size_t at = 0;
+	uint32_t q;
+
+	if (len)
+		buf[0] = '\0';
+	for (q = 0; q < ev->job_nshares && q < TEVAL_PARTNERS && at < len; q++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%u", q ? "," : "",
+				       ev->partners[q]);
+	if (ev->job_nshares > TEVAL_PARTNERS && at < len)
+		snprintf(buf + at, len - at, ",+%u",
+			 ev->job_nshares - TEVAL_PARTNERS);
 	return buf;
 }
 

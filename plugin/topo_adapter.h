@@ -116,6 +116,9 @@ const struct policy *tstate_policy(struct tstate *s, const char *partition,
 /* Pattern used for predictions when the job gave none (--topo-pattern). */
 #define TSTATE_DEFAULT_PATTERN "alltoall"
 
+/* Link partners a record names at most (select_topo(8): shares_with=). */
+#define TEVAL_PARTNERS 16
+
 /* What the in-process evaluator records for a job that starts. */
 struct teval {
 	char pattern[64];
@@ -139,7 +142,11 @@ struct teval {
 	double seconds;	 /* from the job start to the model's answer */
 	double mls, tls; /* of all running jobs, percent */
 	uint32_t njobs;	 /* running jobs compared */
-	uint32_t job_links, job_shared, job_nshares; /* this job */
+	uint32_t job_links, job_shared; /* this job */
+	/* the running jobs sharing a link with it: how many, and the ids
+	 * of the first TEVAL_PARTNERS of them, ascending */
+	uint32_t job_nshares;
+	uint32_t partners[TEVAL_PARTNERS];
 };
 
 /* Evaluate job JOB_ID on NODES[0..N) (topology ids) once it holds them in
@@ -182,8 +189,8 @@ int tstate_conflicts(const struct tstate *s, const uint32_t *nodes, uint32_t n,
 		     struct err *err);
 
 /* tstate_evaluate for a job already added to the tracker: MLS/TLS of the
- * tracked jobs and the job's links and shared links (job_nshares is not
- * known: 0).  Returns 0 or -1 with err set. */
+ * tracked jobs and the job's links, shared links and link partners
+ * (job_nshares, partners).  Returns 0 or -1 with err set. */
 int tstate_evaluate_tracked(const struct tstate *s, uint32_t job_id,
 			    const uint32_t *nodes, uint32_t n,
 			    const char *pattern, uint32_t max_model_nodes,
@@ -225,6 +232,11 @@ int tstate_pending_finish(struct tpending *t, struct teval *ev,
  *   pattern=P jm=none model=M status=skipped links=L ...
  * Writes at most LEN bytes to BUF (NUL-terminated); returns BUF. */
 const char *tstate_record(const struct teval *ev, char *buf, size_t len);
+/* EV's link partners as a record names them (shares_with=): the ids
+ * comma-separated, then "+N" for the N beyond TEVAL_PARTNERS ("12,17",
+ * "1,2,...,16,+3"); "" when none.  Writes at most LEN bytes to BUF
+ * (NUL-terminated; 200 bytes always suffice); returns BUF. */
+const char *tstate_partners_text(const struct teval *ev, char *buf, size_t len);
 /* Name of a prediction status: "optimal", "time-limit", "infeasible" or
  * "failed" (static). */
 const char *tstate_status_name(int status);

@@ -6,7 +6,8 @@
 #   3. predicts flow rates with the models            (stopo eval)
 #   4. plans paper 004's 1,024-task stencil on DF(4,8,4) (stopo place)
 #   5. dry-runs a queue under the network-oblivious "clustered" policy and
-#      the interference-free fattree-pods policy     (stopo whatif)
+#      the interference-free fattree-pods policy     (stopo whatif),
+#      and draws it with the isolation gain swept     (whatif --svg)
 #   6. runs the same kind of workload inside real Slurm daemons with
 #      SelectType=select/topo_cons_tres and with plain cons_tres and prints the
 #      link-sharing report of both                    (scripts/demo-slurm.sh)
@@ -29,6 +30,13 @@ run place --topo dragonfly:p=4,a=8,h=4,g=33 --grid 16x8x8 \
 # D-mod-k: the static routing InfiniBand subnet managers install on fat-trees
 run whatif --topo fattree:k=4,n=3 --routing dmodk \
 	--workload "$top/examples/demo.swf" --policy clustered,fattree-pods
+# the same as charts, with the isolation gain swept (examples/whatif.svg
+# is this chart, committed)
+run whatif --topo fattree:k=4,n=3 --routing dmodk \
+	--workload "$top/examples/demo.swf" --policy clustered,fattree-pods \
+	--isolation-gain 0:0.5:0.1 --svg "$build/whatif.svg" \
+	--html "$build/whatif.html" -q >/dev/null
+printf '(charts: %s/whatif.svg, %s/whatif.html)\n' "$build" "$build"
 if [ "${DEMO_SKIP_SLURM:-0}" != 1 ]; then
 	printf '\n$ scripts/demo-slurm.sh   # select/topo vs cons_tres in real Slurm daemons\n'
 	"$top/scripts/demo-slurm.sh" "$build"

@@ -29,7 +29,8 @@ packages="build-essential autoconf automake libtool pkg-config
  libslurm-dev slurmctld slurmd slurm-client munge valgrind dpkg-dev
  iproute2 procps diffutils python3 clang-format clang libclang-rt-14-dev
  shellcheck
- python3-pytest python3-requests python3-pexpect"
+ python3-pytest python3-requests python3-pexpect
+ librsvg2-bin prometheus"
 missing=
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -8,6 +8,8 @@
 #include "topo/util/hl.h"
 
 #include "evaluator/cmd/cli.h"
+#include "evaluator/cmd/report_history.h"
+#include "evaluator/cmd/report_metrics.h"
 #include "evaluator/sharing/linkshare.h"
 #include "evaluator/sharing/svg.h"
 #include "evaluator/sim/workload.h"
@@ -16,6 +18,8 @@
 #include "topo/topo.h"
 
 #define CMD "report"
+
+enum { OPT_SINCE = CLI_LONG_ONLY, OPT_UNTIL, OPT_SACCT };
 
 static const struct cli_opt options[] = {
 	{ .id = 't',
@@ -37,7 +41,30 @@ static const struct cli_opt options[] = {
 	{ .id = 'n',
 	  .name = "top",
 	  .arg = "N",
-	  .help = "most shared links to list (10; 0 = all shared)" },
+	  .help = "most shared links to list (10; 0 = all shared);\n"
+		  "--history: most shared jobs per day and partition (3)" },
+	{ .id = 'm',
+	  .name = "metrics",
+	  .help = "print the figures in Prometheus's text format\n"
+		  "(for node_exporter's textfile collector)" },
+	{ .id = 'H',
+	  .name = "history",
+	  .help = "link sharing per partition and day from select/topo's\n"
+		  "records in LOG (default: StateSaveLocation/\n"
+		  "topo_jobs.log); no --topo needed" },
+	{ .id = OPT_SINCE,
+	  .name = "since",
+	  .arg = "T",
+	  .help = "--history from T on (YYYY-MM-DD[THH:MM:SS])" },
+	{ .id = OPT_UNTIL,
+	  .name = "until",
+	  .arg = "T",
+	  .help = "--history before T" },
+	{ .id = OPT_SACCT,
+	  .name = "sacct",
+	  .arg = "FILE",
+	  .help = "--history: run times from sacct --json output\n"
+		  "(for the node-hours that shared links)" },
 	{ .id = 'c',
 	  .name = "check",
 	  .help = "exit 1 when any link or node is shared (MLS > 0,\n"
@@ -50,14 +77,18 @@ static const struct cli_opt options[] = {
 static const struct cli_spec cli = {
 	.name = "report",
 	.synopsis = "--topo SPEC [--routing R] [FILE | --jobs FILE]\n"
-		    "[--json] [--svg FILE] [--top N] [--check]",
+		    "[--json | --metrics] [--svg FILE] [--top N] [--check]\n"
+		    "or:  --history [--since T] [--until T] [--sacct FILE]\n"
+		    "[--json | --metrics] [--svg FILE] [--top N] [LOG]",
 	.about =
 		"Link sharing among running jobs (paper 003: MLS, the worst job's share\n"
 		"of its links used by other jobs; TLS, the share of all used links used\n"
 		"by two jobs or more).  Input: squeue --json output in FILE ('-' =\n"
 		"stdin; without FILE and --jobs, runs 'squeue --json'), or --jobs FILE\n"
 		"with one job per line: ID NODES [PATTERN], NODES a Slurm hostlist or\n"
-		"node indices like 0-3,8.",
+		"node indices like 0-3,8.  --metrics prints the figures for\n"
+		"Prometheus; --history sums select/topo's records of past starts\n"
+		"(topo_jobs.log) per partition and day.",
 	.opts = options,
 };
 
@@ -68,7 +99,10 @@ struct cmd_report_args {
 	const char *jobs;  /* --jobs FILE, or NULL */
 	const char *svg;   /* --svg FILE, or NULL */
 	uint32_t top;	   /* most shared links to list (0 = all) */
-	bool json, check;
+	bool json, check, metrics;
+	bool history; /* --history: the rest is in hist */
+	bool top_given;
+	struct history_args hist;
 };
 
 /* One of the most shared links and the jobs on it. */
@@ -220,6 +254,21 @@ static uint32_t jobs_on(uint32_t l, uint32_t **sets, const uint32_t *nset,
 	return c;
 }
 
+/* A's --history options into A->hist.  CLI_GO or CLI_USAGE. */
+static int history_args(struct cmd_report_args *a)
+{
+	if (a->jobs || a->check || a->spec)
+		return cli_error(CMD, CLI_USAGE,
+				 "--history reads the log alone: no --topo, "
+				 "--jobs or --check");
+	a->hist.log = a->input; /* NULL: scontrol's StateSaveLocation */
+	a->hist.svg = a->svg;
+	a->hist.json = a->json;
+	a->hist.metrics = a->metrics;
+	a->hist.top = a->top_given ? a->top : 3;
+	return CLI_GO;
+}
+
 /* argv -> A.  CLI_GO, or the exit status (a usage error, --help). */
 static int parse(int argc, char **argv, struct cmd_report_args *a)
 {
@@ -245,9 +294,25 @@ static int parse(int argc, char **argv, struct cmd_report_args *a)
 		case 'n':
 			if (cli_parse_u32(CMD, "--top", arg, &a->top))
 				return CLI_USAGE;
+			a->top_given = true;
 			break;
 		case 'c':
 			a->check = true;
+			break;
+		case 'm':
+			a->metrics = true;
+			break;
+		case 'H':
+			a->history = true;
+			break;
+		case OPT_SINCE:
+			a->hist.since = arg;
+			break;
+		case OPT_UNTIL:
+			a->hist.until = arg;
+			break;
+		case OPT_SACCT:
+			a->hist.sacct = arg;
 			break;
 		case 'j':
 			a->json = true;
@@ -261,8 +326,17 @@ static int parse(int argc, char **argv, struct cmd_report_args *a)
 	if (optind < argc)
 		return cli_error(CMD, CLI_USAGE, "unexpected argument '%s'",
 				 argv[optind]);
+	if (a->history)
+		return history_args(a);
+	if (a->hist.since || a->hist.until || a->hist.sacct)
+		return cli_error(CMD, CLI_USAGE,
+				 "--since, --until and --sacct go with "
+				 "--history");
 	if (!a->spec)
 		return cli_error(CMD, CLI_USAGE, "--topo SPEC is required");
+	if (a->json && a->metrics)
+		return cli_error(CMD, CLI_USAGE,
+				 "give --json or --metrics, not both");
 	if (a->input && a->jobs)
 		return cli_error(CMD, CLI_USAGE,
 				 "give squeue output or --jobs, not both");
@@ -867,7 +941,26 @@ static void print_text(const struct cmd_report_result *r)
 		print_hot_row(t, &r->hot[h]);
 }
 
-/* With --svg the picture, then R on stdout: text or JSON.  Returns an
+/* R on stdout as Prometheus metrics.  Returns an exit status. */
+static int print_metrics(const struct cmd_report_result *r)
+{
+	struct metrics_in in = {
+		.r = machine_routing(r->m),
+		.jobs = r->jobs,
+		.ls = &r->ls,
+		.part = r->part,
+		.njobs = r->njobs,
+		.nodes_shared = r->nsnodes,
+		.broken = r->nbroken,
+	};
+	struct err err = { "" };
+
+	if (report_metrics(stdout, &in, &err))
+		return cli_error(CMD, CLI_FAIL, "%s", err.msg);
+	return CLI_OK;
+}
+
+/* With --svg the picture, then R on stdout: text, JSON or metrics.  Returns an
  * exit status. */
 static int emit(const struct cmd_report_args *a,
 		const struct cmd_report_result *r)
@@ -878,6 +971,8 @@ static int emit(const struct cmd_report_args *a,
 		if (rc != CLI_OK)
 			return rc;
 	}
+	if (a->metrics)
+		return print_metrics(r);
 	if (a->json)
 		print_json(r);
 	else
@@ -911,6 +1006,8 @@ int cmd_report(int argc, char **argv)
 
 	if (rc != CLI_GO)
 		return rc;
+	if (a.history)
+		return report_history(&a.hist);
 	rc = run(&a, &r);
 	if (rc == CLI_OK)
 		rc = emit(&a, &r);

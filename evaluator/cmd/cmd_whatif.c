@@ -16,6 +16,7 @@
 #include "evaluator/traffic/flows.h"
 #include "evaluator/sim/whatif.h"
 #include "evaluator/sim/workload.h"
+#include "evaluator/cmd/svg_whatif.h"
 #include "policies/machine/machine.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
@@ -38,7 +39,9 @@ enum {
 	OPT_FRAC,
 	OPT_ARRAY,
 	OPT_MERGE,
-	OPT_CELL
+	OPT_CELL,
+	OPT_SVG,
+	OPT_HTML
 };
 
 static const struct cli_opt options[] = {
@@ -151,6 +154,16 @@ static const struct cli_opt options[] = {
 	  .arg = "K",
 	  .help = "with --array DIR: run cell K of DIR's run into\n"
 		  "DIR/cells (what its array tasks do)" },
+	{ .id = OPT_SVG,
+	  .name = "svg",
+	  .arg = "FILE",
+	  .help = "charts of the policies into FILE (SVG): utilisation,\n"
+		  "MLS, TLS over time, CDFs of waits and turnarounds;\n"
+		  "with a sweep, turnaround and throughput against it" },
+	{ .id = OPT_HTML,
+	  .name = "html",
+	  .arg = "FILE",
+	  .help = "the charts and a table of the outcomes (HTML)" },
 	{ .id = 'q', .name = "quiet", .help = "no progress on stderr" },
 	CLI_OPT_JSON,
 	CLI_OPT_HELP,
@@ -203,6 +216,7 @@ struct cmd_whatif_args {
 				     * DefaultPolicy=, or the family's) */
 	const char *scale;	    /* --scale as given (run checks it) */
 	const char *jobs_out;	    /* --jobs-out FILE ("-" = stdout) */
+	const char *svg, *html;	    /* --svg FILE, --html FILE */
 	FILE *jobs_f;		    /* it, opened before the run */
 	uint32_t limit;		    /* --limit-jobs (0 = all) */
 	uint32_t every;		    /* --progress seconds */
@@ -751,6 +765,12 @@ static int set_opt(struct cmd_whatif_args *a, int c, const char *arg)
 		if (!a->limit)
 			return cli_error(CMD, CLI_USAGE,
 					 "--limit-jobs 0: want 1 or more jobs");
+		break;
+	case OPT_SVG:
+		a->svg = arg;
+		break;
+	case OPT_HTML:
+		a->html = arg;
 		break;
 	case 'S':
 		if (cli_parse_u64(CMD, "--seed", arg, &a->sim.seed))
@@ -1498,13 +1518,77 @@ static void print_sweep(const struct cmd_whatif_args *a,
 		}
 }
 
-/* With --jobs-out the per-job CSV, then R on stdout: text or JSON.
- * Returns an exit status. */
+/* --svg or --html (HTML) into PATH: the charts of svg_whatif.h, the
+ * break-even marked against the first baseline.  Returns an exit
+ * status. */
+static int write_chart(const struct cmd_whatif_args *a,
+		       const struct cmd_whatif_result *r, const char *path,
+		       bool html)
+{
+	const char *labels[MAX_POLICIES];
+	double val[MAX_SWEEP], be[MAX_POLICIES];
+	struct whatif_chart c = {
+		.title = "stopo whatif: the policies side by side",
+		.labels = labels,
+		.npol = (uint32_t)a->npol,
+		.res = r->res,
+		.nval = a->nval,
+		.val = val,
+		.sweep_label = a->sw == &a->gain ? "isolation gain G" :
+			       a->sw		 ? "communication fraction F" :
+						   NULL,
+		.break_even = be,
+		.w = &r->w,
+		.seed = a->sim.seed,
+		.r = machine_routing(r->m),
+		.nnodes = topo_num_nodes(machine_topo(r->m)),
+	};
+	struct err err = { "" };
+	int b = -1, rc;
+	FILE *f;
+
+	for (int p = 0; p < a->npol; p++) {
+		labels[p] = a->pol[p].label;
+		be[p] = NAN;
+		if (b < 0 && !r->res[p].isolating)
+			b = p;
+	}
+	for (uint32_t v = 0; v < a->nval; v++)
+		val[v] = a->sw ? sweep_at(a->sw, v) : 0;
+	for (int p = 0; a->nval > 1 && b >= 0 && p < a->npol; p++)
+		if (r->res[p].isolating) {
+			struct break_even x = break_even(a, r, p, b);
+
+			if (x.from >= 0)
+				be[p] = isnan(x.crossing) ? val[x.from] :
+							    x.crossing;
+		}
+	if (!(f = fopen(path, "w")))
+		return cli_error(CMD, CLI_FAIL, "%s: %s", path,
+				 strerror(errno));
+	rc = (html ? html_whatif : svg_whatif)(f, &c, &err);
+	if ((fclose(f) || rc) && !err.msg[0])
+		err_set(&err, "write error");
+	if (err.msg[0])
+		return cli_error(CMD, CLI_FAIL, "%s: %s", path, err.msg);
+	return CLI_OK;
+}
+
+/* With --jobs-out the per-job CSV, with --svg / --html the charts, then
+ * R on stdout: text or JSON.  Returns an exit status. */
 static int emit(struct cmd_whatif_args *a, const struct cmd_whatif_result *r)
 {
 	if (a->jobs_out) {
 		int rc = write_jobs_out(a, r);
 
+		if (rc != CLI_OK)
+			return rc;
+	}
+	if (a->svg || a->html) {
+		int rc = a->svg ? write_chart(a, r, a->svg, false) : CLI_OK;
+
+		if (rc == CLI_OK && a->html)
+			rc = write_chart(a, r, a->html, true);
 		if (rc != CLI_OK)
 			return rc;
 	}
@@ -1817,7 +1901,9 @@ static int run_cell(const char *dir, uint32_t k)
 		rc = cli_error(CMD, cli_status(&err, CLI_USAGE), "%s", err.msg);
 		goto out;
 	}
-	o = whatif_result_json(&r.res[k], a.jobs_out != NULL);
+	/* the jobs too when --jobs-out or the charts (--svg, --html)
+	 * need them at --merge */
+	o = whatif_result_json(&r.res[k], a.jobs_out || a.svg || a.html);
 	s = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN) :
 		NULL;
 	if (!s) {

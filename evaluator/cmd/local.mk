@@ -11,17 +11,26 @@ stopo_SOURCES = \
 	evaluator/cmd/cmd_report.c \
 	evaluator/cmd/cmd_place.c \
 	evaluator/cmd/cmd_import.c \
-	evaluator/cmd/cmd_adapters.c
+	evaluator/cmd/cmd_adapters.c \
+	evaluator/cmd/plot.c \
+	evaluator/cmd/svg_whatif.c \
+	evaluator/cmd/report_metrics.c \
+	evaluator/cmd/report_history.c \
+	evaluator/cmd/svg_history.c
 stopo_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(HWLOC_CFLAGS)
 stopo_LDADD = $(L_IMPORT_ONLY) $(L_SIM) $(EXT_IMPORT) $(EXT_SIM) $(HWLOC_LIBS) $(EXT_UTIL)
-noinst_HEADERS += evaluator/cmd/cli.h
+noinst_HEADERS += evaluator/cmd/cli.h evaluator/cmd/plot.h \
+	evaluator/cmd/svg_whatif.h evaluator/cmd/report_metrics.h \
+	evaluator/cmd/report_history.h
 
 CLI_TESTS += tests/cli/topo.sh tests/cli/paths.sh tests/cli/eval.sh \
 	tests/cli/whatif.sh tests/cli/report.sh tests/cli/host_cores.sh \
 	tests/cli/place.sh tests/cli/import.sh tests/cli/fabrics.sh \
 	tests/cli/adapters.sh tests/cli/whatif_runtime.sh \
-	tests/cli/whatif_workloads.sh
-EXTRA_DIST += tests/cli/lib.sh tests/unit/fixtures.h
+	tests/cli/whatif_workloads.sh tests/cli/whatif_charts.sh \
+	tests/cli/report_metrics.sh tests/cli/report_history.sh
+EXTRA_DIST += tests/cli/lib.sh tests/unit/fixtures.h \
+	tests/cli/charts_lib.sh tests/cli/png_pixel.py
 
 # stopo whatif --array's tasks run by real slurmd (issue 47)
 SLURM_TESTS += tests/slurm/whatif_array.sh

@@ -375,17 +375,87 @@ uint32_t ls_state_link_jobs(const struct ls_state *s, uint32_t l)
 	return l < s->nlinks ? s->count[l] : 0;
 }
 
-uint32_t ls_state_flipped(const struct ls_state *s, const uint32_t **ids)
-{
-	*ids = s->flip;
-	return s->nflip;
-}
-
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* Whether ascending link sets A[0..NA) and B[0..NB) meet. */
+static bool meet(const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb)
+{
+	uint32_t i = 0, k = 0;
+
+	while (i < na && k < nb) {
+		if (a[i] == b[k])
+			return true;
+		if (a[i] < b[k])
+			i++;
+		else
+			k++;
+	}
+	return false;
+}
+
+/* Slot K's partners, marked in MARK[nslots]: a link with two jobs names
+ * the other by its XOR; with more, every other job is checked. */
+static void mark_partners(const struct ls_state *s, uint32_t k, uint8_t *mark)
+{
+	const struct slot *j = &s->slots[k];
+	bool crowded = false;
+
+	for (uint32_t i = 0; i < j->n; i++) {
+		uint32_t l = j->links[i];
+
+		if (s->count[l] == 2)
+			mark[(s->xslot[l] ^ (k + 1)) - 1] = 1;
+		else if (s->count[l] > 2)
+			crowded = true;
+	}
+	if (!crowded)
+		return;
+	for (uint32_t o = 0; o < s->nslots; o++)
+		if (o != k && !mark[o] && s->slots[o].live &&
+		    meet(j->links, j->n, s->slots[o].links, s->slots[o].n))
+			mark[o] = 1;
+}
+
+int ls_state_partners(const struct ls_state *s, uint32_t id, uint32_t *ids,
+		      uint32_t cap, uint32_t *count, struct err *err)
+{
+	int k = find_slot(s, id);
+	uint8_t *mark;
+	uint32_t *all, n = 0;
+
+	*count = 0;
+	if (k < 0)
+		return err_set(err, "job %u not in the state", id);
+	if (!s->slots[k].shared)
+		return 0;
+	mark = calloc(s->nslots, 1);
+	all = malloc(s->nslots * sizeof(*all));
+	if (!mark || !all) {
+		free(mark);
+		free(all);
+		return err_set(err, "out of memory");
+	}
+	mark_partners(s, (uint32_t)k, mark);
+	for (uint32_t o = 0; o < s->nslots; o++)
+		if (mark[o])
+			all[n++] = s->slots[o].id;
+	qsort(all, n, sizeof(*all), cmp_u32);
+	memcpy(ids, all, (n < cap ? n : cap) * sizeof(*ids));
+	*count = n;
+	free(mark);
+	free(all);
+	return 0;
+}
+
+uint32_t ls_state_flipped(const struct ls_state *s, const uint32_t **ids)
+{
+	*ids = s->flip;
+	return s->nflip;
 }
 
 /* shares_with of every job: per shared link a bitset of the jobs on it

@@ -120,6 +120,14 @@ struct ls_job_now {
 int ls_state_job(const struct ls_state *s, uint32_t id, struct ls_job_now *out);
 /* Jobs using link L now (0 for out-of-range ids). */
 uint32_t ls_state_link_jobs(const struct ls_state *s, uint32_t l);
+/* The jobs sharing at least one link with job ID now (ID itself not
+ * included): their number into *COUNT and their ids ascending into
+ * IDS[0..min(*COUNT, CAP)) (the smallest CAP of them).  O(|l_ID| +
+ * slots) when no link of ID carries three jobs or more (a link's XOR
+ * names the other job), else a pass over the other jobs' link sets.
+ * Returns 0, or -1 with err set (ID not in the state, memory). */
+int ls_state_partners(const struct ls_state *s, uint32_t id, uint32_t *ids,
+		      uint32_t cap, uint32_t *count, struct err *err);
 /* The jobs whose sharing turned over in the last successful
  * ls_state_add or ls_state_remove: from no shared link to some, or from
  * some to none (the job added or removed itself not included).  Their

@@ -545,6 +545,89 @@ Test(adapter, tracker_agrees_with_one_shot)
 	tstate_destroy(s);
 }
 
+/* Link partners, worked by hand on the fat-tree: jobs 17 = {0, 4} and
+ * 12 = {1, 5} both span leaves 0 and 1 of pod 0 (the same link set, so
+ * each is the other's only partner); job 30 = {32, 36} spans leaves 8
+ * and 9 of pod 2, links of its own: no partner.  Then job 5 = {2, 6}
+ * joins leaves 0 and 1 too: three jobs on every pod-0 link (no XOR names
+ * a partner there), so 17's partners are 5 and 12 (ascending).  The
+ * tracker (tstate_evaluate_tracked) and the one-shot evaluation
+ * (tstate_evaluate) say the same; the record text follows. */
+Test(adapter, link_partners_by_hand)
+{
+	static const struct {
+		uint32_t job, node[2];
+		bool with5; /* job 5 running too */
+		uint32_t n, partners[2];
+		const char *text;
+	} cases[] = {
+		{ 17, { 0, 4 }, false, 1, { 12 }, "12" },
+		{ 12, { 1, 5 }, false, 1, { 17 }, "17" },
+		{ 30, { 32, 36 }, false, 0, { 0 }, "" },
+		{ 17, { 0, 4 }, true, 2, { 5, 12 }, "5,12" },
+		{ 5, { 2, 6 }, true, 2, { 12, 17 }, "12,17" },
+		{ 30, { 32, 36 }, true, 0, { 0 }, "" },
+	};
+	struct err err = { { 0 } };
+	struct tstate *s = load(good, &err);
+	uint32_t owner[N] = { 0 }, five[2] = { 2, 6 };
+	struct teval one, inc;
+	char text[256];
+
+	cr_assert(s, "%s", err.msg);
+	owner[0] = owner[4] = 17;
+	owner[1] = owner[5] = 12;
+	owner[32] = owner[36] = 30;
+	cr_assert_eq(tstate_track_reset(s, owner, &err), 0, "%s", err.msg);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		if (cases[c].with5 && owner[2] != 5) {
+			owner[2] = owner[6] = 5;
+			cr_assert_eq(tstate_track_add(s, 5, five, 2, &err), 0,
+				     "%s", err.msg);
+		}
+		cr_assert_eq(tstate_evaluate_tracked(s, cases[c].job,
+						     cases[c].node, 2, NULL, 1,
+						     &inc, &err),
+			     0, "%s", err.msg);
+		cr_assert_eq(tstate_evaluate(s, owner, cases[c].job,
+					     cases[c].node, 2, NULL, 1, &one,
+					     &err),
+			     0, "%s", err.msg);
+		cr_assert_eq(inc.job_nshares, cases[c].n, "case %zu", c);
+		cr_assert_eq(one.job_nshares, cases[c].n, "case %zu", c);
+		cr_assert(inc.job_links > 0, "case %zu", c);
+		for (uint32_t q = 0; q < cases[c].n; q++) {
+			cr_assert_eq(inc.partners[q], cases[c].partners[q],
+				     "case %zu partner %u", c, q);
+			cr_assert_eq(one.partners[q], cases[c].partners[q],
+				     "case %zu partner %u", c, q);
+		}
+		cr_assert_str_eq(tstate_partners_text(&inc, text, sizeof(text)),
+				 cases[c].text, "case %zu", c);
+	}
+	tstate_destroy(s);
+}
+
+/* The record names TEVAL_PARTNERS partners, then how many more. */
+Test(adapter, link_partners_text_is_capped)
+{
+	struct teval ev = { .job_nshares = 20 };
+	char text[256], small[8];
+
+	for (uint32_t q = 0; q < TEVAL_PARTNERS; q++)
+		ev.partners[q] = 100 + q;
+	cr_assert_str_eq(tstate_partners_text(&ev, text, sizeof(text)),
+			 "100,101,102,103,104,105,106,107,108,109,110,111,"
+			 "112,113,114,115,+4");
+	ev.job_nshares = TEVAL_PARTNERS;
+	cr_assert_str_eq(tstate_partners_text(&ev, text, sizeof(text)),
+			 "100,101,102,103,104,105,106,107,108,109,110,111,"
+			 "112,113,114,115");
+	/* a short buffer: cut, still NUL-terminated */
+	cr_assert_str_eq(tstate_partners_text(&ev, small, sizeof(small)),
+			 "100,101");
+}
+
 /* Predict= is checked when the state is loaded, with model_check's own
  * message; without it, the machine's default (jm) within 50 ms. */
 Test(adapter, predict_is_checked_at_load)

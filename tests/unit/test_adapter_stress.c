@@ -8,7 +8,8 @@
  *   1. the tracker (tstate_evaluate_tracked of every running job) equals
  *      a one-shot tstate_evaluate of the owner map on a state that never
  *      tracked anything, and both equal MLS/TLS and per-job counts
- *      computed here from link sets enumerated with routing_paths;
+ *      computed here from link sets enumerated with routing_paths
+ *      (each job's link partners too);
  *   2. the owner map and the job list agree (no node twice, every job
  *      exactly its nodes), and the adapter's node mapping is the one the
  *      test built;
@@ -1002,6 +1003,46 @@ static bool close_to(double a, double b)
 }
 
 /* Tracker, one-shot and the link sets enumerated here agree. */
+/* The jobs whose enumerated link sets meet job K's, ids ascending into
+ * IDS; returns their number. */
+static uint32_t enum_partners(const struct world *w, uint32_t k, uint32_t *ids)
+{
+	uint32_t n = 0;
+
+	for (uint32_t m = 0; m < w->njobs; m++) {
+		bool meet = false;
+
+		for (uint32_t q = 0; q < w->words && m != k && !meet; q++)
+			meet = (w->jobs[k].links[q] & w->jobs[m].links[q]) != 0;
+		if (meet) {
+			uint32_t at = n++;
+
+			for (; at && ids[at - 1] > w->jobs[m].id; at--)
+				ids[at] = ids[at - 1];
+			ids[at] = w->jobs[m].id;
+		}
+	}
+	return n;
+}
+
+/* Job K's link partners: tracked and one-shot as enumerated. */
+static void check_partners(struct world *w, uint32_t k, const struct teval *inc,
+			   const struct teval *one)
+{
+	uint32_t ids[MAXN], n = enum_partners(w, k, ids);
+
+	CHECK(w, inc->job_nshares == n && one->job_nshares == n,
+	      "job %u partners: tracked %u, one-shot %u, enumerated %u",
+	      w->jobs[k].id, inc->job_nshares, one->job_nshares, n);
+	for (uint32_t q = 0; q < n && q < TEVAL_PARTNERS; q++)
+		CHECK(w,
+		      inc->partners[q] == ids[q] && one->partners[q] == ids[q],
+		      "job %u partner %u: tracked %u, one-shot %u, "
+		      "enumerated %u",
+		      w->jobs[k].id, q, inc->partners[q], one->partners[q],
+		      ids[q]);
+}
+
 static void check_sharing(struct world *w)
 {
 	uint16_t use[MAXW * 64] = { 0 };
@@ -1062,6 +1103,7 @@ static void check_sharing(struct world *w)
 		      inc.tls, one.tls, tls);
 		CHECK(w, !inc.modelled && !one.modelled,
 		      "modelled above the size cap");
+		check_partners(w, k, &inc, &one);
 	}
 }
 
