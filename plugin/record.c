@@ -375,7 +375,12 @@ void record_evaluate_locked(job_record_t *job_ptr)
 	r->n = n;
 	r->nshared = nshared;
 	r->policy = xstrdup(policy);
-	r->partition = xstrdup(job_ptr->partition ? job_ptr->partition : "-");
+	/* the partition it runs in (a job submitted to several lists them
+	 * all in job_ptr->partition) */
+	r->partition = xstrdup(job_ptr->part_ptr && job_ptr->part_ptr->name ?
+				       job_ptr->part_ptr->name :
+			       job_ptr->partition ? job_ptr->partition :
+						    "-");
 	r->with = xstrdup(with);
 	snprintf(r->model, sizeof(r->model), "%s", tstate_predict(tstate));
 	r->budget = tstate_predict_budget(tstate);

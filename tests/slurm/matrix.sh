@@ -63,6 +63,8 @@ job COMPLETED -p clus -n 3 "$(w 2)" >/dev/null
 job COMPLETED -p clus -N 2 "$(w 2)" >/dev/null
 job COMPLETED -p shared -n 2 "$(w 3)" >/dev/null
 job COMPLETED -p shared -n 2 "$(w 3)" >/dev/null
+# submitted to two partitions: its record names the one it ran in
+two=$(job COMPLETED -p clus,shared -n 2 "$(w 1)")
 sbatch --test-only -N 8 --wrap true >"$TDIR/testonly" 2>&1 ||
 	fail "--test-only: $(cat "$TDIR/testonly")"
 grep -q "to start at" "$TDIR/testonly" || fail "--test-only: $(cat "$TDIR/testonly")"
@@ -162,6 +164,9 @@ ac=$(scontrol show job "$rq" | grep -o 'AdminComment=.*')
 [ "$(printf '%s\n' "$ac" | grep -o 'topo:' | wc -l)" = 1 ] ||
 	fail "requeued job $rq: $ac"
 note "requeued job $rq: two records, one AdminComment"
+ran=$(squeue -h -t all -j "$two" -o %P)
+grep " job=$two " "$TDIR/c/state/topo_jobs.log" | grep -q " partition=$ran " ||
+	fail "job $two (-p clus,shared) ran in '$ran': $(grep " job=$two " "$TDIR/c/state/topo_jobs.log")"
 # Isolation at every sample: each running batch job isolated.
 n=0
 for f in "$TDIR"/snap.m.*.json; do
