@@ -953,7 +953,7 @@ static int print_metrics(const struct cmd_report_result *r)
 		.nodes_shared = r->nsnodes,
 		.broken = r->nbroken,
 	};
-	struct err err = { "" };
+	struct err err = { 0 };
 
 	if (report_metrics(stdout, &in, &err))
 		return cli_error(CMD, CLI_FAIL, "%s", err.msg);

@@ -1543,7 +1543,7 @@ static int write_chart(const struct cmd_whatif_args *a,
 		.r = machine_routing(r->m),
 		.nnodes = topo_num_nodes(machine_topo(r->m)),
 	};
-	struct err err = { "" };
+	struct err err = { 0 };
 	int b = -1, rc;
 	FILE *f;
 

@@ -171,7 +171,7 @@ static int jnum(struct json_object *o, const char *key, double *v)
  * status. */
 static int read_sacct(const char *path, struct acct **a, uint32_t *n)
 {
-	struct err err = { "" };
+	struct err err = { 0 };
 	size_t len;
 	char *text = workload_slurp(path, &len, &err);
 	struct json_object *o, *jobs;
@@ -526,7 +526,7 @@ static int write_svg(const char *path, const char *name,
 		     const struct history *h)
 {
 	FILE *f = fopen(path, "w");
-	struct err err = { "" };
+	struct err err = { 0 };
 	char title[512];
 	int rc;
 
@@ -593,7 +593,7 @@ int report_history(const struct history_args *in)
 {
 	struct history_args copy = *in, *a = &copy;
 	char path[4096];
-	struct err err = { "" };
+	struct err err = { 0 };
 	struct history h = { 0 };
 	struct acct *acct = NULL;
 	struct rec *r = NULL;

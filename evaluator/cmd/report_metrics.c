@@ -90,7 +90,7 @@ static int partitions(const struct metrics_in *in, struct part **p,
 	*np = n;
 	return 0;
 oom_n:
-	err_set(err, "out of memory");
+	err_nomem(err, "out of memory");
 fail:
 	for (uint32_t i = 0; i < n; i++)
 		free((*p)[i].mark);
@@ -98,7 +98,7 @@ fail:
 	*p = NULL;
 	return -1;
 oom:
-	err_set(err, "out of memory");
+	err_nomem(err, "out of memory");
 	return -1;
 }
 

@@ -44,7 +44,7 @@ int svg_history(FILE *f, const char *title, const struct history *h,
 	int rc = -1;
 
 	if (!parts || !buf || !s) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto out;
 	}
 	for (uint32_t i = 0; i < nr; i++) {

@@ -90,7 +90,7 @@ static int timeline(const struct whatif_chart *c, const struct whatif_result *r,
 	tl->mls = malloc(cap * sizeof(double));
 	tl->tls = malloc(cap * sizeof(double));
 	if (!tl->t || !tl->util || !tl->mls || !tl->tls) {
-		err_set(err, "out of memory");
+		err_nomem(err, "out of memory");
 		goto out;
 	}
 	tl->t[0] = 0;
@@ -266,7 +266,7 @@ static int collect(const struct whatif_chart *c, struct chart_data *d,
 		}
 	return 0;
 oom:
-	err_set(err, "out of memory");
+	err_nomem(err, "out of memory");
 	return -1;
 }
 

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/cli/charts_lib.sh - render a chart with a real renderer and read
 # its pixels (sourced after lib.sh by the chart tests).  Skips the test
 # (exit 77) without rsvg-convert (Debian: librsvg2-bin) or python3.

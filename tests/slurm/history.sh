@@ -50,7 +50,7 @@ note "samples (id partition links shared isolated partners):"
 sed 's/^/#   /' "$TDIR/samples"
 
 log=$TDIR/c/state/topo_jobs.log
-for i in $(seq 1 40); do
+for _ in $(seq 1 40); do
 	[ "$(grep -c " job=" "$log" 2>/dev/null)" -ge $k ] && break
 	sleep 0.5
 done

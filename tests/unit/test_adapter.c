@@ -568,7 +568,7 @@ Test(adapter, link_partners_by_hand)
 		{ 5, { 2, 6 }, true, 2, { 12, 17 }, "12,17" },
 		{ 30, { 32, 36 }, true, 0, { 0 }, "" },
 	};
-	struct err err = { { 0 } };
+	struct err err = { 0 };
 	struct tstate *s = load(good, &err);
 	uint32_t owner[N] = { 0 }, five[2] = { 2, 6 };
 	struct teval one, inc;
