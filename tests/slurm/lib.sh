@@ -166,8 +166,8 @@ ctld_alive() {
 submit() {
 	local n=$1 s=$2
 	shift 2
-	mkdir -p "$TDIR/out"
-	sbatch --parsable -N "$n" -o "$TDIR/out/%j.out" "$@" --wrap "sleep $s" 2>"$TDIR/sbatch.err" ||
+	mkdir -p "$TDIR/jobout"
+	sbatch --parsable -N "$n" -o "$TDIR/jobout/%j.out" "$@" --wrap "sleep $s" 2>"$TDIR/sbatch.err" ||
 		{ cat "$TDIR/sbatch.err" >&2; return 1; }
 }
 
@@ -350,7 +350,7 @@ all_completed() {
 			bh=$(scontrol show job "$id" 2>/dev/null | sed -n 's/.*BatchHost=\([^ ]*\).*/\1/p')
 			[ -z "$bh" ] || grep -h "error" "$TDIR/c/log/slurmd-$bh.log" 2>/dev/null |
 				tail -n 8 >&2
-			tail -n 5 "$TDIR/out/$id.out" 2>/dev/null >&2
+			tail -n 5 "$TDIR/jobout/$id.out" 2>/dev/null >&2
 			bad=$((bad + 1))
 		fi
 	done < "$TDIR/$1.jobs"
