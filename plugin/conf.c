@@ -130,7 +130,8 @@ const char *conf_choose_wrap(void)
 		w = topo_conf_peek_wrap(path, &err);
 	if (!w) {
 		if (conf_ctld_selected())
-			fatal("%s: %s", TOPO_NAME, err.msg);
+			fatal("%s: %s [%s]", TOPO_NAME, err.msg,
+			      err_kind(&err));
 		debug("%s: %s: wrapping select/cons_tres", TOPO_NAME, err.msg);
 		w = "select/cons_tres";
 	}
@@ -272,7 +273,7 @@ void conf_remap_locked(void)
 		return;
 	names = _node_names(&dynamic);
 	if (tstate_map(tstate, names, dynamic, node_record_count, &err))
-		error("%s: %s", TOPO_NAME, err.msg);
+		error("%s: %s [%s]", TOPO_NAME, err.msg, err_kind(&err));
 	else
 		_say_unmapped_locked(names);
 	xfree(names);
@@ -317,7 +318,7 @@ void conf_load(void)
 		struct err lerr = { 0 };
 		char *last = _last_good_path();
 
-		error("%s: %s", TOPO_NAME, err.msg);
+		error("%s: %s [%s]", TOPO_NAME, err.msg, err_kind(&err));
 		s = last ? tstate_load(last, names, dynamic, node_record_count,
 				       part_list ? parts : NULL, nparts,
 				       &lerr) :
@@ -343,8 +344,9 @@ void conf_load(void)
 		xfree(names);
 		xfree(dynamic);
 		if (!reconfig)
-			fatal("%s: %s", TOPO_NAME, err.msg);
-		error("%s: %s", TOPO_NAME, err.msg);
+			fatal("%s: %s [%s]", TOPO_NAME, err.msg,
+			      err_kind(&err));
+		error("%s: %s [%s]", TOPO_NAME, err.msg, err_kind(&err));
 		error("%s: reconfiguration: KEEPING THE PREVIOUS topo.conf (%s); fix the file and run scontrol reconfigure again",
 		      TOPO_NAME, conf_path);
 		xfree(path);

@@ -358,7 +358,8 @@ static int _will_run(job_record_t *job_ptr, bitstr_t *bitmap,
 	wr.status = tsize_place(z, tstate_nodes(tstate), usable, false, req,
 				res, _will_run_fn, &c);
 	if (c.failed) {
-		error("%s: will_run %pJ: %s", TOPO_NAME, job_ptr, err.msg);
+		error("%s: will_run %pJ: %s [%s]", TOPO_NAME, job_ptr, err.msg,
+		      err_kind(&err));
 		goto out;
 	}
 	/* "Never" among the nodes of one backfill window is not never (test-
@@ -602,8 +603,8 @@ static int _try_wrapped(job_record_t *job_ptr, bitstr_t *offer,
 			chosen[(*k)++] = tstate_s2t(tstate, b);
 	c = tstate_conflicts(tstate, chosen, *k, &err);
 	if (c < 0)
-		error("%s: %pJ: RespectIsolation: %s", TOPO_NAME, job_ptr,
-		      err.msg);
+		error("%s: %pJ: RespectIsolation: %s [%s]", TOPO_NAME, job_ptr,
+		      err.msg, err_kind(&err));
 	*conflict = (c > 0);
 	return rc;
 }
@@ -751,7 +752,8 @@ int job_test(job_record_t *job_ptr, bitstr_t *bitmap, uint32_t min_nodes,
 	if (!p && none)
 		goto delegate;
 	if (!p) {
-		error("%s: %pJ: %s", TOPO_NAME, job_ptr, err.msg);
+		error("%s: %pJ: %s [%s]", TOPO_NAME, job_ptr, err.msg,
+		      err_kind(&err));
 		if (mode == SELECT_MODE_RUN_NOW)
 			reason_set(job_ptr, err.msg);
 		slurm_mutex_unlock(&topo_lock);
@@ -791,7 +793,8 @@ int job_test(job_record_t *job_ptr, bitstr_t *bitmap, uint32_t min_nodes,
 	if (grid && *grid && (policy_grid_parse(grid, &req, &err) < 0)) {
 		/* The SPANK plugin refuses it at submission (same parser):
 		 * a job submitted around it is held with the reason. */
-		error("%s: %pJ: --topo-%s", TOPO_NAME, job_ptr, err.msg);
+		error("%s: %pJ: --topo-%s [%s]", TOPO_NAME, job_ptr, err.msg,
+		      err_kind(&err));
 		if (mode == SELECT_MODE_RUN_NOW)
 			reason_set(job_ptr, err.msg);
 		xfree(cap);

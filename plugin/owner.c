@@ -93,8 +93,8 @@ void owner_rebuild_locked(list_t *jobs)
 	if (!tracking || memcmp(old, owner, sizeof(uint32_t) * n)) {
 		tracking = (tstate_track_reset(tstate, owner, &err) == 0);
 		if (!tracking)
-			error("%s: link-sharing tracker: %s", TOPO_NAME,
-			      err.msg);
+			error("%s: link-sharing tracker: %s [%s]", TOPO_NAME,
+			      err.msg, err_kind(&err));
 		else if (jobs)
 			list_for_each(jobs, _protect_one, NULL);
 	}
@@ -164,7 +164,7 @@ void owner_protect_locked(job_record_t *job_ptr)
 		return;
 	nodes = owner_nodes_locked(job_ptr->job_id, &n);
 	if (tstate_protect(tstate, job_ptr->job_id, nodes, n, &err) < 0)
-		error("%s: %pJ: protecting its links: %s", TOPO_NAME, job_ptr,
-		      err.msg);
+		error("%s: %pJ: protecting its links: %s [%s]", TOPO_NAME,
+		      job_ptr, err.msg, err_kind(&err));
 	xfree(nodes);
 }

@@ -205,8 +205,8 @@ static void _rec_write(struct topo_rec *r)
 
 		r->pend = NULL;
 		if (rc < 0) {
-			error("%s: JobId=%u: evaluation: %s", TOPO_NAME,
-			      r->job_id, err.msg);
+			error("%s: JobId=%u: evaluation: %s [%s]", TOPO_NAME,
+			      r->job_id, err.msg, err_kind(&err));
 			r->error = xstrdup(err.msg);
 		}
 	}
@@ -389,7 +389,8 @@ void record_evaluate_locked(job_record_t *job_ptr)
 				   job_env(job_ptr, ENV_PATTERN),
 				   MAX_MODEL_NODES, &r->ev, &r->pend,
 				   &err) < 0)) {
-		error("%s: %pJ: evaluation: %s", TOPO_NAME, job_ptr, err.msg);
+		error("%s: %pJ: evaluation: %s [%s]", TOPO_NAME, job_ptr,
+		      err.msg, err_kind(&err));
 		info("%s: %pJ started on %s (%u nodes), policy %s: not evaluated: %s",
 		     TOPO_NAME, job_ptr, names, n, policy, err.msg);
 		r->error = xstrdup(err.msg);

@@ -213,8 +213,8 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 			if (tracking &&
 			    (tstate_track_add(tstate, job_ptr->job_id, nodes, n,
 					      &err) < 0))
-				error("%s: %pJ: %s", TOPO_NAME, job_ptr,
-				      err.msg);
+				error("%s: %pJ: %s [%s]", TOPO_NAME, job_ptr,
+				      err.msg, err_kind(&err));
 			xfree(nodes);
 			owner_protect_locked(job_ptr);
 		}

@@ -105,6 +105,9 @@ if SELECT=topo TOPO_CONF="$TDIR/bad3.conf" PLUGIN_BUILDDIR=$top_builddir \
 fi
 grep -q "fatal: select/topo: .*topo.conf:3: policy 'no-such-policy' of partition batch: unknown policy" "$TDIR/c/log/slurmctld.log" ||
 	fail "no file:line for the unknown policy: $(grep fatal "$TDIR/c/log/slurmctld.log")"
+# the log says what kind of failure it is (err_kind: EINVAL's)
+grep -q "fatal: select/topo: .*unknown policy.* \[bad input\]$" "$TDIR/c/log/slurmctld.log" ||
+	fail "the fatal does not say it is bad input: $(grep fatal "$TDIR/c/log/slurmctld.log")"
 cluster_reset
 
 # A policy for a partition slurm.conf lacks (a typo): batch would run

@@ -90,3 +90,23 @@ Test(err, a_cut_message_is_marked)
 	err_prefix(&e, "ctx");
 	cr_expect_str_eq(e.msg, "ctx: what");
 }
+
+/* The plugin's logs say which kind of failure they report (issue 48):
+ * each helper's code maps to its kind, by hand. */
+Test(err, kind_follows_the_code)
+{
+	struct err e = { 0 };
+
+	cr_assert_str_eq(err_kind(NULL), "no error");
+	cr_assert_str_eq(err_kind(&e), "no error");
+	err_set(&e, "x");
+	cr_assert_str_eq(err_kind(&e), "bad input");
+	err_nomem(&e, "x");
+	cr_assert_str_eq(err_kind(&e), "out of memory");
+	err_range(&e, "x");
+	cr_assert_str_eq(err_kind(&e), "limit exceeded");
+	err_code(&e, ECANCELED, "x");
+	cr_assert_str_eq(err_kind(&e), "cancelled");
+	err_sys(&e, ENOENT, "x");
+	cr_assert_str_eq(err_kind(&e), "system error");
+}

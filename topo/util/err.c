@@ -135,3 +135,21 @@ int err_from(struct err *err, const struct err *sub, const char *fmt, ...)
 	va_end(ap);
 	return -1;
 }
+
+const char *err_kind(const struct err *e)
+{
+	if (!e || !e->code)
+		return "no error";
+	switch (e->code) {
+	case EINVAL:
+		return "bad input";
+	case ENOMEM:
+		return "out of memory";
+	case ERANGE:
+		return "limit exceeded";
+	case ECANCELED:
+		return "cancelled";
+	default:
+		return "system error";
+	}
+}

@@ -58,4 +58,10 @@ int err_prefix(struct err *err, const char *fmt, ...)
 int err_from(struct err *err, const struct err *sub, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* What kind of failure E's code says, for logs that must tell bad input
+ * from exhausted resources: "bad input" (EINVAL), "out of memory"
+ * (ENOMEM), "limit exceeded" (ERANGE), "cancelled" (ECANCELED), "system
+ * error" (any other errno), "no error" (no code, or E NULL). */
+const char *err_kind(const struct err *e);
+
 #endif
