@@ -12,7 +12,7 @@ cli_setup adapters "$golden/adapters_"
 
 golden host.txt -- --input "$xml"
 golden host.json -- --input "$xml" --json
-golden help.txt -- --help
+pinned help.txt -- --help
 
 run --input "$xml" --map
 if [ "$st" -eq 0 ] && [ "$(cat "$tmp/out")" = "cn001 0x0002c90300001003" ]; then

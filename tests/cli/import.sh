@@ -22,7 +22,7 @@ cli_setup import "$golden/import_" strip_path
 
 golden fabric.conf -- ibnetdiscover "$in/fabric.ibnet"
 golden small_map.conf -- ibnetdiscover "$in/small.ibnet" --guids "$in/small.map"
-golden help.txt -- --help
+pinned help.txt -- --help
 
 # the warnings, and the file -o writes loads with the counts above
 run ibnetdiscover "$in/fabric.ibnet" -o "$tmp/fabric.conf"
