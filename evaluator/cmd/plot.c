@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "evaluator/cmd/plot.h"
+#include "evaluator/sharing/svg.h"
 
 /* Paul Tol's "bright" and "vibrant" qualitative schemes. */
 static const char *const palette[] = {
@@ -31,27 +32,6 @@ double plot_nice(double v)
 	return 10 * p;
 }
 
-void plot_text(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-}
-
 uint32_t plot_height(uint32_t npanel)
 {
 	return PLOT_HEAD + PLOT_PH * ((npanel + 1) / 2);
@@ -72,7 +52,7 @@ void plot_begin(FILE *f, const char *title, const char *const *names,
 	fputs("<text x=\"20\" y=\"30\" font-size=\"20\" "
 	      "font-weight=\"bold\">",
 	      f);
-	plot_text(f, title);
+	svg_text(f, title);
 	fputs("</text>\n", f);
 	for (uint32_t k = 0; k < nnames; k++) {
 		uint32_t x = 20 + 230 * (k % 5), y = 55 + 18 * (k / 5);
@@ -82,7 +62,7 @@ void plot_begin(FILE *f, const char *title, const char *const *names,
 			"fill=\"%s\"/>\n<text x=\"%u\" y=\"%u\" "
 			"font-size=\"13\">",
 			x, y - 10, plot_colour(k), x + 36, y);
-		plot_text(f, names[k]);
+		svg_text(f, names[k]);
 		fputs("</text>\n", f);
 	}
 }
@@ -165,18 +145,18 @@ static void axes(FILE *f, const struct frame *fr)
 		"<text x=\"%.1f\" y=\"%.1f\" font-size=\"15\" "
 		"font-weight=\"bold\" text-anchor=\"middle\">",
 		(l + r) / 2, fr->oy + 24);
-	plot_text(f, p->title);
+	svg_text(f, p->title);
 	fprintf(f,
 		"</text>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" "
 		"text-anchor=\"middle\">",
 		(l + r) / 2, b + 40);
-	plot_text(f, p->xlabel);
+	svg_text(f, p->xlabel);
 	fprintf(f,
 		"</text>\n<text x=\"0\" y=\"0\" font-size=\"13\" "
 		"text-anchor=\"middle\" "
 		"transform=\"translate(%.1f %.1f) rotate(-90)\">",
 		fr->ox + 22, (t + b) / 2);
-	plot_text(f, p->ylabel);
+	svg_text(f, p->ylabel);
 	fputs("</text>\n", f);
 }
 
@@ -231,7 +211,7 @@ void plot_panel(FILE *f, uint32_t k, const struct plot_panel *p)
 			"fill=\"%s\">",
 			x + 4, fr.oy + PLOT_MT + 14 + 14 * i,
 			plot_colour(m->colour));
-		plot_text(f, m->label);
+		svg_text(f, m->label);
 		fputs("</text>\n", f);
 	}
 }

@@ -73,7 +73,6 @@ void plot_end(FILE *f);
 /* The height plot_begin gives NPANEL panels. */
 uint32_t plot_height(uint32_t npanel);
 
-/* S with &, <, >, " escaped, for SVG and HTML text. */
-void plot_text(FILE *f, const char *s);
+/* Text goes through svg_text (evaluator/sharing/svg.h). */
 
 #endif

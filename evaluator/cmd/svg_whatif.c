@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "evaluator/cmd/plot.h"
+#include "evaluator/sharing/svg.h"
 #include "evaluator/cmd/svg_whatif.h"
 #include "evaluator/sharing/linkshare.h"
 
@@ -447,21 +448,21 @@ int html_whatif(FILE *f, const struct whatif_chart *c, struct err *err)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\">\n<title>",
 	      f);
-	plot_text(f, c->title);
+	svg_text(f, c->title);
 	fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:1em}\n"
 	      "table{border-collapse:collapse;margin:1em 0}\n"
 	      "th,td{border:1px solid #ccc;padding:2px 8px;"
 	      "text-align:right}\nth{background:#f4f4f4}\n"
 	      "td.p{text-align:left}\n</style>\n</head>\n<body>\n<h1>",
 	      f);
-	plot_text(f, c->title);
+	svg_text(f, c->title);
 	fputs("</h1>\n", f);
 	if (svg_whatif(f, c, err))
 		return -1;
 	fputs("<table>\n<tr><th>policy</th>", f);
 	if (sweep) {
 		fputs("<th>", f);
-		plot_text(f, c->sweep_label);
+		svg_text(f, c->sweep_label);
 		fputs("</th>", f);
 	}
 	fputs("<th>started</th><th>dropped</th><th>utilisation %</th>"
@@ -479,7 +480,7 @@ int html_whatif(FILE *f, const struct whatif_chart *c, struct err *err)
 				"<tr><td class=\"p\"><span style=\"color:%s\">"
 				"&#9632;</span> ",
 				plot_colour(p));
-			plot_text(f, c->labels[p]);
+			svg_text(f, c->labels[p]);
 			fputs("</td>", f);
 			if (sweep)
 				fprintf(f, "<td>%g</td>", c->val[v]);

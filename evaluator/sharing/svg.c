@@ -57,9 +57,9 @@ static const char *share_fill(uint32_t jobs)
 	return "#f2f2f2";	  /* unused */
 }
 
-static void xml_text(FILE *f, const char *s)
+void svg_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
+	for (; s && *s; s++) {
 		switch (*s) {
 		case '<':
 			fputs("&lt;", f);
@@ -288,7 +288,7 @@ int svg_write(FILE *f, const struct topo *t, const char *title,
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	fputs("<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">",
 	      f);
-	xml_text(f, title);
+	svg_text(f, title);
 	for (uint32_t k = 0; k < res->njobs; k++)
 		nshare += !res->jobs[k].isolated;
 	fprintf(f,

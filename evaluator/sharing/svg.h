@@ -19,4 +19,9 @@ int svg_write(FILE *f, const struct topo *t, const char *title,
 	      const struct ls_job *jobs, const struct ls_result *res,
 	      struct err *err);
 
+/* S (nothing when NULL) as XML character data or an attribute value:
+ * & < > " escaped, the control characters XML 1.0 forbids dropped (all
+ * below 0x20 but newline).  Every SVG writer of stopo uses it. */
+void svg_text(FILE *f, const char *s);
+
 #endif
