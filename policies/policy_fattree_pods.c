@@ -4,11 +4,12 @@
  * Units: a level-l unit is the k^l leaves whose indices agree in base-k
  * digits l..n-2 (leaf w is in unit w / k^l): level 0 = one leaf switch,
  * level 1 = a pod, level n-1 = the whole machine.  On a Topology=graph
- * recognised as a fat-tree (topo_recog.c: missing switches, unequal pods,
- * leaves with unused ports), a level-l unit is a connected component of
- * the switches of levels 0..l; create checks that up/down routing (ecmp)
- * between two leaves of a unit stays in it (they have an ancestor in it),
- * which is what the argument below needs, and refuses the graph otherwise.
+ * recognised as a fat-tree (topo_recog_fattree.c: missing switches,
+ * unequal pods, leaves with unused ports), a level-l unit is a connected
+ * component of the switches of levels 0..l; create checks that up/down
+ * routing (ecmp) between two leaves of a unit stays in it (they have an
+ * ancestor in it), which is what the argument below needs, and refuses
+ * the graph otherwise.
  * Counts of units become counts of nodes there: "m whole units" is "whole
  * units holding n nodes", the same choices on a regular tree.  Under minimal up/down
  * routing (ecmp, dmodk) the up-links of a unit's top switches carry only

@@ -12,6 +12,8 @@ topo_libtopo_la_SOURCES = \
 	topo/topo_conf.c \
 	topo/topo_conf_graph.c \
 	topo/topo_recog.c \
+	topo/topo_recog_fattree.c \
+	topo/topo_recog_dragonfly.c \
 	topo/routing.c \
 	topo/routing_dragonfly.c \
 	topo/routing_fattree.c \
@@ -20,7 +22,8 @@ topo_libtopo_la_SOURCES = \
 	topo/routing_mesh.c \
 	topo/routing_graph.c
 noinst_HEADERS += topo/topo.h topo/topo_impl.h topo/routing.h \
-	topo/routing_impl.h topo/topo_conf.h topo/topo_conf_impl.h
+	topo/routing_impl.h topo/topo_conf.h topo/topo_conf_impl.h \
+	topo/topo_recog_impl.h
 
 UNIT_TESTS += tests/unit/test_topo tests/unit/test_topo_conf \
 	tests/unit/test_routing tests/unit/test_mesh \

@@ -78,8 +78,8 @@ static const struct spec_opt opts[] = {
 };
 
 /* Generated dragonflies and Cascades, and Topology=graph recognised as
- * either (topo_recog.c: all-to-all groups or Cascade groups, global links
- * between). */
+ * either (topo_recog_dragonfly.c: all-to-all groups or Cascade groups,
+ * global links between). */
 static bool applies(const struct topo *t)
 {
 	enum topo_kind k = topo_behaves_as(t);

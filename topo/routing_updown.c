@@ -1,11 +1,11 @@
 /* routing_updown.c - ecmp on a Topology=graph recognised as a fat-tree
- * (topo_recog.c): every shortest up/down path between two leaves.  With
- * L the lowest level of a common ancestor of the two leaves, a path climbs
- * L levels to such an ancestor and descends L levels, every parallel cable
- * a path of its own.  The k-ary n-tree's closed forms (routing_fattree.c)
- * do not hold on an irregular tree, so paths are enumerated: a DFS pruned
- * to switches below a lowest common ancestor going up and ancestors of the
- * destination going down. */
+ * (topo_recog_fattree.c): every shortest up/down path between two
+ * leaves.  With L the lowest level of a common ancestor of the two leaves,
+ * a path climbs L levels to such an ancestor and descends L levels, every
+ * parallel cable a path of its own.  The k-ary n-tree's closed forms
+ * (routing_fattree.c) do not hold on an irregular tree, so paths are
+ * enumerated: a DFS pruned to switches below a lowest common ancestor
+ * going up and ancestors of the destination going down. */
 #include <stdlib.h>
 #include <string.h>
 
