@@ -208,6 +208,7 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 const struct topo_family_ops topo_family_cascade = {
 	.name = "cascade",
 	.traits = { .routing = "ugal", .unit = "group", .groups = true },
+	/* no recogniser of its own: the dragonfly's answers "cascade" */
 	.kind = TOPO_CASCADE,
 	.opts = opts,
 	.build = build,

@@ -6,7 +6,7 @@
  * and lands on port c*(g-1) + (i < j ? i : i-1) of group j.  A pair of groups
  * gets one cable per copy that exists on both sides; ports without a
  * partner are counted as unconnected. */
-#include "topo/topo_impl.h"
+#include "topo/topo_recog_impl.h"
 
 static const struct spec_opt opts[] = {
 	{ .key = "p", .def = "2", .help = "nodes per router" },
@@ -92,6 +92,10 @@ const struct topo_family_ops topo_family_dragonfly = {
 		    .unit = "group",
 		    .groups = true,
 		    .group_mesh = true },
+	/* answers "cascade" too (topo_recog_dragonfly.c) */
+	.recognise = { .fn = recog_dragonfly,
+		       .priority = 10,
+		       .as = "dragonfly" },
 	.kind = TOPO_DRAGONFLY,
 	.opts = opts,
 	.build = build,

@@ -1,7 +1,9 @@
 /* topo_families.c - the registry of topology families.  Adding a family:
  * one file topo_<file>.c defining a const struct topo_family_ops
- * topo_family_<name> (name, kind, option table, build), one X(<name>)
- * here, its enum topo_kind value in topo.h, one test. */
+ * topo_family_<name> (name, kind, traits, option table, build, and a
+ * recogniser if a topo.conf graph can be recognised as one), one
+ * X(<name>) here, its enum topo_kind value in topo.h, one test.
+ * topo_recognise asks the recognisers of this table by their priority. */
 #include <stddef.h>
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * i/k; a level-l switch w links up to every level-(l+1) switch whose index
  * differs from w only in base-k digit l (digit 0 least significant).  A pod
  * is the k leaves (and k level-1 switches) sharing w div k. */
-#include "topo/topo_impl.h"
+#include "topo/topo_recog_impl.h"
 
 static const struct spec_opt opts[] = {
 	{ .key = "k", .def = "4", .help = "arity: nodes per leaf, ports up" },
@@ -71,6 +71,8 @@ static int build(struct topo_builder *b, const struct topo_args *args,
 const struct topo_family_ops topo_family_fattree = {
 	.name = "fattree",
 	.traits = { .routing = "ecmp", .unit = "pod", .levels = true },
+	/* tried before the dragonfly's, as recognition always was */
+	.recognise = { .fn = recog_fattree, .priority = 20, .as = "fat-tree" },
 	.kind = TOPO_FATTREE,
 	.opts = opts,
 	.build = build,

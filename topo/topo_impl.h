@@ -12,7 +12,8 @@
 
 /* What topo_recognise found in an explicit graph (topo_recog.c). */
 struct topo_recog {
-	const char *family;    /* "fattree", "dragonfly", "cascade" or NULL */
+	const char *family;    /* a family of the registry ("fattree",
+				* "dragonfly", "cascade") or NULL */
 	uint32_t levels;       /* fat-tree levels (dragonfly, Cascade: 1) */
 	uint32_t groups;       /* pods or dragonfly / Cascade groups */
 	uint32_t group_size;   /* switches per dragonfly / Cascade group */
@@ -117,11 +118,31 @@ int targ_double(const struct topo_args *a, const char *key, double *out,
 /* String parameter: given, else the table's default, else NULL. */
 const char *targ_str(const struct topo_args *a, const char *key);
 
+/* A family's recogniser: whether the connected switch graph T (from a
+ * topo.conf) is of the family.  LEV, GRP (each switch's level and group)
+ * and IDLE (switches on no route) hold S zeros on entry, RC only the
+ * count of parts.  Returns 0 (yes: LEV, GRP, IDLE and RC filled,
+ * RC->family the name of a family of the registry), 1 (no: WHY, of
+ * WHYLEN bytes, says why) or -1 (out of memory). */
+typedef int (*topo_recognise_fn)(const struct topo *t, uint32_t *lev,
+				 uint32_t *grp, uint8_t *idle,
+				 struct topo_recog *rc, char *why,
+				 size_t whylen);
+
+/* How an explicit graph is recognised as a family (topo_recognise). */
+struct topo_recogniser {
+	topo_recognise_fn fn; /* NULL: the family is never recognised */
+	int priority;	      /* higher is tried first; ties: registry order */
+	const char *as;	      /* a "no" reads "not a <as>: <why>" */
+};
+
 struct topo_family_ops {
 	const char *name;
 	enum topo_kind kind;
 	/* What the family is, for the code above topo/ (topo_traits). */
 	struct topo_traits traits;
+	/* What it is recognised from in an explicit graph. */
+	struct topo_recogniser recognise;
 	/* The parameters, { 0 }-terminated; anything else is an error. */
 	const struct spec_opt *opts;
 	/* Fill the builder (after tb_init); return 0 or -1 with err set. */
@@ -162,9 +183,10 @@ void topo_set_forwarding(struct topo *t, uint32_t *fwd);
 int topo_check_forwarding(const struct topo *t, uint32_t *sw, uint32_t *node,
 			  uint32_t *from);
 
-/* Recognise graph T (TOPO_GRAPH) as a fat-tree or a dragonfly: on
- * success set its levels, groups and t->recog, else t->recog.why.
- * Returns 0, or -1 when out of memory. */
+/* Recognise graph T (TOPO_GRAPH) as a family of the registry, asking
+ * their recognisers in turn (struct topo_recogniser): on success set its
+ * levels, groups and t->recog, else t->recog.why (every recogniser's
+ * "no").  Returns 0, or -1 when out of memory. */
 int topo_recognise(struct topo *t);
 
 /* The family registry (topo_families.c). */

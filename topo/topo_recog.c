@@ -5,9 +5,12 @@
  * The switch graph must be connected; otherwise nothing is recognised and
  * why names its parts (topo_conf refuses such a file at load).
  *
- * The families are tried in turn: a fat-tree (topo_recog_fattree.c), then
- * a Cascade or a dragonfly (topo_recog_dragonfly.c); the helpers they share
- * are here (topo_recog_impl.h). */
+ * Then the families of the registry that have a recogniser
+ * (topo_family_ops.recognise) are asked in turn, by descending priority:
+ * the first to say yes names the family; when none does, why joins their
+ * "no"s: "not a fat-tree: ...; not a dragonfly: ...".  The recognisers
+ * are topo_recog_<family>.c; the graph helpers they share are here
+ * (topo_recog_impl.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +136,64 @@ static void describe_parts(const struct topo *t, const uint32_t *comp,
 	if (off < len)
 		snprintf(why + off, len - off, ")");
 }
+
+/* ---- the families' recognisers ---- */
+
+/* Whether family A's recogniser is asked before family B's (indices into
+ * the registry): higher priority first, ties in registry order. */
+static bool asked_before(size_t a, size_t b)
+{
+	int pa = topo_family_table[a]->recognise.priority;
+	int pb = topo_family_table[b]->recognise.priority;
+
+	return pa != pb ? pa > pb : a < b;
+}
+
+/* The registry index of the family whose recogniser is asked after that
+ * of family AT (SIZE_MAX: the first); SIZE_MAX after the last. */
+static size_t next_recogniser(size_t at)
+{
+	size_t best = SIZE_MAX;
+
+	for (size_t i = 0; topo_family_table[i]; i++) {
+		if (!topo_family_table[i]->recognise.fn ||
+		    (at != SIZE_MAX && !asked_before(at, i)))
+			continue;
+		if (best == SIZE_MAX || asked_before(i, best))
+			best = i;
+	}
+	return best;
+}
+
+/* Ask the recognisers of the families in turn whether connected graph T is
+ * theirs, each with LEV, GRP, IDLE zeroed and RC holding T's parts only.
+ * Returns 0 (the first yes: LEV, GRP, IDLE, RC its answer), 1 (every
+ * recogniser said no: t->recog.why their reasons) or -1 (memory). */
+static int ask_families(struct topo *t, uint32_t *lev, uint32_t *grp,
+			uint8_t *idle, struct topo_recog *rc)
+{
+	size_t S = t->nswitches, off = 0, len = sizeof(t->recog.why);
+	int r = 1;
+
+	for (size_t i = next_recogniser(SIZE_MAX); i != SIZE_MAX && r > 0;
+	     i = next_recogniser(i)) {
+		const struct topo_recogniser *g =
+			&topo_family_table[i]->recognise;
+		char why[140] = "";
+
+		memset(lev, 0, (S + 1) * sizeof(*lev));
+		memset(grp, 0, (S + 1) * sizeof(*grp));
+		memset(idle, 0, S + 1);
+		*rc = (struct topo_recog){ .parts = t->recog.parts };
+		r = g->fn(t, lev, grp, idle, rc, why, sizeof(why));
+		if (r > 0 && off < len)
+			off += (size_t)snprintf(t->recog.why + off, len - off,
+						"%snot a %s: %s",
+						off ? "; " : "", g->as, why);
+	}
+	return r;
+}
+
 int topo_recognise(struct topo *t)
 {
 	uint32_t S = t->nswitches;
@@ -140,7 +201,6 @@ int topo_recognise(struct topo *t)
 	uint32_t *grp = malloc(((size_t)S + 1) * sizeof(*grp));
 	uint8_t *idle = calloc((size_t)S + 1, 1);
 	struct topo_recog rc = { 0 };
-	char why1[140] = "", why2[140] = "";
 	int r;
 
 	if (!lev || !grp || !idle)
@@ -154,21 +214,11 @@ int topo_recognise(struct topo *t)
 			       sizeof(t->recog.why));
 		goto none;
 	}
-	r = recog_fattree(t, lev, grp, idle, &rc, why1, sizeof(why1));
+	r = ask_families(t, lev, grp, idle, &rc);
 	if (r < 0)
 		goto nomem;
-	if (r > 0) {
-		memset(lev, 0, ((size_t)S + 1) * sizeof(*lev));
-		memset(idle, 0, (size_t)S + 1);
-		r = recog_dragonfly(t, grp, &rc, why2, sizeof(why2));
-		if (r < 0)
-			goto nomem;
-	}
-	if (r > 0) {
-		snprintf(t->recog.why, sizeof(t->recog.why),
-			 "not a fat-tree: %s; not a dragonfly: %s", why1, why2);
+	if (r > 0)
 		goto none;
-	}
 	t->recog = rc;
 	free(t->sw_level);
 	free(t->sw_group);
@@ -242,24 +292,25 @@ bool topo_switch_idle(const struct topo *t, uint32_t sw)
 	return t->sw_idle && sw < t->nswitches && t->sw_idle[sw];
 }
 
-enum topo_kind topo_behaves_as(const struct topo *t)
+/* The family a graph was recognised as, from the registry; NULL for
+ * another topology or a graph recognised as nothing. */
+static const struct topo_family_ops *recognised(const struct topo *t)
 {
 	const char *f = topo_graph_family(t);
 
-	if (t->kind != TOPO_GRAPH || !f)
-		return t->kind;
-	if (!strcmp(f, "fattree"))
-		return TOPO_FATTREE;
-	return !strcmp(f, "cascade") ? TOPO_CASCADE : TOPO_DRAGONFLY;
+	return f ? topo_family_find(f) : NULL;
+}
+
+enum topo_kind topo_behaves_as(const struct topo *t)
+{
+	const struct topo_family_ops *f = recognised(t);
+
+	return f ? f->kind : t->kind;
 }
 
 const char *topo_behaves_as_family(const struct topo *t)
 {
-	const char *f = topo_graph_family(t);
+	const struct topo_family_ops *f = recognised(t);
 
-	if (t->kind != TOPO_GRAPH || !f)
-		return t->family;
-	if (!strcmp(f, "fattree") || !strcmp(f, "cascade"))
-		return f;
-	return "dragonfly";
+	return f ? f->name : t->family;
 }

@@ -1,6 +1,7 @@
 /* topo_recog_dragonfly.c - recognising an explicit switch graph as a
- * dragonfly or a Cascade (topo_recog.c runs it): both are found from the
- * same cliques.
+ * dragonfly or a Cascade: the recogniser of topo_dragonfly.c's ops, which
+ * answers for both (a Cascade's rows are the dragonfly test's cliques,
+ * and a graph of those cliques is tried as a Cascade first).
  *
  * Dragonfly: groups are cliques (every switch linked to every other of its
  * group: all-to-all local links) found greedily, each switch taking first
@@ -268,9 +269,11 @@ out:
 	return r;
 }
 
-/* Dragonfly and Cascade test, as recog_fattree. */
-int recog_dragonfly(const struct topo *t, uint32_t *grp, struct topo_recog *rc,
-		    char *why, size_t whylen)
+/* Dragonfly and Cascade test (a topo_recognise_fn), as recog_fattree;
+ * LEV and IDLE stay 0. */
+int recog_dragonfly(const struct topo *t, uint32_t *lev, uint32_t *grp,
+		    uint8_t *idle, struct topo_recog *rc, char *why,
+		    size_t whylen)
 {
 	uint32_t S = t->nswitches, G;
 	uint32_t *size = calloc((size_t)S + 1, sizeof(*size));

@@ -1,5 +1,5 @@
 /* topo_recog_fattree.c - recognising an explicit switch graph as a
- * fat-tree (topo_recog.c runs it).
+ * fat-tree: the recogniser of topo_fattree.c's ops.
  *
  * A fat-tree (folded Clos): the leaves are the switches with compute nodes,
  * but for those that host storage or login nodes on a spine: a switch
@@ -325,10 +325,11 @@ static int idle_levels(struct ft *f, uint32_t top, uint32_t *lev)
 			"level from the roots");
 }
 
-/* Fat-tree test (graph T connected).  Returns 0 (recognised: LEV, GRP,
+/* Fat-tree test (a topo_recognise_fn).  Returns 0 (recognised: LEV, GRP,
  * IDLE, counts set), 1 (not a fat-tree, WHY set) or -1 (memory). */
-int recog_fattree(struct topo *t, uint32_t *lev, uint32_t *grp, uint8_t *idle,
-		  struct topo_recog *rc, char *why, size_t whylen)
+int recog_fattree(const struct topo *t, uint32_t *lev, uint32_t *grp,
+		  uint8_t *idle, struct topo_recog *rc, char *why,
+		  size_t whylen)
 {
 	uint32_t S = t->nswitches, top = 0;
 	struct ft f = { .t = t, .S = S, .why = why, .whylen = whylen };

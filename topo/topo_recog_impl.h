@@ -1,6 +1,7 @@
 /* topo_recog_impl.h - private to family recognition (topo_recog.c and the
  * recognisers, topo_recog_<family>.c): the graph helpers they share and
- * the recognisers topo_recog.c runs.  Not a public header. */
+ * the recognisers the families' ops name (topo_family_ops.recognise).
+ * Not a public header. */
 #ifndef STOPO_TOPO_RECOG_IMPL_H
 #define STOPO_TOPO_RECOG_IMPL_H
 
@@ -31,13 +32,14 @@ static inline uint32_t recog_nnodes(const struct topo *t, uint32_t s)
 uint32_t recog_number_classes(uint32_t S, uint32_t *p, const uint8_t *mask,
 			      uint32_t *grp, uint32_t *root_id);
 
-/* Fat-tree test of connected graph T.  Returns 0 (recognised: LEV, GRP,
- * IDLE, RC's counts and family set), 1 (not a fat-tree, WHY set) or -1
- * (memory). */
-int recog_fattree(struct topo *t, uint32_t *lev, uint32_t *grp, uint8_t *idle,
-		  struct topo_recog *rc, char *why, size_t whylen);
-/* Dragonfly and Cascade test, as recog_fattree (no levels, no idle). */
-int recog_dragonfly(const struct topo *t, uint32_t *grp, struct topo_recog *rc,
-		    char *why, size_t whylen);
+/* The recognisers (topo_recognise_fn): a fat-tree (topo_fattree.c's
+ * ops); a dragonfly or a Cascade, from the same cliques, no levels and no
+ * idle switches (topo_dragonfly.c's ops). */
+int recog_fattree(const struct topo *t, uint32_t *lev, uint32_t *grp,
+		  uint8_t *idle, struct topo_recog *rc, char *why,
+		  size_t whylen);
+int recog_dragonfly(const struct topo *t, uint32_t *lev, uint32_t *grp,
+		    uint8_t *idle, struct topo_recog *rc, char *why,
+		    size_t whylen);
 
 #endif

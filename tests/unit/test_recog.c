@@ -11,6 +11,7 @@
 #include "fixtures.h"
 #include "topo/routing.h"
 #include "topo/topo_conf.h"
+#include "topo/topo_impl.h"
 
 static struct topo_conf *parse(const char *text)
 {
@@ -45,6 +46,10 @@ static void same_as_generated(const char *spec, const char *family)
 			   topo_graph_why(t));
 	cr_expect_str_eq(topo_graph_family(t), family, "%s", spec);
 	cr_expect_null(topo_graph_why(t));
+	/* the registry maps the recognised name back to the family */
+	cr_expect_eq(topo_behaves_as(t), topo_kind(g), "%s", spec);
+	cr_expect_str_eq(topo_behaves_as_family(t), family, "%s", spec);
+	cr_expect_eq(topo_behaves_traits(t), topo_traits(g), "%s", spec);
 	cr_expect_eq(topo_num_groups(t), G, "%s: %u groups, generated %u", spec,
 		     topo_num_groups(t), G);
 	fwd = malloc((G + 1) * sizeof(*fwd));
@@ -204,6 +209,38 @@ Test(recog, fattree_half_used_leaf)
 	topo_conf_destroy(c);
 }
 
+/* The families a graph can be recognised as declare it in their ops: the
+ * fat-tree, asked first, and the dragonfly, whose recogniser answers for
+ * the Cascade too (ring_not_recognised shows the order in the why). */
+Test(recog, recognisers_in_the_registry)
+{
+	static const struct {
+		const char *family, *as;
+	} want[] = {
+		{ .family = "fattree", .as = "fat-tree" },
+		{ .family = "dragonfly", .as = "dragonfly" },
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; topo_family_table[i]; i++) {
+		const struct topo_family_ops *f = topo_family_table[i];
+		bool known = false;
+
+		if (!f->recognise.fn)
+			continue;
+		n++;
+		for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
+			if (!strcmp(f->name, want[k].family)) {
+				known = true;
+				cr_expect_str_eq(f->recognise.as, want[k].as);
+			}
+		cr_expect(known, "%s has a recogniser", f->name);
+	}
+	cr_expect_eq(n, 2);
+	cr_expect_gt(topo_family_find("fattree")->recognise.priority,
+		     topo_family_find("dragonfly")->recognise.priority);
+}
+
 Test(recog, ring_not_recognised)
 {
 	struct topo_conf *c = parse("Topology=graph\n"
@@ -216,6 +253,8 @@ Test(recog, ring_not_recognised)
 	const struct topo *t = topo_conf_topo(c);
 
 	cr_expect_null(topo_graph_family(t));
+	cr_expect_eq(topo_behaves_as(t), TOPO_GRAPH);
+	cr_expect_str_eq(topo_behaves_as_family(t), "graph");
 	cr_expect_eq(topo_num_groups(t), 0);
 	cr_expect_eq(topo_switch_group(t, 0), TOPO_NONE);
 	cr_assert_not_null(topo_graph_why(t));
