@@ -14,6 +14,8 @@ static void mark_cut(char *msg, size_t size)
 }
 
 static int verr(struct err *err, int code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static int verr(struct err *err, int code, const char *fmt, va_list ap)
 {
 	int n;
 
@@ -79,6 +81,8 @@ int err_sys(struct err *err, int errnum, const char *fmt, ...)
 }
 
 /* Put "ctx: " before err's text (its code kept). */
+static void vprefix(struct err *err, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 static void vprefix(struct err *err, const char *fmt, va_list ap)
 {
 	char old[sizeof(err->msg)];
