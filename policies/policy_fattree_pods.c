@@ -1618,7 +1618,8 @@ static void lslot_leaf(const struct policy *p, const struct ft *f,
 			m = lastspan;
 	}
 	k->s.nfree[w] = nf;
-	k->mm[0][w] = m;
+	if (f->n > 1) /* levels 0..n-2: none on a one-switch tree */
+		k->mm[0][w] = m;
 }
 
 /* Leaf W's lowest crossed level: the lowest l whose unit's largest span
