@@ -112,6 +112,7 @@ struct model_hm_state {
 	size_t nst, nstl, cap_so, cap_stl, cap_sk, cap_sf;
 	struct stemset ss;
 	struct hm_dfly *dfly; /* the closed form, or NULL */
+	uint64_t ver;	      /* moves on with every change of u */
 };
 
 static struct model_hm_state *state_new(const struct routing *r, bool closed,
@@ -444,6 +445,8 @@ static int hm_add(struct model_hm_state *h, const struct flows *f,
 			count(h, h->seg_links[e], h->use[k]);
 	}
 commit:
+	if (count_in && h->ntouch)
+		h->ver++;
 	if (set) {
 		set->link =
 			malloc(((size_t)h->ntouch + 1) * sizeof(*set->link));
@@ -581,13 +584,17 @@ int model_hm_state_rate(struct model_hm_state *h, const struct flows *f,
 
 		h->sh[l] = h->cap[l] / (h->u[l] > 0 ? h->u[l] : set->cnt[q]);
 	}
-	hm_dfly_forget(h->dfly); /* its key shares are of another time */
+	/* its key shares and pair tables: of these counts, or forgotten */
+	if (hm_dfly_prepare(h->dfly, f, h->ver, err))
+		return -1;
 	hm_dfly_rates(h->dfly, f, h->sh, rates);
 	return 0;
 }
 
 void model_hm_state_remove(struct model_hm_state *h, struct model_hm_set *set)
 {
+	if (h && set->n)
+		h->ver++;
 	for (uint32_t l = 0; h && l < set->n; l++)
 		h->u[set->link[l]] -= set->cnt[l];
 	free(set->link);

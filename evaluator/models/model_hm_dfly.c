@@ -72,7 +72,27 @@ struct hm_dfly {
 	double *segv;	    /* [nk * maxa] segment shares */
 	double *uout, *uin; /* [S] key uses leaving / entering */
 	uint32_t *rout, *rin, nrout, nrin;
+	/* per group pair (A, B) met while rating, the paths of a flow
+	 * A -> B in hm_dfly_rates' order (pair_table): MIN's global links,
+	 * then the VLB stems, each with the least share of its global links
+	 * and its key's shares; built once per x->gen, which hm_dfly_forget
+	 * moves on (the shares stand till then: hm_dfly_prepare) */
+	struct prec {
+		double m, kmin, kmax, ksum; /* kmin..: VLB stems only */
+		uint32_t slot, n;	    /* key slot, its segments */
+		uint32_t xi, yi; /* ends' router indices in A and B */
+	} * rec;
+	size_t nrec, caprec;
+	uint32_t *pgen; /* [G*G] the x->gen of the pair's table */
+	size_t *poff;	/* [G*G] its first record */
+	uint32_t gen;
+	uint64_t ver; /* hm_dfly_prepare's VER the cache is of */
+	bool direct;  /* the set needs over HM_DFLY_REC_MAX: no tables */
 };
+
+/* The most path records the pair tables keep at once (48 bytes each):
+ * a set needing more is rated flow by flow (flow_direct). */
+#define HM_DFLY_REC_MAX ((size_t)1 << 20)
 
 static inline uint32_t nglob(const struct routing_dfly *d, uint32_t a,
 			     uint32_t b, const uint32_t **l)
@@ -135,6 +155,9 @@ void hm_dfly_destroy(struct hm_dfly *x)
 	free(x->uin);
 	free(x->rout);
 	free(x->rin);
+	free(x->rec);
+	free(x->pgen);
+	free(x->poff);
 	free(x);
 }
 
@@ -189,6 +212,13 @@ int hm_dfly_create(const struct routing *r, size_t memo_max,
 	x->uin = calloc((size_t)d->S + 1, sizeof(*x->uin));
 	x->rout = malloc(((size_t)d->S + 1) * sizeof(*x->rout));
 	x->rin = malloc(((size_t)d->S + 1) * sizeof(*x->rin));
+	x->pgen = calloc(GG + 1, sizeof(*x->pgen));
+	x->poff = malloc((GG + 1) * sizeof(*x->poff));
+	if (!x->pgen || !x->poff) {
+		hm_dfly_destroy(x);
+		return err_nomem(err, "out of memory (hm)");
+	}
+	x->gen = 1;
 	if (!x->P || !x->Q || !x->gfrom || !x->gto || !x->gfi || !x->gti ||
 	    !x->tin || !x->tn || !x->gkv || !x->shs || !x->shd || !x->w ||
 	    !x->pcnt || !x->pairs || !x->pairs2 || !x->f || !x->wdone ||
@@ -316,6 +346,105 @@ void hm_dfly_forget(struct hm_dfly *x)
 	for (uint32_t q = 0; q < x->nk; q++)
 		x->ki[x->keys[q]].slot = UINT32_MAX;
 	x->nk = 0;
+	x->nrec = 0;
+	if (++x->gen == 0) {
+		memset(x->pgen, 0,
+		       (size_t)x->d->G * x->d->G * sizeof(*x->pgen));
+		x->gen = 1;
+	}
+}
+
+/* Room for NKEYS more key slots (at most K in all) and NREC more pair
+ * records. */
+static int cache_room(struct hm_dfly *x, double nkeys, size_t nrec,
+		      struct err *err)
+{
+	double want = (double)x->nk + nkeys;
+
+	if (want > x->K)
+		want = x->K;
+	if (want > x->capk) {
+		uint32_t nc = (uint32_t)want;
+		uint32_t *kq = realloc(x->keys, ((size_t)nc + 1) * sizeof(*kq));
+		double *q;
+
+		if (!kq)
+			return err_nomem(err, "out of memory (hm keys)");
+		x->keys = kq;
+		q = realloc(x->segv,
+			    ((size_t)nc * x->d->maxa + 1) * sizeof(*q));
+		if (!q)
+			return err_nomem(err, "out of memory (hm keys)");
+		x->segv = q;
+		x->capk = nc;
+	}
+	if (x->nrec + nrec > x->caprec) {
+		size_t nc = 2 * (x->nrec + nrec);
+		struct prec *q;
+
+		if (nc > HM_DFLY_REC_MAX)
+			nc = HM_DFLY_REC_MAX;
+		q = realloc(x->rec, (nc + 1) * sizeof(*q));
+		if (!q)
+			return err_nomem(err, "out of memory (hm pairs)");
+		x->rec = q;
+		x->caprec = nc;
+	}
+	return 0;
+}
+
+/* The pair records and keys F's inter-group flows need beyond the
+ * tables built already: *NKEYS, *NREC. */
+static void set_needs(struct hm_dfly *x, const struct flows *f, double *nkeys,
+		      size_t *nrec)
+{
+	const struct routing_dfly *d = x->d;
+
+	*nkeys = 0;
+	*nrec = 0;
+	for (uint32_t i = 0; i < f->n; i++) {
+		uint32_t a = d->group[topo_node_switch(x->t, f->src[i])];
+		uint32_t b = d->group[topo_node_switch(x->t, f->dst[i])];
+		size_t pk = (size_t)a * d->G + b;
+		const uint32_t *l;
+
+		if (a == b || x->pgen[pk] == x->gen || x->pcnt[pk]++)
+			continue;
+		x->pairs[x->npairs++] = (uint32_t)pk;
+		paths_ab(x, a, b);
+		*nkeys += x->Q[pk];
+		*nrec += (size_t)x->Q[pk] + (d->min ? nglob(d, a, b, &l) : 0);
+	}
+	for (uint32_t q = 0; q < x->npairs; q++)
+		x->pcnt[x->pairs[q]] = 0;
+	x->npairs = 0;
+}
+
+int hm_dfly_prepare(struct hm_dfly *x, const struct flows *f, uint64_t ver,
+		    struct err *err)
+{
+	double nkeys;
+	size_t nrec;
+
+	if (ver != x->ver) {
+		hm_dfly_forget(x);
+		x->ver = ver;
+	}
+	for (uint32_t i = 0; i < f->n; i++)
+		if (f->src[i] >= x->N || f->dst[i] >= x->N)
+			return err_set(
+				err,
+				"flow %u: node %u out of range (the "
+				"topology has %u nodes)",
+				i, f->src[i] >= x->N ? f->src[i] : f->dst[i],
+				x->N);
+	set_needs(x, f, &nkeys, &nrec);
+	if (x->nrec + nrec > HM_DFLY_REC_MAX && x->nrec) {
+		hm_dfly_forget(x); /* the tables of other sets go */
+		set_needs(x, f, &nkeys, &nrec);
+	}
+	x->direct = nrec > HM_DFLY_REC_MAX;
+	return cache_room(x, nkeys, x->direct ? 0 : nrec, err);
 }
 
 int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
@@ -326,6 +455,7 @@ int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 	uint32_t G = d->G;
 	uint64_t tot = 0;
 	double nkeys = 0;
+	size_t nrec = 0;
 
 	hm_dfly_forget(x);
 	/* every flow checked before anything is counted */
@@ -413,6 +543,8 @@ int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 			const uint32_t *nb = x->tn + (size_t)b * G;
 
 			nkeys += x->Q[x->pairs[j]];
+			nrec += (size_t)x->Q[x->pairs[j]] +
+				(d->min ? pa[b + 1] - pa[b] : 0);
 			if (d->min)
 				for (uint32_t k = pa[b]; k < pa[b + 1]; k++)
 					hm_count(hc, d->gl[k], c);
@@ -493,24 +625,11 @@ int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 		x->uin[u] = 0;
 	}
 	x->nrout = x->nrin = x->npairs = 0;
-	/* room for the segment shares of every key the rates may meet
-	 * (they cannot fail) */
-	if (nkeys > x->K)
-		nkeys = x->K;
-	if (nkeys > x->capk) {
-		uint32_t nc = (uint32_t)nkeys;
-		uint32_t *kq = realloc(x->keys, ((size_t)nc + 1) * sizeof(*kq));
-		double *q;
-
-		if (!kq)
-			return err_nomem(err, "out of memory (hm keys)");
-		x->keys = kq;
-		q = realloc(x->segv, ((size_t)nc * d->maxa + 1) * sizeof(*q));
-		if (!q)
-			return err_nomem(err, "out of memory (hm keys)");
-		x->segv = q;
-		x->capk = nc;
-	}
+	/* room for the segment shares of every key the rates may meet and
+	 * the pairs' tables (they cannot fail) */
+	x->direct = nrec > HM_DFLY_REC_MAX;
+	if (cache_room(x, nkeys, x->direct ? 0 : nrec, err))
+		return -1;
 	if (npaths)
 		*npaths = tot;
 	return 0;
@@ -575,6 +694,143 @@ static inline double keysum(struct hm_dfly *x, uint32_t k, uint32_t n, double c,
 	return (s4[0] + s4[1]) + (s4[2] + s4[3]);
 }
 
+/* The rate of a flow A -> B (A != B) from the shares of its ends' local
+ * links in x->shs and x->shd (hm_dfly_rates), path by path. */
+static double flow_direct(struct hm_dfly *x, uint32_t a, uint32_t b,
+			  const double *sh)
+{
+	const struct routing_dfly *d = x->d;
+	double r = 0;
+
+	if (d->min) {
+		uint32_t q0, nl = gpos(d, a, b, &q0);
+
+		for (uint32_t q = q0; q < q0 + nl; q++)
+			r += min2(min2(x->shs[x->gfi[q]], sh[d->gl[q]]),
+				  x->shd[x->gti[q]]);
+	}
+	const uint32_t *pa = d->gl_pair + (size_t)a * d->G;
+	const uint32_t *tb = x->tin + (size_t)b * d->G;
+	const uint32_t *nb = x->tn + (size_t)b * d->G;
+
+	for (uint32_t g = 0; g < d->G; g++) {
+		uint32_t q1 = pa[g], n1 = pa[g + 1] - pa[g];
+		uint32_t q2 = tb[g], n2 = nb[g], n = asz(d, g);
+
+		if (g == a || g == b)
+			continue;
+		for (uint32_t k1 = q1; k1 < q1 + n1; k1++) {
+			double c1 = min2(x->shs[x->gfi[k1]], sh[d->gl[k1]]);
+			uint32_t kv = x->gkv[k1];
+
+			for (uint32_t k2 = q2; k2 < q2 + n2; k2++) {
+				double c = min2(min2(c1, sh[d->gl[k2]]),
+						x->shd[x->gti[k2]]);
+
+				r += keysum(x, kv + x->gfi[k2], n, c, sh);
+			}
+		}
+	}
+	return r;
+}
+
+/* The paths of a flow A -> B (A != B) as records (struct prec), built on
+ * the first flow A -> B of this x->gen: the same terms in flow_direct's
+ * order, so the same sums to the last bit. */
+static const struct prec *pair_table(struct hm_dfly *x, uint32_t a, uint32_t b,
+				     const double *sh)
+{
+	const struct routing_dfly *d = x->d;
+	size_t pk = (size_t)a * d->G + b;
+	struct prec *p, *p0;
+
+	if (x->pgen[pk] == x->gen)
+		return x->rec + x->poff[pk];
+	paths_ab(x, a, b);
+	p = p0 = x->rec + x->nrec;
+	if (d->min) {
+		uint32_t q0, nl = gpos(d, a, b, &q0);
+
+		for (uint32_t q = q0; q < q0 + nl; q++)
+			*p++ = (struct prec){ .m = sh[d->gl[q]],
+					      .xi = x->gfi[q],
+					      .yi = x->gti[q] };
+	}
+	{
+		const uint32_t *pa = d->gl_pair + (size_t)a * d->G;
+		const uint32_t *tb = x->tin + (size_t)b * d->G;
+		const uint32_t *nb = x->tn + (size_t)b * d->G;
+
+		for (uint32_t g = 0; g < d->G; g++) {
+			uint32_t q2 = tb[g], n2 = nb[g], n = asz(d, g);
+
+			if (g == a || g == b)
+				continue;
+			for (uint32_t k1 = pa[g]; k1 < pa[g + 1]; k1++)
+				for (uint32_t k2 = q2; k2 < q2 + n2; k2++) {
+					uint32_t k = x->gkv[k1] + x->gfi[k2];
+					const struct kinfo *e = &x->ki[k];
+
+					if (e->slot == UINT32_MAX)
+						key_slot(x, k, sh);
+					*p++ = (struct prec){
+						.m = min2(sh[d->gl[k1]],
+							  sh[d->gl[k2]]),
+						.kmin = e->kmin,
+						.kmax = e->kmax,
+						.ksum = e->ksum,
+						.slot = e->slot,
+						.n = n,
+						.xi = x->gfi[k1],
+						.yi = x->gti[k2]
+					};
+				}
+		}
+	}
+	x->poff[pk] = x->nrec;
+	x->nrec += (size_t)(p - p0);
+	x->pgen[pk] = x->gen;
+	return p0;
+}
+
+/* flow_direct from the pair's records P: MIN's links, then per VLB stem
+ * its share c (the least of its ends' and its global links') and the sum
+ * over its key's segments of min(c, v_g) as keysum's. */
+static double flow_table(const struct hm_dfly *x, uint32_t a, uint32_t b,
+			 const struct prec *p)
+{
+	const struct routing_dfly *d = x->d;
+	const double *ss = x->shs, *sd = x->shd;
+	const uint32_t *l;
+	uint32_t nmin = d->min ? nglob(d, a, b, &l) : 0;
+	const struct prec *e = p + nmin + (size_t)x->Q[(size_t)a * d->G + b];
+	double r = 0;
+
+	for (; p < e && nmin; p++, nmin--)
+		r += min2(min2(ss[p->xi], p->m), sd[p->yi]);
+	for (; p < e; p++) {
+		double c = min2(min2(ss[p->xi], p->m), sd[p->yi]);
+
+		if (c <= p->kmin) {
+			r += c * (double)p->n;
+		} else if (c >= p->kmax) {
+			r += p->ksum;
+		} else {
+			const double *v = x->segv + (size_t)p->slot * d->maxa;
+			double s4[4] = { 0, 0, 0, 0 };
+			uint32_t g = 0;
+
+			for (; g + 4 <= p->n; g += 4)
+				for (uint32_t z = 0; z < 4; z++)
+					s4[z] += v[g + z] < c ? v[g + z] : c;
+			for (; g < p->n; g++)
+				s4[0] += v[g] < c ? v[g] : c;
+			r += (s4[0] + s4[1]) + (s4[2] + s4[3]);
+		}
+	}
+	return r;
+}
+
 void hm_dfly_rates(struct hm_dfly *x, const struct flows *f, const double *sh,
 		   double *rates)
 {
@@ -627,37 +883,8 @@ void hm_dfly_rates(struct hm_dfly *x, const struct flows *f, const double *sh,
 				sd[k] = k == id ? INFINITY :
 						  sh[col[(size_t)k * nb]];
 		}
-		if (d->min) {
-			uint32_t q0, nl = gpos(d, a, b, &q0);
-
-			for (uint32_t q = q0; q < q0 + nl; q++)
-				r += min2(min2(x->shs[x->gfi[q]], sh[d->gl[q]]),
-					  x->shd[x->gti[q]]);
-		}
-		const uint32_t *pa = d->gl_pair + (size_t)a * d->G;
-		const uint32_t *tb = x->tin + (size_t)b * d->G;
-		const uint32_t *nb = x->tn + (size_t)b * d->G;
-
-		for (uint32_t g = 0; g < d->G; g++) {
-			uint32_t q1 = pa[g], n1 = pa[g + 1] - pa[g];
-			uint32_t q2 = tb[g], n2 = nb[g], n = asz(d, g);
-
-			if (g == a || g == b)
-				continue;
-			for (uint32_t k1 = q1; k1 < q1 + n1; k1++) {
-				double c1 =
-					min2(x->shs[x->gfi[k1]], sh[d->gl[k1]]);
-				uint32_t kv = x->gkv[k1];
-
-				for (uint32_t k2 = q2; k2 < q2 + n2; k2++) {
-					double c = min2(min2(c1, sh[d->gl[k2]]),
-							x->shd[x->gti[k2]]);
-
-					r += keysum(x, kv + x->gfi[k2], n, c,
-						    sh);
-				}
-			}
-		}
+		r = x->direct ? flow_direct(x, a, b, sh) :
+				flow_table(x, a, b, pair_table(x, a, b, sh));
 		rates[i] = r;
 	}
 }

@@ -230,8 +230,15 @@ int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 		  struct hm_counter *c, uint64_t *npaths, struct err *err);
 void hm_dfly_rates(struct hm_dfly *x, const struct flows *f, const double *sh,
 		   double *rates);
-/* Forget the key shares hm_dfly_rates kept (hm_dfly_count does too):
- * before rating a set again on shares that moved. */
+/* Forget the key shares and pair tables hm_dfly_rates kept
+ * (hm_dfly_count does too): before rating a set again on shares that
+ * moved. */
 void hm_dfly_forget(struct hm_dfly *x);
+/* Before hm_dfly_rates rates F (counted before) again: what it kept is
+ * forgotten unless VER, the counts' version, is the one it was kept at
+ * (sets rated one after another on the same counts share it), and room
+ * is made for F's tables. */
+int hm_dfly_prepare(struct hm_dfly *x, const struct flows *f, uint64_t ver,
+		    struct err *err);
 
 #endif
