@@ -5,7 +5,10 @@
 #   1. the shared traces (../shared/workloads, --scale auto on the
 #      smallest 3-level fat-tree that holds their MaxNodes, ecmp): each
 #      isolating policy's mean wait and utilisation as ratios to linear's
-#      (target: wait within 1.25x at 98 % of linear's utilisation);
+#      (target: wait within 1.25x at 98 % of linear's utilisation),
+#      and under each trace its jobs that span pods alone
+#      (isolation_rounding.sh: what rounding them to whole pods, which
+#      isolating them implies, costs their waits);
 #   2. HPC2N's 202,871 jobs on fattree:k=18,n=3 --no-rates: fattree-pods'
 #      wall time against linear's in the same run (target: within 2x);
 #   3. --comm-fraction 0.3 --model hm on the 10,000-job workload, the
@@ -39,6 +42,9 @@ for p in d["policies"]:
         p["mean_wait"] / lin["mean_wait"], 100 * p["utilization"],
         100 * p["utilization"] / lin["utilization"]))
 PY
+	echo "   its jobs above a pod alone (count, % of node-seconds; wait s, x linear, util%):"
+	sh "$src/bench/isolation_rounding.sh" "$stopo" "$tmp/w.swf" "$k" |
+		sed 's/^/   /'
 done
 
 f=$wl/HPC2N-2002-2.2-cln.swf.gz
