@@ -121,6 +121,7 @@ void model_opts_init(struct model_opts *o)
 	o->mmf_method = MODEL_MMF_AUTO;
 	o->hm_stem_budget = (size_t)1 << 25;
 	o->hm_dfly_memo_max = (size_t)1 << 24;
+	o->hm_dfly_rec_max = (size_t)1 << 20;
 }
 
 void model_settle(const struct model_input *in, struct model_result *res,

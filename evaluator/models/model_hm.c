@@ -158,7 +158,8 @@ static struct model_hm_state *state_new(const struct routing *r, bool closed,
 	for (uint32_t l = 0; l < L; l++)
 		h->cap[l] = topo_link(t, l)->capacity;
 	stemset_init(&h->ss);
-	if (closed && hm_dfly_create(r, o->hm_dfly_memo_max, &h->dfly, err)) {
+	if (closed && hm_dfly_create(r, o->hm_dfly_memo_max, o->hm_dfly_rec_max,
+				     &h->dfly, err)) {
 		model_hm_state_destroy(h);
 		return NULL;
 	}

@@ -87,12 +87,11 @@ struct hm_dfly {
 	size_t *poff;	/* [G*G] its first record */
 	uint32_t gen;
 	uint64_t ver; /* hm_dfly_prepare's VER the cache is of */
-	bool direct;  /* the set needs over HM_DFLY_REC_MAX: no tables */
+	/* the most path records kept at once (48 bytes each): a set
+	 * needing more is rated flow by flow (flow_direct) */
+	size_t rec_max;
+	bool direct; /* this set needs over rec_max: no tables */
 };
-
-/* The most path records the pair tables keep at once (48 bytes each):
- * a set needing more is rated flow by flow (flow_direct). */
-#define HM_DFLY_REC_MAX ((size_t)1 << 20)
 
 static inline uint32_t nglob(const struct routing_dfly *d, uint32_t a,
 			     uint32_t b, const uint32_t **l)
@@ -161,7 +160,7 @@ void hm_dfly_destroy(struct hm_dfly *x)
 	free(x);
 }
 
-int hm_dfly_create(const struct routing *r, size_t memo_max,
+int hm_dfly_create(const struct routing *r, size_t memo_max, size_t rec_max,
 		   struct hm_dfly **out, struct err *err)
 {
 	const struct routing_dfly *d = routing_dfly(r);
@@ -219,6 +218,7 @@ int hm_dfly_create(const struct routing *r, size_t memo_max,
 		return err_nomem(err, "out of memory (hm)");
 	}
 	x->gen = 1;
+	x->rec_max = rec_max;
 	if (!x->P || !x->Q || !x->gfrom || !x->gto || !x->gfi || !x->gti ||
 	    !x->tin || !x->tn || !x->gkv || !x->shs || !x->shd || !x->w ||
 	    !x->pcnt || !x->pairs || !x->pairs2 || !x->f || !x->wdone ||
@@ -382,8 +382,8 @@ static int cache_room(struct hm_dfly *x, double nkeys, size_t nrec,
 		size_t nc = 2 * (x->nrec + nrec);
 		struct prec *q;
 
-		if (nc > HM_DFLY_REC_MAX)
-			nc = HM_DFLY_REC_MAX;
+		if (nc > x->rec_max)
+			nc = x->rec_max;
 		q = realloc(x->rec, (nc + 1) * sizeof(*q));
 		if (!q)
 			return err_nomem(err, "out of memory (hm pairs)");
@@ -439,11 +439,11 @@ int hm_dfly_prepare(struct hm_dfly *x, const struct flows *f, uint64_t ver,
 				i, f->src[i] >= x->N ? f->src[i] : f->dst[i],
 				x->N);
 	set_needs(x, f, &nkeys, &nrec);
-	if (x->nrec + nrec > HM_DFLY_REC_MAX && x->nrec) {
+	if (x->nrec + nrec > x->rec_max && x->nrec) {
 		hm_dfly_forget(x); /* the tables of other sets go */
 		set_needs(x, f, &nkeys, &nrec);
 	}
-	x->direct = nrec > HM_DFLY_REC_MAX;
+	x->direct = nrec > x->rec_max;
 	return cache_room(x, nkeys, x->direct ? 0 : nrec, err);
 }
 
@@ -627,7 +627,7 @@ int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 	x->nrout = x->nrin = x->npairs = 0;
 	/* room for the segment shares of every key the rates may meet and
 	 * the pairs' tables (they cannot fail) */
-	x->direct = nrec > HM_DFLY_REC_MAX;
+	x->direct = nrec > x->rec_max;
 	if (cache_room(x, nkeys, x->direct ? 0 : nrec, err))
 		return -1;
 	if (npaths)

@@ -222,8 +222,9 @@ struct hm_dfly;
 /* Whether hm SPEC has method=auto (the closed form where it applies). */
 bool model_hm_auto(const char *spec);
 /* hm_dfly_create memoises at most MEMO_MAX weights per direction
- * (model_opts.hm_dfly_memo_max). */
-int hm_dfly_create(const struct routing *r, size_t memo_max,
+ * (model_opts.hm_dfly_memo_max) and keeps at most REC_MAX path records
+ * (model_opts.hm_dfly_rec_max). */
+int hm_dfly_create(const struct routing *r, size_t memo_max, size_t rec_max,
 		   struct hm_dfly **out, struct err *err);
 void hm_dfly_destroy(struct hm_dfly *x);
 int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
