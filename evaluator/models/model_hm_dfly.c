@@ -25,9 +25,14 @@
  * storing them: a stem's share c is the least over its links (the
  * injection, ejection and end links' per flow once), its rate the sum
  * over its key's segments of min(c, v_g); a key's segment shares are
- * computed when the set's rating first meets it, with their least,
- * largest and sum (c at most the least: c per segment; at least the
- * largest: the sum; else a scan). */
+ * computed when a rating first meets it, with their least, largest and
+ * sum (c at most the least: c per segment; at least the largest: the
+ * sum; else a scan).  The flows of one group pair A -> B share their
+ * stems but for the links at their ends: the stems are written once per
+ * pair as records (their global links' least share and their key's
+ * shares), and the key shares and records are kept for every set rated
+ * on the same counts (--comm-fraction rates every running job again
+ * after each start and end; hm_dfly_prepare). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
