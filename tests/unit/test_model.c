@@ -1638,6 +1638,24 @@ Test(model, hm_closed_form_equals_factored)
 	}
 }
 
+/* R[0] (tables), R[1] (flow by flow) and R[2] (factored) of set J's N
+ * flows after step O on NET under RT: the first two to the bit, the
+ * factored to 1e-12 relative. */
+static void rates_agree(const char *net, const char *rt, size_t o, int j,
+			uint32_t n, double *const r[3])
+{
+	for (uint32_t i = 0; i < n; i++) {
+		cr_expect(memcmp(&r[0][i], &r[1][i], sizeof(double)) == 0,
+			  "%s %s step %zu set %d flow %u: tables %.17g, flow "
+			  "by flow %.17g",
+			  net, rt, o, j, i, r[0][i], r[1][i]);
+		cr_expect(fabs(r[0][i] - r[2][i]) <= 1e-12 * r[2][i],
+			  "%s %s step %zu set %d flow %u: %.17g, factored "
+			  "%.17g",
+			  net, rt, o, j, i, r[0][i], r[2][i]);
+	}
+}
+
 /* The closed form keeps each group pair's paths (least global-link
  * share, key shares) for every set rated on the same counts; with no
  * room for them (hm_dfly_rec_max 0) it rates flow by flow.  The two give
@@ -1720,30 +1738,8 @@ Test(model, hm_closed_form_tables_equal_flow_by_flow)
 								r[m], &err),
 							0, "%s", err.msg);
 					}
-					for (uint32_t i = 0; i < f[j].n; i++) {
-						cr_expect(
-							memcmp(&r[0][i],
-							       &r[1][i],
-							       sizeof(double)) ==
-								0,
-							"%s %s step %zu set "
-							"%d flow %u: tables "
-							"%.17g, flow by flow "
-							"%.17g",
-							nets[q][0], nets[q][1],
-							o, j, i, r[0][i],
-							r[1][i]);
-						cr_expect(
-							fabs(r[0][i] -
-							     r[2][i]) <=
-								1e-12 * r[2][i],
-							"%s %s step %zu set "
-							"%d flow %u: %.17g, "
-							"factored %.17g",
-							nets[q][0], nets[q][1],
-							o, j, i, r[0][i],
-							r[2][i]);
-					}
+					rates_agree(nets[q][0], nets[q][1], o,
+						    j, f[j].n, r);
 					for (int m = 0; m < 3; m++)
 						free(r[m]);
 				}
