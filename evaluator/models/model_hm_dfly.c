@@ -398,6 +398,28 @@ static int cache_room(struct hm_dfly *x, double nkeys, size_t nrec,
 	return 0;
 }
 
+/* Every flow of F between nodes of the topology (and, with SELF, not
+ * from a node to itself).  Returns 0, or -1 with err set. */
+static int check_flows(const struct hm_dfly *x, const struct flows *f,
+		       bool self, struct err *err)
+{
+	for (uint32_t i = 0; i < f->n; i++) {
+		uint32_t s = f->src[i], dn = f->dst[i];
+
+		if (s >= x->N || dn >= x->N)
+			return err_set(err,
+				       "flow %u: node %u out of range (the "
+				       "topology has %u nodes)",
+				       i, s >= x->N ? s : dn, x->N);
+		if (self && s == dn)
+			return err_set(err,
+				       "flow %u: source and destination are "
+				       "the same node %u",
+				       i, s);
+	}
+	return 0;
+}
+
 /* The pair records and keys F's inter-group flows need beyond the
  * tables built already: *NKEYS, *NREC. */
 static void set_needs(struct hm_dfly *x, const struct flows *f, double *nkeys,
@@ -435,14 +457,8 @@ int hm_dfly_prepare(struct hm_dfly *x, const struct flows *f, uint64_t ver,
 		hm_dfly_forget(x);
 		x->ver = ver;
 	}
-	for (uint32_t i = 0; i < f->n; i++)
-		if (f->src[i] >= x->N || f->dst[i] >= x->N)
-			return err_set(
-				err,
-				"flow %u: node %u out of range (the "
-				"topology has %u nodes)",
-				i, f->src[i] >= x->N ? f->src[i] : f->dst[i],
-				x->N);
+	if (check_flows(x, f, false, err))
+		return -1;
 	set_needs(x, f, &nkeys, &nrec);
 	if (x->nrec + nrec > x->rec_max && x->nrec) {
 		hm_dfly_forget(x); /* the tables of other sets go */
@@ -464,20 +480,8 @@ int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 
 	hm_dfly_forget(x);
 	/* every flow checked before anything is counted */
-	for (uint32_t i = 0; i < f->n; i++) {
-		uint32_t s = f->src[i], dn = f->dst[i];
-
-		if (s >= x->N || dn >= x->N)
-			return err_set(err,
-				       "flow %u: node %u out of range (the "
-				       "topology has %u nodes)",
-				       i, s >= x->N ? s : dn, x->N);
-		if (s == dn)
-			return err_set(err,
-				       "flow %u: source and destination are "
-				       "the same node %u",
-				       i, s);
-	}
+	if (check_flows(x, f, true, err))
+		return -1;
 	for (uint32_t i = 0; i < f->n; i++) {
 		uint32_t s = f->src[i], dn = f->dst[i], rs, rd, a, b;
 		uint32_t inj, ej;
