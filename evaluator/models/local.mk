@@ -18,11 +18,12 @@ evaluator_models_libmodels_la_SOURCES = \
 	evaluator/models/ugal_tpl.c \
 	evaluator/models/ugal_net.c \
 	evaluator/models/ugal_fac.c \
+	evaluator/models/ugal_fac_build.c \
 	evaluator/models/model_ugal.c \
 	evaluator/models/model_nne.c
 noinst_HEADERS += evaluator/models/model.h evaluator/models/model_impl.h \
 	evaluator/models/mcf_tpl.h evaluator/models/ugal_tpl.h \
-	evaluator/models/ugal_impl.h
+	evaluator/models/ugal_impl.h evaluator/models/ugal_fac_impl.h
 
 UNIT_TESTS += tests/unit/test_model
 tests_unit_test_model_SOURCES = tests/unit/test_model.c

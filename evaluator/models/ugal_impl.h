@@ -1,7 +1,8 @@
 /* ugal_impl.h - private to the UGAL templates (evaluator/models/ugal_*.c):
  * the dragonfly / Cascade structure and its MIN halves (ugal_net.c), which
  * the explicit templates (ugal_tpl.c) and the factored matrix-free
- * operator (ugal_fac.c) share.  See ugal_tpl.c for the definitions. */
+ * operator (ugal_fac.c, ugal_fac_build.c) share.  See ugal_tpl.c for the
+ * definitions. */
 #ifndef STOPO_UGAL_IMPL_H
 #define STOPO_UGAL_IMPL_H
 
