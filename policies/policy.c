@@ -604,51 +604,63 @@ int policy_cand_cmp(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-/* Radix sort of A[0..N) by 16-bit digits through TMP (room for N):
- * node lists of thousands (clustered's scattered nodes) sort in two
- * linear passes instead of n log n comparisons. */
-static void radix_u32(uint32_t *a, uint32_t *tmp, uint32_t n)
+/* Lists this short are sorted by insertion: fewer moves than the radix
+ * sort's passes and counts. */
+#define SORT_SHORT 32
+
+/* Radix sort of A[0..N) by bytes, least significant first, through TMP
+ * (room for N): as many passes as MAX (the largest value) has bytes, so
+ * a node list of a machine under 65,536 nodes sorts in two linear
+ * passes, with no comparison. */
+static void radix_u32(uint32_t *a, uint32_t *tmp, uint32_t n, uint32_t max)
 {
-	static const unsigned shift[2] = { 0, 16 };
 	uint32_t *src = a, *dst = tmp;
 
-	for (int pass = 0; pass < 2; pass++) {
-		uint32_t *cnt = calloc(65537, sizeof(*cnt));
+	for (unsigned sh = 0; sh < 32 && max >> sh; sh += 8) {
+		uint32_t cnt[257] = { 0 }, *t;
 
-		if (!cnt) { /* out of memory: sort in place */
-			if (src != a)
-				memcpy(a, src, (size_t)n * sizeof(*a));
-			qsort(a, n, sizeof(*a), cmp_u32);
-			return;
-		}
 		for (uint32_t i = 0; i < n; i++)
-			cnt[((src[i] >> shift[pass]) & 0xffff) + 1]++;
-		for (uint32_t d = 0; d < 65536; d++)
+			cnt[((src[i] >> sh) & 0xff) + 1]++;
+		for (uint32_t d = 0; d < 256; d++)
 			cnt[d + 1] += cnt[d];
 		for (uint32_t i = 0; i < n; i++)
-			dst[cnt[(src[i] >> shift[pass]) & 0xffff]++] = src[i];
-		free(cnt);
+			dst[cnt[(src[i] >> sh) & 0xff]++] = src[i];
+		t = src;
 		src = dst;
-		dst = src == a ? tmp : a;
+		dst = t;
 	}
-	/* two passes: the result is back in A */
+	if (src != a)
+		memcpy(a, src, (size_t)n * sizeof(*a));
 }
 
 void policy_sort_u32(uint32_t *a, uint32_t n)
 {
-	uint32_t *tmp;
+	uint32_t i = 1, max, stack[1024], *tmp;
 
-	for (uint32_t i = 1; i < n; i++)
-		if (a[i - 1] > a[i]) {
-			tmp = n >= 4096 ? malloc((size_t)n * sizeof(*tmp)) :
-					  NULL;
-			if (tmp)
-				radix_u32(a, tmp, n);
-			else
-				qsort(a, n, sizeof(*a), cmp_u32);
-			free(tmp);
-			return;
+	while (i < n && a[i - 1] <= a[i])
+		i++;
+	if (i >= n)
+		return; /* sorted (node lists often are) */
+	if (n <= SORT_SHORT) {
+		for (; i < n; i++) {
+			uint32_t x = a[i], j = i;
+
+			for (; j > 0 && a[j - 1] > x; j--)
+				a[j] = a[j - 1];
+			a[j] = x;
 		}
+		return;
+	}
+	max = a[0];
+	for (i = 1; i < n; i++)
+		max = a[i] > max ? a[i] : max;
+	tmp = n <= 1024 ? stack : malloc((size_t)n * sizeof(*tmp));
+	if (tmp)
+		radix_u32(a, tmp, n, max);
+	else /* out of memory: sort in place */
+		qsort(a, n, sizeof(*a), cmp_u32);
+	if (tmp != stack)
+		free(tmp);
 }
 
 uint32_t policy_free_nodes(const struct policy *p, const struct policy_view *v,

@@ -2248,31 +2248,41 @@ static int cmp_u32_ref(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Short lists (comparison sort) and long ones (radix sort by 16-bit
- * digits) come out as qsort sorts them, with values across both digits,
- * duplicates and lists already sorted. */
+/* Short lists (insertion sort) and long ones (radix sort by bytes, on
+ * the stack up to 1,024 values, else in a buffer) come out as qsort sorts
+ * them: values of one to four bytes (one to four passes), duplicates,
+ * and lists already sorted. */
 Test(policy, sort_u32_matches_qsort)
 {
-	static const uint32_t sizes[] = { 0, 1, 2, 100, 4095, 4096, 70001 };
+	static const uint32_t sizes[] = { 0,   1,    2,	   31,	 32,   33,
+					  100, 1024, 1025, 4096, 70001 };
+	static const uint64_t range[] = { 50,	 256,	300,
+					  65536, 70000, (uint64_t)1 << 32 };
 	struct rng g;
 
 	rng_seed(&g, 11);
-	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-		uint32_t n = sizes[k];
-		uint32_t *a = malloc((n + 1) * sizeof(*a));
-		uint32_t *b = malloc((n + 1) * sizeof(*b));
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
+		for (size_t r = 0; r < sizeof(range) / sizeof(range[0]); r++) {
+			uint32_t n = sizes[k];
+			uint32_t *a = malloc((n + 1) * sizeof(*a));
+			uint32_t *b = malloc((n + 1) * sizeof(*b));
 
-		cr_assert(a && b);
-		for (uint32_t i = 0; i < n; i++)
-			a[i] = i % 7 == 0 ? (uint32_t)rng_below(&g, 50) :
-					    (uint32_t)rng_next(&g);
-		memcpy(b, a, n * sizeof(*a));
-		policy_sort_u32(a, n);
-		qsort(b, n, sizeof(*b), cmp_u32_ref);
-		cr_assert_arr_eq(a, b, n * sizeof(*a), "n = %u", n);
-		policy_sort_u32(a, n); /* sorted stays */
-		cr_assert_arr_eq(a, b, n * sizeof(*a), "n = %u again", n);
-		free(a);
-		free(b);
-	}
+			cr_assert(a && b);
+			for (uint32_t i = 0; i < n; i++)
+				a[i] = i % 7 == 0 ?
+					       (uint32_t)rng_below(&g, 50) :
+					       (uint32_t)(rng_next(&g) %
+							  range[r]);
+			memcpy(b, a, n * sizeof(*a));
+			policy_sort_u32(a, n);
+			qsort(b, n, sizeof(*b), cmp_u32_ref);
+			cr_assert_arr_eq(a, b, n * sizeof(*a),
+					 "n = %u, values < %llu", n,
+					 (unsigned long long)range[r]);
+			policy_sort_u32(a, n); /* sorted stays */
+			cr_assert_arr_eq(a, b, n * sizeof(*a), "n = %u again",
+					 n);
+			free(a);
+			free(b);
+		}
 }
