@@ -69,11 +69,23 @@ static int gather(uint8_t *used, uint32_t first, uint32_t nlinks,
 			used[l] = 0;
 		return err_nomem(err, "out of memory");
 	}
-	for (l = first; l < nlinks && k < cnt; l++)
+	for (l = first; l < nlinks && k < cnt; l++) {
+		uint64_t w;
+
+		/* a word of unused links at once (a job's links are a few
+		 * of a large machine's) */
+		if (!(l & 7) && l + 8 <= nlinks) {
+			memcpy(&w, used + l, 8);
+			if (!w) {
+				l += 7;
+				continue;
+			}
+		}
 		if (used[l]) {
 			v[k++] = l;
 			used[l] = 0;
 		}
+	}
 	*links = v;
 	*n = cnt;
 	return 0;
