@@ -25,9 +25,9 @@
  * storing them: a stem's share c is the least over its links (the
  * injection, ejection and end links' per flow once), its rate the sum
  * over its key's segments of min(c, v_g); a key's segment shares are
- * computed when a rating first meets it, with their least, largest and
- * sum (c at most the least: c per segment; at least the largest: the
- * sum; else a scan).  The flows of one group pair A -> B share their
+ * computed when a rating first meets it, and every stem sums min(c, v_g)
+ * over all of them without a branch (a branch on c against their least
+ * and largest was mispredicted on about half the stems).  The flows of one group pair A -> B share their
  * stems but for the links at their ends: the stems are written once per
  * pair as records (their global links' least share and their key's
  * shares), and the key shares and records are kept for every set rated
@@ -36,6 +36,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "evaluator/models/model_impl.h"
 
@@ -66,15 +69,16 @@ struct hm_dfly {
 	uint32_t *pcnt; /* [G*G] */
 	uint32_t *pairs, *pairs2, npairs;
 	double *f; /* [G] */
-	/* [K] per key: its slot this set (UINT32_MAX: none yet) and its
-	 * segment shares' least, largest and sum */
+	/* [K] per key: its slot this set (UINT32_MAX: none yet) */
 	struct kinfo {
-		uint32_t slot, pad;
-		double kmin, kmax, ksum;
+		uint32_t slot;
 	} * ki;
 	uint32_t *keys; /* [nk] the keys with a slot (met while rating) */
 	uint32_t nk, capk;
-	double *segv;	    /* [nk * maxa] segment shares */
+	/* [nk * kw] per slot: its key's segment shares, padded with zeros
+	 * to kw (maxa rounded up to 4) */
+	double *segv;
+	uint32_t kw;
 	double *uout, *uin; /* [S] key uses leaving / entering */
 	uint32_t *rout, *rin, nrout, nrin;
 	/* per group pair (A, B) met while rating, the paths of a flow
@@ -83,16 +87,16 @@ struct hm_dfly {
 	 * and its key's shares; built once per x->gen, which hm_dfly_forget
 	 * moves on (the shares stand till then: hm_dfly_prepare) */
 	struct prec {
-		double m, kmin, kmax, ksum; /* kmin..: VLB stems only */
-		uint32_t slot, n;	    /* key slot, its segments */
-		uint32_t xi, yi; /* ends' router indices in A and B */
+		double m;
+		uint32_t slot, n; /* VLB stems: key slot, its segments */
+		uint32_t xi, yi;  /* ends' router indices in A and B */
 	} * rec;
 	size_t nrec, caprec;
 	uint32_t *pgen; /* [G*G] the x->gen of the pair's table */
 	size_t *poff;	/* [G*G] its first record */
 	uint32_t gen;
 	uint64_t ver; /* hm_dfly_prepare's VER the cache is of */
-	/* the most path records kept at once (48 bytes each): a set
+	/* the most path records kept at once (24 bytes each): a set
 	 * needing more is rated flow by flow (flow_direct) */
 	size_t rec_max;
 	bool direct; /* this set needs over rec_max: no tables */
@@ -186,6 +190,7 @@ int hm_dfly_create(const struct routing *r, size_t memo_max, size_t rec_max,
 	x->t = routing_topo(r);
 	x->N = topo_num_nodes(x->t);
 	x->K = d->S * d->maxa;
+	x->kw = (d->maxa + 3) / 4 * 4;
 	x->P = malloc((GG + 1) * sizeof(*x->P));
 	x->Q = malloc((GG + 1) * sizeof(*x->Q));
 	x->gfrom = malloc((NG + 1) * sizeof(*x->gfrom));
@@ -254,7 +259,6 @@ int hm_dfly_create(const struct routing *r, size_t memo_max, size_t rec_max,
 	return 0;
 }
 
-/* P(A, B), A != B: the sub-flows of one flow (memoised). */
 /* P(A, B), A != B: the sub-flows of one flow, and in x->Q its VLB stems
  * (memoised). */
 static double paths_ab(struct hm_dfly *x, uint32_t a, uint32_t b)
@@ -376,8 +380,7 @@ static int cache_room(struct hm_dfly *x, double nkeys, size_t nrec,
 		if (!kq)
 			return err_nomem(err, "out of memory (hm keys)");
 		x->keys = kq;
-		q = realloc(x->segv,
-			    ((size_t)nc * x->d->maxa + 1) * sizeof(*q));
+		q = realloc(x->segv, ((size_t)nc * x->kw + 1) * sizeof(*q));
 		if (!q)
 			return err_nomem(err, "out of memory (hm keys)");
 		x->segv = q;
@@ -649,17 +652,17 @@ static inline double min2(double a, double b)
 	return a < b ? a : b;
 }
 
-/* Key K's segment shares into a new slot (and x->ki[k]), in routing_middles' order (for
- * every router I of the key's group: v -> I, then I -> u). */
+/* Key K's segment shares into a new slot (and x->ki[k]), in
+ * routing_middles' order (for every router I of the key's group: the
+ * least of v -> I and I -> u), then zeros to x->kw. */
 static uint32_t key_slot(struct hm_dfly *x, uint32_t k, const double *sh)
 {
 	const struct routing_dfly *d = x->d;
 	uint32_t v = k / d->maxa, g = d->group[v], s = x->nk++;
-	uint32_t u = d->mem[d->mem_off[g] + k % d->maxa];
-	double *sv = x->segv + (size_t)s * d->maxa, lo = INFINITY, hi = 0,
-	       sum = 0;
+	uint32_t u = d->mem[d->mem_off[g] + k % d->maxa], n = asz(d, g);
+	double *sv = x->segv + (size_t)s * x->kw;
 
-	for (uint32_t i = 0; i < asz(d, g); i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		uint32_t I = d->mem[d->mem_off[g] + i];
 		double m = INFINITY;
 
@@ -668,39 +671,50 @@ static uint32_t key_slot(struct hm_dfly *x, uint32_t k, const double *sh)
 		if (I != u)
 			m = min2(m, sh[loc(d, g, I, u)]);
 		sv[i] = m;
-		sum += m;
-		lo = min2(lo, m);
-		hi = m > hi ? m : hi;
 	}
-	x->ki[k] = (struct kinfo){
-		.slot = s, .kmin = lo, .kmax = hi, .ksum = sum
-	};
+	for (uint32_t i = n; i < x->kw; i++)
+		sv[i] = 0;
+	x->ki[k].slot = s;
 	x->keys[s] = k;
 	return s;
+}
+
+/* The sum over a key's N segments of min(C, v_g), from its slot SV
+ * (key_slot), over N rounded up to 4 (the padding's zeros add nothing:
+ * C > 0), without a branch: four sums, two SSE2 registers of two, added
+ * the same way with or without SSE2, so the same to the last bit. */
+static inline double keyval(const double *sv, uint32_t n, double c)
+{
+	uint32_t nr = (n + 3) & ~3u;
+#ifdef __SSE2__
+	__m128d cv = _mm_set1_pd(c);
+	__m128d j0 = _mm_setzero_pd(), j1 = _mm_setzero_pd();
+
+	for (uint32_t g = 0; g < nr; g += 4) {
+		j0 = _mm_add_pd(j0, _mm_min_pd(_mm_loadu_pd(sv + g), cv));
+		j1 = _mm_add_pd(j1, _mm_min_pd(_mm_loadu_pd(sv + g + 2), cv));
+	}
+	j0 = _mm_add_pd(j0, j1);
+	return _mm_cvtsd_f64(j0) + _mm_cvtsd_f64(_mm_unpackhi_pd(j0, j0));
+#else
+	double j[4] = { 0, 0, 0, 0 };
+
+	for (uint32_t g = 0; g < nr; g += 4)
+		for (uint32_t z = 0; z < 4; z++)
+			j[z] += sv[g + z] < c ? sv[g + z] : c;
+	return (j[0] + j[2]) + (j[1] + j[3]);
+#endif
 }
 
 /* The sum over key K's segments (N of them) of min(C, v_g). */
 static inline double keysum(struct hm_dfly *x, uint32_t k, uint32_t n, double c,
 			    const double *sh)
 {
-	const struct kinfo *e = &x->ki[k];
-	uint32_t g = 0;
-	const double *v;
-	double s4[4] = { 0, 0, 0, 0 };
+	uint32_t s = x->ki[k].slot;
 
-	if (e->slot == UINT32_MAX)
-		key_slot(x, k, sh);
-	if (c <= e->kmin)
-		return c * (double)n;
-	if (c >= e->kmax)
-		return e->ksum;
-	v = x->segv + (size_t)e->slot * x->d->maxa;
-	for (; g + 4 <= n; g += 4)
-		for (uint32_t z = 0; z < 4; z++)
-			s4[z] += v[g + z] < c ? v[g + z] : c;
-	for (; g < n; g++)
-		s4[0] += v[g] < c ? v[g] : c;
-	return (s4[0] + s4[1]) + (s4[2] + s4[3]);
+	if (s == UINT32_MAX)
+		s = key_slot(x, k, sh);
+	return keyval(x->segv + (size_t)s * x->kw, n, c);
 }
 
 /* The rate of a flow A -> B (A != B) from the shares of its ends' local
@@ -778,17 +792,14 @@ static const struct prec *pair_table(struct hm_dfly *x, uint32_t a, uint32_t b,
 			for (uint32_t k1 = pa[g]; k1 < pa[g + 1]; k1++)
 				for (uint32_t k2 = q2; k2 < q2 + n2; k2++) {
 					uint32_t k = x->gkv[k1] + x->gfi[k2];
-					const struct kinfo *e = &x->ki[k];
+					uint32_t s = x->ki[k].slot;
 
-					if (e->slot == UINT32_MAX)
-						key_slot(x, k, sh);
+					if (s == UINT32_MAX)
+						s = key_slot(x, k, sh);
 					*p++ = (struct prec){
 						.m = min2(sh[d->gl[k1]],
 							  sh[d->gl[k2]]),
-						.kmin = e->kmin,
-						.kmax = e->kmax,
-						.ksum = e->ksum,
-						.slot = e->slot,
+						.slot = s,
 						.n = n,
 						.xi = x->gfi[k1],
 						.yi = x->gti[k2]
@@ -817,26 +828,9 @@ static double flow_table(const struct hm_dfly *x, uint32_t a, uint32_t b,
 
 	for (; p < e && nmin; p++, nmin--)
 		r += min2(min2(ss[p->xi], p->m), sd[p->yi]);
-	for (; p < e; p++) {
-		double c = min2(min2(ss[p->xi], p->m), sd[p->yi]);
-
-		if (c <= p->kmin) {
-			r += c * (double)p->n;
-		} else if (c >= p->kmax) {
-			r += p->ksum;
-		} else {
-			const double *v = x->segv + (size_t)p->slot * d->maxa;
-			double s4[4] = { 0, 0, 0, 0 };
-			uint32_t g = 0;
-
-			for (; g + 4 <= p->n; g += 4)
-				for (uint32_t z = 0; z < 4; z++)
-					s4[z] += v[g + z] < c ? v[g + z] : c;
-			for (; g < p->n; g++)
-				s4[0] += v[g] < c ? v[g] : c;
-			r += (s4[0] + s4[1]) + (s4[2] + s4[3]);
-		}
-	}
+	for (; p < e; p++)
+		r += keyval(x->segv + (size_t)p->slot * x->kw, p->n,
+			    min2(min2(ss[p->xi], p->m), sd[p->yi]));
 	return r;
 }
 
