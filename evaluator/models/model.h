@@ -111,9 +111,9 @@ struct model_opts {
 	 * direction (default 2^24, 128 MiB); beyond, they are computed per
 	 * flow.  Tests set 0 to take that path. */
 	size_t hm_dfly_memo_max;
-	/* ... and the most path records its group pairs' tables keep at
-	 * once (default 2^20, 48 MiB); a flow set needing more is rated
-	 * flow by flow.  Tests set 0 to take that path. */
+	/* ... and the most path records of one group pair's table
+	 * (default 2^20, 24 MiB); a flow set with a pair needing more is
+	 * rated flow by flow.  Tests set 0 to take that path. */
 	size_t hm_dfly_rec_max;
 };
 

@@ -585,7 +585,7 @@ int model_hm_state_rate(struct model_hm_state *h, const struct flows *f,
 
 		h->sh[l] = h->cap[l] / (h->u[l] > 0 ? h->u[l] : set->cnt[q]);
 	}
-	/* its key shares and pair tables: of these counts, or forgotten */
+	/* its key shares: of these counts, or forgotten */
 	if (hm_dfly_prepare(h->dfly, f, h->ver, err))
 		return -1;
 	hm_dfly_rates(h->dfly, f, h->sh, rates);

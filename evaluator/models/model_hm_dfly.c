@@ -27,12 +27,13 @@
  * over its key's segments of min(c, v_g); a key's segment shares are
  * computed when a rating first meets it, and every stem sums min(c, v_g)
  * over all of them without a branch (a branch on c against their least
- * and largest was mispredicted on about half the stems).  The flows of one group pair A -> B share their
- * stems but for the links at their ends: the stems are written once per
- * pair as records (their global links' least share and their key's
- * shares), and the key shares and records are kept for every set rated
- * on the same counts (--comm-fraction rates every running job again
- * after each start and end; hm_dfly_prepare). */
+ * and largest was mispredicted on about half the stems).  The flows of
+ * one group pair A -> B share their stems but for the links at their
+ * ends: the flows are rated by group pair, the pair's stems written once
+ * as records (their global links' least share and their key's slot)
+ * that stay in the cache while its flows read them.  The key shares are
+ * kept for every set rated on the same counts (--comm-fraction rates
+ * every running job again after each start and end; hm_dfly_prepare). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,25 +82,26 @@ struct hm_dfly {
 	uint32_t kw;
 	double *uout, *uin; /* [S] key uses leaving / entering */
 	uint32_t *rout, *rin, nrout, nrin;
-	/* per group pair (A, B) met while rating, the paths of a flow
-	 * A -> B in hm_dfly_rates' order (pair_table): MIN's global links,
-	 * then the VLB stems, each with the least share of its global links
-	 * and its key's shares; built once per x->gen, which hm_dfly_forget
-	 * moves on (the shares stand till then: hm_dfly_prepare) */
+	/* the paths of a flow A -> B in flow_direct's order (pair_table):
+	 * MIN's global links, then the VLB stems, each with the least share
+	 * of its global links and its key's slot; built for the flows of
+	 * one group pair at a time (hm_dfly_rates rates them one after
+	 * another), so they stay in the cache while they are read */
 	struct prec {
 		double m;
 		uint32_t slot, n; /* VLB stems: key slot, its segments */
 		uint32_t xi, yi;  /* ends' router indices in A and B */
 	} * rec;
-	size_t nrec, caprec;
-	uint32_t *pgen; /* [G*G] the x->gen of the pair's table */
-	size_t *poff;	/* [G*G] its first record */
-	uint32_t gen;
-	uint64_t ver; /* hm_dfly_prepare's VER the cache is of */
-	/* the most path records kept at once (24 bytes each): a set
+	size_t caprec;
+	uint64_t ver; /* hm_dfly_prepare's VER the key shares are of */
+	/* the most path records of one group pair (24 bytes each): a set
 	 * needing more is rated flow by flow (flow_direct) */
 	size_t rec_max;
 	bool direct; /* this set needs over rec_max: no tables */
+	/* hm_dfly_rates' inter-group flows: group pair << 32 | flow, sorted
+	 * by pair (radix, ordt the other buffer) */
+	uint64_t *ord, *ordt;
+	size_t capord;
 };
 
 static inline uint32_t nglob(const struct routing_dfly *d, uint32_t a,
@@ -164,8 +166,8 @@ void hm_dfly_destroy(struct hm_dfly *x)
 	free(x->rout);
 	free(x->rin);
 	free(x->rec);
-	free(x->pgen);
-	free(x->poff);
+	free(x->ord);
+	free(x->ordt);
 	free(x);
 }
 
@@ -221,13 +223,6 @@ int hm_dfly_create(const struct routing *r, size_t memo_max, size_t rec_max,
 	x->uin = calloc((size_t)d->S + 1, sizeof(*x->uin));
 	x->rout = malloc(((size_t)d->S + 1) * sizeof(*x->rout));
 	x->rin = malloc(((size_t)d->S + 1) * sizeof(*x->rin));
-	x->pgen = calloc(GG + 1, sizeof(*x->pgen));
-	x->poff = malloc((GG + 1) * sizeof(*x->poff));
-	if (!x->pgen || !x->poff) {
-		hm_dfly_destroy(x);
-		return err_nomem(err, "out of memory (hm)");
-	}
-	x->gen = 1;
 	x->rec_max = rec_max;
 	if (!x->P || !x->Q || !x->gfrom || !x->gto || !x->gfi || !x->gti ||
 	    !x->tin || !x->tn || !x->gkv || !x->shs || !x->shd || !x->w ||
@@ -355,17 +350,11 @@ void hm_dfly_forget(struct hm_dfly *x)
 	for (uint32_t q = 0; q < x->nk; q++)
 		x->ki[x->keys[q]].slot = UINT32_MAX;
 	x->nk = 0;
-	x->nrec = 0;
-	if (++x->gen == 0) {
-		memset(x->pgen, 0,
-		       (size_t)x->d->G * x->d->G * sizeof(*x->pgen));
-		x->gen = 1;
-	}
 }
 
-/* Room for NKEYS more key slots (at most K in all) and NREC more pair
- * records. */
-static int cache_room(struct hm_dfly *x, double nkeys, size_t nrec,
+/* Room for NKEYS more key slots (at most K in all), a group pair's NREC
+ * path records and NF flows in hm_dfly_rates' order. */
+static int cache_room(struct hm_dfly *x, double nkeys, size_t nrec, uint32_t nf,
 		      struct err *err)
 {
 	double want = (double)x->nk + nkeys;
@@ -386,17 +375,26 @@ static int cache_room(struct hm_dfly *x, double nkeys, size_t nrec,
 		x->segv = q;
 		x->capk = nc;
 	}
-	if (x->nrec + nrec > x->caprec) {
-		size_t nc = 2 * (x->nrec + nrec);
-		struct prec *q;
+	if (nrec > x->caprec) {
+		struct prec *q = realloc(x->rec, (nrec + 1) * sizeof(*q));
 
-		if (nc > x->rec_max)
-			nc = x->rec_max;
-		q = realloc(x->rec, (nc + 1) * sizeof(*q));
 		if (!q)
 			return err_nomem(err, "out of memory (hm pairs)");
 		x->rec = q;
-		x->caprec = nc;
+		x->caprec = nrec;
+	}
+	if (nf > x->capord) {
+		size_t nc = 2 * (size_t)nf;
+		uint64_t *q = realloc(x->ord, nc * sizeof(*q));
+
+		if (!q)
+			return err_nomem(err, "out of memory (hm flows)");
+		x->ord = q;
+		q = realloc(x->ordt, nc * sizeof(*q));
+		if (!q)
+			return err_nomem(err, "out of memory (hm flows)");
+		x->ordt = q;
+		x->capord = nc;
 	}
 	return 0;
 }
@@ -423,8 +421,8 @@ static int check_flows(const struct hm_dfly *x, const struct flows *f,
 	return 0;
 }
 
-/* The pair records and keys F's inter-group flows need beyond the
- * tables built already: *NKEYS, *NREC. */
+/* The keys F's inter-group flows may meet (*NKEYS) and the most path
+ * records of one of their group pairs (*NREC). */
 static void set_needs(struct hm_dfly *x, const struct flows *f, double *nkeys,
 		      size_t *nrec)
 {
@@ -438,12 +436,16 @@ static void set_needs(struct hm_dfly *x, const struct flows *f, double *nkeys,
 		size_t pk = (size_t)a * d->G + b;
 		const uint32_t *l;
 
-		if (a == b || x->pgen[pk] == x->gen || x->pcnt[pk]++)
+		size_t n;
+
+		if (a == b || x->pcnt[pk]++)
 			continue;
 		x->pairs[x->npairs++] = (uint32_t)pk;
 		paths_ab(x, a, b);
 		*nkeys += x->Q[pk];
-		*nrec += (size_t)x->Q[pk] + (d->min ? nglob(d, a, b, &l) : 0);
+		n = (size_t)x->Q[pk] + (d->min ? nglob(d, a, b, &l) : 0);
+		if (n > *nrec)
+			*nrec = n;
 	}
 	for (uint32_t q = 0; q < x->npairs; q++)
 		x->pcnt[x->pairs[q]] = 0;
@@ -463,12 +465,8 @@ int hm_dfly_prepare(struct hm_dfly *x, const struct flows *f, uint64_t ver,
 	if (check_flows(x, f, false, err))
 		return -1;
 	set_needs(x, f, &nkeys, &nrec);
-	if (x->nrec + nrec > x->rec_max && x->nrec) {
-		hm_dfly_forget(x); /* the tables of other sets go */
-		set_needs(x, f, &nkeys, &nrec);
-	}
 	x->direct = nrec > x->rec_max;
-	return cache_room(x, nkeys, x->direct ? 0 : nrec, err);
+	return cache_room(x, nkeys, x->direct ? 0 : nrec, f->n, err);
 }
 
 int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
@@ -554,9 +552,12 @@ int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 			double c = x->pcnt[x->pairs[j]];
 			const uint32_t *nb = x->tn + (size_t)b * G;
 
+			size_t n = (size_t)x->Q[x->pairs[j]] +
+				   (d->min ? pa[b + 1] - pa[b] : 0);
+
 			nkeys += x->Q[x->pairs[j]];
-			nrec += (size_t)x->Q[x->pairs[j]] +
-				(d->min ? pa[b + 1] - pa[b] : 0);
+			if (n > nrec)
+				nrec = n;
 			if (d->min)
 				for (uint32_t k = pa[b]; k < pa[b + 1]; k++)
 					hm_count(hc, d->gl[k], c);
@@ -640,7 +641,7 @@ int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 	/* room for the segment shares of every key the rates may meet and
 	 * the pairs' tables (they cannot fail) */
 	x->direct = nrec > x->rec_max;
-	if (cache_room(x, nkeys, x->direct ? 0 : nrec, err))
+	if (cache_room(x, nkeys, x->direct ? 0 : nrec, f->n, err))
 		return -1;
 	if (npaths)
 		*npaths = tot;
@@ -757,20 +758,16 @@ static double flow_direct(struct hm_dfly *x, uint32_t a, uint32_t b,
 	return r;
 }
 
-/* The paths of a flow A -> B (A != B) as records (struct prec), built on
- * the first flow A -> B of this x->gen: the same terms in flow_direct's
- * order, so the same sums to the last bit. */
+/* The paths of a flow A -> B (A != B) as records (struct prec) in
+ * x->rec: the same terms in flow_direct's order, so the same sums to the
+ * last bit. */
 static const struct prec *pair_table(struct hm_dfly *x, uint32_t a, uint32_t b,
 				     const double *sh)
 {
 	const struct routing_dfly *d = x->d;
-	size_t pk = (size_t)a * d->G + b;
-	struct prec *p, *p0;
+	struct prec *p = x->rec;
 
-	if (x->pgen[pk] == x->gen)
-		return x->rec + x->poff[pk];
 	paths_ab(x, a, b);
-	p = p0 = x->rec + x->nrec;
 	if (d->min) {
 		uint32_t q0, nl = gpos(d, a, b, &q0);
 
@@ -779,38 +776,31 @@ static const struct prec *pair_table(struct hm_dfly *x, uint32_t a, uint32_t b,
 					      .xi = x->gfi[q],
 					      .yi = x->gti[q] };
 	}
-	{
-		const uint32_t *pa = d->gl_pair + (size_t)a * d->G;
-		const uint32_t *tb = x->tin + (size_t)b * d->G;
-		const uint32_t *nb = x->tn + (size_t)b * d->G;
+	const uint32_t *pa = d->gl_pair + (size_t)a * d->G;
+	const uint32_t *tb = x->tin + (size_t)b * d->G;
+	const uint32_t *nb = x->tn + (size_t)b * d->G;
 
-		for (uint32_t g = 0; g < d->G; g++) {
-			uint32_t q2 = tb[g], n2 = nb[g], n = asz(d, g);
+	for (uint32_t g = 0; g < d->G; g++) {
+		uint32_t q2 = tb[g], n2 = nb[g], n = asz(d, g);
 
-			if (g == a || g == b)
-				continue;
-			for (uint32_t k1 = pa[g]; k1 < pa[g + 1]; k1++)
-				for (uint32_t k2 = q2; k2 < q2 + n2; k2++) {
-					uint32_t k = x->gkv[k1] + x->gfi[k2];
-					uint32_t s = x->ki[k].slot;
+		if (g == a || g == b)
+			continue;
+		for (uint32_t k1 = pa[g]; k1 < pa[g + 1]; k1++)
+			for (uint32_t k2 = q2; k2 < q2 + n2; k2++) {
+				uint32_t k = x->gkv[k1] + x->gfi[k2];
+				uint32_t s = x->ki[k].slot;
 
-					if (s == UINT32_MAX)
-						s = key_slot(x, k, sh);
-					*p++ = (struct prec){
-						.m = min2(sh[d->gl[k1]],
-							  sh[d->gl[k2]]),
-						.slot = s,
-						.n = n,
-						.xi = x->gfi[k1],
-						.yi = x->gti[k2]
-					};
-				}
-		}
+				if (s == UINT32_MAX)
+					s = key_slot(x, k, sh);
+				*p++ = (struct prec){ .m = min2(sh[d->gl[k1]],
+								sh[d->gl[k2]]),
+						      .slot = s,
+						      .n = n,
+						      .xi = x->gfi[k1],
+						      .yi = x->gti[k2] };
+			}
 	}
-	x->poff[pk] = x->nrec;
-	x->nrec += (size_t)(p - p0);
-	x->pgen[pk] = x->gen;
-	return p0;
+	return x->rec;
 }
 
 /* flow_direct from the pair's records P: MIN's links, then per VLB stem
@@ -834,12 +824,59 @@ static double flow_table(const struct hm_dfly *x, uint32_t a, uint32_t b,
 	return r;
 }
 
+/* The shares of flow S -> DN's injection and ejection links' least
+ * (BASE) and of its ends' local links, from router RS of group A to
+ * router RD of group B != A: s -> x (capped at BASE) into x->shs and
+ * y -> d into x->shd, by x's and y's index (BASE itself where x = s,
+ * none where y = d). */
+static void flow_ends(struct hm_dfly *x, const double *sh, uint32_t rs,
+		      uint32_t rd, double base)
+{
+	const struct routing_dfly *d = x->d;
+	uint32_t a = d->group[rs], b = d->group[rd];
+	uint32_t na = asz(d, a), nb = asz(d, b);
+	uint32_t is = d->idx[rs], id = d->idx[rd];
+	const uint32_t *row = d->local + d->lo[a] + (size_t)is * na;
+	const uint32_t *col = d->local + d->lo[b] + id;
+	double *ss = x->shs, *sd = x->shd;
+
+	for (uint32_t k = 0; k < na; k++)
+		ss[k] = k == is ? base : min2(base, sh[row[k]]);
+	for (uint32_t k = 0; k < nb; k++)
+		sd[k] = k == id ? INFINITY : sh[col[(size_t)k * nb]];
+}
+
+/* x->ord[0, N) sorted by group pair (the high 32 bits; stable), one byte
+ * a pass, as many as the largest pair has. */
+static void sort_pairs(struct hm_dfly *x, size_t n)
+{
+	uint64_t top = (uint64_t)x->d->G * x->d->G - 1;
+
+	for (unsigned bit = 32; bit < 64 && top >> (bit - 32); bit += 8) {
+		size_t cnt[257] = { 0 };
+		uint64_t *t;
+
+		for (size_t i = 0; i < n; i++)
+			cnt[((x->ord[i] >> bit) & 255) + 1]++;
+		for (unsigned v = 0; v < 256; v++)
+			cnt[v + 1] += cnt[v];
+		for (size_t i = 0; i < n; i++)
+			x->ordt[cnt[(x->ord[i] >> bit) & 255]++] = x->ord[i];
+		t = x->ord;
+		x->ord = x->ordt;
+		x->ordt = t;
+	}
+}
+
 void hm_dfly_rates(struct hm_dfly *x, const struct flows *f, const double *sh,
 		   double *rates)
 {
 	const struct routing_dfly *d = x->d;
 	const struct topo *t = x->t;
+	size_t no = 0;
 
+	/* within a router or a group here; between groups, with tables,
+	 * by group pair after */
 	for (uint32_t i = 0; i < f->n; i++) {
 		uint32_t s = f->src[i], dn = f->dst[i];
 		uint32_t rs = topo_node_switch(t, s),
@@ -870,24 +907,28 @@ void hm_dfly_rates(struct hm_dfly *x, const struct flows *f, const double *sh,
 			rates[i] = r;
 			continue;
 		}
-		/* base with the shares of s -> x and y -> d (x, y by their
-		 * index; base itself where x = s, y = d) */
-		{
-			uint32_t na = asz(d, a), nb = asz(d, b);
-			uint32_t is = d->idx[rs], id = d->idx[rd];
-			const uint32_t *row =
-				d->local + d->lo[a] + (size_t)is * na;
-			const uint32_t *col = d->local + d->lo[b] + id;
-			double *ss = x->shs, *sd = x->shd;
-
-			for (uint32_t k = 0; k < na; k++)
-				ss[k] = k == is ? base : min2(base, sh[row[k]]);
-			for (uint32_t k = 0; k < nb; k++)
-				sd[k] = k == id ? INFINITY :
-						  sh[col[(size_t)k * nb]];
+		if (x->direct) {
+			flow_ends(x, sh, rs, rd, base);
+			rates[i] = flow_direct(x, a, b, sh);
+			continue;
 		}
-		r = x->direct ? flow_direct(x, a, b, sh) :
-				flow_table(x, a, b, pair_table(x, a, b, sh));
-		rates[i] = r;
+		x->ord[no++] = ((uint64_t)a * d->G + b) << 32 | i;
+	}
+	sort_pairs(x, no);
+	for (size_t j = 0; j < no;) {
+		uint64_t pk = x->ord[j] >> 32;
+		uint32_t a = (uint32_t)(pk / d->G), b = (uint32_t)(pk % d->G);
+		const struct prec *p = pair_table(x, a, b, sh);
+
+		for (; j < no && x->ord[j] >> 32 == pk; j++) {
+			uint32_t i = (uint32_t)x->ord[j];
+			uint32_t s = f->src[i], dn = f->dst[i];
+
+			flow_ends(x, sh, topo_node_switch(t, s),
+				  topo_node_switch(t, dn),
+				  min2(sh[topo_inject_link(t, s)],
+				       sh[topo_eject_link(t, dn)]));
+			rates[i] = flow_table(x, a, b, p);
+		}
 	}
 }

@@ -222,8 +222,8 @@ struct hm_dfly;
 /* Whether hm SPEC has method=auto (the closed form where it applies). */
 bool model_hm_auto(const char *spec);
 /* hm_dfly_create memoises at most MEMO_MAX weights per direction
- * (model_opts.hm_dfly_memo_max) and keeps at most REC_MAX path records
- * (model_opts.hm_dfly_rec_max). */
+ * (model_opts.hm_dfly_memo_max) and builds tables of at most REC_MAX path
+ * records (model_opts.hm_dfly_rec_max) per group pair. */
 int hm_dfly_create(const struct routing *r, size_t memo_max, size_t rec_max,
 		   struct hm_dfly **out, struct err *err);
 void hm_dfly_destroy(struct hm_dfly *x);
@@ -231,7 +231,7 @@ int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 		  struct hm_counter *c, uint64_t *npaths, struct err *err);
 void hm_dfly_rates(struct hm_dfly *x, const struct flows *f, const double *sh,
 		   double *rates);
-/* Forget the key shares and pair tables hm_dfly_rates kept
+/* Forget the key shares hm_dfly_rates kept
  * (hm_dfly_count does too): before rating a set again on shares that
  * moved. */
 void hm_dfly_forget(struct hm_dfly *x);

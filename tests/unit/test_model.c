@@ -1656,12 +1656,13 @@ static void rates_agree(const char *net, const char *rt, size_t o, int j,
 	}
 }
 
-/* The closed form keeps each group pair's paths (least global-link
- * share, key shares) for every set rated on the same counts; with no
- * room for them (hm_dfly_rec_max 0) it rates flow by flow.  The two give
- * the same rates to the last bit, for every set present rated again
- * after every add and remove, in both orders of the sets (tables built
- * by one set and read by the next), and agree with the factored form to
+/* The closed form rates a set's flows by group pair from a table of the
+ * pair's paths (least global-link share, key slot), and keeps the key
+ * shares for every set rated on the same counts; with no room for a
+ * table (hm_dfly_rec_max 0) it rates flow by flow.  The two give the
+ * same rates to the last bit, for every set present rated again after
+ * every add and remove, in both orders of the sets (key shares kept by
+ * one set and read by the next), and agree with the factored form to
  * 1e-12 relative. */
 Test(model, hm_closed_form_tables_equal_flow_by_flow)
 {
