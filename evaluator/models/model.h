@@ -276,6 +276,10 @@ void model_hm_state_remove(struct model_hm_state *h, struct model_hm_set *set);
 int model_hm_state_rate(struct model_hm_state *h, const struct flows *f,
 			const struct model_hm_set *set, double *rates,
 			struct err *err);
+/* The version of H's counts: it moves on with every add and remove that
+ * changes a count, and rates of the same flows at the same version are
+ * the same to the last bit. */
+uint64_t model_hm_state_version(const struct model_hm_state *h);
 /* Whether SPEC is hm to be run on factored instances (method=auto or
  * factored): then model_hm_state gives its rates. */
 bool model_hm_incremental(const char *spec);

@@ -592,6 +592,11 @@ int model_hm_state_rate(struct model_hm_state *h, const struct flows *f,
 	return 0;
 }
 
+uint64_t model_hm_state_version(const struct model_hm_state *h)
+{
+	return h->ver;
+}
+
 void model_hm_state_remove(struct model_hm_state *h, struct model_hm_set *set)
 {
 	if (h && set->n)

@@ -147,7 +147,11 @@ struct sim {
 	 * so each is rated once per second, on the final state */
 	bool fmode;
 	double *frac, *alone, *rnow; /* [njobs] */
-	uint32_t *nbr, *nmark;	     /* [njobs] */
+	/* hm: the counts' version rnow[k] is of (model_hm_state_version;
+	 * UINT64_MAX: none): a job rated at its start with no start or end
+	 * after it in that second is not rated again */
+	uint64_t *rver;	       /* [njobs] */
+	uint32_t *nbr, *nmark; /* [njobs] */
 	uint32_t nnbr, nmarkv;
 	uint32_t *dirty, *dmark, ndirty, dmarkv; /* [njobs] */
 	struct model_hm_state *hm_alone;	 /* hm: an empty state to rate a
@@ -659,6 +663,8 @@ static int job_hm(struct sim *s, uint32_t i, double *rate)
 	}
 	for (uint32_t k = 0; k < f->n; k++)
 		*rate += r[k];
+	if (s->rver)
+		s->rver[i] = model_hm_state_version(s->hm);
 out:
 	free(r);
 	if (f == &own)
@@ -871,6 +877,10 @@ static int rerate(struct sim *s, uint32_t k)
 		if (job_rate(s, k, &r))
 			return -1;
 	} else {
+		uint64_t v = model_hm_state_version(s->hm);
+
+		if (s->rver[k] == v) /* rnow[k] is of these counts */
+			return 0;
 		if (rate_room(s, f->n))
 			return -1;
 		if (model_hm_state_rate(s->hm, f, &s->hmset[k], s->rbuf_d,
@@ -880,6 +890,7 @@ static int rerate(struct sim *s, uint32_t k)
 		}
 		for (uint32_t q = 0; q < f->n; q++)
 			r += s->rbuf_d[q];
+		s->rver[k] = v;
 	}
 	s->rnow[k] = r;
 	return 0;
@@ -1482,13 +1493,14 @@ static int fmode_setup(struct sim *s, uint32_t nj, uint32_t L)
 	s->frac = malloc((nj ? nj : 1) * sizeof(*s->frac));
 	s->alone = calloc(nj ? nj : 1, sizeof(*s->alone));
 	s->rnow = calloc(nj ? nj : 1, sizeof(*s->rnow));
+	s->rver = malloc((nj ? nj : 1) * sizeof(*s->rver));
 	s->nbr = malloc((nj ? nj : 1) * sizeof(*s->nbr));
 	s->nmark = calloc(nj ? nj : 1, sizeof(*s->nmark));
 	s->dirty = malloc((nj ? nj : 1) * sizeof(*s->dirty));
 	s->dmark = calloc(nj ? nj : 1, sizeof(*s->dmark));
 	if (!s->links || !s->nlinks || !s->onlink || !s->jflows || !s->frac ||
-	    !s->alone || !s->rnow || !s->nbr || !s->nmark || !s->dirty ||
-	    !s->dmark)
+	    !s->alone || !s->rnow || !s->rver || !s->nbr || !s->nmark ||
+	    !s->dirty || !s->dmark)
 		return -1;
 	s->dmarkv = 1;
 	for (uint32_t i = 0; i < nj; i++) {
@@ -1496,6 +1508,7 @@ static int fmode_setup(struct sim *s, uint32_t nj, uint32_t L)
 				     s->w->jobs[i].comm_fraction :
 				     s->o->comm_fraction;
 		s->alone[i] = -1;
+		s->rver[i] = UINT64_MAX;
 	}
 	if (s->hm) {
 		s->hm_alone = model_hm_state_create(
@@ -1657,6 +1670,7 @@ static void teardown(struct sim *s)
 	free(s->frac);
 	free(s->alone);
 	free(s->rnow);
+	free(s->rver);
 	free(s->nbr);
 	free(s->nmark);
 	free(s->dirty);

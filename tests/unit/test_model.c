@@ -1815,6 +1815,73 @@ Test(model, hm_closed_form_scope_and_errors)
 	fx_net_free(&n);
 }
 
+/* The counts' version moves on with every add and remove that counts,
+ * not with a rate or a refused add; a set rated at the version it was
+ * added at, or back on the same counts, gets its add's rates to the
+ * last bit (whatif --comm-fraction skips such a rating). */
+Test(model, hm_state_version_moves_with_counts)
+{
+	static const char *const specs[] = { "hm", "hm:method=factored" };
+	struct fx_net n = fx_net("dragonfly:p=2,a=4,h=2,g=9", "ugal");
+	struct err err = { 0 };
+
+	for (size_t q = 0; q < 2; q++) {
+		struct model_hm_state *h =
+			model_hm_state_create(n.r, specs[q], NULL, &err);
+		struct model_hm_set sa, sb, sx;
+		struct flows fa, fb, fx;
+		double r0[3], r1[3], r2[3], rb[2];
+		uint64_t v0, v1, v2;
+
+		cr_assert_not_null(h, "%s", err.msg);
+		flows_init(&fa);
+		flows_init(&fb);
+		flows_init(&fx);
+		cr_assert_eq(flows_add(&fa, 0, 9, 1), 0);
+		cr_assert_eq(flows_add(&fa, 1, 40, 1), 0);
+		cr_assert_eq(flows_add(&fa, 2, 3, 1), 0);
+		cr_assert_eq(flows_add(&fb, 0, 41, 1), 0);
+		cr_assert_eq(flows_add(&fb, 10, 1, 1), 0);
+		cr_assert_eq(flows_add(&fx, 5, 5, 1), 0);
+		v0 = model_hm_state_version(h);
+		cr_assert_eq(model_hm_state_add(h, &fa, r0, &sa, &err), 0, "%s",
+			     err.msg);
+		v1 = model_hm_state_version(h);
+		cr_expect_neq(v1, v0, "%s: add", specs[q]);
+		cr_assert_eq(model_hm_state_rate(h, &fa, &sa, r1, &err), 0);
+		cr_expect_eq(model_hm_state_version(h), v1, "%s: rate",
+			     specs[q]);
+		cr_expect(memcmp(r0, r1, sizeof(r0)) == 0,
+			  "%s: rated again at the version of its add",
+			  specs[q]);
+		cr_expect_eq(model_hm_state_add(h, &fx, rb, &sx, &err), -1);
+		cr_expect_eq(model_hm_state_version(h), v1, "%s: refused add",
+			     specs[q]);
+		cr_assert_eq(model_hm_state_add(h, &fb, rb, &sb, &err), 0, "%s",
+			     err.msg);
+		v2 = model_hm_state_version(h);
+		cr_expect_neq(v2, v1, "%s: second add", specs[q]);
+		cr_assert_eq(model_hm_state_rate(h, &fa, &sa, r2, &err), 0);
+		cr_expect(r2[0] < r0[0],
+			  "%s: flow 0 shares its injection with set b: "
+			  "%.17g, alone %.17g",
+			  specs[q], r2[0], r0[0]);
+		model_hm_state_remove(h, &sb);
+		cr_expect(model_hm_state_version(h) != v2 &&
+				  model_hm_state_version(h) != v1,
+			  "%s: remove", specs[q]);
+		cr_assert_eq(model_hm_state_rate(h, &fa, &sa, r2, &err), 0);
+		cr_expect(memcmp(r0, r2, sizeof(r0)) == 0,
+			  "%s: back on the counts of its add", specs[q]);
+		model_hm_state_remove(h, &sa);
+		flows_free(&fa);
+		flows_free(&fb);
+		flows_free(&fx);
+		model_hm_state_destroy(h);
+	}
+	fx_net_free(&n);
+}
+
 Test(model, hm_method_option)
 {
 	struct err err = { 0 };
