@@ -103,6 +103,7 @@ struct sim {
 	struct flows *jflows;	 /* [njobs] */
 	struct model_input *jin; /* [njobs] (global link ids) */
 	struct onlink *onlink;	 /* [L] */
+	uint32_t nindexed;	 /* jobs with a link in onlink */
 	bool paths;		 /* the model works on paths */
 	uint32_t *stamp;	 /* [L] link marks */
 	uint32_t stampv;
@@ -728,6 +729,8 @@ static void job_uncache(struct sim *s, uint32_t i)
  * incidence. */
 static int index_links(struct sim *s, uint32_t i)
 {
+	if (s->nlinks[i])
+		s->nindexed++;
 	for (uint32_t q = 0; q < s->nlinks[i]; q++) {
 		struct onlink *ol = &s->onlink[s->links[i][q]];
 
@@ -746,6 +749,8 @@ static int index_links(struct sim *s, uint32_t i)
 /* ... and out of it at its end. */
 static void unindex_links(struct sim *s, uint32_t i)
 {
+	if (s->nlinks[i])
+		s->nindexed--;
 	for (uint32_t q = 0; q < s->nlinks[i]; q++) {
 		struct onlink *ol = &s->onlink[s->links[i][q]];
 
@@ -831,16 +836,20 @@ static int flips(struct sim *s)
 }
 
 /* The running jobs whose link set shares a link with job I's (I's
- * still indexed) into s->nbr[0 .. s->nnbr). */
+ * still indexed) into s->nbr[0 .. s->nnbr), in the order I's links
+ * meet them: done once every other indexed job is (under ugal on a
+ * dragonfly, after the first few of thousands of links). */
 static void neighbours(struct sim *s, uint32_t i)
 {
+	uint32_t all = s->nindexed ? s->nindexed - 1 : 0;
+
 	if (++s->nmarkv == 0) {
 		memset(s->nmark, 0, s->w->n * sizeof(*s->nmark));
 		s->nmarkv = 1;
 	}
 	s->nnbr = 0;
 	s->nmark[i] = s->nmarkv;
-	for (uint32_t q = 0; q < s->nlinks[i]; q++) {
+	for (uint32_t q = 0; q < s->nlinks[i] && s->nnbr < all; q++) {
 		const struct onlink *ol = &s->onlink[s->links[i][q]];
 
 		for (uint32_t k = 0; k < ol->n; k++)
