@@ -86,6 +86,12 @@ struct hm_dfly {
 	 * to kw (maxa rounded up to 4) */
 	double *segv;
 	uint32_t kw;
+	/* per router v, the shares of v -> I (lout) and of I -> v (lin) for
+	 * every router I of its group by I's index, read from the links
+	 * when a key of this set first needs them (lgo, lgi: the kgen they
+	 * are of; hm_dfly_forget moves kgen on) */
+	double *lout, *lin;
+	uint32_t *lgo, *lgi, kgen;
 	double *uout, *uin; /* [S] key uses leaving / entering */
 	uint32_t *rout, *rin, nrout, nrin;
 	/* the paths of a flow A -> B in flow_direct's order (pair_table):
@@ -166,6 +172,10 @@ void hm_dfly_destroy(struct hm_dfly *x)
 	free(x->pairs2);
 	free(x->f);
 	free(x->ki);
+	free(x->lout);
+	free(x->lin);
+	free(x->lgo);
+	free(x->lgi);
 	free(x->keys);
 	free(x->segv);
 	free(x->uout);
@@ -226,6 +236,11 @@ int hm_dfly_create(const struct routing *r, size_t memo_max, size_t rec_max,
 		}
 	}
 	x->ki = malloc(((size_t)x->K + 1) * sizeof(*x->ki));
+	x->lout = malloc(((size_t)x->K + 1) * sizeof(*x->lout));
+	x->lin = malloc(((size_t)x->K + 1) * sizeof(*x->lin));
+	x->lgo = calloc((size_t)d->S + 1, sizeof(*x->lgo));
+	x->lgi = calloc((size_t)d->S + 1, sizeof(*x->lgi));
+	x->kgen = 1;
 	x->uout = calloc((size_t)d->S + 1, sizeof(*x->uout));
 	x->uin = calloc((size_t)d->S + 1, sizeof(*x->uin));
 	x->rout = malloc(((size_t)d->S + 1) * sizeof(*x->rout));
@@ -237,7 +252,8 @@ int hm_dfly_create(const struct routing *r, size_t memo_max, size_t rec_max,
 	if (!x->P || !x->Q || !x->gfrom || !x->gto || !x->gfi || !x->gti ||
 	    !x->tin || !x->tn || !x->gkv || !x->shs || !x->shd || !x->w ||
 	    !x->pcnt || !x->pairs || !x->pairs2 || !x->f || !x->wdone ||
-	    !x->ki || !x->uout || !x->uin || !x->rout || !x->rin) {
+	    !x->ki || !x->uout || !x->uin || !x->rout || !x->rin || !x->lout ||
+	    !x->lin || !x->lgo || !x->lgi) {
 		hm_dfly_destroy(x);
 		return err_nomem(err, "out of memory (hm)");
 	}
@@ -360,6 +376,11 @@ void hm_dfly_forget(struct hm_dfly *x)
 	for (uint32_t q = 0; q < x->nk; q++)
 		x->ki[x->keys[q]].slot = UINT32_MAX;
 	x->nk = 0;
+	if (++x->kgen == 0) {
+		memset(x->lgo, 0, x->d->S * sizeof(*x->lgo));
+		memset(x->lgi, 0, x->d->S * sizeof(*x->lgi));
+		x->kgen = 1;
+	}
 }
 
 /* Room for NKEYS more key slots (at most K in all), a group pair's NREC
@@ -665,24 +686,33 @@ static inline double min2(double a, double b)
 
 /* Key K's segment shares into a new slot (and x->ki[k]), in
  * routing_middles' order (for every router I of the key's group: the
- * least of v -> I and I -> u), then zeros to x->kw. */
+ * least of v -> I and I -> u), then zeros to x->kw.  The shares of
+ * v -> I and I -> u come from x->lout and x->lin, read from SH for v and
+ * for u the first time this kgen: every key of v (or u) a set meets has
+ * all those links counted by the set, so they are of these counts. */
 static uint32_t key_slot(struct hm_dfly *x, uint32_t k, const double *sh)
 {
 	const struct routing_dfly *d = x->d;
 	uint32_t v = k / d->maxa, g = d->group[v], s = x->nk++;
-	uint32_t u = d->mem[d->mem_off[g] + k % d->maxa], n = asz(d, g);
+	uint32_t iu = k % d->maxa, u = d->mem[d->mem_off[g] + iu];
+	uint32_t iv = d->idx[v], n = asz(d, g);
+	const uint32_t *lg = d->local + d->lo[g];
 	double *sv = x->segv + (size_t)s * x->kw;
+	double *ro = x->lout + (size_t)v * d->maxa;
+	double *ri = x->lin + (size_t)u * d->maxa;
 
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t I = d->mem[d->mem_off[g] + i];
-		double m = INFINITY;
-
-		if (I != v)
-			m = min2(m, sh[loc(d, g, v, I)]);
-		if (I != u)
-			m = min2(m, sh[loc(d, g, I, u)]);
-		sv[i] = m;
+	if (x->lgo[v] != x->kgen) {
+		for (uint32_t i = 0; i < n; i++)
+			ro[i] = i == iv ? INFINITY : sh[lg[(size_t)iv * n + i]];
+		x->lgo[v] = x->kgen;
 	}
+	if (x->lgi[u] != x->kgen) {
+		for (uint32_t i = 0; i < n; i++)
+			ri[i] = i == iu ? INFINITY : sh[lg[(size_t)i * n + iu]];
+		x->lgi[u] = x->kgen;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		sv[i] = min2(min2(INFINITY, ro[i]), ri[i]);
 	for (uint32_t i = n; i < x->kw; i++)
 		sv[i] = 0;
 	x->ki[k].slot = s;
