@@ -89,7 +89,7 @@ struct model_hm_state {
 	size_t stem_budget; /* model_opts.hm_stem_budget */
 	uint32_t L, nkeys;
 	double *u, *cap;
-	double *sh;	 /* [L] cap / u of the links this set touched */
+	double *sh;	 /* [L] cap / u wherever u > 0 (hm_add, uncount) */
 	double *add;	 /* [L] this set's counts, 0 outside touched */
 	uint32_t *touch; /* links with add > 0 */
 	uint32_t ntouch;
@@ -263,6 +263,15 @@ static inline void count(struct model_hm_state *h, uint32_t l, double n)
 	struct hm_counter c = { h->add, h->touch, &h->ntouch };
 
 	hm_count(&c, l, n);
+}
+
+/* N of link L's count out, its share kept (cap / u while u > 0: the
+ * closed form's rates read the shares of a set present as they are). */
+static inline void uncount(struct model_hm_state *h, uint32_t l, double n)
+{
+	h->u[l] -= n;
+	if (h->u[l] > 0)
+		h->sh[l] = h->cap[l] / h->u[l];
 }
 
 /* Key K's segment shares sorted into srt with prefix sums into pre. */
@@ -528,7 +537,7 @@ commit:
 		if (flow_stems(h, f, i, err)) {
 			if (set) { /* the counts back out */
 				for (uint32_t q = 0; q < set->n; q++)
-					h->u[set->link[q]] -= set->cnt[q];
+					uncount(h, set->link[q], set->cnt[q]);
 				free(set->link);
 				free(set->cnt);
 				memset(set, 0, sizeof(*set));
@@ -579,12 +588,8 @@ int model_hm_state_rate(struct model_hm_state *h, const struct flows *f,
 	if (!h->dfly || !set)
 		return hm_add(h, f, rates, NULL, NULL, NULL, false, err);
 	/* the closed form reads the shares of the links F counted, which
-	 * are SET's: brought up to date, no count */
-	for (uint32_t q = 0; q < set->n; q++) {
-		uint32_t l = set->link[q];
-
-		h->sh[l] = h->cap[l] / (h->u[l] > 0 ? h->u[l] : set->cnt[q]);
-	}
+	 * are SET's: every add and remove keeps them (u > 0 while SET is
+	 * present) */
 	/* its key shares: of these counts, or forgotten */
 	if (hm_dfly_prepare(h->dfly, f, h->ver, err))
 		return -1;
@@ -602,7 +607,7 @@ void model_hm_state_remove(struct model_hm_state *h, struct model_hm_set *set)
 	if (h && set->n)
 		h->ver++;
 	for (uint32_t l = 0; h && l < set->n; l++)
-		h->u[set->link[l]] -= set->cnt[l];
+		uncount(h, set->link[l], set->cnt[l]);
 	free(set->link);
 	free(set->cnt);
 	memset(set, 0, sizeof(*set));
