@@ -464,10 +464,8 @@ static void set_needs(struct hm_dfly *x, const struct flows *f, double *nkeys,
 	for (uint32_t i = 0; i < f->n; i++) {
 		uint32_t a = d->group[topo_node_switch(x->t, f->src[i])];
 		uint32_t b = d->group[topo_node_switch(x->t, f->dst[i])];
-		size_t pk = (size_t)a * d->G + b;
+		size_t pk = (size_t)a * d->G + b, n;
 		const uint32_t *l;
-
-		size_t n;
 
 		if (a == b || x->pcnt[pk]++)
 			continue;
@@ -582,7 +580,6 @@ int hm_dfly_count(struct hm_dfly *x, const struct flows *f,
 			uint32_t b = x->pairs[j] % G;
 			double c = x->pcnt[x->pairs[j]];
 			const uint32_t *nb = x->tn + (size_t)b * G;
-
 			size_t n = (size_t)x->Q[x->pairs[j]] +
 				   (d->min ? pa[b + 1] - pa[b] : 0);
 
@@ -722,7 +719,7 @@ static uint32_t key_slot(struct hm_dfly *x, uint32_t k, const double *sh)
 
 /* The sum over a key's N segments of min(C, v_g), from its slot SV
  * (key_slot), over N rounded up to 4 (the padding's zeros add nothing:
- * C > 0), without a branch: four sums, two SSE2 registers of two, added
+ * C >= 0), without a branch: four sums, two SSE2 registers of two, added
  * the same way with or without SSE2, so the same to the last bit. */
 static inline double keyval(const double *sv, uint32_t n, double c)
 {
