@@ -840,21 +840,36 @@ static const struct prec *pair_table(struct hm_dfly *x, uint32_t a, uint32_t b,
 	return x->rec;
 }
 
+/* The sum over a flow A -> B's MIN paths (the first of the pair's
+ * records *P, which it moves past them) of their shares; *E the end of
+ * the pair's records. */
+static inline double flow_min(const struct hm_dfly *x, uint32_t a, uint32_t b,
+			      const struct prec **p, const struct prec **e)
+{
+	const struct routing_dfly *d = x->d;
+	const double *ss = x->shs, *sd = x->shd;
+	const uint32_t *l;
+	uint32_t nmin = d->min ? nglob(d, a, b, &l) : 0;
+	const struct prec *q = *p;
+	double r = 0;
+
+	*e = q + nmin + (size_t)x->Q[(size_t)a * d->G + b];
+	for (; nmin; q++, nmin--)
+		r += min2(min2(ss[q->xi], q->m), sd[q->yi]);
+	*p = q;
+	return r;
+}
+
 /* flow_direct from the pair's records P: MIN's links, then per VLB stem
  * its share c (the least of its ends' and its global links') and the sum
  * over its key's segments of min(c, v_g) as keysum's. */
 static double flow_table(const struct hm_dfly *x, uint32_t a, uint32_t b,
 			 const struct prec *p)
 {
-	const struct routing_dfly *d = x->d;
 	const double *ss = x->shs, *sd = x->shd;
-	const uint32_t *l;
-	uint32_t nmin = d->min ? nglob(d, a, b, &l) : 0;
-	const struct prec *e = p + nmin + (size_t)x->Q[(size_t)a * d->G + b];
-	double r = 0;
+	const struct prec *e;
+	double r = flow_min(x, a, b, &p, &e);
 
-	for (; p < e && nmin; p++, nmin--)
-		r += min2(min2(ss[p->xi], p->m), sd[p->yi]);
 	for (; p < e; p++)
 		r += keyval(x->segv + (size_t)p->slot * x->kw, p->n,
 			    min2(min2(ss[p->xi], p->m), sd[p->yi]));
@@ -869,15 +884,10 @@ __attribute__((target("avx"))) static double
 flow_table_avx(const struct hm_dfly *x, uint32_t a, uint32_t b,
 	       const struct prec *p)
 {
-	const struct routing_dfly *d = x->d;
 	const double *ss = x->shs, *sd = x->shd;
-	const uint32_t *l;
-	uint32_t nmin = d->min ? nglob(d, a, b, &l) : 0;
-	const struct prec *e = p + nmin + (size_t)x->Q[(size_t)a * d->G + b];
-	double r = 0;
+	const struct prec *e;
+	double r = flow_min(x, a, b, &p, &e);
 
-	for (; p < e && nmin; p++, nmin--)
-		r += min2(min2(ss[p->xi], p->m), sd[p->yi]);
 	for (; p < e; p++) {
 		const double *sv = x->segv + (size_t)p->slot * x->kw;
 		__m256d cv =
