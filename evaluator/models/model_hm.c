@@ -589,8 +589,7 @@ int model_hm_state_rate(struct model_hm_state *h, const struct flows *f,
 		return hm_add(h, f, rates, NULL, NULL, NULL, false, err);
 	/* the closed form reads the shares of the links F counted, which
 	 * are SET's: every add and remove keeps them (u > 0 while SET is
-	 * present) */
-	/* its key shares: of these counts, or forgotten */
+	 * present); its key shares are of these counts, or forgotten */
 	if (hm_dfly_prepare(h->dfly, f, h->ver, err))
 		return -1;
 	hm_dfly_rates(h->dfly, f, h->sh, rates);

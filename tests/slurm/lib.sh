@@ -334,7 +334,10 @@ run_workload() {
 # (its stepd logs "execve(): .../jobN/slurm_script: No such file or
 # directory"; CI saw it once under select/topo, 22.05, a 1-node job
 # placed and logged as planned).  The spool is slurmd's: no plugin of
-# this project writes or removes anything there.
+# this project writes or removes anything there.  Slurm's own race
+# (src/common/stepd_api.c, 22.05 to 26.05): slurmd, connecting to a
+# step whose stepd has bound its socket but does not listen yet, gets
+# ECONNREFUSED and _handle_stray_script deletes the batch script.
 all_completed() {
 	local id st bh bad=0 allowed=${2:-0} gone=0 maxgone
 	maxgone=$(( $(wc -l < "$TDIR/$1.jobs") / 10 ))
