@@ -280,6 +280,24 @@ int model_hm_state_rate(struct model_hm_state *h, const struct flows *f,
  * changes a count, and rates of the same flows at the same version are
  * the same to the last bit. */
 uint64_t model_hm_state_version(const struct model_hm_state *h);
+/* Room for another thread to rate H's sets in at once with the caller
+ * (model_hm_state_rate_in): the closed form's tables and key shares,
+ * its own.  *OUT is NULL where H has no closed form (its rates use H's
+ * own scratch: one thread only).  Returns 0, or -1 with err set. */
+struct model_hm_room;
+int model_hm_room_create(const struct model_hm_state *h,
+			 struct model_hm_room **out, struct err *err);
+void model_hm_room_destroy(struct model_hm_room *m);
+/* The closed form's rates of flows F (of sets added earlier and still
+ * present; any of their flows, in any runs) in room M (of H), or, with M
+ * NULL, in H's own: H is only read, so threads each with a room of their
+ * own (one of them may take H's) may rate at once, while nothing is added
+ * or removed, and get model_hm_state_rate's rates to the last bit.
+ * Returns 0, or -1 with err set (memory, a bad flow, H without a closed
+ * form). */
+int model_hm_state_rate_in(struct model_hm_state *h, struct model_hm_room *m,
+			   const struct flows *f, double *rates,
+			   struct err *err);
 /* Whether SPEC is hm to be run on factored instances (method=auto or
  * factored): then model_hm_state gives its rates. */
 bool model_hm_incremental(const char *spec);

@@ -86,7 +86,8 @@ enum { SORT_NO, SORT_WANTED, SORT_DONE };
  * scratch of one add. */
 struct model_hm_state {
 	const struct routing *r;
-	size_t stem_budget; /* model_opts.hm_stem_budget */
+	size_t stem_budget;	  /* model_opts.hm_stem_budget */
+	size_t memo_max, rec_max; /* model_opts' hm_dfly budgets (rooms) */
 	uint32_t L, nkeys;
 	double *u, *cap;
 	double *sh;	 /* [L] cap / u wherever u > 0 (hm_add, uncount) */
@@ -132,6 +133,8 @@ static struct model_hm_state *state_new(const struct routing *r, bool closed,
 		goto nomem;
 	h->r = r;
 	h->stem_budget = o->hm_stem_budget;
+	h->memo_max = o->hm_dfly_memo_max;
+	h->rec_max = o->hm_dfly_rec_max;
 	h->L = L;
 	h->nkeys = K;
 	h->u = calloc((size_t)L + 1, sizeof(*h->u));
@@ -593,6 +596,53 @@ int model_hm_state_rate(struct model_hm_state *h, const struct flows *f,
 	if (hm_dfly_prepare(h->dfly, f, h->ver, err))
 		return -1;
 	hm_dfly_rates(h->dfly, f, h->sh, rates);
+	return 0;
+}
+
+struct model_hm_room {
+	struct hm_dfly *x;
+};
+
+int model_hm_room_create(const struct model_hm_state *h,
+			 struct model_hm_room **out, struct err *err)
+{
+	struct model_hm_room *m;
+
+	*out = NULL;
+	if (!h->dfly)
+		return 0;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return err_nomem(err, "out of memory (hm)");
+	if (hm_dfly_create(h->r, h->memo_max, h->rec_max, &m->x, err)) {
+		free(m);
+		return -1;
+	}
+	*out = m;
+	return 0;
+}
+
+void model_hm_room_destroy(struct model_hm_room *m)
+{
+	if (!m)
+		return;
+	hm_dfly_destroy(m->x);
+	free(m);
+}
+
+int model_hm_state_rate_in(struct model_hm_state *h, struct model_hm_room *m,
+			   const struct flows *f, double *rates,
+			   struct err *err)
+{
+	/* as model_hm_state_rate's closed form: H's shares and version are
+	 * only read, everything written is M's (or H's closed form's) */
+	struct hm_dfly *x = m ? m->x : h->dfly;
+
+	if (!x)
+		return err_set(err, "hm: no closed form to rate in");
+	if (hm_dfly_prepare(x, f, h->ver, err))
+		return -1;
+	hm_dfly_rates(x, f, h->sh, rates);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
  * instances (LP against progressive filling, MCF against MMF, HM against
  * JM, link loads against capacities) and the GLPK status paths. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1880,6 +1881,129 @@ Test(model, hm_state_version_moves_with_counts)
 		model_hm_state_destroy(h);
 	}
 	fx_net_free(&n);
+}
+
+/* Rooms (model_hm_room_create): three threads, two in a room of their
+ * own and one in the state's (room NULL), rate three sets of one state
+ * at once, over and over, and get model_hm_state_rate's rates to the
+ * bit, with tables and flow by flow (hm_dfly_rec_max 0); a state with no
+ * closed form (method=factored, or a fat-tree) gives no room, and
+ * refuses to rate in its own. */
+struct room_job {
+	struct model_hm_state *h;
+	struct model_hm_room *m;
+	const struct flows *f; /* [3] */
+	const double *want;    /* [3 * 64] */
+	int bad;
+};
+
+static void *room_thread(void *arg)
+{
+	struct room_job *j = arg;
+	struct err err = { 0 };
+	double r[64];
+
+	for (int pass = 0; pass < 50; pass++)
+		for (uint32_t q = 0; q < 3; q++) {
+			if (model_hm_state_rate_in(j->h, j->m, &j->f[q], r,
+						   &err) ||
+			    memcmp(r, j->want + 64 * q, j->f[q].n * sizeof(*r)))
+				j->bad++;
+		}
+	return NULL;
+}
+
+Test(model, hm_rooms_rate_at_once)
+{
+	struct fx_net n = fx_net("dragonfly:p=2,a=4,h=2,g=9", "ugal");
+	struct fx_net ft = fx_net("fattree:k=4,n=3", "ecmp");
+	struct err err = { 0 };
+	uint32_t N = topo_num_nodes(n.t);
+
+	for (int direct = 0; direct < 2; direct++) {
+		struct model_opts mo;
+		struct model_hm_state *h;
+		struct model_hm_set set[3];
+		struct flows f[3];
+		double want[3 * 64], first[64];
+		struct room_job jobs[3];
+		pthread_t th[3];
+		struct rng g;
+
+		model_opts_init(&mo);
+		if (direct)
+			mo.hm_dfly_rec_max = 0;
+		h = model_hm_state_create(n.r, "hm", &mo, &err);
+		cr_assert_not_null(h, "%s", err.msg);
+		rng_seed(&g, 17);
+		for (uint32_t q = 0; q < 3; q++) {
+			flows_init(&f[q]);
+			for (uint32_t i = 0; i < 40 + 10 * q; i++) {
+				uint32_t a = (uint32_t)rng_below(&g, N);
+				uint32_t b = (uint32_t)rng_below(&g, N - 1);
+
+				cr_assert_eq(flows_add(&f[q], a, b + (b >= a),
+						       1),
+					     0);
+			}
+			cr_assert_eq(model_hm_state_add(h, &f[q], first,
+							&set[q], &err),
+				     0, "%s", err.msg);
+		}
+		for (uint32_t q = 0; q < 3; q++)
+			cr_assert_eq(model_hm_state_rate(h, &f[q], &set[q],
+							 want + 64 * q, &err),
+				     0, "%s", err.msg);
+		/* the last set, on the counts of its add: its add's rates */
+		cr_expect(memcmp(first, want + 128, f[2].n * sizeof(*first)) ==
+			  0);
+		for (int t = 0; t < 3; t++) {
+			jobs[t] = (struct room_job){ h, NULL, f, want, 0 };
+			cr_assert_eq(model_hm_room_create(h, &jobs[t].m, &err),
+				     0, "%s", err.msg);
+			cr_assert_not_null(jobs[t].m);
+			if (t == 2) { /* the state's own */
+				model_hm_room_destroy(jobs[t].m);
+				jobs[t].m = NULL;
+			}
+			cr_assert_eq(pthread_create(&th[t], NULL, room_thread,
+						    &jobs[t]),
+				     0);
+		}
+		for (int t = 0; t < 3; t++) {
+			pthread_join(th[t], NULL);
+			cr_expect_eq(jobs[t].bad, 0,
+				     "direct %d thread %d: %d rates differ",
+				     direct, t, jobs[t].bad);
+			model_hm_room_destroy(jobs[t].m);
+		}
+		for (uint32_t q = 0; q < 3; q++) {
+			model_hm_state_remove(h, &set[q]);
+			flows_free(&f[q]);
+		}
+		model_hm_state_destroy(h);
+	}
+	for (int q = 0; q < 2; q++) {
+		struct model_hm_state *h = model_hm_state_create(
+			q ? ft.r : n.r, q ? "hm" : "hm:method=factored", NULL,
+			&err);
+		struct model_hm_room *m = (void *)1;
+
+		cr_assert_not_null(h, "%s", err.msg);
+		struct flows f;
+		double r[1];
+
+		cr_expect_eq(model_hm_room_create(h, &m, &err), 0);
+		cr_expect_null(m, "no closed form, no room (%d)", q);
+		flows_init(&f);
+		cr_assert_eq(flows_add(&f, 0, 5, 1), 0);
+		cr_expect_eq(model_hm_state_rate_in(h, NULL, &f, r, &err), -1);
+		cr_expect_str_eq(err.msg, "hm: no closed form to rate in");
+		flows_free(&f);
+		model_hm_state_destroy(h);
+	}
+	fx_net_free(&n);
+	fx_net_free(&ft);
 }
 
 Test(model, hm_method_option)
