@@ -1019,7 +1019,7 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
  * MAX_POLICIES); each one's predicted rates share the rest
  * (whatif_opts.rate_threads: THREADS / AT_ONCE, at least 1). */
 static void thread_plan(const struct cmd_whatif_args *a, int ncells,
-			int *at_once, uint32_t *rate_threads)
+			int *at_once, uint32_t *rate_threads, uint32_t *threads)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	uint32_t total = a->threads	    ? a->threads :
@@ -1034,6 +1034,7 @@ static void thread_plan(const struct cmd_whatif_args *a, int ncells,
 		n = 1;
 	*at_once = n;
 	*rate_threads = total / (uint32_t)n ? total / (uint32_t)n : 1;
+	*threads = total;
 }
 
 /* The run-time model's parameter: its JSON name and its symbol. */
@@ -1059,11 +1060,13 @@ static void cell_opts(const struct cmd_whatif_args *a, int c,
 }
 
 /* Simulate R->w in cell C of A (policy C % npol) into R->res[C], its
- * rates on RATE_THREADS threads (thread_plan), with progress on stderr
+ * rates on RATE_THREADS threads (thread_plan; hm's, with RUNNING the
+ * cells going on, THREADS / *RUNNING where more), with progress on stderr
  * for long workloads, giving up once STOP is set.  Returns 0, or -1 with
  * ERR set. */
 static int simulate(const struct cmd_whatif_args *a,
 		    struct cmd_whatif_result *r, int c, uint32_t rate_threads,
+		    uint32_t threads, const atomic_uint *running,
 		    const atomic_bool *stop, struct err *err)
 {
 	const struct policy_arg *pol = &a->pol[c % a->npol];
@@ -1079,6 +1082,8 @@ static int simulate(const struct cmd_whatif_args *a,
 		snprintf(label, sizeof(label), "%s", pol->label);
 	so.stop = stop;
 	so.rate_threads = rate_threads;
+	so.threads = threads;
+	so.cells_running = running;
 
 	pg.t0 = pg.last = wall_now();
 	so.progress = progress;
@@ -1102,6 +1107,9 @@ struct pool {
 	struct cmd_whatif_result *r;
 	int ncells;
 	uint32_t rate_threads; /* thread_plan's, for every cell */
+	uint32_t threads;      /* the run's: hm's rates take more as cells
+				* end (whatif_opts.cells_running) */
+	atomic_uint running;   /* cells being simulated now */
 	atomic_int next;
 	atomic_bool stop; /* a cell failed: the others give up */
 	int *failed;	  /* [ncells] */
@@ -1114,13 +1122,15 @@ static void pool_worker(void *arg, uint32_t part)
 	int c;
 
 	(void)part; /* each takes the next cell not yet taken */
+	atomic_fetch_add(&p->running, 1);
 	while ((c = atomic_fetch_add(&p->next, 1)) < p->ncells &&
 	       !atomic_load(&p->stop))
-		if (simulate(p->a, p->r, c, p->rate_threads, &p->stop,
-			     &p->err[c])) {
+		if (simulate(p->a, p->r, c, p->rate_threads, p->threads,
+			     &p->running, &p->stop, &p->err[c])) {
 			p->failed[c] = 1;
 			atomic_store(&p->stop, true);
 		}
+	atomic_fetch_sub(&p->running, 1);
 	model_thread_done(); /* GLPK's environment, if a model used it */
 }
 
@@ -1144,7 +1154,8 @@ static int simulate_all(const struct cmd_whatif_args *a,
 	}
 	atomic_init(&p.next, 0);
 	atomic_init(&p.stop, false);
-	thread_plan(a, p.ncells, &nth, &p.rate_threads);
+	atomic_init(&p.running, 0);
+	thread_plan(a, p.ncells, &nth, &p.rate_threads, &p.threads);
 	par_run(nth > 1 ? (uint32_t)nth : 1, true, pool_worker, &p, NULL);
 	r->nres = p.ncells; /* failed ones are left empty */
 	for (int c = 0; c < p.ncells; c++)
@@ -1873,7 +1884,7 @@ static int run_cell(const char *dir, uint32_t k)
 	struct cmd_whatif_result r = { 0 };
 	struct err err = { 0 };
 	char *text = NULL, **argv = NULL, path[4096];
-	uint32_t ncells, rt;
+	uint32_t ncells, rt, total;
 	int rc = read_array(dir, &a, &text, &argv), nth;
 	struct json_object *o = NULL;
 	const char *s;
@@ -1896,8 +1907,8 @@ static int run_cell(const char *dir, uint32_t k)
 		goto out;
 	}
 	r.nres = (int)ncells;
-	thread_plan(&a, 1, &nth, &rt);
-	if (simulate(&a, &r, (int)k, rt, NULL, &err)) {
+	thread_plan(&a, 1, &nth, &rt, &total);
+	if (simulate(&a, &r, (int)k, rt, total, NULL, NULL, &err)) {
 		rc = cli_error(CMD, cli_status(&err, CLI_USAGE), "%s", err.msg);
 		goto out;
 	}

@@ -157,7 +157,21 @@ struct sim {
 	uint32_t *dirty, *dmark, ndirty, dmarkv; /* [njobs] */
 	struct model_hm_state *hm_alone;	 /* hm: an empty state to rate a
 					  * job alone in */
-	double *rbuf_d;				 /* flow rates (hm), rbuf_cap */
+	/* hm's closed form: the dirty jobs to rate again (todo), their
+	 * flows' rates at rall + roff[q], and the tasks (runs of a job's
+	 * flows) shared out among threads, thread t > 0 rating in room[t],
+	 * thread 0 in the state's own scratch (rate_dirty) */
+	uint32_t *todo, ntodo;
+	size_t *roff;
+	double *rall;
+	size_t rall_cap;
+	struct rate_task {
+		uint32_t q, off, n; /* s->todo[q]'s flows off .. off + n */
+	} * task;
+	uint32_t ntask, task_cap;
+	struct model_hm_room **room;
+	uint32_t nroom;
+	double *rbuf_d; /* flow rates (hm), rbuf_cap */
 	size_t rbuf_cap;
 };
 
@@ -871,8 +885,9 @@ static int rate_room(struct sim *s, size_t n)
 	return 0;
 }
 
-/* Job K's predicted rate now, among the running jobs (the model in
- * force), into s->rnow[k]. */
+/* Job K's predicted rate now, among the running jobs (a model other
+ * than hm's running counts: rate_dirty rates those), into
+ * s->rnow[k]. */
 static int rerate(struct sim *s, uint32_t k)
 {
 	const struct flows *f = &s->jflows[k];
@@ -882,25 +897,8 @@ static int rerate(struct sim *s, uint32_t k)
 		s->rnow[k] = 0;
 		return 0;
 	}
-	if (!s->hm) {
-		if (job_rate(s, k, &r))
-			return -1;
-	} else {
-		uint64_t v = model_hm_state_version(s->hm);
-
-		if (s->rver[k] == v) /* rnow[k] is of these counts */
-			return 0;
-		if (rate_room(s, f->n))
-			return -1;
-		if (model_hm_state_rate(s->hm, f, &s->hmset[k], s->rbuf_d,
-					s->err)) {
-			err_prefix(s->err, "rate");
-			return workload_job_where(s->w, k, s->err);
-		}
-		for (uint32_t q = 0; q < f->n; q++)
-			r += s->rbuf_d[q];
-		s->rver[k] = v;
-	}
+	if (job_rate(s, k, &r))
+		return -1;
 	s->rnow[k] = r;
 	return 0;
 }
@@ -968,18 +966,215 @@ static void mark_neighbours(struct sim *s)
 		mark_dirty(s, s->nbr[q]);
 }
 
+/* The threads to rate on now: whatif_opts.rate_threads, or more while
+ * other cells of the run have ended (cells_running). */
+static uint32_t threads_now(const struct sim *s)
+{
+	uint32_t n = s->o->rate_threads;
+
+	if (s->o->cells_running && s->o->threads) {
+		uint32_t r = atomic_load(s->o->cells_running);
+
+		if (r && s->o->threads / r > n)
+			n = s->o->threads / r;
+	}
+	return n ? n : 1;
+}
+
+/* rate_dirty's threads: each rates the next task not yet taken (a run
+ * of one job's flows, rates into s->rall); the first failure (of the
+ * lowest task) gives the error. */
+struct rate_batch {
+	struct sim *s;
+	atomic_uint next;
+	atomic_bool stop;
+	uint32_t fail; /* lowest failed task, UINT32_MAX: none */
+	struct err err;
+	pthread_mutex_t mu;
+};
+
+static void batch_part(void *arg, uint32_t t)
+{
+	struct rate_batch *b = arg;
+	struct sim *s = b->s;
+	uint32_t q;
+
+	while ((q = atomic_fetch_add(&b->next, 1)) < s->ntask &&
+	       !atomic_load(&b->stop)) {
+		const struct rate_task *k = &s->task[q];
+		const struct flows *f = &s->jflows[s->todo[k->q]];
+		struct flows v = { .n = k->n,
+				   .cap = k->n,
+				   .src = f->src + k->off,
+				   .dst = f->dst + k->off,
+				   .demand = f->demand + k->off };
+		struct err e;
+
+		double *out = s->rall + s->roff[k->q] + k->off;
+		int rc;
+
+		memset(&e, 0, sizeof(e));
+		/* thread 0 in the state's own scratch: a whole job as any
+		 * rating, a run of one (only with rooms: a closed form) in
+		 * the closed form's */
+		if (t)
+			rc = model_hm_state_rate_in(s->hm, s->room[t], &v, out,
+						    &e);
+		else if (v.n == f->n)
+			rc = model_hm_state_rate(
+				s->hm, f, &s->hmset[s->todo[k->q]], out, &e);
+		else
+			rc = model_hm_state_rate_in(s->hm, NULL, &v, out, &e);
+		if (!rc)
+			continue;
+		pthread_mutex_lock(&b->mu);
+		if (q < b->fail) {
+			b->fail = q;
+			b->err = e;
+		}
+		pthread_mutex_unlock(&b->mu);
+		atomic_store(&b->stop, true);
+	}
+}
+
+/* s->todo's jobs' flows as tasks for NTH threads (a job of more than a
+ * quarter of a thread's share in runs of that size, to keep the threads
+ * busy to the end), s->rall room for their rates, and rooms for threads
+ * 1 .. NTH - 1 (*NTH 1 where the state has no closed form: whole jobs,
+ * rated through the state).  Returns 0 or -1. */
+static int batch_plan(struct sim *s, uint32_t *nth)
+{
+	size_t tot = 0, run;
+	uint32_t nt = 0;
+
+	if (*nth > s->nroom) {
+		struct model_hm_room **r =
+			realloc(s->room, *nth * sizeof(*s->room));
+
+		if (!r)
+			return err_nomem(s->err, "out of memory");
+		memset(r + s->nroom, 0, (*nth - s->nroom) * sizeof(*r));
+		s->room = r;
+		s->nroom = *nth;
+	}
+	for (uint32_t t = 1; t < *nth; t++)
+		if (!s->room[t]) {
+			if (model_hm_room_create(s->hm, &s->room[t], s->err))
+				return -1;
+			if (!s->room[t]) { /* no closed form: one thread */
+				*nth = 1;
+				break;
+			}
+		}
+	for (uint32_t q = 0; q < s->ntodo; q++) {
+		s->roff[q] = tot;
+		tot += s->jflows[s->todo[q]].n;
+	}
+	run = *nth > 1 ? (tot + 4 * *nth - 1) / (4 * *nth) : tot;
+	if (run < 256)
+		run = 256;
+	for (uint32_t q = 0; q < s->ntodo; q++) {
+		uint32_t n = s->jflows[s->todo[q]].n;
+
+		nt += (uint32_t)((n + run - 1) / run);
+	}
+	if (nt > s->task_cap) {
+		struct rate_task *t = realloc(s->task, nt * sizeof(*t));
+
+		if (!t)
+			return err_nomem(s->err, "out of memory");
+		s->task = t;
+		s->task_cap = nt;
+	}
+	s->ntask = 0;
+	for (uint32_t q = 0; q < s->ntodo; q++) {
+		uint32_t n = s->jflows[s->todo[q]].n;
+
+		for (uint32_t off = 0; off < n; off += (uint32_t)run)
+			s->task[s->ntask++] = (struct rate_task){
+				.q = q,
+				.off = off,
+				.n = n - off < run ? n - off : (uint32_t)run
+			};
+	}
+	if (tot + 1 > s->rall_cap) {
+		if (resize_dbl(&s->rall, 2 * (tot + 1)))
+			return err_nomem(s->err, "out of memory");
+		s->rall_cap = 2 * (tot + 1);
+	}
+	return 0;
+}
+
+/* hm's closed form: the jobs of s->todo rated on the counts now, on
+ * threads_now() threads (the caller one of them), each rating the next
+ * task not yet taken: the same rates as one job after another, since
+ * rating reads the counts only and a flow's rate is its own (each job's
+ * summed in its flows' order after). */
+static int rate_dirty(struct sim *s)
+{
+	struct rate_batch b = { .s = s, .fail = UINT32_MAX };
+	uint64_t ver = model_hm_state_version(s->hm);
+	uint32_t nth = threads_now(s);
+
+	if (nth > s->ntodo)
+		nth = s->ntodo;
+	if (batch_plan(s, &nth))
+		return -1;
+	if (nth > s->ntask)
+		nth = s->ntask;
+	atomic_init(&b.next, 0);
+	atomic_init(&b.stop, false);
+	pthread_mutex_init(&b.mu, NULL);
+	par_run(nth, true, batch_part, &b, NULL);
+	pthread_mutex_destroy(&b.mu);
+	if (b.fail != UINT32_MAX) {
+		*s->err = b.err;
+		err_prefix(s->err, "rate");
+		return workload_job_where(s->w, s->todo[s->task[b.fail].q],
+					  s->err);
+	}
+	for (uint32_t q = 0; q < s->ntodo; q++) {
+		uint32_t k = s->todo[q], n = s->jflows[k].n;
+		const double *r = s->rall + s->roff[q];
+		double sum = 0;
+
+		for (uint32_t i = 0; i < n; i++)
+			sum += r[i];
+		s->rnow[k] = sum;
+		s->rver[k] = ver;
+	}
+	return 0;
+}
+
 /* The marked jobs still running, each rated (when it shares a link:
- * alone is no matter otherwise) and repaced once. */
+ * alone is no matter otherwise) and repaced once.  Under hm the rates
+ * come first, all on the same counts (rate_dirty), then the paces. */
 static int flush_dirty(struct sim *s)
 {
+	s->ntodo = 0;
+	for (uint32_t q = 0; s->fmode && s->hm && q < s->ndirty; q++) {
+		uint32_t k = s->dirty[q];
+
+		if (!s->live[k] || s->w->jobs[k].running || !s->shares[k])
+			continue;
+		if (s->alone[k] < 0 && rate_alone(s, k))
+			return -1;
+		if (s->res->jobs[k].n < 2 || !s->jflows[k].n)
+			s->rnow[k] = 0;
+		else if (s->rver[k] != model_hm_state_version(s->hm))
+			s->todo[s->ntodo++] = k;
+	}
+	if (s->ntodo && rate_dirty(s))
+		return -1;
 	for (uint32_t q = 0; s->fmode && q < s->ndirty; q++) {
 		uint32_t k = s->dirty[q];
 
 		if (!s->live[k] || s->w->jobs[k].running)
 			continue;
-		if (s->shares[k] && s->alone[k] < 0 && rate_alone(s, k))
+		if (!s->hm && s->shares[k] && s->alone[k] < 0 &&
+		    rate_alone(s, k))
 			return -1;
-		if ((s->shares[k] && rerate(s, k)) || repace(s, k))
+		if ((!s->hm && s->shares[k] && rerate(s, k)) || repace(s, k))
 			return -1;
 	}
 	s->ndirty = 0;
@@ -1507,9 +1702,11 @@ static int fmode_setup(struct sim *s, uint32_t nj, uint32_t L)
 	s->nmark = calloc(nj ? nj : 1, sizeof(*s->nmark));
 	s->dirty = malloc((nj ? nj : 1) * sizeof(*s->dirty));
 	s->dmark = calloc(nj ? nj : 1, sizeof(*s->dmark));
+	s->todo = malloc((nj ? nj : 1) * sizeof(*s->todo));
+	s->roff = malloc((nj ? nj : 1) * sizeof(*s->roff));
 	if (!s->links || !s->nlinks || !s->onlink || !s->jflows || !s->frac ||
 	    !s->alone || !s->rnow || !s->rver || !s->nbr || !s->nmark ||
-	    !s->dirty || !s->dmark)
+	    !s->dirty || !s->dmark || !s->todo || !s->roff)
 		return -1;
 	s->dmarkv = 1;
 	for (uint32_t i = 0; i < nj; i++) {
@@ -1684,6 +1881,13 @@ static void teardown(struct sim *s)
 	free(s->nmark);
 	free(s->dirty);
 	free(s->dmark);
+	free(s->todo);
+	free(s->roff);
+	free(s->rall);
+	free(s->task);
+	for (uint32_t t = 0; t < s->nroom; t++)
+		model_hm_room_destroy(s->room[t]);
+	free(s->room);
 	free(s->rbuf_d);
 	model_hm_state_destroy(s->hm_alone);
 	policy_destroy(s->pol);

@@ -84,6 +84,14 @@ struct whatif_opts {
 	 * numbers, since a rate never changes the schedule.  Progress then
 	 * counts the rates done. */
 	uint32_t rate_threads;
+	/* hm's rates under comm_fraction, with its closed form, again at
+	 * every start and end: the jobs rated on the same counts are shared
+	 * out among rate_threads threads, or, with CELLS_RUNNING (the
+	 * simulations of a run going on now; may be NULL), THREADS divided
+	 * by that where more: threads freed by simulations that ended help
+	 * those still going.  The same rates either way. */
+	const atomic_uint *cells_running;
+	uint32_t threads;
 	/* Run-time models (see the top): G >= 0 (0: off), F in [0, 1] of
 	 * the jobs without their own (wl_job.comm_fraction), below 0: off.
 	 * At most one of them. */

@@ -1106,6 +1106,64 @@ Test(whatif, comm_fraction_work_from_scratch)
 	cr_expect_gt(killed, 2);
 }
 
+/* hm's rates under --comm-fraction shared out among threads (rate_dirty:
+ * whole jobs and, under alltoall, runs of a job's flows), with
+ * rate_threads and with threads freed by ended cells (cells_running):
+ * every job starts and ends when it does on one thread, at the same
+ * rates to the bit. */
+Test(whatif, comm_fraction_threads_same)
+{
+	struct run x[3];
+	atomic_uint one;
+
+	atomic_init(&one, 1);
+	for (int c = 0; c < 3; c++) {
+		struct whatif_opts so;
+
+		whatif_opts_init(&so);
+		so.rates = true;
+		so.model = "hm";
+		so.pattern = "alltoall";
+		so.seed = 1;
+		so.comm_fraction = 0.6;
+		so.rate_threads = c == 1 ? 3 : 1;
+		if (c == 2) {
+			so.threads = 4;
+			so.cells_running = &one;
+		}
+		random_run(&x[c], "dragonfly:p=2,a=4,h=2,g=9", "ugal", "linear",
+			   75, 2, 3, 0.5, &so);
+	}
+	for (int c = 1; c < 3; c++) {
+		uint32_t slowed = 0;
+
+		cr_assert_eq(x[c].res.njob_out, x[0].res.njob_out);
+		for (uint32_t i = 0; i < x[0].res.njob_out; i++) {
+			const struct whatif_job *a = &x[0].res.jobs[i],
+						*b = &x[c].res.jobs[i];
+
+			cr_expect(a->start == b->start && a->end == b->end &&
+					  a->killed == b->killed,
+				  "case %d job %u: %lld-%lld against %lld-%lld",
+				  c, a->id, (long long)b->start,
+				  (long long)b->end, (long long)a->start,
+				  (long long)a->end);
+			cr_expect(memcmp(&a->rate, &b->rate, sizeof(a->rate)) ==
+						  0 &&
+					  memcmp(&a->stretch, &b->stretch,
+						 sizeof(a->stretch)) == 0,
+				  "case %d job %u: rate %.17g stretch %.17g, "
+				  "one thread %.17g %.17g",
+				  c, a->id, b->rate, b->stretch, a->rate,
+				  a->stretch);
+			slowed += a->end - a->start > x[0].w.jobs[i].runtime;
+		}
+		cr_expect_gt(slowed, 5, "jobs slowed (rated again)");
+	}
+	for (int c = 0; c < 3; c++)
+		release(&x[c]);
+}
+
 /* A result written as a cell (whatif_result_json) and read back
  * (whatif_result_from_json) is the same, bit for bit: every field and
  * every job (rates and stretch under a gain, a dropped job, node
