@@ -27,7 +27,8 @@
  * over its key's segments of min(c, v_g); a key's segment shares are
  * computed when a rating first meets it, and every stem sums min(c, v_g)
  * over all of them without a branch (a branch on c against their least
- * and largest was mispredicted on about half the stems).  The flows of
+ * and largest was mispredicted on about half the stems), in four lanes
+ * that a flow's stems add into, summed once per flow.  The flows of
  * one group pair A -> B share their stems but for the links at their
  * ends: the flows are rated by group pair, the pair's stems written once
  * as records (their global links' least share and their key's slot)
@@ -717,42 +718,56 @@ static uint32_t key_slot(struct hm_dfly *x, uint32_t k, const double *sh)
 	return s;
 }
 
-/* The sum over a key's N segments of min(C, v_g), from its slot SV
- * (key_slot), over N rounded up to 4 (the padding's zeros add nothing:
- * C >= 0), without a branch: four sums, two SSE2 registers of two, added
- * the same way with or without SSE2, so the same to the last bit. */
-static inline double keyval(const double *sv, uint32_t n, double c)
+/* A stem's sum over its key's N segments of min(C, v_g), from the key's
+ * slot SV (key_slot), in four lanes added into T[4]: lane z gets the
+ * terms of segments z, z + 4, ... (N rounded up to 4: the padding's
+ * zeros add nothing, C >= 0) summed left to right, without a branch.  A
+ * flow's stems are summed lane by lane, and the lanes added once at its
+ * end (lanes_sum): two SSE2 registers of two lanes, four in one AVX
+ * register (flow_table_avx) or plain C, the same terms in the same
+ * order, so the same to the last bit. */
+static inline void keylanes(const double *sv, uint32_t n, double c, double *t)
 {
 	uint32_t nr = (n + 3) & ~3u;
 #ifdef __SSE2__
 	__m128d cv = _mm_set1_pd(c);
-	__m128d j0 = _mm_setzero_pd(), j1 = _mm_setzero_pd();
+	__m128d j0 = _mm_min_pd(_mm_loadu_pd(sv), cv);
+	__m128d j1 = _mm_min_pd(_mm_loadu_pd(sv + 2), cv);
 
-	for (uint32_t g = 0; g < nr; g += 4) {
+	for (uint32_t g = 4; g < nr; g += 4) {
 		j0 = _mm_add_pd(j0, _mm_min_pd(_mm_loadu_pd(sv + g), cv));
 		j1 = _mm_add_pd(j1, _mm_min_pd(_mm_loadu_pd(sv + g + 2), cv));
 	}
-	j0 = _mm_add_pd(j0, j1);
-	return _mm_cvtsd_f64(j0) + _mm_cvtsd_f64(_mm_unpackhi_pd(j0, j0));
+	_mm_storeu_pd(t, _mm_add_pd(_mm_loadu_pd(t), j0));
+	_mm_storeu_pd(t + 2, _mm_add_pd(_mm_loadu_pd(t + 2), j1));
 #else
-	double j[4] = { 0, 0, 0, 0 };
+	double j[4];
 
-	for (uint32_t g = 0; g < nr; g += 4)
+	for (uint32_t z = 0; z < 4; z++)
+		j[z] = sv[z] < c ? sv[z] : c;
+	for (uint32_t g = 4; g < nr; g += 4)
 		for (uint32_t z = 0; z < 4; z++)
 			j[z] += sv[g + z] < c ? sv[g + z] : c;
-	return (j[0] + j[2]) + (j[1] + j[3]);
+	for (uint32_t z = 0; z < 4; z++)
+		t[z] += j[z];
 #endif
 }
 
-/* The sum over key K's segments (N of them) of min(C, v_g). */
-static inline double keysum(struct hm_dfly *x, uint32_t k, uint32_t n, double c,
-			    const double *sh)
+/* A flow's four lanes (keylanes) added up. */
+static inline double lanes_sum(const double *t)
+{
+	return (t[0] + t[2]) + (t[1] + t[3]);
+}
+
+/* keylanes for key K (its segment shares found first if not yet). */
+static inline void keysum(struct hm_dfly *x, uint32_t k, uint32_t n, double c,
+			  const double *sh, double *t)
 {
 	uint32_t s = x->ki[k].slot;
 
 	if (s == UINT32_MAX)
 		s = key_slot(x, k, sh);
-	return keyval(x->segv + (size_t)s * x->kw, n, c);
+	keylanes(x->segv + (size_t)s * x->kw, n, c, t);
 }
 
 /* The rate of a flow A -> B (A != B) from the shares of its ends' local
@@ -761,7 +776,7 @@ static double flow_direct(struct hm_dfly *x, uint32_t a, uint32_t b,
 			  const double *sh)
 {
 	const struct routing_dfly *d = x->d;
-	double r = 0;
+	double r = 0, t[4] = { 0, 0, 0, 0 };
 
 	if (d->min) {
 		uint32_t q0, nl = gpos(d, a, b, &q0);
@@ -788,11 +803,11 @@ static double flow_direct(struct hm_dfly *x, uint32_t a, uint32_t b,
 				double c = min2(min2(c1, sh[d->gl[k2]]),
 						x->shd[x->gti[k2]]);
 
-				r += keysum(x, kv + x->gfi[k2], n, c, sh);
+				keysum(x, kv + x->gfi[k2], n, c, sh, t);
 			}
 		}
 	}
-	return r;
+	return r + lanes_sum(t);
 }
 
 /* The paths of a flow A -> B (A != B) as records (struct prec) in
@@ -862,24 +877,24 @@ static inline double flow_min(const struct hm_dfly *x, uint32_t a, uint32_t b,
 
 /* flow_direct from the pair's records P: MIN's links, then per VLB stem
  * its share c (the least of its ends' and its global links') and the sum
- * over its key's segments of min(c, v_g) as keysum's. */
+ * over its key's segments of min(c, v_g) in lanes as keysum's. */
 static double flow_table(const struct hm_dfly *x, uint32_t a, uint32_t b,
 			 const struct prec *p)
 {
 	const double *ss = x->shs, *sd = x->shd;
 	const struct prec *e;
-	double r = flow_min(x, a, b, &p, &e);
+	double r = flow_min(x, a, b, &p, &e), t[4] = { 0, 0, 0, 0 };
 
 	for (; p < e; p++)
-		r += keyval(x->segv + (size_t)p->slot * x->kw, p->n,
-			    min2(min2(ss[p->xi], p->m), sd[p->yi]));
-	return r;
+		keylanes(x->segv + (size_t)p->slot * x->kw, p->n,
+			 min2(min2(ss[p->xi], p->m), sd[p->yi]), t);
+	return r + lanes_sum(t);
 }
 
 #ifdef HM_DFLY_AVX
-/* flow_table with a stem's four sums in one AVX register: each sum adds
- * the same terms in the same order as keyval's, and the four are added
- * as keyval adds them, so the same rates to the last bit. */
+/* flow_table with the four lanes in one AVX register: each lane adds
+ * the same terms in the same order as keylanes', and the lanes are added
+ * as lanes_sum adds them, so the same rates to the last bit. */
 __attribute__((target("avx"))) static double
 flow_table_avx(const struct hm_dfly *x, uint32_t a, uint32_t b,
 	       const struct prec *p)
@@ -887,24 +902,25 @@ flow_table_avx(const struct hm_dfly *x, uint32_t a, uint32_t b,
 	const double *ss = x->shs, *sd = x->shd;
 	const struct prec *e;
 	double r = flow_min(x, a, b, &p, &e);
+	__m256d tot = _mm256_setzero_pd();
+	__m128d h;
 
 	for (; p < e; p++) {
 		const double *sv = x->segv + (size_t)p->slot * x->kw;
 		__m256d cv =
 			_mm256_set1_pd(min2(min2(ss[p->xi], p->m), sd[p->yi]));
-		__m256d acc = _mm256_setzero_pd();
-		__m128d h;
+		__m256d acc = _mm256_min_pd(_mm256_loadu_pd(sv), cv);
 		uint32_t nr = (p->n + 3) & ~3u;
 
-		for (uint32_t g = 0; g < nr; g += 4)
+		for (uint32_t g = 4; g < nr; g += 4)
 			acc = _mm256_add_pd(
 				acc,
 				_mm256_min_pd(_mm256_loadu_pd(sv + g), cv));
-		h = _mm_add_pd(_mm256_castpd256_pd128(acc),
-			       _mm256_extractf128_pd(acc, 1));
-		r += _mm_cvtsd_f64(h) + _mm_cvtsd_f64(_mm_unpackhi_pd(h, h));
+		tot = _mm256_add_pd(tot, acc);
 	}
-	return r;
+	h = _mm_add_pd(_mm256_castpd256_pd128(tot),
+		       _mm256_extractf128_pd(tot, 1));
+	return r + (_mm_cvtsd_f64(h) + _mm_cvtsd_f64(_mm_unpackhi_pd(h, h)));
 }
 #endif
 
