@@ -18,6 +18,7 @@
 #include "evaluator/sim/workload.h"
 #include "evaluator/cmd/svg_whatif.h"
 #include "policies/machine/machine.h"
+#include "policies/policy.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
 #include "topo/util/par.h"
@@ -1110,6 +1111,7 @@ struct pool {
 	uint32_t threads;      /* the run's: hm's rates take more as cells
 				* end (whatif_opts.cells_running) */
 	atomic_uint running;   /* cells being simulated now */
+	const int *order;      /* [ncells] the cells in the order taken */
 	atomic_int next;
 	atomic_bool stop; /* a cell failed: the others give up */
 	int *failed;	  /* [ncells] */
@@ -1121,17 +1123,51 @@ static void pool_worker(void *arg, uint32_t part)
 	struct pool *p = arg;
 	int c;
 
-	(void)part; /* each takes the next cell not yet taken */
+	(void)part; /* each takes the next cell not yet taken (order) */
 	atomic_fetch_add(&p->running, 1);
 	while ((c = atomic_fetch_add(&p->next, 1)) < p->ncells &&
-	       !atomic_load(&p->stop))
+	       !atomic_load(&p->stop)) {
+		c = p->order[c];
 		if (simulate(p->a, p->r, c, p->rate_threads, p->threads,
 			     &p->running, &p->stop, &p->err[c])) {
 			p->failed[c] = 1;
 			atomic_store(&p->stop, true);
 		}
+	}
 	atomic_fetch_sub(&p->running, 1);
 	model_thread_done(); /* GLPK's environment, if a model used it */
+}
+
+/* The order in which the threads take A's cells into ORDER[NCELLS]: with
+ * rates, the cells of policies that place every job isolated (policy
+ * _isolating, not _shares) last, in their order, after the others in
+ * theirs; else the cells in order.  Such a policy's jobs share no link,
+ * so they are never rated again (--comm-fraction) and their rates need
+ * no component: its cells cost least, and taken last they leave no
+ * costly cell alone on one thread at the end (cells that end give their
+ * threads to hm's ratings in the others, whatif_opts.cells_running). */
+static void cell_order(const struct cmd_whatif_args *a,
+		       const struct cmd_whatif_result *r, int ncells,
+		       int *order)
+{
+	bool *last = calloc((size_t)ncells + 1, sizeof(*last));
+	int k = 0;
+
+	for (int c = 0; last && a->sim.rates && c < ncells; c++) {
+		struct err err = { 0 };
+		struct policy *p = policy_create(a->pol[c % a->npol].spec,
+						 machine_topo(r->m),
+						 machine_routing(r->m), &err);
+
+		/* a policy that fails here fails in its cell, in order */
+		last[c] = p && policy_isolating(p) && !policy_shares(p);
+		policy_destroy(p);
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int c = 0; c < ncells; c++)
+			if ((last && last[c]) == pass)
+				order[k++] = c;
+	free(last);
 }
 
 /* Every cell of A, on --threads threads (the online CPUs by default,
@@ -1143,15 +1179,19 @@ static int simulate_all(const struct cmd_whatif_args *a,
 {
 	struct pool p = { .a = a, .r = r, .ncells = (int)a->nval * a->npol };
 	int nth, rc = CLI_OK;
+	int *order = malloc(((size_t)p.ncells + 1) * sizeof(*order));
 
 	r->res = calloc((size_t)p.ncells, sizeof(*r->res));
 	p.failed = calloc((size_t)p.ncells, sizeof(*p.failed));
 	p.err = calloc((size_t)p.ncells, sizeof(*p.err));
-	if (!r->res || !p.failed || !p.err) {
+	if (!r->res || !p.failed || !p.err || !order) {
 		free(p.failed);
 		free(p.err);
+		free(order);
 		return cli_error(CMD, CLI_FAIL, "out of memory");
 	}
+	cell_order(a, r, p.ncells, order);
+	p.order = order;
 	atomic_init(&p.next, 0);
 	atomic_init(&p.stop, false);
 	atomic_init(&p.running, 0);
@@ -1166,6 +1206,7 @@ static int simulate_all(const struct cmd_whatif_args *a,
 		}
 	free(p.failed);
 	free(p.err);
+	free(order);
 	return rc;
 }
 

@@ -195,6 +195,29 @@ for p in fattree-pods:rule=paper fattree-pods; do
 		flunk "comm_fraction_isolating_unchanged_$p" "the schedule moved"
 	fi
 done
+# With rates, the cells of policies that place every job isolated are
+# simulated last (they cost least: never rated again): on one thread
+# linear's progress comes before fattree-pods', whose column stays
+# first; without rates, in the order given.
+for r in rates no-rates; do
+	if [ $r = rates ]; then
+		opts="--model hm --comm-fraction 0.5" want=linear
+	else
+		opts=--no-rates want=fattree-pods
+	fi
+	# shellcheck disable=SC2086
+	run --topo $FT3 --workload whatif_small.swf --threads 1 --progress 0 \
+		--policy fattree-pods,linear $opts
+	first=$(sed -n 's/^stopo whatif: \([a-z-]*\): .*/\1/p' "$tmp/err" |
+		head -n 1)
+	if [ $st = 0 ] && [ "$first" = "$want" ] &&
+	   grep -q '^policy  *fattree-pods  *linear$' "$tmp/out"; then
+		pass "cells_isolating_last_$r"
+	else
+		flunk "cells_isolating_last_$r" "first $first, want $want" \
+			"$tmp/out" "$tmp/err"
+	fi
+done
 # A sweep of F: the break-even recomputed from the JSON's turnarounds
 # (a second reading of the rule: the least F from which the isolating
 # policy stays below the baseline, and the linear crossing before it),
