@@ -14,7 +14,9 @@
 #   3. --comm-fraction 0.3 --model hm on the 10,000-job workload, the
 #      11,130-node dragonfly under ugal, four policies (target: 60 s),
 #      and the same with jm on the first 300 jobs (stopped after
-#      JM_LIMIT seconds, default 600).
+#      JM_LIMIT seconds, default 600); then linear alone with hm on one
+#      thread and on every core (its ratings shared out among them:
+#      the same output).
 # Each part is skipped when its workload is missing.
 set -eu
 stopo=${1:?usage: issue47.sh STOPO SRCDIR}
@@ -86,4 +88,20 @@ if [ -f "$swf" ]; then
 		grep -E '^(policy|mean turnaround|jobs killed)' "$tmp/out"
 		echo "   --model $m: $((t1 - t0)) s wall on $(nproc) cores"
 	done
+	# one policy's ratings shared out among its threads: linear on one
+	# thread and on every core, the same output (times aside)
+	n=$(nproc)
+	if [ "$n" -gt 1 ]; then
+		for th in 1 "$n"; do
+			t0=$(date +%s)
+			"$stopo" whatif --topo dragonfly:p=7,a=15,h=8,g=106 \
+				--routing ugal:intra=local --workload "$swf" \
+				--scale auto --quiet --comm-fraction 0.3 --model hm \
+				--policy linear --threads "$th" --json |
+				grep -v '"seconds"' >"$tmp/lin$th.json"
+			echo "   --model hm, linear alone on $th thread(s): $(($(date +%s) - t0)) s wall"
+		done
+		cmp -s "$tmp/lin1.json" "$tmp/lin$n.json" ||
+			{ echo "   linear on 1 and $n threads differ"; exit 1; }
+	fi
 fi
