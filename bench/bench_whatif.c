@@ -32,6 +32,7 @@
 #include "evaluator/sharing/linkshare.h"
 #include "evaluator/sim/whatif.h"
 #include "evaluator/sim/workload.h"
+#include "topo/util/par.h"
 #include "topo/util/rng.h"
 #include "topo/routing.h"
 #include "topo/topo.h"
@@ -242,13 +243,13 @@ int main(int argc, char **argv)
 	/* jm rates after the simulation on every CPU (whatif_opts.
 	 * rate_threads), beside one thread: the first 100 jobs */
 	if (!rc) {
-		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		uint32_t ncpu = par_cpus();
 
 		rc = run_policies(path, t, r, dfpol + 3, 1, 100, true, NULL, 0,
 				  -1);
 		if (!rc && ncpu > 1)
 			rc = run_policies(path, t, r, dfpol + 3, 1, 100, true,
-					  NULL, (uint32_t)ncpu, -1);
+					  NULL, ncpu, -1);
 	}
 	/* the issue's four policies with rates under hm (counts kept
 	 * current), the first 1,000 jobs one after another; its target is

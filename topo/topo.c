@@ -857,8 +857,8 @@ static int run_bfs(const struct sgraph *g, const uint32_t *src, uint32_t n,
 		   struct bfs_out *out, const struct topo_stats_opts *o)
 {
 	struct bfs_job j = { .g = g, .src = src, .out = out, .n = n, .o = o };
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	uint32_t nth = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (uint32_t)ncpu;
+	uint32_t ncpu = par_cpus();
+	uint32_t nth = ncpu > 8 ? 8 : ncpu;
 
 	if ((uint64_t)n * g->S < 4000000)
 		nth = 1;

@@ -135,7 +135,7 @@ static const struct cli_opt options[] = {
 	{ .id = OPT_THREADS,
 	  .name = "threads",
 	  .arg = "N",
-	  .help = "threads (default: the online CPUs): one per\n"
+	  .help = "threads (default: the CPUs this may run on): one per\n"
 		  "policy simulated at once; the rest share their\n"
 		  "predicted rates (dragonfly, Cascade)" },
 	{ .id = OPT_ARRAY,
@@ -221,7 +221,7 @@ struct cmd_whatif_args {
 	FILE *jobs_f;		    /* it, opened before the run */
 	uint32_t limit;		    /* --limit-jobs (0 = all) */
 	uint32_t every;		    /* --progress seconds */
-	uint32_t threads;	    /* --threads (0 = the online CPUs) */
+	uint32_t threads;	    /* --threads (0 = par_cpus()) */
 	bool cores_given;	    /* --cores-per-node given */
 	const char *array, *merge;  /* --array DIR, --merge DIR */
 	const char *cell;	    /* --cell K as given */
@@ -1015,18 +1015,17 @@ static int load(const struct cmd_whatif_args *a, struct cmd_whatif_result *r)
 	return CLI_OK;
 }
 
-/* The threads of the run (--threads, or the online CPUs) and how many
+/* The threads of the run (--threads, or the CPUs it may run on) and how many
  * of its NCELLS simulations run at once (never more than the cells or
  * MAX_POLICIES); each one's predicted rates share the rest
  * (whatif_opts.rate_threads: THREADS / AT_ONCE, at least 1). */
 static void thread_plan(const struct cmd_whatif_args *a, int ncells,
 			int *at_once, uint32_t *rate_threads, uint32_t *threads)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	uint32_t ncpu = par_cpus();
 	uint32_t total = a->threads	    ? a->threads :
-			 ncpu < 1	    ? 1 :
 			 ncpu > MAX_THREADS ? MAX_THREADS :
-					      (uint32_t)ncpu;
+					      ncpu;
 	int n = total > MAX_POLICIES ? MAX_POLICIES : (int)total;
 
 	if (n > ncells)
@@ -1170,7 +1169,7 @@ static void cell_order(const struct cmd_whatif_args *a,
 	free(last);
 }
 
-/* Every cell of A, on --threads threads (the online CPUs by default,
+/* Every cell of A, on --threads threads (par_cpus() by default,
  * never more than the cells); R->res in cell order whatever the order
  * they finish in.  The first cell (in that order) that failed gives the
  * error.  Returns an exit status. */

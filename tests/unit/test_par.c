@@ -1,8 +1,12 @@
 /* test_par.c - par_run: every part runs exactly once, part 0 on the
  * calling thread, with and without threads; thread_done runs on started
- * threads only (never more than nparts - 1 times). */
+ * threads only (never more than nparts - 1 times).  par_cpus counts the
+ * CPUs of the affinity mask, as a Slurm allocation or taskset narrows
+ * it. */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include "topo/util/par.h"
 
@@ -65,4 +69,30 @@ Test(par, no_parts_is_a_no_op)
 
 	par_run(0, true, part, &r, count_done);
 	cr_expect_eq(r.runs[0], 0);
+}
+
+/* par_cpus: the affinity mask's CPUs (counted here one by one), and 1
+ * once this test's process is pinned to one of them; never more than
+ * the online CPUs. */
+Test(par, cpus_follow_the_affinity_mask)
+{
+	cpu_set_t set, one;
+	int n = 0, first = -1;
+
+	CPU_ZERO(&set);
+	cr_assert_eq(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set)) {
+			n++;
+			if (first < 0)
+				first = c;
+		}
+	cr_expect_eq(par_cpus(), (uint32_t)n);
+	cr_expect_leq(par_cpus(), (uint32_t)sysconf(_SC_NPROCESSORS_ONLN));
+	CPU_ZERO(&one);
+	CPU_SET(first, &one);
+	cr_assert_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+	cr_expect_eq(par_cpus(), 1u);
+	cr_assert_eq(sched_setaffinity(0, sizeof(set), &set), 0);
+	cr_expect_eq(par_cpus(), (uint32_t)n);
 }

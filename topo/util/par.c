@@ -1,5 +1,7 @@
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "topo/util/par.h"
 
@@ -47,4 +49,19 @@ void par_run(uint32_t nparts, bool threads, par_fn fn, void *arg,
 			fn(arg, p);
 	}
 	free(k);
+}
+
+uint32_t par_cpus(void)
+{
+	long n = -1;
+#ifdef CPU_COUNT
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		n = CPU_COUNT(&set);
+#endif
+	if (n < 1)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }

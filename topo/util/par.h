@@ -23,4 +23,9 @@ typedef void (*par_fn)(void *arg, uint32_t part);
 void par_run(uint32_t nparts, bool threads, par_fn fn, void *arg,
 	     void (*thread_done)(void));
 
+/* The CPUs the calling thread may run on (its affinity mask, which a
+ * Slurm allocation's cpuset or taskset narrows, as nproc(1) counts), or
+ * the online CPUs where the mask cannot be read; at least 1. */
+uint32_t par_cpus(void);
+
 #endif
