@@ -981,6 +981,21 @@ static uint32_t threads_now(const struct sim *s)
 	return n ? n : 1;
 }
 
+/* Task K of a pool of threads failed with E: E kept in *ERR (under MU)
+ * when K is below the lowest failed so far (*FAIL), and every thread
+ * told to stop. */
+static void task_failed(pthread_mutex_t *mu, uint32_t *fail, struct err *err,
+			atomic_bool *stop, uint32_t k, const struct err *e)
+{
+	pthread_mutex_lock(mu);
+	if (k < *fail) {
+		*fail = k;
+		*err = *e;
+	}
+	pthread_mutex_unlock(mu);
+	atomic_store(stop, true);
+}
+
 /* rate_dirty's threads: each rates the next task not yet taken (a run
  * of one job's flows, rates into s->rall); the first failure (of the
  * lowest task) gives the error. */
@@ -1027,13 +1042,7 @@ static void batch_part(void *arg, uint32_t t)
 			rc = model_hm_state_rate_in(s->hm, NULL, &v, out, &e);
 		if (!rc)
 			continue;
-		pthread_mutex_lock(&b->mu);
-		if (q < b->fail) {
-			b->fail = q;
-			b->err = e;
-		}
-		pthread_mutex_unlock(&b->mu);
-		atomic_store(&b->stop, true);
+		task_failed(&b->mu, &b->fail, &b->err, &b->stop, q, &e);
 	}
 }
 
@@ -2075,13 +2084,7 @@ static void rate_worker(struct rate_pool *p)
 			err_prefix(&e, "rate");
 			workload_job_where(s->w, comp[0], &e);
 		}
-		pthread_mutex_lock(&p->mu);
-		if (k < p->fail) {
-			p->fail = k;
-			p->err = e;
-		}
-		pthread_mutex_unlock(&p->mu);
-		atomic_store(&p->stop, true);
+		task_failed(&p->mu, &p->fail, &p->err, &p->stop, k, &e);
 	}
 }
 
