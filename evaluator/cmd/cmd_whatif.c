@@ -1137,14 +1137,16 @@ static void pool_worker(void *arg, uint32_t part)
 	model_thread_done(); /* GLPK's environment, if a model used it */
 }
 
-/* The order in which the threads take A's cells into ORDER[NCELLS]: with
- * rates, the cells of policies that place every job isolated (policy
- * _isolating, not _shares) last, in their order, after the others in
- * theirs; else the cells in order.  Such a policy's jobs share no link,
- * so they are never rated again (--comm-fraction) and their rates need
- * no component: its cells cost least, and taken last they leave no
- * costly cell alone on one thread at the end (cells that end give their
- * threads to hm's ratings in the others, whatif_opts.cells_running). */
+/* The order in which the threads take A's cells into ORDER[NCELLS]:
+ * under --comm-fraction, the cells of policies that place every job
+ * isolated (policy_isolating, not _shares) last, in their order, after
+ * the others in theirs; else the cells in order.  Such a policy's jobs
+ * share no link, so they are never rated again: its cells cost least,
+ * and taken last they leave no costly cell alone on one thread at the
+ * end (cells that end give their threads to hm's ratings in the others,
+ * whatif_opts.cells_running).  With rates at the starts only, the
+ * ratings cost alike and a queue held for isolation can make such a
+ * cell the longest: no order is better known than the user's. */
 static void cell_order(const struct cmd_whatif_args *a,
 		       const struct cmd_whatif_result *r, int ncells,
 		       int *order)
@@ -1152,7 +1154,8 @@ static void cell_order(const struct cmd_whatif_args *a,
 	bool *last = calloc((size_t)ncells + 1, sizeof(*last));
 	int k = 0;
 
-	for (int c = 0; last && a->sim.rates && c < ncells; c++) {
+	for (int c = 0; last && a->sim.rates && a->frac.arg && c < ncells;
+	     c++) {
 		struct err err = { 0 };
 		struct policy *p = policy_create(a->pol[c % a->npol].spec,
 						 machine_topo(r->m),

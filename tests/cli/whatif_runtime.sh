@@ -195,16 +195,17 @@ for p in fattree-pods:rule=paper fattree-pods; do
 		flunk "comm_fraction_isolating_unchanged_$p" "the schedule moved"
 	fi
 done
-# With rates, the cells of policies that place every job isolated are
-# simulated last (they cost least: never rated again): on one thread
-# linear's progress comes before fattree-pods', whose column stays
-# first; without rates, in the order given.
-for r in rates no-rates; do
-	if [ $r = rates ]; then
-		opts="--model hm --comm-fraction 0.5" want=linear
-	else
-		opts=--no-rates want=fattree-pods
-	fi
+# Under --comm-fraction, the cells of policies that place every job
+# isolated are simulated last (they cost least: never rated again): on
+# one thread linear's progress comes before fattree-pods', whose column
+# stays first; with rates at the starts only or none, in the order
+# given.
+for r in comm-fraction rates no-rates; do
+	case $r in
+	comm-fraction) opts="--model hm --comm-fraction 0.5" want=linear ;;
+	rates) opts="--model hm" want=fattree-pods ;;
+	*) opts=--no-rates want=fattree-pods ;;
+	esac
 	# shellcheck disable=SC2086
 	run --topo $FT3 --workload whatif_small.swf --threads 1 --progress 0 \
 		--policy fattree-pods,linear $opts
