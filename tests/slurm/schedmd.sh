@@ -7,7 +7,9 @@
 # fattree-pods.  Every test that passes under cons_tres must pass under
 # select/topo, linear and fattree-pods alike, but for those that give an
 # explicit node list (-w, SLURM_HOSTFILE), which an isolating policy
-# refuses (select_topo(8)): under fattree-pods they must fail.
+# refuses (select_topo(8)): under fattree-pods they must fail; and but
+# for two that race the cluster's node registrations (ORDERED below):
+# shown, not counted.
 #
 # Environment: SCHEDMD_SUITE=DIR (testsuite/python; default: the
 # configured Slurm tree's, else Debian 13's 24.11.5 in _deps: the SchedMD
@@ -42,13 +44,16 @@ note "suite: $suite (Slurm $SLURM_SERIES daemons)"
 # N --overcommit).  (test_116_23's --nodelist runs with --no-allocate,
 # which asks no select plugin.)
 REFUSED='test_116_5\.py::test_hostfile$|test_116_9\.py::test_overcommit$'
-# The tests that assert which node cons_tres takes when several are free:
-# test_123_3's no_overlap_weekday_weekend sets every node down, resumes
-# one and wants a 1-node reservation on it, but on the emulated cluster
-# (ReturnToService=2) other nodes register back within seconds, and
-# fattree-pods takes the free node of the fullest leaf (n15, n31), as it
-# places a 1-node job, not the first one.  Under fattree-pods they are
-# run and shown, not counted; under linear they count.
+# The tests that race the emulated cluster's node registrations and
+# assert which node cons_tres takes when several are free: test_123_3's
+# no_overlap_weekday_weekend sets every node down, waits 45 s for none to
+# be idle, resumes one and wants a 1-node reservation on it.  With
+# ReturnToService=2 other nodes register back within seconds: the wait
+# can time out (an error at setup, whatever the select plugin: seen under
+# linear on a loaded 2-core host, in a CI run and again on its own), or
+# several nodes are free, and fattree-pods takes the free node of the
+# fullest leaf (n15, n31), as it places a 1-node job, not the first one.
+# They are run and shown, not counted.
 ORDERED='test_123_3\.py::test_no_overlap_weekday_weekend\['
 
 # Modules whose setup requires auto-config (atf.require_auto_config
@@ -168,17 +173,18 @@ for r in $runs; do
 		run "$r.again" topo "$TDIR/$r.conf" "$TDIR/$r.lost"
 		comm -23 "$TDIR/base" <(passed "$r" "$r.again") > "$TDIR/$r.lost"
 	fi
-	if [ -s "$TDIR/$r.lost" ] && [ "$r" = fattree-pods ]; then
-		grep -Ev "$REFUSED|$ORDERED" "$TDIR/$r.lost" > "$TDIR/$r.check" || true
+	if [ -s "$TDIR/$r.lost" ]; then
+		# what is not counted anyway needs no run under cons_tres
+		if [ "$r" = fattree-pods ]; then
+			grep -Ev "$REFUSED|$ORDERED" "$TDIR/$r.lost"
+		else
+			grep -Ev "$ORDERED" "$TDIR/$r.lost"
+		fi > "$TDIR/$r.check" || true
 		if [ -s "$TDIR/$r.check" ]; then
 			run "$r.base" cons_tres "$TDIR/linear.conf" "$TDIR/$r.check"
 			comm -23 "$TDIR/$r.check" <(passed "$r.base") > "$TDIR/$r.flaky"
 			flaky="$flaky$(sed "s/^/ /" "$TDIR/$r.flaky")"
 		fi
-	elif [ -s "$TDIR/$r.lost" ]; then
-		run "$r.base" cons_tres "$TDIR/linear.conf" "$TDIR/$r.lost"
-		comm -23 "$TDIR/$r.lost" <(passed "$r.base") > "$TDIR/$r.flaky"
-		flaky="$flaky$(sed "s/^/ /" "$TDIR/$r.flaky")"
 	fi
 done
 # outcome RUN TEST: passed when it passed once
@@ -194,8 +200,8 @@ while read -r t; do
 	case " $flaky " in *" $t "*) continue ;; esac
 	for r in $runs; do
 		o=$(outcome "$r" "$t")
-		if [ "$r" = fattree-pods ] && echo "$t" | grep -Eq "$ORDERED"; then
-			note "$r: $t $o (the node it takes among several free ones is the policy's, not counted)"
+		if echo "$t" | grep -Eq "$ORDERED"; then
+			note "$r: $t $o (races node registrations; the node it takes among several free ones is the policy's: not counted)"
 		elif [ "$r" = fattree-pods ] && echo "$t" | grep -Eq "$REFUSED"; then
 			[ "$o" != passed ] || bad="$bad
 $r: $t passed, but an explicit node list must be refused"
