@@ -1023,9 +1023,8 @@ static void batch_part(void *arg, uint32_t t)
 				   .src = f->src + k->off,
 				   .dst = f->dst + k->off,
 				   .demand = f->demand + k->off };
-		struct err e;
-
 		double *out = s->rall + s->roff[k->q] + k->off;
+		struct err e;
 		int rc;
 
 		memset(&e, 0, sizeof(e));
@@ -1125,8 +1124,7 @@ static int rate_dirty(struct sim *s)
 	uint64_t ver = model_hm_state_version(s->hm);
 	uint32_t nth = threads_now(s);
 
-	if (nth > s->ntodo)
-		nth = s->ntodo;
+	/* one large job too is shared out, in runs */
 	if (batch_plan(s, &nth))
 		return -1;
 	if (nth > s->ntask)
