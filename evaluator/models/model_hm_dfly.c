@@ -32,9 +32,11 @@
  * one group pair A -> B share their stems but for the links at their
  * ends: the flows are rated by group pair, the pair's stems written once
  * as records (their global links' least share and their key's slot)
- * that stay in the cache while its flows read them.  The key shares are
- * kept for every set rated on the same counts (--comm-fraction rates
- * every running job again after each start and end; hm_dfly_prepare). */
+ * that stay in the cache while its flows read them; the global links'
+ * shares a table reads are copied in its order first (A's links out, B's
+ * in), once per group and counts.  The key shares are kept for every set
+ * rated on the same counts (--comm-fraction rates every running job again
+ * after each start and end; hm_dfly_prepare). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +68,14 @@ struct hm_dfly {
 	/* [G*G+1] the start in d->gl of C -> B at B G + C (gl_pair
 	 * transposed: a flow's rows are contiguous), and their count */
 	uint32_t *tin, *tn;
+	/* the same links C -> B in that transposed order (by B, then C):
+	 * position ttp[B G + C] in tgfi, tgti (their routers' indices) and
+	 * tsh; tsh and gsh (d->gl's order) are shares copied from the
+	 * counts, a destination group's column (source group's row) the
+	 * first time a table of this kgen needs it (cgen, rgen: the kgen
+	 * it is of), so that a table reads them in order */
+	uint32_t *ttp, *tgfi, *tgti, *cgen, *rgen;
+	double *tsh, *gsh;
 	/* per group pair (A, B), memoised: the sub-flows a flow A -> B puts
 	 * on s -> x for every router x of A (wout, by x's index) and on
 	 * y -> d for every y of B (win); NULL beyond hm_dfly_create's memo_max
@@ -159,6 +169,13 @@ void hm_dfly_destroy(struct hm_dfly *x)
 	free(x->gto);
 	free(x->tin);
 	free(x->tn);
+	free(x->ttp);
+	free(x->tgfi);
+	free(x->tgti);
+	free(x->cgen);
+	free(x->rgen);
+	free(x->tsh);
+	free(x->gsh);
 	free(x->gfi);
 	free(x->gti);
 	free(x->gkv);
@@ -218,6 +235,13 @@ int hm_dfly_create(const struct routing *r, size_t memo_max, size_t rec_max,
 	x->gfi = malloc((NG + 1) * sizeof(*x->gfi));
 	x->tin = malloc((GG + 1) * sizeof(*x->tin));
 	x->tn = malloc((GG + 1) * sizeof(*x->tn));
+	x->ttp = malloc((GG + 1) * sizeof(*x->ttp));
+	x->tgfi = malloc((NG + 1) * sizeof(*x->tgfi));
+	x->tgti = malloc((NG + 1) * sizeof(*x->tgti));
+	x->cgen = calloc((size_t)d->G + 1, sizeof(*x->cgen));
+	x->rgen = calloc((size_t)d->G + 1, sizeof(*x->rgen));
+	x->tsh = malloc((NG + 1) * sizeof(*x->tsh));
+	x->gsh = malloc((NG + 1) * sizeof(*x->gsh));
 	x->gti = malloc((NG + 1) * sizeof(*x->gti));
 	x->gkv = malloc((NG + 1) * sizeof(*x->gkv));
 	x->shs = malloc(((size_t)d->maxa + 1) * sizeof(*x->shs));
@@ -254,7 +278,8 @@ int hm_dfly_create(const struct routing *r, size_t memo_max, size_t rec_max,
 	    !x->tin || !x->tn || !x->gkv || !x->shs || !x->shd || !x->w ||
 	    !x->pcnt || !x->pairs || !x->pairs2 || !x->f || !x->wdone ||
 	    !x->ki || !x->uout || !x->uin || !x->rout || !x->rin || !x->lout ||
-	    !x->lin || !x->lgo || !x->lgi) {
+	    !x->lin || !x->lgo || !x->lgi || !x->ttp || !x->tgfi || !x->tgti ||
+	    !x->cgen || !x->rgen || !x->tsh || !x->gsh) {
 		hm_dfly_destroy(x);
 		return err_nomem(err, "out of memory (hm)");
 	}
@@ -274,6 +299,13 @@ int hm_dfly_create(const struct routing *r, size_t memo_max, size_t rec_max,
 		x->gfi[q] = d->idx[l->from];
 		x->gti[q] = d->idx[l->to];
 		x->gkv[q] = l->to * d->maxa;
+	}
+	for (size_t k = 0, pos = 0; k < GG; k++) {
+		x->ttp[k] = (uint32_t)pos;
+		for (uint32_t j = 0; j < x->tn[k]; j++, pos++) {
+			x->tgfi[pos] = x->gfi[x->tin[k] + j];
+			x->tgti[pos] = x->gti[x->tin[k] + j];
+		}
 	}
 	for (uint32_t k = 0; k <= x->K; k++)
 		x->ki[k].slot = UINT32_MAX;
@@ -380,6 +412,8 @@ void hm_dfly_forget(struct hm_dfly *x)
 	if (++x->kgen == 0) {
 		memset(x->lgo, 0, x->d->S * sizeof(*x->lgo));
 		memset(x->lgi, 0, x->d->S * sizeof(*x->lgi));
+		memset(x->cgen, 0, x->d->G * sizeof(*x->cgen));
+		memset(x->rgen, 0, x->d->G * sizeof(*x->rgen));
 		x->kgen = 1;
 	}
 }
@@ -818,39 +852,54 @@ static const struct prec *pair_table(struct hm_dfly *x, uint32_t a, uint32_t b,
 {
 	const struct routing_dfly *d = x->d;
 	struct prec *p = x->rec;
+	const uint32_t *pa = d->gl_pair + (size_t)a * d->G;
+	const uint32_t *tp = x->ttp + (size_t)b * d->G;
+	const uint32_t *nb = x->tn + (size_t)b * d->G;
 
 	paths_ab(x, a, b);
+	if (x->rgen[a] != x->kgen) { /* A's row: every A -> C */
+		for (uint32_t q = pa[0]; q < pa[d->G]; q++)
+			x->gsh[q] = sh[d->gl[q]];
+		x->rgen[a] = x->kgen;
+	}
+	if (x->cgen[b] != x->kgen) { /* B's column: every C -> B */
+		const uint32_t *tb = x->tin + (size_t)b * d->G;
+
+		for (uint32_t g = 0; g < d->G; g++)
+			for (uint32_t j = 0; j < nb[g]; j++)
+				x->tsh[tp[g] + j] = sh[d->gl[tb[g] + j]];
+		x->cgen[b] = x->kgen;
+	}
 	if (d->min) {
 		uint32_t q0, nl = gpos(d, a, b, &q0);
 
 		for (uint32_t q = q0; q < q0 + nl; q++)
-			*p++ = (struct prec){ .m = sh[d->gl[q]],
+			*p++ = (struct prec){ .m = x->gsh[q],
 					      .xi = x->gfi[q],
 					      .yi = x->gti[q] };
 	}
-	const uint32_t *pa = d->gl_pair + (size_t)a * d->G;
-	const uint32_t *tb = x->tin + (size_t)b * d->G;
-	const uint32_t *nb = x->tn + (size_t)b * d->G;
-
 	for (uint32_t g = 0; g < d->G; g++) {
-		uint32_t q2 = tb[g], n2 = nb[g], n = asz(d, g);
+		uint32_t q2 = tp[g], n2 = nb[g], n = asz(d, g);
 
 		if (g == a || g == b)
 			continue;
-		for (uint32_t k1 = pa[g]; k1 < pa[g + 1]; k1++)
+		for (uint32_t k1 = pa[g]; k1 < pa[g + 1]; k1++) {
+			double m1 = x->gsh[k1];
+			uint32_t kv = x->gkv[k1], xi = x->gfi[k1];
+
 			for (uint32_t k2 = q2; k2 < q2 + n2; k2++) {
-				uint32_t k = x->gkv[k1] + x->gfi[k2];
+				uint32_t k = kv + x->tgfi[k2];
 				uint32_t s = x->ki[k].slot;
 
 				if (s == UINT32_MAX)
 					s = key_slot(x, k, sh);
-				*p++ = (struct prec){ .m = min2(sh[d->gl[k1]],
-								sh[d->gl[k2]]),
+				*p++ = (struct prec){ .m = min2(m1, x->tsh[k2]),
 						      .slot = s,
 						      .n = n,
-						      .xi = x->gfi[k1],
-						      .yi = x->gti[k2] };
+						      .xi = xi,
+						      .yi = x->tgti[k2] };
 			}
+		}
 	}
 	return x->rec;
 }
