@@ -157,6 +157,12 @@ struct sim {
 	uint32_t *dirty, *dmark, ndirty, dmarkv; /* [njobs] */
 	struct model_hm_state *hm_alone;	 /* hm: an empty state to rate a
 					  * job alone in */
+	/* hm's closed form: the running jobs not yet rated alone (aq, naq;
+	 * rate_dirty rates them among its tasks, thread t > 0 in alst[t],
+	 * thread 0 in hm_alone) */
+	uint32_t *aq, naq;
+	size_t *aoff; /* [njobs] aq[q]'s flows' rates at rall + aoff[q] */
+	struct model_hm_state **alst;
 	/* hm's closed form: the dirty jobs to rate again (todo), their
 	 * flows' rates at rall + roff[q], and the tasks (runs of a job's
 	 * flows) shared out among threads, thread t > 0 rating in room[t],
@@ -167,12 +173,11 @@ struct sim {
 	size_t rall_cap;
 	struct rate_task {
 		uint32_t q, off, n; /* s->todo[q]'s flows off .. off + n */
+		bool alone;	    /* s->aq[q]'s flows, all, rated alone */
 	} * task;
 	uint32_t ntask, task_cap;
 	struct model_hm_room **room;
 	uint32_t nroom;
-	double *rbuf_d; /* flow rates (hm), rbuf_cap */
-	size_t rbuf_cap;
 };
 
 /* Work below this (trace seconds) is done: sums of paces times whole
@@ -874,17 +879,6 @@ static void neighbours(struct sim *s, uint32_t i)
 	}
 }
 
-/* Room for N flow rates in s->rbuf_d. */
-static int rate_room(struct sim *s, size_t n)
-{
-	if (n + 1 > s->rbuf_cap) {
-		if (resize_dbl(&s->rbuf_d, 2 * (n + 1)))
-			return err_nomem(s->err, "out of memory");
-		s->rbuf_cap = 2 * (n + 1);
-	}
-	return 0;
-}
-
 /* Job K's predicted rate now, among the running jobs (a model other
  * than hm's running counts: rate_dirty rates those), into
  * s->rnow[k]. */
@@ -904,7 +898,8 @@ static int rerate(struct sim *s, uint32_t k)
 }
 
 /* Job I's predicted rate alone on its nodes (no other job running),
- * into s->alone[i]. */
+ * into s->alone[i], under a model other than hm (rate_dirty rates hm's
+ * among its tasks). */
 static int rate_alone(struct sim *s, uint32_t i)
 {
 	const char *model = s->o->model ? s->o->model : "jm";
@@ -915,18 +910,7 @@ static int rate_alone(struct sim *s, uint32_t i)
 	s->alone[i] = 0;
 	if (s->res->jobs[i].n < 2 || !f->n)
 		return 0;
-	if (s->hm) {
-		struct model_hm_set set;
-
-		if (rate_room(s, f->n))
-			return -1;
-		rc = model_hm_state_add(s->hm_alone, f, s->rbuf_d, &set,
-					s->err);
-		for (uint32_t q = 0; !rc && q < f->n; q++)
-			r += s->rbuf_d[q];
-		if (!rc)
-			model_hm_state_remove(s->hm_alone, &set);
-	} else if (s->paths) {
+	if (s->paths) {
 		struct model_result mr;
 		struct model_opts mo;
 
@@ -1008,6 +992,44 @@ struct rate_batch {
 	pthread_mutex_t mu;
 };
 
+/* Task K's job rated alone on thread T's own empty state (thread 0:
+ * s->hm_alone), as rate_alone rates it, the rates into s->rall. */
+static int alone_task(struct sim *s, const struct rate_task *k, uint32_t t,
+		      struct err *e)
+{
+	struct model_hm_state *st = t ? s->alst[t] : s->hm_alone;
+	struct model_hm_set set;
+
+	if (model_hm_state_add(st, &s->jflows[s->aq[k->q]],
+			       s->rall + s->aoff[k->q], &set, e))
+		return -1;
+	model_hm_state_remove(st, &set);
+	return 0;
+}
+
+/* Task K, a run of a job's flows, rated on the counts now on thread T:
+ * thread 0 in the state's own scratch (a whole job as any rating, a run
+ * of one, only with rooms: a closed form, in the closed form's), thread
+ * T > 0 in room T. */
+static int rerate_task(struct sim *s, const struct rate_task *k, uint32_t t,
+		       struct err *e)
+{
+	const struct flows *f = &s->jflows[s->todo[k->q]];
+	struct flows v = { .n = k->n,
+			   .cap = k->n,
+			   .src = f->src + k->off,
+			   .dst = f->dst + k->off,
+			   .demand = f->demand + k->off };
+	double *out = s->rall + s->roff[k->q] + k->off;
+
+	if (t)
+		return model_hm_state_rate_in(s->hm, s->room[t], &v, out, e);
+	if (v.n == f->n)
+		return model_hm_state_rate(s->hm, f, &s->hmset[s->todo[k->q]],
+					   out, e);
+	return model_hm_state_rate_in(s->hm, NULL, &v, out, e);
+}
+
 static void batch_part(void *arg, uint32_t t)
 {
 	struct rate_batch *b = arg;
@@ -1017,55 +1039,43 @@ static void batch_part(void *arg, uint32_t t)
 	while ((q = atomic_fetch_add(&b->next, 1)) < s->ntask &&
 	       !atomic_load(&b->stop)) {
 		const struct rate_task *k = &s->task[q];
-		const struct flows *f = &s->jflows[s->todo[k->q]];
-		struct flows v = { .n = k->n,
-				   .cap = k->n,
-				   .src = f->src + k->off,
-				   .dst = f->dst + k->off,
-				   .demand = f->demand + k->off };
-		double *out = s->rall + s->roff[k->q] + k->off;
 		struct err e;
-		int rc;
 
 		memset(&e, 0, sizeof(e));
-		/* thread 0 in the state's own scratch: a whole job as any
-		 * rating, a run of one (only with rooms: a closed form) in
-		 * the closed form's */
-		if (t)
-			rc = model_hm_state_rate_in(s->hm, s->room[t], &v, out,
-						    &e);
-		else if (v.n == f->n)
-			rc = model_hm_state_rate(
-				s->hm, f, &s->hmset[s->todo[k->q]], out, &e);
-		else
-			rc = model_hm_state_rate_in(s->hm, NULL, &v, out, &e);
-		if (!rc)
-			continue;
-		task_failed(&b->mu, &b->fail, &b->err, &b->stop, q, &e);
+		if (k->alone ? alone_task(s, k, t, &e) :
+			       rerate_task(s, k, t, &e))
+			task_failed(&b->mu, &b->fail, &b->err, &b->stop, q, &e);
 	}
 }
 
-/* s->todo's jobs' flows as tasks for NTH threads (a job of more than a
- * quarter of a thread's share in runs of that size, to keep the threads
- * busy to the end), s->rall room for their rates, and rooms for threads
- * 1 .. NTH - 1 (*NTH 1 where the state has no closed form: whole jobs,
- * rated through the state).  Returns 0 or -1. */
+/* s->aq's jobs (each a task, rated alone) and s->todo's jobs' flows as
+ * tasks for NTH threads (a job of more than a quarter of a thread's
+ * share in runs of that size, to keep the threads busy to the end),
+ * s->rall room for their rates, and rooms (and, with jobs to rate alone,
+ * empty states) for threads 1 .. NTH - 1 (*NTH 1 where the state has no
+ * closed form: whole jobs, rated through the state).  Returns 0 or -1. */
 static int batch_plan(struct sim *s, uint32_t *nth)
 {
 	size_t tot = 0, run;
-	uint32_t nt = 0;
+	uint32_t nt = s->naq;
 
 	if (*nth > s->nroom) {
 		struct model_hm_room **r =
 			realloc(s->room, *nth * sizeof(*s->room));
+		struct model_hm_state **a;
 
 		if (!r)
 			return err_nomem(s->err, "out of memory");
-		memset(r + s->nroom, 0, (*nth - s->nroom) * sizeof(*r));
 		s->room = r;
+		a = realloc(s->alst, *nth * sizeof(*s->alst));
+		if (!a)
+			return err_nomem(s->err, "out of memory");
+		s->alst = a;
+		memset(r + s->nroom, 0, (*nth - s->nroom) * sizeof(*r));
+		memset(a + s->nroom, 0, (*nth - s->nroom) * sizeof(*a));
 		s->nroom = *nth;
 	}
-	for (uint32_t t = 1; t < *nth; t++)
+	for (uint32_t t = 1; t < *nth; t++) {
 		if (!s->room[t]) {
 			if (model_hm_room_create(s->hm, &s->room[t], s->err))
 				return -1;
@@ -1074,6 +1084,18 @@ static int batch_plan(struct sim *s, uint32_t *nth)
 				break;
 			}
 		}
+		if (s->naq && !s->alst[t]) {
+			s->alst[t] = model_hm_state_create(
+				s->r, s->o->model ? s->o->model : "hm", NULL,
+				s->err);
+			if (!s->alst[t])
+				return -1;
+		}
+	}
+	for (uint32_t q = 0; q < s->naq; q++) {
+		s->aoff[q] = tot;
+		tot += s->jflows[s->aq[q]].n;
+	}
 	for (uint32_t q = 0; q < s->ntodo; q++) {
 		s->roff[q] = tot;
 		tot += s->jflows[s->todo[q]].n;
@@ -1095,6 +1117,11 @@ static int batch_plan(struct sim *s, uint32_t *nth)
 		s->task_cap = nt;
 	}
 	s->ntask = 0;
+	/* the whole jobs first, then the runs fill in */
+	for (uint32_t q = 0; q < s->naq; q++)
+		s->task[s->ntask++] = (struct rate_task){
+			.q = q, .n = s->jflows[s->aq[q]].n, .alone = true
+		};
 	for (uint32_t q = 0; q < s->ntodo; q++) {
 		uint32_t n = s->jflows[s->todo[q]].n;
 
@@ -1135,10 +1162,21 @@ static int rate_dirty(struct sim *s)
 	par_run(nth, true, batch_part, &b, NULL);
 	pthread_mutex_destroy(&b.mu);
 	if (b.fail != UINT32_MAX) {
+		const struct rate_task *k = &s->task[b.fail];
+
 		*s->err = b.err;
-		err_prefix(s->err, "rate");
-		return workload_job_where(s->w, s->todo[s->task[b.fail].q],
-					  s->err);
+		err_prefix(s->err, k->alone ? "rate alone" : "rate");
+		return workload_job_where(
+			s->w, k->alone ? s->aq[k->q] : s->todo[k->q], s->err);
+	}
+	for (uint32_t q = 0; q < s->naq; q++) {
+		uint32_t k = s->aq[q], n = s->jflows[k].n;
+		const double *r = s->rall + s->aoff[q];
+		double sum = 0;
+
+		for (uint32_t i = 0; i < n; i++)
+			sum += r[i];
+		s->alone[k] = sum;
 	}
 	for (uint32_t q = 0; q < s->ntodo; q++) {
 		uint32_t k = s->todo[q], n = s->jflows[k].n;
@@ -1158,20 +1196,24 @@ static int rate_dirty(struct sim *s)
  * come first, all on the same counts (rate_dirty), then the paces. */
 static int flush_dirty(struct sim *s)
 {
-	s->ntodo = 0;
+	s->ntodo = s->naq = 0;
 	for (uint32_t q = 0; s->fmode && s->hm && q < s->ndirty; q++) {
 		uint32_t k = s->dirty[q];
 
 		if (!s->live[k] || s->w->jobs[k].running || !s->shares[k])
 			continue;
-		if (s->alone[k] < 0 && rate_alone(s, k))
-			return -1;
+		/* rated alone among rate_dirty's tasks, as rate_alone */
+		if (s->alone[k] < 0 &&
+		    (s->res->jobs[k].n < 2 || !s->jflows[k].n))
+			s->alone[k] = 0;
+		else if (s->alone[k] < 0)
+			s->aq[s->naq++] = k;
 		if (s->res->jobs[k].n < 2 || !s->jflows[k].n)
 			s->rnow[k] = 0;
 		else if (s->rver[k] != model_hm_state_version(s->hm))
 			s->todo[s->ntodo++] = k;
 	}
-	if (s->ntodo && rate_dirty(s))
+	if ((s->ntodo || s->naq) && rate_dirty(s))
 		return -1;
 	for (uint32_t q = 0; s->fmode && q < s->ndirty; q++) {
 		uint32_t k = s->dirty[q];
@@ -1711,9 +1753,12 @@ static int fmode_setup(struct sim *s, uint32_t nj, uint32_t L)
 	s->dmark = calloc(nj ? nj : 1, sizeof(*s->dmark));
 	s->todo = malloc((nj ? nj : 1) * sizeof(*s->todo));
 	s->roff = malloc((nj ? nj : 1) * sizeof(*s->roff));
+	s->aq = malloc((nj ? nj : 1) * sizeof(*s->aq));
+	s->aoff = malloc((nj ? nj : 1) * sizeof(*s->aoff));
 	if (!s->links || !s->nlinks || !s->onlink || !s->jflows || !s->frac ||
 	    !s->alone || !s->rnow || !s->rver || !s->nbr || !s->nmark ||
-	    !s->dirty || !s->dmark || !s->todo || !s->roff)
+	    !s->dirty || !s->dmark || !s->todo || !s->roff || !s->aq ||
+	    !s->aoff)
 		return -1;
 	s->dmarkv = 1;
 	for (uint32_t i = 0; i < nj; i++) {
@@ -1890,12 +1935,17 @@ static void teardown(struct sim *s)
 	free(s->dmark);
 	free(s->todo);
 	free(s->roff);
+	free(s->aq);
+	free(s->aoff);
 	free(s->rall);
 	free(s->task);
-	for (uint32_t t = 0; t < s->nroom; t++)
+	for (uint32_t t = 0; t < s->nroom; t++) {
 		model_hm_room_destroy(s->room[t]);
+		if (s->alst)
+			model_hm_state_destroy(s->alst[t]);
+	}
 	free(s->room);
-	free(s->rbuf_d);
+	free(s->alst);
 	model_hm_state_destroy(s->hm_alone);
 	policy_destroy(s->pol);
 }
