@@ -1140,6 +1140,18 @@ static int batch_plan(struct sim *s, uint32_t *nth)
 	return 0;
 }
 
+/* Job K's rate: its flows' rates at s->rall + OFF summed in flow
+ * order. */
+static double job_sum(const struct sim *s, uint32_t k, size_t off)
+{
+	const double *r = s->rall + off;
+	double sum = 0;
+
+	for (uint32_t i = 0; i < s->jflows[k].n; i++)
+		sum += r[i];
+	return sum;
+}
+
 /* hm's closed form: the jobs of s->todo rated on the counts now, on
  * threads_now() threads (the caller one of them), each rating the next
  * task not yet taken: the same rates as one job after another, since
@@ -1169,24 +1181,11 @@ static int rate_dirty(struct sim *s)
 		return workload_job_where(
 			s->w, k->alone ? s->aq[k->q] : s->todo[k->q], s->err);
 	}
-	for (uint32_t q = 0; q < s->naq; q++) {
-		uint32_t k = s->aq[q], n = s->jflows[k].n;
-		const double *r = s->rall + s->aoff[q];
-		double sum = 0;
-
-		for (uint32_t i = 0; i < n; i++)
-			sum += r[i];
-		s->alone[k] = sum;
-	}
+	for (uint32_t q = 0; q < s->naq; q++)
+		s->alone[s->aq[q]] = job_sum(s, s->aq[q], s->aoff[q]);
 	for (uint32_t q = 0; q < s->ntodo; q++) {
-		uint32_t k = s->todo[q], n = s->jflows[k].n;
-		const double *r = s->rall + s->roff[q];
-		double sum = 0;
-
-		for (uint32_t i = 0; i < n; i++)
-			sum += r[i];
-		s->rnow[k] = sum;
-		s->rver[k] = ver;
+		s->rnow[s->todo[q]] = job_sum(s, s->todo[q], s->roff[q]);
+		s->rver[s->todo[q]] = ver;
 	}
 	return 0;
 }
