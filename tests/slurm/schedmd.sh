@@ -7,8 +7,8 @@
 # fattree-pods.  Every test that passes under cons_tres must pass under
 # select/topo, linear and fattree-pods alike, but for those that give an
 # explicit node list (-w, SLURM_HOSTFILE), which an isolating policy
-# refuses (select_topo(8)): under fattree-pods they must fail; and but
-# for two that race the cluster's node registrations (ORDERED below):
+# refuses (select_topo(8)): under fattree-pods they must fail.  Two
+# that race the cluster's node registrations (ORDERED below) are run and
 # shown, not counted.
 #
 # Environment: SCHEDMD_SUITE=DIR (testsuite/python; default: the
