@@ -239,9 +239,18 @@ int wl_parse_swf(const char *name, const char *text, size_t len,
 	}
 	w->hdr_max_nodes = h.v[0] > 0 ? (uint32_t)h.v[0] : 0;
 	w->hdr_max_procs = h.v[1] > 0 ? (uint32_t)h.v[1] : 0;
-	w->max_nodes = w->hdr_max_nodes ? w->hdr_max_nodes :
-		       w->hdr_max_procs ? procs_to_nodes(w->hdr_max_procs,
-							 o->cores_per_node) :
-					  0;
+	/* the machine in the units the sizes are read in: with
+	 * --cores-per-node, MaxProcs over it (the archive's HPC2N header
+	 * gives MaxNodes 240 for 120 dual nodes: MaxProcs 240 / 2), so that
+	 * --scale auto does not divide the sizes twice */
+	if (o->cores_per_node > 1 && w->hdr_max_procs)
+		w->max_nodes = procs_to_nodes(w->hdr_max_procs,
+					      o->cores_per_node);
+	else
+		w->max_nodes = w->hdr_max_nodes ? w->hdr_max_nodes :
+			       w->hdr_max_procs ?
+					     procs_to_nodes(w->hdr_max_procs,
+							    o->cores_per_node) :
+					     0;
 	return 0;
 }

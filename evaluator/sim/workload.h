@@ -8,7 +8,8 @@
  *         processors (8 requested processors when 5 is -1), 9 requested
  *         time (-1: the run time).  Processors become nodes with
  *         cores_per_node, rounded up.  "; MaxNodes:" (or "; MaxProcs:"
- *         divided by cores_per_node) gives the machine size: a
+ *         divided by cores_per_node, first when cores_per_node > 1:
+ *         the units the sizes are in) gives the machine size: a
  *         positive whole number, -1 or N/A (unknown), text after it
  *         ignored; a key repeated must repeat its value.
  *   CSV   header "id,submit,nodes,runtime,limit[,pattern[,comm_fraction]]";

@@ -48,6 +48,27 @@ if [ $st = 0 ] && grep -q '^linear,1,0,0,10,"0-31",' "$tmp/na.csv"; then
 else
 	flunk header_na "N/A not unknown" "$tmp/err" "$tmp/na.csv"
 fi
+# with -c, --scale auto counts the machine in the nodes the sizes are
+# read in: MaxProcs / c.  HPC2N's header gives MaxNodes = MaxProcs = 240
+# for 120 dual nodes; here 8 processors, -c 2: 4 nodes, so on 16 nodes
+# F = 4 and a 4-processor job (2 nodes) gets 8 (MaxNodes would give
+# F = 2 and 4); the header that counts nodes (MaxNodes 4) gives the same
+printf '; MaxNodes: 8\n; MaxProcs: 8\n1 0 -1 10 4 -1 -1 4 10\n' \
+	>"$tmp/procs.swf"
+printf '; MaxNodes: 4\n; MaxProcs: 8\n1 0 -1 10 4 -1 -1 4 10\n' \
+	>"$tmp/nodes.swf"
+run --topo fattree:k=4,n=2 --workload "$tmp/procs.swf" --no-rates -q \
+	--scale auto -c 2 -p linear --jobs-out "$tmp/procs.csv"
+st1=$st
+run --topo fattree:k=4,n=2 --workload "$tmp/nodes.swf" --no-rates -q \
+	--scale auto -c 2 -p linear --jobs-out "$tmp/nodes.csv"
+if [ $st1 = 0 ] && [ $st = 0 ] && [ "$(sizes_of "$tmp/procs.csv")" = 8 ] &&
+	[ "$(sizes_of "$tmp/nodes.csv")" = 8 ]; then
+	pass scale_auto_cores
+else
+	flunk scale_auto_cores "MaxProcs / c not the machine" "$tmp/err" \
+		"$tmp/procs.csv" "$tmp/nodes.csv"
+fi
 printf '; MaxNodes: 64\n; MaxNodes: 128\n' >"$tmp/twice.swf"
 expect_fail -x header_repeated 2 \
 	"$tmp/twice.swf:2: MaxNodes: 128, but line 1 gave 64" \
