@@ -28,4 +28,4 @@ bench_bench_place_LDADD = $(L_MODELS) $(L_NNE) $(EXT_MODELS) $(EXT_UTIL)
 # beside linear on the shared workload and the awkward mix (issue 15).
 EXTRA_DIST += bench/run.sh bench/grid_workload.sh bench/fattree_mix.sh \
 	bench/awkward_mix.sh bench/round_units.sh bench/isolation_bound.sh \
-	bench/isolation_rounding.sh bench/issue47.sh
+	bench/isolation_rounding.sh bench/issue47.sh bench/ktree_graph.py

@@ -206,4 +206,36 @@ if [ $st = 0 ]; then
 else
 	flunk limit_json "jobs[1] was converted" "$tmp/err"
 fi
+# bench/ktree_graph.py writes a k-ary n-tree holding fewer than k^n
+# nodes as a graph (the traced SP2s of make bench).  Counted by hand:
+# 100 nodes on 4-node leaves are 25 leaves, 16-node pods 6 full and one
+# of 1 leaf; 4 levels of 4^3 switches less the level-1 and level-2
+# switches of empty units: 25 + 7 x 4 + 2 x 16 + 64 = 149 switches.
+python3 "$top_srcdir/bench/ktree_graph.py" 4 4 100 >"$tmp/k100.conf"
+"$STOPO" topo --topo "$tmp/k100.conf" >"$tmp/k100.txt" 2>"$tmp/err"
+if grep -q -x 'recognised:        fat-tree: 4 levels, 7 pods (leaves 4 4 4 4 4 4 1), 25 leaves' "$tmp/k100.txt" &&
+	grep -q -x 'switches:          149' "$tmp/k100.txt" &&
+	grep -q -x 'nodes:             100' "$tmp/k100.txt"; then
+	pass partial_tree
+else
+	flunk partial_tree "not the tree counted by hand" "$tmp/k100.txt" \
+		"$tmp/err"
+fi
+# a whole tree written out so is the generated one: the same run,
+# placements and all (a second way to the same tree)
+python3 "$top_srcdir/bench/ktree_graph.py" 4 3 64 >"$tmp/k64.conf"
+for t in "$tmp/k64.conf" $FT3; do
+	"$STOPO" whatif --topo "$t" --routing ecmp --workload whatif_small.swf \
+		--no-rates -q -p linear,fattree-pods --jobs-out "$tmp/j.csv" \
+		>/dev/null 2>"$tmp/err" && cat "$tmp/j.csv"
+done >"$tmp/both.csv"
+n=$(wc -l <"$tmp/both.csv")
+if [ "$n" -gt 2 ] && [ "$(head -n $((n / 2)) "$tmp/both.csv")" = \
+	"$(tail -n $((n / 2)) "$tmp/both.csv")" ] &&
+	grep -q '^fattree-pods,' "$tmp/both.csv"; then
+	pass whole_tree_graph
+else
+	flunk whole_tree_graph "graph and generated tree differ" \
+		"$tmp/both.csv" "$tmp/err"
+fi
 finish
