@@ -8,7 +8,9 @@
 #      (target: wait within 1.25x at 98 % of linear's utilisation),
 #      and under each trace its jobs that span pods alone
 #      (isolation_rounding.sh: what rounding them to whole pods, which
-#      isolating them implies, costs their waits);
+#      isolating them implies, costs their waits); then each trace on
+#      its own machine's network at its node count (the SP2 switch as a
+#      4-ary tree, bench/ktree_graph.py; HPC2N's SCI torus, -c 2);
 #   2. HPC2N's 202,871 jobs on fattree:k=18,n=3 --no-rates: fattree-pods'
 #      wall time against linear's in the same run (target: within 2x);
 #   3. --comm-fraction 0.3 --model hm on the 10,000-job workload, the
@@ -48,6 +50,42 @@ PY
 	echo "   its jobs above a pod alone (count, % of node-seconds; wait s, x linear, util%):"
 	sh "$src/bench/isolation_rounding.sh" "$stopo" "$tmp/w.swf" "$k" |
 		sed 's/^/   /'
+done
+
+echo "== issue 47: the same traces on the traced machine's own network, its node count, --scale auto = 1 (target: wait within 1.25x at >= 98 % of linear's utilisation)"
+echo "   KTH-SP2, SDSC-SP2: the SP2 switch, a 4-ary tree of 8-port chips (bench/ktree_graph.py 4 4 NODES), ecmp;"
+echo "   HPC2N: Seth's SCI 3-D torus of 120 dual nodes (torus:dims=4x5x6, -c 2), dor"
+printf '%-8s %-24s %-26s %10s %9s %8s %8s\n' trace network policy "wait s" "x linear" util% "% lin"
+for t in KTH-SP2-1996-2.1-cln:100 SDSC-SP2-1998-4.2-cln:128 HPC2N-2002-2.2-cln:torus; do
+	f=$wl/${t%:*}.swf.gz m=${t#*:}
+	[ -f "$f" ] || { echo "   $f not found, skipped"; continue; }
+	gzip -dc "$f" >"$tmp/w.swf"
+	if [ "$m" = torus ]; then
+		set -- --topo torus:dims=4x5x6 -c 2 \
+			--policy linear,mesh-blocks
+		net=torus:dims=4x5x6
+	else
+		python3 "$src/bench/ktree_graph.py" 4 4 "$m" >"$tmp/tree.conf"
+		set -- --topo "$tmp/tree.conf" --routing ecmp \
+			--policy linear,fattree-pods,fattree-pods:rule=paper
+		net="4-ary 4-tree, $m nodes"
+	fi
+	"$stopo" whatif --quiet --no-rates --skip-bad --json \
+		--workload "$tmp/w.swf" --scale auto "$@" \
+		2>/dev/null >"$tmp/out.json"
+	python3 - "${t%%-*}" "$net" "$tmp/out.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[3]))
+lin = d["policies"][0]
+for i, p in enumerate(d["policies"]):
+    x = p["mean_wait"] / lin["mean_wait"]
+    u = p["utilization"] / lin["utilization"]
+    print("%-8s %-24s %-26s %10.1f %9.3f %8.2f %8.1f%s" % (
+        sys.argv[1], sys.argv[2], p["policy"], p["mean_wait"], x,
+        100 * p["utilization"], 100 * u,
+        "" if i != 1 else
+        ("  met" if x <= 1.25 and u >= 0.98 else "  MISSED")))
+PY
 done
 
 f=$wl/HPC2N-2002-2.2-cln.swf.gz
