@@ -11,10 +11,10 @@
  * whatif): the first 3,000 jobs on the 256-node
  * dragonfly:p=4,a=8,h=4,g=8 under ugal:intra=local, linear and
  * dragonfly-balanced (before the rate caches: about 65 s each on a slow
- * 2-core machine), the first 20 jobs of issue 10's 11,130-node run
- * (its target: 4 policies x 10,000 jobs with rates in 60 s), its first
- * 100 jobs under dragonfly-balanced on one thread and with the rates
- * on every CPU (whatif_opts.rate_threads), and its
+ * 2-core machine), the first 100 jobs of issue 10's 11,130-node run
+ * under dragonfly-balanced with jm rates on one thread and on every
+ * CPU (whatif_opts.rate_threads; no target: issue 10's 60 s is the
+ * hm run's), and its
  * four policies on the first 1,000 jobs with rates under hm (counts
  * kept current, in closed form on the dragonfly; bench/run.sh times the
  * whole run).
@@ -39,8 +39,6 @@
 
 #define TARGET_S 60.0
 #define TARGET_DF_S 10.0
-/* issue 10 with rates: 4 policies x 10,000 jobs on the 11,130 nodes */
-#define TARGET_RATES_S 60.0
 /* 256 nodes, 3,000 jobs with rates: a third of the 65 s it took before
  * the rate caches */
 #define TARGET_RATES256_S 20.0
@@ -237,11 +235,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	rc = run_policies(path, t, r, dfpol, 4, 0, false, NULL, 0, TARGET_DF_S);
-	if (!rc)
-		rc = run_policies(path, t, r, dfpol + 3, 1, 20, true, NULL, 0,
-				  TARGET_RATES_S * 20 / 10000 / 4);
 	/* jm rates after the simulation on every CPU (whatif_opts.
-	 * rate_threads), beside one thread: the first 100 jobs */
+	 * rate_threads), beside one thread: the first 100 jobs, no target
+	 * (issue 10's 60 s is the hm run's, bench/run.sh; a 20-job jm run
+	 * against that target pro-rated, 0.03 s, printed MISSED for a
+	 * target jm never had) */
 	if (!rc) {
 		uint32_t ncpu = par_cpus();
 
