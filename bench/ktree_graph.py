@@ -7,11 +7,11 @@ the rest), and a switch of levels 1..n-2 is kept only when its unit
 the top level is kept whole.  stopo recognises it as a fat-tree
 (topo_recog_fattree.c), so fattree-pods applies under ecmp.
 
-IBM's SP2 High-Performance Switch is such a network: 8-port switch
-chips (4 ports down, 4 up) in two stages of four per 16-node switch
-board, boards joined by more stages (Stunkel et al., IBM Systems
-Journal 34(2), 1995): KTH-SP2 (100 nodes) and SDSC-SP2 (128) are
-ktree_graph.py 4 4 100 and ktree_graph.py 4 4 128."""
+IBM's SP2 High-Performance Switch is built so: 8-port switch chips
+(4 ports down, 4 up) in two stages of four per 16-node switch board,
+boards joined by more stages (Stunkel et al., IBM Systems Journal
+34(2), 1995).  make bench models KTH-SP2 (100 nodes) and SDSC-SP2
+(128) as ktree_graph.py 4 4 100 and ktree_graph.py 4 4 128."""
 import sys
 
 
