@@ -824,6 +824,27 @@ static int set_end(struct sim *s, uint32_t k, bool force)
 	return heap_push(s, e, k) ? err_nomem(s->err, "out of memory") : 0;
 }
 
+/* comm_fraction: whether job K's end can no longer move, so that its
+ * rates from now on change nothing: it is capped (ends, killed, at its
+ * limit) and its work left now exceeds the time to its limit even at
+ * pace 1, the most a comm_fraction pace can be.  Then it stays so: a
+ * second later its work left is down by its pace (at most 1) and the
+ * time to its limit by 1, and set_end gives the limit again.  The output
+ * (end, killed, stretch, work lost) does not read the work left or the
+ * pace, so such a job is neither rated nor repaced again (on Lublin's
+ * workload, whose limits are its run times, a job is pinned once it has
+ * been slowed at all). */
+static bool pinned(const struct sim *s, uint32_t k)
+{
+	int64_t room = s->res->jobs[k].start + s->w->jobs[k].limit - s->now;
+	double left;
+
+	if (!s->capped[k])
+		return false;
+	left = s->left[k] - s->pace[k] * (double)(s->now - s->tupd[k]);
+	return left > WORK_EPS && ceil(left - WORK_EPS) > (double)room;
+}
+
 /* Job K's work brought to now at its old pace, then its new pace and
  * end. */
 static int repace(struct sim *s, uint32_t k)
@@ -1199,7 +1220,8 @@ static int flush_dirty(struct sim *s)
 	for (uint32_t q = 0; s->fmode && s->hm && q < s->ndirty; q++) {
 		uint32_t k = s->dirty[q];
 
-		if (!s->live[k] || s->w->jobs[k].running || !s->shares[k])
+		if (!s->live[k] || s->w->jobs[k].running || !s->shares[k] ||
+		    pinned(s, k))
 			continue;
 		/* rated alone among rate_dirty's tasks, as rate_alone */
 		if (s->alone[k] < 0 &&
@@ -1217,7 +1239,7 @@ static int flush_dirty(struct sim *s)
 	for (uint32_t q = 0; s->fmode && q < s->ndirty; q++) {
 		uint32_t k = s->dirty[q];
 
-		if (!s->live[k] || s->w->jobs[k].running)
+		if (!s->live[k] || s->w->jobs[k].running || pinned(s, k))
 			continue;
 		if (!s->hm && s->shares[k] && s->alone[k] < 0 &&
 		    rate_alone(s, k))
