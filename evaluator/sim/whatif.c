@@ -88,6 +88,14 @@ struct sim {
 		bool ok;
 	} hint[2];
 	uint32_t *kchg; /* [N] keeps_reservation's change */
+	/* keeps_reservation's machine at the reserved start through one
+	 * backfill pass (kr_valid): s->tmp, built at the pass's first
+	 * question, view version kr_gen; the nodes of the last question's
+	 * job (krn, nkrn: given back at the next question unless it
+	 * started), krmark/krstamp to tell the change's nodes apart */
+	uint32_t *krn, nkrn, *krmark, krstamp;
+	uint64_t kr_gen;
+	bool kr_valid;
 	uint32_t rs_head, rs_relk;
 	int64_t rs_when;
 	bool rs_valid;
@@ -1576,30 +1584,59 @@ static bool keeps_reservation(struct sim *s, uint32_t h, uint32_t i,
 			      const struct policy_result *pr)
 {
 	struct policy_result hr;
-	/* a version of its own, given as a change of the machine now (the
-	 * nodes released and I's): a policy that counted the machine now
-	 * counts only those */
+	/* a version of its own, given as a change of the last one asked:
+	 * a policy that counted that one counts only the change */
 	struct policy_view v = { .owner = s->tmp,
 				 .gen = policy_gen_next(),
-				 .base_gen = s->gen,
 				 .changed = s->kchg };
 
-	memcpy(s->tmp, s->owner, s->N * sizeof(*s->tmp));
-	for (uint32_t q = 0; q < s->relk + s->nbfb; q++) {
-		uint32_t j = q < s->relk ? s->rel[q].job_id - 1 :
-					   s->bfb[q - s->relk];
-		const struct whatif_job *o = &s->res->jobs[j];
+	if (!s->kr_valid || s->o->keeps_fresh) {
+		/* the pass's first question: the machine now, the jobs
+		 * ending by the reserved start released (those backfilled
+		 * before it in this pass too) */
+		v.base_gen = s->gen;
+		memcpy(s->tmp, s->owner, s->N * sizeof(*s->tmp));
+		for (uint32_t q = 0; q < s->relk + s->nbfb; q++) {
+			uint32_t j = q < s->relk ? s->rel[q].job_id - 1 :
+						   s->bfb[q - s->relk];
+			const struct whatif_job *o = &s->res->jobs[j];
 
-		for (uint32_t x = 0; x < o->n; x++)
-			if (s->tmp[o->nodes[x]] == j + 1) {
-				s->tmp[o->nodes[x]] = POLICY_FREE;
-				s->kchg[v.nchanged++] = o->nodes[x];
-			}
+			for (uint32_t x = 0; x < o->n; x++)
+				if (s->tmp[o->nodes[x]] == j + 1) {
+					s->tmp[o->nodes[x]] = POLICY_FREE;
+					s->kchg[v.nchanged++] = o->nodes[x];
+				}
+		}
+		s->nkrn = 0;
+		s->kr_valid = true;
+	} else {
+		/* the last one, its job's nodes given back unless it
+		 * started (then it runs at the reserved start too: it ends
+		 * after it); a job backfilled before the start since took
+		 * free nodes that stay free here, as released */
+		v.base_gen = s->kr_gen;
+		if (++s->krstamp == 0) {
+			memset(s->krmark, 0, s->N * sizeof(*s->krmark));
+			s->krstamp = 1;
+		}
+		for (uint32_t k = 0; k < s->nkrn; k++) {
+			s->tmp[s->krn[k]] = POLICY_FREE;
+			s->krmark[s->krn[k]] = s->krstamp;
+			s->kchg[v.nchanged++] = s->krn[k];
+		}
 	}
+	/* I's nodes, free now and so free in tmp (place asked the machine
+	 * now) */
 	for (uint32_t k = 0; k < pr->n; k++) {
-		s->tmp[pr->nodes[k]] = i + 1;
-		s->kchg[v.nchanged++] = pr->nodes[k];
+		uint32_t x = pr->nodes[k];
+
+		s->tmp[x] = i + 1;
+		s->krn[k] = x;
+		if (!s->nkrn || s->krmark[x] != s->krstamp)
+			s->kchg[v.nchanged++] = x;
 	}
+	s->nkrn = pr->n;
+	s->kr_gen = v.gen;
 	return place_view(s, h, &v, &hr, s->buf2) == POLICY_PLACED;
 }
 
@@ -1612,6 +1649,7 @@ static int backfill(struct sim *s, int64_t shadow)
 	int rc = 0;
 
 	s->nbfb = 0;
+	s->kr_valid = false;
 	if (s->nresv)
 		changing(s, s->resv, s->nresv, true); /* usable[] changes */
 	for (uint32_t k = 0; k < s->nresv; k++) {
@@ -1640,6 +1678,8 @@ static int backfill(struct sim *s, int64_t shadow)
 		if (st == POLICY_PLACED) {
 			for (uint32_t k = 0; k < pr.n; k++)
 				free_out -= s->usable[pr.nodes[k]];
+			if (!before)
+				s->nkrn = 0; /* it stays in keeps' machine */
 			if (start_placed(s, i, &pr)) {
 				rc = -1;
 				break;
@@ -1826,11 +1866,14 @@ static int setup(struct sim *s)
 			return -1;
 	}
 	s->kchg = malloc(s->N * sizeof(*s->kchg));
+	s->krn = malloc(s->N * sizeof(*s->krn));
+	s->krmark = calloc(s->N ? s->N : 1, sizeof(*s->krmark));
 	s->res->jobs = calloc(nj ? nj : 1, sizeof(*s->res->jobs));
 	if (!s->owner || !s->tmp || !s->usable || !s->buf || !s->buf2 ||
 	    !s->rbuf || !s->rbuf2 || !s->rel || !s->bfb || !s->resv ||
 	    !s->scratch || !s->run || !s->heap || !s->queue || !s->arr ||
-	    !s->arrival || !s->asked || !s->kchg || !s->res->jobs)
+	    !s->arrival || !s->asked || !s->kchg || !s->krn || !s->krmark ||
+	    !s->res->jobs)
 		return -1;
 	s->res->njob_out = nj;
 	s->heap_cap = nj ? nj : 1;
@@ -1913,6 +1956,8 @@ static void teardown(struct sim *s)
 		free(s->hint[t].in);
 	}
 	free(s->kchg);
+	free(s->krn);
+	free(s->krmark);
 	free(s->comp);
 	free(s->lid);
 	free(s->lglob);

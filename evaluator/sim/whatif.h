@@ -97,6 +97,12 @@ struct whatif_opts {
 	 * At most one of them. */
 	double isolation_gain;
 	double comm_fraction;
+	/* Tests: the backfill's check that a job keeps the head's
+	 * reservation builds the machine at the reserved start afresh at
+	 * every question, not as a change of the last one (the same
+	 * answers, slower: the second method the kept one is tested
+	 * against). */
+	bool keeps_fresh;
 };
 
 #define WHATIF_STOPPED "stopped"

@@ -1074,6 +1074,71 @@ Test(whatif, gain_work_from_scratch)
  * schedule (hm from scratch over the jobs running in every interval)
  * says, or is killed at its limit with work left (check_work).  Some
  * jobs are slowed, some killed. */
+/* The backfill's check that a job keeps the head's reservation asks
+ * the policy about the machine at the reserved start as a change of the
+ * last question of the pass (keeps_reservation): the same schedule as
+ * building that machine afresh at every question (keeps_fresh), on
+ * isolating policies that refuse a reserved set for a neighbour, with
+ * loose limits so that jobs run past the reserved start. */
+Test(whatif, keeps_reservation_as_afresh)
+{
+	static const struct {
+		const char *topo, *routing, *policy;
+		uint32_t min, div;
+	} cases[] = {
+		{ "dragonfly:p=2,a=4,h=2,g=9", "min", "dragonfly-groups", 1, 2 },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "dragonfly-balanced", 1,
+		  2 },
+		{ "fattree:k=4,n=3", "ecmp", "fattree-pods", 1, 2 },
+		{ "fattree:k=4,n=3", "ecmp", "fattree-pods:rule=paper", 1, 3 },
+		{ "torus:dims=4x4x4", NULL, "mesh-blocks", 1, 3 },
+	};
+	uint32_t moved = 0;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		for (uint64_t seed = 0; seed < 6; seed++) {
+			struct whatif_opts so;
+			struct run x, y;
+
+			whatif_opts_init(&so);
+			random_run(&x, cases[c].topo, cases[c].routing,
+				   cases[c].policy, 300 + seed, cases[c].min,
+				   cases[c].div, 3, &so);
+			so.keeps_fresh = true;
+			random_run(&y, cases[c].topo, cases[c].routing,
+				   cases[c].policy, 300 + seed, cases[c].min,
+				   cases[c].div, 3, &so);
+			cr_assert_eq(x.res.njob_out, y.res.njob_out);
+			for (uint32_t i = 0; i < x.res.njob_out; i++) {
+				const struct whatif_job *a = &x.res.jobs[i],
+							*b = &y.res.jobs[i];
+
+				cr_expect(a->start == b->start &&
+						  a->end == b->end &&
+						  a->n == b->n &&
+						  (!a->n ||
+						   !memcmp(a->nodes, b->nodes,
+							   a->n * sizeof(
+								   *a->nodes))),
+					  "%s seed %llu job %u: %lld-%lld "
+					  "kept, %lld-%lld afresh",
+					  cases[c].policy,
+					  (unsigned long long)seed, a->id,
+					  (long long)a->start,
+					  (long long)a->end,
+					  (long long)b->start,
+					  (long long)b->end);
+				moved += a->start > (int64_t)x.w.jobs[i].submit;
+			}
+			cr_expect_gt(x.res.backfilled, 0, "%s seed %llu",
+				     cases[c].policy,
+				     (unsigned long long)seed);
+			release(&x);
+			release(&y);
+		}
+	cr_expect_gt(moved, 100);
+}
+
 Test(whatif, comm_fraction_work_from_scratch)
 {
 	static const struct {
