@@ -21,9 +21,12 @@ struct ev {
 	uint32_t job;
 };
 
-/* Running jobs (indices) whose link set holds one link. */
+/* Running jobs (indices) whose link set holds one link, and where the
+ * link is in each one's link set (its index q there): a job's
+ * positions in these lists are kept after its links (links[i] + nlinks
+ * [i]), so that its end takes it out of each in O(1). */
 struct onlink {
-	uint32_t *job;
+	uint32_t *job, *qi;
 	uint32_t n, cap;
 };
 
@@ -756,6 +759,8 @@ static void job_uncache(struct sim *s, uint32_t i)
  * incidence. */
 static int index_links(struct sim *s, uint32_t i)
 {
+	uint32_t *pos = s->links[i] + s->nlinks[i];
+
 	if (s->nlinks[i])
 		s->nindexed++;
 	for (uint32_t q = 0; q < s->nlinks[i]; q++) {
@@ -764,11 +769,13 @@ static int index_links(struct sim *s, uint32_t i)
 		if (ol->n == ol->cap) {
 			uint32_t n = ol->cap ? 2 * ol->cap : 4;
 
-			if (resize_u32(&ol->job, n))
+			if (resize_u32(&ol->job, n) || resize_u32(&ol->qi, n))
 				return err_nomem(s->err, "out of memory");
 			ol->cap = n;
 		}
-		ol->job[ol->n++] = i;
+		ol->job[ol->n] = i;
+		ol->qi[ol->n] = q;
+		pos[q] = ol->n++;
 	}
 	return 0;
 }
@@ -776,16 +783,22 @@ static int index_links(struct sim *s, uint32_t i)
 /* ... and out of it at its end. */
 static void unindex_links(struct sim *s, uint32_t i)
 {
+	const uint32_t *pos = s->links[i] + s->nlinks[i];
+
 	if (s->nlinks[i])
 		s->nindexed--;
+	/* the last of each list moves to I's place */
 	for (uint32_t q = 0; q < s->nlinks[i]; q++) {
 		struct onlink *ol = &s->onlink[s->links[i][q]];
+		uint32_t p = pos[q], last = --ol->n;
 
-		for (uint32_t k = 0; k < ol->n; k++)
-			if (ol->job[k] == i) {
-				ol->job[k] = ol->job[--ol->n];
-				break;
-			}
+		if (p != last) {
+			uint32_t j = ol->job[last], jq = ol->qi[last];
+
+			ol->job[p] = j;
+			ol->qi[p] = jq;
+			s->links[j][s->nlinks[j] + jq] = p;
+		}
 	}
 	free(s->links[i]);
 	s->links[i] = NULL;
@@ -1337,7 +1350,8 @@ static int start(struct sim *s, uint32_t i, const uint32_t *nodes, uint32_t n,
 		return workload_job_where(s->w, i, s->err);
 	o->links = nl;
 	if (s->links) {
-		s->links[i] = malloc((nl ? nl : 1) * sizeof(uint32_t));
+		/* the links, then where I is in their lists */
+		s->links[i] = malloc(2 * (nl ? nl : 1) * sizeof(uint32_t));
 		if (!s->links[i]) {
 			free(links);
 			return err_nomem(s->err, "out of memory");
@@ -1939,8 +1953,10 @@ static void teardown(struct sim *s)
 		flows_free(&s->jflows[i]);
 	for (uint32_t i = 0; s->jin && i < s->w->n; i++)
 		model_input_free(&s->jin[i]);
-	for (uint32_t l = 0; s->onlink && l < topo_num_links(s->t); l++)
+	for (uint32_t l = 0; s->onlink && l < topo_num_links(s->t); l++) {
 		free(s->onlink[l].job);
+		free(s->onlink[l].qi);
+	}
 	free(s->links);
 	free(s->nlinks);
 	free(s->tk_off);
