@@ -244,13 +244,13 @@ int wl_parse_swf(const char *name, const char *text, size_t len,
 	 * gives MaxNodes 240 for 120 dual nodes: MaxProcs 240 / 2), so that
 	 * --scale auto does not divide the sizes twice */
 	if (o->cores_per_node > 1 && w->hdr_max_procs)
-		w->max_nodes = procs_to_nodes(w->hdr_max_procs,
-					      o->cores_per_node);
+		w->max_nodes =
+			procs_to_nodes(w->hdr_max_procs, o->cores_per_node);
 	else
-		w->max_nodes = w->hdr_max_nodes ? w->hdr_max_nodes :
-			       w->hdr_max_procs ?
-					     procs_to_nodes(w->hdr_max_procs,
-							    o->cores_per_node) :
-					     0;
+		w->max_nodes =
+			w->hdr_max_nodes ? w->hdr_max_nodes :
+			w->hdr_max_procs ? procs_to_nodes(w->hdr_max_procs,
+							  o->cores_per_node) :
+					   0;
 	return 0;
 }

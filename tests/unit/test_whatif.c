@@ -1086,7 +1086,8 @@ Test(whatif, keeps_reservation_as_afresh)
 		const char *topo, *routing, *policy;
 		uint32_t min, div;
 	} cases[] = {
-		{ "dragonfly:p=2,a=4,h=2,g=9", "min", "dragonfly-groups", 1, 2 },
+		{ "dragonfly:p=2,a=4,h=2,g=9", "min", "dragonfly-groups", 1,
+		  2 },
 		{ "dragonfly:p=2,a=4,h=2,g=9", "ugal", "dragonfly-balanced", 1,
 		  2 },
 		{ "fattree:k=4,n=3", "ecmp", "fattree-pods", 1, 2 },
@@ -1113,26 +1114,23 @@ Test(whatif, keeps_reservation_as_afresh)
 				const struct whatif_job *a = &x.res.jobs[i],
 							*b = &y.res.jobs[i];
 
-				cr_expect(a->start == b->start &&
-						  a->end == b->end &&
-						  a->n == b->n &&
-						  (!a->n ||
-						   !memcmp(a->nodes, b->nodes,
-							   a->n * sizeof(
-								   *a->nodes))),
-					  "%s seed %llu job %u: %lld-%lld "
-					  "kept, %lld-%lld afresh",
-					  cases[c].policy,
-					  (unsigned long long)seed, a->id,
-					  (long long)a->start,
-					  (long long)a->end,
-					  (long long)b->start,
-					  (long long)b->end);
+				cr_expect(
+					a->start == b->start &&
+						a->end == b->end &&
+						a->n == b->n &&
+						(!a->n ||
+						 !memcmp(a->nodes, b->nodes,
+							 a->n * sizeof(*a->nodes))),
+					"%s seed %llu job %u: %lld-%lld "
+					"kept, %lld-%lld afresh",
+					cases[c].policy,
+					(unsigned long long)seed, a->id,
+					(long long)a->start, (long long)a->end,
+					(long long)b->start, (long long)b->end);
 				moved += a->start > (int64_t)x.w.jobs[i].submit;
 			}
 			cr_expect_gt(x.res.backfilled, 0, "%s seed %llu",
-				     cases[c].policy,
-				     (unsigned long long)seed);
+				     cases[c].policy, (unsigned long long)seed);
 			release(&x);
 			release(&y);
 		}
