@@ -14,10 +14,13 @@ PartitionPolicy=batch:fattree-pods:rule=paper
 CONF
 cluster_start topo "$TDIR/topo.conf"
 
-# Pods 0-1 end after 6 and 10 s, pods 2-3 are busy for 30 s except one
-# leaf switch (n60-63).
-p0=$(submit 16 6 -t 1) && p1=$(submit 16 10 -t 1) &&
-	_p2=$(submit 16 30 -t 1) && _p3=$(submit 12 30 -t 1) || fail "sbatch"
+# Pods 0-1 end after 10 and 20 s, pods 2-3 are busy for 40 s except one
+# leaf switch (n60-63).  The small jobs below arrive from about +5 s on,
+# one a second: 20 s leaves them time to arrive before pod 1 frees even
+# where each sbatch takes a second or more (a loaded 2-core CI host: with
+# 10 s, none had arrived by then once).
+p0=$(submit 16 10 -t 1) && p1=$(submit 16 20 -t 1) &&
+	_p2=$(submit 16 40 -t 1) && _p3=$(submit 12 40 -t 1) || fail "sbatch"
 sleep 2
 [ "$(squeue -h -t R | wc -l)" = 4 ] || fail "the four pod jobs do not run: $(squeue)"
 t1=$(scontrol show job "$p1" | sed -n 's/.* StartTime=\([^ ]*\).*/\1/p')
