@@ -4,7 +4,7 @@
 # leak fails.
 set -eu
 one() {
-	local t=$1 log="$top_builddir/$1.valgrind.log" bad=0 f
+	local t=$1 log="$top_builddir/$1.valgrind.log" bad=0 f t0=$SECONDS
 	rm -f "$log".*
 	if ! "$VALGRIND" -q --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite --trace-children=yes \
@@ -19,7 +19,7 @@ one() {
 		rm -f "$f"
 	done
 	rm -f "$log.out"
-	[ $bad = 0 ] && echo "ok: $t under valgrind"
+	[ $bad = 0 ] && echo "ok: $t under valgrind ($((SECONDS - t0)) s)"
 	return $bad
 }
 export -f one
