@@ -1,23 +1,32 @@
 #!/bin/sh
 # peer.sh - make check's pass of tests/slurm against the other Slurm
-# series: `make check-slurm` in each peer build tree (configure
+# series: `make check-slurm PEER=yes` in each peer build tree (configure
 # --with-peer-build=DIR:DIR..., scripts/setup.sh: _build24 for 24.11.5,
 # _build2511, _build2605), all at once: tests/slurm/lib.sh lets
 # STOPO_CLUSTERS (3) emulated clusters run together, and a peer's tests
-# wait for a free one.  Passes when every test of every peer passes; a
-# skip there is a failure here, as in CI.  Each peer's daemons must say
-# they are its series (the version check below).  SchedMD's python suite
-# (make check-schedmd) runs against the last peer, the newest series;
+# wait for a free one.  PEER=yes leaves out the tests whose subject does
+# not differ between series (SLURM_SERIES_FREE, plugin/local.mk: they run
+# against 22.05); PEER_TESTS=all runs them too.  Passes when every test
+# of every peer passes; a skip there is a failure here, as in CI.  Each
+# peer's daemons must say they are its series (the version check below).
+# SchedMD's python suite (make check-schedmd) runs against the last peer,
+# the newest series, under fattree-pods (SCHEDMD_RUNS; its linear run,
+# the second of make check-schedmd's default, adds parity.sh's check);
 # SCHEDMD=yes runs it against every peer, SCHEDMD=no against none.  Its
 # cons_tres baseline comes from tests/data/schedmd_base.txt where that
 # file is of the suite and release (SCHEDMD_BASE=, empty, runs it): what
 # keeps CI within its hour (README "Testing").
-# Environment (make check): PEER_BUILD, MAKE, SCHEDMD.
+# Environment (make check): PEER_BUILD, MAKE, SCHEDMD, SCHEDMD_RUNS,
+# PEER_TESTS.
 [ -n "${PEER_BUILD:-}" ] || { echo "PEER_BUILD not set (configure --with-peer-build)"; exit 99; }
 # a make of its own per peer (not make check's jobserver)
 unset MAKEFLAGS MFLAGS MAKELEVEL
 SCHEDMD_BASE=${SCHEDMD_BASE-${top_srcdir:-.}/tests/data/schedmd_base.txt}
 export SCHEDMD_BASE
+SCHEDMD_RUNS=${SCHEDMD_RUNS:-fattree-pods}
+export SCHEDMD_RUNS
+subset=yes
+[ "${PEER_TESTS:-}" = all ] && subset=no
 start=$(date +%s)
 newest=${PEER_BUILD##*:}
 pids=
@@ -44,7 +53,7 @@ for peer in $PEER_BUILD; do
 		yes) sm=yes ;;
 		newest) [ "$peer" = "$newest" ] && sm=yes ;;
 		esac
-		${MAKE:-make} -C "$peer" check-slurm SCHEDMD=$sm >"$peer/check-slurm.out" 2>&1
+		${MAKE:-make} -C "$peer" check-slurm SCHEDMD=$sm PEER=$subset >"$peer/check-slurm.out" 2>&1
 		st=$?
 		echo "# Slurm $version: $(( $(date +%s) - t0 )) s" >>"$peer/check-slurm.out"
 		exit $st
