@@ -7,7 +7,7 @@
 # daemons, with Debian 12's Slurm 22.05 and (tests/slurm/peer.sh, in the
 # _build24, _build2511 and _build2605 trees setup.sh makes) with 24.11.5,
 # 25.11.7 and 26.05.3, and SchedMD's python suite against the newest;
-# make fuzz then runs every fuzz harness for 30 s, and make distcheck
+# make fuzz then runs every fuzz harness for about 15 s, and make distcheck
 # proves the release tarball builds and passes on its own.  Each step
 # says how long it took (CI's budget: README "Testing").
 set -eu
@@ -29,7 +29,7 @@ if [ $status -ne 0 ]; then
 			echo "---- $log"; tail -n 60 "$log"; done
 	exit $status
 fi
-# Each fuzz harness briefly (tests/fuzz/, README "Testing"), about 30 s
+# Each fuzz harness briefly (tests/fuzz/, README "Testing"), about 15 s
 # each, deterministically (seed 1, a fixed number of executions): a
 # finding fails with the input's path, and the same command finds it again.
 make -C "$build" fuzz FUZZ_CI=1 FUZZ_JOBS="$(nproc)"
