@@ -102,12 +102,22 @@ SLURM_TESTS += \
 	tests/slurm/crash.sh \
 	tests/slurm/slurmd_cores.sh \
 	tests/slurm/squeue_json.sh
-# The tests whose subject is not what differs between Slurm series:
-# placement on an imported fabric and under dragonfly-balanced, and what
-# stopo reads of a run (report --history, whatif --array).  make check
-# runs them against 22.05 (Debian 12's) only: tests/slurm/peer.sh runs
-# the others against each peer series (make check-slurm PEER=yes), as
-# what keeps CI within its budget (README "Testing").
+# What make check runs against the peer series (tests/slurm/peer.sh,
+# make check-slurm PEER=...), beside every test against 22.05 (Debian
+# 12's).  PEER=seam, the newest series: the tests of what the plugin
+# asks of Slurm and Slurm of it (loading and reconfiguring, placement,
+# state across a restart and a crash, dynamic nodes, backfill's
+# will-run, the refusals users see, slurmd's own core counts, squeue's
+# JSON).  PEER=smoke, the others: loading, placement, a restart.
+# PEER=yes: all but SLURM_SERIES_FREE, whose subject does not differ
+# between series (an imported fabric, dragonfly-balanced, what stopo
+# reads of a run).  What keeps CI within its budget (README "Testing").
+SLURM_SEAM = tests/slurm/basic.sh tests/slurm/fattree.sh \
+	tests/slurm/restart.sh tests/slurm/crash.sh tests/slurm/dynamic.sh \
+	tests/slurm/backfill.sh tests/slurm/badinput.sh \
+	tests/slurm/slurmd_cores.sh tests/slurm/squeue_json.sh
+SLURM_SMOKE = tests/slurm/basic.sh tests/slurm/fattree.sh \
+	tests/slurm/restart.sh
 SLURM_SERIES_FREE = tests/slurm/imported.sh \
 	tests/slurm/dragonfly_balanced.sh tests/slurm/history.sh \
 	tests/slurm/whatif_array.sh
