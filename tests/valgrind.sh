@@ -1,14 +1,22 @@
 #!/bin/bash
 # Re-run every unit suite under valgrind memcheck, one suite per core at a
 # time, then replay the fuzz corpora under it; any memory error or definite
-# leak fails.
+# leak fails.  The tests tests/valgrind.skip names (the long ones, which
+# run natively and under the sanitizers) are left out: VALGRIND_ALL=1
+# runs them too.
 set -eu
+skip=
+if [ -z "${VALGRIND_ALL:-}" ]; then
+	skip=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top_srcdir/tests/valgrind.skip" | paste -sd'|' -)
+fi
+FILTER=${skip:+!($skip)}
 one() {
 	local t=$1 log="$top_builddir/$1.valgrind.log" bad=0 f t0=$SECONDS
 	rm -f "$log".*
 	if ! "$VALGRIND" -q --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite --trace-children=yes \
-		--log-file="$log.%p" "$top_builddir/$t" -j1 >"$log.out" 2>&1; then
+		--log-file="$log.%p" "$top_builddir/$t" -j1 ${FILTER:+--filter="$FILTER"} \
+		>"$log.out" 2>&1; then
 		echo "FAIL: $t under valgrind"
 		tail -n 30 "$log.out"
 		bad=1
@@ -23,7 +31,7 @@ one() {
 	return $bad
 }
 export -f one
-export VALGRIND top_builddir
+export VALGRIND top_builddir FILTER
 rc=0
 printf '%s\n' $UNIT_TESTS |
 	xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} bash -c 'one "$1"' _ {} ||
