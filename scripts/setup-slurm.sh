@@ -142,10 +142,16 @@ if [ ! -f "$bld/config.status" ]; then
 		--sysconfdir="$prefix/etc" >"$bld/configure.out" 2>&1) ||
 		die "configure failed: see $bld/configure.out and $bld/config.log"
 fi
+# make's recipes and libtool (run as $(SHELL) libtool) under dash where
+# there is one: libtool forks for every step, and dash's forks are
+# cheaper; 25.11.7's make took 183 s with dash, 275 s with bash, the
+# installation 43 s and 60 s, the same 167 plugins installed.
+mkshell=/bin/sh
+[ -x /bin/dash ] && mkshell=/bin/dash
 say "make Slurm $version (the longest step: several CPU-minutes)"
-make -s -C "$bld/src" -j"$(nproc)" >"$bld/make.out" 2>&1 ||
+make -s -C "$bld/src" -j"$(nproc)" SHELL="$mkshell" >"$bld/make.out" 2>&1 ||
 	die "make failed: see $bld/make.out"
-make -s -C "$bld/src" install >"$bld/install.out" 2>&1 ||
+make -s -C "$bld/src" install SHELL="$mkshell" >"$bld/install.out" 2>&1 ||
 	die "make install failed: see $bld/install.out"
 "$prefix/sbin/slurmctld" -V | grep -qx "slurm $version" ||
 	die "$prefix/sbin/slurmctld is not version $version"
