@@ -5,13 +5,14 @@
 # run natively and under the sanitizers) are left out: VALGRIND_ALL=1
 # runs them too.
 set -eu
-skip=
+skip='' SKIP_LIST=''
 if [ -z "${VALGRIND_ALL:-}" ]; then
-	skip=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$top_srcdir/tests/valgrind.skip" | paste -sd'|' -)
+	SKIP_LIST=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$top_srcdir/tests/valgrind.skip")
+	skip=$(printf '%s\n' "$SKIP_LIST" | paste -sd'|' -)
 fi
 FILTER=${skip:+!($skip)}
 one() {
-	local t=$1 log="$top_builddir/$1.valgrind.log" bad=0 f t0=$SECONDS
+	local t=$1 log="$top_builddir/$1.valgrind.log" bad=0 f left t0=$SECONDS
 	rm -f "$log".*
 	if ! "$VALGRIND" -q --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite --trace-children=yes \
@@ -26,12 +27,23 @@ one() {
 		if [ -s "$f" ]; then echo "== $f"; cat "$f"; bad=1; fi
 		rm -f "$f"
 	done
+	# A filter that leaves a suite nothing to run must be because every
+	# test of it is listed, never a pattern gone wrong.
+	if [ $bad = 0 ] && grep -q 'Synthesis: Tested: 0 ' "$log.out"; then
+		left=$("$top_builddir/$t" --list 2>/dev/null | awk '
+			/^[^ ]*: [0-9]+ tests?$/ { s = $1; sub(/:$/, "", s); next }
+			{ print s "/" $NF }' | grep -vxFf <(printf '%s\n' "$SKIP_LIST"))
+		if [ -n "$left" ]; then
+			echo "FAIL: $t ran no test under valgrind, yet valgrind.skip leaves: $left"
+			bad=1
+		fi
+	fi
 	rm -f "$log.out"
 	[ $bad = 0 ] && echo "ok: $t under valgrind ($((SECONDS - t0)) s)"
 	return $bad
 }
 export -f one
-export VALGRIND top_builddir FILTER
+export VALGRIND top_builddir FILTER SKIP_LIST
 rc=0
 printf '%s\n' $UNIT_TESTS |
 	xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} bash -c 'one "$1"' _ {} ||
